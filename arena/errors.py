@@ -1,0 +1,19 @@
+"""The two kinds of failure the arena reports without a traceback.
+
+`ArenaError` is a user's mistake (an unknown name, a malformed spec, config or history).
+`RuleBreak` is an agent's mistake (an illegal guess, a guesser that never finishes).
+The command line turns both into a one-line message and exit status 2.
+"""
+
+
+class ArenaError(ValueError):
+    """Bad input from the user: the message says which part is wrong and what is valid."""
+
+
+class RuleBreak(RuntimeError):
+    """An agent broke the rules of the game: the message names the agent and the move."""
+
+
+def choices(names) -> str:
+    """`a, b, c`: the valid choices, for error messages."""
+    return ", ".join(str(n) for n in names)

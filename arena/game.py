@@ -1,0 +1,141 @@
+"""A game instance: secrets, guesses and the feedback table `F[g, s]` between them.
+
+Everything in the project is an index into `game.secrets` or `game.guesses`. The table is
+built once, with vectorised numpy, by the game's constructor; the primitives that agents and
+solvers use (`consistent`, `partition`, `partition_counts`) read it and never recompute a reply.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .errors import ArenaError
+
+Index = int
+Indexes = np.ndarray  # a sorted 1-d array of secret (or guess) indexes
+Reply = int  # a feedback code, a small non-negative integer
+
+#: Counting by one comparison per code beats np.bincount for blocks this big with this few codes.
+_FEW_CODES = 8
+_BIG_BLOCK = 200_000
+
+
+class Game:
+    """A finite guessing game given by its feedback table.
+
+    table[g, s] is the reply (a small integer code) to guess g when the secret is s.
+    `hit` is the reply that means "you guessed the secret" (None where no guess is a secret),
+    and `same_secret[g]` is the secret that guess g names, or -1.
+    """
+
+    name: str = "game"
+
+    def __init__(self, spec: str, secrets: Sequence[str], guesses: Sequence[str], table: np.ndarray,
+                 hit: Reply | None, same_secret: np.ndarray):
+        self.spec = spec
+        self.secrets = tuple(secrets)
+        self.guesses = tuple(guesses)
+        self.table = np.ascontiguousarray(table)
+        self.by_secret = np.ascontiguousarray(table.T)  # row per secret: fast to gather candidates
+        self.hit = hit
+        self.same_secret = np.asarray(same_secret, dtype=np.intp)
+        self.secret_guess = np.full(len(self.secrets), -1, dtype=np.intp)  # the inverse map
+        named = self.same_secret >= 0
+        self.secret_guess[self.same_secret[named]] = np.flatnonzero(named)
+        self.codes = np.unique(self.table)  # the replies that occur
+        self.n_codes = int(self.codes[-1]) + 1
+        self.all_secrets: Indexes = np.arange(len(self.secrets))
+        self.all_guesses: Indexes = np.arange(len(self.guesses))
+        self._guess_index = {label: i for i, label in enumerate(self.guesses)}
+        self.table.setflags(write=False)
+        self.by_secret.setflags(write=False)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}: {len(self.secrets)} secrets, {len(self.guesses)} guesses>"
+
+    # --- labels -------------------------------------------------------------------------
+    def guess_index(self, label: str) -> Index:
+        """The index of the guess written `label`, or an ArenaError saying what a guess looks like."""
+        key = self.normalise_guess(label)
+        if key not in self._guess_index:
+            raise ArenaError(f"{label!r} is not a guess of {self.spec}: {self.describe_guesses()}")
+        return self._guess_index[key]
+
+    def normalise_guess(self, label: str) -> str:
+        return label.strip()
+
+    def describe_guesses(self) -> str:
+        return f"{len(self.guesses)} guesses such as {', '.join(self.guesses[:3])}"
+
+    def reply_label(self, reply: Reply) -> str:
+        """How a reply is written for people (and in saved trees)."""
+        return str(reply)
+
+    def parse_reply(self, text: str) -> Reply:
+        """The reply code written `text` (the inverse of `reply_label`)."""
+        try:
+            code = int(text)
+        except ValueError:
+            raise ArenaError(f"reply {text!r} is not a reply of {self.spec}") from None
+        if code not in set(self.codes.tolist()):
+            raise ArenaError(f"reply {text!r} never occurs in {self.spec}")
+        return code
+
+    def history_label(self, replies: Sequence[Reply]) -> str:
+        """The replies so far as one short string (the History column of strategy tables)."""
+        return "".join("|" + self.reply_label(r) for r in replies)
+
+    # --- the primitives -----------------------------------------------------------------
+    def reply(self, guess: Index, secret: Index) -> Reply:
+        return int(self.table[guess, secret])
+
+    def consistent(self, candidates: Indexes, guess: Index, reply: Reply) -> Indexes:
+        """The candidates that would have given `reply` to `guess`."""
+        return candidates[self.table[guess, candidates] == reply]
+
+    def partition(self, guess: Index, candidates: Indexes) -> dict[Reply, Indexes]:
+        """The candidates split by their reply to `guess`, in reply order (each class keeps
+        the candidates' order)."""
+        replies = self.table[guess, candidates]
+        sizes = np.bincount(replies, minlength=self.n_codes)
+        ends = np.cumsum(sizes)
+        ordered = candidates[np.argsort(replies, kind="stable")]
+        return {int(r): ordered[ends[r] - sizes[r]:ends[r]] for r in np.flatnonzero(sizes)}
+
+    def partition_counts(self, pool: Indexes | None, candidates: Indexes) -> np.ndarray:
+        """counts[i, r] = how many candidates give reply r to guess pool[i] (pool None: every guess).
+
+        One array operation for the whole pool: the (candidates x pool) block of the table is
+        gathered once, then counted per reply: by one comparison per code for big blocks of a
+        game with few codes (it streams through memory), else by a single np.bincount of the
+        replies offset by i * n_codes.
+        """
+        block = self.by_secret[candidates]
+        if pool is not None:
+            block = block[:, pool]
+        width = block.shape[1]
+        if len(self.codes) <= _FEW_CODES and block.size > _BIG_BLOCK:
+            counts = np.zeros((width, self.n_codes), dtype=np.int64)
+            for code in self.codes:
+                counts[:, code] = (block == code).sum(axis=0, dtype=np.int64)
+            return counts
+        keys = block.astype(np.intp)
+        keys += np.arange(width, dtype=np.intp) * self.n_codes
+        return np.bincount(keys.ravel(), minlength=width * self.n_codes).reshape(width, self.n_codes)
+
+    def finished(self, reply: Reply) -> bool:
+        """Does this reply end the game? (In Jotto and Mastermind: the guess was the secret.)"""
+        return reply == self.hit
+
+    def guesses_naming(self, candidates: Indexes) -> Indexes:
+        """The guesses that may be the secret: the consistent pool."""
+        named = self.secret_guess[candidates]
+        return named[named >= 0]
+
+    def is_candidate(self, candidates: Indexes) -> np.ndarray:
+        """A boolean per guess: may this guess be the secret, given the candidates?"""
+        mask = np.zeros(len(self.secrets) + 1, dtype=bool)  # the extra slot catches same_secret == -1
+        mask[candidates] = True
+        return mask[self.same_secret]

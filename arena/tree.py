@@ -1,0 +1,171 @@
+"""Strategy trees: a deterministic guesser against every secret at once.
+
+Growing the tree partitions the candidates by the reply to each guess and recurses into each
+class, so each node asks the guesser once however many secrets pass through it. The tree
+records, for every secret, the number of guesses it takes; it can be printed as the strategy
+table of the Mastermind study, saved as JSON, and loaded again as a guesser.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+
+from .errors import ArenaError, RuleBreak
+from .game import Game, Index, Indexes, Reply
+
+
+@dataclass
+class Node:
+    """A decision point: the guess made there and the subtree for each reply that goes on."""
+
+    guess: Index
+    candidates: Indexes  # the secrets that reach this point
+    replies: tuple[Reply, ...]  # the replies that led here
+    children: dict[Reply, "Node"] = field(default_factory=dict)
+
+    @property
+    def depth(self) -> int:
+        """Guesses already made before this one."""
+        return len(self.replies)
+
+    def walk(self) -> Iterator["Node"]:
+        """This node and every node below it, depth first in reply order."""
+        yield self
+        for reply in sorted(self.children):
+            yield from self.children[reply].walk()
+
+
+@dataclass
+class Tree:
+    """A guesser's complete strategy against a set of secrets, with each secret's cost."""
+
+    game: Game
+    guesser: str
+    root: Node
+    guesses: np.ndarray  # guesses[s] = guesses needed for secret s (0 for secrets not covered)
+
+    @property
+    def secrets(self) -> Indexes:
+        return self.root.candidates
+
+    def cost(self, node: Node) -> np.ndarray:
+        return self.guesses[node.candidates]
+
+    def nodes(self) -> Iterator[Node]:
+        return self.root.walk()
+
+    def rows(self, min_count: int = 3, depth: int | None = None) -> list[tuple[str, str, int, int, float, int]]:
+        """The strategy table: (History, Guess, Count, Total, Avg, Max) for each decision point
+        reached by at least `min_count` secrets (and fewer than `depth` guesses deep), largest first."""
+        rows = []
+        for node in self.nodes():
+            if len(node.candidates) < min_count or (depth is not None and node.depth >= depth):
+                continue
+            cost = self.cost(node)
+            rows.append((self.game.history_label(node.replies), self.game.guesses[node.guess],
+                         len(cost), int(cost.sum()), float(cost.mean()), int(cost.max())))
+        rows.sort(key=lambda r: -r[2])  # stable: ties keep depth-first order
+        return rows
+
+    def table(self, min_count: int = 3, depth: int | None = None) -> str:
+        """The strategy table as text, in the layout of the Mastermind study."""
+        rows = self.rows(min_count, depth)
+        width = max([7] + [len(r[0]) for r in rows])
+        gw = max([5] + [len(r[1]) for r in rows])
+        lines = [f"{'History':<{width}} {'Guess':<{gw}} {'Count':>6} {'Total':>7} {'Avg':>5} {'Max':>4}"]
+        for hist, guess, count, total, avg, worst in rows:
+            lines.append(f"{hist:<{width}} {guess:<{gw}} {count:>6,} {total:>7,} {avg:>5.2f} {worst:>4}")
+        return "\n".join(lines)
+
+    # --- JSON ------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        def encode(node: Node) -> dict:
+            out = {"guess": self.game.guesses[node.guess], "count": int(len(node.candidates))}
+            if node.children:
+                out["replies"] = {self.game.reply_label(r): encode(c) for r, c in sorted(node.children.items())}
+            return out
+        return {"format": "arena-tree/1", "game": self.game.spec, "guesser": self.guesser,
+                "total": int(self.guesses.sum()), "worst": int(self.guesses.max()), "root": encode(self.root)}
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+
+def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
+    """The tree of `guesser` (deterministic, or seeded) against every secret of `secrets`.
+
+    Raises RuleBreak if the guesser names a guess outside the game or never finishes.
+    """
+    from agents.base import State  # agents depend on the engine, not the other way round
+
+    secrets = game.all_secrets if secrets is None else np.asarray(secrets)
+    cost = np.zeros(len(game.secrets), dtype=np.int64)
+    limit = len(secrets) + len(game.guesses) + 1  # more guesses than this means no progress
+
+    def grow(state: State) -> Node:
+        guess = guesser.guess(game, state)
+        if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
+            raise RuleBreak(f"guesser {guesser.spec} made an illegal guess {guess!r} after "
+                            f"{game.history_label([r for _, r in state.history]) or 'no replies'}")
+        node = Node(int(guess), state.candidates, tuple(r for _, r in state.history))
+        if state.turn + 1 > limit:
+            raise RuleBreak(f"guesser {guesser.spec} makes no progress: {len(state.candidates)} secrets "
+                            f"still possible after {state.turn} guesses")
+        for reply, part in game.partition(node.guess, state.candidates).items():
+            if game.finished(reply):
+                cost[part] = state.turn + 1
+            else:
+                node.children[reply] = grow(state.after(node.guess, reply, part))
+        return node
+
+    root = grow(State(secrets))
+    return Tree(game, guesser.spec, root, cost)
+
+
+class TreeGuesser:
+    """Replays a saved tree: the guess stored for the replies so far."""
+
+    role = "guesser"
+    name = "tree"
+    traits = {"deterministic": True, "uses_history": True}
+
+    def __init__(self, game: Game, plan: dict, spec: str):
+        self.spec, self.plan = spec, {}
+        self._index(game, plan, ())
+
+    def _index(self, game: Game, node: dict, replies: tuple) -> None:
+        try:
+            self.plan[replies] = game.guess_index(node["guess"])
+            for label, child in node.get("replies", {}).items():
+                self._index(game, child, replies + (game.parse_reply(label),))
+        except (KeyError, TypeError, AttributeError):
+            raise ArenaError(f"{self.spec}: malformed tree node after replies {replies}") from None
+
+    def seeded(self, *entropy: int) -> "TreeGuesser":
+        return self
+
+    def guess(self, game: Game, state) -> Index:
+        replies = tuple(r for _, r in state.history)
+        if replies not in self.plan:
+            raise RuleBreak(f"{self.spec} has no guess after replies {game.history_label(replies)}")
+        return self.plan[replies]
+
+
+def load_tree(path: str | Path, game: Game | None = None) -> Tree:
+    """A saved tree, replayed against every secret of its game (which checks it covers them all)."""
+    from .games import make_game
+
+    try:
+        data = json.loads(Path(path).read_text())
+        spec, plan = data["game"], data["root"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ArenaError(f"{path}: not a saved strategy tree ({e})") from None
+    game = game or make_game(spec)
+    tree = grow_tree(game, TreeGuesser(game, plan, f"tree:file={path}"))
+    tree.guesser = data.get("guesser", tree.guesser)
+    return tree
