@@ -48,6 +48,7 @@ class Guesser:
         declared = self.declared_params()
         self.values = {k: values.get(k, p.default) for k, p in declared.items()}
         self.spec = canonical(self.name, declared, self.values)
+        self.label = self.spec  # the registry replaces it with the spec as the user wrote it
         self._openers: dict[int, tuple[Index, ...]] = {}
 
     @classmethod

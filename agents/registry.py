@@ -16,6 +16,7 @@ from arena.errors import ArenaError, choices
 from arena.spec import bind, parse_spec
 
 from .base import Guesser
+from .replay import Replay
 from .scoring import SCORING
 from .simple import Lowest, RandomConsistent
 
@@ -30,7 +31,7 @@ class Alias:
     summary: str = ""
 
 
-BUILTIN: dict[str, type] = {cls.name: cls for cls in [Lowest, RandomConsistent, *SCORING]}
+BUILTIN: dict[str, type] = {cls.name: cls for cls in [Lowest, RandomConsistent, *SCORING, Replay]}
 ALIASES: dict[str, Alias] = {
     "knuth": Alias("knuth", "minimax", {"pool": "all", "tiebreak": "consistent"},
                    "Knuth 1977: minimax over every code, ties to a consistent code then the lowest"),
@@ -95,7 +96,9 @@ def make_agent(spec: str, role: str | None = None):
     kind = getattr(cls, "role", "guesser")
     if role and kind != role:
         raise ArenaError(f"agent {name!r} is a {kind}, not a {role}")
-    return cls(**values)
+    agent = cls(**values)
+    agent.label = spec.strip()  # as the user wrote it (the alias survives: `knuth`, not `minimax`)
+    return agent
 
 
 def make_guesser(spec: str) -> Guesser:

@@ -9,8 +9,13 @@ key where lower is better, and to the value people read. With c_r the class size
     most-parts     #{r : c_r > 0}                     the number of classes (maximised)
     max-frequency  1 - c_miss / n                     chance the reply is not the all-miss one
 
-Ties are exact: every key is an integer (entropy's c log2 c terms in 32-bit fixed point), so
-permuted partitions tie and the tie rule, not floating-point rounding, decides.
+Ties are exact for the integer metrics. Entropy is irrational, and here published results
+depend on how it was rounded: two guesses whose partitions are permutations of each other have
+equal entropy, but summing p log2 p over the replies in order, in floating point, the way
+published code does, can make either one look larger by one unit in the last place, and that
+noise, not the tie rule, picks the guess. Norvig's 6.81 (inconsistent entropy tree for Jotto)
+is such a figure; `ties=exact` (fixed-point sums, permuted partitions tie exactly) gives 6.82.
+So entropy takes `ties=float` (the default, as published) or `ties=exact`.
 """
 
 from __future__ import annotations
@@ -45,8 +50,20 @@ def _xlog2x(counts: Counts) -> np.ndarray:
 _XLOGX_FIXED = np.zeros(1, dtype=np.int64)
 
 
+def _entropy_float_key(counts: Counts) -> np.ndarray:
+    """sum_r p_r log2 p_r, p_r = c_r / n, added reply by reply in float64 as a Python loop
+    `sum(p * log2(p) for p in ps if p)` does (lower is more entropy)."""
+    n = int(counts[0].sum())  # every row partitions the same candidates
+    p = np.arange(n + 1) / n
+    terms = (p * np.log2(np.where(p > 0, p, 1.0)))[counts]  # the same floats, computed once per size
+    total = np.zeros(len(counts))
+    for column in terms.T:  # left to right, so rounding matches a sequential sum
+        total = total + column
+    return total
+
+
 def _entropy_key(counts: Counts) -> np.ndarray:
-    """sum_r c_r log2 c_r in fixed point (lower is more entropy, for a fixed n)."""
+    """sum_r c_r log2 c_r in fixed point (lower is more entropy, for a fixed n): exact ties."""
     global _XLOGX_FIXED
     if counts.max(initial=0) >= len(_XLOGX_FIXED):
         _xlog2x(counts)  # grows the float table to cover these counts
@@ -63,6 +80,7 @@ class Metric:
     value: Callable[[Counts], np.ndarray]
     better: str  # "min" or "max": which way `value` improves
     summary: str
+    float_key: Callable[[Counts], np.ndarray] | None = None  # as published code rounds it
 
 
 def _n(counts: Counts) -> np.ndarray:
@@ -77,7 +95,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
            "smallest expected class size"),
     Metric("entropy", _entropy_key,
            lambda c: np.log2(_n(c)) - _xlog2x(c).sum(axis=1) / _n(c), "max",
-           "largest entropy of the reply, in bits"),
+           "largest entropy of the reply, in bits", _entropy_float_key),
     Metric("most-parts", lambda c: -np.count_nonzero(c, axis=1), lambda c: np.count_nonzero(c, axis=1), "max",
            "most non-empty classes"),
     Metric("max-frequency", lambda c: c[:, 0], lambda c: 1 - c[:, 0] / _n(c), "max",
@@ -117,9 +135,12 @@ class Scoring(Guesser):
         return None if everything else game.guesses_naming(state.candidates)
 
     def best(self, game: Game, state: State, pool: np.ndarray | None, counts: Counts) -> Index:
-        indexes = game.all_guesses if pool is None else pool
-        possible = game.is_candidate(state.candidates)[indexes]
-        key = self.metric.key(counts)
+        if pool is None:
+            indexes, possible = game.all_guesses, game.is_candidate(state.candidates)
+        else:  # the consistent pool: every guess in it may be the secret
+            indexes, possible = pool, np.ones(len(pool), dtype=bool)
+        exact = self.metric.float_key is None or self.values.get("ties") == "exact"
+        key = self.metric.key(counts) if exact else self.metric.float_key(counts)
         tied = np.flatnonzero(key == key.min())
         useless = (counts[tied].max(axis=1) == len(state.candidates)) & ~possible[tied]
         if useless.any():  # rare: the best score is a guess that cannot split the candidates
@@ -131,10 +152,15 @@ class Scoring(Guesser):
         return int(indexes[tied[0]])
 
 
+TIES = Param("ties", ("float", "exact"), "float",
+             "float: rounded as published code does; exact: permuted partitions tie exactly")
+
+
 def scoring_class(metric: Metric) -> type[Scoring]:
     """The Scoring subclass for one metric, registered under the metric's name."""
+    params = {**Scoring.params, "ties": TIES} if metric.float_key else Scoring.params
     return type(metric.name.title().replace("-", "") + "Guesser", (Scoring,),
-                {"name": metric.name, "metric": metric, "summary": metric.summary,
+                {"name": metric.name, "metric": metric, "summary": metric.summary, "params": params,
                  "__doc__": f"Scoring guesser: {metric.summary}."})
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from arena.game import Game, Index
 from arena.spec import Param
 
@@ -23,9 +21,9 @@ class Lowest(Guesser):
 class RandomConsistent(Guesser):
     """Guess a secret drawn uniformly from those still possible (Mastermind's RC).
 
-    Each draw comes from a generator seeded by (seed, stream, the moves so far), so a guesser
-    is a fixed random tree: the same seed plays the same game whatever the order or the process
-    in which games are played.
+    Each draw is a hash of (seed, stream, the moves so far), so a seeded guesser is a fixed
+    random tree: the same seed plays the same game whatever the order or the process in which
+    games are played, and growing the tree against every secret costs one hash per node.
     """
 
     name = "random"
@@ -47,5 +45,19 @@ class RandomConsistent(Guesser):
         if len(pool) == 1:
             return int(pool[0])
         moves = [x for move in state.history for x in move]
-        rng = np.random.default_rng([*self.entropy, *moves])
-        return int(pool[rng.integers(len(pool))])
+        return int(pool[mix64(*self.entropy, *moves) % len(pool)])
+
+
+_MASK = (1 << 64) - 1
+
+
+def mix64(*values: int) -> int:
+    """A 64-bit hash of a sequence of integers (SplitMix64 steps): uniform enough that
+    `mix64(...) % k` is a fair draw for any k far below 2**64, and the same on every machine."""
+    state = 0x9E3779B97F4A7C15
+    for v in values:
+        state = (state ^ (int(v) & _MASK)) * 0xBF58476D1CE4E5B9 & _MASK
+        state = (state ^ (state >> 27)) * 0x94D049BB133111EB & _MASK
+        state ^= state >> 31
+        state = (state + 0x9E3779B97F4A7C15) & _MASK
+    return state

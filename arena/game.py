@@ -22,6 +22,13 @@ _FEW_CODES = 8
 _BIG_BLOCK = 200_000
 
 
+def _codes_in(table: np.ndarray) -> np.ndarray:
+    """The distinct values of a table (bincount is much faster than sorting for small ints)."""
+    if table.dtype.itemsize <= 2:
+        return np.flatnonzero(np.bincount(table.ravel()))
+    return np.unique(table)
+
+
 class Game:
     """A finite guessing game given by its feedback table.
 
@@ -44,7 +51,7 @@ class Game:
         self.secret_guess = np.full(len(self.secrets), -1, dtype=np.intp)  # the inverse map
         named = self.same_secret >= 0
         self.secret_guess[self.same_secret[named]] = np.flatnonzero(named)
-        self.codes = np.unique(self.table)  # the replies that occur
+        self.codes = _codes_in(self.table)  # the replies that occur
         self.n_codes = int(self.codes[-1]) + 1
         self.all_secrets: Indexes = np.arange(len(self.secrets))
         self.all_guesses: Indexes = np.arange(len(self.guesses))

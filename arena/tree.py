@@ -127,45 +127,23 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
     return Tree(game, guesser.spec, root, cost)
 
 
-class TreeGuesser:
-    """Replays a saved tree: the guess stored for the replies so far."""
-
-    role = "guesser"
-    name = "tree"
-    traits = {"deterministic": True, "uses_history": True}
-
-    def __init__(self, game: Game, plan: dict, spec: str):
-        self.spec, self.plan = spec, {}
-        self._index(game, plan, ())
-
-    def _index(self, game: Game, node: dict, replies: tuple) -> None:
-        try:
-            self.plan[replies] = game.guess_index(node["guess"])
-            for label, child in node.get("replies", {}).items():
-                self._index(game, child, replies + (game.parse_reply(label),))
-        except (KeyError, TypeError, AttributeError):
-            raise ArenaError(f"{self.spec}: malformed tree node after replies {replies}") from None
-
-    def seeded(self, *entropy: int) -> "TreeGuesser":
-        return self
-
-    def guess(self, game: Game, state) -> Index:
-        replies = tuple(r for _, r in state.history)
-        if replies not in self.plan:
-            raise RuleBreak(f"{self.spec} has no guess after replies {game.history_label(replies)}")
-        return self.plan[replies]
-
-
-def load_tree(path: str | Path, game: Game | None = None) -> Tree:
-    """A saved tree, replayed against every secret of its game (which checks it covers them all)."""
-    from .games import make_game
-
+def read_tree_file(path: str | Path) -> dict:
+    """The JSON of a saved tree, checked for the fields a replay needs."""
     try:
         data = json.loads(Path(path).read_text())
-        spec, plan = data["game"], data["root"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        if data.get("format") != "arena-tree/1" or not isinstance(data.get("root"), dict):
+            raise ValueError("no arena-tree/1 format tag or no root")
+        return data
+    except (OSError, ValueError, AttributeError) as e:
         raise ArenaError(f"{path}: not a saved strategy tree ({e})") from None
-    game = game or make_game(spec)
-    tree = grow_tree(game, TreeGuesser(game, plan, f"tree:file={path}"))
+
+
+def load_tree(path: str | Path) -> Tree:
+    """A saved tree, replayed against every secret of its game (which checks it covers them all)."""
+    from agents.replay import Replay
+    from .games import make_game
+
+    data = read_tree_file(path)
+    tree = grow_tree(make_game(data["game"]), Replay(file=str(path)))
     tree.guesser = data.get("guesser", tree.guesser)
     return tree

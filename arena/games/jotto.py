@@ -46,9 +46,7 @@ def jotto_words(words: tuple[str, ...], length: int, repeats: bool) -> list[str]
 def letter_counts(words: list[str]) -> np.ndarray:
     """counts[i, c] = how many times letter c stands in words[i]."""
     codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(len(words), -1) - ord("a")
-    counts = np.zeros((len(words), 26), dtype=np.uint8)
-    np.add.at(counts, (np.arange(len(words))[:, None], codes), 1)
-    return counts
+    return (codes[:, :, None] == np.arange(26, dtype=np.uint8)).sum(axis=1, dtype=np.uint8)
 
 
 def common_letters(words: list[str], repeats: bool) -> np.ndarray:
@@ -57,7 +55,7 @@ def common_letters(words: list[str], repeats: bool) -> np.ndarray:
     counts = letter_counts(words)
     if not repeats:
         masks = (counts.astype(np.uint32) << np.arange(26, dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
-        return np.bitwise_count(masks[:, None] & masks[None, :]).astype(np.uint8)
+        return np.bitwise_count(masks[:, None] & masks[None, :]).astype(np.uint8, copy=False)
     n = len(words)
     table = np.empty((n, n), dtype=np.uint8)
     step = max(1, 2**24 // (26 * n))

@@ -1,0 +1,50 @@
+"""A guesser that replays a saved strategy tree (`arena tree ... --save FILE`)."""
+
+from __future__ import annotations
+
+from arena.errors import ArenaError, RuleBreak
+from arena.game import Game, Index
+from arena.spec import Param
+from arena.tree import read_tree_file
+
+from .base import Guesser, State
+
+
+class Replay(Guesser):
+    """Plays the guess a saved tree stores for the replies so far."""
+
+    name = "tree"
+    summary = "replay a strategy tree saved as JSON by `arena tree --save`"
+    params = {"file": Param("file", str, "", "the saved tree (JSON)")}
+    traits = {"deterministic": True, "uses_history": True}
+
+    def __init__(self, **values):
+        super().__init__(**values)
+        if not self.values["file"]:
+            raise ArenaError("agent tree: give the saved tree as tree:file=PATH")
+        self.data = read_tree_file(self.values["file"])
+        self._plans: dict[int, dict[tuple, Index]] = {}
+
+    def plan_for(self, game: Game) -> dict[tuple, Index]:
+        if id(game) not in self._plans:
+            if game.spec != self.data["game"]:
+                raise ArenaError(f"{self.spec} was saved for {self.data['game']}, not {game.spec}")
+            plan: dict[tuple, Index] = {}
+            self._index(game, self.data["root"], (), plan)
+            self._plans[id(game)] = plan
+        return self._plans[id(game)]
+
+    def _index(self, game: Game, node: dict, replies: tuple, plan: dict) -> None:
+        try:
+            plan[replies] = game.guess_index(node["guess"])
+            for label, child in node.get("replies", {}).items():
+                self._index(game, child, replies + (game.parse_reply(label),), plan)
+        except (KeyError, TypeError, AttributeError):
+            raise ArenaError(f"{self.spec}: malformed tree node after replies {replies}") from None
+
+    def choose(self, game: Game, state: State) -> Index:
+        replies = tuple(r for _, r in state.history)
+        plan = self.plan_for(game)
+        if replies not in plan:
+            raise RuleBreak(f"{self.spec} has no guess after replies {game.history_label(replies) or '(none)'}")
+        return plan[replies]

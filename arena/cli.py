@@ -1,0 +1,176 @@
+"""The `arena` command. Every subcommand is a thin layer over the Python API; a user's
+mistake (ArenaError) or an agent's (RuleBreak) is one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+from .errors import ArenaError, RuleBreak
+
+
+def _game(spec: str):
+    from .games import make_game
+    return make_game(spec)
+
+
+def _guesser(spec: str):
+    from agents import make_guesser
+    return make_guesser(spec)
+
+
+def cmd_evaluate(args) -> None:
+    from .evaluate import evaluate, plot_histogram, text_histogram
+
+    game, guesser = _game(args.game), _guesser(args.guesser)
+    if args.repeat < 1:
+        raise ArenaError("--repeat must be at least 1")
+    result = evaluate(game, guesser, repeat=args.repeat, seed=args.seed)
+    if args.plot:
+        plot_histogram([result], args.plot)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return
+    reps = f" x {result.repeat} repetitions (seed {result.seed})" if result.repeat > 1 else ""
+    print(f"{result.guesser} on {result.game}: {result.n:,} secrets{reps}")
+    print(result.summary())
+    total = f"total = {result.total:,}" if result.repeat == 1 else f"total per repetition = {result.mean_total:,.1f}"
+    print(f"{total}; {result.seconds:.2f} s")
+    print(text_histogram(result.histogram))
+    if args.plot:
+        print(f"histogram written to {args.plot}")
+
+
+def cmd_rank(args) -> None:
+    from agents.scoring import METRICS
+    from .errors import choices
+
+    game = _game(args.game)
+    if args.metric not in METRICS:
+        raise ArenaError(f"unknown metric {args.metric!r}; metrics: {choices(METRICS)}")
+    metric = METRICS[args.metric]
+    counts = game.partition_counts(None, game.all_secrets)
+    order = np.argsort(metric.key(counts), kind="stable")[: args.top]
+    values = metric.value(counts)
+    used = game.codes
+    print(f"best first guesses of {game.spec} by {metric.name} ({metric.summary}), {len(game.secrets):,} secrets")
+    header = "replies " + " ".join(game.reply_label(int(c)) for c in used)
+    print(f"{'rank':>4} {'guess':<8} {metric.name:>13} {'largest':>7} {'parts':>5}  {header}")
+    for rank, g in enumerate(order, 1):
+        value = values[g]
+        shown = f"{value:.4f}" if isinstance(value, (float, np.floating)) else f"{value}"
+        row = " ".join(str(int(counts[g, c])) for c in used)
+        print(f"{rank:>4} {game.guesses[g]:<8} {shown:>13} {counts[g].max():>7} {np.count_nonzero(counts[g]):>5}  {row}")
+
+
+def cmd_tree(args) -> None:
+    from .tree import grow_tree
+
+    game, guesser = _game(args.game), _guesser(args.guesser)
+    if not guesser.deterministic:
+        guesser = guesser.seeded(args.seed, 0)
+    start = time.perf_counter()
+    tree = grow_tree(game, guesser)
+    seconds = time.perf_counter() - start
+    print(f"{getattr(guesser, 'label', guesser.spec)} on {game.spec}: total {int(tree.guesses.sum()):,}, "
+          f"mean {tree.guesses.mean():.3f}, worst {tree.guesses.max()} ({seconds:.2f} s)")
+    print(tree.table(min_count=args.min_count, depth=args.depth))
+    if args.save:
+        tree.save(args.save)
+        print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
+
+
+def cmd_games(args) -> None:
+    from .games import GAMES
+
+    for kind in GAMES.values():
+        print(f"{kind.name}: {kind.summary}")
+        for p in kind.params.values():
+            print(f"    {p.describe()}")
+
+
+def cmd_agents(args) -> None:
+    from agents import describe_agents
+
+    for name, role, summary, params in describe_agents():
+        print(f"{name} ({role}): {summary}")
+        if params:
+            print(f"    parameters: {params}")
+
+
+def cmd_run(args) -> None:
+    from .config import load_config, run_config
+
+    config = load_config(args.config)
+    report = run_config(config, progress=not args.json and sys.stderr.isatty())
+    if args.csv:
+        report.write_csv(args.csv)
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        print(report.table())
+    if args.check and not report.all_agree:
+        sys.exit(1)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena", description="Guessing games as contests between a chooser and a guesser.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("evaluate", help="play a guesser against every secret")
+    p.add_argument("game", help="game spec, e.g. mastermind or jotto:words=web2")
+    p.add_argument("guesser", help="guesser spec, e.g. knuth or entropy:pool=all,small=3")
+    p.add_argument("--repeat", type=int, default=1, help="repetitions for random guessers (default 1)")
+    p.add_argument("--seed", type=int, default=None, help="seed for random guessers (default: the guesser's seed=)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", metavar="FILE.png", help="write a histogram")
+    p.set_defaults(func=cmd_evaluate)
+
+    p = sub.add_parser("rank", help="the best first guesses by a metric")
+    p.add_argument("game")
+    p.add_argument("metric", help="minimax, expected, entropy, most-parts or max-frequency")
+    p.add_argument("--top", type=int, default=10)
+    p.set_defaults(func=cmd_rank)
+
+    p = sub.add_parser("tree", help="a guesser's strategy table")
+    p.add_argument("game")
+    p.add_argument("guesser")
+    p.add_argument("--depth", type=int, default=None, help="only decision points fewer than D guesses deep")
+    p.add_argument("--min-count", type=int, default=3, help="only decision points reached by this many secrets")
+    p.add_argument("--seed", type=int, default=0, help="seed for a random guesser's tree")
+    p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
+    p.set_defaults(func=cmd_tree)
+
+    sub.add_parser("games", help="the games and their parameters").set_defaults(func=cmd_games)
+    sub.add_parser("agents", help="the agents and their parameters").set_defaults(func=cmd_agents)
+
+    p = sub.add_parser("run", help="run a TOML config and print its table")
+    p.add_argument("config", help="a TOML file (see experiments/)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
+    p.set_defaults(func=cmd_run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except (ArenaError, RuleBreak) as e:
+        print(f"arena {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("arena: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,292 @@
+"""`arena run` configs: TOML files naming games, guessers and choosers, cell by cell.
+
+A config is a grid, a list of rows, or both:
+
+    title = "Mastermind strategies"
+    seed = 1                      # every random choice flows from it
+    repeat = 20                   # repetitions of random agents (default 1)
+    game = "mastermind"           # defaults for every row; `games = [...]` etc. make a grid
+    chooser = "uniform"
+
+    [[rows]]
+    label = "LC: always guess the lowest consistent code"
+    guesser = "lowest"
+    published = { total = 7471, mean = 5.76, max = 9 }
+    tolerance = { mean = 0.005 }  # optional; published ranges "7.32-7.38" are also accepted
+
+The grid (`games` x `choosers` x `guessers`, each a list of specs or of {spec, label} tables)
+and the rows make one list of cells; each is evaluated and printed with its published figures
+beside ours. Only the uniform chooser exists yet: evaluations are over every secret.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import re
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ArenaError, choices
+
+TOP_KEYS = {"title", "description", "seed", "repeat", "game", "games", "guesser", "guessers",
+            "chooser", "choosers", "rows"}
+ROW_KEYS = {"label", "game", "guesser", "chooser", "repeat", "seed", "published", "tolerance", "note"}
+FIGURES = ("total", "mean", "max")
+DEFAULT_TOLERANCE = {"total": 0, "mean": 0.005, "max": 0}
+CHOOSERS = ("uniform",)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One evaluation to run: a guesser against a chooser on a game, and what was published."""
+
+    label: str
+    game: str
+    guesser: str
+    chooser: str = "uniform"
+    repeat: int = 1
+    seed: int = 0
+    published: dict[str, Any] = field(default_factory=dict)
+    tolerance: dict[str, float] = field(default_factory=dict)
+    note: str = ""
+
+
+@dataclass
+class Config:
+    title: str
+    cells: list[Cell]
+    path: str = ""
+
+
+def _fail(where: str, message: str) -> ArenaError:
+    return ArenaError(f"{where}: {message}")
+
+
+def _entries(where: str, value: Any) -> list[tuple[str, str]]:
+    """A spec list as (spec, label) pairs: accepts a string, a list of strings or of {spec, label}."""
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            out.append((item, item))
+        elif isinstance(item, dict) and isinstance(item.get("spec"), str):
+            extra = set(item) - {"spec", "label"}
+            if extra:
+                raise _fail(f"{where}[{i}]", f"unknown key {sorted(extra)[0]!r}; expected spec and label")
+            out.append((item["spec"], str(item.get("label", item["spec"]))))
+        else:
+            raise _fail(f"{where}[{i}]", "expected a spec string or a table {spec = ..., label = ...}")
+    if not out:
+        raise _fail(where, "is empty")
+    return out
+
+
+def _int(where: str, value: Any, low: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise _fail(where, f"expected an integer >= {low}, got {value!r}")
+    return value
+
+
+def _figures(where: str, table: Any, numeric_only: bool = False) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise _fail(where, f"expected a table such as {{ mean = 4.48, max = 5 }}, got {table!r}")
+    unknown = set(table) - set(FIGURES)
+    if unknown:
+        raise _fail(where, f"unknown figure {sorted(unknown)[0]!r}; figures: {choices(FIGURES)}")
+    for key, value in table.items():
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not ok and (numeric_only or not (isinstance(value, str) and _range(value))):
+            expected = "a number" if numeric_only else "a number or a range like '7.32-7.38'"
+            raise _fail(f"{where}.{key}", f"expected {expected}, got {value!r}")
+    return dict(table)
+
+
+def _range(text: str) -> tuple[float, float] | None:
+    m = re.fullmatch(r"\s*([\d.,]+)\s*[-–]\s*([\d.,]+)\s*", text)
+    return (float(m[1].replace(",", "")), float(m[2].replace(",", ""))) if m else None
+
+
+def parse_config(data: dict, path: str = "<config>") -> Config:
+    """Check a parsed TOML document and expand it into cells; every error names its key."""
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise _fail(path, f"unknown key {sorted(unknown)[0]!r}; valid keys: {choices(sorted(TOP_KEYS))}")
+    seed = _int(f"{path}: seed", data.get("seed", 0))
+    repeat = _int(f"{path}: repeat", data.get("repeat", 1), 1)
+    defaults = {}
+    for single, plural in (("game", "games"), ("guesser", "guessers"), ("chooser", "choosers")):
+        if single in data and plural in data:
+            raise _fail(path, f"give {single} or {plural}, not both")
+        if single in data or plural in data:
+            key = single if single in data else plural
+            defaults[single] = _entries(f"{path}: {key}", data[key])
+    defaults.setdefault("chooser", [("uniform", "uniform")])
+    cells: list[Cell] = []
+    rows = data.get("rows", [])
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise _fail(path, "rows must be an array of tables ([[rows]])")
+    if not rows:
+        for key in ("game", "guesser"):
+            if key not in defaults:
+                raise _fail(path, f"no rows and no {key}s: name {key}s (or {key}) or add [[rows]]")
+        for (g, _), (c, _), (q, ql) in itertools.product(defaults["game"], defaults["chooser"], defaults["guesser"]):
+            cells.append(Cell(ql, g, q, c, repeat, seed))
+    for i, row in enumerate(rows):
+        where = f"{path}: rows[{i}]"
+        unknown = set(row) - ROW_KEYS
+        if unknown:
+            raise _fail(where, f"unknown key {sorted(unknown)[0]!r}; valid keys: {choices(sorted(ROW_KEYS))}")
+        picked = {}
+        for key in ("game", "guesser", "chooser"):
+            if key in row:
+                if not isinstance(row[key], str):
+                    raise _fail(f"{where}.{key}", f"expected a spec string, got {row[key]!r}")
+                picked[key] = row[key]
+            elif key in defaults and len(defaults[key]) == 1:
+                picked[key] = defaults[key][0][0]
+            else:
+                raise _fail(where, f"no {key}: give {key} = \"...\" here or one {key} at the top")
+        cells.append(Cell(str(row.get("label", picked["guesser"])), picked["game"], picked["guesser"],
+                          picked["chooser"], _int(f"{where}.repeat", row.get("repeat", repeat), 1),
+                          _int(f"{where}.seed", row.get("seed", seed)),
+                          _figures(f"{where}.published", row.get("published", {})),
+                          _figures(f"{where}.tolerance", row.get("tolerance", {}), numeric_only=True),
+                          str(row.get("note", ""))))
+    for cell in cells:
+        if cell.chooser.partition(":")[0] not in CHOOSERS:
+            raise _fail(path, f"chooser {cell.chooser!r}: choosers available: {choices(CHOOSERS)}")
+    return Config(str(data.get("title", Path(path).stem)), cells, path)
+
+
+def load_config(path: str) -> Config:
+    """Read and check a TOML config: a syntax error or a wrong key is an ArenaError naming it."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise ArenaError(f"cannot read config {path}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ArenaError(f"{path}: not valid TOML: {e}") from None
+    config = parse_config(data, path)
+    _check_specs(config)
+    return config
+
+
+def _check_specs(config: Config) -> None:
+    """Build every agent and parse every game spec up front, so a typo stops the run before it starts."""
+    from agents import make_guesser
+    from .games import GAMES
+    from .spec import bind, parse_spec
+
+    for i, cell in enumerate(config.cells):
+        try:
+            make_guesser(cell.guesser)
+            name, raw = parse_spec(cell.game)
+            if name not in GAMES:
+                raise ArenaError(f"unknown game {name!r}; games: {choices(GAMES)}")
+            bind(f"game {name}", GAMES[name].params, raw)
+        except ArenaError as e:
+            raise ArenaError(f"{config.path}: cell {i + 1} ({cell.label}): {e}") from None
+
+
+@dataclass
+class Result:
+    cell: Cell
+    ours: dict[str, float]
+    seconds: float
+    agree: bool | None  # None when nothing was published
+
+
+def agrees(ours: float, published: Any, tolerance: float) -> bool:
+    """Does our figure reproduce the published one (a number within tolerance, or inside a range)?"""
+    if isinstance(published, str):
+        low, high = _range(published)
+        return low - tolerance <= ours <= high + tolerance
+    return abs(ours - published) <= tolerance + 1e-9
+
+
+def run_cell(cell: Cell) -> Result:
+    from agents import make_guesser
+    from .evaluate import evaluate
+    from .games import make_game
+
+    ev = evaluate(make_game(cell.game), make_guesser(cell.guesser), repeat=cell.repeat, seed=cell.seed)
+    ours = {"total": ev.mean_total, "mean": ev.mean, "max": ev.max, "std": ev.std}
+    verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[k])) for k, v in cell.published.items()]
+    return Result(cell, ours, ev.seconds, all(verdicts) if verdicts else None)
+
+
+@dataclass
+class Report:
+    config: Config
+    results: list[Result]
+    seconds: float
+
+    @property
+    def all_agree(self) -> bool:
+        return all(r.agree is not False for r in self.results)
+
+    def table(self) -> str:
+        """Ours and published side by side, one row per cell."""
+        games = {r.cell.game for r in self.results}
+        lw = max(len("cell"), *(len(r.cell.label) for r in self.results))
+        gw = max(len(g) for g in games)
+        head = f"{'cell':<{lw}} " + (f"{'game':<{gw}} " if len(games) > 1 else "")
+        head += f"{'total':>9} {'mean':>6} {'worst':>5}  | {'published total':>15} {'mean':>9} {'worst':>5}  agree"
+        lines = [f"{self.config.title}" + (f" ({next(iter(games))})" if len(games) == 1 else ""), head]
+        for r in self.results:
+            pub = r.cell.published
+            total = f"{r.ours['total']:,.0f}" if r.cell.repeat == 1 else f"{r.ours['total']:,.1f}"
+            line = f"{r.cell.label:<{lw}} " + (f"{r.cell.game:<{gw}} " if len(games) > 1 else "")
+            line += f"{total:>9} {r.ours['mean']:>6.2f} {r.ours['max']:>5}  | "
+            line += f"{_show(pub.get('total'), ','):>15} {_show(pub.get('mean'), '.2f'):>9} {_show(pub.get('max'), ''):>5}  "
+            line += {True: "yes", False: "NO", None: ""}[r.agree]
+            lines.append(line)
+        checked = [r for r in self.results if r.agree is not None]
+        lines.append(f"{sum(r.agree for r in checked)} of {len(checked)} published rows reproduced; "
+                     f"{self.seconds:.1f} s")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {"title": self.config.title, "seconds": round(self.seconds, 3), "cells": [
+            {"label": r.cell.label, "game": r.cell.game, "guesser": r.cell.guesser, "chooser": r.cell.chooser,
+             "repeat": r.cell.repeat, "seed": r.cell.seed, **{k: v for k, v in r.ours.items()},
+             "published": r.cell.published, "agree": r.agree, "seconds": round(r.seconds, 3)}
+            for r in self.results]}
+
+    def write_csv(self, path: str) -> None:
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["label", "game", "chooser", "guesser", "repeat", "seed", "total", "mean", "std", "max",
+                        "published_total", "published_mean", "published_max", "agree"])
+            for r in self.results:
+                c, p = r.cell, r.cell.published
+                w.writerow([c.label, c.game, c.chooser, c.guesser, c.repeat, c.seed, r.ours["total"],
+                            round(r.ours["mean"], 6), round(r.ours["std"], 6), r.ours["max"],
+                            p.get("total", ""), p.get("mean", ""), p.get("max", ""),
+                            "" if r.agree is None else r.agree])
+
+
+def _show(value: Any, fmt: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return format(value, fmt)
+
+
+def run_config(config: Config, progress: bool = False) -> Report:
+    start = time.perf_counter()
+    results = []
+    for i, cell in enumerate(config.cells, 1):
+        if progress:
+            print(f"\r[{i}/{len(config.cells)}] {cell.label[:60]:<60}", end="", file=sys.stderr, flush=True)
+        results.append(run_cell(cell))
+    if progress:
+        print("\r" + " " * 72 + "\r", end="", file=sys.stderr, flush=True)
+    return Report(config, results, time.perf_counter() - start)
