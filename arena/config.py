@@ -247,6 +247,9 @@ class Report:
             line += f"{_show(pub.get('total'), ','):>15} {_show(pub.get('mean'), '.2f'):>9} {_show(pub.get('max'), ''):>5}  "
             line += {True: "yes", False: "NO", None: ""}[r.agree]
             lines.append(line)
+        for r in self.results:
+            if r.cell.note:
+                lines.append(f"  note on '{r.cell.label}': {r.cell.note}")
         checked = [r for r in self.results if r.agree is not None]
         lines.append(f"{sum(r.agree for r in checked)} of {len(checked)} published rows reproduced; "
                      f"{self.seconds:.1f} s")

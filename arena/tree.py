@@ -96,6 +96,11 @@ class Tree:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
 
 
+#: A guesser is stopped after this many guesses in one game, or this many in a row that split nothing.
+MAX_GUESSES = 200
+STALL = 8
+
+
 def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
     """The tree of `guesser` (deterministic, or seeded) against every secret of `secrets`.
 
@@ -105,22 +110,23 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
 
     secrets = game.all_secrets if secrets is None else np.asarray(secrets)
     cost = np.zeros(len(game.secrets), dtype=np.int64)
-    limit = len(secrets) + len(game.guesses) + 1  # more guesses than this means no progress
 
-    def grow(state: State) -> Node:
+    def grow(state: State, stalled: int = 0) -> Node:
         guess = guesser.guess(game, state)
         if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
             raise RuleBreak(f"guesser {guesser.spec} made an illegal guess {guess!r} after "
                             f"{game.history_label([r for _, r in state.history]) or 'no replies'}")
         node = Node(int(guess), state.candidates, tuple(r for _, r in state.history))
-        if state.turn + 1 > limit:
+        parts = game.partition(node.guess, state.candidates)
+        stalled = stalled + 1 if len(parts) == 1 and not game.finished(next(iter(parts))) else 0
+        if state.turn >= MAX_GUESSES or stalled > STALL:
             raise RuleBreak(f"guesser {guesser.spec} makes no progress: {len(state.candidates)} secrets "
-                            f"still possible after {state.turn} guesses")
-        for reply, part in game.partition(node.guess, state.candidates).items():
+                            f"still possible after {state.turn + 1} guesses")
+        for reply, part in parts.items():
             if game.finished(reply):
                 cost[part] = state.turn + 1
             else:
-                node.children[reply] = grow(state.after(node.guess, reply, part))
+                node.children[reply] = grow(state.after(node.guess, reply, part), stalled)
         return node
 
     root = grow(State(secrets))

@@ -1,0 +1,109 @@
+"""The feedback tables against direct definitions, and the invariants of each game."""
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena import ArenaError, make_game
+
+
+def mastermind_reply(guess: str, secret: str) -> tuple[int, int]:
+    """Black and white pegs, straight from the rules."""
+    black = sum(g == s for g, s in zip(guess, secret))
+    common = sum((Counter(guess) & Counter(secret)).values())
+    return black, common - black
+
+
+def jotto_reply(guess: str, secret: str, repeats: bool = False) -> int:
+    if repeats:
+        return sum((Counter(guess) & Counter(secret)).values())
+    return len(set(guess) & set(secret))
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=3", "mastermind:pegs=3,colors=4",
+                                  "mastermind:pegs=3,colors=5,repeats=false", "mastermind:pegs=4,colors=3"])
+def test_mastermind_table_matches_the_rules(spec):
+    game = make_game(spec)
+    for g, s in itertools.product(range(len(game.guesses)), range(len(game.secrets))):
+        assert game.black_white(game.reply(g, s)) == mastermind_reply(game.guesses[g], game.secrets[s])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 1295), st.integers(0, 1295))
+def test_mastermind_4x6_sampled(g, s):
+    game = make_game("mastermind")
+    assert game.black_white(game.reply(g, s)) == mastermind_reply(game.guesses[g], game.secrets[s])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2844), st.integers(0, 2844))
+def test_jotto_sampled(g, s):
+    game = make_game("jotto")
+    assert game.reply(g, s) == jotto_reply(game.guesses[g], game.secrets[s])
+
+
+def test_jotto_with_repeats_counts_multiplicity_and_has_its_own_hit():
+    game = make_game("jotto:repeats=true,first=400")
+    for g, s in itertools.product(range(0, 400, 7), range(0, 400, 3)):
+        expected = game.hit if g == s else jotto_reply(game.guesses[g], game.secrets[s], repeats=True)
+        assert game.reply(g, s) == expected
+
+
+def test_published_jotto_list_and_partitions(jotto):
+    assert len(jotto.secrets) == 2845
+    assert "raped" in jotto.secrets and "padre" not in jotto.secrets  # our copy of the word file
+    counts = jotto.partition_counts(None, jotto.all_secrets)
+    assert counts[jotto.guess_index("ouija")].tolist() == [175, 1848, 755, 65, 1, 1]
+    assert counts[jotto.guess_index("coder")].tolist() == [433, 1030, 1014, 327, 40, 1]
+
+
+def test_mastermind_first_guess_worst_classes(mastermind):
+    counts = mastermind.partition_counts(None, mastermind.all_secrets)
+    worst = {code: counts[mastermind.guess_index(code)].max() for code in ["1111", "1112", "1122", "1123", "1234"]}
+    assert worst == {"1111": 625, "1112": 317, "1122": 256, "1123": 276, "1234": 312}
+
+
+def test_208_codes_after_1122_one_black_one_white(mastermind):
+    left = mastermind.consistent(mastermind.all_secrets, mastermind.guess_index("1122"), mastermind.parse_reply("1,1"))
+    assert len(left) == 208
+    assert mastermind.parse_reply("RW") == mastermind.parse_reply("1,1,2") == mastermind.parse_reply("1,1")
+
+
+@pytest.mark.parametrize("spec", ["jotto:first=300", "mastermind:pegs=3,colors=5", "mastermind:pegs=4,colors=6,repeats=false"])
+def test_symmetric_games_have_symmetric_tables(spec):
+    game = make_game(spec)
+    assert np.array_equal(game.table, game.table.T)
+    assert (np.diag(game.table) == game.hit).all()
+    off = game.table[~np.eye(len(game.secrets), dtype=bool)]
+    assert (off != game.hit).all(), "only the secret itself gets the hit reply"
+
+
+def test_bulls_and_cows_codes():
+    game = make_game("mastermind:pegs=4,colors=10,repeats=false")
+    assert len(game.secrets) == 5040
+    assert game.secrets[0] == "0123" and all(len(set(c)) == 4 for c in game.secrets[:50])
+
+
+def test_alphabet_labels():
+    game = make_game("mastermind:alphabet=RYGBOP")
+    assert game.secrets[0] == "RRRR" and game.guess_index("rygb") == game.guess_index("RYGB")
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("mastermind:pegs=0", "positive"), ("mastermind:colors=3,pegs=4,repeats=false", "at least pegs"),
+    ("mastermind:pegs=9,colors=9", "too many"), ("mastermind:alphabet=AB", "distinct symbols"),
+    ("jotto:length=4", "words=web2"), ("jotto:words=/no/such/file", "neither a shipped list"),
+    ("jotto:first=-1", "first"), ("hangman", "games: jotto, mastermind")])
+def test_bad_game_specs_say_what_is_wrong(spec, words):
+    with pytest.raises(ArenaError, match=words):
+        make_game(spec)
+
+
+def test_other_word_lengths_from_web2():
+    game = make_game("jotto:words=web2,length=4")
+    assert all(len(w) == 4 and len(set(w)) == 4 for w in game.secrets[:100])
+    assert len(game.secrets) > 1000
