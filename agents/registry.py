@@ -8,6 +8,8 @@ path `package.module:Class` (parameters then follow a second colon).
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -74,6 +76,8 @@ def _split_path(spec: str) -> tuple[str, str] | None:
 
 def _import_path(path: str) -> type:
     module, _, cls = path.partition(":")
+    if os.getcwd() not in sys.path:  # as `python -m` would: the user's own modules are found
+        sys.path.append(os.getcwd())
     try:
         return getattr(importlib.import_module(module), cls)
     except (ImportError, AttributeError) as e:
@@ -106,18 +110,18 @@ def make_guesser(spec: str) -> Guesser:
     return make_agent(spec, "guesser")
 
 
-def describe_agents() -> list[tuple[str, str, str, str]]:
-    """(name, role, summary, parameters) for every registered agent, for `arena agents`."""
+def describe_agents() -> list[tuple[str, str, str, list[str]]]:
+    """(name, role, summary, one line per parameter) for every registered agent, for `arena agents`."""
     rows = []
     for name, entry in sorted(registered().items()):
         try:
             cls = agent_class(name)
         except ArenaError as e:
-            rows.append((name, "?", str(e), ""))
+            rows.append((name, "?", str(e), []))
             continue
         summary = entry.summary if isinstance(entry, Alias) else getattr(cls, "summary", "")
         if isinstance(entry, Alias):
             summary += f" (= {entry.target}:" + ",".join(f"{k}={v}" for k, v in entry.preset.items()) + ")"
         declared = cls.declared_params() if hasattr(cls, "declared_params") else {}
-        rows.append((name, getattr(cls, "role", "guesser"), summary, ", ".join(p.describe() for p in declared.values())))
+        rows.append((name, getattr(cls, "role", "guesser"), summary, [p.describe() for p in declared.values()]))
     return rows

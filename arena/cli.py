@@ -98,8 +98,8 @@ def cmd_agents(args) -> None:
 
     for name, role, summary, params in describe_agents():
         print(f"{name} ({role}): {summary}")
-        if params:
-            print(f"    parameters: {params}")
+        for line in params:
+            print(f"    {line}")
 
 
 def cmd_run(args) -> None:

@@ -48,8 +48,8 @@ class Param:
 
     def describe(self) -> str:
         kind = "|".join(self.kind) if isinstance(self.kind, tuple) else getattr(self.kind, "__name__", "str")
-        default = "" if self.default is None else f"={self.default}"
-        return f"{self.name}{default} ({kind}) {self.help}".rstrip()
+        default = _show(self.default) if self.default not in (None, "", ()) else "-"
+        return f"{self.name:<9} {kind:<18} default {default:<11} {self.help}".rstrip()
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
