@@ -77,7 +77,7 @@ class Guesser:
         key = id(game)
         if key not in self._openers:
             try:
-                self._openers[key] = tuple(game.guess_index(o) for o in self.values["openers"])
+                self._openers[key] = tuple(game.guess_index(o) for o in self.values.get("openers", ()))
             except ArenaError as e:
                 raise ArenaError(f"{self.spec}: opener {e}") from None
         return self._openers[key]

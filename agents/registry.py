@@ -89,6 +89,9 @@ def make_agent(spec: str, role: str | None = None):
     path = _split_path(spec.strip()) if isinstance(spec, str) else None
     if path:
         cls = _import_path(path[0])
+        if not (isinstance(cls, type) and callable(getattr(cls, "guess", None))):
+            raise ArenaError(f"{path[0]} is not an agent: an agent is a class with a guess(game, state) "
+                             "method, such as a subclass of agents.Guesser")
         name, raw = path[0], parse_spec("x:" + path[1])[1]
     else:
         name, raw = parse_spec(spec)
@@ -100,7 +103,10 @@ def make_agent(spec: str, role: str | None = None):
     kind = getattr(cls, "role", "guesser")
     if role and kind != role:
         raise ArenaError(f"agent {name!r} is a {kind}, not a {role}")
-    agent = cls(**values)
+    try:
+        agent = cls(**values)
+    except TypeError as e:
+        raise ArenaError(f"agent {name!r} cannot be built from {spec!r}: {e}") from None
     agent.label = spec.strip()  # as the user wrote it (the alias survives: `knuth`, not `minimax`)
     return agent
 

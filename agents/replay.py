@@ -18,6 +18,10 @@ class Replay(Guesser):
     params = {"file": Param("file", str, "", "the saved tree (JSON)")}
     traits = {"deterministic": True, "uses_history": True}
 
+    @classmethod
+    def declared_params(cls):
+        return dict(cls.params)  # a tree already fixes its first guesses: no openers
+
     def __init__(self, **values):
         super().__init__(**values)
         if not self.values["file"]:
@@ -35,12 +39,17 @@ class Replay(Guesser):
         return self._plans[id(game)]
 
     def _index(self, game: Game, node: dict, replies: tuple, plan: dict) -> None:
+        where = game.history_label(replies) or "the root"
         try:
             plan[replies] = game.guess_index(node["guess"])
             for label, child in node.get("replies", {}).items():
                 self._index(game, child, replies + (game.parse_reply(label),), plan)
         except (KeyError, TypeError, AttributeError):
-            raise ArenaError(f"{self.spec}: malformed tree node after replies {replies}") from None
+            raise ArenaError(f"{self.values['file']}: malformed tree node at {where}") from None
+        except ArenaError as e:
+            if str(self.values["file"]) in str(e):
+                raise
+            raise ArenaError(f"{self.values['file']}: at {where}: {e}") from None
 
     def choose(self, game: Game, state: State) -> Index:
         replies = tuple(r for _, r in state.history)

@@ -53,6 +53,8 @@ def cmd_rank(args) -> None:
     if args.metric not in METRICS:
         raise ArenaError(f"unknown metric {args.metric!r}; metrics: {choices(METRICS)}")
     metric = METRICS[args.metric]
+    if args.top < 1:
+        raise ArenaError(f"--top must be at least 1, got {args.top}")
     counts = game.partition_counts(None, game.all_secrets)
     order = np.argsort(metric.key(counts), kind="stable")[: args.top]
     values = metric.value(counts)
@@ -163,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
         args.func(args)
     except (ArenaError, RuleBreak) as e:
         print(f"arena {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # an output file that cannot be written: the user's path, not our bug
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"arena {args.command}: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)

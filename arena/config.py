@@ -14,9 +14,11 @@ A config is a grid, a list of rows, or both:
     published = { total = 7471, mean = 5.76, max = 9 }
     tolerance = { mean = 0.005 }  # optional; published ranges "7.32-7.38" are also accepted
 
-The grid (`games` x `choosers` x `guessers`, each a list of specs or of {spec, label} tables)
-and the rows make one list of cells; each is evaluated and printed with its published figures
-beside ours. Only the uniform chooser exists yet: evaluations are over every secret.
+Without [[rows]], the grid `games` x `choosers` x `guessers` (each a spec, a list of specs or of
+{spec, label} tables) gives the cells. With [[rows]], the rows are the cells and the top-level
+`game`, `guesser` and `chooser` are their defaults; a top-level list of several (a grid) beside
+[[rows]] is refused rather than silently dropped. Each cell is evaluated and printed with its published figures beside ours.
+Only the uniform chooser exists yet: evaluations are over every secret.
 """
 
 from __future__ import annotations
@@ -99,16 +101,21 @@ def _figures(where: str, table: Any, numeric_only: bool = False) -> dict[str, An
     if unknown:
         raise _fail(where, f"unknown figure {sorted(unknown)[0]!r}; figures: {choices(FIGURES)}")
     for key, value in table.items():
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and not (numeric_only and value < 0)
         if not ok and (numeric_only or not (isinstance(value, str) and _range(value))):
-            expected = "a number" if numeric_only else "a number or a range like '7.32-7.38'"
+            expected = "a number >= 0" if numeric_only else "a number or a range like '7.32-7.38'"
             raise _fail(f"{where}.{key}", f"expected {expected}, got {value!r}")
     return dict(table)
 
 
 def _range(text: str) -> tuple[float, float] | None:
+    """`7.32-7.38` as (7.32, 7.38); None unless it is a well-formed increasing range."""
     m = re.fullmatch(r"\s*([\d.,]+)\s*[-–]\s*([\d.,]+)\s*", text)
-    return (float(m[1].replace(",", "")), float(m[2].replace(",", ""))) if m else None
+    try:
+        low, high = (float(m[1].replace(",", "")), float(m[2].replace(",", ""))) if m else (1, 0)
+    except ValueError:
+        return None
+    return (low, high) if low <= high else None
 
 
 def parse_config(data: dict, path: str = "<config>") -> Config:
@@ -130,6 +137,10 @@ def parse_config(data: dict, path: str = "<config>") -> Config:
     rows = data.get("rows", [])
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise _fail(path, "rows must be an array of tables ([[rows]])")
+    for key, entries in defaults.items():
+        if rows and len(entries) > 1:
+            raise _fail(path, f"a list of {key}s makes a grid, and [[rows]] replace the grid: give one "
+                              f"{key} as the rows' default, or name it in each row")
     if not rows:
         for key in ("game", "guesser"):
             if key not in defaults:
@@ -180,16 +191,14 @@ def load_config(path: str) -> Config:
 def _check_specs(config: Config) -> None:
     """Build every agent and parse every game spec up front, so a typo stops the run before it starts."""
     from agents import make_guesser
-    from .games import GAMES
-    from .spec import bind, parse_spec
+    from .games import make_game
 
     for i, cell in enumerate(config.cells):
         try:
-            make_guesser(cell.guesser)
-            name, raw = parse_spec(cell.game)
-            if name not in GAMES:
-                raise ArenaError(f"unknown game {name!r}; games: {choices(GAMES)}")
-            bind(f"game {name}", GAMES[name].params, raw)
+            guesser = make_guesser(cell.guesser)
+            game = make_game(cell.game)  # cached: the run reuses it
+            if hasattr(guesser, "openers_for"):
+                guesser.openers_for(game)
         except ArenaError as e:
             raise ArenaError(f"{config.path}: cell {i + 1} ({cell.label}): {e}") from None
 

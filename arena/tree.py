@@ -139,6 +139,8 @@ def read_tree_file(path: str | Path) -> dict:
         data = json.loads(Path(path).read_text())
         if data.get("format") != "arena-tree/1" or not isinstance(data.get("root"), dict):
             raise ValueError("no arena-tree/1 format tag or no root")
+        if not isinstance(data.get("game"), str):
+            raise ValueError("no game spec")
         return data
     except (OSError, ValueError, AttributeError) as e:
         raise ArenaError(f"{path}: not a saved strategy tree ({e})") from None

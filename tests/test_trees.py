@@ -113,3 +113,10 @@ def test_an_illegal_guess_is_stopped(small_mastermind):
 def test_no_progress_is_caught_before_python_recursion_runs_out(jotto):
     with pytest.raises(RuleBreak, match="no progress"):
         grow_tree(jotto, Stubborn())
+
+
+def test_a_replayed_tree_takes_no_openers(tmp_path, mastermind):
+    path = tmp_path / "k.json"
+    grow_tree(mastermind, make_guesser("knuth")).save(path)
+    with pytest.raises(ArenaError, match="unknown parameter 'openers'"):
+        make_guesser(f"tree:file={path},openers=1122")
