@@ -1,9 +1,13 @@
-"""Guessers (and, in time, choosers), and the registry that names them."""
+"""Guessers and choosers, and the registry that names them.
+
+Every module here that lists classes in `AGENTS` (and aliases in `ALIASES`) is registered
+by name: add a module, and its agents appear in `arena agents`.
+"""
 
 from .base import Guesser, Move, State
-from .registry import describe_agents, make_agent, make_guesser
+from .registry import describe_agents, make_agent, make_chooser, make_guesser
 from .scoring import METRICS, Metric, Scoring
 from .simple import Lowest, RandomConsistent
 
-__all__ = ["Guesser", "Move", "State", "make_agent", "make_guesser", "describe_agents",
+__all__ = ["Guesser", "Move", "State", "make_agent", "make_guesser", "make_chooser", "describe_agents",
            "METRICS", "Metric", "Scoring", "Lowest", "RandomConsistent"]

@@ -1,26 +1,27 @@
-"""Agents by name: `make_guesser("minimax:pool=all,tiebreak=consistent")`.
+"""Agents by role and name: `make_agent("minimax:pool=all", "guesser")`.
 
-Three ways to name an agent: a registered name (`knuth`, `entropy`, ...), a name that a
-third-party package registers through the `arena.agents` entry point group, or a Python
-path `package.module:Class` (parameters then follow a second colon).
+Guessers and choosers have separate name spaces (there is a `minimax` of each). Three ways
+to name an agent: a registered name, found in any module of this package that lists its
+classes in `AGENTS` (and its `Alias`es in `ALIASES`); a name that a third-party package
+registers through the `arena.agents` entry point group; or a Python path
+`package.module:Class` (parameters then follow a second colon).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import pkgutil
 import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib.metadata import entry_points
 from typing import Any
 
 from arena.errors import ArenaError, choices
 from arena.spec import bind, parse_spec
 
-from .base import Guesser
-from .replay import Replay
-from .scoring import SCORING
-from .simple import Lowest, RandomConsistent
+ROLES = ("guesser", "chooser")
 
 
 @dataclass(frozen=True)
@@ -31,38 +32,54 @@ class Alias:
     target: str
     preset: dict[str, str] = field(default_factory=dict)
     summary: str = ""
+    role: str = "guesser"
 
 
-BUILTIN: dict[str, type] = {cls.name: cls for cls in [Lowest, RandomConsistent, *SCORING, Replay]}
-ALIASES: dict[str, Alias] = {
-    "knuth": Alias("knuth", "minimax", {"pool": "all", "tiebreak": "consistent"},
-                   "Knuth 1977: minimax over every code, ties to a consistent code then the lowest"),
-}
+@lru_cache(maxsize=1)
+def builtin() -> dict[str, dict[str, Any]]:
+    """role -> name -> class or Alias, from every module of the agents package."""
+    import agents
+
+    table: dict[str, dict[str, Any]] = {role: {} for role in ROLES}
+    for info in sorted(pkgutil.iter_modules(agents.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"agents.{info.name}")
+        for cls in getattr(module, "AGENTS", []):
+            table[getattr(cls, "role", "guesser")][cls.name] = cls
+        for alias in getattr(module, "ALIASES", []):
+            table[alias.role][alias.name] = alias
+    return table
 
 
-def registered() -> dict[str, Any]:
-    """Every agent name: built-ins, aliases and the `arena.agents` entry points."""
-    found: dict[str, Any] = dict(BUILTIN)
-    found.update(ALIASES)
+def _entry_point(name: str):
     for ep in entry_points(group="arena.agents"):
-        found.setdefault(ep.name, ep)
-    return found
+        if ep.name == name:
+            try:
+                return ep.load()
+            except Exception as e:  # a broken plug-in is the plug-in's fault, reported as such
+                raise ArenaError(f"agent {name!r} from entry point {ep.value!r} failed to load: {e}") from None
+    return None
 
 
-def agent_class(name: str) -> type:
-    """The class behind an agent name or a `module:Class` path."""
-    table = registered()
-    entry = table.get(name)
+def lookup(name: str, role: str) -> tuple[type, dict[str, str], Alias | None]:
+    """The class behind a registered name, the parameters an alias presets, and the alias."""
+    entry = builtin()[role].get(name)
     if entry is None:
-        raise ArenaError(f"unknown agent {name!r}; agents: {choices(sorted(table))}")
+        entry = _entry_point(name)
+        if entry is None or getattr(entry, "role", "guesser") != role:
+            other = [r for r in ROLES if r != role and name in builtin()[r]]
+            hint = f" ({name!r} is a {other[0]})" if other else ""
+            raise ArenaError(f"unknown {role} {name!r}{hint}; {role}s: {choices(sorted(names(role)))}")
     if isinstance(entry, Alias):
-        return agent_class(entry.target)
-    if not isinstance(entry, type):  # an entry point, loaded on first use
-        try:
-            entry = entry.load()
-        except Exception as e:  # a broken plug-in is the plug-in's fault, reported as such
-            raise ArenaError(f"agent {name!r} from entry point {entry.value!r} failed to load: {e}") from None
-    return entry
+        cls, preset, _ = lookup(entry.target, role)
+        return cls, {**preset, **entry.preset}, entry
+    return entry, {}, None
+
+
+def names(role: str) -> list[str]:
+    """Every name an agent of this role can be given: built-ins and entry points."""
+    found = set(builtin()[role])
+    found.update(ep.name for ep in entry_points(group="arena.agents"))
+    return sorted(found)
 
 
 def _split_path(spec: str) -> tuple[str, str] | None:
@@ -84,50 +101,54 @@ def _import_path(path: str) -> type:
         raise ArenaError(f"agent {path!r} cannot be imported: {e}") from None
 
 
-def make_agent(spec: str, role: str | None = None):
-    """The agent written `spec`, checked to play `role` ('guesser' or 'chooser') if given."""
+def make_agent(spec: str, role: str = "guesser"):
+    """The agent of `role` ('guesser' or 'chooser') written `spec`."""
+    if role not in ROLES:
+        raise ValueError(f"role must be one of {ROLES}")
     path = _split_path(spec.strip()) if isinstance(spec, str) else None
     if path:
         cls = _import_path(path[0])
-        if not (isinstance(cls, type) and callable(getattr(cls, "guess", None))):
-            raise ArenaError(f"{path[0]} is not an agent: an agent is a class with a guess(game, state) "
-                             "method, such as a subclass of agents.Guesser")
+        method = "guess" if role == "guesser" else "reply"
+        if not (isinstance(cls, type) and callable(getattr(cls, method, None))):
+            raise ArenaError(f"{path[0]} is not a {role}: a {role} is a class with a {method}(game, state) "
+                             f"method, such as a subclass of agents.{role.title()}")
         name, raw = path[0], parse_spec("x:" + path[1])[1]
     else:
         name, raw = parse_spec(spec)
-        alias = ALIASES.get(name)
-        raw = {**alias.preset, **raw} if alias else raw
-        cls = agent_class(name)
+        cls, preset, _ = lookup(name, role)
+        raw = {**preset, **raw}
     declared = cls.declared_params() if hasattr(cls, "declared_params") else getattr(cls, "params", {})
-    values = bind(f"agent {name}", declared, raw)
-    kind = getattr(cls, "role", "guesser")
-    if role and kind != role:
-        raise ArenaError(f"agent {name!r} is a {kind}, not a {role}")
+    values = bind(f"{role} {name}", declared, raw)
     try:
         agent = cls(**values)
     except TypeError as e:
-        raise ArenaError(f"agent {name!r} cannot be built from {spec!r}: {e}") from None
+        raise ArenaError(f"{role} {name!r} cannot be built from {spec!r}: {e}") from None
     agent.label = spec.strip()  # as the user wrote it (the alias survives: `knuth`, not `minimax`)
     return agent
 
 
-def make_guesser(spec: str) -> Guesser:
+def make_guesser(spec: str):
     """The guesser written `spec`, e.g. `entropy:pool=all,small=3,tiebreak=first`."""
     return make_agent(spec, "guesser")
 
 
+def make_chooser(spec: str):
+    """The chooser written `spec`, e.g. `uniform` or `evil`."""
+    return make_agent(spec, "chooser")
+
+
 def describe_agents() -> list[tuple[str, str, str, list[str]]]:
-    """(name, role, summary, one line per parameter) for every registered agent, for `arena agents`."""
+    """(name, role, summary, one line per parameter) for every agent, for `arena agents`."""
     rows = []
-    for name, entry in sorted(registered().items()):
-        try:
-            cls = agent_class(name)
-        except ArenaError as e:
-            rows.append((name, "?", str(e), []))
-            continue
-        summary = entry.summary if isinstance(entry, Alias) else getattr(cls, "summary", "")
-        if isinstance(entry, Alias):
-            summary += f" (= {entry.target}:" + ",".join(f"{k}={v}" for k, v in entry.preset.items()) + ")"
-        declared = cls.declared_params() if hasattr(cls, "declared_params") else {}
-        rows.append((name, getattr(cls, "role", "guesser"), summary, [p.describe() for p in declared.values()]))
+    for role in ROLES:
+        for name in names(role):
+            try:
+                cls, preset, alias = lookup(name, role)
+            except ArenaError:
+                continue  # an entry point of the other role
+            summary = getattr(cls, "summary", "")
+            if alias:
+                summary = alias.summary + f" (= {alias.target}:" + ",".join(f"{k}={v}" for k, v in preset.items()) + ")"
+            declared = cls.declared_params() if hasattr(cls, "declared_params") else getattr(cls, "params", {})
+            rows.append((name, role, summary, [p.describe() for p in declared.values()]))
     return rows

@@ -57,3 +57,6 @@ class Replay(Guesser):
         if replies not in plan:
             raise RuleBreak(f"{self.spec} has no guess after replies {game.history_label(replies) or '(none)'}")
         return plan[replies]
+
+
+AGENTS = [Replay]

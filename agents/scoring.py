@@ -29,6 +29,7 @@ from arena.game import Game, Index
 from arena.spec import Param
 
 from .base import Guesser, State, only_candidate
+from .registry import Alias
 
 Counts = np.ndarray  # (guesses, replies) partition counts
 
@@ -165,3 +166,6 @@ def scoring_class(metric: Metric) -> type[Scoring]:
 
 
 SCORING = [scoring_class(m) for m in METRICS.values()]
+AGENTS = SCORING
+ALIASES = [Alias("knuth", "minimax", {"pool": "all", "tiebreak": "consistent"},
+                 "Knuth 1977: minimax over every code, ties to a consistent code then the lowest")]

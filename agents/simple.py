@@ -48,6 +48,8 @@ class RandomConsistent(Guesser):
         return int(pool[mix64(*self.entropy, *moves) % len(pool)])
 
 
+AGENTS = [Lowest, RandomConsistent]
+
 _MASK = (1 << 64) - 1
 
 

@@ -4,7 +4,10 @@ mistake (ArenaError) or an agent's (RuleBreak) is one line on stderr and exit st
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
+import pkgutil
 import sys
 import time
 
@@ -156,6 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
     p.set_defaults(func=cmd_run)
+
+    from . import commands
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{commands.__name__}.{info.name}").add_commands(sub)
     return parser
 
 
@@ -166,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ArenaError, RuleBreak) as e:
         print(f"arena {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `arena ... | head`: the reader has all it wants
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as e:  # an output file that cannot be written: the user's path, not our bug
         where = f"{e.filename}: " if e.filename else ""
         print(f"arena {args.command}: error: {where}{e.strerror or e}", file=sys.stderr)
@@ -173,8 +183,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
     return 0
 
 

@@ -291,7 +291,7 @@ def test_agents_lists_agents_and_parameters(capsys):
 
 @pytest.mark.parametrize("game, guesser, needles", [
     ("chess", "knuth", ["unknown game 'chess'", "jotto", "mastermind"]),
-    ("mastermind", "knut", ["unknown agent 'knut'", "knuth", "lowest", "random", "entropy"]),
+    ("mastermind", "knut", ["unknown guesser 'knut'", "knuth", "lowest", "random", "entropy"]),
     ("mastermind", "minimax:poool=all", ["unknown parameter 'poool'", "pool, small, tiebreak, openers"]),
     ("mastermind", "minimax:pool=some", ["pool='some'", "all, consistent"]),
     ("mastermind", "knuth:pool=some", ["pool='some'", "all, consistent"]),
@@ -454,7 +454,7 @@ MALFORMED = {
     "tolerance": ('game = "mastermind"\n[[rows]]\nguesser = "lowest"\ntolerance = { mean = "0.1" }\n',
                   ["rows[0].tolerance.mean"]),
     "agent": ('game = "mastermind"\n[[rows]]\nlabel = "oops"\nguesser = "lowest"\n'
-              '[[rows]]\nlabel = "typo"\nguesser = "knut"\n', ["cell 2 (typo)", "unknown agent 'knut'", "knuth"]),
+              '[[rows]]\nlabel = "typo"\nguesser = "knut"\n', ["cell 2 (typo)", "unknown guesser 'knut'", "knuth"]),
     "game": ('game = "chess"\nguesser = "lowest"\n', ["cell 1", "unknown game 'chess'", "mastermind"]),
     "game_param": ('game = "mastermind:pegs=x"\nguesser = "lowest"\n', ["cell 1", "pegs='x'"]),
     "both": ('game = "mastermind"\ngames = ["jotto"]\nguesser = "lowest"\n', ["give game or games, not both"]),
