@@ -34,12 +34,13 @@ class Replay(Guesser):
             if game.spec != self.data["game"]:
                 raise ArenaError(f"{self.spec} was saved for {self.data['game']}, not {game.spec}")
             plan: dict[tuple, Index] = {}
-            self._index(game, self.data["root"], (), plan)
+            for opening, root in self.data["openings"].items():
+                self._index(game, root, (opening,), plan)
             self._plans[id(game)] = plan
         return self._plans[id(game)]
 
     def _index(self, game: Game, node: dict, replies: tuple, plan: dict) -> None:
-        where = game.history_label(replies) or "the root"
+        where = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
         try:
             plan[replies] = game.guess_index(node["guess"])
             for label, child in node.get("replies", {}).items():
@@ -52,10 +53,12 @@ class Replay(Guesser):
             raise ArenaError(f"{self.values['file']}: at {where}: {e}") from None
 
     def choose(self, game: Game, state: State) -> Index:
-        replies = tuple(r for _, r in state.history)
         plan = self.plan_for(game)
+        opening = game.openings(state.candidates[:1])[0][0]  # the candidates share one opening
+        replies = (opening,) + tuple(r for _, r in state.history)
         if replies not in plan:
-            raise RuleBreak(f"{self.spec} has no guess after replies {game.history_label(replies) or '(none)'}")
+            raise RuleBreak(f"{self.spec} has no guess after replies "
+                            f"{game.history_label(replies[1:]) or '(none)'}")
         return plan[replies]
 
 

@@ -63,13 +63,18 @@ def _entropy_float_key(counts: Counts) -> np.ndarray:
     return total
 
 
+def _fixed_xlogx(top: int) -> np.ndarray:
+    """The table of c log2 c in fixed point, covering counts up to `top`."""
+    global _XLOGX_FIXED
+    if top >= len(_XLOGX_FIXED):
+        _xlog2x(np.array([top]))  # grows the float table to cover these counts
+        _XLOGX_FIXED = np.rint(_XLOGX * _FIXED).astype(np.int64)
+    return _XLOGX_FIXED
+
+
 def _entropy_key(counts: Counts) -> np.ndarray:
     """sum_r c_r log2 c_r in fixed point (lower is more entropy, for a fixed n): exact ties."""
-    global _XLOGX_FIXED
-    if counts.max(initial=0) >= len(_XLOGX_FIXED):
-        _xlog2x(counts)  # grows the float table to cover these counts
-        _XLOGX_FIXED = np.rint(_XLOGX * _FIXED).astype(np.int64)
-    return _XLOGX_FIXED[counts].sum(axis=1)
+    return _fixed_xlogx(int(counts.max(initial=0)))[counts].sum(axis=1)
 
 
 @dataclass(frozen=True)
@@ -82,25 +87,37 @@ class Metric:
     better: str  # "min" or "max": which way `value` improves
     summary: str
     float_key: Callable[[Counts], np.ndarray] | None = None  # as published code rounds it
+    #: The same key from class sizes listed run by run: (sizes, first run of each segment,
+    #: the miss class's size per segment) -> key per segment. Lets a whole tree level be
+    #: scored at once (arena.levels) without a dense counts matrix.
+    runs_key: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None
 
 
 def _n(counts: Counts) -> np.ndarray:
     return counts.sum(axis=1)
 
 
+def _entropy_runs(sizes: np.ndarray, starts: np.ndarray, miss: np.ndarray) -> np.ndarray:
+    return np.add.reduceat(_fixed_xlogx(int(sizes.max(initial=0)))[sizes], starts)
+
+
 METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric("minimax", lambda c: c.max(axis=1), lambda c: c.max(axis=1), "min",
-           "smallest largest class (Knuth)"),
+           "smallest largest class (Knuth)",
+           runs_key=lambda c, starts, miss: np.maximum.reduceat(c, starts)),
     Metric("expected", lambda c: (c.astype(np.int64) ** 2).sum(axis=1),
            lambda c: (c.astype(np.float64) ** 2).sum(axis=1) / _n(c), "min",
-           "smallest expected class size"),
+           "smallest expected class size",
+           runs_key=lambda c, starts, miss: np.add.reduceat(c.astype(np.int64) ** 2, starts)),
     Metric("entropy", _entropy_key,
            lambda c: np.log2(_n(c)) - _xlog2x(c).sum(axis=1) / _n(c), "max",
-           "largest entropy of the reply, in bits", _entropy_float_key),
+           "largest entropy of the reply, in bits", _entropy_float_key, _entropy_runs),
     Metric("most-parts", lambda c: -np.count_nonzero(c, axis=1), lambda c: np.count_nonzero(c, axis=1), "max",
-           "most non-empty classes"),
+           "most non-empty classes",
+           runs_key=lambda c, starts, miss: -np.diff(np.append(starts, len(c)))),
     Metric("max-frequency", lambda c: c[:, 0], lambda c: 1 - c[:, 0] / _n(c), "max",
-           "largest chance that the reply is not the all-miss reply"),
+           "largest chance that the reply is not the all-miss reply",
+           runs_key=lambda c, starts, miss: miss),
 ]}
 
 
@@ -122,6 +139,12 @@ class Scoring(Guesser):
                           "prefer a possible secret then the lowest index, or just the lowest index"),
     }
 
+    def level_key(self):
+        """The metric's key from class sizes run by run, if this guesser can be grown a whole
+        level at a time (exact integer keys only: float entropy keeps its per-node rounding)."""
+        exact = self.metric.float_key is None or self.values.get("ties") == "exact"
+        return self.metric.runs_key if exact else None
+
     def choose(self, game: Game, state: State) -> Index:
         last = only_candidate(game, state)
         if last is not None:
@@ -133,13 +156,13 @@ class Scoring(Guesser):
     def pool(self, game: Game, state: State) -> np.ndarray | None:
         """The guesses considered (None: every guess)."""
         everything = self.values["pool"] == "all" and len(state.candidates) > self.values["small"]
-        return None if everything else game.guesses_naming(state.candidates)
+        return None if everything else game.candidate_guesses(state.candidates)
 
     def best(self, game: Game, state: State, pool: np.ndarray | None, counts: Counts) -> Index:
         if pool is None:
             indexes, possible = game.all_guesses, game.is_candidate(state.candidates)
-        else:  # the consistent pool: every guess in it may be the secret
-            indexes, possible = pool, np.ones(len(pool), dtype=bool)
+        else:  # the consistent pool: a guess in it that names a secret names a candidate
+            indexes, possible = pool, game.same_secret[pool] >= 0
         exact = self.metric.float_key is None or self.values.get("ties") == "exact"
         key = self.metric.key(counts) if exact else self.metric.float_key(counts)
         tied = np.flatnonzero(key == key.min())

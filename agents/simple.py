@@ -15,7 +15,7 @@ class Lowest(Guesser):
     summary = "the first consistent secret in the game's order (LC)"
 
     def choose(self, game: Game, state: State) -> Index:
-        return int(game.guesses_naming(state.candidates)[0])
+        return int(game.candidate_guesses(state.candidates)[0])
 
 
 class RandomConsistent(Guesser):
@@ -41,7 +41,7 @@ class RandomConsistent(Guesser):
         return twin
 
     def choose(self, game: Game, state: State) -> Index:
-        pool = game.guesses_naming(state.candidates)
+        pool = game.candidate_guesses(state.candidates)
         if len(pool) == 1:
             return int(pool[0])
         moves = [x for move in state.history for x in move]

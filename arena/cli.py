@@ -32,7 +32,7 @@ def cmd_evaluate(args) -> None:
     game, guesser = _game(args.game), _guesser(args.guesser)
     if args.repeat < 1:
         raise ArenaError("--repeat must be at least 1")
-    result = evaluate(game, guesser, repeat=args.repeat, seed=args.seed)
+    result = evaluate(game, guesser, repeat=args.repeat, seed=args.seed, strikes=_strikes(args.strikes))
     if args.plot:
         plot_histogram([result], args.plot)
     if args.json:
@@ -46,6 +46,19 @@ def cmd_evaluate(args) -> None:
     print(text_histogram(result.histogram))
     if args.plot:
         print(f"histogram written to {args.plot}")
+
+
+def _strikes(text: str | None) -> tuple[int, ...] | None:
+    """`6,8,9` as (6, 8, 9)."""
+    if not text:
+        return None
+    try:
+        limits = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        raise ArenaError(f"--strikes {text!r}: give strike limits as integers, like 6,8,9") from None
+    if any(k < 1 for k in limits):
+        raise ArenaError(f"--strikes {text!r}: every limit must be at least 1")
+    return limits
 
 
 def cmd_rank(args) -> None:
@@ -133,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed for random guessers (default: the guesser's seed=)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="write a histogram")
+    p.add_argument("--strikes", metavar="K,K,...", help="report losses at these strike limits (Hangman)")
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("rank", help="the best first guesses by a metric")

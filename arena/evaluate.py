@@ -25,6 +25,12 @@ class Evaluation:
     seconds: float
     seed: int | None = None
     trees: list[Tree] = field(default_factory=list, repr=False, compare=False)
+    misses: np.ndarray | None = None  # misses[r, s], for games where misses are strikes
+    strikes: tuple[int, ...] = ()  # the strike limits to report losses at
+
+    def lost(self, strikes: int) -> int:
+        """Games lost at this strike limit: misses reached it."""
+        return int((self.misses >= strikes).sum()) if self.misses is not None else 0
 
     @property
     def n(self) -> int:
@@ -64,17 +70,36 @@ class Evaluation:
         return {int(v): int(c) for v, c in zip(values, counts)}
 
     def summary(self) -> str:
-        """`mean = 4.48 ± 0.64 guesses; worst = 5`, as the command prints it."""
-        return f"mean = {self.mean:.2f} ± {self.std:.2f} guesses; worst = {self.max}"
+        """`mean = 4.48 ± 0.64 guesses; worst = 5`, as the command prints it (Hangman adds the
+        misses and the games lost at each strike limit)."""
+        text = f"mean = {self.mean:.2f} ± {self.std:.2f} guesses; worst = {self.max}"
+        if self.misses is not None:
+            games = self.misses.size
+            text += (f"\nmisses: mean = {self.misses.mean():.2f} ± {self.misses.std():.2f}; worst = {self.misses.max()}"
+                     + "".join(f"\nlost with {k} strikes: {self.lost(k):,} of {games:,} ({100 * self.lost(k) / games:.2f}%)"
+                               for k in self.strikes))
+        return text
 
     def to_json(self) -> dict:
         return {"game": self.game, "guesser": self.guesser, "n": self.n, "repeat": self.repeat,
                 "seed": self.seed, "total": self.total, "mean": round(self.mean, 6), "std": round(self.std, 6),
                 "max": self.max, "histogram": {str(k): v for k, v in self.histogram.items()},
-                "seconds": round(self.seconds, 4)}
+                "seconds": round(self.seconds, 4)} | self._misses_json()
+
+    def _misses_json(self) -> dict:
+        if self.misses is None:
+            return {}
+        values, counts = np.unique(self.misses, return_counts=True)
+        return {"misses_total": int(self.misses.sum()), "misses_mean": round(float(self.misses.mean()), 6),
+                "misses_max": int(self.misses.max()),
+                "misses_histogram": {str(int(v)): int(c) for v, c in zip(values, counts)},
+                "strikes": self.strikes[0] if len(self.strikes) == 1 else list(self.strikes),
+                "lost": self.lost(self.strikes[0]) if len(self.strikes) == 1 else
+                {str(k): self.lost(k) for k in self.strikes}}
 
 
-def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None) -> Evaluation:
+def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None,
+             strikes: tuple[int, ...] | None = None) -> Evaluation:
     """Play `guesser` against every secret of `game`.
 
     A deterministic guesser is one strategy tree, grown once. A random guesser is played
@@ -90,7 +115,10 @@ def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None) -> E
         players = [guesser.seeded(seed, r) for r in range(repeat)]
     trees = [grow_tree(game, p) for p in players]
     guesses = np.stack([t.guesses for t in trees])
-    return Evaluation(game.spec, getattr(guesser, 'label', guesser.spec), guesses, time.perf_counter() - start, seed, trees)
+    misses = np.stack([t.misses for t in trees]) if game.strikes else None
+    strikes = tuple(strikes or ((game.strikes,) if game.strikes else ()))
+    return Evaluation(game.spec, getattr(guesser, "label", guesser.spec), guesses, time.perf_counter() - start,
+                      seed, trees, misses, strikes)
 
 
 def text_histogram(histogram: dict[int, int], width: int = 50, unit: str = "guesses") -> str:

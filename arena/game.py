@@ -17,6 +17,9 @@ Index = int
 Indexes = np.ndarray  # a sorted 1-d array of secret (or guess) indexes
 Reply = int  # a feedback code, a small non-negative integer
 
+#: Above this many codes a reply alphabet is sparse (Hangman's position masks): codes are
+#: re-indexed densely per block before counting.
+_MANY_CODES = 64
 #: Counting by one comparison per code beats np.bincount for blocks this big with this few codes.
 _FEW_CODES = 8
 _BIG_BLOCK = 100_000
@@ -39,6 +42,7 @@ class Game:
     """
 
     name: str = "game"
+    strikes: int | None = None  # misses that lose the game (Hangman), None where misses don't count
 
     def __init__(self, spec: str, secrets: Sequence[str], guesses: Sequence[str], table: np.ndarray,
                  hit: Reply | None, same_secret: np.ndarray):
@@ -123,10 +127,17 @@ class Game:
         One array operation for the whole pool: the (candidates x pool) block of the table is
         gathered once, then counted per reply: by one comparison per code for big blocks of a
         game with few codes (it streams through memory), else by a single np.bincount of the
-        replies offset by i * n_codes.
+        replies offset by i * n_codes. With a sparse reply alphabet (more than 64 codes) the
+        columns are the codes that occur in the block, in code order, with the miss (code 0)
+        always first: metrics only need the class sizes, and max-frequency the miss column.
         """
         block = self.by_secret[candidates] if pool is None else self.by_secret[candidates[:, None], pool]
         width = block.shape[1]
+        if self.n_codes > _MANY_CODES:
+            local, dense = np.unique(np.concatenate(([0], block.ravel())), return_inverse=True)
+            block, codes = dense[1:].reshape(block.shape), len(local)
+            keys = block.astype(np.intp) + np.arange(width, dtype=np.intp) * codes
+            return np.bincount(keys.ravel(), minlength=width * codes).reshape(width, codes)
         if len(self.codes) <= _FEW_CODES and block.size > _BIG_BLOCK:
             counts = np.zeros((width, self.n_codes), dtype=np.int64)
             for code in self.codes:
@@ -139,6 +150,24 @@ class Game:
     def finished(self, reply: Reply) -> bool:
         """Does this reply end the game? (In Jotto and Mastermind: the guess was the secret.)"""
         return reply == self.hit
+
+    def determined(self, candidates: Indexes) -> bool:
+        """Is the game over without another guess? (Hangman: one word left. Jotto: never, the
+        secret must still be guessed.)"""
+        return False
+
+    def openings(self, secrets: Indexes) -> list[tuple[str, Indexes]]:
+        """What the guesser is told before the first guess, as (label, secrets) classes: nothing
+        here; Hangman tells the word's length."""
+        return [("", secrets)]
+
+    def is_miss(self, reply: Reply) -> bool:
+        """Was this reply a miss, the all-blank reply (a strike in Hangman)?"""
+        return reply == 0
+
+    def candidate_guesses(self, candidates: Indexes) -> Indexes:
+        """The consistent pool: guesses that may be the secret (Hangman: letters that may be in it)."""
+        return self.guesses_naming(candidates)
 
     def guesses_naming(self, candidates: Indexes) -> Indexes:
         """The guesses that may be the secret: the consistent pool."""

@@ -27,6 +27,7 @@ class Node:
     candidates: Indexes  # the secrets that reach this point
     replies: tuple[Reply, ...]  # the replies that led here
     children: dict[Reply, "Node"] = field(default_factory=dict)
+    opening: str = ""  # what the guesser was told first (Hangman: the length)
 
     @property
     def depth(self) -> int:
@@ -42,22 +43,39 @@ class Node:
 
 @dataclass
 class Tree:
-    """A guesser's complete strategy against a set of secrets, with each secret's cost."""
+    """A guesser's complete strategy against a set of secrets, with each secret's costs.
+
+    `roots` has one tree per opening (one, unless the game tells the guesser something first,
+    as Hangman tells the length). `guesses[s]` is the number of guesses secret s takes and
+    `misses[s]` how many of them were misses (0 for secrets not covered).
+    """
 
     game: Game
     guesser: str
-    root: Node
-    guesses: np.ndarray  # guesses[s] = guesses needed for secret s (0 for secrets not covered)
+    roots: list[Node]
+    guesses: np.ndarray
+    misses: np.ndarray
+
+    @property
+    def root(self) -> Node:
+        if len(self.roots) != 1:
+            raise ValueError("this tree has one root per opening: use .roots")
+        return self.roots[0]
 
     @property
     def secrets(self) -> Indexes:
-        return self.root.candidates
+        return np.sort(np.concatenate([r.candidates for r in self.roots]))
 
     def cost(self, node: Node) -> np.ndarray:
         return self.guesses[node.candidates]
 
     def nodes(self) -> Iterator[Node]:
-        return self.root.walk()
+        for root in self.roots:
+            yield from root.walk()
+
+    def history(self, node: Node) -> str:
+        prefix = f"{node.opening}: " if node.opening else ""
+        return prefix + self.game.history_label(node.replies)
 
     def rows(self, min_count: int = 3, depth: int | None = None) -> list[tuple[str, str, int, int, float, int]]:
         """The strategy table: (History, Guess, Count, Total, Avg, Max) for each decision point
@@ -67,7 +85,7 @@ class Tree:
             if len(node.candidates) < min_count or (depth is not None and node.depth >= depth):
                 continue
             cost = self.cost(node)
-            rows.append((self.game.history_label(node.replies), self.game.guesses[node.guess],
+            rows.append((self.history(node), self.game.guesses[node.guess],
                          len(cost), int(cost.sum()), float(cost.mean()), int(cost.max())))
         rows.sort(key=lambda r: -r[2])  # stable: ties keep depth-first order
         return rows
@@ -89,8 +107,13 @@ class Tree:
             if node.children:
                 out["replies"] = {self.game.reply_label(r): encode(c) for r, c in sorted(node.children.items())}
             return out
-        return {"format": "arena-tree/1", "game": self.game.spec, "guesser": self.guesser,
-                "total": int(self.guesses.sum()), "worst": int(self.guesses.max()), "root": encode(self.root)}
+        data = {"format": "arena-tree/1", "game": self.game.spec, "guesser": self.guesser,
+                "total": int(self.guesses.sum()), "worst": int(self.guesses.max())}
+        if len(self.roots) == 1 and not self.roots[0].opening:
+            data["root"] = encode(self.roots[0])
+        else:
+            data["openings"] = {r.opening: encode(r) for r in self.roots}
+        return data
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -104,41 +127,57 @@ STALL = 8
 def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
     """The tree of `guesser` (deterministic, or seeded) against every secret of `secrets`.
 
-    Raises RuleBreak if the guesser names a guess outside the game or never finishes.
+    Each class of the game's openings (Hangman: each word length) is a root. A branch ends when
+    the reply ends the game (the secret was guessed) or the candidates determine it (Hangman:
+    one word left). Raises RuleBreak if the guesser names a guess outside the game or never
+    finishes.
     """
     from agents.base import State  # agents depend on the engine, not the other way round
 
-    secrets = game.all_secrets if secrets is None else np.asarray(secrets)
-    cost = np.zeros(len(game.secrets), dtype=np.int64)
+    from .levels import can_grow_by_levels, grow_by_levels
 
-    def grow(state: State, stalled: int = 0) -> Node:
+    secrets = game.all_secrets if secrets is None else np.asarray(secrets)
+    if can_grow_by_levels(game, guesser):
+        return grow_by_levels(game, guesser, secrets)
+    guesses = np.zeros(len(game.secrets), dtype=np.int64)
+    misses = np.zeros(len(game.secrets), dtype=np.int64)
+
+    def grow(state: State, opening: str, missed: int, stalled: int = 0) -> Node | None:
+        if game.determined(state.candidates):
+            guesses[state.candidates], misses[state.candidates] = state.turn, missed
+            return None
         guess = guesser.guess(game, state)
         if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
             raise RuleBreak(f"guesser {guesser.spec} made an illegal guess {guess!r} after "
                             f"{game.history_label([r for _, r in state.history]) or 'no replies'}")
-        node = Node(int(guess), state.candidates, tuple(r for _, r in state.history))
+        node = Node(int(guess), state.candidates, tuple(r for _, r in state.history), opening=opening)
         parts = game.partition(node.guess, state.candidates)
         stalled = stalled + 1 if len(parts) == 1 and not game.finished(next(iter(parts))) else 0
         if state.turn >= MAX_GUESSES or stalled > STALL:
             raise RuleBreak(f"guesser {guesser.spec} makes no progress: {len(state.candidates)} secrets "
                             f"still possible after {state.turn + 1} guesses")
         for reply, part in parts.items():
+            miss = missed + game.is_miss(reply)
             if game.finished(reply):
-                cost[part] = state.turn + 1
+                guesses[part], misses[part] = state.turn + 1, miss
             else:
-                node.children[reply] = grow(state.after(node.guess, reply, part), stalled)
+                child = grow(state.after(node.guess, reply, part), opening, miss, stalled)
+                if child is not None:
+                    node.children[reply] = child
         return node
 
-    root = grow(State(secrets))
-    return Tree(game, guesser.spec, root, cost)
+    roots = [grow(State(part), label, 0) for label, part in game.openings(secrets)]
+    return Tree(game, guesser.spec, [r for r in roots if r is not None], guesses, misses)
 
 
 def read_tree_file(path: str | Path) -> dict:
     """The JSON of a saved tree, checked for the fields a replay needs."""
     try:
         data = json.loads(Path(path).read_text())
-        if data.get("format") != "arena-tree/1" or not isinstance(data.get("root"), dict):
+        roots = data.get("openings") if "openings" in data else {"": data.get("root")}
+        if data.get("format") != "arena-tree/1" or not all(isinstance(r, dict) for r in roots.values()):
             raise ValueError("no arena-tree/1 format tag or no root")
+        data["openings"] = roots
         if not isinstance(data.get("game"), str):
             raise ValueError("no game spec")
         return data

@@ -9,7 +9,7 @@ from typing import Callable, Mapping
 from ..errors import ArenaError, choices
 from ..game import Game
 from ..spec import Param, bind, canonical, parse_spec
-from . import jotto, mastermind
+from . import hangman, jotto, mastermind
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,8 @@ GAMES: dict[str, GameType] = {
     "jotto": GameType("jotto", jotto.Jotto, jotto.PARAMS, "words; reply = letters in common"),
     "mastermind": GameType("mastermind", mastermind.Mastermind, mastermind.PARAMS,
                            "codes of pegs x colours; reply = black and white pegs (Bulls and Cows: repeats=false)"),
+    "hangman": GameType("hangman", hangman.Hangman, hangman.PARAMS,
+                        "words, guessed letter by letter; reply = where the letter stands (a miss is a strike)"),
 }
 
 

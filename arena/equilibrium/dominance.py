@@ -1,0 +1,73 @@
+"""Iterated removal of dominated pure strategies in a zero-sum game.
+
+The row player maximises A. Column j is weakly dominated by column k when A[:, k] <= A[:, j]
+everywhere (the minimiser never does worse with k); row i is weakly dominated by row k when
+A[k, :] >= A[i, :] everywhere. Removing a weakly dominated strategy keeps the game's value,
+and any equilibrium of the reduced game, padded with zeros, is an equilibrium of the full one:
+the row player's optimal x still guarantees x^T A[:, j] >= x^T A[:, k] >= V against a removed
+column j, and symmetrically for the column player. (Weak removal may lose *some* equilibria;
+`strict=True` removes only strictly dominated strategies, which loses none.) Only domination
+by a pure strategy is tested, not by mixtures; of two identical strategies the first is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """The strategies that survive: original row and column indexes, in increasing order."""
+
+    rows: np.ndarray
+    columns: np.ndarray
+    rounds: int
+
+    def of(self, A: np.ndarray) -> np.ndarray:
+        """The reduced payoff matrix A[rows][:, columns]."""
+        return np.asarray(A)[np.ix_(self.rows, self.columns)]
+
+    def expand(self, strategy: np.ndarray, axis: str, size: int) -> np.ndarray:
+        """A reduced strategy (over the kept rows or columns) as one over all `size` of them."""
+        full = np.zeros(size)
+        full[self.rows if axis == "rows" else self.columns] = strategy
+        return full
+
+
+def undominated_columns(M: np.ndarray, strict: bool = False) -> np.ndarray:
+    """Indexes of the columns of M that no other column dominates from the minimiser's side
+    (weakly: <= everywhere, keeping the first of identical columns; strictly: < everywhere).
+
+    Columns are visited by increasing sum: a column can only be dominated by one whose sum is
+    no larger, and (weak case) a later column with an equal sum that is <= everywhere is equal,
+    so one pass against the columns kept so far decides every column.
+    """
+    M = np.asarray(M)
+    _, first = np.unique(M, axis=1, return_index=True)  # identical columns: only the first can survive
+    order = first[np.lexsort((first, M[:, first].sum(axis=0)))]
+    kept: list[int] = []
+    frontier = np.empty((M.shape[0], 0), dtype=M.dtype)
+    for j in order:
+        column = M[:, j:j + 1]
+        beaten = (frontier < column).all(axis=0) if strict else (frontier <= column).all(axis=0)
+        if not beaten.any():
+            kept.append(int(j))
+            frontier = np.hstack([frontier, column])
+    return np.sort(np.array(kept, dtype=np.intp))
+
+
+def reduce_dominated(A: np.ndarray, strict: bool = False) -> Reduction:
+    """Remove dominated columns, then dominated rows, and again, until nothing changes."""
+    A = np.asarray(A)
+    rows, columns = np.arange(A.shape[0]), np.arange(A.shape[1])
+    rounds = 0
+    while True:
+        rounds += 1
+        columns = columns[undominated_columns(A[np.ix_(rows, columns)], strict)]
+        # a row dominated for the maximiser is a column dominated for the minimiser of -A^T
+        keep_rows = rows[undominated_columns(-A[np.ix_(rows, columns)].T, strict)]
+        if len(keep_rows) == len(rows):
+            return Reduction(rows, columns, rounds)
+        rows = keep_rows

@@ -1,0 +1,118 @@
+"""Two-player zero-sum matrix games, solved by linear programming.
+
+The row player (here always the chooser) receives A[i, j] from the column player (the
+guesser) when they play row i and column j; the row player maximises, the column player
+minimises. With mixed strategies x (rows) and y (columns) the expected payoff is x^T A y,
+and by von Neumann's minimax theorem
+
+    max_x min_j (x^T A)_j  =  V  =  min_y max_i (A y)_i.
+
+`solve_matrix_game` finds V, an optimal x and an optimal y, each from its own linear program,
+and checks the pair by its exploitability before returning it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+
+from .dominance import Reduction, reduce_dominated
+
+#: Exploitability allowed, relative to the payoffs' magnitude (HiGHS works to about 1e-9).
+TOLERANCE = 1e-7
+
+
+class SolverFailure(RuntimeError):
+    """The LP solver did not return an optimal solution, or its solution does not check out."""
+
+
+@dataclass(frozen=True)
+class MatrixGameSolution:
+    """The value of a zero-sum game and an optimal mixed strategy for each player.
+
+    `row` maximises (the chooser), `column` minimises (the guesser); `exploitability` is
+    (how much the row player could gain by deviating, how much the column player could).
+    """
+
+    value: float
+    row: np.ndarray
+    column: np.ndarray
+    exploitability: tuple[float, float]
+    method: str = "linprog (HiGHS)"
+
+    def __post_init__(self) -> None:
+        for name in ("row", "column"):  # frozen means frozen: the arrays too
+            array = np.array(getattr(self, name), dtype=np.float64)
+            array.setflags(write=False)
+            object.__setattr__(self, name, array)
+
+    @property
+    def gap(self) -> float:
+        """Total exploitability: 0 at an exact equilibrium."""
+        return float(sum(self.exploitability))
+
+
+def exploitability(A: np.ndarray, row: np.ndarray, column: np.ndarray) -> tuple[float, float]:
+    """(max_i (A y)_i - x^T A y,  x^T A y - min_j (x^T A)_j): each player's gain from
+    switching to a best response while the other keeps its strategy. Both are >= 0, and both
+    are 0 exactly at an equilibrium."""
+    A = np.asarray(A, dtype=np.float64)
+    payoff = float(row @ A @ column)
+    return max(0.0, float((A @ column).max()) - payoff), max(0.0, payoff - float((row @ A).min()))
+
+
+def maximin(A: np.ndarray) -> tuple[float, np.ndarray]:
+    """The row player's optimal guarantee and strategy, from the LP
+
+        maximise v  subject to  sum_i x_i A[i, j] >= v  for every column j,
+                                sum_i x_i = 1,  x >= 0,  v free,
+
+    solved by HiGHS over the variables (x, v); any status but optimal raises SolverFailure.
+    """
+    A = np.asarray(A, dtype=np.float64)
+    m, n = A.shape
+    cost = np.zeros(m + 1)
+    cost[-1] = -1.0  # linprog minimises: minimise -v
+    upper = np.hstack([-A.T, np.ones((n, 1))])  # v - x^T A[:, j] <= 0
+    equal = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
+    bounds = [(0, None)] * m + [(None, None)]
+    result = linprog(cost, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0], bounds=bounds, method="highs")
+    if result.status != 0:
+        raise SolverFailure(f"linprog on a {m}x{n} game: status {result.status}: {result.message}")
+    x = np.clip(result.x[:m], 0.0, None)  # HiGHS may return -1e-17 for a zero
+    return float(result.x[-1]), x / x.sum()
+
+
+def solve_matrix_game(A: np.ndarray, tolerance: float = TOLERANCE, reduce: bool = True) -> MatrixGameSolution:
+    """Value and optimal strategies of the zero-sum game A (row player maximises).
+
+    Dominated strategies are removed first (`reduce`; see dominance.py: the value is kept and
+    the reduced game's equilibrium, padded with zeros, is one of A), which shrinks the games
+    of guessing trees a great deal: most trees are beaten on every secret by another tree.
+    The row player's strategy is the maximin LP of A; the column player's is the maximin LP of
+    -A^T (the same program seen from the other side: max_y min_i -(A y)_i = -V). Solving both
+    programs instead of reading the duals keeps each strategy the optimum of its own LP. The
+    pair is then checked: each side's best response may gain at most `tolerance` times the
+    payoffs' magnitude, else SolverFailure.
+    """
+    A = np.asarray(A, dtype=np.float64)
+    if A.ndim != 2 or 0 in A.shape:
+        raise ValueError(f"a matrix game needs a non-empty 2-d payoff matrix, got shape {A.shape}")
+    if not np.isfinite(A).all():
+        raise ValueError("payoffs must be finite")
+    reduction = reduce_dominated(A) if reduce else Reduction(np.arange(A.shape[0]), np.arange(A.shape[1]), 0)
+    small = reduction.of(A)
+    value, row = maximin(small)
+    minus_value, column = maximin(-small.T)
+    row, column = reduction.expand(row, "rows", A.shape[0]), reduction.expand(column, "columns", A.shape[1])
+    gains = exploitability(A, row, column)
+    scale = tolerance * max(1.0, float(np.abs(A).max()))
+    if max(gains) > scale or abs(value + minus_value) > scale:
+        raise SolverFailure(f"linprog's strategies do not form an equilibrium: gains {gains}, "
+                            f"values {value} and {-minus_value}")
+    method = "linprog (HiGHS)"
+    if reduce and small.shape != A.shape:
+        method += f" after removing dominated strategies ({A.shape[0]}x{A.shape[1]} -> {small.shape[0]}x{small.shape[1]})"
+    return MatrixGameSolution(float(row @ A @ column), row, column, gains, method)

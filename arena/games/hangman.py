@@ -1,0 +1,134 @@
+"""Hangman: the guesser names letters; the reply is where the letter stands in the word.
+
+Secrets are words, guesses are the 26 letters, and the reply to a letter is the set of
+positions where it stands, a bitmask (0: a miss, one strike). Masks are sparse (up to 2^24
+values) but few occur (2,845 in web2), so the table stores a dense code per mask:
+`masks[code]` is the bitmask, and code 0 is always the miss.
+
+Without `length=` the game covers every length and the guesser is told the word's length
+before the first letter, as a real player is: each length is its own tree. Scoring follows
+the published study: a word costs the misses (and letters) until one candidate is left.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+import numpy as np
+
+from ..errors import ArenaError
+from ..game import Game, Indexes, Reply
+from ..spec import Param
+from ..words import read_words
+
+PARAMS = {
+    "words": Param("words", str, "web2", "shipped list (web2, sgb) or a file, one word a line"),
+    "length": Param("length", int, 0, "only words of this length (0: every length, the guesser told the length)"),
+    "strikes": Param("strikes", int, 6, "misses that lose the game"),
+    "other": Param("other", ("skip", "refuse", "reveal"), "skip",
+                   "words with characters outside a-z: skip them, refuse the list, or keep them with those shown"),
+    "first": Param("first", int, 0, "keep only the first N words (0: all), for small instances"),
+}
+
+LETTERS = string.ascii_lowercase
+
+
+def hangman_words(words: tuple[str, ...], other: str, spec: str) -> tuple[list[str], list[str]]:
+    """The words lowercased and deduplicated in list order, and those set aside for other characters."""
+    kept, odd = [], []
+    for w in dict.fromkeys(w.lower() for w in words):
+        (kept if re.fullmatch(r"[a-z]+", w) else odd).append(w)
+    if odd and other == "refuse":
+        raise ArenaError(f"{spec}: {len(odd)} words have characters outside a-z (such as {', '.join(odd[:3])}); "
+                         "use other=skip to leave them out or other=reveal to show those characters")
+    if other == "reveal":
+        kept = [w for w in dict.fromkeys(w.lower() for w in words) if re.search(r"[a-z]", w)]
+    return kept, ([] if other == "reveal" else odd)
+
+
+def position_masks(words: list[str]) -> np.ndarray:
+    """masks[letter, word] = bit i set where the letter stands at position i (vectorised by length)."""
+    masks = np.zeros((26, len(words)), dtype=np.uint32)
+    lengths = np.array([len(w) for w in words])
+    for length in np.unique(lengths):
+        index = np.flatnonzero(lengths == length)
+        chars = np.frombuffer("".join(words[i] for i in index).encode("ascii"), dtype=np.uint8)
+        chars = chars.reshape(len(index), length).astype(np.int16) - ord("a")
+        bits = np.uint32(1) << np.arange(length, dtype=np.uint32)
+        for letter in range(26):
+            masks[letter, index] = ((chars == letter) * bits).sum(axis=1, dtype=np.uint32)
+    return masks
+
+
+class Hangman(Game):
+    """Hangman over a word list: secrets are words, guesses the letters a..z."""
+
+    name = "hangman"
+
+    def __init__(self, spec: str, words: str = "web2", length: int = 0, strikes: int = 6,
+                 other: str = "skip", first: int = 0):
+        if strikes < 1:
+            raise ArenaError(f"{spec}: strikes must be at least 1")
+        if length < 0 or first < 0:
+            raise ArenaError(f"{spec}: length and first must be 0 (all) or positive")
+        if length > 32:
+            raise ArenaError(f"{spec}: length must be at most 32")
+        playable, self.skipped = hangman_words(read_words(words), other, spec)
+        playable = [w for w in playable if len(w) <= 32 and (not length or len(w) == length)]
+        if first:
+            playable = playable[:first]
+        if not playable:
+            raise ArenaError(f"{spec}: the list {words!r} has no words" + (f" of length {length}" if length else ""))
+        raw = position_masks(playable)
+        self.masks, dense = np.unique(np.concatenate(([0], raw.ravel())), return_inverse=True)
+        table = dense[1:].reshape(raw.shape).astype(np.uint16)
+        super().__init__(spec, playable, list(LETTERS), table, None, np.full(26, -1))
+        self.strikes = strikes
+        self.lengths = np.array([len(w) for w in playable])
+
+    def describe_guesses(self) -> str:
+        return "the letters a to z"
+
+    def normalise_guess(self, label: str) -> str:
+        return label.strip().lower()
+
+    def positions(self, reply: Reply) -> list[int]:
+        """The 1-based positions a reply reveals."""
+        mask = int(self.masks[reply])
+        return [i + 1 for i in range(mask.bit_length()) if mask >> i & 1]
+
+    def reply_label(self, reply: Reply) -> str:
+        """`-` for a miss, else the positions joined by dots (`1.4`)."""
+        return ".".join(map(str, self.positions(reply))) or "-"
+
+    def parse_reply(self, text: str) -> Reply:
+        t = text.strip().lower()
+        if t in ("-", "miss", "0", ""):
+            return 0
+        try:
+            positions = [int(p) for p in re.split(r"[.,\s]+", t) if p]
+        except ValueError:
+            raise ArenaError(f"reply {text!r}: write - for a miss or the positions, like 1.4") from None
+        mask = sum(1 << (p - 1) for p in positions if p >= 1)
+        found = np.flatnonzero(self.masks == mask)
+        if not len(found) or min(positions) < 1:
+            raise ArenaError(f"reply {text!r}: no word of {self.spec} has a letter at exactly those positions")
+        return int(found[0])
+
+    def pattern(self, word: str, revealed: set[str]) -> str:
+        """`_ a _ _ _`: the word as the guesser sees it."""
+        return " ".join(c if c in revealed or not c.isalpha() else "_" for c in word)
+
+    def determined(self, candidates: Indexes) -> bool:
+        return len(candidates) <= 1
+
+    def openings(self, secrets: Indexes) -> list[tuple[str, Indexes]]:
+        lengths = self.lengths[secrets]
+        return [(f"{n} letters", secrets[lengths == n]) for n in np.unique(lengths)]
+
+    def candidate_guesses(self, candidates: Indexes) -> Indexes:
+        """The letters that may be in the word and would tell something: not in every candidate
+        at the same positions (those are known already, or cannot split)."""
+        block = self.table[:, candidates]
+        return np.flatnonzero((block != block[:, :1]).any(axis=1))

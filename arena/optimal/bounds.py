@@ -1,0 +1,111 @@
+"""Lower bounds on the number of guesses a class of secrets still needs.
+
+The slot bound
+--------------
+Take a strategy subtree that must find every secret of a class T (n secrets), and let b be the
+largest number of *non-hit* replies any guess of the pool can give on T. Count the secrets found
+by the d-th guess of the subtree: the first guess finds at most one (the guess itself, if it is a
+candidate); every node has at most b children (one per non-hit reply), so there are at most
+b^(d-1) nodes at depth d, and each finds at most one secret. So at most
+
+    slots(d) = 1 + b + b^2 + ... + b^(d-1)
+
+secrets are found within d guesses, and at least n - slots(d) of them need more than d. The total
+number of guesses is sum over secrets of their depth = sum over d >= 0 of #{secrets deeper than d},
+hence
+
+    total(T) >= sum_{d >= 0} max(0, n - slots(d))          (slots(0) = 0)
+
+which is what filling the slots greedily, shallowest first, gives: 1 secret at depth 1, b at
+depth 2, b^2 at depth 3, ... For n <= b + 1 this is 2n - 1 (one hit, the rest one guess later).
+
+Why b may be taken from an ancestor: if a guess splits a subset T' of T into k non-hit classes,
+it splits T into at least k, so the largest number of parts can only shrink going down the tree
+(the pool is all guesses, or the candidates, which also only shrink). A node's b therefore
+bounds every class below it.
+
+Weighted secrets
+----------------
+With weights (a chooser's mix), the cost is sum_s w_s depth_s. The same counting, applied to
+mass instead of secrets: the secrets found within d guesses occupy at most slots(d) places, each
+holding at most w_max (the heaviest secret of the class), and each secret that does not fit
+weighs at least w_min. So the mass deeper than d is at least max(0, X - w_max slots(d),
+w_min (n - slots(d))), X the class's total weight, and
+
+    cost(T) >= sum_{d >= 0} max(0, X - w_max slots(d), w_min (n - slots(d)))
+
+With all weights 1 this is the slot bound above. When the class's own weights are known, sorting
+them heaviest first and giving the k-th heaviest the depth of the k-th slot is exact for the
+relaxation and tighter still (`sorted_weight_bound`).
+
+A depth limit K (`max=K`): a class that does not fit, n > slots(K), is infeasible (bound inf).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+INF = math.inf
+
+
+def slot_capacity(b: int, depth: int) -> int:
+    """slots(depth) = 1 + b + ... + b^(depth-1): secrets that can be found within `depth` guesses."""
+    if depth <= 0:
+        return 0
+    if b <= 1:
+        return depth if b == 1 else 1
+    return (b**depth - 1) // (b - 1)
+
+
+def slot_depths(n: int, b: int) -> np.ndarray:
+    """depth of the k-th slot, k = 0..n-1: 1, then b slots at 2, b^2 at 3, ..."""
+    depths = np.empty(n, dtype=np.int64)
+    filled, depth, width = 0, 1, 1
+    while filled < n:
+        take = min(width, n - filled)
+        depths[filled:filled + take] = depth
+        filled += take
+        depth += 1
+        width = width * b if b > 1 else 1
+    return depths
+
+
+def slot_table(n_max: int, b: int) -> np.ndarray:
+    """table[n] = the slot bound for n secrets (n = 0..n_max), as float64 (it is added to weights).
+
+    table[n] = sum of the first n slot depths: 0, 1, 3, 5, ... (2n - 1 while n <= b + 1)."""
+    table = np.zeros(n_max + 1, dtype=np.float64)
+    table[1:] = np.cumsum(slot_depths(n_max, b))
+    return table
+
+
+def weighted_bound(mass: np.ndarray, count: np.ndarray, w_max: float, w_min: float, b: int) -> np.ndarray:
+    """The weighted slot bound, elementwise over arrays of class masses and class sizes:
+    sum_{d>=0} max(0, X - w_max slots(d), w_min (n - slots(d)))."""
+    total = np.zeros(np.shape(mass), dtype=np.float64)
+    depth, top = 0, int(np.max(count, initial=0))
+    while True:
+        slots = slot_capacity(b, depth)
+        deeper = np.maximum(np.maximum(mass - w_max * slots, w_min * (count - slots)), 0.0)
+        total += deeper
+        if slots >= top:
+            return total
+        depth += 1
+
+
+def sorted_weight_bound(weights: np.ndarray, b: int) -> float:
+    """The slot bound for a class whose weights are known: heaviest secret in the shallowest slot."""
+    ordered = np.sort(weights)[::-1]
+    return float(ordered @ slot_depths(len(ordered), b))
+
+
+def min_depth(n: int, b: int) -> int:
+    """The fewest guesses within which n secrets can all be found: the least d with slots(d) >= n."""
+    d = 0
+    while slot_capacity(b, d) < n:
+        d += 1
+        if b <= 1 and d > n:
+            break
+    return d
