@@ -35,11 +35,19 @@ from typing import Any
 
 from .errors import ArenaError, choices
 
-TOP_KEYS = {"title", "description", "seed", "repeat", "game", "games", "guesser", "guessers",
+TOP_KEYS = {"title", "description", "seed", "repeat", "strikes", "game", "games", "guesser", "guessers",
             "chooser", "choosers", "rows"}
-ROW_KEYS = {"label", "game", "guesser", "chooser", "repeat", "seed", "published", "tolerance", "note"}
-FIGURES = ("total", "mean", "max")
-DEFAULT_TOLERANCE = {"total": 0, "mean": 0.005, "max": 0}
+ROW_KEYS = {"label", "game", "guesser", "chooser", "repeat", "seed", "strikes", "published", "tolerance", "note"}
+FIGURES = ("total", "mean", "max", "misses", "misses_max", "lostK")
+DEFAULT_TOLERANCE = {"total": 0, "mean": 0.005, "max": 0, "misses": 0.005, "misses_max": 0, "lost": 0}
+_FORMATS = {"total": ",.0f", "mean": ".2f", "max": "d", "misses": ".2f", "misses_max": "d", "lost": ",d"}
+
+
+def _figure_kind(key: str) -> str | None:
+    """The kind of a published figure's key (`lost6` is a `lost`), or None if unknown."""
+    if re.fullmatch(r"lost[1-9]\d*", key):
+        return "lost"
+    return key if key in DEFAULT_TOLERANCE and key != "lost" else None
 CHOOSERS = ("uniform",)
 
 
@@ -56,6 +64,7 @@ class Cell:
     published: dict[str, Any] = field(default_factory=dict)
     tolerance: dict[str, float] = field(default_factory=dict)
     note: str = ""
+    strikes: tuple[int, ...] = ()  # strike limits to count losses at (games with strikes)
 
 
 @dataclass
@@ -88,6 +97,12 @@ def _entries(where: str, value: Any) -> list[tuple[str, str]]:
     return out
 
 
+def _strike_list(where: str, value: Any) -> tuple[int, ...]:
+    """`strikes = 6` or `strikes = [6, 9]`: the limits to count losses at."""
+    items = value if isinstance(value, list) else [value]
+    return tuple(_int(where, v, 1) for v in items)
+
+
 def _int(where: str, value: Any, low: int = 0) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise _fail(where, f"expected an integer >= {low}, got {value!r}")
@@ -97,15 +112,25 @@ def _int(where: str, value: Any, low: int = 0) -> int:
 def _figures(where: str, table: Any, numeric_only: bool = False) -> dict[str, Any]:
     if not isinstance(table, dict):
         raise _fail(where, f"expected a table such as {{ mean = 4.48, max = 5 }}, got {table!r}")
-    unknown = set(table) - set(FIGURES)
+    unknown = [k for k in table if _figure_kind(k) is None]
     if unknown:
-        raise _fail(where, f"unknown figure {sorted(unknown)[0]!r}; figures: {choices(FIGURES)}")
+        raise _fail(where, f"unknown figure {unknown[0]!r}; figures: {choices(FIGURES)} "
+                           "(lostK: games lost with K strikes, e.g. lost6)")
     for key, value in table.items():
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and not (numeric_only and value < 0)
+        if numeric_only and isinstance(value, str) and _percent(value) is not None:
+            continue
         if not ok and (numeric_only or not (isinstance(value, str) and _range(value))):
-            expected = "a number >= 0" if numeric_only else "a number or a range like '7.32-7.38'"
+            expected = ("a number >= 0 or a percentage like '5%'" if numeric_only
+                        else "a number or a range like '7.32-7.38'")
             raise _fail(f"{where}.{key}", f"expected {expected}, got {value!r}")
     return dict(table)
+
+
+def _percent(text: str) -> float | None:
+    """`5%` as 0.05 (a tolerance relative to the published figure)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*", text)
+    return float(m[1]) / 100 if m else None
 
 
 def _range(text: str) -> tuple[float, float] | None:
@@ -124,6 +149,7 @@ def parse_config(data: dict, path: str = "<config>") -> Config:
     if unknown:
         raise _fail(path, f"unknown key {sorted(unknown)[0]!r}; valid keys: {choices(sorted(TOP_KEYS))}")
     seed = _int(f"{path}: seed", data.get("seed", 0))
+    strikes = _strike_list(f"{path}: strikes", data.get("strikes", []))
     repeat = _int(f"{path}: repeat", data.get("repeat", 1), 1)
     defaults = {}
     for single, plural in (("game", "games"), ("guesser", "guessers"), ("chooser", "choosers")):
@@ -146,7 +172,7 @@ def parse_config(data: dict, path: str = "<config>") -> Config:
             if key not in defaults:
                 raise _fail(path, f"no rows and no {key}s: name {key}s (or {key}) or add [[rows]]")
         for (g, _), (c, _), (q, ql) in itertools.product(defaults["game"], defaults["chooser"], defaults["guesser"]):
-            cells.append(Cell(ql, g, q, c, repeat, seed))
+            cells.append(Cell(ql, g, q, c, repeat, seed, strikes=strikes))
     for i, row in enumerate(rows):
         where = f"{path}: rows[{i}]"
         unknown = set(row) - ROW_KEYS
@@ -167,7 +193,8 @@ def parse_config(data: dict, path: str = "<config>") -> Config:
                           _int(f"{where}.seed", row.get("seed", seed)),
                           _figures(f"{where}.published", row.get("published", {})),
                           _figures(f"{where}.tolerance", row.get("tolerance", {}), numeric_only=True),
-                          str(row.get("note", ""))))
+                          str(row.get("note", "")),
+                          _strike_list(f"{where}.strikes", row["strikes"]) if "strikes" in row else strikes))
     for cell in cells:
         if cell.chooser.partition(":")[0] not in CHOOSERS:
             raise _fail(path, f"chooser {cell.chooser!r}: choosers available: {choices(CHOOSERS)}")
@@ -211,8 +238,11 @@ class Result:
     agree: bool | None  # None when nothing was published
 
 
-def agrees(ours: float, published: Any, tolerance: float) -> bool:
-    """Does our figure reproduce the published one (a number within tolerance, or inside a range)?"""
+def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
+    """Does our figure reproduce the published one (a number within tolerance, or inside a range)?
+    A tolerance written `5%` is relative to the published figure."""
+    if isinstance(tolerance, str):
+        tolerance = _percent(tolerance) * abs(published if not isinstance(published, str) else _range(published)[1])
     if isinstance(published, str):
         low, high = _range(published)
         return low - tolerance <= ours <= high + tolerance
@@ -224,9 +254,17 @@ def run_cell(cell: Cell) -> Result:
     from .evaluate import evaluate
     from .games import make_game
 
-    ev = evaluate(make_game(cell.game), make_guesser(cell.guesser), repeat=cell.repeat, seed=cell.seed)
+    game = make_game(cell.game)
+    limits = sorted({int(k[4:]) for k in cell.published if _figure_kind(k) == "lost"} | set(cell.strikes))
+    if limits and not game.strikes:
+        raise ArenaError(f"cell {cell.label!r}: {game.spec} has no strikes, so nothing is lost")
+    ev = evaluate(game, make_guesser(cell.guesser), repeat=cell.repeat, seed=cell.seed, strikes=tuple(limits) or None)
     ours = {"total": ev.mean_total, "mean": ev.mean, "max": ev.max, "std": ev.std}
-    verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[k])) for k, v in cell.published.items()]
+    if ev.misses is not None:
+        ours |= {"misses": float(ev.misses.mean()), "misses_max": int(ev.misses.max())}
+        ours |= {f"lost{k}": ev.lost(k) for k in (limits or ev.strikes)}
+    verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[_figure_kind(k)]))
+                for k, v in cell.published.items()]
     return Result(cell, ours, ev.seconds, all(verdicts) if verdicts else None)
 
 
@@ -240,21 +278,32 @@ class Report:
     def all_agree(self) -> bool:
         return all(r.agree is not False for r in self.results)
 
+    def figures(self) -> list[str]:
+        """The columns: total, mean, worst, then any other figure a row published or we measured."""
+        seen = {k for r in self.results for k in [*r.cell.published, *r.ours]}
+        lost = sorted((k for k in seen if _figure_kind(k) == "lost"), key=lambda k: int(k[4:]))
+        return ["total", "mean", "max"] + [k for k in ("misses", "misses_max") if k in seen] + lost
+
     def table(self) -> str:
         """Ours and published side by side, one row per cell."""
         games = {r.cell.game for r in self.results}
+        figures = self.figures()
+        published = [k for k in figures if any(k in r.cell.published for r in self.results)]
+        names = {"max": "worst", "misses_max": "worst misses"}
         lw = max(len("cell"), *(len(r.cell.label) for r in self.results))
         gw = max(len(g) for g in games)
+        widths = {k: max(7, len(names.get(k, k))) for k in figures}
         head = f"{'cell':<{lw}} " + (f"{'game':<{gw}} " if len(games) > 1 else "")
-        head += f"{'total':>9} {'mean':>6} {'worst':>5}  | {'published total':>15} {'mean':>9} {'worst':>5}  agree"
+        head += " ".join(f"{names.get(k, k):>{widths[k]}}" for k in figures)
+        if published:
+            head += "  | published: " + " ".join(f"{names.get(k, k):>{widths[k]}}" for k in published) + "  agree"
         lines = [f"{self.config.title}" + (f" ({next(iter(games))})" if len(games) == 1 else ""), head]
         for r in self.results:
-            pub = r.cell.published
-            total = f"{r.ours['total']:,.0f}" if r.cell.repeat == 1 else f"{r.ours['total']:,.1f}"
             line = f"{r.cell.label:<{lw}} " + (f"{r.cell.game:<{gw}} " if len(games) > 1 else "")
-            line += f"{total:>9} {r.ours['mean']:>6.2f} {r.ours['max']:>5}  | "
-            line += f"{_show(pub.get('total'), ','):>15} {_show(pub.get('mean'), '.2f'):>9} {_show(pub.get('max'), ''):>5}  "
-            line += {True: "yes", False: "NO", None: ""}[r.agree]
+            line += " ".join(f"{_figure(k, r.ours.get(k), r.cell.repeat):>{widths[k]}}" for k in figures)
+            if published:
+                line += "  |            " + " ".join(f"{_figure(k, r.cell.published.get(k)):>{widths[k]}}" for k in published)
+                line += "  " + {True: "yes", False: "NO", None: ""}[r.agree]
             lines.append(line)
         for r in self.results:
             if r.cell.note:
@@ -284,12 +333,16 @@ class Report:
                             "" if r.agree is None else r.agree])
 
 
-def _show(value: Any, fmt: str) -> str:
+def _figure(key: str, value: Any, repeat: int = 1) -> str:
+    """A figure as the table shows it (a total over several repetitions keeps one decimal)."""
     if value is None:
         return ""
     if isinstance(value, str):
         return value
-    return format(value, fmt)
+    fmt = _FORMATS[_figure_kind(key)]
+    if key == "total" and repeat > 1:
+        fmt = ",.1f"
+    return format(int(value) if fmt.endswith("d") else value, fmt)
 
 
 def run_config(config: Config, progress: bool = False) -> Report:

@@ -133,6 +133,35 @@ def text_histogram(histogram: dict[int, int], width: int = 50, unit: str = "gues
     return "\n".join(lines)
 
 
+def plot_distributions(evaluations: list[Evaluation], path: str) -> None:
+    """One figure: the distribution of guesses per game for each guesser, and beside it the
+    distribution of misses where misses count (the published Hangman study's two panels)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [("guesses", lambda e: e.guesses)]
+    if evaluations[0].misses is not None:
+        panels.insert(0, ("misses", lambda e: e.misses))
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4), squeeze=False)
+    for ax, (unit, values_of) in zip(axes[0], panels):
+        for ev in evaluations:
+            values, counts = np.unique(values_of(ev), return_counts=True)
+            ax.plot(values, counts / values_of(ev).size, marker="o", ms=3,
+                    label=f"{ev.guesser} (mean {values_of(ev).mean():.2f})")
+        if unit == "misses":
+            for k in evaluations[0].strikes:
+                ax.axvline(k - 0.5, color="grey", lw=0.8, ls="--")
+        ax.set_xlabel(f"{unit} per game")
+        ax.set_ylabel("share of games")
+        ax.legend(fontsize=8)
+    fig.suptitle(evaluations[0].game)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def plot_histogram(evaluations: list[Evaluation], path: str, unit: str = "guesses") -> None:
     """A bar chart of the distribution of guesses per game, one series per evaluation."""
     import matplotlib

@@ -51,7 +51,16 @@ def test_row_fields():
 
 
 def test_default_tolerances():
-    assert DEFAULT_TOLERANCE == {"total": 0, "mean": 0.005, "max": 0}
+    assert DEFAULT_TOLERANCE == {"total": 0, "mean": 0.005, "max": 0, "misses": 0.005, "misses_max": 0, "lost": 0}
+
+
+def test_relative_tolerances_and_lost_figures():
+    assert agrees(11612, 11398, "5%") and not agrees(12100, 11398, "5%")
+    config = parse_config({"game": "hangman:length=4,first=200", "rows": [
+        {"guesser": "max-frequency", "published": {"lost6": 3, "misses": 2.0}, "tolerance": {"lost6": "50%"}}]})
+    assert config.cells[0].published == {"lost6": 3, "misses": 2.0}
+    assert "unknown figure 'lost'" in error({"game": "hangman", "rows": [{"guesser": "x", "published": {"lost": 3}}]})
+    assert "percentage" in error({"game": "hangman", "rows": [{"guesser": "x", "tolerance": {"lost6": "5"}}]})
 
 
 # --- grid and rows -----------------------------------------------------------------------------

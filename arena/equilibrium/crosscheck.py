@@ -53,13 +53,60 @@ class NashpySolution:
         return bool(self.warnings)
 
 
+def _lemke_howson(game: nashpy.Game, size: int):
+    """Lemke-Howson from each initial dropped label. nashpy pivots on a float tableau, whose
+    entries grow with every integer pivot: on larger games they overflow and the pivoting
+    then never ends, so an overflow stops that start (FloatingPointError) instead."""
+    for label in range(size):
+        with np.errstate(over="raise"):
+            try:
+                yield game.lemke_howson(initial_dropped_label=label)
+            except FloatingPointError as e:
+                warnings.warn(f"label {label}: the tableau overflowed ({e})", RuntimeWarning)
+
+
 def _attempts(game: nashpy.Game, m: int, n: int):
-    """(name, generator of candidate equilibria) for each algorithm that fits the size."""
+    """(name, generator of candidate equilibria, exhaust?) for each algorithm that fits the size.
+    The enumerations are run to the end (up to CANDIDATES) so that nashpy can say whether the
+    game is degenerate; Lemke-Howson stops at the first candidate that checks out."""
     if 2 ** (m + n) <= SUPPORT_PAIRS:
-        yield "support enumeration", game.support_enumeration()
+        yield "support enumeration", game.support_enumeration(), True
     if m + n <= VERTEX_SIZE:
-        yield "vertex enumeration", game.vertex_enumeration()
-    yield "Lemke-Howson", (game.lemke_howson(initial_dropped_label=label) for label in range(m + n))
+        yield "vertex enumeration", game.vertex_enumeration(), True
+    yield "Lemke-Howson", _lemke_howson(game, m + n), False
+
+
+def _direct(A: np.ndarray, scale: float, caught: list[str]) -> tuple[np.ndarray, np.ndarray, str]:
+    """A verified equilibrium of the (small) game A from the first nashpy algorithm that
+    yields one; warnings are appended to `caught`. Raises RuntimeError if none does."""
+    m, n = A.shape
+    shifted = A - A.min() + 1.0
+    game = nashpy.Game(shifted, shifted.max() + 1.0 - shifted)
+    failures = []
+    for name, candidates, exhaust in _attempts(game, m, n):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            found = list(islice(candidates, CANDIDATES)) if exhaust else candidates
+            tried, verified = 0, None
+            for row, column in found:
+                tried += 1
+                row, column = np.asarray(row, dtype=np.float64), np.asarray(column, dtype=np.float64)
+                if row.shape != (m,) or column.shape != (n,) or not (np.isfinite(row).all() and np.isfinite(column).all()):
+                    continue
+                if max(exploitability(A, row, column)) <= scale:
+                    verified = row, column
+                    break
+        caught += [f"{name}: {' '.join(str(w.message).split())}" for w in record
+                   if w.category is RuntimeWarning and "encountered in" not in str(w.message)]
+        if verified:
+            return verified[0], verified[1], name
+        failures.append(f"{name}: none of its {tried} candidates is an equilibrium within {scale:g}")
+    raise RuntimeError(f"nashpy found no equilibrium of a {m}x{n} game: " + "; ".join(failures))
+
+
+def _fits(m: int, n: int) -> bool:
+    """Small enough for one of the enumerations (Lemke-Howson alone overflows on big games)."""
+    return m + n <= VERTEX_SIZE
 
 
 def nashpy_solution(A: np.ndarray, tolerance: float = TOLERANCE) -> NashpySolution:
@@ -67,37 +114,36 @@ def nashpy_solution(A: np.ndarray, tolerance: float = TOLERANCE) -> NashpySoluti
 
     Dominated strategies are removed first, as for linprog. nashpy's polytope algorithms want
     positive payoffs, so it is given A - min(A) + 1 and its negation shifted likewise (adding a
-    constant to a player's payoffs changes no best response). Raises RuntimeError if no
-    algorithm produces a candidate within `tolerance` of an equilibrium.
+    constant to a player's payoffs changes no best response). A game with many columns (a
+    game of trees) is solved on a growing set of columns, by nashpy alone: solve the game of
+    the columns so far, add the column that does best against nashpy's row strategy, and stop
+    when no column beats the subgame's value, at which point nashpy's pair is an equilibrium of
+    the whole game. Raises RuntimeError if nashpy yields nothing within `tolerance`.
     """
     A = np.asarray(A, dtype=np.float64)
     reduction = reduce_dominated(A)
     small = reduction.of(A)
     m, n = small.shape
-    shifted = small - small.min() + 1.0
-    game = nashpy.Game(shifted, shifted.max() + 1.0 - shifted)
     scale = tolerance * max(1.0, float(np.abs(small).max()))
     caught: list[str] = []
-    for name, candidates in _attempts(game, m, n):
-        with warnings.catch_warnings(record=True) as record:
-            warnings.simplefilter("always")
-            try:
-                found = list(islice(candidates, CANDIDATES))
-            except (ValueError, IndexError, np.linalg.LinAlgError) as e:  # degenerate pivots can fail outright
-                found, record = [], record + [warnings.WarningMessage(f"{type(e).__name__}: {e}", RuntimeWarning, "", 0)]
-        caught += [f"{name}: {' '.join(str(w.message).split())}" for w in record]
-        for row, column in found:
-            row, column = np.asarray(row, dtype=np.float64), np.asarray(column, dtype=np.float64)
-            if row.shape != (m,) or column.shape != (n,) or not (np.isfinite(row).all() and np.isfinite(column).all()):
-                continue
-            gains = exploitability(small, row, column)
-            if max(gains) <= scale:
-                full_row = reduction.expand(row, "rows", A.shape[0])
-                full_column = reduction.expand(column, "columns", A.shape[1])
-                return NashpySolution(float(full_row @ A @ full_column), full_row, full_column,
-                                      exploitability(A, full_row, full_column), f"nashpy {name}", tuple(caught))
-        if found:
-            caught.append(f"{name}: none of its {len(found)} candidates is an equilibrium within {scale:g}")
-        else:
-            caught.append(f"{name}: no candidate")
-    raise RuntimeError(f"nashpy found no equilibrium of the {m}x{n} reduced game: " + "; ".join(caught))
+    if _fits(m, n) or m >= n:
+        row, column, name = _direct(small, scale, caught)
+        method = f"nashpy {name}"
+    else:
+        columns = [int(np.argmin(small.mean(axis=0)))]  # the best column against a uniform row player
+        while True:
+            row, sub, name = _direct(small[:, columns], scale, caught)
+            value = float(row @ small[:, columns] @ sub)
+            reply = int(np.argmin(row @ small))
+            if float(row @ small[:, reply]) >= value - scale or reply in columns:
+                break
+            columns.append(reply)
+        column = np.zeros(n)
+        column[columns] = sub
+        method = f"nashpy {name}, on {len(columns)} of {n} columns grown one best response at a time"
+    row = reduction.expand(row, "rows", A.shape[0])
+    column = reduction.expand(column, "columns", A.shape[1])
+    gains = exploitability(A, row, column)
+    if max(gains) > scale:
+        raise RuntimeError(f"nashpy's equilibrium does not check out on the whole game: gains {gains}")
+    return NashpySolution(float(row @ A @ column), row, column, gains, method, tuple(caught))

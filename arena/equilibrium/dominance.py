@@ -45,7 +45,10 @@ def undominated_columns(M: np.ndarray, strict: bool = False) -> np.ndarray:
     so one pass against the columns kept so far decides every column.
     """
     M = np.asarray(M)
-    _, first = np.unique(M, axis=1, return_index=True)  # identical columns: only the first can survive
+    if strict:  # identical columns do not dominate each other strictly: all stay candidates
+        first = np.arange(M.shape[1])
+    else:  # of identical columns only the first can survive
+        first = np.unique(M, axis=1, return_index=True)[1]
     order = first[np.lexsort((first, M[:, first].sum(axis=0)))]
     kept: list[int] = []
     frontier = np.empty((M.shape[0], 0), dtype=M.dtype)

@@ -48,6 +48,7 @@ import math
 import numpy as np
 
 INF = math.inf
+_HUGE = 1 << 62
 
 
 def slot_capacity(b: int, depth: int) -> int:
@@ -56,6 +57,8 @@ def slot_capacity(b: int, depth: int) -> int:
         return 0
     if b <= 1:
         return depth if b == 1 else 1
+    if depth * (b - 1).bit_length() > 62:  # more slots than any game has secrets
+        return _HUGE
     return (b**depth - 1) // (b - 1)
 
 

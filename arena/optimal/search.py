@@ -44,6 +44,9 @@ from ..game import Game, Index, Indexes
 from .bounds import INF, slot_capacity, slot_table, sorted_weight_bound, weighted_bound
 
 NO_LIMIT = 1 << 20  # "guesses left" when there is no depth limit
+#: Guesses with identical replies are merged at nodes of at most this many candidates (beyond,
+#: coincidences are rare and the comparison would cost more than it saves).
+DEDUPE_SIZE = 64
 
 
 class Timeout(Exception):
@@ -82,8 +85,12 @@ class Search:
         self.hit = int(game.hit)
         self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
         self.cache: dict = {}
+        self.fit_cache: dict = {}
+        self.root_key = None
+        self.progress: tuple[float, Index] = (INF, -1)  # the best root guess found so far
         self._tables: dict[int, np.ndarray] = {}
         self.stats = Stats()
+        self.mix = np.random.default_rng(0).integers(1, 1 << 62, size=DEDUPE_SIZE, dtype=np.int64)
 
     # --- small helpers ---------------------------------------------------------------------
     def table(self, b: int) -> np.ndarray:
@@ -131,15 +138,16 @@ class Search:
                 return known
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
-        closed = self.close_small(S)
+        closed = self.close_small(S, left)
         if closed is not None:
             value, guess = closed
             self.cache[key] = (value, value, guess)
             return value
         return self.search_node(S, budget, left, sym, key, known)
 
-    def close_small(self, S: Indexes) -> tuple[float, Index] | None:
-        """The exact value of a set too small to need a search, and its best guess, or None."""
+    def close_small(self, S: Indexes, left: int) -> tuple[float, Index] | None:
+        """The exact value of a set too small to need a search, and its best guess, or None
+        (`left` >= 2 guesses are allowed)."""
         n = len(S)
         named = self.game.secret_guess[S]
         if n == 2 and named.min() >= 0:  # guess the heavier: w1 + 2 w2
@@ -147,9 +155,11 @@ class Search:
             return float(self.w[S].sum() + self.w[S[1 - heavy]]), int(named[heavy])
         if self.uniform and n <= self.b_max + 1 and named.min() >= 0:
             block = np.sort(self.game.table[named[:, None], S], axis=1)
-            perfect = np.flatnonzero((block[:, 1:] != block[:, :-1]).all(axis=1))
-            if len(perfect):
-                return float(2 * n - 1), int(named[perfect[0]])
+            distinct = 1 + (block[:, 1:] != block[:, :-1]).sum(axis=1)
+            best = int(distinct.argmax())
+            if distinct[best] == n or (distinct[best] == n - 1 and left >= 3):
+                # all singletons: 2n - 1; one pair: 2n, which is the bound without a perfect candidate
+                return float(2 * n - 1 + (n - distinct[best])), int(named[best])
         return None
 
     def score_guesses(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -194,6 +204,8 @@ class Search:
             self.cache[key] = (max(known, floor), INF, -1)
             return max(known, floor)
         order = tried[np.lexsort((spread[tried], bound[tried]))]
+        if len(S) <= DEDUPE_SIZE:
+            order = order[self.distinct_partitions(S, pool[order])]
         best, best_guess = budget, -1
         for i in order:
             if bound[i] >= best:
@@ -203,6 +215,8 @@ class Search:
             value = self.guess_value(guess, S, best, left, b, sym)
             if value < best:
                 best, best_guess = value, guess
+                if key == self.root_key:
+                    self.progress = (best, best_guess)
             else:
                 floor = min(floor, value)
         if best_guess >= 0:
@@ -212,12 +226,27 @@ class Search:
         self.cache[key] = (proven, INF, -1)
         return proven
 
+    def distinct_partitions(self, S: Indexes, guesses: Indexes) -> np.ndarray:
+        """Positions of the guesses whose replies on S differ from every earlier guess's: two
+        guesses with the same reply for every candidate have the same classes, hence the same
+        cost, and only the first needs a search. Reply vectors are compared by a random linear
+        hash, and equal hashes are checked element by element (a collision keeps both)."""
+        if len(guesses) < 2:
+            return np.arange(len(guesses))
+        block = self.game.by_secret[S[:, None], guesses].astype(np.int64)
+        digest = self.mix[: len(S)] @ block  # wraps modulo 2^64: still a fine hash
+        _, first, inverse = np.unique(digest, return_index=True, return_inverse=True)
+        twin = first[inverse.ravel()]
+        same = (block == block[:, twin]).all(axis=0)
+        keep = (twin == np.arange(len(guesses))) | ~same
+        return np.flatnonzero(keep)
+
     def guess_value(self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym) -> float:
         """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit."""
         self.stats.guesses += 1
         parts = self.game.partition(guess, S)
         classes = [c for r, c in parts.items() if r != self.hit]
-        classes.sort(key=len, reverse=True)
+        classes.sort(key=len)
         bounds = [self.class_bound(c, b, left - 1) for c in classes]
         total = self.weight(S) + sum(bounds)
         if total >= limit:
@@ -230,12 +259,78 @@ class Search:
                 return total
         return total
 
+    # --- depth limits and bounds at the root -------------------------------------------------
+    def fits(self, S: Indexes, left: int, sym=None) -> bool:
+        """Can every secret of S be found within `left` guesses? (Depth-first, guesses whose
+        largest class is smallest first; a class too big for its slots is refused at once.)"""
+        n = len(S)
+        if n <= 1:
+            return left >= n
+        if left <= 1 or n > slot_capacity(self.b_max, left):
+            return False
+        key = (S.astype(np.uint16).tobytes(), left)
+        if key in self.fit_cache:
+            return self.fit_cache[key]
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise Timeout
+        pool = self.pool(S, sym)
+        counts = self.game.partition_counts(pool, S)
+        if self.hit < counts.shape[1]:
+            counts[:, self.hit] = 0
+        largest = counts.max(axis=1)
+        b = int(np.count_nonzero(counts, axis=1)[largest < n].max(initial=1))
+        room = slot_capacity(b, left - 1)
+        ok = False
+        for i in np.flatnonzero((largest < n) & (largest <= room))[np.argsort(largest[(largest < n) & (largest <= room)], kind="stable")]:
+            guess = int(pool[i])
+            below = None if sym is None else sym.after(guess)
+            classes = sorted((c for r, c in self.game.partition(guess, S).items() if r != self.hit), key=len, reverse=True)
+            if all(self.fits(c, left - 1, below) for c in classes):
+                ok = True
+                break
+        self.fit_cache[key] = ok
+        return ok
+
+    def root_bound(self, S: Indexes, sym=None) -> float:
+        """A lower bound on C(S) from what the search has proven so far: for every guess,
+        w(S) + sum over its classes of the best bound known (exact value, cached bound, or the
+        slot bound), minimised over guesses; never below a bound cached for S itself."""
+        left = self.limit
+        pool = self.pool(S, sym)
+        counts = self.game.partition_counts(pool, S)
+        if self.hit < counts.shape[1]:
+            counts[:, self.hit] = 0
+        useful = counts.max(axis=1) < len(S)
+        b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
+        best = INF
+        for i in np.flatnonzero(useful):
+            total = self.weight(S)
+            for r, c in self.game.partition(int(pool[i]), S).items():
+                if r == self.hit:
+                    continue
+                total += self.known_bound(c, b, left - 1)
+                if total >= best:
+                    break
+            best = min(best, total)
+        entry = self.cache.get(self.key(S, left))
+        return max(best, entry[0]) if entry else best
+
+    def known_bound(self, S: Indexes, b: int, left: int) -> float:
+        """The best lower bound on C(S) known without searching: cache or slot bound."""
+        if len(S) == 1:
+            return float(self.w[S[0]]) if left >= 1 else INF
+        entry = self.cache.get(self.key(S, left))
+        slot = self.class_bound(S, b, left)
+        return slot if entry is None else max(slot, entry[0])
+
     # --- reading the answer ------------------------------------------------------------------
     def best_guess(self, S: Indexes, left: int) -> Index:
-        """The guess the cache holds for a set solved exactly."""
+        """The best guess at S: from the cache, or (for a class that a closed-form value covered
+        without searching it, like the pair left by a 2n closure) from a search now."""
         if len(S) == 1:
             return int(self.game.secret_guess[S[0]])
         entry = self.cache.get(self.key(S, left))
         if entry is None or entry[0] != entry[1]:
-            raise RuntimeError("internal: the set was not solved exactly")
+            self.solve(S, INF, left)
+            entry = self.cache[self.key(S, left)]
         return entry[2]

@@ -1,0 +1,94 @@
+"""The guesser's side of the equilibrium: a strategy tree drawn from the solved mix.
+
+The equilibrium of a game (see arena.equilibrium) gives the guesser a mix over strategy trees,
+each played (in Mastermind) after a uniformly random colour and position permutation. This
+guesser solves the game on first use (or reads a solution saved by `arena equilibrium --save`)
+and draws one tree and one permutation per game from a hash of (seed, stream): a seeded
+guesser is a fixed tree, as `evaluate` expects, and repetitions draw independently.
+
+The equilibrium *chooser* (a secret drawn from the chooser's mix) needs the chooser protocol of
+the choosers issue, which does not exist yet.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from arena.errors import ArenaError, RuleBreak
+from arena.game import Game, Index
+from arena.spec import Param, plus_list
+
+from .base import Guesser, State
+from .simple import mix64
+
+_TWO64 = 2.0**64
+
+
+@lru_cache(maxsize=8)
+def guesser_mix(game: Game, guessers: tuple[str, ...], file: str):
+    """(probabilities, plans, symmetry) of the guesser's equilibrium mix for this game."""
+    from arena.equilibrium import double_oracle, solve_restricted
+    from arena.equilibrium.plans import tree_plan
+    from arena.equilibrium.solution import load_guesser_mix
+    from arena.equilibrium.symmetry import no_symmetry, symmetry_of
+
+    if file:
+        mix = load_guesser_mix(file, game)
+        return np.array([p for p, _ in mix]), [plan for _, plan in mix], symmetry_of(game)
+    if game.hit is None:
+        raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
+                         "solved for Jotto and Mastermind")
+    solution = solve_restricted(game, guessers) if guessers else double_oracle(game)
+    symmetry = no_symmetry(game) if guessers else solution.symmetry
+    return solution.guesser, [tree_plan(t) for t in solution.trees], symmetry
+
+
+class EquilibriumGuesser(Guesser):
+    """Play a tree drawn from the guesser's equilibrium mix (carried by a random symmetry)."""
+
+    name = "equilibrium"
+    summary = "a tree drawn from the guesser's equilibrium mix (solved on first use, or file=)"
+    params = {
+        "seed": Param("seed", int, 0, "random seed"),
+        "guessers": Param("guessers", plus_list, (), "mix only these guessers' trees, joined by + (default: every tree)"),
+        "file": Param("file", str, "", "an equilibrium saved by `arena equilibrium --save`"),
+    }
+    traits = {"deterministic": False, "uses_history": True}
+
+    @classmethod
+    def declared_params(cls):
+        return dict(cls.params)  # the trees fix the first guesses: no openers
+
+    def __init__(self, **values):
+        super().__init__(**values)
+        self.entropy: tuple[int, ...] = (self.values["seed"],)
+        self._drawn: dict[int, tuple[dict, np.ndarray | None]] = {}
+
+    def seeded(self, *entropy: int) -> "EquilibriumGuesser":
+        twin = type(self)(**self.values)
+        twin.entropy = tuple(entropy)
+        twin.label = self.label
+        return twin
+
+    def draw(self, game: Game) -> tuple[dict, np.ndarray | None]:
+        """This game's tree (as a plan) and symmetry (a permutation of the guesses, or None):
+        fixed by the entropy, drawn once."""
+        if id(game) not in self._drawn:
+            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"])
+            u = mix64(*self.entropy, 0) / _TWO64
+            cumulative = np.cumsum(probabilities) / probabilities.sum()
+            k = min(int(np.searchsorted(cumulative, u, side="right")), len(plans) - 1)
+            self._drawn[id(game)] = plans[k], symmetry.permutation(mix64(*self.entropy, 1) % symmetry.order)
+        return self._drawn[id(game)]
+
+    def choose(self, game: Game, state: State) -> Index:
+        plan, permutation = self.draw(game)
+        replies = tuple(r for _, r in state.history)
+        if replies not in plan:
+            raise RuleBreak(f"{self.spec}: its tree has no guess after {game.history_label(replies) or 'no replies'}")
+        return int(plan[replies] if permutation is None else permutation[plan[replies]])
+
+
+AGENTS = [EquilibriumGuesser]

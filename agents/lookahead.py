@@ -1,0 +1,62 @@
+"""The `lookahead` guesser: rollout look-ahead over a greedy metric, for instances too big to
+solve exactly (Jotto's 2,845 words), with small sets solved exactly and optional exact repair.
+
+At each node the `width` best guesses by the metric are each scored by the cost of the greedy
+tree that would follow them, and the cheapest is played; candidate sets of at most `exact`
+secrets are solved exactly. The greedy guesser's own choice is always among those scored, so
+the tree never costs more than the greedy one (arena/optimal/lookahead.py has the argument).
+`repair=N` then re-solves every subtree of at most N secrets exactly and keeps what is cheaper.
+The tree is built once per game (shipped under arena/data/trees/ for known settings).
+"""
+
+from __future__ import annotations
+
+from arena.errors import ArenaError
+from arena.game import Game, Indexes
+from arena.spec import Param
+from arena.tree import Tree
+
+from .optimal import TreePlayer
+from .scoring import METRICS
+
+
+class Lookahead(TreePlayer):
+    """Rollout look-ahead over a greedy metric (see the module docstring)."""
+
+    name = "lookahead"
+    summary = "rollout look-ahead: the top guesses by a metric, each scored by the greedy tree after it"
+    params = {
+        "metric": Param("metric", tuple(METRICS), "entropy", "the greedy metric that shortlists and rolls out"),
+        "width": Param("width", int, 8, "guesses rolled out at each node"),
+        "exact": Param("exact", int, 20, "solve candidate sets of at most this many secrets exactly"),
+        "pool": Param("pool", ("all", "consistent"), "all", "the guesses allowed"),
+        "repair": Param("repair", int, 0, "then re-solve subtrees of at most this many secrets exactly (0: no)"),
+    }
+
+    def __init__(self, **values):
+        super().__init__(**values)
+        for name in ("width", "exact", "repair"):
+            low = 1 if name == "width" else 0
+            if self.values[name] < low:
+                raise ArenaError(f"lookahead: {name} must be at least {low}, got {self.values[name]}")
+        self._rollouts: dict[int, object] = {}
+
+    def rollout_for(self, game: Game):
+        from arena.optimal.lookahead import Rollout
+
+        if id(game) not in self._rollouts:
+            v = self.values
+            self._rollouts[id(game)] = Rollout(game, v["metric"], v["width"], v["exact"], v["pool"])
+        return self._rollouts[id(game)]
+
+    def build(self, game: Game, secrets: Indexes | None, turn: int) -> Tree:
+        from arena.optimal.lookahead import improve_tree
+
+        rollout = self.rollout_for(game)
+        tree = rollout.tree(secrets, self.tree_spec())
+        if self.values["repair"]:
+            tree, _ = improve_tree(tree, self.values["repair"], search=rollout.search)
+        return tree
+
+
+AGENTS = [Lookahead]

@@ -1,0 +1,166 @@
+"""The `optimal` guesser: plays the exact tree of least expected guesses (arena.optimal).
+
+A guesser whose whole strategy is one tree builds it once per game and then looks each state
+up by its candidate set (the best continuation depends on nothing else; under a depth limit,
+also on the guesses already made). A tree shipped under arena/data/trees/ for the same game and
+parameters is used as is, so `arena evaluate mastermind optimal` is instant; otherwise the
+solver runs. A state outside the tree (after fixed openers, say) is solved from its candidates.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from arena.errors import ArenaError
+from arena.game import Game, Index, Indexes
+from arena.spec import Param, canonical
+from arena.tree import Tree, load_tree
+
+from .base import Guesser, State, only_candidate
+
+TREES = Path(__file__).resolve().parents[1] / "arena" / "data" / "trees"
+
+
+@lru_cache(maxsize=None)
+def shipped_trees() -> dict[tuple[str, str], Path]:
+    """(game spec, guesser spec) -> the shipped tree file, from the files' own headers."""
+    found = {}
+    for path in sorted(TREES.glob("*.json")):
+        try:
+            head = json.loads(path.read_text())
+            found[(head["game"], head["guesser"])] = path
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # not a tree: ignored (the tests check every shipped file loads)
+    return found
+
+
+@lru_cache(maxsize=8)
+def shipped_tree(game_spec: str, guesser_spec: str) -> Tree | None:
+    """The shipped tree of this guesser on this game, replayed (which checks it), or None."""
+    path = shipped_trees().get((game_spec, guesser_spec))
+    return None if path is None else load_tree(path)
+
+
+class TreePlayer(Guesser):
+    """A guesser that plays a tree built (or loaded) once per game; see the module docstring."""
+
+    traits = {"deterministic": True, "uses_history": True}
+    depth_limited = False  # does the best guess depend on the turn as well as the candidates?
+
+    def __init__(self, **values):
+        super().__init__(**values)
+        self._plans: dict[int, dict] = {}
+        self.trees: dict[int, Tree] = {}
+
+    #: Parameters that do not change the tree (shipped trees are matched without them).
+    untreed: tuple[str, ...] = ("openers",)
+
+    def tree_spec(self) -> str:
+        """The spec that names this guesser's tree: shipped trees are matched on it."""
+        kept = {k: p for k, p in self.declared_params().items() if k not in self.untreed}
+        return canonical(self.name, kept, self.values)
+
+    def build(self, game: Game, secrets: Indexes | None, turn: int) -> Tree:
+        raise NotImplementedError
+
+    def plan_for(self, game: Game) -> dict:
+        """Guess by state for this game: seeded with the shipped tree if there is one."""
+        if id(game) not in self._plans:
+            self._plans[id(game)] = {}
+            tree = shipped_tree(game.spec, self.tree_spec())
+            if tree is not None:
+                self.trees[id(game)] = tree
+                self.learn(game, tree, 0)
+        return self._plans[id(game)]
+
+    def key(self, candidates: Indexes, turn: int):
+        return (np.asarray(candidates, dtype=np.intp).tobytes(), turn if self.depth_limited else 0)
+
+    def learn(self, game: Game, tree: Tree, turn: int) -> None:
+        """Remember the guess of every node of a tree whose root is at `turn`."""
+        plan = self._plans[id(game)]
+        for node in tree.nodes():
+            plan.setdefault(self.key(node.candidates, turn + node.depth), node.guess)
+
+    def choose(self, game: Game, state: State) -> Index:
+        plan = self.plan_for(game)
+        key = self.key(state.candidates, state.turn)
+        if key not in plan:
+            last = only_candidate(game, state)
+            if last is not None:
+                return last
+            whole = state.turn == 0 and len(state.candidates) == len(game.secrets)
+            tree = self.build(game, None if whole else state.candidates, state.turn)
+            if whole:
+                self.trees[id(game)] = tree
+            self.learn(game, tree, state.turn)
+        return plan[key]
+
+
+class Optimal(TreePlayer):
+    """The tree of least expected guesses (exact branch and bound, arena.optimal.optimal_tree)."""
+
+    name = "optimal"
+    summary = "the exact tree of least expected guesses (branch and bound; shipped trees when known)"
+    params = {
+        "pool": Param("pool", ("all", "consistent"), "all", "the guesses allowed"),
+        "objective": Param("objective", ("average", "worst"), "average",
+                           "least total, or fewest guesses in the worst case then least total"),
+        "max": Param("max", int, 0, "never more than this many guesses (0: no limit)"),
+        "weights": Param("weights", str, "", "JSON file of secret weights: {secret: weight} (others 0) or a list"),
+        "time": Param("time", float, 0.0, "time limit in seconds (0: none): then the best tree found"),
+    }
+
+    def __init__(self, **values):
+        super().__init__(**values)
+        if self.values["max"] < 0:
+            raise ArenaError(f"optimal: max must be 0 (no limit) or a positive number of guesses, got {self.values['max']}")
+        if self.values["time"] < 0:
+            raise ArenaError(f"optimal: time must be 0 (no limit) or a positive number of seconds, got {self.values['time']}")
+        self.depth_limited = bool(self.values["max"]) or self.values["objective"] == "worst"
+
+    untreed = ("openers", "time")  # a time limit does not change an exact tree
+
+    def weights(self, game: Game) -> np.ndarray | None:
+        return read_weights(self.values["weights"], game) if self.values["weights"] else None
+
+    def build(self, game: Game, secrets: Indexes | None, turn: int) -> Tree:
+        from arena.optimal import optimal_tree
+
+        limit = self.values["max"] or None
+        if limit is not None:  # off the tree after some guesses: the same limit, counted from the start
+            limit -= turn
+            if limit < 1:
+                raise ArenaError(f"optimal:max={self.values['max']}: no guesses left after {turn}")
+        return optimal_tree(game, secrets, self.weights(game), self.values["pool"], self.values["objective"],
+                            limit, self.values["time"] or None)
+
+
+def read_weights(path: str, game: Game) -> np.ndarray:
+    """Weights over the game's secrets from a JSON file: a list (one per secret, in order) or an
+    object {secret label: weight}, secrets not named weighing 0."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        raise ArenaError(f"weights file {path}: {e}") from None
+    if isinstance(data, list):
+        if len(data) != len(game.secrets):
+            raise ArenaError(f"weights file {path}: {len(data)} weights for {len(game.secrets)} secrets")
+        return np.asarray(data, dtype=np.float64)
+    if not isinstance(data, dict):
+        raise ArenaError(f"weights file {path}: expected a list or an object {{secret: weight}}")
+    w = np.zeros(len(game.secrets))
+    index = {label: i for i, label in enumerate(game.secrets)}
+    for label, value in data.items():
+        key = game.normalise_guess(label)
+        if key not in index:
+            raise ArenaError(f"weights file {path}: {label!r} is not a secret of {game.spec}")
+        w[index[key]] = float(value)
+    return w
+
+
+AGENTS = [Optimal]

@@ -1,0 +1,141 @@
+"""`arena equilibrium GAME`: the chooser against the guesser as a zero-sum game, solved.
+
+    arena equilibrium mastermind:pegs=3,colors=4            the whole game (double oracle)
+    arena equilibrium jotto:first=8 --method enumerate      against every tree, listed
+    arena equilibrium mastermind --guessers knuth,entropy   against a named set of guessers
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from fractions import Fraction
+
+from ..errors import ArenaError
+
+METHODS = ("oracle", "enumerate")
+
+
+def _fraction(x: Fraction | None, width: int = 0) -> str:
+    return f"{str(x) if x is not None else '':<{width}}"
+
+
+def solve(args):
+    """The Equilibrium the arguments ask for."""
+    from ..equilibrium import double_oracle, solve_enumerated, solve_restricted
+    from ..equilibrium.symmetry import no_symmetry
+    from ..games import make_game
+
+    game = make_game(args.game)
+    if game.hit is None:
+        raise ArenaError(f"{game.spec}: equilibria are solved for games whose guesses can hit the secret "
+                         "(Jotto, Mastermind)")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise ArenaError(f"--time-limit must be positive, got {args.time_limit}")
+    if args.guessers is not None:
+        specs = [s.strip() for s in args.guessers.split(",") if s.strip()]
+        if not specs:
+            raise ArenaError("--guessers needs at least one guesser spec, e.g. --guessers knuth,entropy")
+        return solve_restricted(game, specs)
+    if args.method == "enumerate":
+        try:
+            return solve_enumerated(game, frontier=not args.all_trees)
+        except ValueError as e:
+            raise ArenaError(str(e)) from None
+    progress = None
+    if args.progress:
+        def progress(step):
+            print(f"  after {len(steps)} best responses: {step.lower:.6f} <= value <= {step.upper:.6f} "
+                  f"({step.trees} trees, {step.seconds:.1f} s)", file=sys.stderr, flush=True)
+            steps.append(step)
+        steps = []
+    symmetry = no_symmetry(game) if args.no_symmetry else None
+    return double_oracle(game, symmetry, time_limit=args.time_limit, solver=args.solver, progress=progress)
+
+
+def report(eq, check=None) -> str:
+    """The solution as text: value, bounds, method, time, then both mixes."""
+    game = eq.game
+    lines = [f"equilibrium of {game.spec}: {len(game.secrets):,} secrets"]
+    exact = f" = {eq.exact.value} (exact)" if eq.exact else ""
+    lines.append(f"value = {eq.value:.6f} guesses{exact}")
+    lines.append(f"bounds: {eq.lower:.6f} <= value <= {eq.upper:.6f}; gap {eq.gap:.2g}")
+    if eq.uniform is not None:
+        lines.append(f"uniform chooser: {eq.uniform:.6f} (the least mean number of guesses when every secret is equally likely)")
+    lines.append(f"method: {eq.method}")
+    lines += [f"note: {n}" for n in eq.notes]
+    if check is not None:
+        agree = "agrees" if abs(check.value - eq.value) <= 1e-6 else "DISAGREES"
+        lines.append(f"nashpy check: value {check.value:.6f} by {check.method} ({agree})"
+                     + (f"; nashpy warned: {'; '.join(check.warnings)}" if check.warnings else ""))
+    lines.append(f"time: {eq.seconds:.2f} s")
+    lines.append("")
+    rows = eq.chooser_by_row()
+    if not eq.symmetry.trivial:
+        lines.append("chooser mix by code type (each code of a type equally likely):")
+        lines.append(f"  {'type':<8} {'codes':>6} {'probability':>12} {'exact':<12} {'each code':<12}")
+        for label, size, p, x in rows:
+            each = _fraction(x / size if x is not None else None)
+            lines.append(f"  {label:<8} {size:>6,} {p:>12.6f} {_fraction(x, 12)} {each}")
+    else:
+        chosen = [r for r in rows if r[2] > 0]
+        lines.append(f"chooser mix: {len(chosen)} of {len(rows)} secrets")
+        lines.append(f"  {'secret':<10} {'probability':>12} {'exact':<12}")
+        for label, _, p, x in sorted(chosen, key=lambda r: -r[2]):
+            lines.append(f"  {label:<10} {p:>12.6f} {_fraction(x)}")
+        never = [r[0] for r in rows if r[2] == 0]
+        if never:
+            lines.append(f"  never chosen: {', '.join(never[:12])}" + (f" ... (+{len(never) - 12})" if len(never) > 12 else ""))
+    lines.append("")
+    carried = "" if eq.symmetry.trivial else f" (each played with a uniformly random element of {eq.symmetry.group})"
+    lines.append(f"guesser mix: {len(eq.trees)} trees{carried}:")
+    lines.append(f"  {'probability':>11} {'exact':<10} {'total':>7} {'worst':>5}  first guesses (then the second guess after the largest replies)")
+    from ..equilibrium.plans import first_guesses
+    for p, tree, x in eq.guesser_mix():
+        lines.append(f"  {p:>11.6f} {_fraction(x, 10)} {int(tree.guesses.sum()):>7,} {int(tree.guesses.max()):>5}  {first_guesses(tree)}")
+    return "\n".join(lines)
+
+
+def cmd_equilibrium(args) -> None:
+    from ..equilibrium import nashpy_solution
+    from ..equilibrium.payoff import PayoffMatrix
+
+    eq = solve(args)
+    check = None
+    if args.check:  # nashpy on the payoff matrix of the trees the guesser mixes (and the LP saw)
+        costs = [t.guesses for t in eq.trees]
+        import numpy as np
+        check = nashpy_solution(PayoffMatrix.of(np.array(costs), eq.symmetry).A)
+    if args.save:
+        eq.save(args.save)
+    if args.json:
+        data = eq.to_json()
+        if check is not None:
+            data["nashpy"] = {"value": check.value, "method": check.method, "warnings": list(check.warnings)}
+        print(json.dumps(data))
+        return
+    print(report(eq, check))
+    if args.save:
+        print(f"\nsaved to {args.save} (play it with the guesser equilibrium:file={args.save})")
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("equilibrium", help="solve chooser against guesser as a zero-sum game")
+    p.add_argument("game", help="game spec, e.g. mastermind:pegs=3,colors=4 or jotto:first=12")
+    p.add_argument("--guessers", metavar="G1,G2,...",
+                   help="restrict the guesser to these guessers' trees (comma-separated specs)")
+    p.add_argument("--method", choices=METHODS, default="oracle",
+                   help="oracle: double oracle with exact best responses (default); "
+                        "enumerate: list every undominated tree (tiny games only)")
+    p.add_argument("--all-trees", action="store_true", help="with --method enumerate: every tree, not only undominated ones")
+    p.add_argument("--solver", choices=("auto", "optimal", "search"), default="auto",
+                   help="best responses by arena.optimal (auto: when present) or by this package's own search")
+    p.add_argument("--no-symmetry", action="store_true", help="do not reduce Mastermind to code types")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="stop the double oracle after this long and report the bounds reached")
+    p.add_argument("--check", action="store_true", help="also solve the final payoff matrix with nashpy")
+    p.add_argument("--progress", action="store_true", help="print the bounds after each best response (stderr)")
+    p.add_argument("--save", metavar="FILE.json", help="save the solution with its trees (for equilibrium:file=)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_equilibrium)

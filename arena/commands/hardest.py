@@ -1,0 +1,85 @@
+"""`arena hardest` and `arena compare`: which secrets a guesser finds hardest, and how two or
+more guessers' distributions compare (with the published study's two-panel plot)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ArenaError
+
+
+def hardest(evaluation, top: int) -> list[tuple[str, int, int]]:
+    """(secret, misses, guesses) for the `top` hardest secrets: most misses first where misses
+    count (Hangman), else most guesses; ties keep the list order."""
+    from ..games import make_game
+
+    game = make_game(evaluation.game)
+    guesses = evaluation.guesses.max(axis=0)
+    misses = evaluation.misses.max(axis=0) if evaluation.misses is not None else np.zeros_like(guesses)
+    order = np.lexsort((np.arange(len(guesses)), -guesses, -misses))[:top]
+    return [(game.secrets[s], int(misses[s]), int(guesses[s])) for s in order]
+
+
+def cmd_hardest(args) -> None:
+    from agents import make_guesser
+    from ..evaluate import evaluate
+    from ..games import make_game
+
+    if args.top < 1:
+        raise ArenaError(f"--top must be at least 1, got {args.top}")
+    game = make_game(args.game)
+    result = evaluate(game, make_guesser(args.guesser), repeat=args.repeat, seed=args.seed)
+    rows = hardest(result, args.top)
+    strikes = game.strikes
+    print(f"hardest secrets of {game.spec} for {result.guesser}"
+          + (f" (worst of {result.repeat} repetitions)" if result.repeat > 1 else ""))
+    head = f"{'rank':>4}  {'secret':<24}" + (f" {'misses':>6}" if strikes else "") + f" {'guesses':>7}"
+    print(head)
+    for rank, (secret, misses, guesses) in enumerate(rows, 1):
+        line = f"{rank:>4}  {secret:<24}" + (f" {misses:>6}" if strikes else "") + f" {guesses:>7}"
+        print(line + ("  lost" if strikes and misses >= strikes else ""))
+
+
+def cmd_compare(args) -> None:
+    from agents import make_guesser
+    from ..evaluate import evaluate, plot_distributions
+    from ..games import make_game
+    from ..cli import _strikes
+
+    game = make_game(args.game)
+    limits = _strikes(args.strikes) or ((game.strikes,) if game.strikes else ())
+    results = [evaluate(game, make_guesser(g), repeat=args.repeat, seed=args.seed, strikes=limits)
+               for g in args.guessers]
+    width = max(len(r.guesser) for r in results)
+    head = f"{'guesser':<{width}} {'mean':>6} {'worst':>5}"
+    if game.strikes:
+        head += f" {'misses':>6} {'worst':>5}" + "".join(f" {'lost@' + str(k):>9}" for k in limits)
+    print(f"{game.spec}: {len(game.secrets):,} secrets")
+    print(head + f" {'seconds':>8}")
+    for r in results:
+        line = f"{r.guesser:<{width}} {r.mean:>6.3f} {r.max:>5}"
+        if game.strikes:
+            line += f" {r.misses.mean():>6.3f} {r.misses.max():>5}" + "".join(f" {r.lost(k):>9,}" for k in limits)
+        print(line + f" {r.seconds:>8.2f}")
+    if args.plot:
+        plot_distributions(results, args.plot)
+        print(f"distributions written to {args.plot}")
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("hardest", help="the secrets that take a guesser the most misses or guesses")
+    p.add_argument("game")
+    p.add_argument("guesser")
+    p.add_argument("--top", type=int, default=20)
+    p.add_argument("--repeat", type=int, default=1, help="repetitions for random guessers (worst kept)")
+    p.add_argument("--seed", type=int, default=None)
+    p.set_defaults(func=cmd_hardest)
+
+    p = sub.add_parser("compare", help="several guessers side by side on one game, with a plot")
+    p.add_argument("game")
+    p.add_argument("guessers", nargs="+", metavar="GUESSER")
+    p.add_argument("--strikes", metavar="K,K,...", help="report losses at these strike limits (Hangman)")
+    p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--plot", metavar="FILE.png", help="the distributions of guesses (and misses) on one figure")
+    p.set_defaults(func=cmd_compare)

@@ -1,0 +1,95 @@
+"""`arena optimal GAME`: the exact tree of least expected guesses, with its proven lower bound.
+
+    arena optimal mastermind                              5,625, proven optimal, and its table
+    arena optimal mastermind --pool consistent --depth 2  the consistent-only optimum (5,660)
+    arena optimal mastermind --max 5                      best total that never needs a 6th guess
+    arena optimal jotto --start lookahead --time-limit 60 --bound-levels 2
+                                                          a big instance: the best tree found from
+                                                          a guesser's tree, and a proven lower bound
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import ArenaError
+
+
+def cmd_optimal(args) -> None:
+    from ..games import make_game
+    from ..optimal import optimal_tree
+    from ..optimal.solve import refine
+
+    game = make_game(args.game)
+    if args.bound_levels < 1:
+        raise ArenaError(f"--bound-levels must be at least 1, got {args.bound_levels}")
+    if args.start:
+        if args.weights or args.max is not None or args.objective != "average":
+            raise ArenaError("--start improves a guesser's tree for the average with equal weights: "
+                             "it cannot be combined with --weights, --max or --objective worst")
+        tree = refine(game, _start_tree(game, args.start), args.pool, args.time_limit, args.bound_levels)
+    else:
+        weights = None
+        if args.weights:
+            from agents.optimal import read_weights
+            weights = read_weights(args.weights, game)
+        tree = optimal_tree(game, weights=weights, pool=args.pool, objective=args.objective,
+                            max_guesses=args.max, time_limit=args.time_limit)
+    if args.save:
+        tree.save(args.save)
+    if args.json:
+        print(json.dumps({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
+                         | {"mean": round(float(tree.guesses[tree.secrets].mean()), 6), "searched": tree.searched}))
+        return
+    print(report(tree, args.weights))
+    print(tree.table(min_count=args.min_count, depth=args.depth))
+    if args.save:
+        print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
+
+
+def _start_tree(game, spec: str):
+    from agents import make_guesser
+    from ..tree import grow_tree
+
+    guesser = make_guesser(spec)
+    if not guesser.deterministic:
+        raise ArenaError(f"--start needs a deterministic guesser, not {spec!r}")
+    return grow_tree(game, guesser)
+
+
+def report(tree, weighted: str | None = None) -> str:
+    """Two lines: what the tree costs, and what is proven about the optimum."""
+    n = len(tree.secrets)
+    cost = tree.guesses[tree.secrets]
+    head = (f"{tree.guesser} on {tree.game.spec}: {n:,} secrets; total {int(cost.sum()):,}, "
+            f"mean {cost.mean():.4f}, worst {cost.max()}")
+    if weighted:
+        head += f"; weighted cost {tree.value:.6g}"
+    unit = "weighted cost" if weighted else "total"
+    if tree.exact:
+        proof = f"proven optimal: no tree has a smaller {unit}"
+    else:
+        mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
+        proof = (f"best tree found; proven lower bound on the optimal {unit}: {tree.lower_bound:,.6g}{mean}, "
+                 f"gap {tree.value - tree.lower_bound:,.6g}")
+    return f"{head}\n{proof}; {tree.seconds:.2f} s, {tree.searched:,} candidate sets searched"
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("optimal", help="the exact tree of least expected guesses, with a proven lower bound")
+    p.add_argument("game", help="game spec, e.g. mastermind or jotto:first=20")
+    p.add_argument("--pool", default="all", help="all (default) or consistent: the guesses allowed")
+    p.add_argument("--objective", default="average",
+                   help="average (default) or worst: fewest guesses in the worst case, then least total")
+    p.add_argument("--max", type=int, default=None, metavar="K", help="never more than K guesses")
+    p.add_argument("--weights", metavar="FILE.json", help="secret weights: {secret: weight} or a list")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="stop after S seconds with the best tree found and a proven lower bound")
+    p.add_argument("--start", metavar="GUESSER", help="start from this guesser's tree (big instances)")
+    p.add_argument("--bound-levels", type=int, default=1, metavar="L",
+                   help="with --start: also prove the L-level look-ahead lower bound (2 costs minutes on Jotto)")
+    p.add_argument("--depth", type=int, default=None, help="table rows fewer than D guesses deep")
+    p.add_argument("--min-count", type=int, default=3, help="table rows reached by at least this many secrets")
+    p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object (no table)")
+    p.set_defaults(func=cmd_optimal)

@@ -1,0 +1,32 @@
+"""Guessing games as zero-sum games: the chooser's secrets against the guesser's trees.
+
+The chooser's pure strategies are the secrets, the guesser's the deterministic strategy trees,
+and the payoff to the chooser is the number of guesses. Modules, one idea each:
+
+    matrix       solve_matrix_game: value and optimal mixes of any zero-sum matrix game (linprog)
+    dominance    iterated removal of dominated strategies
+    crosscheck   the same game solved independently by nashpy
+    rational     exact rational equilibria recovered from the LP's floats, and checked
+    enumeration  every guesser tree of a tiny game (and how they are counted)
+    response     the guesser's exact best response to a chooser's mix
+    symmetry     code types: Mastermind's colour and position permutations
+    payoff       the chooser x tree payoff matrix, kept exact
+    restricted   games against named guessers, or against every tree
+    oracle       the double oracle: exact values of whole games
+    solution     Equilibrium, the result every solver returns
+"""
+
+from .crosscheck import NashpySolution, nashpy_solution
+from .dominance import Reduction, reduce_dominated
+from .enumeration import TreeEnumeration, count_trees, enumerate_trees
+from .matrix import MatrixGameSolution, SolverFailure, exploitability, solve_matrix_game
+from .oracle import double_oracle
+from .response import best_response, search_best_response
+from .restricted import solve_enumerated, solve_restricted
+from .solution import Equilibrium
+from .symmetry import Symmetry, symmetry_of
+
+__all__ = ["MatrixGameSolution", "SolverFailure", "solve_matrix_game", "exploitability", "Reduction",
+           "reduce_dominated", "NashpySolution", "nashpy_solution", "TreeEnumeration", "count_trees",
+           "enumerate_trees", "best_response", "search_best_response", "Symmetry", "symmetry_of",
+           "double_oracle", "solve_enumerated", "solve_restricted", "Equilibrium"]

@@ -1,0 +1,72 @@
+"""Games with a given set of guesser strategies: named guessers, or every tree of a tiny game.
+
+The chooser may pick any secret; the guesser mixes over the trees given. The value is that of
+this restricted game: the guesser could only do better with more trees to choose from.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import ArenaError
+from ..game import Game
+from ..tree import Tree, grow_tree
+from .enumeration import MAX_TREES, count_trees, enumerate_trees
+from .payoff import PayoffMatrix
+from .rational import ExactSolution
+from .solution import Equilibrium
+from .symmetry import no_symmetry
+
+
+def guesser_trees(game: Game, specs: Sequence[str]) -> list[Tree]:
+    """The tree of each named guesser (a random guesser plays its tree for its own seed)."""
+    from agents import make_guesser
+
+    trees = []
+    for spec in specs:
+        guesser = make_guesser(spec)
+        if not guesser.deterministic:
+            guesser = guesser.seeded(guesser.values.get("seed", 0), 0)
+        tree = grow_tree(game, guesser)
+        tree.guesser = spec
+        trees.append(tree)
+    return trees
+
+
+def _solve_columns(game: Game, costs: np.ndarray, method: str, start: float, tree_of) -> Equilibrium:
+    """Solve the game of the secrets against the columns `costs[k, s]`; `tree_of(k)` builds
+    the trees the guesser plays (only those in its mix are built)."""
+    symmetry = no_symmetry(game)
+    solution, exact = PayoffMatrix.of(costs, symmetry).solve()
+    A = costs.T
+    played = np.flatnonzero(solution.column > 0)
+    trees = tuple(tree_of(int(k)) for k in played)
+    column = solution.column[played]
+    if exact is not None:  # keep the exact strategies aligned with the trees kept
+        exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
+    lower, upper = float((solution.row @ A).min()), float((A @ solution.column).max())
+    return Equilibrium(game, method + "; " + solution.method, solution.value, lower, upper, solution.row,
+                       trees, column, symmetry, time.perf_counter() - start, exact)
+
+
+def solve_restricted(game: Game, specs: Sequence[str]) -> Equilibrium:
+    """The chooser (any secret) against a mix of the named guessers' trees."""
+    if not specs:
+        raise ArenaError("name at least one guesser")
+    start = time.perf_counter()
+    trees = guesser_trees(game, specs)
+    costs = np.array([t.guesses for t in trees])
+    return _solve_columns(game, costs, f"restricted to {len(specs)} named guessers", start, lambda k: trees[k])
+
+
+def solve_enumerated(game: Game, frontier: bool = True, max_trees: int = MAX_TREES) -> Equilibrium:
+    """The chooser against every guesser tree (`frontier`: every undominated one; the same
+    value and equilibria, see enumeration.py), by listing them all."""
+    start = time.perf_counter()
+    trees = enumerate_trees(game, frontier=frontier, max_trees=max_trees)
+    total = count_trees(game)
+    what = f"{len(trees):,} undominated of {total:,} trees" if frontier else f"all {total:,} trees"
+    return _solve_columns(game, trees.costs.astype(np.int64), f"enumeration ({what})", start, trees.tree)

@@ -1,0 +1,126 @@
+"""The solution of a guessing game as a zero-sum game: what every solver here returns."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from ..game import Game
+from ..tree import Tree
+from ..errors import ArenaError
+from .plans import first_guesses, plan_from_json
+from .rational import ExactSolution
+from .symmetry import Symmetry
+
+
+@dataclass(frozen=True)
+class Step:
+    """One round of a solver that narrows the value down: the bounds after it, and when."""
+
+    lower: float
+    upper: float
+    seconds: float
+    trees: int
+
+
+@dataclass(frozen=True)
+class Equilibrium:
+    """The chooser's mix over secrets, the guesser's mix over trees, and the value between.
+
+    `lower` is what the chooser's mix guarantees (the least expected number of guesses any
+    guesser tree achieves against it) and `upper` what the guesser's mix guarantees (the most
+    any secret costs on average against it); the value lies between, and `gap` = upper - lower
+    is 0 at an equilibrium. The guesser plays `trees[k]` with probability `guesser[k]`, each
+    carried by a uniformly random element of `symmetry`'s group (none for a trivial symmetry).
+    `exact` holds the rational value and strategies (over `symmetry`'s rows and over `trees`)
+    when they could be recovered and checked.
+    """
+
+    game: Game
+    method: str
+    value: float
+    lower: float
+    upper: float
+    chooser: np.ndarray
+    trees: tuple[Tree, ...]
+    guesser: np.ndarray
+    symmetry: Symmetry
+    seconds: float
+    exact: ExactSolution | None = None
+    uniform: float | None = None  # the least expected guesses against the uniform chooser
+    steps: tuple[Step, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def gap(self) -> float:
+        return max(0.0, self.upper - self.lower)
+
+    @property
+    def support(self) -> np.ndarray:
+        """The secrets the chooser may pick."""
+        return np.flatnonzero(self.chooser > 0)
+
+    def chooser_by_row(self) -> list[tuple[str, int, float, Fraction | None]]:
+        """(row label, secrets in it, total probability, exact total) for each row of the
+        symmetry (each code type, or each secret)."""
+        totals = self.symmetry.gather(self.chooser)
+        exact = self.exact.row if self.exact else [None] * len(totals)
+        return [(label, int(size), float(p), x) for label, size, p, x
+                in zip(self.symmetry.labels, self.symmetry.sizes, totals, exact)]
+
+    def guesser_mix(self) -> list[tuple[float, Tree, Fraction | None]]:
+        """(probability, tree, exact probability) for each tree played, most likely first."""
+        exact = self.exact.column if self.exact else [None] * len(self.trees)
+        mix = [(float(p), t, x) for p, t, x in zip(self.guesser, self.trees, exact) if p > 0]
+        return sorted(mix, key=lambda m: -m[0])
+
+    def to_json(self) -> dict:
+        game = self.game
+        out = {
+            "game": game.spec, "method": self.method, "value": self.value,
+            "value_exact": str(self.exact.value) if self.exact else None,
+            "lower": self.lower, "upper": self.upper, "gap": self.gap, "seconds": round(self.seconds, 3),
+            "chooser": {game.secrets[s]: float(p) for s, p in enumerate(self.chooser)},
+            "chooser_rows": [{"row": label, "secrets": size, "probability": p,
+                              "probability_exact": str(x) if x is not None else None}
+                             for label, size, p, x in self.chooser_by_row()],
+            "guesser": [{"probability": p, "probability_exact": str(x) if x is not None else None,
+                         "first_guesses": first_guesses(t), "total": int(t.guesses.sum()),
+                         "worst": int(t.guesses.max())} for p, t, x in self.guesser_mix()],
+            "symmetry": self.symmetry.group, "uniform_value": self.uniform,
+            "iterations": len(self.steps),
+            "steps": [{"lower": s.lower, "upper": s.upper, "seconds": round(s.seconds, 3), "trees": s.trees}
+                      for s in self.steps],
+            "notes": list(self.notes),
+        }
+        return out
+
+    def save(self, path: str | Path) -> None:
+        """The solution as JSON with the guesser's trees in full, for the `equilibrium` agent's
+        `file=` parameter (and for people)."""
+        data = {"format": FORMAT, **self.to_json()}
+        for entry, (_, tree, _) in zip(data["guesser"], self.guesser_mix()):
+            entry["tree"] = tree.to_json()
+        Path(path).write_text(json.dumps(data, indent=1) + "\n")
+
+
+FORMAT = "arena-equilibrium/1"
+
+
+def load_guesser_mix(path: str | Path, game: Game) -> list[tuple[float, dict]]:
+    """(probability, plan) for each tree of a saved equilibrium of `game`."""
+    try:
+        data = json.loads(Path(path).read_text())
+        if data.get("format") != FORMAT:
+            raise ValueError(f"no {FORMAT} format tag")
+        if data.get("game") != game.spec:
+            raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
+        return [(float(entry["probability"]), plan_from_json(game, entry["tree"]["root"])) for entry in data["guesser"]]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        if isinstance(e, ArenaError):
+            raise
+        raise ArenaError(f"{path}: not a saved equilibrium ({e})") from None

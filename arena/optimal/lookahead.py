@@ -1,0 +1,206 @@
+"""Trees for instances too big to solve exactly: rollout look-ahead, exact repair, proven bounds.
+
+Rollout look-ahead. At a node S, take the `width` best guesses by a greedy metric and score each
+by what it would cost if the greedy guesser played on afterwards:
+
+    estimate(g) = |S| + sum over non-hit classes S_r of greedy_cost(S_r)
+
+then play the guess of least estimate; sets of at most `exact` secrets are solved exactly instead.
+The greedy guesser's own choice is among the ones scored, so by induction over the tree (each
+class costs at most its greedy cost, and the estimate of the choice is at most the greedy cost
+of S) the rollout tree never costs more than the greedy tree it rolls out: it can only improve.
+
+Exact repair. Any subtree whose candidate set is small enough is re-solved by the exact search,
+with its current cost as the budget (so the search only looks for something strictly better),
+and replaced when it finds it. Repair works bottom up, so a replaced subtree's cost is known
+when its ancestors are tried.
+
+Proven lower bound. LB_0(S) is the slot bound; LB_k(S) = min over guesses g of
+|S| + sum_r LB_{k-1}(S_r(g)), a valid bound because the first guess of any tree is some g and its
+classes need at least LB_{k-1} each. It is computed best first: guesses are kept in a heap by
+their current bound, and only the guess on top is refined to the next level, until the top guess
+is refined to level k; its bound is then LB_k(S) (every other guess's bound is already larger,
+and refining only raises a bound).
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from typing import Callable
+
+import numpy as np
+
+from ..game import Game, Index, Indexes
+from ..tree import Node, Tree
+from .bounds import INF
+from .search import Search, Timeout
+
+
+class Rollout:
+    """The rollout look-ahead over one game: a guess for any candidate set, with the greedy
+    costs and exact solutions it computes cached (shared by all the nodes of a tree)."""
+
+    def __init__(self, game: Game, metric: str = "entropy", width: int = 8, exact: int = 30,
+                 pool: str = "all"):
+        from agents import make_guesser
+        from agents.scoring import METRICS
+
+        self.game, self.width, self.exact, self.pool = game, width, exact, pool
+        self.metric = METRICS[metric]
+        self.base = make_guesser(f"{metric}:pool={pool}")
+        self.search = Search(game, np.ones(len(game.secrets)), pool)
+        self.greedy_costs: dict[bytes, int] = {}
+        self.choices: dict[bytes, Index] = {}
+
+    def greedy_cost(self, S: Indexes) -> int:
+        """Total guesses of the greedy guesser's tree on S."""
+        if len(S) == 1:
+            return 1
+        key = S.tobytes()
+        if key not in self.greedy_costs:
+            from ..tree import grow_tree
+            self.greedy_costs[key] = int(grow_tree(self.game, self.base, S).guesses[S].sum())
+        return self.greedy_costs[key]
+
+    def choose(self, S: Indexes) -> Index:
+        """The guess at S: exact for small sets, else the rolled-out best of the top guesses."""
+        key = S.tobytes()
+        if key in self.choices:
+            return self.choices[key]
+        if len(S) <= self.exact:
+            self.search.solve(S)
+            guess = self.search.best_guess(S, self.search.limit)
+        else:
+            guess = self.best_rollout(S)
+        self.choices[key] = guess
+        return guess
+
+    def shortlist(self, S: Indexes) -> Indexes:
+        """The `width` best guesses by the metric (ties to a possible secret, then the lowest),
+        leaving out guesses that cannot split S."""
+        game = self.game
+        pool = game.all_guesses if self.pool == "all" else game.guesses_naming(S)
+        counts = game.partition_counts(pool, S)
+        key = self.metric.key(counts).astype(np.float64)
+        possible = game.is_candidate(S)[pool]
+        key[(counts.max(axis=1) == len(S)) & ~possible] = INF
+        order = np.lexsort((~possible, key))
+        return pool[order[: self.width]]
+
+    def best_rollout(self, S: Indexes) -> Index:
+        best, best_guess = INF, -1
+        for guess in self.shortlist(S):
+            total = len(S)
+            for reply, part in self.game.partition(int(guess), S).items():
+                if not self.game.finished(reply):
+                    total += self.greedy_cost(part)
+                if total >= best:
+                    break
+            if total < best:
+                best, best_guess = total, int(guess)
+        return best_guess
+
+    def tree(self, secrets: Indexes | None = None, label: str = "lookahead") -> Tree:
+        """The rollout tree over `secrets` (default all)."""
+        S = self.game.all_secrets if secrets is None else np.asarray(secrets)
+        return build_tree(self.game, S, self.choose, label)
+
+
+def build_tree(game: Game, S: Indexes, choose: Callable[[Indexes], Index], label: str) -> Tree:
+    """The tree that plays choose(candidates) at every node, as an arena Tree."""
+    cost = np.zeros(len(game.secrets), dtype=np.int64)
+
+    def grow(part: Indexes, replies: tuple) -> Node:
+        node = Node(int(choose(part)), part, replies)
+        for reply, cls in game.partition(node.guess, part).items():
+            if game.finished(reply):
+                cost[cls] = len(replies) + 1
+            else:
+                node.children[reply] = grow(cls, replies + (reply,))
+        return node
+
+    return Tree(game, label, [grow(S, ())], cost, np.zeros_like(cost))
+
+
+def improve_tree(tree: Tree, largest: int = 60, seconds_each: float = 5.0, budget_seconds: float | None = None,
+                 search: Search | None = None) -> tuple[Tree, int]:
+    """The tree with every subtree of at most `largest` secrets re-solved exactly where that finds
+    a cheaper one (bottom up; each search stops after `seconds_each`, all of them after
+    `budget_seconds`). Returns the new tree and the number of subtrees replaced.
+    Equal weights only: the cost of a subtree is the sum of its secrets' guesses."""
+    game = tree.game
+    search = search or Search(game, np.ones(len(game.secrets)))
+    cost = tree.guesses.copy()
+    stop = None if budget_seconds is None else time.perf_counter() + budget_seconds
+    replaced = 0
+
+    def repair(node: Node) -> Node:
+        nonlocal replaced
+        for reply in list(node.children):
+            node.children[reply] = repair(node.children[reply])
+        S, depth = node.candidates, node.depth
+        if len(S) < 3 or len(S) > largest or (stop is not None and time.perf_counter() > stop):
+            return node
+        current = float(cost[S].sum() - depth * len(S))  # guesses made inside this subtree
+        search.deadline = time.perf_counter() + seconds_each
+        try:
+            value = search.solve(S, current)
+        except Timeout:
+            return node
+        finally:
+            search.deadline = None
+        if value >= current:
+            return node
+        replaced += 1
+        return regrow(search, S, node.replies, cost)
+
+    root = repair(tree.root)
+    return Tree(game, tree.guesser, [root], cost, np.zeros_like(cost)), replaced
+
+
+def regrow(search: Search, S: Indexes, replies: tuple, cost: np.ndarray) -> Node:
+    """The exact subtree the search found for S, below the history `replies` (costs updated)."""
+    game = search.game
+    node = Node(search.best_guess(S, search.limit), S, replies)
+    for reply, cls in game.partition(node.guess, S).items():
+        if game.finished(reply):
+            cost[cls] = len(replies) + 1
+        else:
+            node.children[reply] = regrow(search, cls, replies + (reply,), cost)
+    return node
+
+
+def proven_bound(search: Search, S: Indexes, levels: int = 2, deadline: float | None = None) -> float:
+    """LB_levels(S) (module docstring), computed best first; with a deadline, the least bound
+    on the heap when it passes (still a valid bound)."""
+    memo: dict[tuple[bytes, int], float] = {}
+    return _bound(search, S, levels, memo, deadline)
+
+
+def _bound(search: Search, S: Indexes, level: int, memo: dict, deadline: float | None) -> float:
+    n = len(S)
+    if n <= 2:
+        return float(2 * n - 1) if n else 0.0
+    key = (S.tobytes(), level)
+    if key in memo:
+        return memo[key]
+    game = search.game
+    pool = game.all_guesses if not search.consistent_pool else game.guesses_naming(S)
+    bound, _, _ = search.score_guesses(S, pool, search.limit)
+    if level <= 1:
+        memo[key] = float(bound.min())
+        return memo[key]
+    heap = [(float(bound[i]), 1, int(i)) for i in np.flatnonzero(np.isfinite(bound))]
+    heapq.heapify(heap)
+    while heap:
+        value, depth, i = heap[0]
+        if depth >= level or (deadline is not None and time.perf_counter() > deadline):
+            break
+        refined = float(n)
+        for reply, part in game.partition(int(pool[i]), S).items():
+            if not game.finished(reply):
+                refined += _bound(search, part, level - 1, memo, deadline) if len(part) > 2 else 2 * len(part) - 1
+        heapq.heapreplace(heap, (max(value, refined), depth + 1, i))
+    memo[key] = heap[0][0] if heap else INF
+    return memo[key]

@@ -1,0 +1,251 @@
+"""`optimal_tree`: the strategy tree of least expected guesses, as an arena.tree.Tree.
+
+The search itself is in search.py (branch and bound), its bounds in bounds.py and the Mastermind
+symmetries in symmetry.py. This module checks the arguments, chooses the depth for
+`objective="worst"`, seeds a time-limited search with the best greedy tree, and turns the
+search's cache into a Tree (with the value and the proven lower bound beside it).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import ArenaError, choices
+from ..game import Game, Index, Indexes
+from ..tree import Node, Tree, grow_tree
+from .bounds import INF, min_depth
+from .search import Search, Timeout
+from .symmetry import Symmetry
+
+POOLS = ("all", "consistent")
+OBJECTIVES = ("average", "worst")
+#: Greedy guessers whose trees seed a time-limited search (the best one is the first incumbent).
+SEED_METRICS = ("entropy", "expected", "most-parts", "minimax")
+
+
+@dataclass
+class SolvedTree(Tree):
+    """A Tree with what the solver knows about it: its weighted cost `value` (sum of weight x
+    guesses; with equal weights, the total), a proven `lower_bound` on the best possible cost
+    (equal to `value` when the search finished: the tree is optimal), and the search's effort."""
+
+    value: float = 0.0
+    lower_bound: float = 0.0
+    seconds: float = 0.0
+    searched: int = 0  # candidate sets whose guesses the search scored
+    depth_bound: int = 0  # a proven lower bound on the worst case of any tree (objective=worst)
+
+    @property
+    def exact(self) -> bool:
+        return self.lower_bound >= self.value - 1e-9 * max(1.0, abs(self.value))
+
+    def to_json(self) -> dict:
+        data = super().to_json()
+        data.update(value=_plain(self.value), lower_bound=_plain(self.lower_bound), exact=self.exact,
+                    seconds=round(self.seconds, 3))
+        return data
+
+
+def _plain(x: float):
+    """An integer-valued float as an int (so JSON says 5625, not 5625.0)."""
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Sequence[float] | None = None,
+                 pool: str = "all", objective: str = "average", max_guesses: int | None = None,
+                 time_limit: float | None = None) -> SolvedTree:
+    """The decision tree minimising sum_s w_s x (guesses to find s) over `secrets` (default all).
+
+    weights: one per secret of `secrets` (or of the whole game), >= 0; default all equal, when
+    the value is the total number of guesses. pool: "all" guesses or only "consistent" ones (that
+    may still be the secret). objective: "average" (the weighted total) or "worst" (the fewest
+    guesses in the worst case, then the least total among such trees). max_guesses=K: the best
+    total among trees that never need more than K guesses. time_limit (seconds): stop the search
+    and return the best tree found (at worst the best greedy tree) with `lower_bound` < `value`
+    unless it was proven optimal. The tree's guesser is named as the `optimal` agent's spec.
+    """
+    start = time.perf_counter()
+    check_choice("pool", pool, POOLS)
+    check_choice("objective", objective, OBJECTIVES)
+    if max_guesses is not None and (not isinstance(max_guesses, (int, np.integer)) or max_guesses < 1):
+        raise ArenaError(f"max_guesses must be a positive integer or None, got {max_guesses!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ArenaError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    if game.hit is None:
+        raise ArenaError(f"{game.spec}: the optimal solver needs guesses that can hit the secret")
+    S = secret_set(game, secrets)
+    w, scale = weight_vector(game, S, weights)
+    deadline = None if time_limit is None else start + time_limit
+    sym = Symmetry.for_game(game, None if scale is not None and len(S) == len(game.secrets) else invariant(game, S, w))
+    label = agent_spec(pool, objective, max_guesses)
+
+    depth_bound = 0
+    if objective == "worst":
+        try:
+            max_guesses = depth_bound = least_depth(game, S, w, pool, sym, max_guesses, deadline)
+        except Timeout:  # the search below times out at once and returns the best greedy tree
+            pass
+    incumbent = seed_tree(game, S, w, pool, max_guesses) if time_limit is not None else None
+    search = Search(game, w, pool, max_guesses, sym, deadline)
+    tree, lower = search_below(search, S, incumbent, label)
+    unit = 1.0 if scale is None else scale
+    value = incumbent_value(tree, w) * unit
+    return SolvedTree(game, label, tree.roots, tree.guesses, tree.misses, value=value,
+                      lower_bound=min(lower * unit, value), seconds=time.perf_counter() - start,
+                      searched=search.stats.nodes, depth_bound=depth_bound or min_depth(len(S), search.b_max))
+
+
+def search_below(search: Search, S: Indexes, incumbent: Tree | None, label: str) -> tuple[Tree, float]:
+    """The best tree the search finds for S, cheaper than the incumbent (if any), and a proven
+    lower bound on the optimum: the optimum itself unless the time limit stopped the search."""
+    game, w, sym = search.game, search.w, search.symmetry
+    budget = INF if incumbent is None else incumbent_value(incumbent, w)
+    search.root_key = search.key(S, search.limit)
+    try:
+        value = search.solve(S, budget, sym=sym)
+        if value == INF:
+            raise ArenaError(f"{game.spec}: no tree finds every secret within {search.limit} guesses")
+        if value < budget:
+            return tree_from_search(search, S, label), value
+        return incumbent, budget  # the search proved that nothing beats the incumbent
+    except Timeout:
+        best, guess = search.progress
+        tree = tree_from_search(search, S, label, guess) if guess >= 0 and best < budget else incumbent
+        if tree is None:
+            raise ArenaError(f"{game.spec}: no tree within {search.limit} guesses found before the time limit")
+        return tree, min(search.root_bound(S, sym), incumbent_value(tree, w))
+
+
+def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None = None,
+           bound_levels: int = 1) -> SolvedTree:
+    """A tree at least as good as `tree` (equal weights): the exact search with the tree's total as
+    its budget, until the time limit; and a proven lower bound on the optimum, the larger of what
+    the search proved and the best-first bound LB_levels (lookahead.proven_bound)."""
+    from .lookahead import proven_bound
+
+    start = time.perf_counter()
+    check_choice("pool", pool, POOLS)
+    S = tree.secrets
+    w = np.ones(len(game.secrets))
+    sym = Symmetry.for_game(game, None if len(S) == len(game.secrets) else invariant(game, S, w))
+    deadline = None if time_limit is None else start + time_limit
+    search = Search(game, w, pool, None, sym, deadline)
+    best, lower = search_below(search, S, tree, tree.guesser)
+    if lower < incumbent_value(best, w) and bound_levels > 1:
+        search.deadline = None
+        remaining = None if deadline is None else max(deadline - time.perf_counter(), 1.0)
+        lower = max(lower, proven_bound(search, S, bound_levels, None if remaining is None else time.perf_counter() + remaining))
+    value = incumbent_value(best, w)
+    return SolvedTree(game, best.guesser, best.roots, best.guesses, best.misses, value=value,
+                      lower_bound=min(lower, value), seconds=time.perf_counter() - start, searched=search.stats.nodes,
+                      depth_bound=min_depth(len(S), search.b_max))
+
+
+# --- arguments ------------------------------------------------------------------------------
+def check_choice(name: str, value: str, valid: Sequence[str]) -> None:
+    if value not in valid:
+        raise ArenaError(f"{name} must be one of {choices(valid)}, got {value!r}")
+
+
+def secret_set(game: Game, secrets: Sequence[Index] | None) -> Indexes:
+    """The secrets to cover, as a sorted array of distinct valid indexes."""
+    if secrets is None:
+        return game.all_secrets
+    S = np.unique(np.asarray(secrets, dtype=np.intp))
+    if len(S) == 0 or S[0] < 0 or S[-1] >= len(game.secrets) or len(S) != len(np.asarray(secrets).ravel()):
+        raise ArenaError(f"secrets must be distinct indexes between 0 and {len(game.secrets) - 1}")
+    return S
+
+
+def weight_vector(game: Game, S: Indexes, weights: Sequence[float] | None) -> tuple[np.ndarray, float | None]:
+    """Weights over all secrets of the game (float64), and the common weight when all of S's are
+    equal (then the vector is all ones and the values are rescaled at the end), else None."""
+    w = np.ones(len(game.secrets), dtype=np.float64)
+    if weights is None:
+        return w, 1.0
+    given = np.asarray(weights, dtype=np.float64).ravel()
+    if len(given) == len(S):
+        w[S] = given
+    elif len(given) == len(game.secrets):
+        w = given.copy()
+    else:
+        raise ArenaError(f"weights: expected {len(S)} (one per secret covered) or {len(game.secrets)} "
+                         f"(one per secret of the game), got {len(given)}")
+    if not np.all(np.isfinite(w[S])) or np.any(w[S] < 0):
+        raise ArenaError("weights must be finite and non-negative")
+    common = w[S][0]
+    if common > 0 and np.all(w[S] == common):
+        return np.ones(len(game.secrets), dtype=np.float64), float(common)
+    return w, None
+
+
+def invariant(game: Game, S: Indexes, w: np.ndarray) -> np.ndarray:
+    """What a symmetry must preserve: the weights of the secrets covered, -1 for the others."""
+    out = np.full(len(game.secrets), -1.0)
+    out[S] = w[S]
+    return out
+
+
+def agent_spec(pool: str, objective: str, max_guesses: int | None) -> str:
+    """The `optimal` agent's spec for these settings (non-default parameters only)."""
+    parts = [f"pool={pool}"] if pool != "all" else []
+    parts += [f"objective={objective}"] if objective != "average" else []
+    parts += [f"max={max_guesses}"] if max_guesses else []
+    return "optimal" + (":" + ",".join(parts) if parts else "")
+
+
+# --- the pieces of the solve ------------------------------------------------------------------
+def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int | None,
+                deadline: float | None) -> int:
+    """The fewest guesses that find every secret of S in the worst case (at most `cap`)."""
+    search = Search(game, w, pool, None, sym, deadline)
+    depth = min_depth(len(S), search.b_max)
+    while not search.fits(S, depth, sym):
+        depth += 1
+        if cap is not None and depth > cap:
+            raise ArenaError(f"{game.spec}: no tree finds every secret within {cap} guesses")
+    return depth
+
+
+def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int | None) -> Tree | None:
+    """The best greedy tree (by weighted cost) that respects the depth limit: the incumbent that a
+    time-limited search has to beat, so that it always has a tree to return."""
+    from agents import make_guesser  # the greedy guessers live with the agents
+
+    best = None
+    for metric in SEED_METRICS:
+        tree = grow_tree(game, make_guesser(f"{metric}:pool={pool}"), S)
+        if max_guesses is not None and tree.guesses.max() > max_guesses:
+            continue
+        if best is None or incumbent_value(tree, w) < incumbent_value(best, w):
+            best = tree
+    return best
+
+
+def incumbent_value(tree: Tree, w: np.ndarray) -> float:
+    return float(tree.guesses[tree.secrets] @ w[tree.secrets])
+
+
+def tree_from_search(search: Search, S: Indexes, label: str, root_guess: Index | None = None) -> Tree:
+    """The tree of best guesses that the search's cache holds for S (every set on the way was
+    solved exactly), as an arena Tree with each secret's number of guesses."""
+    game = search.game
+    cost = np.zeros(len(game.secrets), dtype=np.int64)
+    search.deadline = None  # a closed-form class may still need its (tiny) search for a guess
+
+    def grow(part: Indexes, replies: tuple, left: int, guess: Index | None = None) -> Node:
+        guess = search.best_guess(part, left) if guess is None else guess
+        node = Node(int(guess), part, replies)
+        for reply, cls in game.partition(node.guess, part).items():
+            if game.finished(reply):
+                cost[cls] = len(replies) + 1
+            else:
+                node.children[reply] = grow(cls, replies + (reply,), left - 1)
+        return node
+
+    root = grow(S, (), search.limit, root_guess)
+    return Tree(game, label, [root], cost, np.zeros_like(cost))

@@ -1,0 +1,188 @@
+"""Symmetries of Mastermind that fix a history: equivalent guesses are searched once.
+
+Permuting the colours (pi) and the positions (tau) of every code preserves every reply:
+F(sigma g, sigma s) = F(g, s) for sigma = (pi, tau) acting by (sigma x)[i] = pi(x[tau[i]]).
+If sigma also fixes every guess made so far, it maps the candidate set onto itself (a
+candidate is defined by its replies to those guesses), so the guesses g and sigma g lead to
+isomorphic subtrees of the same cost; only one guess per orbit of the stabilizer G_H of the
+history H needs to be searched. With weights, sigma must also preserve the weights (and the set
+of secrets the tree covers), or the costs differ.
+
+The stabilizer, concretely. For a position permutation tau, sigma fixes every h of H only if
+pi(h[tau[i]]) = h[i] for all h, i: this forces pi on the colours V that occur in H (it must be a
+bijection of V), and leaves pi free on the unused colours U. So G_H = F x Sym(U), where F holds
+one element per admissible tau (at most pegs!) and Sym(U) permutes the unused colours.
+
+Orbit representatives without listing Sym(U): relabelling the unused colours of a code in order
+of first appearance is invariant under Sym(U) and stays in the orbit, so
+
+    rep(x) = min over f in F of index(relabel_U(f x))
+
+is constant on each orbit of G_H and belongs to it: exactly one guess per orbit has rep(x) = x.
+With weights the group is listed explicitly instead (F x Sym(U) while that is small, else F) and
+cut down to the elements that preserve the weights; its orbit minima are the representatives.
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import factorial
+
+import numpy as np
+
+from ..game import Indexes
+
+#: Largest group listed element by element (weighted case); beyond it Sym(U) is left out.
+EXPLICIT_LIMIT = 20_000
+
+
+class Symmetry:
+    """The stabilizer of a history of guesses in a Mastermind game, and its orbit representatives.
+
+    `invariant` is None when every code is a secret of equal weight; else an array over the
+    secrets (the weights, -1 for secrets the tree does not cover) that an element must preserve.
+    """
+
+    def __init__(self, game, history: tuple[int, ...] = (), invariant: np.ndarray | None = None,
+                 _shared: dict | None = None):
+        self.game = game
+        self.history = tuple(sorted(set(history)))
+        self.invariant = invariant
+        self.shared = {} if _shared is None else _shared  # group data by history, shared by all nodes
+        self._mask: np.ndarray | None = None
+
+    @classmethod
+    def for_game(cls, game, invariant: np.ndarray | None = None) -> "Symmetry | None":
+        """The symmetry of the empty history, or None for games without colour and position symmetry."""
+        if not hasattr(game, "codes_array") or not hasattr(game, "colors"):
+            return None
+        sym = cls(game, (), invariant)
+        return sym if sym.mask() is not None else None
+
+    def after(self, guess: int) -> "Symmetry | None":
+        """The stabilizer of the history extended by `guess` (None once it is trivial)."""
+        if guess in self.history:
+            return self
+        child = Symmetry(self.game, self.history + (guess,), self.invariant, self.shared)
+        return child if child.mask() is not None else None
+
+    def representatives(self, pool: Indexes) -> Indexes:
+        """The guesses of `pool` that are the least of their orbit."""
+        mask = self.mask()
+        return pool if mask is None else pool[mask[pool]]
+
+    # --- the group --------------------------------------------------------------------------
+    def mask(self) -> np.ndarray | None:
+        """A boolean per code: is it its orbit's representative? None if the group is trivial."""
+        if self._mask is None:
+            if self.history not in self.shared:
+                self.shared[self.history] = self._compute_mask()
+            self._mask = self.shared[self.history]
+        return None if self._mask is False else self._mask
+
+    def _compute_mask(self):
+        forced = self.forced_elements()
+        used = {int(c) for h in self.history for c in self.game.codes_array[h]}
+        unused = [c for c in range(self.game.colors) if c not in used]
+        if self.invariant is None:
+            if len(forced) == 1 and len(unused) <= 1:
+                return False
+            images = np.stack([self.index_of(self.relabel(self.apply(f), unused)) for f in forced])
+        else:
+            rep = self.explicit_minimum(forced, unused)
+            if rep is None:
+                return False
+            return rep == np.arange(len(rep))
+        rep = images.min(axis=0)
+        return rep == np.arange(len(rep))
+
+    def forced_elements(self) -> list[tuple[tuple[int, ...], np.ndarray]]:
+        """F: for each position permutation tau that some colour permutation makes fix every guess
+        of the history, (tau, pi) with pi the forced colour map (identity on unused colours)."""
+        codes = self.game.codes_array
+        out = []
+        for tau in itertools.permutations(range(self.game.pegs)):
+            pi = np.full(self.game.colors, -1, dtype=np.int64)
+            ok = True
+            for h in self.history:
+                source, target = codes[h][list(tau)], codes[h]
+                for a, t in zip(source.tolist(), target.tolist()):
+                    if pi[a] == -1:
+                        pi[a] = t
+                    elif pi[a] != t:
+                        ok = False
+                        break
+                if not ok:
+                    break
+            mapped = pi[pi >= 0]
+            if not ok or len(set(mapped.tolist())) != len(mapped):
+                continue
+            free = pi < 0
+            pi[free] = np.flatnonzero(free)  # identity on the unused colours
+            out.append((tau, pi))
+        return out
+
+    def apply(self, element: tuple[tuple[int, ...], np.ndarray]) -> np.ndarray:
+        """Every code transformed by the element: y[i] = pi(x[tau[i]])."""
+        tau, pi = element
+        return pi[self.game.codes_array[:, list(tau)]]
+
+    def relabel(self, codes: np.ndarray, unused: list[int]) -> np.ndarray:
+        """Unused colours renamed in order of first appearance (to the smallest unused ones)."""
+        if len(unused) <= 1:
+            return codes
+        is_free = np.zeros(self.game.colors, dtype=bool)
+        is_free[unused] = True
+        targets = np.array(unused)
+        rows = np.arange(len(codes))
+        name = np.full((len(codes), self.game.colors), -1, dtype=np.int64)
+        given = np.zeros(len(codes), dtype=np.int64)
+        for j in range(codes.shape[1]):
+            col = codes[:, j]
+            new = is_free[col] & (name[rows, col] < 0)
+            name[rows[new], col[new]] = targets[given[new]]
+            given[new] += 1
+        return np.where(is_free[codes], name[rows[:, None], codes], codes)
+
+    def index_of(self, codes: np.ndarray) -> np.ndarray:
+        """The index of each code (rows of colours) in the game's order."""
+        if "index" not in self.shared:
+            c, p = self.game.colors, self.game.pegs
+            powers = c ** np.arange(p - 1, -1, -1)
+            dense = np.full(c**p, -1, dtype=np.int64)
+            dense[self.game.codes_array.astype(np.int64) @ powers] = np.arange(len(self.game.codes_array))
+            self.shared["index"] = (dense, powers)
+        dense, powers = self.shared["index"]
+        return dense[codes.astype(np.int64) @ powers]
+
+    def explicit_minimum(self, forced, unused) -> np.ndarray | None:
+        """The least image of every code over the elements of G_H that preserve the invariant
+        (they form a subgroup), or None if only the identity does."""
+        free_perms = [tuple(unused)]
+        if len(forced) * factorial(len(unused)) <= EXPLICIT_LIMIT:
+            free_perms = list(itertools.permutations(unused))
+        codes = self.game.codes_array
+        least, kept = np.arange(len(codes)), 0
+        probe = np.linspace(0, len(codes) - 1, min(len(codes), 64)).astype(np.intp)
+        colour_maps = np.array([_with(pi, unused, perm) for _, pi in forced for perm in free_perms])
+        for k, (tau, _) in enumerate(forced):
+            maps = colour_maps[k * len(free_perms):(k + 1) * len(free_perms)]
+            moved = codes[:, list(tau)]
+            # most elements move some probe code to a different weight: test those first, cheaply
+            near = self.index_of(maps[:, moved[probe]])
+            maps = maps[(self.invariant[near] == self.invariant[probe]).all(axis=1)]
+            if len(maps) == 0:
+                continue
+            images = self.index_of(maps[:, moved])  # (maps, codes)
+            keep = (self.invariant[images] == self.invariant).all(axis=1)
+            if keep.any():
+                np.minimum(least, images[keep].min(axis=0), out=least)
+                kept += int(keep.sum())
+        return least if kept > 1 else None
+
+
+def _with(pi: np.ndarray, unused: list[int], perm: tuple[int, ...]) -> np.ndarray:
+    """The colour map pi with the unused colours sent to `perm`."""
+    full = pi.copy()
+    full[unused] = perm
+    return full

@@ -1,0 +1,225 @@
+"""Equilibria of chooser against guesser: matrix games, tree enumeration, best responses,
+the double oracle, the command and the agent.
+
+Tiny games are checked against every guesser tree, listed in full, solved by linprog and by
+nashpy; larger ones by the double oracle with either best-response solver.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents import make_guesser
+from arena import make_game
+from arena.cli import main
+from arena.equilibrium import (count_trees, double_oracle, enumerate_trees, exploitability, nashpy_solution,
+                               reduce_dominated, search_best_response, solve_enumerated, solve_matrix_game,
+                               solve_restricted, symmetry_of)
+from arena.equilibrium.dominance import undominated_columns
+from arena.equilibrium.plans import plan_tree
+from arena.equilibrium.response import external_solver
+from arena.evaluate import evaluate
+
+TINY = ["mastermind:pegs=2,colors=2", "mastermind:pegs=3,colors=2", "mastermind:pegs=2,colors=3",
+        "jotto:first=5", "jotto:first=6", "jotto:first=7", "jotto:first=8"]
+EXACT = {  # the values these tests establish, by full enumeration, linprog and nashpy together
+    "mastermind:pegs=2,colors=2": Fraction(2), "mastermind:pegs=3,colors=2": Fraction(23, 10),
+    "mastermind:pegs=2,colors=3": Fraction(29, 12), "jotto:first=8": Fraction(41, 19)}
+SOLVERS = ["search"] + (["optimal"] if external_solver() else [])
+
+
+# --- matrix games -------------------------------------------------------------------------------
+def test_rock_paper_scissors():
+    solution = solve_matrix_game([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
+    assert solution.value == pytest.approx(0, abs=1e-9)
+    assert solution.row == pytest.approx([1 / 3] * 3) and solution.column == pytest.approx([1 / 3] * 3)
+    assert max(solution.exploitability) < 1e-9
+    with pytest.raises(ValueError):
+        solution.row[0] = 1  # frozen, arrays included
+    assert nashpy_solution([[0, -1, 1], [1, 0, -1], [-1, 1, 0]]).value == pytest.approx(0, abs=1e-9)
+
+
+def test_dominated_strategies_are_removed_iteratively():
+    # column 2 is dominated by column 0 for the minimiser; then row 1 by row 0; then column 1 by column 0
+    A = np.array([[1, 2, 3], [0, 5, 4]])
+    reduction = reduce_dominated(A)
+    assert reduction.rows.tolist() == [0] and reduction.columns.tolist() == [0]
+    solution = solve_matrix_game(A)
+    assert solution.value == pytest.approx(1) and solution.row.tolist() == [1, 0] and "dominated" in solution.method
+    # identical strategies: only the first survives; strict removal keeps both
+    assert undominated_columns(np.array([[1, 1], [2, 2]])).tolist() == [0]
+    assert undominated_columns(np.array([[1, 1], [2, 2]]), strict=True).tolist() == [0, 1]
+
+
+def test_a_degenerate_game_is_reported_and_still_solved():
+    # column 0 ties both rows: many optimal column strategies, and support enumeration finds an even number
+    A = np.array([[1, 3, 0], [1, 0, 3], [0, 2, 2]])
+    lp = solve_matrix_game(A)
+    check = nashpy_solution(A)
+    assert check.value == pytest.approx(lp.value)
+    assert max(check.exploitability) < 1e-7
+    rng = np.random.default_rng(7)  # a 7x7 integer game where nashpy warns of degeneracy
+    B = rng.integers(0, 5, (7, 7))
+    check = nashpy_solution(B)
+    assert check.degenerate and "degenerate" in " ".join(check.warnings)
+    assert check.value == pytest.approx(solve_matrix_game(B).value)
+
+
+matrices = st.integers(1, 6).flatmap(lambda m: st.integers(1, 6).flatmap(
+    lambda n: st.lists(st.integers(-4, 4), min_size=m * n, max_size=m * n).map(lambda v: np.array(v).reshape(m, n))))
+
+
+@settings(max_examples=60, deadline=None)
+@given(matrices)
+def test_matrix_game_invariants(A):
+    solution = solve_matrix_game(A)
+    V = solution.value
+    assert A.min(axis=1).max() - 1e-9 <= V <= A.max(axis=0).min() + 1e-9  # pure maximin <= V <= pure minimax
+    assert max(exploitability(A, solution.row, solution.column)) < 1e-7
+    assert solution.row.sum() == pytest.approx(1) and (solution.row >= 0).all()
+    assert solve_matrix_game(2 * A + 3).value == pytest.approx(2 * V + 3)
+    assert solve_matrix_game(-A.T).value == pytest.approx(-V)  # the same game seen from the other side
+    assert solve_matrix_game(A, reduce=False).value == pytest.approx(V)
+    if A.size <= 16:
+        assert nashpy_solution(A).value == pytest.approx(V, abs=1e-7)
+
+
+# --- trees ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec, trees", [("mastermind:pegs=2,colors=2", 8), ("mastermind:pegs=3,colors=2", 1776),
+                                         ("mastermind:pegs=2,colors=3", 26760)])
+def test_tree_counts_of_the_issue(spec, trees):
+    game = make_game(spec)
+    assert count_trees(game) == trees
+    listed = enumerate_trees(game)
+    assert len(listed) == trees and len(np.unique(listed.costs, axis=0)) <= trees
+
+
+@pytest.mark.parametrize("spec", TINY)
+def test_every_listed_tree_is_a_real_tree(spec):
+    game = make_game(spec)
+    listed = enumerate_trees(game)
+    for k in np.linspace(0, len(listed) - 1, 7).astype(int):
+        tree = listed.tree(int(k))
+        assert np.array_equal(tree.guesses, listed.costs[k])
+    plans = {tuple(sorted(listed.plan(k).items())) for k in range(len(listed))}
+    assert len(plans) == len(listed)  # every tree listed once
+
+
+@pytest.mark.parametrize("spec", TINY)
+def test_tiny_games_against_every_tree(spec):
+    game = make_game(spec)
+    every = enumerate_trees(game).costs.T.astype(float)  # secrets x every tree
+    lp = solve_matrix_game(every)
+    check = nashpy_solution(every)
+    assert check.value == pytest.approx(lp.value, abs=1e-9)
+    frontier = solve_enumerated(game)
+    assert frontier.value == pytest.approx(lp.value, abs=1e-9)
+    assert frontier.exact is not None and float(frontier.exact.value) == pytest.approx(lp.value, abs=1e-9)
+    for solver in SOLVERS:
+        oracle = double_oracle(game, solver=solver)
+        assert oracle.gap < 1e-6 and oracle.value == pytest.approx(lp.value, abs=1e-7)
+        assert oracle.exact is not None and oracle.exact.value == frontier.exact.value
+        # the oracle's chooser mix holds every tree of the full list to the value
+        assert (oracle.chooser @ every).min() == pytest.approx(lp.value, abs=1e-7)
+    if spec in EXACT:
+        assert frontier.exact.value == EXACT[spec]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["mastermind:pegs=2,colors=3", "jotto:first=8", "mastermind:pegs=3,colors=2"]),
+       st.lists(st.integers(0, 5), min_size=9, max_size=9))
+def test_best_response_is_the_best_listed_tree(spec, raw):
+    game = make_game(spec)
+    n = len(game.secrets)
+    w = np.array(raw[:n], dtype=float) + 1e-3 * np.arange(1, n + 1)
+    w /= w.sum()
+    best = float((enumerate_trees(game, frontier=True).costs @ w).min())
+    assert float(w @ search_best_response(game, w).guesses) == pytest.approx(best, abs=1e-9)
+
+
+# --- symmetry -----------------------------------------------------------------------------------
+def test_mastermind_code_types_and_permutations(mastermind):
+    symmetry = symmetry_of(mastermind)
+    assert symmetry.labels == ("aaaa", "aaab", "aabb", "aabc", "abcd")
+    assert symmetry.sizes.tolist() == [6, 120, 90, 720, 360] and symmetry.order == 720 * 24
+    for element in (1, 777, 17279):
+        p = symmetry.permutation(element)
+        assert sorted(p.tolist()) == list(range(1296))
+        assert np.array_equal(mastermind.table[np.ix_(p, p)], mastermind.table)  # feedback is kept
+        assert np.array_equal(symmetry.orbit[p], symmetry.orbit)  # types are kept
+
+
+def test_symmetry_shrinks_the_game_without_changing_its_value():
+    game = make_game("mastermind:pegs=2,colors=4")
+    reduced = double_oracle(game, solver="search")
+    full = double_oracle(game, symmetry=__import__("arena.equilibrium.symmetry", fromlist=["x"]).no_symmetry(game),
+                         solver="search")
+    assert reduced.exact.value == full.exact.value == Fraction(45, 16)
+    assert len(reduced.symmetry.labels) == 2
+
+
+# --- restricted games -----------------------------------------------------------------------------
+def test_named_guessers():
+    game = make_game("mastermind:pegs=3,colors=3")
+    specs = ["knuth", "entropy", "lowest", "most-parts:pool=consistent"]
+    eq = solve_restricted(game, specs)
+    costs = np.array([evaluate(game, make_guesser(s)).guesses[0] for s in specs])
+    assert eq.value == pytest.approx(solve_matrix_game(costs.T).value)
+    assert eq.value >= double_oracle(game, solver="search").value - 1e-9  # fewer trees: no better for the guesser
+    assert eq.exact is not None and eq.gap < 1e-9
+
+
+# --- the command and the agent ----------------------------------------------------------------------
+def run(capsys, *argv):
+    try:
+        rc = main(list(argv))
+    except SystemExit as e:
+        rc = e.code
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_command_json_and_text(capsys):
+    rc, out, _ = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--json", "--solver", "search")
+    data = json.loads(out)
+    assert rc == 0 and data["value_exact"] == "29/12" and data["gap"] < 1e-6 and data["seconds"] >= 0
+    assert set(data["chooser"]) == {"11", "12", "13", "21", "22", "23", "31", "32", "33"}
+    assert sum(data["chooser"].values()) == pytest.approx(1) and "double oracle" in data["method"]
+    rc, out, _ = run(capsys, "equilibrium", "jotto:first=6", "--method", "enumerate", "--check")
+    assert rc == 0 and "value = " in out and "nashpy check" in out and "agrees" in out
+    rc, out, _ = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--guessers", "knuth,lowest")
+    assert rc == 0 and "restricted to 2 named guessers" in out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["mastermind:pegs=2,colors=3", "--guessers", "knut"], "unknown guesser 'knut'"),
+    (["mastermind:pegs=3,colors=3", "--method", "enumerate", "--all-trees"], "guesser trees"),
+    (["mastermind:pegs=2,colors=3", "--time-limit", "0"], "--time-limit"),
+    (["mastermind:pegs=2,colors=3", "--guessers", ","], "at least one guesser"),
+])
+def test_command_mistakes(capsys, argv, needle):
+    rc, _, err = run(capsys, "equilibrium", *argv)
+    assert rc == 2 and needle in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_equilibrium_guesser_draws_reproducible_trees_of_the_mix(tmp_path, capsys):
+    game = make_game("mastermind:pegs=2,colors=3")
+    eq = double_oracle(game, solver="search")
+    symmetry = eq.symmetry
+    mix_types = {symmetry.totals(t.guesses).tobytes() for t in eq.trees}
+    first = evaluate(game, make_guesser("equilibrium:seed=5"), repeat=40)
+    again = evaluate(game, make_guesser("equilibrium:seed=5"), repeat=40)
+    assert np.array_equal(first.guesses, again.guesses)
+    assert all(symmetry.totals(row).tobytes() in mix_types for row in first.guesses)  # a carried tree of the mix
+    assert first.mean == pytest.approx(eq.value, abs=0.25)
+    path = tmp_path / "eq.json"
+    rc, out, _ = run(capsys, "equilibrium", game.spec, "--save", str(path), "--solver", "search")
+    assert rc == 0 and path.exists()
+    replayed = evaluate(game, make_guesser(f"equilibrium:file={path},seed=5"), repeat=40)
+    assert np.array_equal(replayed.guesses, first.guesses)

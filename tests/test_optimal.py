@@ -1,0 +1,257 @@
+"""The exact solver (arena.optimal) against an independent brute force, and its agents and command.
+
+The brute force below shares nothing with the solver but the feedback table: it tries every
+guess at every candidate set, memoised on the set, with no bounds, no symmetry and no closed
+forms (only the sum-so-far cut-off, which cannot change a minimum).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from agents import make_guesser
+from arena import ArenaError, make_game
+from arena.cli import main
+from arena.evaluate import evaluate
+from arena.optimal import optimal_tree
+from arena.optimal.bounds import slot_table, weighted_bound
+from arena.optimal.lookahead import Rollout, improve_tree, proven_bound
+from arena.optimal.search import Search
+from arena.optimal.solve import refine
+from arena.optimal.symmetry import Symmetry
+from arena.tree import grow_tree, load_tree
+
+
+def brute_force(game, pool="all", weights=None, max_guesses=None) -> float:
+    """min over trees of sum_s w_s * guesses(s), by exhaustive recursion (inf if no tree fits)."""
+    table, hit = game.table.tolist(), game.hit
+    n = len(game.secrets)
+    w = [1.0] * n if weights is None else [float(x) for x in weights]
+    naming = {int(game.same_secret[g]): g for g in range(len(game.guesses)) if game.same_secret[g] >= 0}
+
+    @lru_cache(maxsize=None)
+    def cost(S: tuple, left: int) -> float:
+        if len(S) == 1:
+            return w[S[0]] if left >= 1 else math.inf
+        if left <= 1:
+            return math.inf
+        best = math.inf
+        guesses = range(len(game.guesses)) if pool == "all" else [naming[s] for s in S]
+        for g in guesses:
+            classes: dict[int, list[int]] = {}
+            for s in S:
+                classes.setdefault(table[g][s], []).append(s)
+            if len(classes) == 1 and hit not in classes:
+                continue  # learns nothing
+            total = sum(w[s] for s in S)
+            for reply, members in classes.items():
+                if reply != hit:
+                    total += cost(tuple(members), left - 1)
+                if total >= best:
+                    break
+            best = min(best, total)
+        return best
+
+    return cost(tuple(range(n)), max_guesses or 64)
+
+
+def brute_least_depth(game, pool="all") -> int:
+    return next(k for k in range(1, 20) if brute_force(game, pool, max_guesses=k) < math.inf)
+
+
+SMALL = ["mastermind:pegs=2,colors=3", "mastermind:pegs=2,colors=4", "mastermind:pegs=3,colors=3",
+         "mastermind:pegs=2,colors=6", "mastermind:pegs=2,colors=6,repeats=false",
+         "mastermind:pegs=3,colors=4,repeats=false", "jotto:first=12", "jotto:first=20", "jotto:first=30"]
+
+
+def check_tree(tree, weights=None):
+    """The tree covers every secret once, replays to the same costs, and its value is its cost."""
+    game = tree.game
+    w = np.ones(len(game.secrets)) if weights is None else np.asarray(weights, dtype=float)
+    assert np.all(tree.guesses[tree.secrets] >= 1)
+    assert tree.value == pytest.approx(float(tree.guesses @ w))
+    assert tree.lower_bound <= tree.value + 1e-9
+
+
+@pytest.mark.parametrize("spec", SMALL)
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+def test_optimum_matches_brute_force(spec, pool):
+    game = make_game(spec)
+    tree = optimal_tree(game, pool=pool)
+    assert tree.value == brute_force(game, pool) and tree.exact
+    check_tree(tree)
+
+
+def test_pegs_3_colours_4_matches_brute_force():
+    game = make_game("mastermind:pegs=3,colors=4")
+    assert optimal_tree(game).value == brute_force(game) == 206
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=4", "mastermind:pegs=3,colors=3",
+                                  "mastermind:pegs=3,colors=4,repeats=false", "jotto:first=16"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_weighted_optimum_matches_brute_force(spec, seed):
+    game = make_game(spec)
+    rng = np.random.default_rng(seed)
+    w = rng.random(len(game.secrets))
+    w[rng.random(len(w)) < 0.25] = 0.0  # a chooser's mix often leaves secrets out
+    for pool in ("all", "consistent"):
+        tree = optimal_tree(game, weights=w, pool=pool)
+        assert tree.value == pytest.approx(brute_force(game, pool, w), rel=1e-12)
+        check_tree(tree, w)
+        assert np.all(tree.guesses >= 1)  # zero-weight secrets are still found
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=4", "mastermind:pegs=3,colors=3", "jotto:first=16"])
+def test_depth_limits_and_worst_case_match_brute_force(spec):
+    game = make_game(spec)
+    w = np.random.default_rng(7).integers(1, 9, len(game.secrets)).astype(float)
+    for pool in ("all", "consistent"):
+        depth = brute_least_depth(game, pool)
+        worst = optimal_tree(game, pool=pool, objective="worst")
+        assert worst.guesses.max() == depth and worst.value == brute_force(game, pool, max_guesses=depth)
+        for k in (depth, depth + 1):
+            tree = optimal_tree(game, weights=w, pool=pool, max_guesses=k)
+            assert tree.value == brute_force(game, pool, w, k) and tree.guesses.max() <= k
+        with pytest.raises(ArenaError, match="within"):
+            optimal_tree(game, pool=pool, max_guesses=depth - 1)
+
+
+def test_a_subset_of_secrets_with_equal_weights():
+    game = make_game("mastermind:pegs=2,colors=6")
+    subset = np.arange(0, 36, 2)
+    tree = optimal_tree(game, secrets=subset)
+    w = np.zeros(36)
+    w[subset] = 1.0
+    # the brute force over all secrets with weight 0 outside the subset has the same optimum
+    assert tree.value == brute_force(game, "all", w) and set(tree.secrets) == set(subset)
+    assert np.all(tree.guesses[np.setdiff1d(np.arange(36), subset)] == 0)
+
+
+def test_mastermind_4x6_figures(mastermind):
+    """Koyama & Lai's 5,625 (worst 6) and 5,626 within five guesses; the consistent optimum."""
+    best = optimal_tree(mastermind)
+    assert (best.value, best.guesses.max(), best.exact) == (5625, 6, True)
+    assert mastermind.guesses[best.root.guess] == "1123"
+    five = optimal_tree(mastermind, max_guesses=5)
+    assert (five.value, five.guesses.max()) == (5626, 5)
+    consistent = optimal_tree(mastermind, pool="consistent")
+    assert (consistent.value, consistent.guesses.max()) == (5660, 6)
+    assert all(node.guess in node.candidates for node in consistent.nodes())  # every guess may be the secret
+
+
+def test_the_shipped_trees_load_and_the_mastermind_one_is_recomputed(mastermind):
+    from agents.optimal import TREES, shipped_trees
+
+    assert shipped_trees(), "no shipped trees"
+    for path in TREES.glob("*.json"):
+        data = json.loads(path.read_text())
+        tree = load_tree(path)
+        assert int(tree.guesses.sum()) == data["total"] and int(tree.guesses.max()) == data["worst"]
+    shipped = load_tree(shipped_trees()[("mastermind", "optimal")])
+    assert int(shipped.guesses.sum()) == 5625  # the solver, run above from scratch, says so too
+    result = evaluate(mastermind, make_guesser("optimal"))
+    assert (result.total, result.max) == (5625, 6) and result.seconds < 2
+
+
+def test_time_limit_returns_a_valid_tree_and_a_lower_bound():
+    game = make_game("jotto:first=400")
+    tree = optimal_tree(game, time_limit=0.5)
+    check_tree(tree)
+    assert not tree.exact and 0 < tree.lower_bound < tree.value
+    assert tree.value <= grow_tree(game, make_guesser("entropy")).guesses.sum()  # at worst the best greedy tree
+
+
+def test_bounds_never_exceed_the_optimum():
+    game = make_game("mastermind:pegs=2,colors=6")
+    rng = np.random.default_rng(3)
+    table = slot_table(36, 8)
+    assert list(table[:5]) == [0, 1, 3, 5, 7]
+    for _ in range(20):
+        subset = np.sort(rng.choice(36, size=int(rng.integers(3, 20)), replace=False))
+        value = optimal_tree(game, secrets=subset).value
+        w = np.zeros(36)
+        w[subset] = 1
+        assert table[len(subset)] <= value
+        assert weighted_bound(np.array([len(subset)]), np.array([len(subset)]), 1.0, 1.0, 8)[0] == table[len(subset)]
+        search = Search(game, np.ones(36))
+        assert proven_bound(search, subset, 2) <= value
+
+
+def test_symmetry_finds_the_five_first_guesses(mastermind):
+    sym = Symmetry.for_game(mastermind)
+    assert [mastermind.guesses[g] for g in sym.representatives(mastermind.all_guesses)] == \
+        ["1111", "1112", "1122", "1123", "1234"]
+    weighted = Symmetry.for_game(mastermind, np.ones(1296))  # listed element by element: the same orbits
+    assert np.array_equal(weighted.mask(), sym.mask())
+    after = sym.after(mastermind.guess_index("1122"))
+    assert len(after.representatives(mastermind.all_guesses)) == 39
+    lopsided = np.ones(1296)
+    lopsided[mastermind.guess_index("1111")] = 2  # colour 1 is now special
+    reps = Symmetry.for_game(mastermind, lopsided).representatives(mastermind.all_guesses)
+    assert {"1111", "2222"} <= {mastermind.guesses[g] for g in reps}
+
+
+def test_symmetric_weights_use_the_symmetry_and_agree_with_no_symmetry():
+    game = make_game("mastermind:pegs=3,colors=4")
+    w = np.where(game.codes_array.min(axis=1) == game.codes_array.max(axis=1), 0.0, 1.0)  # no monochrome code
+    assert optimal_tree(game, weights=w).value == brute_force(game, "all", w)
+
+
+def test_lookahead_improves_on_its_greedy_tree_and_repair_on_it():
+    game = make_game("jotto:first=300")
+    greedy = grow_tree(game, make_guesser("entropy")).guesses.sum()
+    rollout = Rollout(game, "entropy", width=3, exact=12)
+    tree = rollout.tree()
+    assert tree.guesses.sum() <= greedy
+    repaired, _ = improve_tree(tree, 40, search=rollout.search)
+    assert repaired.guesses.sum() <= tree.guesses.sum()
+    assert evaluate(game, make_guesser("lookahead:width=3,exact=12")).total == tree.guesses.sum()
+    better = refine(game, repaired, time_limit=0.5)
+    assert better.value <= repaired.guesses.sum() and better.lower_bound <= better.value
+
+
+def test_the_optimal_agent_off_its_tree_and_its_errors(mastermind):
+    opened = evaluate(mastermind, make_guesser("optimal:openers=1122,pool=consistent"))
+    assert opened.total == 5752  # the best consistent play after 1122
+    small = make_game("mastermind:pegs=2,colors=4")
+    assert evaluate(small, make_guesser("optimal:max=4")).total == brute_force(small, max_guesses=4)
+    for spec, words in [("optimal:pool=some", "all, consistent"), ("optimal:objective=best", "average, worst"),
+                        ("optimal:max=-1", "max"), ("lookahead:metric=luck", "entropy"), ("lookahead:width=0", "width")]:
+        with pytest.raises(ArenaError, match=words):
+            evaluate(small, make_guesser(spec))
+    for kwargs, words in [({"pool": "some"}, "all, consistent"), ({"objective": "best"}, "average, worst"),
+                          ({"max_guesses": 0}, "positive"), ({"weights": [1, 2]}, "expected 16"),
+                          ({"weights": -np.ones(16)}, "non-negative"), ({"secrets": [0, 99]}, "between")]:
+        with pytest.raises(ArenaError, match=words):
+            optimal_tree(small, **kwargs)
+
+
+def test_weights_file(tmp_path):
+    game = make_game("mastermind:pegs=2,colors=4")
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"11": 3, "12": 1, "34": 2}))
+    w = np.zeros(16)
+    w[[game.guesses.index(c) for c in ("11", "12", "34")]] = [3, 1, 2]
+    ours = evaluate(game, make_guesser(f"optimal:weights={path}"))
+    assert float(ours.guesses[0] @ w) == brute_force(game, "all", w)
+    path.write_text(json.dumps({"99": 1}))
+    with pytest.raises(ArenaError, match="not a secret"):
+        evaluate(game, make_guesser(f"optimal:weights={path}"))
+
+
+def test_the_command(capsys, tmp_path):
+    assert main(["optimal", "mastermind:pegs=3,colors=4", "--depth", "1", "--save", str(tmp_path / "t.json")]) == 0
+    out = capsys.readouterr().out
+    assert "total 206" in out and "proven optimal" in out
+    assert json.loads((tmp_path / "t.json").read_text())["exact"] is True
+    assert main(["optimal", "jotto:first=200", "--start", "entropy", "--time-limit", "0.3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["lower_bound"] <= data["value"] <= data["total"]
+    assert main(["optimal", "mastermind:pegs=2,colors=4", "--objective", "longest"]) == 2
+    assert "average, worst" in capsys.readouterr().err
