@@ -60,3 +60,17 @@ def test_same_seed_same_figures(mastermind):
     a = evaluate(mastermind, make_guesser("random"), repeat=3, seed=9)
     b = evaluate(mastermind, make_guesser("random"), repeat=3, seed=9)
     assert (a.guesses == b.guesses).all()
+
+
+def test_hangman_losses_on_web2_within_five_percent_and_in_order():
+    """'Playing Hangman': losses at 6 and 9 strikes over every word (ours on web2, theirs on the
+    Mac's list of 233,615 words)."""
+    from arena import make_game
+
+    game = make_game("hangman")
+    risk = evaluate(game, make_guesser("max-frequency:tiebreak=first"), strikes=(6, 9))
+    uncertainty = evaluate(game, make_guesser("expected:tiebreak=first"), strikes=(6, 9))
+    for result, published in [(risk, {6: 11398, 9: 2661}), (uncertainty, {6: 12528, 9: 2817})]:
+        for k, lost in published.items():
+            assert abs(result.lost(k) - lost) <= 0.05 * lost
+    assert uncertainty.lost(6) > risk.lost(6) and uncertainty.lost(9) > risk.lost(9)
