@@ -124,15 +124,37 @@ def cmd_run(args) -> None:
     from .config import load_config, run_config
 
     config = load_config(args.config)
-    report = run_config(config, progress=not args.json and sys.stderr.isatty())
-    if args.csv:
-        report.write_csv(args.csv)
-    if args.json:
-        print(json.dumps(report.to_json()))
-    else:
-        print(report.table())
+    report = run_config(config, progress=not args.json and sys.stderr.isatty(), workers=args.workers,
+                        backend=args.backend, scheduler=args.scheduler, out=args.out, force=args.force)
+    _show_report(report, args)
     if args.check and not report.all_agree:
         sys.exit(1)
+
+
+def _show_report(report, args) -> None:
+    from .tournament.output import write_outputs
+
+    if args.csv:
+        report.write_csv(args.csv)
+    if getattr(args, "out", None):
+        for path in write_outputs(report, args.out, plots=not args.no_plots):
+            print(f"wrote {path}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_json()))
+        return
+    print(report.table())
+    summary = report.summary()
+    if summary:
+        print()
+        print(summary)
+
+
+def cmd_report(args) -> None:
+    """The tables of a stored tournament, from DIR/results.sqlite, without running anything."""
+    from .tournament.output import stored_report
+
+    args.out = None
+    _show_report(stored_report(args.dir), args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -172,7 +194,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
+    p.add_argument("--workers", type=int, default=1, help="processes on this machine (default 1)")
+    p.add_argument("--backend", default="local", help="local (a process pool) or dask")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="the Dask scheduler, e.g. tcp://127.0.0.1:8786")
+    p.add_argument("--out", metavar="DIR", help="store results in DIR/results.sqlite (a rerun resumes) "
+                                                "and write results.csv, summary.txt and plots there")
+    p.add_argument("--force", action="store_true", help="discard stored results of a different config")
+    p.add_argument("--no-plots", action="store_true", help="with --out, skip the plots")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("report", help="the tables of a stored tournament (arena run --out DIR)")
+    p.add_argument("dir")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--csv", metavar="FILE")
+    p.add_argument("--check", action="store_true")
+    p.set_defaults(func=cmd_report, no_plots=True)
 
     from . import commands
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):

@@ -35,7 +35,7 @@ from typing import Any
 
 from .errors import ArenaError, choices
 
-TOP_KEYS = {"title", "description", "seed", "repeat", "strikes", "game", "games", "guesser", "guessers",
+TOP_KEYS = {"title", "description", "seed", "repeat", "block", "strikes", "game", "games", "guesser", "guessers",
             "chooser", "choosers", "rows"}
 ROW_KEYS = {"label", "game", "guesser", "chooser", "repeat", "seed", "strikes", "published", "tolerance", "note"}
 FIGURES = ("total", "mean", "max", "misses", "misses_max", "lostK")
@@ -72,6 +72,8 @@ class Config:
     title: str
     cells: list[Cell]
     path: str = ""
+    block: int = 5  # repetitions of a random agent per task: the grain of parallel work
+    text: str = ""  # the config file as read, kept with stored results
 
 
 def _fail(where: str, message: str) -> ArenaError:
@@ -198,7 +200,7 @@ def parse_config(data: dict, path: str = "<config>") -> Config:
     for cell in cells:
         if cell.chooser.partition(":")[0] not in CHOOSERS:
             raise _fail(path, f"chooser {cell.chooser!r}: choosers available: {choices(CHOOSERS)}")
-    return Config(str(data.get("title", Path(path).stem)), cells, path)
+    return Config(str(data.get("title", Path(path).stem)), cells, path, _int(f"{path}: block", data.get("block", 5), 1))
 
 
 def load_config(path: str) -> Config:
@@ -211,6 +213,7 @@ def load_config(path: str) -> Config:
     except tomllib.TOMLDecodeError as e:
         raise ArenaError(f"{path}: not valid TOML: {e}") from None
     config = parse_config(data, path)
+    config.text = Path(path).read_text()
     _check_specs(config)
     return config
 
@@ -236,6 +239,7 @@ class Result:
     ours: dict[str, float]
     seconds: float
     agree: bool | None  # None when nothing was published
+    error: str | None = None  # an agent that raised or broke the rules: its cell failed
 
 
 def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
@@ -250,22 +254,20 @@ def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
 
 
 def run_cell(cell: Cell) -> Result:
-    from agents import make_guesser
-    from .evaluate import evaluate
-    from .games import make_game
+    """One cell, run on its own (in this process, no store)."""
+    return run_config(Config(cell.label, [cell])).results[0]
 
-    game = make_game(cell.game)
-    limits = sorted({int(k[4:]) for k in cell.published if _figure_kind(k) == "lost"} | set(cell.strikes))
-    if limits and not game.strikes:
-        raise ArenaError(f"cell {cell.label!r}: {game.spec} has no strikes, so nothing is lost")
-    ev = evaluate(game, make_guesser(cell.guesser), repeat=cell.repeat, seed=cell.seed, strikes=tuple(limits) or None)
-    ours = {"total": ev.mean_total, "mean": ev.mean, "max": ev.max, "std": ev.std}
-    if ev.misses is not None:
-        ours |= {"misses": float(ev.misses.mean()), "misses_max": int(ev.misses.max())}
-        ours |= {f"lost{k}": ev.lost(k) for k in (limits or ev.strikes)}
+
+def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None = None) -> Result:
+    """The cell's result, with its verdict against the published figures."""
+    if error:
+        return Result(cell, {}, seconds, False if cell.published else None, error)
+    missing = [k for k in cell.published if k not in ours]
+    if missing:
+        return Result(cell, ours, seconds, False, f"no figure {missing[0]!r} for this game")
     verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[_figure_kind(k)]))
                 for k, v in cell.published.items()]
-    return Result(cell, ours, ev.seconds, all(verdicts) if verdicts else None)
+    return Result(cell, ours, seconds, all(verdicts) if verdicts else None)
 
 
 @dataclass
@@ -306,6 +308,8 @@ class Report:
                 line += "  " + {True: "yes", False: "NO", None: ""}[r.agree]
             lines.append(line)
         for r in self.results:
+            if r.error:
+                lines.append(f"  FAILED '{r.cell.label}': {r.error}")
             if r.cell.note:
                 lines.append(f"  note on '{r.cell.label}': {r.cell.note}")
         checked = [r for r in self.results if r.agree is not None]
@@ -317,8 +321,61 @@ class Report:
         return {"title": self.config.title, "seconds": round(self.seconds, 3), "cells": [
             {"label": r.cell.label, "game": r.cell.game, "guesser": r.cell.guesser, "chooser": r.cell.chooser,
              "repeat": r.cell.repeat, "seed": r.cell.seed, **{k: v for k, v in r.ours.items()},
-             "published": r.cell.published, "agree": r.agree, "seconds": round(r.seconds, 3)}
+             "published": r.cell.published, "agree": r.agree, "error": r.error, "seconds": round(r.seconds, 3)}
             for r in self.results]}
+
+    def grids(self) -> dict[str, tuple[list[str], list[str], dict]]:
+        """Per game: the choosers, the guessers and (chooser, guesser) -> result, for games where
+        several choosers played (a tournament rather than a reproduction)."""
+        out: dict[str, tuple[list[str], list[str], dict]] = {}
+        for r in self.results:
+            choosers, guessers, cells = out.setdefault(r.cell.game, ([], [], {}))
+            if r.cell.chooser not in choosers:
+                choosers.append(r.cell.chooser)
+            if r.cell.label not in guessers:
+                guessers.append(r.cell.label)
+            cells[r.cell.chooser, r.cell.label] = r
+        return {g: v for g, v in out.items() if len(v[0]) > 1}
+
+    def summary(self) -> str:
+        """Guessers x choosers per game: mean guesses (worst), and the loss rate where strikes count."""
+        lines = []
+        for game, (choosers, guessers, cells) in self.grids().items():
+            lw = max(len("guesser"), *map(len, guessers))
+            lines.append(f"{game}: mean guesses (worst) [loss rate]")
+            lines.append(f"{'guesser':<{lw}} " + " ".join(f"{c:>22}" for c in choosers))
+            for g in guessers:
+                row = []
+                for c in choosers:
+                    r = cells.get((c, g))
+                    if r is None or r.error:
+                        row.append("failed" if r is not None else "")
+                        continue
+                    text = f"{r.ours['mean']:.3f} ({r.ours['max']})"
+                    lost = [k for k in r.ours if k.startswith("lost")]
+                    if lost:
+                        text += f" [{r.ours[lost[0]] / max(1, r.ours['total'] / r.ours['mean']):.1%}]"
+                    row.append(text)
+                lines.append(f"{g:<{lw}} " + " ".join(f"{t:>22}" for t in row))
+            lines.append(self.meta_game(game, choosers, guessers, cells))
+        return "\n".join(lines)
+
+    def meta_game(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> str:
+        """The chooser x guesser table as a zero-sum game (payoff to the chooser: mean guesses)."""
+        if len(choosers) < 2 and len(guessers) < 2:
+            return ""
+        if any(cells.get((c, g)) is None or cells[c, g].error for c in choosers for g in guessers):
+            return "  meta-game: not solved (a cell failed or is missing)"
+        try:
+            from .equilibrium import solve_matrix_game
+        except ImportError:
+            return "  meta-game: the equilibrium solver is not available"
+        import numpy as np
+        payoff = np.array([[cells[c, g].ours["mean"] for g in guessers] for c in choosers])
+        solution = solve_matrix_game(payoff)
+        mix = lambda names, p: ", ".join(f"{n} {q:.3f}" for n, q in zip(names, p) if q > 1e-9)
+        return (f"  meta-game value {solution.value:.4f} guesses; choosers: {mix(choosers, solution.row)}; "
+                f"guessers: {mix(guessers, solution.column)}")
 
     def write_csv(self, path: str) -> None:
         with open(path, "w", newline="") as f:
@@ -345,13 +402,12 @@ def _figure(key: str, value: Any, repeat: int = 1) -> str:
     return format(int(value) if fmt.endswith("d") else value, fmt)
 
 
-def run_config(config: Config, progress: bool = False) -> Report:
-    start = time.perf_counter()
-    results = []
-    for i, cell in enumerate(config.cells, 1):
-        if progress:
-            print(f"\r[{i}/{len(config.cells)}] {cell.label[:60]:<60}", end="", file=sys.stderr, flush=True)
-        results.append(run_cell(cell))
-    if progress:
-        print("\r" + " " * 72 + "\r", end="", file=sys.stderr, flush=True)
-    return Report(config, results, time.perf_counter() - start)
+def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
+               scheduler: str | None = None, out: str | None = None, force: bool = False) -> Report:
+    """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
+
+    With `out`, every finished task is committed to DIR/results.sqlite and a second run
+    resumes: only the missing tasks run.
+    """
+    from .tournament.run import run
+    return run(config, progress=progress, workers=workers, backend=backend, scheduler=scheduler, out=out, force=force)

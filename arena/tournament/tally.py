@@ -1,0 +1,65 @@
+"""A tally: the sums a block of games leaves, which add up exactly across blocks."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Tally:
+    """Sums over games: how many, guesses (sum, sum of squares, max, histogram), and where
+    misses count, misses and the games lost at each strike limit."""
+
+    games: int = 0
+    repeat: int = 0  # repetitions over the secrets that these games make up
+    guesses: int = 0
+    guesses_sq: int = 0
+    worst: int = 0
+    histogram: dict[int, int] = field(default_factory=dict)
+    misses: int | None = None
+    misses_worst: int | None = None
+    lost: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, evaluation) -> "Tally":
+        """The tally of an arena.evaluate.Evaluation."""
+        g = evaluation.guesses
+        tally = cls(int(g.size), int(g.shape[0]), int(g.sum()), int((g.astype("int64") ** 2).sum()), int(g.max()),
+                    dict(evaluation.histogram))
+        if evaluation.misses is not None:
+            tally.misses, tally.misses_worst = int(evaluation.misses.sum()), int(evaluation.misses.max())
+            tally.lost = {k: evaluation.lost(k) for k in evaluation.strikes}
+        return tally
+
+    def __add__(self, other: "Tally") -> "Tally":
+        hist = dict(self.histogram)
+        for k, v in other.histogram.items():
+            hist[k] = hist.get(k, 0) + v
+        misses = None if self.misses is None and other.misses is None else (self.misses or 0) + (other.misses or 0)
+        worst_m = None if misses is None else max(self.misses_worst or 0, other.misses_worst or 0)
+        lost = {k: self.lost.get(k, 0) + other.lost.get(k, 0) for k in {*self.lost, *other.lost}}
+        return Tally(self.games + other.games, self.repeat + other.repeat, self.guesses + other.guesses,
+                     self.guesses_sq + other.guesses_sq, max(self.worst, other.worst), hist, misses, worst_m, lost)
+
+    def figures(self) -> dict[str, float]:
+        """The figures a table shows: per repetition where the published ones are (total, lost)."""
+        mean = self.guesses / self.games
+        out = {"total": self.guesses / self.repeat, "mean": mean, "max": self.worst,
+               "std": math.sqrt(max(self.guesses_sq / self.games - mean * mean, 0.0))}
+        if self.misses is not None:
+            out |= {"misses": self.misses / self.games, "misses_max": self.misses_worst}
+            out |= {f"lost{k}": self.lost[k] / self.repeat for k in sorted(self.lost)}
+        return out
+
+    def to_json(self) -> dict:
+        return {"games": self.games, "repeat": self.repeat, "guesses": self.guesses, "guesses_sq": self.guesses_sq,
+                "worst": self.worst, "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+                "misses": self.misses, "misses_worst": self.misses_worst,
+                "lost": {str(k): v for k, v in sorted(self.lost.items())}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Tally":
+        return cls(data["games"], data["repeat"], data["guesses"], data["guesses_sq"], data["worst"],
+                   {int(k): v for k, v in data["histogram"].items()}, data["misses"], data["misses_worst"],
+                   {int(k): v for k, v in data["lost"].items()})
