@@ -239,6 +239,9 @@ def _blocks(out: str) -> dict[str, list[str]]:
     for line in out.splitlines():
         if line and not line[0].isspace():
             name = re.match(r"[\w.-]+", line)[0]
+            if "(chooser)" in line:  # choosers have their own names (there is a minimax of each)
+                name = None
+                continue
             blocks[name] = []
         elif line.strip() and name is not None:
             blocks[name].append(line.strip())
