@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import numpy as np
 
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes, Reply

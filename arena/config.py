@@ -23,11 +23,8 @@ Only the uniform chooser exists yet: evaluations are over every secret.
 
 from __future__ import annotations
 
-import csv
 import itertools
 import re
-import sys
-import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -233,15 +230,6 @@ def _check_specs(config: Config) -> None:
             raise ArenaError(f"{config.path}: cell {i + 1} ({cell.label}): {e}") from None
 
 
-@dataclass
-class Result:
-    cell: Cell
-    ours: dict[str, float]
-    seconds: float
-    agree: bool | None  # None when nothing was published
-    error: str | None = None  # an agent that raised or broke the rules: its cell failed
-
-
 def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
     """Does our figure reproduce the published one (a number within tolerance, or inside a range)?
     A tolerance written `5%` is relative to the published figure."""
@@ -253,161 +241,17 @@ def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
     return abs(ours - published) <= tolerance + 1e-9
 
 
-def run_cell(cell: Cell) -> Result:
-    """One cell, run on its own (in this process, no store)."""
+def run_cell(cell: Cell):
+    """One cell, run on its own (in this process, no store): an arena.report.Result."""
     return run_config(Config(cell.label, [cell])).results[0]
 
 
-def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None = None) -> Result:
-    """The cell's result, with its verdict against the published figures."""
-    if error:
-        return Result(cell, {}, seconds, False if cell.published else None, error)
-    missing = [k for k in cell.published if k not in ours]
-    if missing:
-        return Result(cell, ours, seconds, False, f"no figure {missing[0]!r} for this game")
-    verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[_figure_kind(k)]))
-                for k, v in cell.published.items()]
-    return Result(cell, ours, seconds, all(verdicts) if verdicts else None)
-
-
-@dataclass
-class Report:
-    config: Config
-    results: list[Result]
-    seconds: float
-
-    @property
-    def all_agree(self) -> bool:
-        return all(r.agree is not False for r in self.results)
-
-    def figures(self) -> list[str]:
-        """The columns: total, mean, worst, then any other figure a row published or we measured."""
-        seen = {k for r in self.results for k in [*r.cell.published, *r.ours]}
-        lost = sorted((k for k in seen if _figure_kind(k) == "lost"), key=lambda k: int(k[4:]))
-        return ["total", "mean", "max"] + [k for k in ("misses", "misses_max") if k in seen] + lost
-
-    def table(self) -> str:
-        """Ours and published side by side, one row per cell."""
-        games = {r.cell.game for r in self.results}
-        figures = self.figures()
-        published = [k for k in figures if any(k in r.cell.published for r in self.results)]
-        names = {"max": "worst", "misses_max": "worst misses"}
-        lw = max(len("cell"), *(len(r.cell.label) for r in self.results))
-        gw = max(len(g) for g in games)
-        widths = {k: max(7, len(names.get(k, k))) for k in figures}
-        head = f"{'cell':<{lw}} " + (f"{'game':<{gw}} " if len(games) > 1 else "")
-        head += " ".join(f"{names.get(k, k):>{widths[k]}}" for k in figures)
-        if published:
-            head += "  | published: " + " ".join(f"{names.get(k, k):>{widths[k]}}" for k in published) + "  agree"
-        lines = [f"{self.config.title}" + (f" ({next(iter(games))})" if len(games) == 1 else ""), head]
-        for r in self.results:
-            line = f"{r.cell.label:<{lw}} " + (f"{r.cell.game:<{gw}} " if len(games) > 1 else "")
-            line += " ".join(f"{_figure(k, r.ours.get(k), r.cell.repeat):>{widths[k]}}" for k in figures)
-            if published:
-                line += "  |            " + " ".join(f"{_figure(k, r.cell.published.get(k)):>{widths[k]}}" for k in published)
-                line += "  " + {True: "yes", False: "NO", None: ""}[r.agree]
-            lines.append(line)
-        for r in self.results:
-            if r.error:
-                lines.append(f"  FAILED '{r.cell.label}': {r.error}")
-            if r.cell.note:
-                lines.append(f"  note on '{r.cell.label}': {r.cell.note}")
-        checked = [r for r in self.results if r.agree is not None]
-        lines.append(f"{sum(r.agree for r in checked)} of {len(checked)} published rows reproduced; "
-                     f"{self.seconds:.1f} s")
-        return "\n".join(lines)
-
-    def to_json(self) -> dict:
-        return {"title": self.config.title, "seconds": round(self.seconds, 3), "cells": [
-            {"label": r.cell.label, "game": r.cell.game, "guesser": r.cell.guesser, "chooser": r.cell.chooser,
-             "repeat": r.cell.repeat, "seed": r.cell.seed, **{k: v for k, v in r.ours.items()},
-             "published": r.cell.published, "agree": r.agree, "error": r.error, "seconds": round(r.seconds, 3)}
-            for r in self.results]}
-
-    def grids(self) -> dict[str, tuple[list[str], list[str], dict]]:
-        """Per game: the choosers, the guessers and (chooser, guesser) -> result, for games where
-        several choosers played (a tournament rather than a reproduction)."""
-        out: dict[str, tuple[list[str], list[str], dict]] = {}
-        for r in self.results:
-            choosers, guessers, cells = out.setdefault(r.cell.game, ([], [], {}))
-            if r.cell.chooser not in choosers:
-                choosers.append(r.cell.chooser)
-            if r.cell.label not in guessers:
-                guessers.append(r.cell.label)
-            cells[r.cell.chooser, r.cell.label] = r
-        return {g: v for g, v in out.items() if len(v[0]) > 1}
-
-    def summary(self) -> str:
-        """Guessers x choosers per game: mean guesses (worst), and the loss rate where strikes count."""
-        lines = []
-        for game, (choosers, guessers, cells) in self.grids().items():
-            lw = max(len("guesser"), *map(len, guessers))
-            lines.append(f"{game}: mean guesses (worst) [loss rate]")
-            lines.append(f"{'guesser':<{lw}} " + " ".join(f"{c:>22}" for c in choosers))
-            for g in guessers:
-                row = []
-                for c in choosers:
-                    r = cells.get((c, g))
-                    if r is None or r.error:
-                        row.append("failed" if r is not None else "")
-                        continue
-                    text = f"{r.ours['mean']:.3f} ({r.ours['max']})"
-                    lost = [k for k in r.ours if k.startswith("lost")]
-                    if lost:
-                        text += f" [{r.ours[lost[0]] / max(1, r.ours['total'] / r.ours['mean']):.1%}]"
-                    row.append(text)
-                lines.append(f"{g:<{lw}} " + " ".join(f"{t:>22}" for t in row))
-            lines.append(self.meta_game(game, choosers, guessers, cells))
-        return "\n".join(lines)
-
-    def meta_game(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> str:
-        """The chooser x guesser table as a zero-sum game (payoff to the chooser: mean guesses)."""
-        if len(choosers) < 2 and len(guessers) < 2:
-            return ""
-        if any(cells.get((c, g)) is None or cells[c, g].error for c in choosers for g in guessers):
-            return "  meta-game: not solved (a cell failed or is missing)"
-        try:
-            from .equilibrium import solve_matrix_game
-        except ImportError:
-            return "  meta-game: the equilibrium solver is not available"
-        import numpy as np
-        payoff = np.array([[cells[c, g].ours["mean"] for g in guessers] for c in choosers])
-        solution = solve_matrix_game(payoff)
-        mix = lambda names, p: ", ".join(f"{n} {q:.3f}" for n, q in zip(names, p) if q > 1e-9)
-        return (f"  meta-game value {solution.value:.4f} guesses; choosers: {mix(choosers, solution.row)}; "
-                f"guessers: {mix(guessers, solution.column)}")
-
-    def write_csv(self, path: str) -> None:
-        with open(path, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["label", "game", "chooser", "guesser", "repeat", "seed", "total", "mean", "std", "max",
-                        "published_total", "published_mean", "published_max", "agree"])
-            for r in self.results:
-                c, p = r.cell, r.cell.published
-                w.writerow([c.label, c.game, c.chooser, c.guesser, c.repeat, c.seed, r.ours["total"],
-                            round(r.ours["mean"], 6), round(r.ours["std"], 6), r.ours["max"],
-                            p.get("total", ""), p.get("mean", ""), p.get("max", ""),
-                            "" if r.agree is None else r.agree])
-
-
-def _figure(key: str, value: Any, repeat: int = 1) -> str:
-    """A figure as the table shows it (a total over several repetitions keeps one decimal)."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    fmt = _FORMATS[_figure_kind(key)]
-    if key == "total" and repeat > 1:
-        fmt = ",.1f"
-    return format(int(value) if fmt.endswith("d") else value, fmt)
-
-
 def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
-               scheduler: str | None = None, out: str | None = None, force: bool = False) -> Report:
+               scheduler: str | None = None, out: str | None = None, force: bool = False):
     """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
 
     With `out`, every finished task is committed to DIR/results.sqlite and a second run
-    resumes: only the missing tasks run.
+    resumes: only the missing tasks run. Returns an arena.report.Report.
     """
     from .tournament.run import run
     return run(config, progress=progress, workers=workers, backend=backend, scheduler=scheduler, out=out, force=force)

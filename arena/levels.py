@@ -40,7 +40,7 @@ def grow_by_levels(game: Game, guesser, secrets: Indexes):
     misses = np.zeros(len(game.secrets), dtype=np.int64)
 
     roots: list[Node] = []
-    order_parts, starts_parts, parents = [], [], []
+    order_parts, parents = [], []
     for label, part in game.openings(secrets):
         if len(part) > 1:
             node = Node(-1, part, (), opening=label)

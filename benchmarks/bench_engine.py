@@ -25,7 +25,6 @@ from agents import make_guesser  # noqa: E402
 from arena.games import jotto as jotto_game  # noqa: E402
 from arena.games import mastermind as mastermind_game  # noqa: E402
 from arena.tree import grow_tree  # noqa: E402
-from arena.words import read_words  # noqa: E402
 
 NORVIG = [  # (plain metric, consistent?, engine spec)
     ("max", False, "minimax:pool=consistent,tiebreak=first"),

@@ -55,9 +55,9 @@ def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, p
 
 def stored_report(directory: str):
     """The Report of a stored tournament: its config from the store, its results from the store."""
-    from ..config import Config, Report, judge, parse_config
+    from ..config import parse_config
+    from ..report import Report, judge
     from .cells import expand
-    from .store import Store
     from .tally import Tally
     import sqlite3
 

@@ -23,7 +23,7 @@ def fingerprint(tasks) -> str:
 
 def run(config, progress: bool = False, workers: int = 1, backend: str = "local", scheduler: str | None = None,
         out: str | None = None, force: bool = False):
-    from ..config import Report, judge
+    from ..report import Report, judge
 
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
