@@ -18,7 +18,6 @@ Without [[rows]], the grid `games` x `choosers` x `guessers` (each a spec, a lis
 {spec, label} tables) gives the cells. With [[rows]], the rows are the cells and the top-level
 `game`, `guesser` and `chooser` are their defaults; a top-level list of several (a grid) beside
 [[rows]] is refused rather than silently dropped. Each cell is evaluated and printed with its published figures beside ours.
-Only the uniform chooser exists yet: evaluations are over every secret.
 """
 
 from __future__ import annotations
@@ -45,7 +44,6 @@ def _figure_kind(key: str) -> str | None:
     if re.fullmatch(r"lost[1-9]\d*", key):
         return "lost"
     return key if key in DEFAULT_TOLERANCE and key != "lost" else None
-CHOOSERS = ("uniform",)
 
 
 @dataclass(frozen=True)
@@ -194,9 +192,6 @@ def parse_config(data: dict, path: str = "<config>") -> Config:
                           _figures(f"{where}.tolerance", row.get("tolerance", {}), numeric_only=True),
                           str(row.get("note", "")),
                           _strike_list(f"{where}.strikes", row["strikes"]) if "strikes" in row else strikes))
-    for cell in cells:
-        if cell.chooser.partition(":")[0] not in CHOOSERS:
-            raise _fail(path, f"chooser {cell.chooser!r}: choosers available: {choices(CHOOSERS)}")
     return Config(str(data.get("title", Path(path).stem)), cells, path, _int(f"{path}: block", data.get("block", 5), 1))
 
 
@@ -217,11 +212,12 @@ def load_config(path: str) -> Config:
 
 def _check_specs(config: Config) -> None:
     """Build every agent and parse every game spec up front, so a typo stops the run before it starts."""
-    from agents import make_guesser
+    from agents import make_chooser, make_guesser
     from .games import make_game
 
     for i, cell in enumerate(config.cells):
         try:
+            make_chooser(cell.chooser)
             guesser = make_guesser(cell.guesser)
             game = make_game(cell.game)  # cached: the run reuses it
             if hasattr(guesser, "openers_for"):

@@ -55,14 +55,18 @@ class Report:
         names = {"max": "worst", "misses_max": "worst misses"}
         lw = max(len("cell"), *(len(r.cell.label) for r in self.results))
         gw = max(len(g) for g in games)
+        choosers = list(dict.fromkeys(r.cell.chooser for r in self.results))
+        cw = max(len("chooser"), *map(len, choosers))
         widths = {k: max(7, len(names.get(k, k))) for k in figures}
         head = f"{'cell':<{lw}} " + (f"{'game':<{gw}} " if len(games) > 1 else "")
+        head += f"{'chooser':<{cw}} " if len(choosers) > 1 else ""
         head += " ".join(f"{names.get(k, k):>{widths[k]}}" for k in figures)
         if published:
             head += "  | published: " + " ".join(f"{names.get(k, k):>{widths[k]}}" for k in published) + "  agree"
         lines = [f"{self.config.title}" + (f" ({next(iter(games))})" if len(games) == 1 else ""), head]
         for r in self.results:
             line = f"{r.cell.label:<{lw}} " + (f"{r.cell.game:<{gw}} " if len(games) > 1 else "")
+            line += f"{r.cell.chooser:<{cw}} " if len(choosers) > 1 else ""
             line += " ".join(f"{_figure(k, r.ours.get(k), r.cell.repeat):>{widths[k]}}" for k in figures)
             if published:
                 line += "  |            " + " ".join(f"{_figure(k, r.cell.published.get(k)):>{widths[k]}}" for k in published)
@@ -74,8 +78,10 @@ class Report:
             if r.cell.note:
                 lines.append(f"  note on '{r.cell.label}': {r.cell.note}")
         checked = [r for r in self.results if r.agree is not None]
-        lines.append(f"{sum(r.agree for r in checked)} of {len(checked)} published rows reproduced; "
-                     f"{self.seconds:.1f} s")
+        done = f"{sum(r.agree for r in checked)} of {len(checked)} published rows reproduced; " if checked else ""
+        failed = sum(r.error is not None for r in self.results)
+        lines.append(done + f"{len(self.results)} cells" + (f", {failed} failed" if failed else "") +
+                     f"; {self.seconds:.1f} s")
         return "\n".join(lines)
 
     def to_json(self) -> dict:
