@@ -192,6 +192,12 @@ def parse_config(data: dict, path: str = "<config>") -> Config:
                           _figures(f"{where}.tolerance", row.get("tolerance", {}), numeric_only=True),
                           str(row.get("note", "")),
                           _strike_list(f"{where}.strikes", row["strikes"]) if "strikes" in row else strikes))
+    from agents import make_chooser
+    for spec in dict.fromkeys(cell.chooser for cell in cells):
+        try:
+            make_chooser(spec)
+        except ArenaError as e:
+            raise _fail(path, f"chooser {spec!r}: {e}") from None
     return Config(str(data.get("title", Path(path).stem)), cells, path, _int(f"{path}: block", data.get("block", 5), 1))
 
 
