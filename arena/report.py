@@ -128,7 +128,8 @@ class Report:
         return "\n".join(lines)
 
     def meta_game(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> str:
-        """The chooser x guesser table as a zero-sum game (payoff to the chooser: mean guesses)."""
+        """The chooser x guesser table as a zero-sum game (payoff to the chooser: mean guesses, or
+        mean misses where misses count)."""
         if len(choosers) < 2 and len(guessers) < 2:
             return ""
         if any(cells.get((c, g)) is None or cells[c, g].error for c in choosers for g in guessers):
@@ -138,10 +139,12 @@ class Report:
         except ImportError:
             return "  meta-game: the equilibrium solver is not available"
         import numpy as np
-        payoff = np.array([[cells[c, g].ours["mean"] for g in guessers] for c in choosers])
+        key = "misses" if "misses" in cells[choosers[0], guessers[0]].ours else "mean"
+        payoff = np.array([[cells[c, g].ours[key] for g in guessers] for c in choosers])
         solution = solve_matrix_game(payoff)
         mix = lambda names, p: ", ".join(f"{n} {q:.3f}" for n, q in zip(names, p) if q > 1e-9)
-        return (f"  meta-game value {solution.value:.4f} guesses; choosers: {mix(choosers, solution.row)}; "
+        unit = "misses" if key == "misses" else "guesses"
+        return (f"  meta-game value {solution.value:.4f} {unit}; choosers: {mix(choosers, solution.row)}; "
                 f"guessers: {mix(guessers, solution.column)}")
 
     def write_csv(self, path: str) -> None:
@@ -164,6 +167,6 @@ def _figure(key: str, value: Any, repeat: int = 1) -> str:
     if isinstance(value, str):
         return value
     fmt = _FORMATS[_figure_kind(key)]
-    if key == "total" and repeat > 1:
-        fmt = ",.1f"
+    if key == "total" and repeat > 1 or _figure_kind(key) == "lost" and value != int(value):
+        fmt = ",.1f"  # an average over repetitions
     return format(int(value) if fmt.endswith("d") else value, fmt)
