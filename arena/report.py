@@ -4,7 +4,7 @@ puts ours beside theirs, the guesser x chooser summary and the meta-game, and th
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .config import DEFAULT_TOLERANCE, _FORMATS, Cell, Config, _figure_kind, agrees
@@ -17,9 +17,11 @@ class Result:
     seconds: float
     agree: bool | None  # None when nothing was published
     error: str | None = None  # an agent that raised or broke the rules: its cell failed
+    histogram: dict[int, int] | None = None  # guesses -> games, for the plots
 
 
-def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None = None) -> Result:
+def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None = None,
+          histogram: dict[int, int] | None = None) -> Result:
     """The cell's result, with its verdict against the published figures."""
     if error:
         return Result(cell, {}, seconds, False if cell.published else None, error)
@@ -28,7 +30,7 @@ def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None 
         return Result(cell, ours, seconds, False, f"no figure {missing[0]!r} for this game")
     verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[_figure_kind(k)]))
                 for k, v in cell.published.items()]
-    return Result(cell, ours, seconds, all(verdicts) if verdicts else None)
+    return Result(cell, ours, seconds, all(verdicts) if verdicts else None, histogram=histogram)
 
 
 @dataclass
@@ -36,6 +38,7 @@ class Report:
     config: Config
     results: list[Result]
     seconds: float
+    mixes: dict = field(default_factory=dict)  # game -> the meta-game's solution, once summarised
 
     @property
     def all_agree(self) -> bool:
@@ -142,6 +145,7 @@ class Report:
         key = "misses" if "misses" in cells[choosers[0], guessers[0]].ours else "mean"
         payoff = np.array([[cells[c, g].ours[key] for g in guessers] for c in choosers])
         solution = solve_matrix_game(payoff)
+        self.mixes[game] = (choosers, solution.row, guessers, solution.column, solution.value)
         mix = lambda names, p: ", ".join(f"{n} {q:.3f}" for n, q in zip(names, p) if q > 1e-9)
         unit = "misses" if key == "misses" else "guesses"
         return (f"  meta-game value {solution.value:.4f} {unit}; choosers: {mix(choosers, solution.row)}; "

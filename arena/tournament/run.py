@@ -55,5 +55,5 @@ def run(config, progress: bool = False, workers: int = 1, backend: str = "local"
             judged.append(judge(cell, {}, seconds, errors[0]))
             continue
         tally = sum((Tally.from_json(r[1]) for r in mine[1:]), Tally.from_json(mine[0][1]))
-        judged.append(judge(cell, tally.figures(), seconds))
+        judged.append(judge(cell, tally.figures(), seconds, histogram=tally.histogram))
     return Report(config, judged, time.perf_counter() - start)
