@@ -27,22 +27,27 @@ def _guesser(spec: str):
 
 
 def cmd_evaluate(args) -> None:
-    from .evaluate import evaluate, plot_histogram, text_histogram
+    from agents import make_chooser
+    from .evaluate import plot_histogram, text_histogram
+    from .match import evaluate_against
 
     game, guesser = _game(args.game), _guesser(args.guesser)
     if args.repeat < 1:
         raise ArenaError("--repeat must be at least 1")
-    result = evaluate(game, guesser, repeat=args.repeat, seed=args.seed, strikes=_strikes(args.strikes))
+    chooser = make_chooser(args.chooser)
+    seed = args.seed if args.seed is not None else guesser.values.get("seed", 0)
+    result = evaluate_against(game, guesser, chooser, repeat=args.repeat, seed=seed, strikes=_strikes(args.strikes))
     if args.plot:
         plot_histogram([result], args.plot)
     if args.json:
         print(json.dumps(result.to_json()))
         return
-    reps = f" x {result.repeat} repetitions (seed {result.seed})" if result.repeat > 1 else ""
-    print(f"{result.guesser} on {result.game}: {result.n:,} secrets{reps}")
+    print(result.header())
     print(result.summary())
     total = f"total = {result.total:,}" if result.repeat == 1 else f"total per repetition = {result.mean_total:,.1f}"
     print(f"{total}; {result.seconds:.2f} s")
+    for line in result.game_lines():  # against an adversary: what it forced, game by game
+        print(line)
     print(text_histogram(result.histogram))
     if args.plot:
         print(f"histogram written to {args.plot}")
@@ -169,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="write a histogram")
     p.add_argument("--strikes", metavar="K,K,...", help="report losses at these strike limits (Hangman)")
+    p.add_argument("--chooser", default="uniform",
+                   help="chooser spec (default uniform: every secret once); evil, minimax, spoiler: what they force")
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("rank", help="the best first guesses by a metric")

@@ -1,0 +1,247 @@
+"""What every chooser is, and the committed choosers: `uniform`, `fixed`, `weighted`.
+
+A chooser is the other half of a game: it answers each guess with a reply code. The referee
+(arena.match) calls `start(game, secrets, seed)` once per game, then `reply(game, state, guess)`
+for every guess, with the guesser's own state (the secrets still possible and the moves so far).
+A chooser that studies its opponent (the spoiler) also has `meet(guesser)`, called before `start`.
+
+A *committed* chooser draws a secret in `start` and answers truthfully from the feedback table.
+An *adaptive* chooser (agents/evil.py, agents/adversary.py) holds no secret and answers so as to
+stay consistent with some secret; the referee refuses any reply that leaves none. An
+*adversary* (trait `adversary`: evil, minimax, spoiler) plays each opening (Hangman: each word
+length) as a game of its own, and `evaluate_against` reports what it forces in each.
+
+Every random draw is a hash of (seed, ...) as in agents/simple.py, so a seeded chooser draws the
+same secret whatever the order or the process in which games are played.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from arena.errors import ArenaError, choices
+from arena.game import Game, Index, Indexes, Reply
+from arena.spec import Param, canonical
+
+from .base import State
+from .simple import mix64
+
+_TWO64 = 2.0**64
+
+
+class Chooser:
+    """Base class. A subclass sets `name`, `summary`, `params` and `traits`, and implements
+    `start` (optional) and `reply`."""
+
+    role: ClassVar[str] = "chooser"
+    name: ClassVar[str] = "chooser"
+    summary: ClassVar[str] = ""
+    params: ClassVar[dict[str, Param]] = {}
+    traits: ClassVar[dict[str, bool]] = {"committed": True, "adversary": False, "deterministic": False,
+                                         "interactive": False}
+
+    def __init__(self, **values: Any):
+        declared = self.declared_params()
+        self.values = {k: values.get(k, p.default) for k, p in declared.items()}
+        self.spec = canonical(self.name, declared, self.values)
+        self.label = self.spec  # the registry replaces it with the spec as the user wrote it
+        self.secret: Index | None = None  # a committed chooser's secret, once drawn
+
+    @classmethod
+    def declared_params(cls) -> dict[str, Param]:
+        return dict(cls.params)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+    def trait(self, name: str) -> bool:
+        return bool(self.traits.get(name, False))
+
+    def start(self, game: Game, secrets: Indexes, seed: int) -> None:
+        """A new game over `secrets`, the secrets it may choose from (a committed chooser draws here)."""
+        self.secret = None
+
+    def opening(self, game: Game, openings: list[tuple[str, Indexes]]) -> int:
+        """Which of the game's openings (Hangman: word lengths) to play, for a chooser without
+        a secret: by default the one with the most secrets, as the evil rule keeps the largest class."""
+        return int(np.argmax([len(part) for _, part in openings]))
+
+    def reply(self, game: Game, state: State, guess: Index) -> Reply:
+        raise NotImplementedError
+
+
+class Committed(Chooser):
+    """A chooser that draws its secret in `start` (`draw`) and answers truthfully."""
+
+    traits = {"committed": True, "adversary": False, "deterministic": False, "interactive": False}
+
+    def start(self, game: Game, secrets: Indexes, seed: int) -> None:
+        self.secret = int(self.draw(game, np.asarray(secrets), seed))
+
+    def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
+        raise NotImplementedError
+
+    def reply(self, game: Game, state: State, guess: Index) -> Reply:
+        return game.reply(guess, self.secret)
+
+
+class Uniform(Committed):
+    """Every secret equally likely: the chooser every published table assumes."""
+
+    name = "uniform"
+    summary = "a secret drawn uniformly (evaluate: every secret once)"
+
+    def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
+        return int(secrets[mix64(seed, len(secrets)) % len(secrets)])
+
+
+class Fixed(Committed):
+    """Always the same secret."""
+
+    name = "fixed"
+    summary = "always the secret given (fixed:secret=3632)"
+    params = {"secret": Param("secret", str, "", "the secret, as the game writes it")}
+    traits = {**Committed.traits, "deterministic": True}
+
+    def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
+        if not self.values["secret"]:
+            raise ArenaError("chooser fixed: give the secret as fixed:secret=WORD")
+        secret = secret_index(game, self.values["secret"])
+        if secret not in set(np.asarray(secrets).tolist()):
+            raise ArenaError(f"chooser {self.label}: {game.secrets[secret]} is not among the secrets of this game")
+        return secret
+
+
+class Weighted(Committed):
+    """A secret drawn with given probabilities, read from a file: one `secret weight` a line
+    (also `secret,weight`), or a JSON object {secret: weight}. Weights are normalised; secrets
+    not listed have weight 0."""
+
+    name = "weighted"
+    summary = "a secret drawn with the probabilities in file= (lines 'secret weight' or JSON)"
+    params = {"file": Param("file", str, "", "the weights: 'secret weight' per line, or a JSON object")}
+
+    def __init__(self, **values: Any):
+        super().__init__(**values)
+        if not self.values["file"]:
+            raise ArenaError("chooser weighted: give the weights as weighted:file=PATH")
+        self._weights: dict[int, tuple[Game, np.ndarray]] = {}  # the game held: its id stays its own
+
+    def weights(self, game: Game) -> np.ndarray:
+        """The probability of every secret of the game (read once per game)."""
+        if id(game) not in self._weights:
+            raw = read_weights(self.values["file"])
+            weights = np.zeros(len(game.secrets))
+            for label, weight in raw.items():
+                weights[secret_index(game, label)] += weight
+            if weights.sum() <= 0:
+                raise ArenaError(f"{self.values['file']}: the weights add up to 0")
+            self._weights[id(game)] = (game, weights / weights.sum())
+        return self._weights[id(game)][1]
+
+    def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
+        weights = self.weights(game)[secrets]
+        if weights.sum() <= 0:
+            raise ArenaError(f"chooser {self.label}: no weight on any secret of this game")
+        cumulative = np.cumsum(weights) / weights.sum()
+        u = mix64(seed, len(secrets)) / _TWO64
+        return int(secrets[min(int(np.searchsorted(cumulative, u, side="right")), len(secrets) - 1)])
+
+
+def read_weights(path: str) -> dict[str, float]:
+    """secret label -> weight, from a text file (`secret weight` or `secret,weight` a line, `#`
+    comments) or a JSON object."""
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise ArenaError(f"{path}: {e.strerror or e}") from None
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+            return {str(k): _weight(v, path, k) for k, v in data.items()}
+        except (ValueError, AttributeError) as e:
+            raise ArenaError(f"{path}: not a JSON object of weights ({e})") from None
+    weights: dict[str, float] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.replace(",", " ").split()
+        if len(parts) != 2:
+            raise ArenaError(f"{path}:{number}: write one 'secret weight' a line, got {line!r}")
+        weights[parts[0]] = weights.get(parts[0], 0.0) + _weight(parts[1], path, parts[0])
+    return weights
+
+
+def _weight(value: Any, path: str, label: Any) -> float:
+    try:
+        weight = float(value)
+    except (TypeError, ValueError):
+        raise ArenaError(f"{path}: the weight of {label} is not a number: {value!r}") from None
+    if not np.isfinite(weight) or weight < 0:
+        raise ArenaError(f"{path}: the weight of {label} must be a non-negative number, got {value!r}")
+    return weight
+
+
+def secret_index(game: Game, label: str) -> Index:
+    """The index of the secret written `label` (as the game writes guesses: case as it normalises)."""
+    found = _secret_lookup(game).get(label.strip())
+    if found is None:
+        found = _secret_lookup(game).get(game.normalise_guess(label))
+    if found is None:
+        raise ArenaError(f"{label!r} is not a secret of {game.spec}; secrets such as {choices(game.secrets[:3])}")
+    return found
+
+
+_LOOKUPS: dict[int, tuple[Game, dict[str, int]]] = {}
+
+
+def _secret_lookup(game: Game) -> dict[str, int]:
+    # keyed by id, holding the game so the id cannot be reused while the entry lives
+    if id(game) not in _LOOKUPS:
+        _LOOKUPS[id(game)] = (game, {label: i for i, label in enumerate(game.secrets)})
+    return _LOOKUPS[id(game)][1]
+
+
+def reveals(game: Game) -> np.ndarray:
+    """How much each reply code tells, for the adversaries' "reveals least" tie rule: Hangman,
+    the positions shown; Mastermind, the pegs (black + white); Jotto, the letters in common.
+    The hit reveals everything, so it is always last. (Computed once per game.)"""
+    if id(game) not in _REVEALS:
+        codes = np.arange(game.n_codes)
+        masks = getattr(game, "masks", None)
+        if masks is not None:  # Hangman: codes index position masks
+            shown = np.array([bin(int(m)).count("1") for m in masks[:game.n_codes]])
+        elif hasattr(game, "black_white") and hasattr(game, "pegs"):
+            shown = codes // (game.pegs + 1) + codes % (game.pegs + 1)
+        else:
+            shown = codes.copy()
+        shown = shown.astype(np.int64)
+        if game.hit is not None:
+            shown[game.hit] = int(shown.max()) + 1
+        _REVEALS[id(game)] = (game, shown)
+    return _REVEALS[id(game)][1]
+
+
+_REVEALS: dict[int, tuple[Game, np.ndarray]] = {}
+
+
+def largest_class(game: Game, candidates: Indexes, guess: Index, value: np.ndarray | None = None) -> Reply:
+    """The reply the evil rule keeps: the one whose class is largest (or, with `value` per code,
+    whose value is largest, then whose class is largest); ties go to the reply that reveals
+    least, then to the lowest code."""
+    replies = game.table[guess, candidates]
+    sizes = np.bincount(replies, minlength=game.n_codes)
+    present = np.flatnonzero(sizes)
+    shown = reveals(game)[present]
+    keys = [sizes[present]] if value is None else [sizes[present], value[present]]
+    # np.lexsort sorts by the last key first: value, size, then -reveals, then -code
+    order = np.lexsort((-present, -shown, *keys))
+    return int(present[order[-1]])
+
+
+AGENTS = [Uniform, Fixed, Weighted]

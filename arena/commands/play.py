@@ -1,0 +1,190 @@
+"""`arena play` (one game, agents or people on either side) and `arena solve` (the next-guess
+assistant: the secrets a history of replies leaves, and the best next guess)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ArenaError
+
+#: With this many secrets possible or fewer, `solve` lists them.
+LIST_AT_MOST = 12
+
+
+def _names(items, limit: int = 6) -> str:
+    items = list(items)
+    return ", ".join(items[:limit]) + (f", ... ({len(items):,} in all)" if len(items) > limit else "")
+
+
+def _agents(args):
+    """The game, the guesser and the chooser that `arena play` names."""
+    from agents import make_chooser, make_guesser
+    from ..games import make_game
+
+    game = make_game(args.game)
+    guesser = make_guesser(args.guesser)
+    chooser_spec = args.chooser
+    if args.secret is not None:
+        if chooser_spec.partition(":")[0] not in ("uniform", "fixed"):
+            raise ArenaError(f"--secret fixes the secret, so it goes with the uniform or fixed chooser, not {chooser_spec}")
+        chooser_spec = f"fixed:secret={args.secret}"
+    chooser = make_chooser(chooser_spec)
+    if args.hint is not None:
+        if not guesser.traits.get("interactive"):
+            raise ArenaError(f"--hint is for --guesser human, not {args.guesser}")
+        guesser.hint = make_guesser(args.hint)
+    if chooser.traits.get("interactive") and guesser.traits.get("interactive"):
+        raise ArenaError("a human on both sides needs no program: choose an agent for --guesser or --chooser")
+    return game, guesser, chooser
+
+
+def _introduce(game, guesser, chooser) -> None:
+    n = len(game.secrets)
+    print(f"{game.spec}: {guesser.label} guesses, {chooser.label} chooses; {n:,} secrets")
+    if chooser.traits.get("interactive"):
+        print(f"Think of a secret, one of the {n:,} of {game.spec}, and reply to each guess.")
+    elif guesser.traits.get("interactive"):
+        kind = "committed to a secret" if chooser.traits.get("committed") else "holds no secret, but every reply will be consistent"
+        print(f"The chooser {kind}. Type your guesses: {game.describe_guesses()}; quit to give up.")
+
+
+def _ending(game, match) -> str:
+    """The last line: solved or lost, in how many guesses (Hangman: and misses)."""
+    n = len(match.turns)
+    if match.lost:
+        return f"Lost: {game.strikes} strikes after {n} guesses."
+    if game.hit is None:
+        misses = sum(game.is_miss(t.reply) for t in match.turns)  # a person may miss after the word is decided
+        decided = f"; one word was left after {match.guesses}" if match.guesses < n else ""
+        return f"Solved: {game.secrets[match.secret]}, in {n} guesses with {misses} misses{decided}."
+    return f"Solved in {n} guess{'es' if n != 1 else ''}."
+
+
+def cmd_play(args) -> None:
+    from agents.human import Quit
+    from ..match import chooser_seed, pattern, play_match, turn_line
+
+    game, guesser, chooser = _agents(args)
+    _introduce(game, guesser, chooser)
+    player = guesser if guesser.deterministic else guesser.seeded(args.seed, 0)
+    history: list = []
+    length = [0]
+
+    def on_open(label: str, candidates) -> None:
+        length[0] = len(game.secrets[candidates[0]])
+        if game.hit is None and hasattr(game, "positions"):
+            print(f"The word has {label or f'{length[0]} letters'}: {pattern(game, [], length[0])} "
+                  f"({len(candidates):,} possible)")
+        elif label:
+            print(f"The guesser is told: {label} ({len(candidates):,} possible)")
+
+    def on_turn(number: int, turn, state) -> None:
+        history.append((turn.guess, turn.reply))
+        print(turn_line(game, number, turn, history, length[0]))
+
+    try:
+        match = play_match(game, player, chooser, seed=chooser_seed(args.seed),
+                           on_open=on_open, on_turn=on_turn, stop_at_strikes=True)
+    except Quit as e:
+        print(f"Stopped: {e}.")
+        return
+    print(_ending(game, match))
+    if match.lost:
+        if chooser.secret is not None:
+            print(f"The secret was {game.secrets[chooser.secret]}.")
+        else:
+            left = [game.secrets[s] for s in _possible(game, match)]
+            print(f"{len(left):,} secrets were still possible, such as {_names(left, 3)}.")
+    elif not chooser.traits.get("committed") and not chooser.traits.get("interactive"):
+        print(f"({chooser.label} held no secret: {game.secrets[match.secret]} was the one left.)")
+
+
+def _possible(game, match) -> np.ndarray:
+    """The secrets consistent with a match's replies (its opening's secrets narrowed down)."""
+    candidates = next(part for label, part in game.openings(game.all_secrets) if label == match.opening)
+    for turn in match.turns:
+        candidates = game.consistent(candidates, turn.guess, turn.reply)
+    return candidates
+
+
+# --- solve -------------------------------------------------------------------------------------
+
+def parse_history(game, items: list[str]) -> list[tuple[int, int, str]]:
+    """`GUESS=REPLY` items as (guess, reply, the item as written)."""
+    moves = []
+    for item in items:
+        guess, eq, reply = item.partition("=")
+        if not eq or not guess.strip() or not reply.strip():
+            raise ArenaError(f"--history {item!r}: write GUESS=REPLY, like 1122=1,1 (Mastermind), stoma=1 (Jotto) "
+                             "or e=2.5 (Hangman: the positions, - for a miss)")
+        moves.append((game.guess_index(guess), game.parse_reply(reply), item))
+    return moves
+
+
+def solve(game, moves: list[tuple[int, int, str]]):
+    """The State after these moves, or ArenaError naming the first move that leaves no secret."""
+    from agents.base import State
+
+    openings = game.openings(game.all_secrets)
+    if len(openings) > 1:
+        raise ArenaError(f"{game.spec}: solve needs what the guesser is told first; give it in the game spec "
+                         f"(for Hangman the length, like hangman:length=5)")
+    state = State(openings[0][1])
+    for number, (guess, reply, item) in enumerate(moves, 1):
+        left = game.consistent(state.candidates, guess, reply)
+        if not len(left):
+            raise ArenaError(f"no secret is consistent with these replies: none is left after guess {number}, {item}")
+        state = state.after(guess, reply, left)
+    return state
+
+
+def cmd_solve(args) -> None:
+    from agents import make_guesser
+    from agents.human import score_text
+    from ..games import make_game
+
+    game = make_game(args.game)
+    guesser = make_guesser(args.guesser)
+    if not guesser.deterministic:
+        guesser = guesser.seeded(args.seed, 0)
+    state = solve(game, parse_history(game, args.history or []))
+    n = len(state.candidates)
+    replies = f"{state.turn} repl{'y' if state.turn == 1 else 'ies'}"
+    print(f"{game.spec}: {replies}; {n:,} secret{'s' if n != 1 else ''} possible")
+    if state.history and game.finished(state.history[-1][1]):
+        print(f"solved: the secret is {game.secrets[state.candidates[0]]}")
+        return
+    if n <= LIST_AT_MOST:
+        print("possible: " + ", ".join(game.secrets[s] for s in state.candidates))
+    if game.determined(state.candidates):
+        return
+    guess = guesser.guess(game, state)
+    score = score_text(game, guesser, state.candidates, guess)
+    print(f"best next guess by {guesser.label}: {game.guesses[guess]}" + (f", {score}" if score else ""))
+    if game.hit is not None:
+        may = bool(game.is_candidate(state.candidates)[guess])
+        print("it may itself be the secret" if may else "it cannot be the secret: it is played to learn")
+    else:
+        inside = int(np.count_nonzero(game.table[guess, state.candidates]))
+        print(f"it is in {inside:,} of the {n:,} words still possible")
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("play", help="play one game: agents, or you, on either side")
+    p.add_argument("game", help="game spec, e.g. mastermind or hangman:length=6")
+    p.add_argument("--guesser", default="human", help="guesser spec, or human to play yourself (default human)")
+    p.add_argument("--chooser", default="uniform",
+                   help="chooser spec: uniform, fixed:secret=X, weighted:file=F, evil, minimax, spoiler, or human "
+                        "to keep the secret yourself (default uniform)")
+    p.add_argument("--secret", default=None, help="the secret (a fixed chooser)")
+    p.add_argument("--seed", type=int, default=0, help="seed for random agents (default 0)")
+    p.add_argument("--hint", default=None, help="the guesser that ? asks, for --guesser human (default entropy)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("solve", help="the secrets a history of replies leaves, and the best next guess")
+    p.add_argument("game", help="game spec, e.g. mastermind or hangman:length=5")
+    p.add_argument("--history", action="append", metavar="GUESS=REPLY",
+                   help="a guess and its reply, e.g. 1122=1,1 or 1122=1,1,2 (black,white,grey); repeat in order")
+    p.add_argument("--guesser", default="entropy", help="the guesser that picks the next guess (default entropy)")
+    p.add_argument("--seed", type=int, default=0, help="seed for a random guesser")
+    p.set_defaults(func=cmd_solve)

@@ -1,0 +1,315 @@
+"""The referee: a guesser against a chooser, one game at a time, every reply checked.
+
+`play_match` plays one game: the chooser starts (a committed one draws its secret), the
+guesser is told the opening (Hangman: the word's length), then guess by guess the chooser
+replies. Every reply is checked against the secrets still possible: a reply that is not a
+reply of the game, or that leaves no secret possible, is refused with a RuleBreak naming the
+chooser and the move. (A committed chooser cannot fail this; an adaptive one, or a human, can.)
+
+Hangman is played in full, until every letter of the word is shown. Once one word is left the
+game is decided, and an agent guesser finishes it the only sensible way: it plays the word's
+letters not yet shown, in alphabetical order. Each is a hit, so this adds guesses but never
+misses. A match is *counted* as `evaluate` counts a game (the published convention): guesses
+and misses until one candidate is left, so the uniform chooser's figures are evaluate's and
+the finishing letters are not counted. A human guesser finishes by hand, misses and all.
+
+`evaluate_against` is evaluation with a chooser: the uniform chooser is `evaluate` (every
+secret once); other committed choosers play `repeat` games from their draws; adversaries
+(evil, minimax, spoiler) play one game per opening (Hangman: per word length) and report what
+they force. Seeds: repetition r plays the guesser seeded (seed, r), as evaluate does, and the
+chooser seeded by a hash of (seed, chooser stream, r, opening), so nothing depends on the order
+or the process the games are played in.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, fields
+from typing import Callable
+
+import numpy as np
+
+from .errors import ArenaError, RuleBreak
+from .evaluate import Evaluation, evaluate
+from .game import Game, Index, Indexes, Reply
+from .play import Turn
+
+#: A game is stopped (RuleBreak) after this many guesses.
+MAX_TURNS = 200
+_CHOOSER_STREAM = 0xC4005E  # keeps the chooser's draws apart from the guesser's (seed, r)
+
+
+def chooser_seed(seed: int, repetition: int = 0, opening: int = 0) -> int:
+    """The seed a chooser starts with in repetition r, opening k: a hash, so draws are
+    independent of the order in which games are played."""
+    from agents.simple import mix64
+
+    return mix64(seed, _CHOOSER_STREAM, repetition, opening)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game: the moves, how it ended, and how it counts."""
+
+    game: Game
+    guesser: str
+    chooser: str
+    opening: str  # what the guesser was told first ("" or Hangman's "5 letters")
+    possible: int  # secrets possible at the start, after the opening
+    turns: tuple[Turn, ...]
+    secret: Index | None  # the committed secret, or the one an adaptive chooser was left with
+    solved: bool  # the secret was guessed (Hangman: every letter shown)
+    lost: bool  # stopped at the strike limit
+    guesses: int  # as evaluate counts them: until the hit, or (Hangman) until one word is left
+    misses: int  # misses among those guesses
+    length: int = 0  # the length of the words in play (for Hangman's pattern)
+
+    def lines(self) -> list[str]:
+        """`Guess 1: stoma, Reply: 1, Consistent targets: 1118`, one line a turn (Hangman:
+        the pattern and the strikes)."""
+        out, history = [], []
+        for number, turn in enumerate(self.turns, 1):
+            history.append((turn.guess, turn.reply))
+            out.append(turn_line(self.game, number, turn, history, self.length))
+        return out
+
+
+def turn_line(game: Game, number: int, turn: Turn, history: list[tuple[Index, Reply]], length: int) -> str:
+    """One line of a transcript, in the published examples' format."""
+    guess = game.guesses[turn.guess]
+    if hasattr(game, "positions") and game.hit is None:  # Hangman: the word as the guesser sees it
+        misses = sum(game.is_miss(r) for _, r in history)
+        shown = pattern(game, history, length) + (" (miss)" if game.is_miss(turn.reply) else "")
+        strikes = f"{misses}/{game.strikes}" if game.strikes else str(misses)
+        return f"Guess {number}: {guess}, Reply: {shown}, Strikes: {strikes}, Consistent targets: {turn.left}"
+    return f"Guess {number}: {guess}, Reply: {game.reply_label(turn.reply)}, Consistent targets: {turn.left}"
+
+
+def pattern(game: Game, history: list[tuple[Index, Reply]], length: int) -> str:
+    """`_ a _ _ _`: the positions the hits so far have shown."""
+    cells = ["_"] * length
+    for guess, reply in history:
+        for position in game.positions(reply):
+            if position <= length:
+                cells[position - 1] = game.guesses[guess]
+    return " ".join(cells)
+
+
+def unshown(game: Game, candidates: Indexes, played: set[Index]) -> list[Index]:
+    """With one word left (Hangman), its letters not played yet, in alphabetical order."""
+    if len(candidates) != 1:
+        return []
+    letters = np.flatnonzero(game.table[:, candidates[0]] != 0)  # reply 0 is the miss (Game.is_miss)
+    return [int(g) for g in letters if int(g) not in played]
+
+
+def _is_over(game: Game, state) -> bool:
+    """Hangman (no hit): over when one word is left and every letter of it has been played."""
+    if game.hit is not None:
+        return False
+    played = {g for g, _ in state.history}
+    return len(state.candidates) == 1 and not unshown(game, state.candidates, played)
+
+
+def _next_guess(game: Game, guesser, state) -> Index:
+    """The guesser's guess; once Hangman is decided, an agent plays the word's unshown letters."""
+    interactive = getattr(guesser, "traits", {}).get("interactive", False)
+    if game.hit is None and len(state.candidates) == 1 and not interactive:
+        return unshown(game, state.candidates, {g for g, _ in state.history})[0]
+    return guesser.guess(game, state)
+
+
+def _choose_opening(game: Game, chooser, openings: list[tuple[str, Indexes]]) -> tuple[str, Indexes]:
+    if len(openings) == 1:
+        return openings[0]
+    secret = getattr(chooser, "secret", None)
+    if secret is not None:  # a committed chooser's secret fixes it
+        return next((label, part) for label, part in openings if secret in set(part.tolist()))
+    if not hasattr(chooser, "opening"):  # as agents.chooser.Chooser does: the most secrets
+        return max(openings, key=lambda opening: len(opening[1]))
+    k = chooser.opening(game, openings)
+    if not (isinstance(k, (int, np.integer)) and 0 <= k < len(openings)):
+        raise RuleBreak(f"chooser {_name(chooser)} chose opening {k!r}, not one of 0..{len(openings) - 1}")
+    return openings[int(k)]
+
+
+def _name(agent) -> str:
+    return getattr(agent, "label", None) or getattr(agent, "spec", repr(agent))
+
+
+def checked_reply(game: Game, chooser, state, guess: Index, number: int) -> tuple[Reply, Indexes]:
+    """The chooser's reply and the secrets it leaves, or a RuleBreak naming the chooser and the move."""
+    reply = chooser.reply(game, state, guess)
+    move = f"guess {number} ({game.guesses[guess]})"
+    if not isinstance(reply, (int, np.integer)) or not 0 <= reply < game.n_codes or \
+            not np.any(game.codes == reply):
+        raise RuleBreak(f"chooser {_name(chooser)} gave {reply!r} to {move}: not a reply of {game.spec}")
+    left = game.consistent(state.candidates, guess, int(reply))
+    if not len(left):
+        raise RuleBreak(f"chooser {_name(chooser)} broke the rules: reply {game.reply_label(int(reply))} to {move} "
+                        f"leaves no secret possible")
+    return int(reply), left
+
+
+OnTurn = Callable[[int, Turn, object], None]
+
+
+def play_match(game: Game, guesser, chooser, secrets: Indexes | None = None, seed: int = 0,
+               on_open: Callable[[str, Indexes], None] | None = None, on_turn: OnTurn | None = None,
+               stop_at_strikes: bool = False, max_turns: int = MAX_TURNS) -> Match:
+    """One game of `guesser` against `chooser` over `secrets` (default: every secret).
+
+    The chooser is started with `seed`; seed a random guesser yourself (`guesser.seeded(...)`).
+    `on_open(label, candidates)` and `on_turn(number, turn, state_after)` see the game as it
+    goes (the interactive commands print with them). With `stop_at_strikes`, Hangman stops when
+    the misses reach the game's strike limit, as a real game does.
+    """
+    from agents.base import State  # agents depend on the engine, not the other way round
+
+    secrets = game.all_secrets if secrets is None else np.asarray(secrets)
+    if hasattr(chooser, "meet"):  # a chooser that studies its opponent (the spoiler)
+        chooser.meet(guesser)
+    chooser.start(game, secrets, seed)
+    opening, candidates = _choose_opening(game, chooser, game.openings(secrets))
+    if on_open:
+        on_open(opening, candidates)
+    state = State(candidates)
+    turns: list[Turn] = []
+    counted = (0, 0) if game.determined(candidates) else None
+    misses, solved, lost = 0, False, False
+    while not _is_over(game, state):
+        if stop_at_strikes and game.strikes and misses >= game.strikes:
+            lost = True
+            break
+        if len(turns) >= max_turns:
+            raise RuleBreak(f"guesser {_name(guesser)} makes no progress: {len(state.candidates)} secrets "
+                            f"still possible after {len(turns)} guesses")
+        guess = _next_guess(game, guesser, state)
+        if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
+            raise RuleBreak(f"guesser {_name(guesser)} made an illegal guess {guess!r} at guess {len(turns) + 1}")
+        reply, left = checked_reply(game, chooser, state, int(guess), len(turns) + 1)
+        turn = Turn(int(guess), reply, len(left))
+        turns.append(turn)
+        misses += game.is_miss(reply)
+        state = state.after(int(guess), reply, left)
+        if counted is None and (game.finished(reply) or game.determined(left)):
+            counted = (len(turns), misses)
+        if on_turn:
+            on_turn(len(turns), turn, state)
+        if game.finished(reply):
+            solved = True
+            break
+    solved = solved or _is_over(game, state)
+    if counted is None:  # stopped at the strike limit before the game was decided
+        counted = (len(turns), misses)
+    secret = getattr(chooser, "secret", None)
+    if secret is None and len(state.candidates) == 1:
+        secret = int(state.candidates[0])
+    return Match(game, _name(guesser), _name(chooser), opening, len(candidates), tuple(turns), secret,
+                 solved, lost, counted[0], counted[1], len(game.secrets[candidates[0]]))
+
+
+# --- evaluation against a chooser ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class MatchEvaluation(Evaluation):
+    """An Evaluation against a named chooser. With an adversary, column k of `guesses` is the
+    game played in opening `openings[k]` (one column unless Hangman covers several lengths), and
+    `finals[r, k]` the secret that game ended on; with other committed choosers, one column of
+    `repeat` drawn secrets."""
+
+    chooser: str = "uniform"
+    openings: tuple[str, ...] = ()
+    finals: np.ndarray | None = None
+    matches: list = field(default_factory=list, repr=False, compare=False)
+
+    def games(self) -> list[dict]:
+        """One record per game played (none for the uniform chooser: that is every secret)."""
+        if self.finals is None:
+            return []
+        from .games import make_game
+
+        game = make_game(self.game)
+        out = []
+        for r in range(self.guesses.shape[0]):
+            for k in range(self.guesses.shape[1]):
+                s = int(self.finals[r, k])
+                record = {"opening": self.openings[k] if k < len(self.openings) else "",
+                          "guesses": int(self.guesses[r, k]), "secret": game.secrets[s] if s >= 0 else None}
+                if self.misses is not None:
+                    record["misses"] = int(self.misses[r, k])
+                out.append(record)
+        return out
+
+    def header(self) -> str:
+        """`knuth on mastermind: 1,296 secrets` (the uniform chooser, as evaluate prints it), or
+        `knuth against evil on mastermind: 1 game`."""
+        reps = f" x {self.repeat} repetitions (seed {self.seed})" if self.repeat > 1 else ""
+        if self.finals is None:
+            return f"{self.guesser} on {self.game}: {self.n:,} secrets{reps}"
+        return f"{self.guesser} against {self.chooser} on {self.game}: {self.n:,} game{'s' if self.n != 1 else ''}{reps}"
+
+    def game_lines(self, limit: int = 60) -> list[str]:
+        """One line per game played (a single repetition of at most `limit` games), else none."""
+        if self.finals is None or self.repeat > 1 or self.n > limit:
+            return []
+        lines = []
+        for record in self.games():
+            where = record["opening"] or self.game
+            misses = f"{record['misses']} misses, " if "misses" in record else ""
+            lines.append(f"  {where}: {misses}{record['guesses']} guesses, ended on {record['secret']}")
+        return lines
+
+    def to_json(self) -> dict:
+        data = super().to_json() | {"chooser": self.chooser}
+        if self.finals is not None:
+            data["games"] = self.games()
+        return data
+
+
+def _agent(agent, role: str):
+    if isinstance(agent, str):
+        from agents.registry import make_agent
+        return make_agent(agent, role)
+    return agent
+
+
+def evaluate_against(game: Game, guesser, chooser, repeat: int = 1, seed: int = 0,
+                     strikes: tuple[int, ...] | None = None) -> Evaluation:
+    """`guesser` against `chooser` on `game` (agents, or their specs); see the module docstring.
+
+    Random agents are played `repeat` times; a deterministic guesser against a deterministic
+    chooser plays once. `strikes` are the strike limits to report losses at (Hangman).
+    """
+    guesser, chooser = _agent(guesser, "guesser"), _agent(chooser, "chooser")
+    for agent in (guesser, chooser):
+        if getattr(agent, "traits", {}).get("interactive", False):
+            raise ArenaError(f"{_name(agent)} plays interactively: use `arena play`, not an evaluation")
+    if repeat < 1:
+        raise ArenaError(f"repeat must be at least 1, got {repeat}")
+    traits = getattr(chooser, "traits", {})
+    if getattr(chooser, "name", "") == "uniform" and traits.get("committed", False):
+        result = evaluate(game, guesser, repeat=repeat, seed=seed, strikes=strikes)
+        return MatchEvaluation(**{f.name: getattr(result, f.name) for f in fields(Evaluation)},
+                               chooser=_name(chooser))
+    start = time.perf_counter()
+    random = not guesser.deterministic or not traits.get("deterministic", False)
+    rows = repeat if random else 1
+    adversary = traits.get("adversary", False)
+    columns = game.openings(game.all_secrets) if adversary else [("", game.all_secrets)]
+    guesses = np.zeros((rows, len(columns)), dtype=np.int64)
+    misses = np.zeros_like(guesses)
+    finals = np.full_like(guesses, -1)
+    matches = []
+    for r in range(rows):
+        player = guesser if guesser.deterministic else guesser.seeded(seed, r)
+        for k, (_, secrets) in enumerate(columns):
+            match = play_match(game, player, chooser, secrets, seed=chooser_seed(seed, r, k))
+            guesses[r, k], misses[r, k] = match.guesses, match.misses
+            finals[r, k] = -1 if match.secret is None else match.secret
+            matches.append(match)
+    limits = tuple(strikes or ((game.strikes,) if game.strikes else ()))
+    return MatchEvaluation(game.spec, _name(guesser), guesses, time.perf_counter() - start,
+                           seed if random else None, [], misses if game.strikes else None, limits,
+                           chooser=_name(chooser), openings=tuple(label for label, _ in columns),
+                           finals=finals, matches=matches)
