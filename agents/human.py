@@ -126,7 +126,7 @@ class HumanChooser(Chooser):
 
     def opening(self, game: Game, openings: list[tuple[str, Indexes]]) -> int:
         labels = [label for label, _ in openings]
-        if all(label.endswith(" letters") for label in labels):  # Hangman: the word's length
+        if all(label.endswith((" letter", " letters")) for label in labels):  # Hangman: the word's length
             question = f"How many letters has your word ({labels[0].split()[0]}-{labels[-1].split()[0]})? "
         else:
             question = f"Tell the guesser what it may know first ({labels[0]} .. {labels[-1]}): "

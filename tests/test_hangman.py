@@ -77,7 +77,7 @@ def test_losses_are_counted_at_the_strike_limit(word_file):
 def test_length_is_told_first():
     game = make_game("hangman:first=3000")
     tree = grow_tree(game, make_guesser("max-frequency"))
-    assert {r.opening for r in tree.roots} == {f"{n} letters" for n in set(map(len, game.secrets))
+    assert {r.opening for r in tree.roots} == {f"{n} letter" + "s" * (n != 1) for n in set(map(len, game.secrets))
                                                if sum(len(w) == n for w in game.secrets) > 1}
     for root in tree.roots:
         assert len({len(game.secrets[s]) for s in root.candidates}) == 1

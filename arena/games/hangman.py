@@ -125,7 +125,7 @@ class Hangman(Game):
 
     def openings(self, secrets: Indexes) -> list[tuple[str, Indexes]]:
         lengths = self.lengths[secrets]
-        return [(f"{n} letters", secrets[lengths == n]) for n in np.unique(lengths)]
+        return [(f"{n} letter" + ("s" if n != 1 else ""), secrets[lengths == n]) for n in np.unique(lengths).tolist()]
 
     def candidate_guesses(self, candidates: Indexes) -> Indexes:
         """The letters that may be in the word and would tell something: not in every candidate
