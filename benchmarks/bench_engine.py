@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import plain  # noqa: E402  (benchmarks/plain.py)
+import plain  # noqa: E402
+from timing import RUNS, clock  # noqa: E402  (benchmarks/plain.py)
 
 from agents import make_guesser  # noqa: E402
 from arena.games import jotto as jotto_game  # noqa: E402
@@ -34,19 +34,6 @@ NORVIG = [  # (plain metric, consistent?, engine spec)
     ("expectation", True, "expected:pool=all,small=3,tiebreak=first"),
     ("entropy", True, "entropy:pool=all,small=3,tiebreak=first"),
 ]
-
-
-RUNS = 3
-
-
-def clock(fn, runs: int = 1):
-    """The value of fn() and its best time over `runs` runs (as timeit reports: the least disturbed)."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        value = fn()
-        best = min(best, time.perf_counter() - start)
-    return value, best
 
 
 def row(task: str, ours: float, theirs: float | None, figures: str) -> None:

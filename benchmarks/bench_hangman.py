@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 import plain_hangman as plain  # noqa: E402  (benchmarks/plain_hangman.py)
+from timing import RUNS, clock  # noqa: E402
 
 from agents import make_guesser  # noqa: E402
 from arena.evaluate import evaluate  # noqa: E402
@@ -34,18 +34,7 @@ GUESSERS = [  # (plain guesser, engine spec, published lost at 6 and 9 strikes, 
     ("expected", "expected:tiebreak=first", (12_528, 2_817)),
 ]
 STRIKES = (6, 9)
-RUNS = 3
 GOAL = 15.0
-
-
-def clock(fn, runs: int = 1):
-    """The value of fn() and its best time over `runs` runs (as timeit reports: the least disturbed)."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        value = fn()
-        best = min(best, time.perf_counter() - start)
-    return value, best
 
 
 def row(task: str, ours: float, theirs: float | None, lost: str = "", note: str = "") -> None:
