@@ -13,6 +13,7 @@ the choosers issue, which does not exist yet.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 
@@ -32,17 +33,16 @@ def guesser_mix(game: Game, guessers: tuple[str, ...], file: str):
     from arena.equilibrium import double_oracle, solve_restricted
     from arena.equilibrium.plans import tree_plan
     from arena.equilibrium.solution import load_guesser_mix
-    from arena.equilibrium.symmetry import no_symmetry, symmetry_of
 
     if file:
-        mix = load_guesser_mix(file, game)
-        return np.array([p for p, _ in mix]), [plan for _, plan in mix], symmetry_of(game)
+        mix, symmetry = load_guesser_mix(file, game)
+        return np.array([p for p, _ in mix]), [plan for _, plan in mix], symmetry
     if game.hit is None:
         raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
                          "solved for Jotto and Mastermind")
     solution = solve_restricted(game, guessers) if guessers else double_oracle(game)
-    symmetry = no_symmetry(game) if guessers else solution.symmetry
-    return solution.guesser, [tree_plan(t) for t in solution.trees], symmetry
+    mix = solution.guesser_mix()  # in the order a saved solution lists them, so both draw alike
+    return np.array([p for p, _, _ in mix]), [tree_plan(t) for _, t, _ in mix], solution.symmetry
 
 
 class EquilibriumGuesser(Guesser):
@@ -50,12 +50,12 @@ class EquilibriumGuesser(Guesser):
 
     name = "equilibrium"
     summary = "a tree drawn from the guesser's equilibrium mix (solved on first use, or file=)"
-    params = {
+    params: ClassVar[dict[str, Param]] = {
         "seed": Param("seed", int, 0, "random seed"),
         "guessers": Param("guessers", plus_list, (), "mix only these guessers' trees, joined by + (default: every tree)"),
         "file": Param("file", str, "", "an equilibrium saved by `arena equilibrium --save`"),
     }
-    traits = {"deterministic": False, "uses_history": True}
+    traits: ClassVar[dict[str, bool]] = {"deterministic": False, "uses_history": True}
 
     @classmethod
     def declared_params(cls):
@@ -66,7 +66,7 @@ class EquilibriumGuesser(Guesser):
         self.entropy: tuple[int, ...] = (self.values["seed"],)
         self._drawn: dict[int, tuple[dict, np.ndarray | None]] = {}
 
-    def seeded(self, *entropy: int) -> "EquilibriumGuesser":
+    def seeded(self, *entropy: int) -> EquilibriumGuesser:
         twin = type(self)(**self.values)
         twin.entropy = tuple(entropy)
         twin.label = self.label

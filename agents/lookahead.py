@@ -2,7 +2,8 @@
 solve exactly (Jotto's 2,845 words), with small sets solved exactly and optional exact repair.
 
 At each node the `width` best guesses by the metric are each scored by the cost of the greedy
-tree that would follow them, and the cheapest is played; candidate sets of at most `exact`
+tree that would follow them, and the cheapest is played (with several metrics, `metric=a+b`, the
+top guesses of each, scored by the cheaper of the greedy trees); candidate sets of at most `exact`
 secrets are solved exactly. The greedy guesser's own choice is always among those scored, so
 the tree never costs more than the greedy one (arena/optimal/lookahead.py has the argument).
 `repair=N` then re-solves every subtree of at most N secrets exactly and keeps what is cheaper.
@@ -20,13 +21,26 @@ from .optimal import TreePlayer
 from .scoring import METRICS
 
 
+def metric_list(text: str, where: str) -> tuple[str, ...]:
+    """`entropy+expected` as ("entropy", "expected"), each a known metric."""
+    names = tuple(t.strip() for t in text.split("+"))
+    for name in names:
+        if name not in METRICS:
+            raise ArenaError(f"{where}: {name!r} is not a metric; metrics: {', '.join(METRICS)} (join several with +)")
+    return names
+
+
+metric_list.__name__ = "metric+metric"
+
+
 class Lookahead(TreePlayer):
     """Rollout look-ahead over a greedy metric (see the module docstring)."""
 
     name = "lookahead"
     summary = "rollout look-ahead: the top guesses by a metric, each scored by the greedy tree after it"
     params = {
-        "metric": Param("metric", tuple(METRICS), "entropy", "the greedy metric that shortlists and rolls out"),
+        "metric": Param("metric", metric_list, ("entropy", "expected"),
+                        "greedy metrics that shortlist and roll out, joined by + (e.g. entropy+expected)"),
         "width": Param("width", int, 8, "guesses rolled out at each node"),
         "exact": Param("exact", int, 20, "solve candidate sets of at most this many secrets exactly"),
         "pool": Param("pool", ("all", "consistent"), "all", "the guesses allowed"),

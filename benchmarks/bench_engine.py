@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import plain  # noqa: E402
-from timing import RUNS, clock  # noqa: E402  (benchmarks/plain.py)
+import plain  # noqa: E402  (benchmarks/plain.py)
+from timing import RUNS, clock  # noqa: E402
 
 from agents import make_guesser  # noqa: E402
 from arena.games import jotto as jotto_game  # noqa: E402

@@ -18,12 +18,23 @@ from hypothesis import strategies as st
 from agents import make_guesser
 from arena import make_game
 from arena.cli import main
-from arena.equilibrium import (count_trees, double_oracle, enumerate_trees, exploitability, nashpy_solution,
-                               reduce_dominated, search_best_response, solve_enumerated, solve_matrix_game,
-                               solve_restricted, symmetry_of)
+from arena.equilibrium import (
+    count_trees,
+    double_oracle,
+    enumerate_trees,
+    exploitability,
+    nashpy_solution,
+    reduce_dominated,
+    search_best_response,
+    solve_enumerated,
+    solve_matrix_game,
+    solve_restricted,
+    symmetry_of,
+)
 from arena.equilibrium.dominance import undominated_columns
-from arena.equilibrium.plans import plan_tree
+from arena.equilibrium.payoff import PayoffMatrix
 from arena.equilibrium.response import external_solver
+from arena.equilibrium.symmetry import no_symmetry
 from arena.evaluate import evaluate
 
 TINY = ["mastermind:pegs=2,colors=2", "mastermind:pegs=3,colors=2", "mastermind:pegs=2,colors=3",
@@ -58,16 +69,17 @@ def test_dominated_strategies_are_removed_iteratively():
 
 
 def test_a_degenerate_game_is_reported_and_still_solved():
-    # column 0 ties both rows: many optimal column strategies, and support enumeration finds an even number
-    A = np.array([[1, 3, 0], [1, 0, 3], [0, 2, 2]])
-    lp = solve_matrix_game(A)
+    # every x with x1, x2 >= 1/3 is optimal for the rows: support enumeration's exact test finds no
+    # equilibrium at all and nashpy warns; the warning is kept and Lemke-Howson solves the game
+    A = np.array([[3, 0, 1], [0, 3, 1]])
     check = nashpy_solution(A)
-    assert check.value == pytest.approx(lp.value)
-    assert max(check.exploitability) < 1e-7
-    rng = np.random.default_rng(7)  # a 7x7 integer game where nashpy warns of degeneracy
-    B = rng.integers(0, 5, (7, 7))
+    assert check.degenerate and "degenerate" in " ".join(check.warnings) and "Lemke-Howson" in check.method
+    assert check.value == pytest.approx(1) == solve_matrix_game(A).value
+    assert max(check.exploitability) < 1e-9
+    # two equilibria (an even number): reported, and the first that checks out is returned
+    B = np.array([[2, 0, 1], [0, 2, 1], [1, 1, 1]])
     check = nashpy_solution(B)
-    assert check.degenerate and "degenerate" in " ".join(check.warnings)
+    assert "An even number of (2) equilibria" in " ".join(check.warnings)
     assert check.value == pytest.approx(solve_matrix_game(B).value)
 
 
@@ -114,9 +126,11 @@ def test_every_listed_tree_is_a_real_tree(spec):
 @pytest.mark.parametrize("spec", TINY)
 def test_tiny_games_against_every_tree(spec):
     game = make_game(spec)
-    every = enumerate_trees(game).costs.T.astype(float)  # secrets x every tree
+    costs = enumerate_trees(game).costs.astype(np.int64)
+    every = costs.T.astype(float)  # secrets x every tree
     lp = solve_matrix_game(every)
-    check = nashpy_solution(every)
+    # nashpy on the same trees, Mastermind's rows merged into code types (see symmetry.py)
+    check = nashpy_solution(PayoffMatrix.of(costs, symmetry_of(game)).A)
     assert check.value == pytest.approx(lp.value, abs=1e-9)
     frontier = solve_enumerated(game)
     assert frontier.value == pytest.approx(lp.value, abs=1e-9)
@@ -158,10 +172,16 @@ def test_mastermind_code_types_and_permutations(mastermind):
 def test_symmetry_shrinks_the_game_without_changing_its_value():
     game = make_game("mastermind:pegs=2,colors=4")
     reduced = double_oracle(game, solver="search")
-    full = double_oracle(game, symmetry=__import__("arena.equilibrium.symmetry", fromlist=["x"]).no_symmetry(game),
-                         solver="search")
+    full = double_oracle(game, symmetry=no_symmetry(game), solver="search")
     assert reduced.exact.value == full.exact.value == Fraction(45, 16)
     assert len(reduced.symmetry.labels) == 2
+
+
+def test_a_time_limit_reports_bounds_around_the_value():
+    game = make_game("mastermind:pegs=3,colors=4")
+    stopped = double_oracle(game, time_limit=1e-9, solver="search")  # stops after one best response
+    assert not stopped.settled and stopped.exact is None and "time limit" in stopped.notes[0]
+    assert stopped.lower <= 219 / 68 <= stopped.upper and stopped.uniform == pytest.approx(206 / 64)
 
 
 # --- restricted games -----------------------------------------------------------------------------
@@ -193,8 +213,9 @@ def test_command_json_and_text(capsys):
     assert sum(data["chooser"].values()) == pytest.approx(1) and "double oracle" in data["method"]
     rc, out, _ = run(capsys, "equilibrium", "jotto:first=6", "--method", "enumerate", "--check")
     assert rc == 0 and "value = " in out and "nashpy check" in out and "agrees" in out
-    rc, out, _ = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--guessers", "knuth,lowest")
-    assert rc == 0 and "restricted to 2 named guessers" in out
+    rc, out, _ = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--guessers",
+                     "knuth,entropy:pool=consistent,tiebreak=first,lowest")
+    assert rc == 0 and "restricted to 3 named guessers" in out
 
 
 @pytest.mark.parametrize("argv, needle", [
@@ -219,7 +240,7 @@ def test_equilibrium_guesser_draws_reproducible_trees_of_the_mix(tmp_path, capsy
     assert all(symmetry.totals(row).tobytes() in mix_types for row in first.guesses)  # a carried tree of the mix
     assert first.mean == pytest.approx(eq.value, abs=0.25)
     path = tmp_path / "eq.json"
-    rc, out, _ = run(capsys, "equilibrium", game.spec, "--save", str(path), "--solver", "search")
+    rc, _, _ = run(capsys, "equilibrium", game.spec, "--save", str(path), "--solver", "search")
     assert rc == 0 and path.exists()
     replayed = evaluate(game, make_guesser(f"equilibrium:file={path},seed=5"), repeat=40)
     assert np.array_equal(replayed.guesses, first.guesses)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from fractions import Fraction
 
+import numpy as np
+
+from ..equilibrium.plans import first_guesses
 from ..errors import ArenaError
 
 METHODS = ("oracle", "enumerate")
@@ -19,6 +21,18 @@ METHODS = ("oracle", "enumerate")
 
 def _fraction(x: Fraction | None, width: int = 0) -> str:
     return f"{str(x) if x is not None else '':<{width}}"
+
+
+def split_specs(text: str) -> list[str]:
+    """`knuth,entropy:pool=all,small=3` -> ["knuth", "entropy:pool=all,small=3"]: a comma
+    starts a new spec unless what follows is another key=value of the spec before it."""
+    specs: list[str] = []
+    for token in (t.strip() for t in text.split(",")):
+        if specs and "=" in token and ":" not in token:
+            specs[-1] += "," + token
+        elif token:
+            specs.append(token)
+    return specs
 
 
 def solve(args):
@@ -34,7 +48,7 @@ def solve(args):
     if args.time_limit is not None and args.time_limit <= 0:
         raise ArenaError(f"--time-limit must be positive, got {args.time_limit}")
     if args.guessers is not None:
-        specs = [s.strip() for s in args.guessers.split(",") if s.strip()]
+        specs = split_specs(args.guessers)
         if not specs:
             raise ArenaError("--guessers needs at least one guesser spec, e.g. --guessers knuth,entropy")
         return solve_restricted(game, specs)
@@ -46,9 +60,9 @@ def solve(args):
     progress = None
     if args.progress:
         def progress(step):
-            print(f"  after {len(steps)} best responses: {step.lower:.6f} <= value <= {step.upper:.6f} "
-                  f"({step.trees} trees, {step.seconds:.1f} s)", file=sys.stderr, flush=True)
             steps.append(step)
+            print(f"  best response {len(steps)}: {step.lower:.6f} <= value <= {step.upper:.6f} "
+                  f"({step.trees} trees, {step.seconds:.1f} s)", file=sys.stderr, flush=True)
         steps = []
     symmetry = no_symmetry(game) if args.no_symmetry else None
     return double_oracle(game, symmetry, time_limit=args.time_limit, solver=args.solver, progress=progress)
@@ -57,9 +71,13 @@ def solve(args):
 def report(eq, check=None) -> str:
     """The solution as text: value, bounds, method, time, then both mixes."""
     game = eq.game
-    lines = [f"equilibrium of {game.spec}: {len(game.secrets):,} secrets"]
+    n = len(game.secrets)
+    lines = [f"equilibrium of {game.spec}: {n:,} secret{'s' if n != 1 else ''}"]
     exact = f" = {eq.exact.value} (exact)" if eq.exact else ""
-    lines.append(f"value = {eq.value:.6f} guesses{exact}")
+    if eq.settled:
+        lines.append(f"value = {eq.value:.6f} guesses{exact}")
+    else:
+        lines.append(f"value: between {eq.lower:.6f} and {eq.upper:.6f} guesses (not settled)")
     lines.append(f"bounds: {eq.lower:.6f} <= value <= {eq.upper:.6f}; gap {eq.gap:.2g}")
     if eq.uniform is not None:
         lines.append(f"uniform chooser: {eq.uniform:.6f} (the least mean number of guesses when every secret is equally likely)")
@@ -74,27 +92,34 @@ def report(eq, check=None) -> str:
     rows = eq.chooser_by_row()
     if not eq.symmetry.trivial:
         lines.append("chooser mix by code type (each code of a type equally likely):")
-        lines.append(f"  {'type':<8} {'codes':>6} {'probability':>12} {'exact':<12} {'each code':<12}")
+        lines.append(f"  {'type':<8} {'codes':>6} {'probability':>12}  {'exact':<10} {'each code':<10}")
         for label, size, p, x in rows:
             each = _fraction(x / size if x is not None else None)
-            lines.append(f"  {label:<8} {size:>6,} {p:>12.6f} {_fraction(x, 12)} {each}")
+            lines.append(f"  {label:<8} {size:>6,} {p:>12.6f}  {_fraction(x, 10)} {each}".rstrip())
     else:
         chosen = [r for r in rows if r[2] > 0]
         lines.append(f"chooser mix: {len(chosen)} of {len(rows)} secrets")
-        lines.append(f"  {'secret':<10} {'probability':>12} {'exact':<12}")
+        lines.append(f"  {'secret':<10} {'probability':>12}  {'exact':<10}")
         for label, _, p, x in sorted(chosen, key=lambda r: -r[2]):
-            lines.append(f"  {label:<10} {p:>12.6f} {_fraction(x)}")
+            lines.append(f"  {label:<10} {p:>12.6f}  {_fraction(x)}".rstrip())
         never = [r[0] for r in rows if r[2] == 0]
         if never:
             lines.append(f"  never chosen: {', '.join(never[:12])}" + (f" ... (+{len(never) - 12})" if len(never) > 12 else ""))
     lines.append("")
     carried = "" if eq.symmetry.trivial else f" (each played with a uniformly random element of {eq.symmetry.group})"
-    lines.append(f"guesser mix: {len(eq.trees)} trees{carried}:")
-    lines.append(f"  {'probability':>11} {'exact':<10} {'total':>7} {'worst':>5}  first guesses (then the second guess after the largest replies)")
-    from ..equilibrium.plans import first_guesses
-    for p, tree, x in eq.guesser_mix():
-        lines.append(f"  {p:>11.6f} {_fraction(x, 10)} {int(tree.guesses.sum()):>7,} {int(tree.guesses.max()):>5}  {first_guesses(tree)}")
-    return "\n".join(lines)
+    lines.append(f"guesser mix: {len(eq.trees)} tree{'s' if len(eq.trees) != 1 else ''}{carried}:")
+    mix = eq.guesser_mix()
+    width = max([5] + [len(_fraction(x)) for _, _, x in mix])
+    lines.append(f"  {'probability':>11}  {'exact':<{width}} {'total':>7} {'worst':>5}  "
+                 "first guess; second guesses after the commonest replies")
+    for p, tree, x in mix:
+        lines.append(f"  {p:>11.6f}  {_fraction(x, width)} {int(tree.guesses.sum()):>7,} "
+                     f"{int(tree.guesses.max()):>5}  {first_guesses(tree)}")
+        if not eq.symmetry.trivial and len(eq.symmetry.labels) <= 8:  # what tells the trees apart
+            means = eq.symmetry.averages(tree.guesses)[0]
+            lines.append(" " * (15 + width) + "mean by type: " + ", ".join(
+                f"{label} {m:.4f}" for label, m in zip(eq.symmetry.labels, means)))
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def cmd_equilibrium(args) -> None:
@@ -103,10 +128,8 @@ def cmd_equilibrium(args) -> None:
 
     eq = solve(args)
     check = None
-    if args.check:  # nashpy on the payoff matrix of the trees the guesser mixes (and the LP saw)
-        costs = [t.guesses for t in eq.trees]
-        import numpy as np
-        check = nashpy_solution(PayoffMatrix.of(np.array(costs), eq.symmetry).A)
+    if args.check:  # nashpy on the payoff matrix of the trees the guesser mixes
+        check = nashpy_solution(PayoffMatrix.of(np.array([t.guesses for t in eq.trees]), eq.symmetry).A)
     if args.save:
         eq.save(args.save)
     if args.json:

@@ -26,7 +26,24 @@ from .restricted import solve_enumerated, solve_restricted
 from .solution import Equilibrium
 from .symmetry import Symmetry, symmetry_of
 
-__all__ = ["MatrixGameSolution", "SolverFailure", "solve_matrix_game", "exploitability", "Reduction",
-           "reduce_dominated", "NashpySolution", "nashpy_solution", "TreeEnumeration", "count_trees",
-           "enumerate_trees", "best_response", "search_best_response", "Symmetry", "symmetry_of",
-           "double_oracle", "solve_enumerated", "solve_restricted", "Equilibrium"]
+__all__ = [
+           "Equilibrium",
+           "MatrixGameSolution",
+           "NashpySolution",
+           "Reduction",
+           "SolverFailure",
+           "Symmetry",
+           "TreeEnumeration",
+           "best_response",
+           "count_trees",
+           "double_oracle",
+           "enumerate_trees",
+           "exploitability",
+           "nashpy_solution",
+           "reduce_dominated",
+           "search_best_response",
+           "solve_enumerated",
+           "solve_matrix_game",
+           "solve_restricted",
+           "symmetry_of",
+]

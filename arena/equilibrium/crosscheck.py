@@ -4,8 +4,13 @@ nashpy finds Nash equilibria of bimatrix games; a zero-sum game is the bimatrix 
 Which algorithm depends on the size (of the game left after removing dominated strategies):
 
 - support enumeration, when there are few enough pairs of supports (2^m * 2^n);
-- vertex enumeration of the best-response polytopes, for games a little larger;
-- Lemke-Howson (lexicographic pivoting), from every initial dropped label in turn, beyond.
+- Lemke-Howson (lexicographic pivoting), from every initial dropped label in turn, beyond;
+- vertex enumeration of the best-response polytopes, if Lemke-Howson fails on a small game.
+
+nashpy's Lemke-Howson pivots on integers without dividing by the previous pivot, so its
+tableau's entries square at every pivot and overflow a float after a dozen pivots: it only
+solves small games. A game with many columns is therefore solved on a growing set of columns
+(see `nashpy_solution`), each subgame small.
 
 Games of guessing trees are often degenerate (many trees tie), and nashpy says so: support
 enumeration warns when it returns an even number of equilibria, and may then return none or
@@ -29,9 +34,10 @@ from .dominance import reduce_dominated
 from .matrix import TOLERANCE, exploitability
 
 #: Support enumeration tries every pair of supports: keep 2^(m+n) below this.
-SUPPORT_PAIRS = 2**14
-#: Vertex enumeration pairs every vertex of one polytope with every vertex of the other.
-VERTEX_SIZE = 14
+SUPPORT_PAIRS = 2**12
+#: Vertex enumeration pairs every vertex of one polytope with every vertex of the other
+#: (a 9x9 game of trees already takes half a minute).
+VERTEX_SIZE = 12
 #: Equilibria examined per algorithm (a degenerate game can have a great many).
 CANDIDATES = 50
 
@@ -50,7 +56,8 @@ class NashpySolution:
 
     @property
     def degenerate(self) -> bool:
-        return bool(self.warnings)
+        """Did nashpy say the game is degenerate?"""
+        return any("degenerate" in w for w in self.warnings)
 
 
 def _lemke_howson(game: nashpy.Game, size: int):
@@ -58,11 +65,13 @@ def _lemke_howson(game: nashpy.Game, size: int):
     entries grow with every integer pivot: on larger games they overflow and the pivoting
     then never ends, so an overflow stops that start (FloatingPointError) instead."""
     for label in range(size):
-        with np.errstate(over="raise"):
-            try:
-                yield game.lemke_howson(initial_dropped_label=label)
-            except FloatingPointError as e:
-                warnings.warn(f"label {label}: the tableau overflowed ({e})", RuntimeWarning)
+        try:
+            with np.errstate(over="raise"):
+                pair = game.lemke_howson(initial_dropped_label=label)
+        except FloatingPointError as e:
+            warnings.warn(f"label {label}: the tableau overflowed ({e})", RuntimeWarning)
+            continue
+        yield pair
 
 
 def _attempts(game: nashpy.Game, m: int, n: int):
@@ -71,9 +80,9 @@ def _attempts(game: nashpy.Game, m: int, n: int):
     game is degenerate; Lemke-Howson stops at the first candidate that checks out."""
     if 2 ** (m + n) <= SUPPORT_PAIRS:
         yield "support enumeration", game.support_enumeration(), True
+    yield "Lemke-Howson", _lemke_howson(game, m + n), False
     if m + n <= VERTEX_SIZE:
         yield "vertex enumeration", game.vertex_enumeration(), True
-    yield "Lemke-Howson", _lemke_howson(game, m + n), False
 
 
 def _direct(A: np.ndarray, scale: float, caught: list[str]) -> tuple[np.ndarray, np.ndarray, str]:
@@ -146,4 +155,6 @@ def nashpy_solution(A: np.ndarray, tolerance: float = TOLERANCE) -> NashpySoluti
     gains = exploitability(A, row, column)
     if max(gains) > scale:
         raise RuntimeError(f"nashpy's equilibrium does not check out on the whole game: gains {gains}")
-    return NashpySolution(float(row @ A @ column), row, column, gains, method, tuple(caught))
+    counted = {w: caught.count(w) for w in caught}  # one line per distinct warning, with its count
+    notes = tuple(w + (f" (x{k})" if k > 1 else "") for w, k in counted.items())
+    return NashpySolution(float(row @ A @ column), row, column, gains, method, notes)

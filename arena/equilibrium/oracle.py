@@ -12,7 +12,16 @@ With T the trees found so far, each round
    at least U against q, and t costs L < U).
 
 The chooser's pure strategies are all present from the start, so only the guesser's side
-grows, and the loop ends after finitely many rounds with U = L = the value.
+grows, and the loop ends after finitely many rounds with U = L = the value. The answer pairs
+the guesser's last LP mix (it guarantees U) with the chooser mix that reached the best L (it
+guarantees L): the LP's last chooser mix is optimal against T only, not necessarily against
+every tree.
+
+Smoothing (Wentges 1997): the LP's mixes jump from corner to corner, and a best response to a
+corner is both slow to find and a poor column. So the best response is taken against
+alpha * q_best + (1 - alpha) * q, between the mix that reached the best lower bound so far and
+the LP's. Any chooser mix gives a valid lower bound; if the tree found does not improve the LP
+(q . cost(t) >= U), the next round uses q itself (alpha = 0), which guarantees progress.
 
 A mix q often leaves secrets at probability 0, and a best response may then play them
 arbitrarily badly, which makes a poor column. The best response is therefore computed against
@@ -23,7 +32,8 @@ lower bound, and the tiny eps makes the tree as good as possible on the secrets 
 from __future__ import annotations
 
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -31,7 +41,13 @@ from ..game import Game
 from ..tree import Tree
 from .matrix import solve_matrix_game
 from .payoff import PayoffMatrix
-from .rational import as_fractions
+from .rational import (
+    ExactSolution,
+    as_fractions,
+    conceded,
+    guaranteed,
+    rational_strategies,
+)
 from .response import best_response
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
@@ -40,66 +56,84 @@ from .symmetry import Symmetry, symmetry_of
 EPSILON = 1e-9
 #: Bounds closer than this count as met (the LP itself works to about 1e-9).
 TOLERANCE = 1e-7
+#: How far the chooser's mix is pulled toward the best one so far before a best response.
+SMOOTHING = 0.5
+
+
+class _Columns:
+    """The guesser's trees found so far (one per distinct payoff column) and their LP."""
+
+    def __init__(self, symmetry: Symmetry):
+        self.symmetry, self.trees, self.seen = symmetry, [], set()
+
+    def add(self, tree: Tree) -> bool:
+        key = self.symmetry.totals(tree.guesses).tobytes()
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        self.trees.append(tree)
+        return True
+
+    def payoff(self) -> PayoffMatrix:
+        return PayoffMatrix.of(np.array([t.guesses for t in self.trees]), self.symmetry)
 
 
 def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float = TOLERANCE,
                   time_limit: float | None = None, solver: str = "auto", initial: Sequence[Tree] = (),
-                  certify: bool = True, progress: Callable[[Step], None] | None = None) -> Equilibrium:
+                  certify: bool = True, smoothing: float = SMOOTHING,
+                  progress: Callable[[Step], None] | None = None) -> Equilibrium:
     """The equilibrium of the whole game (every secret against every guesser tree).
 
     `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
     guesser's side; `time_limit` (seconds) stops the loop with the bounds reached so far.
-    With `certify`, the rational strategies recovered from the last LP are checked by one more
-    exact best response, against the rational chooser mix itself.
+    With `certify`, exact rational strategies are recovered and proven (one more exact best
+    response, against the rational chooser mix itself).
     """
     start = time.perf_counter()
     symmetry = symmetry_of(game) if symmetry is None else symmetry
     n = len(game.secrets)
     uniform = np.full(n, 1.0 / n)
-    trees: list[Tree] = []
-    seen: set[bytes] = set()
-    q_secrets = uniform  # the first best response is to the uniform chooser
-    lower, upper = -np.inf, np.inf
-    uniform_value, solution, exact, names, steps, notes = None, None, None, set(), [], []
-
-    def add(tree: Tree) -> bool:
-        key = symmetry.totals(tree.guesses).tobytes()
-        if key in seen:
-            return False
-        seen.add(key)
-        trees.append(tree)
-        return True
-
+    columns = _Columns(symmetry)
+    q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
+    lower, upper, best_q, uniform_value = -np.inf, np.inf, q, None
+    solution, names, steps, notes = None, set(), [], []
     for tree in initial:
-        add(tree)
-    if trees:
-        solution = solve_matrix_game(PayoffMatrix.of(np.array([t.guesses for t in trees]), symmetry).A)
-        q_secrets, upper = symmetry.spread(solution.row), solution.value
+        columns.add(tree)
+    if columns.trees:
+        solution = solve_matrix_game(columns.payoff().A)
+        q, upper = solution.row, solution.value
+    alpha = 0.0  # no smoothing until there is a best mix to pull toward
     while True:
-        mix = (1 - EPSILON) * q_secrets + EPSILON * uniform
+        target = alpha * best_q + (1 - alpha) * q
+        mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
         tree, name = best_response(game, mix, solver)
         names.add(name)
         bound = float(mix @ tree.guesses)
-        if uniform_value is None and np.array_equal(q_secrets, uniform):
+        if uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
             uniform_value = bound
-        lower = max(lower, bound)
-        new = add(tree)
+        if bound > lower:
+            lower, best_q = bound, target
+        improves = solution is None or float(q @ symmetry.averages(tree.guesses)[0]) < upper - tolerance
+        new = columns.add(tree)
         if new:
-            solution = solve_matrix_game(PayoffMatrix.of(np.array([t.guesses for t in trees]), symmetry).A)
-            q_secrets, upper = symmetry.spread(solution.row), solution.value
-        steps.append(Step(lower, upper, time.perf_counter() - start, len(trees)))
+            solution = solve_matrix_game(columns.payoff().A)
+            q, upper = solution.row, solution.value
+        steps.append(Step(lower, upper, time.perf_counter() - start, len(columns.trees)))
         if progress:
             progress(steps[-1])
-        if upper - lower <= tolerance or not new:
+        # a best response to the LP's own mix that does not beat U proves U to within the
+        # tolerance (up to eps, which the lower bound carries)
+        settled = upper - lower <= tolerance or (alpha == 0 and not improves)
+        if settled:
             break
+        alpha = smoothing if improves else 0.0
         if time_limit is not None and time.perf_counter() - start > time_limit:
-            notes.append(f"stopped at the time limit ({time_limit:g} s) with the bounds not met")
+            notes.append(f"stopped at the time limit ({time_limit:g} s): the value lies between the bounds")
             break
 
-    payoff = PayoffMatrix.of(np.array([t.guesses for t in trees]), symmetry)
-    solution, exact = payoff.solve()
-    if exact is not None and certify and upper - lower <= tolerance:
-        exact, note = _certify(game, symmetry, payoff, exact, solver)
+    exact = None
+    if settled and certify:
+        exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, solver)
         notes.append(note)
     method = (f"double oracle: {len(steps)} exact best responses ({', '.join(sorted(names))}) "
               f"against linprog (HiGHS) mixes")
@@ -107,23 +141,34 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
     played = np.flatnonzero(solution.column > 0)
     if exact is not None:
-        exact = type(exact)(exact.value, exact.row, tuple(exact.column[k] for k in played))
-    return Equilibrium(game, method, upper, lower, upper, symmetry.spread(solution.row),
-                       tuple(trees[k] for k in played), solution.column[played], symmetry,
+        exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
+    value = upper if settled else (lower + upper) / 2
+    return Equilibrium(game, method, value, lower, upper, symmetry.spread(best_q),
+                       tuple(columns.trees[k] for k in played), solution.column[played], symmetry,
                        time.perf_counter() - start, exact, uniform_value, tuple(steps), tuple(notes))
 
 
-def _certify(game: Game, symmetry: Symmetry, payoff: PayoffMatrix, exact, solver: str):
-    """The exact solution if the rational chooser mix holds every tree to the exact value.
+def _exact(game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray, y: np.ndarray,
+           solver: str) -> tuple[ExactSolution | None, str]:
+    """Rational strategies near the chooser's q and the guesser's y, proven optimal.
 
-    The LP check proved the rational strategies optimal among the trees found; one more exact
-    best response to the rational chooser mix extends the chooser's guarantee to all trees."""
-    weights = np.array([float(x) for x in exact.row])[symmetry.orbit] / symmetry.sizes[symmetry.orbit]
-    tree, _ = best_response(game, weights, solver)
-    totals = symmetry.totals(tree.guesses)[0]
-    costs = [row[0] for row in as_fractions(totals[:, None], payoff.sizes)]  # per row, exact
-    guaranteed = sum(x * c for x, c in zip(exact.row, costs))
-    if guaranteed >= exact.value:
-        return exact, f"exact: a best response to the rational chooser mix needs {guaranteed} guesses on average"
-    return None, (f"not exact: a best response to the rounded chooser mix needs {guaranteed}, "
-                  f"below {exact.value}")
+    The guesser's y concedes max_O (A y)_O: every strategy of the chooser is a row, so exact
+    arithmetic over the rows proves it. The chooser's q is checked against the trees found,
+    then against every tree by one more exact best response to q itself."""
+    A = as_fractions(payoff.totals, payoff.sizes)
+    negated = [[-a for a in col] for col in zip(*A)]  # the chooser's mix is a column strategy of -A^T
+    for z in rational_strategies(A, y):
+        top = conceded(A, z)
+        for x in rational_strategies(negated, q):
+            if guaranteed(A, x) != top:
+                continue
+            tree, _ = best_response(game, symmetry.spread(np.array([float(v) for v in x])), solver)
+            totals = symmetry.totals(tree.guesses)[0]
+            needed = sum(xi * Fraction(int(t), int(size)) for xi, t, size in zip(x, totals, payoff.sizes))
+            if needed == top:
+                return ExactSolution(top, tuple(x), tuple(z)), (
+                    f"exact: the rational guesser mix concedes {top} against every secret, and the best "
+                    f"response to the rational chooser mix needs {needed} guesses on average")
+            return None, (f"not exact: the rational chooser mix holds the guesser to {needed} only, "
+                          f"while the rational guesser mix concedes {top}")
+    return None, "not exact: no rational strategies near the LP's check out"

@@ -9,6 +9,7 @@ totals / sizes (with no symmetry every row is one secret and the payoff is the i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -26,7 +27,7 @@ class PayoffMatrix:
     sizes: np.ndarray
 
     @classmethod
-    def of(cls, costs: np.ndarray, symmetry: Symmetry) -> "PayoffMatrix":
+    def of(cls, costs: np.ndarray, symmetry: Symmetry) -> PayoffMatrix:
         """From costs[k, s] (guesses of tree k for secret s): rows are the symmetry's orbits."""
         return cls(symmetry.totals(costs).T, symmetry.sizes)
 
@@ -44,4 +45,15 @@ class PayoffMatrix:
         keep = reduce_dominated(self.A)
         exact = exact_equilibrium(as_fractions(self.totals[np.ix_(keep.rows, keep.columns)], self.sizes[keep.rows]),
                                   solution.row[keep.rows], solution.column[keep.columns])
-        return solution, exact
+        if exact is None:
+            return solution, None
+        return solution, ExactSolution(exact.value, _padded(exact.row, keep.rows, self.totals.shape[0]),
+                                       _padded(exact.column, keep.columns, self.totals.shape[1]))
+
+
+def _padded(values: tuple[Fraction, ...], where: np.ndarray, size: int) -> tuple[Fraction, ...]:
+    """Exact probabilities over the kept strategies as probabilities over all of them."""
+    out = [Fraction(0)] * size
+    for i, v in zip(where.tolist(), values):
+        out[i] = v
+    return tuple(out)

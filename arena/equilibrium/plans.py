@@ -7,7 +7,7 @@ that reads trees (costs per secret, strategy tables, JSON) works on equilibrium 
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
+from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from ..tree import Tree
 from .enumeration import useful_guesses
@@ -44,7 +45,7 @@ def best_response(game: Game, weights: np.ndarray, solver: str = "auto") -> tupl
     weights = np.asarray(weights, dtype=np.float64)
     external = external_solver() if solver in ("auto", "optimal") else None
     if solver == "optimal" and external is None:
-        raise RuntimeError("arena.optimal.optimal_tree is not available")
+        raise ArenaError("solver 'optimal' needs arena.optimal.optimal_tree, which is not installed")
     if external is not None:
         return external(game, weights=weights), "arena.optimal.optimal_tree"
     return search_best_response(game, weights), "branch and bound over candidate sets"

@@ -7,7 +7,7 @@ this restricted game: the guesser could only do better with more trees to choose
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -9,12 +9,16 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import ArenaError
 from ..game import Game
 from ..tree import Tree
-from ..errors import ArenaError
 from .plans import first_guesses, plan_from_json
 from .rational import ExactSolution
 from .symmetry import Symmetry
+
+FORMAT = "arena-equilibrium/1"
+#: A gap this small counts as closed (the LPs work to about 1e-9).
+SETTLED = 1e-6
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,11 @@ class Equilibrium:
         return max(0.0, self.upper - self.lower)
 
     @property
+    def settled(self) -> bool:
+        """Do the bounds meet (to the solvers' tolerance)? If not, `value` is their midpoint."""
+        return self.gap <= SETTLED
+
+    @property
     def support(self) -> np.ndarray:
         """The secrets the chooser may pick."""
         return np.flatnonzero(self.chooser > 0)
@@ -83,14 +92,17 @@ class Equilibrium:
         out = {
             "game": game.spec, "method": self.method, "value": self.value,
             "value_exact": str(self.exact.value) if self.exact else None,
-            "lower": self.lower, "upper": self.upper, "gap": self.gap, "seconds": round(self.seconds, 3),
+            "lower": self.lower, "upper": self.upper, "gap": self.gap, "settled": self.settled,
+            "seconds": round(self.seconds, 3),
             "chooser": {game.secrets[s]: float(p) for s, p in enumerate(self.chooser)},
             "chooser_rows": [{"row": label, "secrets": size, "probability": p,
                               "probability_exact": str(x) if x is not None else None}
                              for label, size, p, x in self.chooser_by_row()],
             "guesser": [{"probability": p, "probability_exact": str(x) if x is not None else None,
                          "first_guesses": first_guesses(t), "total": int(t.guesses.sum()),
-                         "worst": int(t.guesses.max())} for p, t, x in self.guesser_mix()],
+                         "worst": int(t.guesses.max()),
+                         "mean_by_row": dict(zip(self.symmetry.labels, self.symmetry.averages(t.guesses)[0].tolist()))
+                         if not self.symmetry.trivial else None} for p, t, x in self.guesser_mix()],
             "symmetry": self.symmetry.group, "uniform_value": self.uniform,
             "iterations": len(self.steps),
             "steps": [{"lower": s.lower, "upper": s.upper, "seconds": round(s.seconds, 3), "trees": s.trees}
@@ -108,19 +120,25 @@ class Equilibrium:
         Path(path).write_text(json.dumps(data, indent=1) + "\n")
 
 
-FORMAT = "arena-equilibrium/1"
 
 
-def load_guesser_mix(path: str | Path, game: Game) -> list[tuple[float, dict]]:
-    """(probability, plan) for each tree of a saved equilibrium of `game`."""
+
+def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, dict]], Symmetry]:
+    """(probability, plan) for each tree of a saved equilibrium of `game`, and the symmetry
+    that carries the trees (none for a game restricted to named guessers)."""
+    from .symmetry import no_symmetry, symmetry_of
+
     try:
         data = json.loads(Path(path).read_text())
-        if data.get("format") != FORMAT:
-            raise ValueError(f"no {FORMAT} format tag")
-        if data.get("game") != game.spec:
-            raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
-        return [(float(entry["probability"]), plan_from_json(game, entry["tree"]["root"])) for entry in data["guesser"]]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        if isinstance(e, ArenaError):
-            raise
-        raise ArenaError(f"{path}: not a saved equilibrium ({e})") from None
+    except (OSError, ValueError) as e:
+        raise ArenaError(f"{path}: cannot read a saved equilibrium ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ArenaError(f"{path}: not a saved equilibrium (no {FORMAT} format tag)")
+    if data.get("game") != game.spec:
+        raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
+    try:
+        mix = [(float(entry["probability"]), plan_from_json(game, entry["tree"]["root"])) for entry in data["guesser"]]
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ArenaError(f"{path}: malformed saved equilibrium ({e!r})") from None
+    symmetry = no_symmetry(game) if data.get("symmetry") == "none" else symmetry_of(game)
+    return mix, symmetry

@@ -98,10 +98,10 @@ def weighted_bound(mass: np.ndarray, count: np.ndarray, w_max: float, w_min: flo
         depth += 1
 
 
-def sorted_weight_bound(weights: np.ndarray, b: int) -> float:
-    """The slot bound for a class whose weights are known: heaviest secret in the shallowest slot."""
-    ordered = np.sort(weights)[::-1]
-    return float(ordered @ slot_depths(len(ordered), b))
+def sorted_weight_bound(weights: np.ndarray, depths: np.ndarray) -> float:
+    """The slot bound for a class whose weights are known: the heaviest secret in the shallowest
+    slot (`depths` from slot_depths, at least as long as `weights`)."""
+    return float(np.sort(weights)[::-1] @ depths[: len(weights)])
 
 
 def min_depth(n: int, b: int) -> int:

@@ -27,44 +27,48 @@ from __future__ import annotations
 
 import heapq
 import time
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
 from ..game import Game, Index, Indexes
-from ..tree import Node, Tree
+from ..tree import Node, Tree, grow_tree
 from .bounds import INF
 from .search import Search, Timeout
 
 
 class Rollout:
     """The rollout look-ahead over one game: a guess for any candidate set, with the greedy
-    costs and exact solutions it computes cached (shared by all the nodes of a tree)."""
+    costs and exact solutions it computes cached (shared by all the nodes of a tree).
 
-    def __init__(self, game: Game, metric: str = "entropy", width: int = 8, exact: int = 30,
+    With several metrics the base policy at each set is the cheapest of their greedy trees, and
+    the shortlist holds the top guesses of each metric and each greedy guesser's own choice, so
+    the improvement argument above still holds."""
+
+    def __init__(self, game: Game, metrics: Sequence[str] = ("entropy",), width: int = 8, exact: int = 20,
                  pool: str = "all"):
         from agents import make_guesser
         from agents.scoring import METRICS
 
         self.game, self.width, self.exact, self.pool = game, width, exact, pool
-        self.metric = METRICS[metric]
-        self.base = make_guesser(f"{metric}:pool={pool}")
+        metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
+        self.metrics = [METRICS[m] for m in metrics]
+        self.bases = [make_guesser(f"{m}:pool={pool}") for m in metrics]
         self.search = Search(game, np.ones(len(game.secrets)), pool)
         self.greedy_costs: dict[bytes, int] = {}
         self.choices: dict[bytes, Index] = {}
 
     def greedy_cost(self, S: Indexes) -> int:
-        """Total guesses of the greedy guesser's tree on S."""
+        """Total guesses of the cheapest greedy tree on S (the base policy)."""
         if len(S) == 1:
             return 1
         key = S.tobytes()
         if key not in self.greedy_costs:
-            from ..tree import grow_tree
-            self.greedy_costs[key] = int(grow_tree(self.game, self.base, S).guesses[S].sum())
+            self.greedy_costs[key] = min(int(grow_tree(self.game, base, S).guesses[S].sum()) for base in self.bases)
         return self.greedy_costs[key]
 
     def choose(self, S: Indexes) -> Index:
-        """The guess at S: exact for small sets, else the rolled-out best of the top guesses."""
+        """The guess at S: exact for small sets, else the rolled-out best of the shortlist."""
         key = S.tobytes()
         if key in self.choices:
             return self.choices[key]
@@ -76,29 +80,35 @@ class Rollout:
         self.choices[key] = guess
         return guess
 
-    def shortlist(self, S: Indexes) -> Indexes:
-        """The `width` best guesses by the metric (ties to a possible secret, then the lowest),
-        leaving out guesses that cannot split S."""
+    def shortlist(self, S: Indexes) -> list[Index]:
+        """The `width` best guesses by each metric (ties to a possible secret, then the lowest;
+        guesses that cannot split S left out), and each greedy guesser's own choice."""
+        from agents.base import State
+
         game = self.game
         pool = game.all_guesses if self.pool == "all" else game.guesses_naming(S)
         counts = game.partition_counts(pool, S)
-        key = self.metric.key(counts).astype(np.float64)
         possible = game.is_candidate(S)[pool]
-        key[(counts.max(axis=1) == len(S)) & ~possible] = INF
-        order = np.lexsort((~possible, key))
-        return pool[order[: self.width]]
+        useless = (counts.max(axis=1) == len(S)) & ~possible
+        chosen = [int(base.guess(game, State(S))) for base in self.bases]
+        for metric in self.metrics:
+            key = metric.key(counts).astype(np.float64)
+            key[useless] = INF
+            chosen += [int(g) for g in pool[np.lexsort((~possible, key))[: self.width]]]
+        return list(dict.fromkeys(chosen))
 
     def best_rollout(self, S: Indexes) -> Index:
+        """The shortlisted guess of least estimate |S| + sum of the classes' greedy costs."""
         best, best_guess = INF, -1
         for guess in self.shortlist(S):
             total = len(S)
-            for reply, part in self.game.partition(int(guess), S).items():
+            for reply, part in self.game.partition(guess, S).items():
                 if not self.game.finished(reply):
                     total += self.greedy_cost(part)
                 if total >= best:
                     break
             if total < best:
-                best, best_guess = total, int(guess)
+                best, best_guess = total, guess
         return best_guess
 
     def tree(self, secrets: Indexes | None = None, label: str = "lookahead") -> Tree:
@@ -123,11 +133,12 @@ def build_tree(game: Game, S: Indexes, choose: Callable[[Indexes], Index], label
     return Tree(game, label, [grow(S, ())], cost, np.zeros_like(cost))
 
 
-def improve_tree(tree: Tree, largest: int = 60, seconds_each: float = 5.0, budget_seconds: float | None = None,
-                 search: Search | None = None) -> tuple[Tree, int]:
+def improve_tree(tree: Tree, largest: int = 60, seconds_each: float | None = None,
+                 budget_seconds: float | None = None, search: Search | None = None) -> tuple[Tree, int]:
     """The tree with every subtree of at most `largest` secrets re-solved exactly where that finds
-    a cheaper one (bottom up; each search stops after `seconds_each`, all of them after
-    `budget_seconds`). Returns the new tree and the number of subtrees replaced.
+    a cheaper one (bottom up). Returns the new tree and the number of subtrees replaced.
+    Without time limits the result depends on nothing but the arguments; `seconds_each` stops
+    each search (that subtree is then kept), `budget_seconds` stops the repair as a whole.
     Equal weights only: the cost of a subtree is the sum of its secrets' guesses."""
     game = tree.game
     search = search or Search(game, np.ones(len(game.secrets)))
@@ -143,7 +154,7 @@ def improve_tree(tree: Tree, largest: int = 60, seconds_each: float = 5.0, budge
         if len(S) < 3 or len(S) > largest or (stop is not None and time.perf_counter() > stop):
             return node
         current = float(cost[S].sum() - depth * len(S))  # guesses made inside this subtree
-        search.deadline = time.perf_counter() + seconds_each
+        search.deadline = None if seconds_each is None else time.perf_counter() + seconds_each
         try:
             value = search.solve(S, current)
         except Timeout:

@@ -17,18 +17,30 @@ some proven lower bound that is at least `budget` (the classic fail-high of alph
 1. the partition counts of S under every guess of the pool, in one `partition_counts` call;
 2. for every guess, a lower bound w(S) + sum_r LB(S_r) from the slot bound (bounds.py), with b
    the largest number of non-hit classes any guess makes on S (it bounds every class below);
-3. guesses in order of that bound, ties to fewer expected candidates (a cheap heuristic, so the
-   first tree found is already good); a guess is skipped once its bound reaches the best total
-   found so far, which is the budget passed down;
-4. inside a guess, classes in decreasing size, each solved with what is left of the budget once
-   the others' lower bounds are reserved; the guess is dropped as soon as its running total
-   (exact values so far + bounds for the rest) reaches the best.
+3. guesses in order of that bound, ties to fewer expected candidates (sum of squared class
+   sizes: a cheap heuristic, so the first tree found is already good); a guess is skipped once
+   its bound reaches the best total found so far, which starts at the budget passed down;
+   on small sets, guesses whose replies coincide on every candidate are searched once;
+4. inside a guess, classes in increasing size, each solved with what is left of the budget once
+   the others' lower bounds are reserved: small classes are cheap (often closed forms below)
+   and their exact values tighten the budget of the big ones; the guess is dropped as soon as
+   its running total (exact values so far + bounds for the rest) reaches the best.
+
+Exactness: a guess is only skipped or dropped when a lower bound on its cost reaches a cost
+already achieved (or the budget), so the value returned below the budget is the minimum.
 
 A cache maps each candidate set (and guesses left, under a depth limit) to its exact value and
 best guess, or to the best lower bound proven so far. Symmetries (symmetry.py) restrict the pool
-to one guess per class of equivalent guesses. Small sets are closed directly: one secret costs
-its weight, two cost w1 + 2 w2, and with equal weights n <= b + 1 secrets cost 2n - 1 whenever a
-candidate splits the other n - 1 into singletons (the slot bound, attained).
+to one guess per class of equivalent guesses. Small sets are closed without a search:
+
+- one secret costs its weight, two cost w1 + 2 w2 (guess the heavier first);
+- n <= b + 1 secrets of equal weight cost at least 2n - 1 (the slot bound), attained when some
+  candidate splits the other n - 1 into singletons; without such a candidate every guess costs
+  at least 2n (a candidate leaves a class of two or more, which costs one more than singletons;
+  a non-candidate makes at most n classes, n + sum(2 n_r - 1) >= 2n), attained by a candidate
+  that leaves one pair (if a third guess is allowed);
+- with weights, n <= b + 1 secrets cost at least 2 w(S) - w_max, attained when a heaviest
+  secret's guess splits the others into singletons.
 """
 
 from __future__ import annotations
@@ -41,7 +53,7 @@ import numpy as np
 
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
-from .bounds import INF, slot_capacity, slot_table, sorted_weight_bound, weighted_bound
+from .bounds import INF, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
 
 NO_LIMIT = 1 << 20  # "guesses left" when there is no depth limit
 #: Guesses with identical replies are merged at nodes of at most this many candidates (beyond,
@@ -99,6 +111,12 @@ class Search:
             self._tables[b] = slot_table(len(self.game.secrets), b)
         return self._tables[b]
 
+    def depths(self, b: int) -> np.ndarray:
+        """The depth of each slot, shallowest first, for nodes of at most b non-hit classes."""
+        if -b not in self._tables:
+            self._tables[-b] = slot_depths(len(self.game.secrets), b)
+        return self._tables[-b]
+
     def key(self, S: Indexes, left: int):
         code = S.astype(np.uint16).tobytes() if len(self.game.secrets) < 65536 else S.tobytes()
         return code if self.limit == NO_LIMIT else (code, left)
@@ -112,7 +130,10 @@ class Search:
             return INF
         if self.uniform:
             return float(self.table(b)[len(S)])
-        return sorted_weight_bound(self.w[S], b)
+        w = self.w[S]
+        if len(S) <= b + 1:  # most classes: one secret may be hit first, the rest need two guesses
+            return float(2 * w.sum() - w.max())
+        return sorted_weight_bound(w, self.depths(b))
 
     def pool(self, S: Indexes, sym) -> Indexes:
         """The guesses tried at S: every guess or the candidates, one per symmetry class."""
@@ -153,13 +174,21 @@ class Search:
         if n == 2 and named.min() >= 0:  # guess the heavier: w1 + 2 w2
             heavy = 0 if self.w[S[0]] >= self.w[S[1]] else 1
             return float(self.w[S].sum() + self.w[S[1 - heavy]]), int(named[heavy])
-        if self.uniform and n <= self.b_max + 1 and named.min() >= 0:
+        if n <= self.b_max + 1 and named.min() >= 0:
             block = np.sort(self.game.table[named[:, None], S], axis=1)
             distinct = 1 + (block[:, 1:] != block[:, :-1]).sum(axis=1)
-            best = int(distinct.argmax())
-            if distinct[best] == n or (distinct[best] == n - 1 and left >= 3):
-                # all singletons: 2n - 1; one pair: 2n, which is the bound without a perfect candidate
-                return float(2 * n - 1 + (n - distinct[best])), int(named[best])
+            if self.uniform:
+                best = int(distinct.argmax())
+                if distinct[best] == n or (distinct[best] == n - 1 and left >= 3):
+                    # all singletons: 2n - 1; one pair: 2n, which is the bound without a perfect candidate
+                    return float(2 * n - 1 + (n - distinct[best])), int(named[best])
+            else:
+                # every secret but the one hit first needs two guesses: 2 w(S) - w_max at least,
+                # attained when a heaviest secret's guess splits the others into singletons
+                w = self.w[S]
+                perfect = np.flatnonzero((distinct == n) & (w == w.max()))
+                if len(perfect):
+                    return float(2 * w.sum() - w.max()), int(named[perfect[0]])
         return None
 
     def score_guesses(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -280,11 +309,13 @@ class Search:
         largest = counts.max(axis=1)
         b = int(np.count_nonzero(counts, axis=1)[largest < n].max(initial=1))
         room = slot_capacity(b, left - 1)
+        fitting = np.flatnonzero((largest < n) & (largest <= room))
         ok = False
-        for i in np.flatnonzero((largest < n) & (largest <= room))[np.argsort(largest[(largest < n) & (largest <= room)], kind="stable")]:
+        for i in fitting[np.argsort(largest[fitting], kind="stable")]:
             guess = int(pool[i])
             below = None if sym is None else sym.after(guess)
-            classes = sorted((c for r, c in self.game.partition(guess, S).items() if r != self.hit), key=len, reverse=True)
+            classes = sorted((c for r, c in self.game.partition(guess, S).items() if r != self.hit),
+                             key=len, reverse=True)
             if all(self.fits(c, left - 1, below) for c in classes):
                 ok = True
                 break
