@@ -1,4 +1,5 @@
-"""The guesser's side of the equilibrium: a strategy tree drawn from the solved mix.
+"""Both sides of the equilibrium: a strategy tree drawn from the guesser's solved mix, and a
+secret drawn from the chooser's.
 
 The equilibrium of a game (see arena.equilibrium) gives the guesser a mix over strategy trees,
 each played (in Mastermind) after a uniformly random colour and position permutation. This
@@ -6,8 +7,8 @@ guesser solves the game on first use (or reads a solution saved by `arena equili
 and draws one tree and one permutation per game from a hash of (seed, stream): a seeded
 guesser is a fixed tree, as `evaluate` expects, and repetitions draw independently.
 
-The equilibrium *chooser* (a secret drawn from the chooser's mix) needs the chooser protocol of
-the choosers issue, which does not exist yet.
+The equilibrium chooser is a committed chooser whose weights are the chooser's mix, from the same
+solution (solved on first use, or file=).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from arena.game import Game, Index
 from arena.spec import Param, plus_list
 
 from .base import Guesser, State
+from .chooser import Committed, Weighted
 from .simple import mix64
 
 _TWO64 = 2.0**64
@@ -91,4 +93,46 @@ class EquilibriumGuesser(Guesser):
         return int(plan[replies] if permutation is None else permutation[plan[replies]])
 
 
-AGENTS = [EquilibriumGuesser]
+@lru_cache(maxsize=8)
+def chooser_mix(game: Game, guessers: tuple[str, ...], file: str) -> np.ndarray:
+    """The chooser's equilibrium probability of every secret of this game."""
+    import json
+
+    from arena.equilibrium import double_oracle, solve_restricted
+
+    if file:
+        try:
+            mix = json.loads(open(file).read())["chooser"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise ArenaError(f"{file}: not an equilibrium saved by `arena equilibrium --save` ({e})") from None
+        weights = np.zeros(len(game.secrets))
+        for label, p in mix.items():
+            weights[game.guess_index(label) if game.hit is not None else game.secrets.index(label)] = p
+        return weights
+    if game.hit is None:
+        raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
+                         "solved for Jotto and Mastermind")
+    solution = solve_restricted(game, guessers) if guessers else double_oracle(game)
+    return np.asarray(solution.chooser, dtype=float)
+
+
+class EquilibriumChooser(Weighted):
+    """Commit to a secret drawn from the chooser's equilibrium mix."""
+
+    name = "equilibrium"
+    summary = "a secret drawn from the chooser's equilibrium mix (solved on first use, or file=)"
+    params: ClassVar[dict[str, Param]] = {
+        "guessers": Param("guessers", plus_list, (), "solve against only these guessers' trees, joined by +"),
+        "file": Param("file", str, "", "an equilibrium saved by `arena equilibrium --save`"),
+    }
+
+    def __init__(self, **values):
+        Committed.__init__(self, **values)
+        self._weights = {}
+
+    def weights(self, game: Game) -> np.ndarray:
+        mix = chooser_mix(game, tuple(self.values["guessers"]), self.values["file"])
+        return mix / mix.sum()
+
+
+AGENTS = [EquilibriumGuesser, EquilibriumChooser]

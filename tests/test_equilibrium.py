@@ -244,3 +244,22 @@ def test_equilibrium_guesser_draws_reproducible_trees_of_the_mix(tmp_path, capsy
     assert rc == 0 and path.exists()
     replayed = evaluate(game, make_guesser(f"equilibrium:file={path},seed=5"), repeat=40)
     assert np.array_equal(replayed.guesses, first.guesses)
+
+
+def test_equilibrium_chooser_draws_from_the_chooser_mix(tmp_path):
+    from agents import make_chooser
+    from arena.cli import main
+    from arena.match import evaluate_against
+
+    game = make_game("mastermind:pegs=2,colors=3")
+    saved = tmp_path / "eq.json"
+    assert main(["equilibrium", game.spec, "--save", str(saved)]) == 0
+    chooser = make_chooser(f"equilibrium:file={saved}")
+    weights = chooser.weights(game)
+    assert weights.sum() == pytest.approx(1.0)
+    assert np.allclose(weights, make_chooser("equilibrium").weights(game))
+    a = evaluate_against(game, make_guesser("knuth"), chooser, repeat=30, seed=3)
+    b = evaluate_against(game, make_guesser("knuth"), make_chooser(f"equilibrium:file={saved}"), repeat=30, seed=3)
+    assert np.array_equal(a.guesses, b.guesses)
+    ended = set(np.asarray(a.finals).ravel().tolist())
+    assert ended and all(weights[s] > 0 for s in ended)  # only secrets in the mix's support
