@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+import arena
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes
 from arena.spec import Param, canonical
@@ -22,7 +23,7 @@ from arena.tree import Tree, load_tree
 
 from .base import Guesser, State, only_candidate
 
-TREES = Path(__file__).resolve().parents[1] / "arena" / "data" / "trees"
+TREES = Path(arena.__file__).resolve().parent / "data" / "trees"  # shipped as package data
 
 
 @lru_cache(maxsize=None)
@@ -117,10 +118,10 @@ class Optimal(TreePlayer):
 
     def __init__(self, **values):
         super().__init__(**values)
-        if self.values["max"] < 0:
-            raise ArenaError(f"optimal: max must be 0 (no limit) or a positive number of guesses, got {self.values['max']}")
-        if self.values["time"] < 0:
-            raise ArenaError(f"optimal: time must be 0 (no limit) or a positive number of seconds, got {self.values['time']}")
+        for name, unit in (("max", "guesses"), ("time", "seconds")):
+            if self.values[name] < 0:
+                raise ArenaError(f"optimal: {name} must be 0 (no limit) or a positive number of {unit}, "
+                                 f"got {self.values[name]}")
         self.depth_limited = bool(self.values["max"]) or self.values["objective"] == "worst"
 
     untreed = ("openers", "time")  # a time limit does not change an exact tree

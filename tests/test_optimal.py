@@ -224,7 +224,8 @@ def test_the_optimal_agent_off_its_tree_and_its_errors(mastermind):
     small = make_game("mastermind:pegs=2,colors=4")
     assert evaluate(small, make_guesser("optimal:max=4")).total == brute_force(small, max_guesses=4)
     for spec, words in [("optimal:pool=some", "all, consistent"), ("optimal:objective=best", "average, worst"),
-                        ("optimal:max=-1", "max"), ("lookahead:metric=luck", "entropy"), ("lookahead:width=0", "width")]:
+                        ("optimal:max=-1", "max"), ("lookahead:metric=luck", "entropy"),
+                        ("lookahead:width=0", "width")]:
         with pytest.raises(ArenaError, match=words):
             evaluate(small, make_guesser(spec))
     for kwargs, words in [({"pool": "some"}, "all, consistent"), ({"objective": "best"}, "average, worst"),
@@ -232,6 +233,8 @@ def test_the_optimal_agent_off_its_tree_and_its_errors(mastermind):
                           ({"weights": -np.ones(16)}, "non-negative"), ({"secrets": [0, 99]}, "between")]:
         with pytest.raises(ArenaError, match=words):
             optimal_tree(small, **kwargs)
+    with pytest.raises(ArenaError, match="hit the secret"):  # Hangman's guesses are letters
+        optimal_tree(make_game("hangman:length=3,first=20"))
 
 
 def test_weights_file(tmp_path):

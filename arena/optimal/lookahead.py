@@ -37,6 +37,10 @@ from .bounds import INF
 from .search import Search, Timeout
 
 
+#: Candidate sets one exact repair may search before it gives up (the subtree is then kept).
+REPAIR_EFFORT = 3000
+
+
 class Rollout:
     """The rollout look-ahead over one game: a guess for any candidate set, with the greedy
     costs and exact solutions it computes cached (shared by all the nodes of a tree).
@@ -133,13 +137,13 @@ def build_tree(game: Game, S: Indexes, choose: Callable[[Indexes], Index], label
     return Tree(game, label, [grow(S, ())], cost, np.zeros_like(cost))
 
 
-def improve_tree(tree: Tree, largest: int = 60, seconds_each: float | None = None,
+def improve_tree(tree: Tree, largest: int = 60, effort: int | None = REPAIR_EFFORT,
                  budget_seconds: float | None = None, search: Search | None = None) -> tuple[Tree, int]:
     """The tree with every subtree of at most `largest` secrets re-solved exactly where that finds
     a cheaper one (bottom up). Returns the new tree and the number of subtrees replaced.
-    Without time limits the result depends on nothing but the arguments; `seconds_each` stops
-    each search (that subtree is then kept), `budget_seconds` stops the repair as a whole.
-    Equal weights only: the cost of a subtree is the sum of its secrets' guesses."""
+    Each search gives up after `effort` candidate sets (None: never), which keeps the result
+    the same on every machine; `budget_seconds` stops the whole repair (then it depends on the
+    machine). Equal weights only: the cost of a subtree is the sum of its secrets' guesses."""
     game = tree.game
     search = search or Search(game, np.ones(len(game.secrets)))
     cost = tree.guesses.copy()
@@ -154,13 +158,14 @@ def improve_tree(tree: Tree, largest: int = 60, seconds_each: float | None = Non
         if len(S) < 3 or len(S) > largest or (stop is not None and time.perf_counter() > stop):
             return node
         current = float(cost[S].sum() - depth * len(S))  # guesses made inside this subtree
-        search.deadline = None if seconds_each is None else time.perf_counter() + seconds_each
+        search.node_limit = None if effort is None else search.stats.nodes + effort
+        search.deadline = stop
         try:
             value = search.solve(S, current)
         except Timeout:
             return node
         finally:
-            search.deadline = None
+            search.node_limit = search.deadline = None
         if value >= current:
             return node
         replaced += 1

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -96,6 +95,7 @@ class Search:
         self.deadline = deadline
         self.hit = int(game.hit)
         self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
+        self.node_limit: int | None = None  # stop (Timeout) after this many nodes in all
         self.cache: dict = {}
         self.fit_cache: dict = {}
         self.root_key = None
@@ -225,6 +225,8 @@ class Search:
 
     def search_node(self, S: Indexes, budget: float, left: int, sym, key, known: float) -> float:
         self.stats.nodes += 1
+        if self.node_limit is not None and self.stats.nodes > self.node_limit:
+            raise Timeout  # an effort limit: unlike a deadline, the same on every machine
         pool = self.pool(S, sym)
         bound, spread, b = self.score_guesses(S, pool, left)
         tried = np.flatnonzero(bound < budget)

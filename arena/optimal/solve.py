@@ -80,7 +80,8 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
     S = secret_set(game, secrets)
     w, scale = weight_vector(game, S, weights)
     deadline = None if time_limit is None else start + time_limit
-    sym = Symmetry.for_game(game, None if scale is not None and len(S) == len(game.secrets) else invariant(game, S, w))
+    everything_alike = scale is not None and len(S) == len(game.secrets)
+    sym = Symmetry.for_game(game, None if everything_alike else invariant(game, S, w))
     label = agent_spec(pool, objective, max_guesses)
 
     depth_bound = 0
@@ -122,9 +123,11 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | None, label: str)
 
 def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None = None,
            bound_levels: int = 1) -> SolvedTree:
-    """A tree at least as good as `tree` (equal weights): the exact search with the tree's total as
-    its budget, until the time limit; and a proven lower bound on the optimum, the larger of what
-    the search proved and the best-first bound LB_levels (lookahead.proven_bound)."""
+    """A tree at least as good as `tree` (equal weights), and a proven lower bound on the optimum.
+
+    With bound_levels L > 1 the best-first bound LB_L (lookahead.proven_bound) is computed first,
+    in at most half the time limit; then the exact search, with the tree's total as its budget,
+    runs for the rest. The lower bound reported is the larger of LB_L and what the search proved."""
     from .lookahead import proven_bound
 
     start = time.perf_counter()
@@ -132,17 +135,17 @@ def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None =
     S = tree.secrets
     w = np.ones(len(game.secrets))
     sym = Symmetry.for_game(game, None if len(S) == len(game.secrets) else invariant(game, S, w))
-    deadline = None if time_limit is None else start + time_limit
-    search = Search(game, w, pool, None, sym, deadline)
+    search = Search(game, w, pool, None, sym, None)
+    level_bound = 0.0
+    if bound_levels > 1:
+        halfway = None if time_limit is None else start + time_limit / 2
+        level_bound = proven_bound(search, S, bound_levels, halfway)
+    search.deadline = None if time_limit is None else start + time_limit
     best, lower = search_below(search, S, tree, tree.guesser)
-    if lower < incumbent_value(best, w) and bound_levels > 1:
-        search.deadline = None
-        remaining = None if deadline is None else max(deadline - time.perf_counter(), 1.0)
-        lower = max(lower, proven_bound(search, S, bound_levels, None if remaining is None else time.perf_counter() + remaining))
     value = incumbent_value(best, w)
     return SolvedTree(game, best.guesser, best.roots, best.guesses, best.misses, value=value,
-                      lower_bound=min(lower, value), seconds=time.perf_counter() - start, searched=search.stats.nodes,
-                      depth_bound=min_depth(len(S), search.b_max))
+                      lower_bound=min(max(lower, level_bound), value), seconds=time.perf_counter() - start,
+                      searched=search.stats.nodes, depth_bound=min_depth(len(S), search.b_max))
 
 
 # --- arguments ------------------------------------------------------------------------------
