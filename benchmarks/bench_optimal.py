@@ -17,9 +17,10 @@ its symmetry, for scale. Times are the best of 3 runs for the engine, one run fo
 from __future__ import annotations
 
 import argparse
-import time
+import sys
 from collections import Counter
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -27,17 +28,8 @@ from arena import make_game
 from arena.optimal import optimal_tree
 from arena.optimal.search import Search
 
-RUNS = 3
-
-
-def clock(fn, runs: int = 1):
-    """fn()'s value and its best time over `runs` runs."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        value = fn()
-        best = min(best, time.perf_counter() - start)
-    return value, best
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import RUNS, clock  # noqa: E402  (benchmarks/timing.py)
 
 
 def plain_optimum(table: list[list[int]], hit: int) -> int:
