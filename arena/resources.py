@@ -1,0 +1,63 @@
+"""Resource limits: how much memory an instance may take, checked before it is built.
+
+Every structure whose size grows with the instance (a feedback table, a tree enumeration, a
+block of repetitions) estimates its bytes first and asks `check_memory`, which refuses, in one
+line naming the size and the limit, anything over the budget. The budget is a quarter of the
+machine's memory unless `ARENA_MEMORY_LIMIT` says otherwise (bytes, or a number with K, M, G
+or T: `ARENA_MEMORY_LIMIT=8G`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .errors import ArenaError
+
+ENV = "ARENA_MEMORY_LIMIT"
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def machine_memory() -> int:
+    """The machine's physical memory in bytes (8 GiB where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 8 * 2**30
+
+
+def parse_size(text: str) -> int:
+    """`8G` as 8 * 2**30 bytes; plain digits are bytes."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if not m:
+        raise ArenaError(f"{ENV}={text!r}: give bytes or a size such as 512M or 8G")
+    size = int(float(m[1]) * _UNITS[m[2].upper()])
+    if size <= 0:
+        raise ArenaError(f"{ENV}={text!r}: the limit must be positive")
+    return size
+
+
+def memory_limit() -> int:
+    """The memory budget in bytes: ARENA_MEMORY_LIMIT, else a quarter of the machine."""
+    text = os.environ.get(ENV)
+    return parse_size(text) if text else machine_memory() // 4
+
+
+def human_size(n: float) -> str:
+    """Bytes for people: `1.5 GiB`."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1024
+    raise AssertionError("unreachable")
+
+
+def check_memory(nbytes: float, what: str) -> None:
+    """Refuse, before allocating, a structure of `nbytes` over the memory budget.
+
+    `what` names it for the message: "the feedback table of mastermind:pegs=9 (9 x 9 codes)".
+    """
+    limit = memory_limit()
+    if nbytes > limit:
+        raise ArenaError(f"{what} needs about {human_size(nbytes)}, over the memory limit of {human_size(limit)} "
+                         f"(a quarter of this machine's memory; set {ENV} to change it)")
