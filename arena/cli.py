@@ -237,6 +237,10 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(f"arena {args.command}: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
+    except MemoryError:  # an estimate that missed: still one line, and nothing stored is lost
+        print(f"arena {args.command}: error: out of memory; the instance is too big for this machine "
+              "(ARENA_MEMORY_LIMIT sets the budget that instances are checked against)", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130
