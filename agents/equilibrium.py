@@ -24,6 +24,7 @@ from arena.spec import Param, plus_list
 
 from .base import Guesser, State
 from .chooser import Committed, Weighted
+from .registry import imports_allowed, imports_are_allowed
 from .simple import mix64
 
 _TWO64 = 2.0**64
@@ -67,18 +68,21 @@ class EquilibriumGuesser(Guesser):
         super().__init__(**values)
         self.entropy: tuple[int, ...] = (self.values["seed"],)
         self._drawn: dict[int, tuple[dict, np.ndarray | None]] = {}
+        self.allow_import = imports_are_allowed()  # for guessers=pkg.mod:Class, built on first use
 
     def seeded(self, *entropy: int) -> EquilibriumGuesser:
         twin = type(self)(**self.values)
         twin.entropy = tuple(entropy)
         twin.label = self.label
+        twin.allow_import = self.allow_import
         return twin
 
     def draw(self, game: Game) -> tuple[dict, np.ndarray | None]:
         """This game's tree (as a plan) and symmetry (a permutation of the guesses, or None):
         fixed by the entropy, drawn once."""
         if id(game) not in self._drawn:
-            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"])
+            with imports_allowed(self.allow_import):
+                probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"])
             u = mix64(*self.entropy, 0) / _TWO64
             cumulative = np.cumsum(probabilities) / probabilities.sum()
             k = min(int(np.searchsorted(cumulative, u, side="right")), len(plans) - 1)
@@ -129,9 +133,11 @@ class EquilibriumChooser(Weighted):
     def __init__(self, **values):
         Committed.__init__(self, **values)
         self._weights = {}
+        self.allow_import = imports_are_allowed()  # for guessers=pkg.mod:Class, built on first use
 
     def weights(self, game: Game) -> np.ndarray:
-        mix = chooser_mix(game, tuple(self.values["guessers"]), self.values["file"])
+        with imports_allowed(self.allow_import):
+            mix = chooser_mix(game, tuple(self.values["guessers"]), self.values["file"])
         return mix / mix.sum()
 
 

@@ -220,13 +220,31 @@ def build_parser() -> argparse.ArgumentParser:
     from . import commands
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{info.name}").add_commands(sub)
+    _add_allow_import(sub)
     return parser
 
 
+#: Subcommands that never build an agent from a spec: no --allow-import (`report` reads the store only).
+NO_AGENT_SPECS = frozenset({"games", "agents", "rank", "report"})
+
+
+def _add_allow_import(sub) -> None:
+    """`--allow-import` on every subcommand that builds agents from specs (those of
+    arena/commands/* included), where the subcommand has not declared it itself."""
+    for name, p in sub.choices.items():
+        if name not in NO_AGENT_SPECS and "--allow-import" not in p._option_string_actions:
+            p.add_argument("--allow-import", action="store_true",
+                           help="let module:Class agent specs (here or in a config) import Python modules, "
+                                "which runs their code")
+
+
 def main(argv: list[str] | None = None) -> int:
+    from agents.registry import imports_allowed
+
     args = build_parser().parse_args(argv)
     try:
-        args.func(args)
+        with imports_allowed(getattr(args, "allow_import", False)):  # module:Class specs import only when asked
+            args.func(args)
     except (ArenaError, RuleBreak) as e:
         print(f"arena {args.command}: error: {e}", file=sys.stderr)
         return 2
