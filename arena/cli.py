@@ -30,10 +30,13 @@ def cmd_evaluate(args) -> None:
     from agents import make_chooser
     from .evaluate import plot_histogram, text_histogram
     from .match import evaluate_against
+    from .plotfile import check_plot_file
 
-    game, guesser = _game(args.game), _guesser(args.guesser)
     if args.repeat < 1:
-        raise ArenaError("--repeat must be at least 1")
+        raise ArenaError(f"--repeat must be at least 1, got {args.repeat}")
+    if args.plot:
+        check_plot_file(args.plot)  # before the work, not after it
+    game, guesser = _game(args.game), _guesser(args.guesser)
     chooser = make_chooser(args.chooser)
     seed = args.seed if args.seed is not None else guesser.values.get("seed", 0)
     result = evaluate_against(game, guesser, chooser, repeat=args.repeat, seed=seed, strikes=_strikes(args.strikes))
@@ -93,6 +96,9 @@ def cmd_rank(args) -> None:
 def cmd_tree(args) -> None:
     from .tree import grow_tree
 
+    for option, value in (("--depth", args.depth), ("--min-count", args.min_count)):
+        if value is not None and value < 0:
+            raise ArenaError(f"{option} must be 0 or more, got {value}")
     game, guesser = _game(args.game), _guesser(args.guesser)
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)

@@ -20,6 +20,12 @@ def hardest(evaluation, top: int) -> list[tuple[str, int, int]]:
     return [(game.secrets[s], int(misses[s]), int(guesses[s])) for s in order]
 
 
+def check_repeat(repeat: int) -> None:
+    """`--repeat` counts repetitions: 0 or fewer would evaluate nothing."""
+    if repeat < 1:
+        raise ArenaError(f"--repeat must be at least 1, got {repeat}")
+
+
 def cmd_hardest(args) -> None:
     from agents import make_guesser
     from ..evaluate import evaluate
@@ -27,6 +33,7 @@ def cmd_hardest(args) -> None:
 
     if args.top < 1:
         raise ArenaError(f"--top must be at least 1, got {args.top}")
+    check_repeat(args.repeat)
     game = make_game(args.game)
     result = evaluate(game, make_guesser(args.guesser), repeat=args.repeat, seed=args.seed)
     rows = hardest(result, args.top)
@@ -45,7 +52,11 @@ def cmd_compare(args) -> None:
     from ..evaluate import evaluate, plot_distributions
     from ..games import make_game
     from ..cli import _strikes
+    from ..plotfile import check_plot_file
 
+    check_repeat(args.repeat)
+    if args.plot:
+        check_plot_file(args.plot)  # before the evaluations, not after them
     game = make_game(args.game)
     limits = _strikes(args.strikes) or ((game.strikes,) if game.strikes else ())
     results = [evaluate(game, make_guesser(g), repeat=args.repeat, seed=args.seed, strikes=limits)
