@@ -21,16 +21,21 @@ def _game(spec: str):
     return make_game(spec)
 
 
-def _guesser(spec: str):
+def _guesser(spec: str, command: str = "evaluate"):
+    """The guesser written `spec`, for a command that plays it by itself (not a person)."""
     from agents import make_guesser
-    return make_guesser(spec)
+
+    guesser = make_guesser(spec)
+    if guesser.traits.get("interactive", False):
+        raise ArenaError(f"{spec} plays interactively: use `arena play`, not `arena {command}`")
+    return guesser
 
 
 def cmd_evaluate(args) -> None:
     from agents import make_chooser
     from .evaluate import plot_histogram, text_histogram
     from .match import evaluate_against
-    from .plotfile import check_plot_file
+    from .outfile import check_plot_file
 
     if args.repeat < 1:
         raise ArenaError(f"--repeat must be at least 1, got {args.repeat}")
@@ -96,10 +101,14 @@ def cmd_rank(args) -> None:
 def cmd_tree(args) -> None:
     from .tree import grow_tree
 
+    from .outfile import check_output_file
+
     for option, value in (("--depth", args.depth), ("--min-count", args.min_count)):
         if value is not None and value < 0:
             raise ArenaError(f"{option} must be 0 or more, got {value}")
-    game, guesser = _game(args.game), _guesser(args.guesser)
+    if args.save:
+        check_output_file(args.save, "--save")  # before growing the tree, not after
+    game, guesser = _game(args.game), _guesser(args.guesser, "tree")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)
     start = time.perf_counter()

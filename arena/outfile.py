@@ -1,6 +1,6 @@
-"""Checks on a plot's output file, made before any work: a `--plot out.xyz` (a format matplotlib
-cannot write) or a path in a missing or read-only directory would otherwise fail only after the
-evaluation it was to show had run, with matplotlib's traceback."""
+"""Checks on an output file, made before any work: a `--plot out.xyz` (a format matplotlib cannot
+write) or a `--plot`/`--save` path in a missing or read-only directory would otherwise fail only
+after the evaluation it was to show had run (for the format, with matplotlib's traceback)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,14 @@ def check_plot_file(path: str, option: str = "--plot") -> None:
         raise ArenaError(f"{where}: give the file an extension naming its format: {choices(formats)}")
     if extension not in formats:
         raise ArenaError(f"{where}: matplotlib cannot write .{extension} files; formats: {choices(formats)}")
+    check_output_file(path, option)
+
+
+def check_output_file(path: str, option: str) -> None:
+    """ArenaError, in one line, unless a file can be written at `path`: not a directory, in a
+    directory that exists and is writable."""
+    target = Path(path)
+    where = f"{option} {path}"
     if target.is_dir():
         raise ArenaError(f"{where} is a directory: name the file to write")
     folder = target.parent
