@@ -181,7 +181,7 @@ def read_weights(path: str) -> dict[str, float]:
             continue
         parts = line.replace(",", " ").split()
         if len(parts) != 2:
-            raise ArenaError(f"{path}:{number}: write one 'secret weight' a line, got {line!r}")
+            raise ArenaError(f"weights file {path}, line {number}: write one 'secret weight' a line, got {line!r}")
         weights[parts[0]] = weights.get(parts[0], 0.0) + _weight(parts[1], path, parts[0])
     return weights
 

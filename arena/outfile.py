@@ -42,7 +42,7 @@ def check_output_file(path: str, option: str) -> None:
     directory that exists and is writable."""
     target = Path(path)
     where = f"{option} {path}"
-    if target.is_dir():
+    if target.is_dir() or path.endswith(("/", os.sep)):  # Path() drops a trailing slash: look first
         raise ArenaError(f"{where} is a directory: name the file to write")
     folder = target.parent
     if not folder.is_dir():
