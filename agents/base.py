@@ -76,9 +76,14 @@ class Guesser:
         key = id(game)
         if key not in self._openers:
             try:
-                self._openers[key] = tuple(game.guess_index(o) for o in self.values.get("openers", ()))
+                openers = tuple(game.guess_index(o) for o in self.values.get("openers", ()))
             except ArenaError as e:
                 raise ArenaError(f"{self.spec}: opener {e}") from None
+            repeated = [g for k, g in enumerate(openers) if g in openers[:k]]
+            if repeated:  # a second time tells nothing new: surely a typo for another guess
+                raise ArenaError(f"{self.spec}: opener {game.guesses[repeated[0]]} is given twice; "
+                                 "each fixed first guess must differ from the others")
+            self._openers[key] = openers
         return self._openers[key]
 
     def choose(self, game: Game, state: State) -> Index:

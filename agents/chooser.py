@@ -134,12 +134,16 @@ class Weighted(Committed):
     def weights(self, game: Game) -> np.ndarray:
         """The probability of every secret of the game (read once per game)."""
         if id(game) not in self._weights:
-            raw = read_weights(self.values["file"])
+            path = self.values["file"]
+            raw = read_weights(path)
             weights = np.zeros(len(game.secrets))
             for label, weight in raw.items():
-                weights[secret_index(game, label)] += weight
+                try:
+                    weights[secret_index(game, label)] += weight
+                except ArenaError as e:
+                    raise ArenaError(f"weights file {path}: {e}") from None
             if weights.sum() <= 0:
-                raise ArenaError(f"{self.values['file']}: the weights add up to 0")
+                raise ArenaError(f"weights file {path}: the weights add up to 0")
             self._weights[id(game)] = (game, weights / weights.sum())
         return self._weights[id(game)][1]
 
@@ -156,15 +160,20 @@ def read_weights(path: str) -> dict[str, float]:
     """secret label -> weight, from a text file (`secret weight` or `secret,weight` a line, `#`
     comments) or a JSON object."""
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise ArenaError(f"{path}: {e.strerror or e}") from None
-    if text.lstrip().startswith("{"):
+        raise ArenaError(f"weights file {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise ArenaError(f"weights file {path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    if text.lstrip().startswith(("{", "[")):
         try:
             data = json.loads(text)
-            return {str(k): _weight(v, path, k) for k, v in data.items()}
-        except (ValueError, AttributeError) as e:
-            raise ArenaError(f"{path}: not a JSON object of weights ({e})") from None
+        except (ValueError, RecursionError) as e:
+            raise ArenaError(f"weights file {path}: not valid JSON ({e})") from None
+        if not isinstance(data, dict):
+            raise ArenaError(f"weights file {path}: JSON weights are an object {{secret: weight}}, "
+                             f"not a {type(data).__name__}")
+        return {str(k): _weight(v, path, k) for k, v in data.items()}
     weights: dict[str, float] = {}
     for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
@@ -172,18 +181,20 @@ def read_weights(path: str) -> dict[str, float]:
             continue
         parts = line.replace(",", " ").split()
         if len(parts) != 2:
-            raise ArenaError(f"{path}:{number}: write one 'secret weight' a line, got {line!r}")
+            raise ArenaError(f"weights file {path}, line {number}: write one 'secret weight' a line, got {line!r}")
         weights[parts[0]] = weights.get(parts[0], 0.0) + _weight(parts[1], path, parts[0])
     return weights
 
 
 def _weight(value: Any, path: str, label: Any) -> float:
     try:
+        if isinstance(value, bool):  # JSON true is not a weight, though float(True) is 1
+            raise TypeError
         weight = float(value)
     except (TypeError, ValueError):
-        raise ArenaError(f"{path}: the weight of {label} is not a number: {value!r}") from None
+        raise ArenaError(f"weights file {path}: the weight of {label} is not a number: {value!r}") from None
     if not np.isfinite(weight) or weight < 0:
-        raise ArenaError(f"{path}: the weight of {label} must be a non-negative number, got {value!r}")
+        raise ArenaError(f"weights file {path}: the weight of {label} must be a non-negative number, got {value!r}")
     return weight
 
 

@@ -24,6 +24,7 @@ from arena.spec import Param, plus_list
 
 from .base import Guesser, State
 from .chooser import Committed, Weighted
+from .registry import imports_allowed, imports_are_allowed
 from .simple import mix64
 
 _TWO64 = 2.0**64
@@ -67,18 +68,21 @@ class EquilibriumGuesser(Guesser):
         super().__init__(**values)
         self.entropy: tuple[int, ...] = (self.values["seed"],)
         self._drawn: dict[int, tuple[dict, np.ndarray | None]] = {}
+        self.allow_import = imports_are_allowed()  # for guessers=pkg.mod:Class, built on first use
 
     def seeded(self, *entropy: int) -> EquilibriumGuesser:
         twin = type(self)(**self.values)
         twin.entropy = tuple(entropy)
         twin.label = self.label
+        twin.allow_import = self.allow_import
         return twin
 
     def draw(self, game: Game) -> tuple[dict, np.ndarray | None]:
         """This game's tree (as a plan) and symmetry (a permutation of the guesses, or None):
         fixed by the entropy, drawn once."""
         if id(game) not in self._drawn:
-            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"])
+            with imports_allowed(self.allow_import):
+                probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"])
             u = mix64(*self.entropy, 0) / _TWO64
             cumulative = np.cumsum(probabilities) / probabilities.sum()
             k = min(int(np.searchsorted(cumulative, u, side="right")), len(plans) - 1)
@@ -101,19 +105,44 @@ def chooser_mix(game: Game, guessers: tuple[str, ...], file: str) -> np.ndarray:
     from arena.equilibrium import double_oracle, solve_restricted
 
     if file:
-        try:
-            mix = json.loads(open(file).read())["chooser"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise ArenaError(f"{file}: not an equilibrium saved by `arena equilibrium --save` ({e})") from None
-        weights = np.zeros(len(game.secrets))
-        for label, p in mix.items():
-            weights[game.guess_index(label) if game.hit is not None else game.secrets.index(label)] = p
-        return weights
+        return saved_chooser_mix(game, file)
     if game.hit is None:
         raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
                          "solved for Jotto and Mastermind")
     solution = solve_restricted(game, guessers) if guessers else double_oracle(game)
     return np.asarray(solution.chooser, dtype=float)
+
+
+def saved_chooser_mix(game: Game, file: str) -> np.ndarray:
+    """The chooser's mix from a file saved by `arena equilibrium --save`, checked: its format tag,
+    its game, and a finite non-negative probability for secrets of this game."""
+    import json
+
+    from arena.equilibrium.solution import FORMAT
+
+    from .chooser import _weight, secret_index
+
+    try:
+        with open(file, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError, RecursionError) as e:
+        raise ArenaError(f"{file}: not an equilibrium saved by `arena equilibrium --save` ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ArenaError(f"{file}: not an equilibrium saved by `arena equilibrium --save` (no {FORMAT} format tag)")
+    if data.get("game") != game.spec:
+        raise ArenaError(f"{file} is an equilibrium of {data.get('game')}, not of {game.spec}")
+    mix = data.get("chooser")
+    if not isinstance(mix, dict):
+        raise ArenaError(f"{file}: the chooser's mix is not an object {{secret: probability}}")
+    weights = np.zeros(len(game.secrets))
+    for label, p in mix.items():
+        try:
+            weights[secret_index(game, str(label))] = _weight(p, file, label)
+        except ArenaError as e:
+            raise ArenaError(f"{file}: {e}" if file not in str(e) else str(e)) from None
+    if weights.sum() <= 0:
+        raise ArenaError(f"{file}: the chooser's probabilities add up to 0")
+    return weights
 
 
 class EquilibriumChooser(Weighted):
@@ -129,9 +158,11 @@ class EquilibriumChooser(Weighted):
     def __init__(self, **values):
         Committed.__init__(self, **values)
         self._weights = {}
+        self.allow_import = imports_are_allowed()  # for guessers=pkg.mod:Class, built on first use
 
     def weights(self, game: Game) -> np.ndarray:
-        mix = chooser_mix(game, tuple(self.values["guessers"]), self.values["file"])
+        with imports_allowed(self.allow_import):
+            mix = chooser_mix(game, tuple(self.values["guessers"]), self.values["file"])
         return mix / mix.sum()
 
 

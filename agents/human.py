@@ -30,6 +30,9 @@ REPLY_HELP = {"mastermind": "black,white (like 1,2; or pegs like RWW; - for none
               "jotto": "the number of letters in common",
               "hangman": "the positions of the letter (like 2.4), or - for a miss"}
 
+#: What `-` (as the prompts above offer it) means in each game that offers it.
+NOTHING = {"mastermind": "0,0", "hangman": "-"}
+
 
 class Quit(Exception):
     """The person abandoned the game."""
@@ -61,6 +64,18 @@ def score_text(game: Game, guesser, candidates: Indexes, guess: Index) -> str:
     return shown.get(metric.name, f"{metric.name} {value}")
 
 
+def read_reply(game: Game, text: str) -> Reply:
+    """The reply a person typed, read as the prompt (REPLY_HELP) describes it: `-` is the reply
+    with nothing in it where the prompt offers it, and an empty line is no reply at all (an
+    ArenaError saying what to type) rather than some game's reading of "" as nothing."""
+    how = REPLY_HELP.get(game.name, "a reply")
+    if not text.strip():
+        raise ArenaError(f"type a reply: {how}")
+    if text.strip() == "-" and game.name in NOTHING:
+        return game.parse_reply(NOTHING[game.name])
+    return game.parse_reply(text)
+
+
 class HumanGuesser(Guesser):
     """A person typing guesses; `?` shows the hint guesser's choice."""
 
@@ -88,6 +103,9 @@ class HumanGuesser(Guesser):
         prompt = f"Guess {state.turn + 1} ({n:,} secret{'s' if n != 1 else ''} possible; ? for a hint): "
         while True:
             text = ask(prompt)
+            if not text:  # a stray Enter: say what is expected rather than call it a bad guess
+                print(f"  type a guess ({game.describe_guesses()}), ? for a hint, or quit to give up")
+                continue
             if text == "?":
                 print(self.hint_text(game, state))
                 continue
@@ -132,6 +150,9 @@ class HumanChooser(Chooser):
             question = f"Tell the guesser what it may know first ({labels[0]} .. {labels[-1]}): "
         while True:
             text = ask(question)
+            if not text:
+                print(f"  type one of: {', '.join(labels)}")
+                continue
             for k, label in enumerate(labels):
                 if text in (label, label.split()[0]):
                     return k
@@ -146,7 +167,7 @@ class HumanChooser(Chooser):
         while True:
             text = ask(f"Your reply to {game.guesses[guess]} ({how}): ")
             try:
-                reply = game.parse_reply(text)
+                reply = read_reply(game, text)
             except ArenaError as e:
                 print(f"  {e}")
                 continue

@@ -119,7 +119,7 @@ class Optimal(TreePlayer):
     def __init__(self, **values):
         super().__init__(**values)
         for name, unit in (("max", "guesses"), ("time", "seconds")):
-            if self.values[name] < 0:
+            if not self.values[name] >= 0:  # NaN fails this too
                 raise ArenaError(f"optimal: {name} must be 0 (no limit) or a positive number of {unit}, "
                                  f"got {self.values[name]}")
         self.depth_limited = bool(self.values["max"]) or self.values["objective"] == "worst"
@@ -144,14 +144,16 @@ class Optimal(TreePlayer):
 def read_weights(path: str, game: Game) -> np.ndarray:
     """Weights over the game's secrets from a JSON file: a list (one per secret, in order) or an
     object {secret label: weight}, secrets not named weighing 0."""
+    from .chooser import _weight  # one rule for a weight: a finite non-negative number
+
     try:
         data = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         raise ArenaError(f"weights file {path}: {e}") from None
     if isinstance(data, list):
         if len(data) != len(game.secrets):
             raise ArenaError(f"weights file {path}: {len(data)} weights for {len(game.secrets)} secrets")
-        return np.asarray(data, dtype=np.float64)
+        return np.array([_weight(v, path, game.secrets[i]) for i, v in enumerate(data)], dtype=np.float64)
     if not isinstance(data, dict):
         raise ArenaError(f"weights file {path}: expected a list or an object {{secret: weight}}")
     w = np.zeros(len(game.secrets))
@@ -160,7 +162,7 @@ def read_weights(path: str, game: Game) -> np.ndarray:
         key = game.normalise_guess(label)
         if key not in index:
             raise ArenaError(f"weights file {path}: {label!r} is not a secret of {game.spec}")
-        w[index[key]] = float(value)
+        w[index[key]] = _weight(value, path, label)
     return w
 
 

@@ -5,23 +5,48 @@ to name an agent: a registered name, found in any module of this package that li
 classes in `AGENTS` (and its `Alias`es in `ALIASES`); a name that a third-party package
 registers through the `arena.agents` entry point group; or a Python path
 `package.module:Class` (parameters then follow a second colon).
+
+A Python path imports a module, and importing runs the module's code, so a config or a command
+line could run any code through it. It is therefore refused unless importing is allowed: by
+`allow_import=True`, or inside `with imports_allowed():` (the CLI's `--allow-import` flag). The
+module is looked up on sys.path as it is: the current directory is never added to it. Built-in
+agents and installed entry points need no permission (they are code the user installed).
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 import pkgutil
-import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, Iterator
 
 from arena.errors import ArenaError, choices
 from arena.spec import bind, parse_spec
 
 ROLES = ("guesser", "chooser")
+
+#: May a `module:Class` spec import its module? Off unless the user said so (`--allow-import`).
+_IMPORTS_ALLOWED: ContextVar[bool] = ContextVar("arena_imports_allowed", default=False)
+
+
+@contextmanager
+def imports_allowed(allowed: bool = True) -> Iterator[None]:
+    """Within this block, `module:Class` specs may (or, with False, may not) import their module."""
+    token = _IMPORTS_ALLOWED.set(bool(allowed))
+    try:
+        yield
+    finally:
+        _IMPORTS_ALLOWED.reset(token)
+
+
+def imports_are_allowed() -> bool:
+    """Whether `module:Class` specs may import here (agents that build other agents later,
+    such as the spoiler's `against=`, keep the answer they were built with)."""
+    return _IMPORTS_ALLOWED.get()
 
 
 @dataclass(frozen=True)
@@ -83,35 +108,71 @@ def names(role: str) -> list[str]:
 
 
 def _split_path(spec: str) -> tuple[str, str] | None:
-    """`pkg.mod:Class[:params]` -> ("pkg.mod:Class", "params"), else None."""
+    """`pkg.mod:Class[:params]` -> ("pkg.mod:Class", "params"), else None (a registered name)."""
     head, _, rest = spec.partition(":")
     cls, _, params = rest.partition(":")
+    if "." not in head and any(head in builtin()[role] for role in ROLES):
+        return None  # `entropy:X` is a malformed parameter list, not a module called entropy
     if cls.isidentifier() and ("." in head or cls[:1].isupper()):
         return f"{head}:{cls}", params
     return None
 
 
-def _import_path(path: str) -> type:
-    module, _, cls = path.partition(":")
-    if os.getcwd() not in sys.path:  # as `python -m` would: the user's own modules are found
-        sys.path.append(os.getcwd())
+def _module_name(path: str, role: str) -> str:
+    """The module of `pkg.mod:Class`, checked to be an absolute dotted name of identifiers."""
+    module = path.partition(":")[0]
+    if module.startswith("."):
+        raise ArenaError(f"{role} {path!r}: a relative module path cannot be imported (nothing to be "
+                         f"relative to); write the full module path, like package.module:Class")
+    if not all(part.isidentifier() for part in module.split(".")):
+        raise ArenaError(f"{role} {path!r}: {module!r} is not a module path; write package.module:Class")
+    return module
+
+
+def _import_path(path: str, role: str, allowed: bool) -> type:
+    """The class that `pkg.mod:Class` names, imported only when allowed (importing runs code)."""
+    module = _module_name(path, role)
+    if not allowed:
+        raise ArenaError(f"{role} {path!r} would import Python module {module}: pass --allow-import to allow it "
+                         f"(a config or spec can run code only with this flag)")
     try:
-        return getattr(importlib.import_module(module), cls)
-    except (ImportError, AttributeError) as e:
-        raise ArenaError(f"agent {path!r} cannot be imported: {e}") from None
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        raise ArenaError(f"{role} {path!r} cannot be imported: {e} (modules are found on PYTHONPATH; "
+                         f"the current directory is not searched unless it is on it)") from None
+    except ImportError as e:
+        raise ArenaError(f"{role} {path!r} cannot be imported: {e}") from None
+    except (Exception, SystemExit) as e:  # the module's own code failed while it was imported
+        detail = f"{type(e).__name__}: {e}".rstrip(": ").replace("\n", " ")
+        raise ArenaError(f"{role} {path!r} cannot be imported: module {module} failed while importing ({detail})") from None
+    try:
+        return getattr(loaded, path.partition(":")[2])
+    except AttributeError:
+        raise ArenaError(f"{role} {path!r} cannot be imported: module {module} has no "
+                         f"{path.partition(':')[2]!r}") from None
 
 
-def make_agent(spec: str, role: str = "guesser"):
-    """The agent of `role` ('guesser' or 'chooser') written `spec`."""
+def _check_role(cls: Any, path: str, role: str) -> None:
+    """A class named by a Python path must be an agent of the role asked for."""
+    method = "guess" if role == "guesser" else "reply"
+    declared = getattr(cls, "role", role) if isinstance(cls, type) else role
+    if not (isinstance(cls, type) and callable(getattr(cls, method, None))) or declared != role:
+        raise ArenaError(f"{path} is not a {role}: a {role} is a class with a {method}(game, state) "
+                         f"method, such as a subclass of agents.{role.title()}")
+
+
+def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = None):
+    """The agent of `role` ('guesser' or 'chooser') written `spec`.
+
+    `allow_import`: may a `module:Class` spec import its module? None (the default) asks the
+    context (`imports_allowed`), which is False unless the caller allowed it."""
     if role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}")
+    allowed = imports_are_allowed() if allow_import is None else bool(allow_import)
     path = _split_path(spec.strip()) if isinstance(spec, str) else None
     if path:
-        cls = _import_path(path[0])
-        method = "guess" if role == "guesser" else "reply"
-        if not (isinstance(cls, type) and callable(getattr(cls, method, None))):
-            raise ArenaError(f"{path[0]} is not a {role}: a {role} is a class with a {method}(game, state) "
-                             f"method, such as a subclass of agents.{role.title()}")
+        cls = _import_path(path[0], role, allowed)
+        _check_role(cls, path[0], role)
         name, raw = path[0], parse_spec("x:" + path[1])[1]
     else:
         name, raw = parse_spec(spec)
@@ -120,21 +181,22 @@ def make_agent(spec: str, role: str = "guesser"):
     declared = cls.declared_params() if hasattr(cls, "declared_params") else getattr(cls, "params", {})
     values = bind(f"{role} {name}", declared, raw)
     try:
-        agent = cls(**values)
+        with imports_allowed(allowed):  # agents built by this one (spoiler:against=...) inherit the answer
+            agent = cls(**values)
     except TypeError as e:
         raise ArenaError(f"{role} {name!r} cannot be built from {spec!r}: {e}") from None
     agent.label = spec.strip()  # as the user wrote it (the alias survives: `knuth`, not `minimax`)
     return agent
 
 
-def make_guesser(spec: str):
+def make_guesser(spec: str, *, allow_import: bool | None = None):
     """The guesser written `spec`, e.g. `entropy:pool=all,small=3,tiebreak=first`."""
-    return make_agent(spec, "guesser")
+    return make_agent(spec, "guesser", allow_import=allow_import)
 
 
-def make_chooser(spec: str):
+def make_chooser(spec: str, *, allow_import: bool | None = None):
     """The chooser written `spec`, e.g. `uniform` or `evil`."""
-    return make_agent(spec, "chooser")
+    return make_agent(spec, "chooser", allow_import=allow_import)
 
 
 def describe_agents() -> list[tuple[str, str, str, list[str]]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from arena.errors import ArenaError, RuleBreak
 from arena.game import Game, Index
 from arena.spec import Param
@@ -26,7 +28,11 @@ class Replay(Guesser):
         super().__init__(**values)
         if not self.values["file"]:
             raise ArenaError("agent tree: give the saved tree as tree:file=PATH")
-        self.data = read_tree_file(self.values["file"])
+        try:
+            self.data = read_tree_file(self.values["file"])
+        except RecursionError:  # json's parser nests one call per level: no strategy is that deep
+            raise ArenaError(f"{self.values['file']}: not a saved strategy tree (nested deeper than the "
+                             f"JSON reader's limit of about {sys.getrecursionlimit() // 2} levels)") from None
         self._plans: dict[int, dict[tuple, Index]] = {}
 
     def plan_for(self, game: Game) -> dict[tuple, Index]:
@@ -39,18 +45,21 @@ class Replay(Guesser):
             self._plans[id(game)] = plan
         return self._plans[id(game)]
 
-    def _index(self, game: Game, node: dict, replies: tuple, plan: dict) -> None:
-        where = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
-        try:
-            plan[replies] = game.guess_index(node["guess"])
-            for label, child in node.get("replies", {}).items():
-                self._index(game, child, replies + (game.parse_reply(label),), plan)
-        except (KeyError, TypeError, AttributeError):
-            raise ArenaError(f"{self.values['file']}: malformed tree node at {where}") from None
-        except ArenaError as e:
-            if str(self.values["file"]) in str(e):
-                raise
-            raise ArenaError(f"{self.values['file']}: at {where}: {e}") from None
+    def _index(self, game: Game, root: dict, replies: tuple, plan: dict) -> None:
+        """Every node's guess under `root`, by its replies (walked with a stack, not recursion,
+        so a deep tree file is read, or refused, without a RecursionError)."""
+        stack = [(root, replies)]
+        while stack:
+            node, replies = stack.pop()
+            where = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
+            try:
+                plan[replies] = game.guess_index(node["guess"])
+                stack.extend((child, replies + (game.parse_reply(label),))
+                             for label, child in reversed(list(node.get("replies", {}).items())))
+            except (KeyError, TypeError, AttributeError):
+                raise ArenaError(f"{self.values['file']}: malformed tree node at {where}") from None
+            except ArenaError as e:
+                raise ArenaError(f"{self.values['file']}: at {where}: {e}") from None
 
     def choose(self, game: Game, state: State) -> Index:
         plan = self.plan_for(game)

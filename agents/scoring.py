@@ -25,6 +25,7 @@ from typing import Callable
 
 import numpy as np
 
+from arena.errors import ArenaError
 from arena.game import Game, Index
 from arena.spec import Param
 
@@ -138,6 +139,11 @@ class Scoring(Guesser):
         "tiebreak": Param("tiebreak", ("consistent", "first"), "consistent",
                           "prefer a possible secret then the lowest index, or just the lowest index"),
     }
+
+    def __init__(self, **values):
+        super().__init__(**values)
+        if self.values["small"] < 0:  # a count of candidates: a negative one is a typo, not "never"
+            raise ArenaError(f"guesser {self.name}: small must be 0 or more, got {self.values['small']}")
 
     def level_key(self):
         """The metric's key from class sizes run by run, if this guesser can be grown a whole

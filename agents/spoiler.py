@@ -33,8 +33,11 @@ class Spoiler(Committed):
 
     def __init__(self, **values):
         super().__init__(**values)
+        from .registry import imports_are_allowed
+
         self._costs: dict[tuple, tuple[Game, np.ndarray]] = {}
         self.opponent = None
+        self.allow_import = imports_are_allowed()  # for against=pkg.mod:Class, built later
 
     def meet(self, guesser) -> None:
         """The referee says which guesser this game is against (before `start`)."""
@@ -45,7 +48,7 @@ class Spoiler(Committed):
         from .registry import make_guesser
 
         if self.values["against"]:
-            return make_guesser(self.values["against"].replace(";", ","))
+            return make_guesser(self.values["against"].replace(";", ","), allow_import=self.allow_import)
         if self.opponent is None or self.opponent.traits.get("interactive", False):
             raise ArenaError("chooser spoiler: name the guesser it knows, as spoiler:against=GUESSER "
                              "(it studies an agent's strategy tree; a person has none)")

@@ -21,19 +21,27 @@ def _game(spec: str):
     return make_game(spec)
 
 
-def _guesser(spec: str):
+def _guesser(spec: str, command: str = "evaluate"):
+    """The guesser written `spec`, for a command that plays it by itself (not a person)."""
     from agents import make_guesser
-    return make_guesser(spec)
+
+    guesser = make_guesser(spec)
+    if guesser.traits.get("interactive", False):
+        raise ArenaError(f"{spec} plays interactively: use `arena play`, not `arena {command}`")
+    return guesser
 
 
 def cmd_evaluate(args) -> None:
     from agents import make_chooser
     from .evaluate import plot_histogram, text_histogram
     from .match import evaluate_against
+    from .outfile import check_plot_file
 
-    game, guesser = _game(args.game), _guesser(args.guesser)
     if args.repeat < 1:
-        raise ArenaError("--repeat must be at least 1")
+        raise ArenaError(f"--repeat must be at least 1, got {args.repeat}")
+    if args.plot:
+        check_plot_file(args.plot)  # before the work, not after it
+    game, guesser = _game(args.game), _guesser(args.guesser)
     chooser = make_chooser(args.chooser)
     seed = args.seed if args.seed is not None else guesser.values.get("seed", 0)
     result = evaluate_against(game, guesser, chooser, repeat=args.repeat, seed=seed, strikes=_strikes(args.strikes))
@@ -93,7 +101,14 @@ def cmd_rank(args) -> None:
 def cmd_tree(args) -> None:
     from .tree import grow_tree
 
-    game, guesser = _game(args.game), _guesser(args.guesser)
+    from .outfile import check_output_file
+
+    for option, value in (("--depth", args.depth), ("--min-count", args.min_count)):
+        if value is not None and value < 0:
+            raise ArenaError(f"{option} must be 0 or more, got {value}")
+    if args.save:
+        check_output_file(args.save, "--save")  # before growing the tree, not after
+    game, guesser = _game(args.game), _guesser(args.guesser, "tree")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)
     start = time.perf_counter()
@@ -220,13 +235,31 @@ def build_parser() -> argparse.ArgumentParser:
     from . import commands
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{info.name}").add_commands(sub)
+    _add_allow_import(sub)
     return parser
 
 
+#: Subcommands that never build an agent from a spec: no --allow-import (`report` reads the store only).
+NO_AGENT_SPECS = frozenset({"games", "agents", "rank", "report"})
+
+
+def _add_allow_import(sub) -> None:
+    """`--allow-import` on every subcommand that builds agents from specs (those of
+    arena/commands/* included), where the subcommand has not declared it itself."""
+    for name, p in sub.choices.items():
+        if name not in NO_AGENT_SPECS and "--allow-import" not in p._option_string_actions:
+            p.add_argument("--allow-import", action="store_true",
+                           help="let module:Class agent specs (here or in a config) import Python modules, "
+                                "which runs their code")
+
+
 def main(argv: list[str] | None = None) -> int:
+    from agents.registry import imports_allowed
+
     args = build_parser().parse_args(argv)
     try:
-        args.func(args)
+        with imports_allowed(getattr(args, "allow_import", False)):  # module:Class specs import only when asked
+            args.func(args)
     except (ArenaError, RuleBreak) as e:
         print(f"arena {args.command}: error: {e}", file=sys.stderr)
         return 2

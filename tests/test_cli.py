@@ -305,7 +305,7 @@ def test_agents_lists_agents_and_parameters(capsys):
     ("mastermind", "lowest:openers=1122+", ["openers", "1122+3344"]),
     ("mastermind", "random:seed=abc", ["seed='abc'", "integer"]),
     ("mastermind", "tree", ["tree:file=PATH"]),
-    ("mastermind", "nosuch.module:Agent", ["nosuch.module:Agent", "cannot be imported"]),
+    ("mastermind", "nosuch.module:Agent", ["nosuch.module:Agent", "--allow-import"]),
     ("mastermind:pegs=x", "knuth", ["pegs='x'", "integer"]),
     ("mastermind:pgs=3", "knuth", ["unknown parameter 'pgs'", "pegs, colors, repeats, alphabet"]),
     ("mastermind:repeats=maybe", "knuth", ["repeats='maybe'", "true or false"]),

@@ -115,7 +115,7 @@ def test_entropy_ties_float_and_exact(jotto):
 @pytest.mark.parametrize("spec, words", [
     ("knut", "knuth"), ("minimax:poool=all", "pool"), ("minimax:pool=some", "all, consistent"),
     ("minimax:pool", "key=value"), ("random:seed=x", "integer"), ("lowest:openers=1+", "joined by"),
-    ("", "empty spec"), ("no.such.module:Thing", "cannot be imported")])
+    ("", "empty spec"), ("no.such.module:Thing", "allow-import")])
 def test_bad_agent_specs(spec, words):
     with pytest.raises(ArenaError, match=words):
         make_guesser(spec)
@@ -133,5 +133,5 @@ def test_knuth_alias_keeps_its_name_and_accepts_overrides():
 
 
 def test_module_path_agents():
-    g = make_guesser("agents.simple:Lowest:openers=1122")
+    g = make_guesser("agents.simple:Lowest:openers=1122", allow_import=True)
     assert g.values["openers"] == ("1122",)

@@ -19,7 +19,7 @@ def test_the_guesser_example_plays(tmp_path, monkeypatch):
     (tmp_path / "first_ten.py").write_text(source)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
-    result = evaluate(make_game("mastermind"), make_guesser("first_ten:FirstTen"))
+    result = evaluate(make_game("mastermind"), make_guesser("first_ten:FirstTen", allow_import=True))
     assert f"total = {result.total:,}" in README and f"worst = {result.max}" in README
 
 

@@ -20,15 +20,22 @@ def hardest(evaluation, top: int) -> list[tuple[str, int, int]]:
     return [(game.secrets[s], int(misses[s]), int(guesses[s])) for s in order]
 
 
+def check_repeat(repeat: int) -> None:
+    """`--repeat` counts repetitions: 0 or fewer would evaluate nothing."""
+    if repeat < 1:
+        raise ArenaError(f"--repeat must be at least 1, got {repeat}")
+
+
 def cmd_hardest(args) -> None:
-    from agents import make_guesser
+    from ..cli import _guesser
     from ..evaluate import evaluate
     from ..games import make_game
 
     if args.top < 1:
         raise ArenaError(f"--top must be at least 1, got {args.top}")
+    check_repeat(args.repeat)
     game = make_game(args.game)
-    result = evaluate(game, make_guesser(args.guesser), repeat=args.repeat, seed=args.seed)
+    result = evaluate(game, _guesser(args.guesser, "hardest"), repeat=args.repeat, seed=args.seed)
     rows = hardest(result, args.top)
     strikes = game.strikes
     print(f"hardest secrets of {game.spec} for {result.guesser}"
@@ -41,15 +48,18 @@ def cmd_hardest(args) -> None:
 
 
 def cmd_compare(args) -> None:
-    from agents import make_guesser
+    from ..cli import _guesser, _strikes
     from ..evaluate import evaluate, plot_distributions
     from ..games import make_game
-    from ..cli import _strikes
+    from ..outfile import check_plot_file
 
+    check_repeat(args.repeat)
+    if args.plot:
+        check_plot_file(args.plot)  # before the evaluations, not after them
     game = make_game(args.game)
     limits = _strikes(args.strikes) or ((game.strikes,) if game.strikes else ())
-    results = [evaluate(game, make_guesser(g), repeat=args.repeat, seed=args.seed, strikes=limits)
-               for g in args.guessers]
+    guessers = [_guesser(g, "compare") for g in args.guessers]  # every spec checked before any is played
+    results = [evaluate(game, guesser, repeat=args.repeat, seed=args.seed, strikes=limits) for guesser in guessers]
     width = max(len(r.guesser) for r in results)
     head = f"{'guesser':<{width}} {'mean':>6} {'worst':>5}"
     if game.strikes:

@@ -19,6 +19,7 @@ def _names(items, limit: int = 6) -> str:
 def _agents(args):
     """The game, the guesser and the chooser that `arena play` names."""
     from agents import make_chooser, make_guesser
+    from agents.chooser import secret_index
     from ..games import make_game
 
     game = make_game(args.game)
@@ -28,6 +29,7 @@ def _agents(args):
         if chooser_spec.partition(":")[0] not in ("uniform", "fixed"):
             raise ArenaError(f"--secret fixes the secret, so it goes with the uniform or fixed chooser, not {chooser_spec}")
         chooser_spec = f"fixed:secret={args.secret}"
+        secret_index(game, args.secret)  # a secret not of this game: said now, not after the introduction
     chooser = make_chooser(chooser_spec)
     if args.hint is not None:
         if not guesser.traits.get("interactive"):
@@ -139,12 +141,12 @@ def solve(game, moves: list[tuple[int, int, str]]):
 
 
 def cmd_solve(args) -> None:
-    from agents import make_guesser
     from agents.human import score_text
+    from ..cli import _guesser
     from ..games import make_game
 
     game = make_game(args.game)
-    guesser = make_guesser(args.guesser)
+    guesser = _guesser(args.guesser, "solve")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)
     state = solve(game, parse_history(game, args.history or []))

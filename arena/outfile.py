@@ -1,0 +1,63 @@
+"""Checks on an output file, made before any work: a `--plot out.xyz` (a format matplotlib cannot
+write) or a `--plot`/`--save` path in a missing or read-only directory would otherwise fail only
+after the evaluation it was to show had run (for the format, with matplotlib's traceback)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import ArenaError, choices
+
+
+@lru_cache(maxsize=1)
+def plot_formats() -> tuple[str, ...]:
+    """The file extensions matplotlib can write (png, pdf, svg, ...), sorted."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # as the plotting code does: no display is needed, or wanted
+    from matplotlib.figure import Figure
+
+    return tuple(sorted(Figure().canvas.get_supported_filetypes()))
+
+
+def check_plot_file(path: str, option: str = "--plot") -> None:
+    """ArenaError, in one line, unless a figure can be written to `path`: its extension names a
+    format matplotlib writes, its directory exists and is writable, and it is not a directory."""
+    target = Path(path)
+    where = f"{option} {path}"
+    extension = target.suffix.lower().lstrip(".")
+    formats = plot_formats()
+    if not extension:
+        raise ArenaError(f"{where}: give the file an extension naming its format: {choices(formats)}")
+    if extension not in formats:
+        raise ArenaError(f"{where}: matplotlib cannot write .{extension} files; formats: {choices(formats)}")
+    check_output_file(path, option)
+
+
+def check_output_file(path: str, option: str) -> None:
+    """ArenaError, in one line, unless a file can be written at `path`: not a directory, in a
+    directory that exists and is writable."""
+    target = Path(path)
+    where = f"{option} {path}"
+    if target.is_dir() or path.endswith(("/", os.sep)):  # Path() drops a trailing slash: look first
+        raise ArenaError(f"{where} is a directory: name the file to write")
+    folder = target.parent
+    if not folder.is_dir():
+        raise ArenaError(f"{where}: the directory {folder} does not exist")
+    if not _writable(folder):
+        raise ArenaError(f"{where}: the directory {folder} is not writable")
+
+
+def _writable(folder: Path) -> bool:
+    """Whether a file can be created in `folder`: tried, since permission bits do not tell
+    (root ignores them; /proc refuses anyway)."""
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return False
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".arena-probe-"):
+            return True
+    except OSError:
+        return False
