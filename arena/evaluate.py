@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import ArenaError
 from .game import Game
 from .tree import Tree, grow_tree
 
@@ -238,6 +239,8 @@ def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None,
     are grown and summed a block at a time (their trees dropped), so memory does not grow with
     `repeat`; the seeds do not depend on the blocks. The trees are kept for one repetition only.
     """
+    if repeat < 1:
+        raise ArenaError(f"repeat must be at least 1, got {repeat}")
     start = time.perf_counter()
     if guesser.deterministic:
         repeat, seed = 1, None
