@@ -2,13 +2,68 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import ArenaError
 from .game import Game
 from .tree import Tree, grow_tree
+
+
+#: Per-game arrays (`guesses[r, s]`, `misses[r, s]`) are kept up to this many games (32 MB
+#: each); above it an Evaluation keeps only the streamed sums, so memory does not grow with
+#: the repetitions.
+KEEP_GAMES = 2**22
+#: Repetitions are played and summed this many games at a time (their trees are then dropped).
+CHUNK_GAMES = 2**16
+
+
+@dataclass
+class Sums:
+    """Exact integer sums of a distribution of per-game counts (guesses, or misses): they add up
+    block by block, so streamed repetitions give the figures the whole array would."""
+
+    count: int = 0
+    total: int = 0
+    squares: int = 0
+    worst: int = 0
+    histogram: dict[int, int] = field(default_factory=dict)
+
+    def add(self, values: np.ndarray) -> None:
+        """Count a block of per-game values."""
+        if not values.size:
+            return
+        v = np.asarray(values, dtype=np.int64)
+        self.count += int(v.size)
+        self.total += int(v.sum())
+        self.squares += int((v * v).sum())
+        self.worst = max(self.worst, int(v.max()))
+        keys, counts = np.unique(v, return_counts=True)
+        for key, c in zip(keys.tolist(), counts.tolist()):
+            self.histogram[key] = self.histogram.get(key, 0) + c
+        self.histogram = dict(sorted(self.histogram.items()))
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> "Sums":
+        sums = cls()
+        sums.add(values)
+        return sums
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count  # exactly np.mean of the values: both divide exact sums
+
+    @property
+    def std(self) -> float:
+        """The population standard deviation, from the exact integer variance."""
+        return math.sqrt((self.count * self.squares - self.total**2) / self.count**2)
+
+    def at_least(self, k: int) -> int:
+        """Games whose value is k or more (Hangman: lost at strike limit k)."""
+        return sum(c for v, c in self.histogram.items() if v >= k)
 
 
 @dataclass(frozen=True)
@@ -16,47 +71,72 @@ class Evaluation:
     """How many guesses a guesser needs for each secret, over one or more repetitions.
 
     `guesses[r, s]` is the number of guesses in repetition r against secret s (a deterministic
-    guesser has one repetition). Statistics are over all repetitions x secrets.
+    guesser has one repetition). Statistics are over all repetitions x secrets, from exact sums
+    (`sums`, `miss_sums`) that `evaluate` streams a block of repetitions at a time: above
+    KEEP_GAMES games the per-game arrays are not kept (`guesses` and `misses` are None), so
+    memory does not grow with the repetitions; `worst[s]` (and `worst_misses[s]`) is the most
+    any repetition took against secret s. The standard deviation is numpy's of the array when
+    it is kept (the published figures), else the exact one of the sums.
     """
 
     game: str
     guesser: str
-    guesses: np.ndarray
+    guesses: np.ndarray | None
     seconds: float
     seed: int | None = None
     trees: list[Tree] = field(default_factory=list, repr=False, compare=False)
     misses: np.ndarray | None = None  # misses[r, s], for games where misses are strikes
     strikes: tuple[int, ...] = ()  # the strike limits to report losses at
+    sums: Sums | None = field(default=None, repr=False, compare=False)
+    miss_sums: Sums | None = field(default=None, repr=False, compare=False)  # where misses count
+    shape: tuple[int, int] = (0, 0)  # (repetitions, secrets)
+    worst: np.ndarray | None = field(default=None, repr=False, compare=False)
+    worst_misses: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        """Built from whole arrays: derive the sums and the per-secret worst from them."""
+        if self.sums is None:
+            object.__setattr__(self, "sums", Sums.of(self.guesses))
+            object.__setattr__(self, "shape", tuple(self.guesses.shape))
+            object.__setattr__(self, "worst", self.guesses.max(axis=0))
+            if self.misses is not None:
+                object.__setattr__(self, "miss_sums", Sums.of(self.misses))
+                object.__setattr__(self, "worst_misses", self.misses.max(axis=0))
+
+    @property
+    def counts_misses(self) -> bool:
+        """Do misses count in this game (Hangman)?"""
+        return self.miss_sums is not None
 
     def lost(self, strikes: int) -> int:
         """Games lost at this strike limit: misses reached it."""
-        return int((self.misses >= strikes).sum()) if self.misses is not None else 0
+        return self.miss_sums.at_least(strikes) if self.miss_sums is not None else 0
 
     @property
     def n(self) -> int:
         """Secrets evaluated."""
-        return self.guesses.shape[1]
+        return self.shape[1]
 
     @property
     def repeat(self) -> int:
-        return self.guesses.shape[0]
+        return self.shape[0]
 
     @property
     def total(self) -> int:
         """Guesses over all games (for one repetition: the published 'total')."""
-        return int(self.guesses.sum())
+        return self.sums.total
 
     @property
     def mean(self) -> float:
-        return float(self.guesses.mean())
+        return self.sums.mean
 
     @property
     def std(self) -> float:
-        return float(self.guesses.std())
+        return float(self.guesses.std()) if self.guesses is not None else self.sums.std
 
     @property
     def max(self) -> int:
-        return int(self.guesses.max())
+        return self.sums.worst
 
     @property
     def mean_total(self) -> float:
@@ -66,16 +146,27 @@ class Evaluation:
     @property
     def histogram(self) -> dict[int, int]:
         """Number of guesses -> how many games took that many."""
-        values, counts = np.unique(self.guesses, return_counts=True)
-        return {int(v): int(c) for v, c in zip(values, counts)}
+        return dict(self.sums.histogram)
+
+    @property
+    def misses_mean(self) -> float:
+        return self.miss_sums.mean
+
+    @property
+    def misses_std(self) -> float:
+        return float(self.misses.std()) if self.misses is not None else self.miss_sums.std
+
+    @property
+    def misses_max(self) -> int:
+        return self.miss_sums.worst
 
     def summary(self) -> str:
         """`mean = 4.48 ± 0.64 guesses; worst = 5`, as the command prints it (Hangman adds the
         misses and the games lost at each strike limit)."""
         text = f"mean = {self.mean:.2f} ± {self.std:.2f} guesses; worst = {self.max}"
-        if self.misses is not None:
-            games = self.misses.size
-            text += (f"\nmisses: mean = {self.misses.mean():.2f} ± {self.misses.std():.2f}; worst = {self.misses.max()}"
+        if self.counts_misses:
+            games = self.miss_sums.count
+            text += (f"\nmisses: mean = {self.misses_mean:.2f} ± {self.misses_std:.2f}; worst = {self.misses_max}"
                      + "".join(f"\nlost with {k} strikes: {self.lost(k):,} of {games:,} ({100 * self.lost(k) / games:.2f}%)"
                                for k in self.strikes))
         return text
@@ -87,15 +178,54 @@ class Evaluation:
                 "seconds": round(self.seconds, 4)} | self._misses_json()
 
     def _misses_json(self) -> dict:
-        if self.misses is None:
+        if not self.counts_misses:
             return {}
-        values, counts = np.unique(self.misses, return_counts=True)
-        return {"misses_total": int(self.misses.sum()), "misses_mean": round(float(self.misses.mean()), 6),
-                "misses_max": int(self.misses.max()),
-                "misses_histogram": {str(int(v)): int(c) for v, c in zip(values, counts)},
+        return {"misses_total": self.miss_sums.total, "misses_mean": round(self.misses_mean, 6),
+                "misses_max": self.misses_max,
+                "misses_histogram": {str(v): c for v, c in self.miss_sums.histogram.items()},
                 "strikes": self.strikes[0] if len(self.strikes) == 1 else list(self.strikes),
                 "lost": self.lost(self.strikes[0]) if len(self.strikes) == 1 else
                 {str(k): self.lost(k) for k in self.strikes}}
+
+
+class Streamed:
+    """Per-game blocks of repetitions summed as they come: the sums, the per-column worst and,
+    up to `keep` games, the blocks themselves (see Evaluation)."""
+
+    def __init__(self, columns: int, repeat: int, counts_misses: bool, keep: int | None = None):
+        self.columns, self.repeat = columns, repeat
+        self.keeping = repeat * columns <= (KEEP_GAMES if keep is None else keep)
+        self.sums, self.miss_sums = Sums(), (Sums() if counts_misses else None)
+        self.worst = np.zeros(columns, dtype=np.int64)
+        self.worst_misses = np.zeros(columns, dtype=np.int64) if counts_misses else None
+        self.blocks: list[np.ndarray] = []
+        self.miss_blocks: list[np.ndarray] = []
+
+    def add(self, guesses: np.ndarray, misses: np.ndarray | None) -> None:
+        """Count a block of rows (repetitions) of per-game guesses (and misses)."""
+        self.sums.add(guesses)
+        np.maximum(self.worst, guesses.max(axis=0), out=self.worst)
+        if self.keeping:
+            self.blocks.append(guesses)
+        if self.miss_sums is not None:
+            self.miss_sums.add(misses)
+            np.maximum(self.worst_misses, misses.max(axis=0), out=self.worst_misses)
+            if self.keeping:
+                self.miss_blocks.append(misses)
+
+    def fields(self) -> dict:
+        """The Evaluation fields these blocks make."""
+        kept = self.keeping and self.blocks
+        return {"guesses": np.concatenate(self.blocks) if kept else None,
+                "misses": np.concatenate(self.miss_blocks) if kept and self.miss_sums is not None else None,
+                "sums": self.sums, "miss_sums": self.miss_sums, "shape": (self.repeat, self.columns),
+                "worst": self.worst, "worst_misses": self.worst_misses}
+
+
+def repetition_chunks(repeat: int, games_each: int) -> list[range]:
+    """The repetitions 0..repeat-1 in blocks of about CHUNK_GAMES games (at least one each)."""
+    step = max(1, CHUNK_GAMES // max(1, games_each))
+    return [range(start, min(start + step, repeat)) for start in range(0, repeat, step)]
 
 
 def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None,
@@ -105,20 +235,29 @@ def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None,
     A deterministic guesser is one strategy tree, grown once. A random guesser is played
     `repeat` times, each repetition a random tree seeded by (seed, repetition): every secret's
     game in a repetition is distributed exactly as an independent game would be, and the same
-    seed gives the same figures whatever order or process the games are played in.
+    seed gives the same figures whatever order or process the games are played in. Repetitions
+    are grown and summed a block at a time (their trees dropped), so memory does not grow with
+    `repeat`; the seeds do not depend on the blocks. The trees are kept for one repetition only.
     """
+    if repeat < 1:
+        raise ArenaError(f"repeat must be at least 1, got {repeat}")
     start = time.perf_counter()
     if guesser.deterministic:
-        players, seed = [guesser], None
+        repeat, seed = 1, None
     else:
         seed = guesser.values.get("seed", 0) if seed is None else seed
-        players = [guesser.seeded(seed, r) for r in range(repeat)]
-    trees = [grow_tree(game, p) for p in players]
-    guesses = np.stack([t.guesses for t in trees])
-    misses = np.stack([t.misses for t in trees]) if game.strikes else None
+    stream = Streamed(len(game.secrets), repeat, bool(game.strikes))
+    kept: list[Tree] = []
+    for chunk in repetition_chunks(repeat, len(game.secrets)):
+        players = [guesser] if guesser.deterministic else [guesser.seeded(seed, r) for r in chunk]
+        trees = [grow_tree(game, p) for p in players]
+        stream.add(np.stack([t.guesses for t in trees]),
+                   np.stack([t.misses for t in trees]) if game.strikes else None)
+        if repeat == 1:
+            kept = trees
     strikes = tuple(strikes or ((game.strikes,) if game.strikes else ()))
-    return Evaluation(game.spec, getattr(guesser, "label", guesser.spec), guesses, time.perf_counter() - start,
-                      seed, trees, misses, strikes)
+    return Evaluation(game.spec, getattr(guesser, "label", guesser.spec), seconds=time.perf_counter() - start,
+                      seed=seed, trees=kept, strikes=strikes, **stream.fields())
 
 
 def text_histogram(histogram: dict[int, int], width: int = 50, unit: str = "guesses") -> str:
@@ -141,15 +280,15 @@ def plot_distributions(evaluations: list[Evaluation], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = [("guesses", lambda e: e.guesses)]
-    if evaluations[0].misses is not None:
-        panels.insert(0, ("misses", lambda e: e.misses))
+    panels = [("guesses", lambda e: e.sums)]
+    if evaluations[0].counts_misses:
+        panels.insert(0, ("misses", lambda e: e.miss_sums))
     fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4), squeeze=False)
-    for ax, (unit, values_of) in zip(axes[0], panels):
+    for ax, (unit, sums_of) in zip(axes[0], panels):
         for ev in evaluations:
-            values, counts = np.unique(values_of(ev), return_counts=True)
-            ax.plot(values, counts / values_of(ev).size, marker="o", ms=3,
-                    label=f"{ev.guesser} (mean {values_of(ev).mean():.2f})")
+            sums = sums_of(ev)
+            values, counts = np.array(list(sums.histogram)), np.array(list(sums.histogram.values()))
+            ax.plot(values, counts / sums.count, marker="o", ms=3, label=f"{ev.guesser} (mean {sums.mean:.2f})")
         if unit == "misses":
             for k in evaluations[0].strikes:
                 ax.axvline(k - 0.5, color="grey", lw=0.8, ls="--")

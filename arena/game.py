@@ -7,11 +7,13 @@ solvers use (`consistent`, `partition`, `partition_counts`) read it and never re
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 import numpy as np
 
 from .errors import ArenaError
+from .resources import check_memory
 
 Index = int
 Indexes = np.ndarray  # a sorted 1-d array of secret (or guess) indexes
@@ -24,13 +26,50 @@ _MANY_CODES = 64
 _FEW_CODES = 8
 _BIG_BLOCK = 100_000
 _TINY = 8  # partitions of this many candidates or fewer are grouped in plain Python
+#: Elements of a table processed at once where a whole-table pass would need a wide temporary
+#: (bincount casts to intp: 8 bytes per uint8 cell), so temporaries stay a few tens of MB.
+CHUNK = 2**22
+
+
+def code_dtype(n_codes: int, at_least: type = np.uint8) -> np.dtype:
+    """The narrowest unsigned dtype (no narrower than `at_least`) that holds codes 0..n_codes-1."""
+    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+        if np.dtype(dtype).itemsize >= np.dtype(at_least).itemsize and n_codes - 1 <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    raise ArenaError(f"{n_codes:,} reply codes do not fit in 64 bits")
+
+
+def count_label(n: int) -> str:
+    """`32,768`, or `about 10^40` for counts too long to read (exact Python ints can be huge)."""
+    return f"{n:,}" if n < 10**15 else f"about 10^{len(str(n)) - 1}"
+
+
+def check_table_memory(spec: str, n_guesses: int, n_secrets: int, itemsize: int, extra: int = 0) -> None:
+    """Refuse, before it is built, a feedback table over the memory budget: the table, its
+    transposed copy `by_secret` and `extra` bytes of temporaries that its build needs."""
+    what = f"the feedback table of {spec} ({count_label(n_guesses)} guesses x {count_label(n_secrets)} secrets)"
+    nbytes = 2 * n_guesses * n_secrets * itemsize + extra
+    if nbytes >= 2**60:  # exact ints can be astronomically big: say so without converting to float
+        raise ArenaError(f"{what} needs about 10^{len(str(nbytes)) - 1} bytes, more than any machine has")
+    check_memory(nbytes, what)
 
 
 def _codes_in(table: np.ndarray) -> np.ndarray:
-    """The distinct values of a table (bincount is much faster than sorting for small ints)."""
+    """The distinct values of a table, a block of rows at a time (bincount is much faster than
+    sorting for small ints, but casts its input to intp: whole, that is 8 bytes a cell)."""
+    rows = max(1, CHUNK // max(1, table.shape[1]))
     if table.dtype.itemsize <= 2:
-        return np.flatnonzero(np.bincount(table.ravel()))
-    return np.unique(table)
+        seen = np.zeros(1, dtype=bool)
+        for start in range(0, len(table), rows):
+            found = np.bincount(table[start:start + rows].ravel()) > 0
+            if len(found) > len(seen):
+                found[:len(seen)] |= seen
+                seen = found
+            else:
+                seen[:len(found)] |= found
+        return np.flatnonzero(seen)
+    return np.unique(np.concatenate([np.unique(table[start:start + rows])
+                                     for start in range(0, len(table), rows)]))
 
 
 class Game:
@@ -86,11 +125,11 @@ class Game:
         return str(reply)
 
     def parse_reply(self, text: str) -> Reply:
-        """The reply code written `text` (the inverse of `reply_label`)."""
-        try:
-            code = int(text)
-        except ValueError:
-            raise ArenaError(f"reply {text!r} is not a reply of {self.spec}") from None
+        """The reply code written `text` (the inverse of `reply_label`): plain digits only
+        (int() would also take `+3`, `1_0` or other scripts' digits)."""
+        if not re.fullmatch(r"[0-9]+", text.strip()):
+            raise ArenaError(f"reply {text!r} is not a reply of {self.spec}: write a number, like 2")
+        code = int(text.strip())
         if code not in set(self.codes.tolist()):
             raise ArenaError(f"reply {text!r} never occurs in {self.spec}")
         return code
@@ -124,28 +163,46 @@ class Game:
     def partition_counts(self, pool: Indexes | None, candidates: Indexes) -> np.ndarray:
         """counts[i, r] = how many candidates give reply r to guess pool[i] (pool None: every guess).
 
-        One array operation for the whole pool: the (candidates x pool) block of the table is
-        gathered once, then counted per reply: by one comparison per code for big blocks of a
+        A few array operations for the whole pool: the (candidates x pool) block of the table
+        is gathered (in blocks of columns, to bound memory), then counted per reply: by one comparison per code for big blocks of a
         game with few codes (it streams through memory), else by a single np.bincount of the
         replies offset by i * n_codes. With a sparse reply alphabet (more than 64 codes) the
         columns are the codes that occur in the block, in code order, with the miss (code 0)
         always first: metrics only need the class sizes, and max-frequency the miss column.
         """
+        if self.n_codes <= _MANY_CODES:
+            return self._counts_in_chunks(pool, candidates)
+        # sparse codes (Hangman): few guesses, so the whole block is small
         block = self.by_secret[candidates] if pool is None else self.by_secret[candidates[:, None], pool]
         width = block.shape[1]
-        if self.n_codes > _MANY_CODES:
-            local, dense = np.unique(np.concatenate(([0], block.ravel())), return_inverse=True)
-            block, codes = dense[1:].reshape(block.shape), len(local)
-            keys = block.astype(np.intp) + np.arange(width, dtype=np.intp) * codes
-            return np.bincount(keys.ravel(), minlength=width * codes).reshape(width, codes)
-        if len(self.codes) <= _FEW_CODES and block.size > _BIG_BLOCK:
-            counts = np.zeros((width, self.n_codes), dtype=np.int64)
-            for code in self.codes:
-                counts[:, code] = (block == code).sum(axis=0, dtype=np.int32)  # int32: 2x faster
-            return counts
-        keys = block.astype(np.intp)
-        keys += np.arange(width, dtype=np.intp) * self.n_codes
-        return np.bincount(keys.ravel(), minlength=width * self.n_codes).reshape(width, self.n_codes)
+        local, dense = np.unique(np.concatenate(([0], block.ravel())), return_inverse=True)
+        block, codes = dense[1:].reshape(block.shape), len(local)
+        keys = block.astype(np.intp) + np.arange(width, dtype=np.intp) * codes
+        return np.bincount(keys.ravel(), minlength=width * codes).reshape(width, codes)
+
+    def _counts_in_chunks(self, pool: Indexes | None, candidates: Indexes) -> np.ndarray:
+        """partition_counts for a dense reply alphabet, a block of pool columns at a time: the
+        gathered block and its intp keys (8 bytes a cell) stay within CHUNK cells however big
+        the game (a whole 30,000-word Jotto table would need 8 GB of keys at once)."""
+        width = len(self.guesses) if pool is None else len(pool)
+        counts = np.zeros((width, self.n_codes), dtype=np.int64)
+        by_code = len(self.codes) <= _FEW_CODES and len(candidates) * width > _BIG_BLOCK
+        step = max(1, CHUNK // max(1, len(candidates)))
+        for start in range(0, width, step):
+            if pool is None:  # gathering whole rows is faster than a 2-d gather
+                block = self.by_secret[candidates, start:start + step] if step < width else self.by_secret[candidates]
+            else:
+                block = self.by_secret[candidates[:, None], pool[start:start + step]]
+            columns = block.shape[1]
+            if by_code:  # one comparison per code streams through memory
+                for code in self.codes:
+                    counts[start:start + step, code] = (block == code).sum(axis=0, dtype=np.int32)  # int32: 2x faster
+                continue
+            keys = block.astype(np.intp)
+            keys += np.arange(columns, dtype=np.intp) * self.n_codes
+            counts[start:start + step] = np.bincount(keys.ravel(), minlength=columns * self.n_codes
+                                                     ).reshape(columns, self.n_codes)
+        return counts
 
     def finished(self, reply: Reply) -> bool:
         """Does this reply end the game? (In Jotto and Mastermind: the guess was the secret.)"""

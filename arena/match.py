@@ -30,12 +30,14 @@ from typing import Callable
 import numpy as np
 
 from .errors import ArenaError, RuleBreak
-from .evaluate import Evaluation, evaluate
+from .evaluate import Evaluation, Streamed, evaluate, repetition_chunks
 from .game import Game, Index, Indexes, Reply
 from .play import Turn
 
 #: A game is stopped (RuleBreak) after this many guesses.
 MAX_TURNS = 200
+#: The Match records (every move) are kept for at most this many games.
+KEEP_MATCHES = 10_000
 _CHOOSER_STREAM = 0xC4005E  # keeps the chooser's draws apart from the guesser's (seed, r)
 
 
@@ -216,16 +218,18 @@ class MatchEvaluation(Evaluation):
     """An Evaluation against a named chooser. With an adversary, column k of `guesses` is the
     game played in opening `openings[k]` (one column unless Hangman covers several lengths), and
     `finals[r, k]` the secret that game ended on; with other committed choosers, one column of
-    `repeat` drawn secrets."""
+    `repeat` drawn secrets. As in Evaluation, the per-game arrays (and `finals`, so the game
+    records) are kept up to KEEP_GAMES games, the Match records up to KEEP_MATCHES."""
 
     chooser: str = "uniform"
     openings: tuple[str, ...] = ()
     finals: np.ndarray | None = None
     matches: list = field(default_factory=list, repr=False, compare=False)
+    played: bool = False  # games played against the chooser (not every secret once, as uniform)
 
     def games(self) -> list[dict]:
         """One record per game played (none for the uniform chooser: that is every secret)."""
-        if self.finals is None:
+        if self.finals is None or self.guesses is None:
             return []
         from .games import make_game
 
@@ -245,13 +249,13 @@ class MatchEvaluation(Evaluation):
         """`knuth on mastermind: 1,296 secrets` (the uniform chooser, as evaluate prints it), or
         `knuth against evil on mastermind: 1 game`."""
         reps = f" x {self.repeat} repetitions (seed {self.seed})" if self.repeat > 1 else ""
-        if self.finals is None:
+        if not self.played:
             return f"{self.guesser} on {self.game}: {self.n:,} secrets{reps}"
         return f"{self.guesser} against {self.chooser} on {self.game}: {self.n:,} game{'s' if self.n != 1 else ''}{reps}"
 
     def game_lines(self, limit: int = 60) -> list[str]:
         """One line per game played (a single repetition of at most `limit` games), else none."""
-        if self.finals is None or self.repeat > 1 or self.n > limit:
+        if self.finals is None or self.guesses is None or self.repeat > 1 or self.n > limit:
             return []
         lines = []
         for record in self.games():
@@ -297,19 +301,25 @@ def evaluate_against(game: Game, guesser, chooser, repeat: int = 1, seed: int = 
     rows = repeat if random else 1
     adversary = traits.get("adversary", False)
     columns = game.openings(game.all_secrets) if adversary else [("", game.all_secrets)]
-    guesses = np.zeros((rows, len(columns)), dtype=np.int64)
-    misses = np.zeros_like(guesses)
-    finals = np.full_like(guesses, -1)
-    matches = []
-    for r in range(rows):
-        player = guesser if guesser.deterministic else guesser.seeded(seed, r)
-        for k, (_, secrets) in enumerate(columns):
-            match = play_match(game, player, chooser, secrets, seed=chooser_seed(seed, r, k))
-            guesses[r, k], misses[r, k] = match.guesses, match.misses
-            finals[r, k] = -1 if match.secret is None else match.secret
-            matches.append(match)
+    stream = Streamed(len(columns), rows, bool(game.strikes))
+    finals, matches = [], []
+    for chunk in repetition_chunks(rows, len(columns)):  # a block of repetitions at a time: memory stays flat
+        guesses = np.zeros((len(chunk), len(columns)), dtype=np.int64)
+        misses = np.zeros_like(guesses)
+        ended = np.full_like(guesses, -1)
+        for i, r in enumerate(chunk):
+            player = guesser if guesser.deterministic else guesser.seeded(seed, r)
+            for k, (_, secrets) in enumerate(columns):
+                match = play_match(game, player, chooser, secrets, seed=chooser_seed(seed, r, k))
+                guesses[i, k], misses[i, k] = match.guesses, match.misses
+                ended[i, k] = -1 if match.secret is None else match.secret
+                if rows * len(columns) <= KEEP_MATCHES:
+                    matches.append(match)
+        stream.add(guesses, misses if game.strikes else None)
+        if stream.keeping:
+            finals.append(ended)
     limits = tuple(strikes or ((game.strikes,) if game.strikes else ()))
-    return MatchEvaluation(game.spec, _name(guesser), guesses, time.perf_counter() - start,
-                           seed if random else None, [], misses if game.strikes else None, limits,
+    return MatchEvaluation(game.spec, _name(guesser), seconds=time.perf_counter() - start,
+                           seed=seed if random else None, strikes=limits, **stream.fields(),
                            chooser=_name(chooser), openings=tuple(label for label, _ in columns),
-                           finals=finals, matches=matches)
+                           finals=np.concatenate(finals) if finals else None, matches=matches, played=True)

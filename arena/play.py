@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+import numpy as np
+
 from .errors import RuleBreak
 from .game import Game, Index, Reply
 
@@ -47,7 +49,7 @@ def play_replies(game: Game, guesser, answer: Callable[[Index], Reply], max_turn
     turns = []
     while len(turns) < max_turns:
         guess = guesser.guess(game, state)
-        if not 0 <= guess < len(game.guesses):
+        if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
             raise RuleBreak(f"guesser {guesser.spec} made an illegal guess {guess!r}")
         reply = answer(guess)
         left = game.consistent(state.candidates, guess, reply)

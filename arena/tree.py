@@ -171,18 +171,46 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
 
 
 def read_tree_file(path: str | Path) -> dict:
-    """The JSON of a saved tree, checked for the fields a replay needs."""
+    """The JSON of a saved tree, checked for the fields a replay needs: every node an object with
+    a `guess` string and, below it, `replies` mapping reply labels to nodes, at most MAX_GUESSES
+    deep (a saved tree never is deeper; checked without recursion, so a deeper file is one line,
+    not a RecursionError)."""
     try:
-        data = json.loads(Path(path).read_text())
-        roots = data.get("openings") if "openings" in data else {"": data.get("root")}
-        if data.get("format") != "arena-tree/1" or not all(isinstance(r, dict) for r in roots.values()):
-            raise ValueError("no arena-tree/1 format tag or no root")
-        data["openings"] = roots
-        if not isinstance(data.get("game"), str):
-            raise ValueError("no game spec")
-        return data
-    except (OSError, ValueError, AttributeError) as e:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ArenaError(f"{path}: not a saved strategy tree (nested too deep)") from None
+    except (OSError, ValueError) as e:
         raise ArenaError(f"{path}: not a saved strategy tree ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != "arena-tree/1":
+        raise ArenaError(f"{path}: not a saved strategy tree (no arena-tree/1 format tag)")
+    if not isinstance(data.get("game"), str):
+        raise ArenaError(f"{path}: not a saved strategy tree (no game spec)")
+    roots = data.get("openings") if "openings" in data else {"": data.get("root")}
+    if not isinstance(roots, dict) or not roots:
+        raise ArenaError(f"{path}: not a saved strategy tree (no root)")
+    for opening, root in roots.items():
+        _check_nodes(path, opening, root)
+    data["openings"] = roots
+    return data
+
+
+def _check_nodes(path: str | Path, opening: str, root) -> None:
+    """Every node under `root` well formed and at most MAX_GUESSES deep, walked with a stack."""
+    stack = [(root, ())]
+    while stack:
+        node, replies = stack.pop()
+        shown = "|".join(replies) if len(replies) <= 6 else f"{len(replies)} replies (...|{'|'.join(replies[-3:])})"
+        where = " ".join(([opening] if opening else []) + ["the root" if not replies else "after " + shown])
+        if not isinstance(node, dict):
+            raise ArenaError(f"{path}: malformed tree node at {where}: not an object")
+        if not isinstance(node.get("guess"), str):
+            raise ArenaError(f"{path}: malformed tree node at {where}: no guess (a string)")
+        children = node.get("replies", {})
+        if not isinstance(children, dict):
+            raise ArenaError(f"{path}: malformed tree node at {where}: replies must map reply labels to nodes")
+        if children and len(replies) >= MAX_GUESSES:
+            raise ArenaError(f"{path}: the tree is deeper than {MAX_GUESSES} guesses at {where}")
+        stack.extend((child, replies + (label,)) for label, child in children.items())
 
 
 def load_tree(path: str | Path) -> Tree:
@@ -192,5 +220,6 @@ def load_tree(path: str | Path) -> Tree:
 
     data = read_tree_file(path)
     tree = grow_tree(make_game(data["game"]), Replay(file=str(path)))
-    tree.guesser = data.get("guesser", tree.guesser)
+    if isinstance(data.get("guesser"), str):
+        tree.guesser = data["guesser"]
     return tree

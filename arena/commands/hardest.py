@@ -14,8 +14,8 @@ def hardest(evaluation, top: int) -> list[tuple[str, int, int]]:
     from ..games import make_game
 
     game = make_game(evaluation.game)
-    guesses = evaluation.guesses.max(axis=0)
-    misses = evaluation.misses.max(axis=0) if evaluation.misses is not None else np.zeros_like(guesses)
+    guesses = evaluation.worst  # per secret, the most any repetition took (kept however many)
+    misses = evaluation.worst_misses if evaluation.worst_misses is not None else np.zeros_like(guesses)
     order = np.lexsort((np.arange(len(guesses)), -guesses, -misses))[:top]
     return [(game.secrets[s], int(misses[s]), int(guesses[s])) for s in order]
 
@@ -69,7 +69,7 @@ def cmd_compare(args) -> None:
     for r in results:
         line = f"{r.guesser:<{width}} {r.mean:>6.3f} {r.max:>5}"
         if game.strikes:
-            line += f" {r.misses.mean():>6.3f} {r.misses.max():>5}" + "".join(f" {r.lost(k):>9,}" for k in limits)
+            line += f" {r.misses_mean:>6.3f} {r.misses_max:>5}" + "".join(f" {r.lost(k):>9,}" for k in limits)
         print(line + f" {r.seconds:>8.2f}")
     if args.plot:
         plot_distributions(results, args.plot)

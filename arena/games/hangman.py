@@ -18,7 +18,7 @@ import string
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import Game, Indexes, Reply
+from ..game import Game, Indexes, Reply, check_table_memory, code_dtype
 from ..spec import Param
 from ..words import read_words
 
@@ -47,14 +47,25 @@ def hangman_words(words: tuple[str, ...], other: str, spec: str) -> tuple[list[s
     return kept, ([] if other == "reveal" else odd)
 
 
+def build_bytes(words: list[str]) -> int:
+    """The bytes the Hangman table's build needs: the raw position masks, the np.unique that
+    codes them densely (sorted copy, inverse and order: about 24 bytes a cell), the table and
+    its transposed copy at the widest code dtype, and the characters of one length at a time."""
+    cells = 26 * len(words)
+    return cells * (4 + 4 + 24) + 2 * cells * 4 + sum(map(len, words)) * 16
+
+
 def position_masks(words: list[str]) -> np.ndarray:
-    """masks[letter, word] = bit i set where the letter stands at position i (vectorised by length)."""
+    """masks[letter, word] = bit i set where the letter stands at position i (vectorised by length).
+
+    Characters are read as code points, so a word kept with `other=reveal` may hold any (é, ',
+    -): those never match a letter a..z, so they are shown, never guessed."""
     masks = np.zeros((26, len(words)), dtype=np.uint32)
     lengths = np.array([len(w) for w in words])
     for length in np.unique(lengths):
         index = np.flatnonzero(lengths == length)
-        chars = np.frombuffer("".join(words[i] for i in index).encode("ascii"), dtype=np.uint8)
-        chars = chars.reshape(len(index), length).astype(np.int16) - ord("a")
+        chars = np.frombuffer("".join(words[i] for i in index).encode("utf-32-le"), dtype=np.uint32)
+        chars = chars.reshape(len(index), length).astype(np.int64) - ord("a")
         bits = np.uint32(1) << np.arange(length, dtype=np.uint32)
         for letter in range(26):
             masks[letter, index] = ((chars == letter) * bits).sum(axis=1, dtype=np.uint32)
@@ -80,9 +91,11 @@ class Hangman(Game):
             playable = playable[:first]
         if not playable:
             raise ArenaError(f"{spec}: the list {words!r} has no words" + (f" of length {length}" if length else ""))
+        check_table_memory(spec, 26, len(playable), 4, build_bytes(playable))
         raw = position_masks(playable)
         self.masks, dense = np.unique(np.concatenate(([0], raw.ravel())), return_inverse=True)
-        table = dense[1:].reshape(raw.shape).astype(np.uint16)
+        # a code per distinct mask: uint16 holds 65,536 of them, a long list of long words has more
+        table = dense[1:].reshape(raw.shape).astype(code_dtype(len(self.masks), at_least=np.uint16))
         super().__init__(spec, playable, list(LETTERS), table, None, np.full(26, -1))
         self.strikes = strikes
         self.lengths = np.array([len(w) for w in playable])
@@ -103,22 +116,30 @@ class Hangman(Game):
         return ".".join(map(str, self.positions(reply))) or "-"
 
     def parse_reply(self, text: str) -> Reply:
+        """`-` (or `miss`, `0`) for a miss, else the 1-based positions, like `1.4`: each once,
+        from 1 to the longest word's length (a repeated or impossible position is refused, never
+        read as another position)."""
         t = text.strip().lower()
-        if t in ("-", "miss", "0", ""):
+        if t in ("-", "miss", "0"):
             return 0
-        try:
-            positions = [int(p) for p in re.split(r"[.,\s]+", t) if p]
-        except ValueError:
-            raise ArenaError(f"reply {text!r}: write - for a miss or the positions, like 1.4") from None
-        mask = sum(1 << (p - 1) for p in positions if p >= 1)
+        parts = [p for p in re.split(r"[.,\s]+", t) if p]
+        if not parts or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
+            raise ArenaError(f"reply {text!r}: write - for a miss or the positions, like 1.4")
+        positions = [int(p) for p in parts]
+        longest = int(self.lengths.max())
+        if len(set(positions)) < len(positions):
+            raise ArenaError(f"reply {text!r}: a position is repeated; give each position once, like 1.4")
+        if not all(1 <= p <= longest for p in positions):
+            raise ArenaError(f"reply {text!r}: positions run from 1 to {longest} in {self.spec}")
+        mask = sum(1 << (p - 1) for p in positions)
         found = np.flatnonzero(self.masks == mask)
-        if not len(found) or min(positions) < 1:
+        if not len(found):
             raise ArenaError(f"reply {text!r}: no word of {self.spec} has a letter at exactly those positions")
         return int(found[0])
 
     def pattern(self, word: str, revealed: set[str]) -> str:
-        """`_ a _ _ _`: the word as the guesser sees it."""
-        return " ".join(c if c in revealed or not c.isalpha() else "_" for c in word)
+        """`_ a _ _ _`: the word as the guesser sees it (characters outside a-z are always shown)."""
+        return " ".join(c if c in revealed or c not in LETTERS else "_" for c in word)
 
     def determined(self, candidates: Indexes) -> bool:
         return len(candidates) <= 1

@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import Game
+from ..game import CHUNK, Game, check_table_memory
 from ..spec import Param
 from ..words import read_words
 
@@ -49,20 +49,34 @@ def letter_counts(words: list[str]) -> np.ndarray:
     return (codes[:, :, None] == np.arange(26, dtype=np.uint8)).sum(axis=1, dtype=np.uint8)
 
 
+def build_bytes(n: int, length: int) -> int:
+    """The bytes `common_letters` needs besides the table: the letter counts (and their one-hot
+    temporary) and one block of rows (`2**24` cells of 26 letters, or one row)."""
+    return n * length * 26 + n * 26 * 2 + max(2**24, 26 * n) * 2 + CHUNK * 4
+
+
 def common_letters(words: list[str], repeats: bool) -> np.ndarray:
     """F[g, s] = letters in common: the popcount of the 26-bit letter masks' AND, or with repeats
     the sum over letters of the smaller count (in row blocks, to bound memory)."""
     counts = letter_counts(words)
-    if not repeats:
-        masks = (counts.astype(np.uint32) << np.arange(26, dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
-        return np.bitwise_count(masks[:, None] & masks[None, :]).astype(np.uint8, copy=False)
     n = len(words)
     table = np.empty((n, n), dtype=np.uint8)
+    if not repeats:
+        masks = (counts.astype(np.uint32) << np.arange(26, dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
+        step = max(1, CHUNK // n)
+        for start in range(0, n, step):
+            table[start:start + step] = np.bitwise_count(masks[start:start + step, None] & masks[None, :])
+        return table
     step = max(1, 2**24 // (26 * n))
     for start in range(0, n, step):
         block = np.minimum(counts[start:start + step, None, :], counts[None, :, :])
         table[start:start + step] = block.sum(axis=2, dtype=np.uint8)
     return table
+
+
+def has_anagrams(words: list[str]) -> bool:
+    """Do two words have the same letters (so a full match is not a hit)? The same letter counts."""
+    return len(np.unique(letter_counts(words), axis=0)) < len(words)
 
 
 class Jotto(Game):
@@ -81,9 +95,11 @@ class Jotto(Game):
         if not playable:
             raise ArenaError(f"{spec}: the list {words!r} has no playable words of length {length}"
                              + ("" if words != "sgb" else "; sgb has five-letter words only, try words=web2"))
+        n = len(playable)
+        check_table_memory(spec, n, n, 1, build_bytes(n, length))
         table = common_letters(playable, repeats)
         hit = length
-        if np.count_nonzero(table == length) > len(playable):  # anagrams: a full match is not a hit
+        if has_anagrams(playable):  # a full match is not a hit: F[g, s] == length off the diagonal
             hit = length + 1
             np.fill_diagonal(table, hit)
         super().__init__(spec, playable, playable, table, hit, np.arange(len(playable)))

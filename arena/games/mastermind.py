@@ -13,12 +13,13 @@ any `alphabet` given (e.g. RYGBOP).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import Game
+from ..game import CHUNK, Game, check_table_memory
 from ..spec import Param
 
 PARAMS = {
@@ -32,24 +33,70 @@ _DIGITS = "123456789"
 _WIDE = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def code_count(pegs: int, colors: int, repeats: bool) -> int:
+    """How many codes there are, in exact integer arithmetic (nothing is enumerated)."""
+    return colors**pegs if repeats else math.perm(colors, pegs)
+
+
+def colour_dtype(colors: int) -> np.dtype:
+    """The narrowest unsigned dtype for colour indexes 0..colors-1 (uint8 overflows above 256)."""
+    return np.min_scalar_type(colors - 1)
+
+
 def all_codes(pegs: int, colors: int, repeats: bool) -> np.ndarray:
     """Every code as a row of colour indexes (0-based), in numerical order."""
-    rows = itertools.product(range(colors), repeat=pegs) if repeats else itertools.permutations(range(colors), pegs)
-    return np.array(list(rows), dtype=np.uint8).reshape(-1, pegs)
+    dtype = colour_dtype(colors)
+    if repeats:  # the digits of 0..colors**pegs - 1 in base `colors`, most significant first
+        index = np.arange(colors**pegs, dtype=np.int64)
+        places = colors ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
+        return (index[:, None] // places % colors).astype(dtype)
+    rows = itertools.permutations(range(colors), pegs)
+    return np.array(list(rows), dtype=dtype).reshape(-1, pegs)
+
+
+def by_colour_counts(colors: int, pegs: int) -> bool:
+    """Count common colours by colour counts (`colors` per pair) or by comparing pegs (pegs**2)?"""
+    return colors <= pegs * pegs
+
+
+def build_bytes(n: int, pegs: int, colors: int) -> int:
+    """The bytes black_white and the labels need besides the table: the codes, the colour counts
+    (when counting by colour), one block of rows, and the labels as Python strings."""
+    counts = (colors * colors + 2 * n * colors) if by_colour_counts(colors, pegs) else 0
+    return n * pegs * 8 + counts + 4 * max(CHUNK * 4, n * max(colors, pegs * pegs)) + n * (60 + 4 * pegs)
+
+
+def _common_by_pegs(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    """common[g, s] = colours in common with multiplicity, comparing pegs (for many colours):
+    the sum over each colour's first peg in g of min(its count in g, its count in s)."""
+    pegs = guesses.shape[1]
+    same = guesses[:, :, None] == guesses[:, None, :]  # same[g, i, j]: pegs i and j of g match
+    in_guess = same.sum(axis=2, dtype=np.uint8)
+    first = ~np.tril(same, -1).any(axis=2)  # peg i is its colour's first occurrence in g
+    common = np.zeros((len(guesses), len(secrets)), dtype=np.uint8)
+    for i in range(pegs):
+        in_secret = (secrets[None, :, :] == guesses[:, i, None, None]).sum(axis=2, dtype=np.uint8)
+        common += np.where(first[:, i, None], np.minimum(in_guess[:, i, None], in_secret), 0).astype(np.uint8)
+    return common
 
 
 def black_white(guesses: np.ndarray, secrets: np.ndarray, colors: int) -> np.ndarray:
     """F[g, s] = black * (pegs + 1) + white, in blocks of guess rows to bound memory."""
     pegs = guesses.shape[1]
-    onehot = np.eye(colors, dtype=np.uint8)
-    count_g = onehot[guesses].sum(axis=1, dtype=np.uint8)  # colour counts per code
-    count_s = onehot[secrets].sum(axis=1, dtype=np.uint8)
+    by_counts = by_colour_counts(colors, pegs)
+    if by_counts:
+        onehot = np.eye(colors, dtype=np.uint8)
+        count_g = onehot[guesses].sum(axis=1, dtype=np.uint8)  # colour counts per code
+        count_s = onehot[secrets].sum(axis=1, dtype=np.uint8)
     table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
-    step = max(1, 2**24 // (max(pegs, colors) * len(secrets)))
+    step = max(1, 2**24 // (max(pegs, colors if by_counts else pegs * pegs) * len(secrets)))
     for a in range(0, len(guesses), step):
         g = slice(a, a + step)
         black = (guesses[g, None, :] == secrets[None, :, :]).sum(axis=2, dtype=np.uint8)
-        common = np.minimum(count_g[g, None, :], count_s[None, :, :]).sum(axis=2, dtype=np.uint8)
+        if by_counts:
+            common = np.minimum(count_g[g, None, :], count_s[None, :, :]).sum(axis=2, dtype=np.uint8)
+        else:
+            common = _common_by_pegs(guesses[g], secrets)
         table[g] = black * (pegs + 1) + (common - black)
     return table
 
@@ -64,14 +111,14 @@ class Mastermind(Game):
             raise ArenaError(f"{spec}: pegs and colors must be positive")
         if not repeats and colors < pegs:
             raise ArenaError(f"{spec}: without repeats colors must be at least pegs ({pegs})")
-        size = colors**pegs if repeats else np.prod(range(colors - pegs + 1, colors + 1), dtype=float)
-        if size > 20_000:
-            raise ArenaError(f"{spec}: {int(size):,} codes is too many for a full feedback table (at most 20,000)")
-        if pegs * (pegs + 1) > 255:
-            raise ArenaError(f"{spec}: at most 14 pegs")
+        if pegs * (pegs + 1) > 255:  # replies are uint8 codes; checked first, so the count below stays small
+            raise ArenaError(f"{spec}: at most 14 pegs, got {pegs:,}")
+        n = code_count(pegs, colors, repeats)
+        check_table_memory(spec, n, n, 1, build_bytes(n, pegs, colors))
         alphabet = alphabet or (_DIGITS if colors <= 9 else _WIDE)
         if len(alphabet) < colors or len(set(alphabet[:colors])) < colors:
-            raise ArenaError(f"{spec}: alphabet {alphabet!r} needs {colors} distinct symbols")
+            raise ArenaError(f"{spec}: alphabet {alphabet[:40]!r}{'...' if len(alphabet) > 40 else ''} needs "
+                             f"{colors:,} distinct symbols (the default digits and letters give at most {len(_WIDE)})")
         self.pegs, self.colors, self.alphabet = pegs, colors, alphabet[:colors]
         self.codes_array = all_codes(pegs, colors, repeats)
         labels = ["".join(self.alphabet[c] for c in row) for row in self.codes_array]
@@ -96,14 +143,19 @@ class Mastermind(Game):
         return "".join("|" + "R" * b + "W" * w for b, w in map(self.black_white, replies))
 
     def parse_reply(self, text: str) -> int:
-        """Accepts `b,w`, `b,w,grey` (the Guess puzzle form) and `RRW`-style pegs."""
+        """Accepts `b,w`, `b,w,grey` (the Guess puzzle form), `RRW`-style pegs and `-` for no
+        pegs. An empty reply is refused (it is no reply), as is anything left over."""
         t = text.strip().upper()
-        if re.fullmatch(r"[RW]*|[BW]*", t.replace(" ", "")) and not re.search(r"\d", t):
-            black, white = t.count("R") + t.count("B"), t.count("W")
+        pegs_only = t.replace(" ", "")
+        if t == "-":
+            black, white = 0, 0
+        elif pegs_only and re.fullmatch(r"[RW]+|[BW]+", pegs_only):
+            black, white = pegs_only.count("R") + pegs_only.count("B"), pegs_only.count("W")
         else:
             parts = [p for p in re.split(r"[,\s/]+", t) if p]
-            if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts):
-                raise ArenaError(f"reply {text!r}: write black,white (e.g. 1,1), black,white,grey or pegs like RW")
+            if len(parts) not in (2, 3) or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
+                raise ArenaError(f"reply {text!r}: write black,white (e.g. 1,1), black,white,grey, "
+                                 "pegs like RW, or - for none")
             black, white = int(parts[0]), int(parts[1])
             if len(parts) == 3 and black + white + int(parts[2]) != self.pegs:
                 raise ArenaError(f"reply {text!r}: black + white + grey must be {self.pegs}")

@@ -23,12 +23,12 @@ class Tally:
 
     @classmethod
     def of(cls, evaluation) -> "Tally":
-        """The tally of an arena.evaluate.Evaluation."""
-        g = evaluation.guesses
-        tally = cls(int(g.size), int(g.shape[0]), int(g.sum()), int((g.astype("int64") ** 2).sum()), int(g.max()),
-                    dict(evaluation.histogram))
-        if evaluation.misses is not None:
-            tally.misses, tally.misses_worst = int(evaluation.misses.sum()), int(evaluation.misses.max())
+        """The tally of an arena.evaluate.Evaluation, from its exact streamed sums (which it keeps
+        however many repetitions it played; its per-game arrays it may not)."""
+        g = evaluation.sums
+        tally = cls(g.count, evaluation.repeat, g.total, g.squares, g.worst, dict(g.histogram))
+        if evaluation.miss_sums is not None:
+            tally.misses, tally.misses_worst = evaluation.miss_sums.total, evaluation.miss_sums.worst
             tally.lost = {k: evaluation.lost(k) for k in evaluation.strikes}
         return tally
 
