@@ -45,6 +45,8 @@ def memory_limit() -> int:
 
 def human_size(n: float) -> str:
     """Bytes for people: `1.5 GiB`."""
+    if n >= 2**70:  # beyond any machine (and, for huge integers, beyond a float)
+        return f"about 2^{int(n).bit_length() - 1} bytes"
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if n < 1024 or unit == "TiB":
             return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
