@@ -48,7 +48,7 @@ from .rational import (
     guaranteed,
     rational_strategies,
 )
-from .response import best_response
+from .response import best_response, bounded_best_response
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 
@@ -106,10 +106,14 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     while True:
         target = alpha * best_q + (1 - alpha) * q
         mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
-        tree, name = best_response(game, mix, solver)
+        # the time limit reaches into the best response: a stopped one still gives a tree (a
+        # column, so the upper bound stays valid) and a proven lower bound for this mix
+        left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+        tree, name, bound = bounded_best_response(game, mix, solver, left)
         names.add(name)
-        bound = float(mix @ tree.guesses)
-        if uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
+        cost = float(mix @ tree.guesses)
+        stopped = bound < cost - 1e-12 * max(1.0, cost)  # the response was not proven best
+        if not stopped and uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
             uniform_value = bound
         if bound > lower:
             lower, best_q = bound, target
@@ -123,20 +127,24 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             progress(steps[-1])
         # a best response to the LP's own mix that does not beat U proves U to within the
         # tolerance (up to eps, which the lower bound carries)
-        settled = upper - lower <= tolerance or (alpha == 0 and not improves)
+        settled = upper - lower <= tolerance or (alpha == 0 and not improves and not stopped)
         if settled:
             break
         alpha = smoothing if improves else 0.0
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            notes.append(f"stopped at the time limit ({time_limit:g} s): the value lies between the bounds")
+        if stopped or (time_limit is not None and time.perf_counter() - start > time_limit):
+            notes.append(f"stopped at the time limit ({time_limit:g} s), not converged: the value lies "
+                         f"between the bounds (gap {max(0.0, upper - lower):.2g})")
             break
 
     exact = None
-    if settled and certify:
+    if settled and certify and time_limit is not None and time.perf_counter() - start > time_limit:
+        notes.append("not certified: the time limit passed before the exact check")
+    elif settled and certify:
         exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, solver)
         notes.append(note)
-    method = (f"double oracle: {len(steps)} exact best responses ({', '.join(sorted(names))}) "
-              f"against linprog (HiGHS) mixes")
+    responses = f"{len(steps)} exact best responses" if not stopped else \
+        f"{len(steps)} best responses (the last stopped by the time limit, the others exact)"
+    method = f"double oracle: {responses} ({', '.join(sorted(names))}) against linprog (HiGHS) mixes"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
     played = np.flatnonzero(solution.column > 0)
