@@ -15,7 +15,7 @@ import numpy as np
 
 from ..equilibrium.plans import first_guesses
 from ..errors import ArenaError
-from ..optimal.progress import is_terminal
+from ..optimal.progress import ProgressLine, is_terminal
 
 METHODS = ("oracle", "enumerate")
 
@@ -60,15 +60,22 @@ def solve(args):
             raise ArenaError(str(e)) from None
     if args.time_limit is None:
         warn_if_long(game, args.no_symmetry)
+    terminal = is_terminal(sys.stderr) and not args.json
+    search_line = ProgressLine("arena equilibrium: best response", enabled=terminal)
     progress = None
-    if args.progress or (is_terminal(sys.stderr) and not args.json):
+    if args.progress or terminal:
         def progress(step):
             steps.append(step)
+            search_line.close()
             print(f"  best response {len(steps)}: {step.lower:.6f} <= value <= {step.upper:.6f} "
                   f"({step.trees} trees, {step.seconds:.1f} s)", file=sys.stderr, flush=True)
         steps = []
     symmetry = no_symmetry(game) if args.no_symmetry else None
-    return double_oracle(game, symmetry, time_limit=args.time_limit, solver=args.solver, progress=progress)
+    try:
+        return double_oracle(game, symmetry, time_limit=args.time_limit, solver=args.solver, progress=progress,
+                             search_progress=search_line if terminal else None)
+    finally:
+        search_line.close()
 
 
 def warn_if_long(game, no_symmetry: bool) -> None:

@@ -117,6 +117,8 @@ def solve_matrix_game(A: np.ndarray, tolerance: float = TOLERANCE, reduce: bool 
         raise ValueError(f"a matrix game needs a non-empty 2-d payoff matrix, got shape {A.shape}")
     if not np.isfinite(A).all():
         raise ValueError("payoffs must be finite")
+    # the reduction sorts and copies A a few times; the LP on what is left is checked in maximin
+    check_memory(4 * A.nbytes, f"removing dominated strategies of a {A.shape[0]:,} x {A.shape[1]:,} matrix game")
     reduction = reduce_dominated(A) if reduce else Reduction(np.arange(A.shape[0]), np.arange(A.shape[1]), 0)
     small = reduction.of(A)
     value, row = maximin(small)

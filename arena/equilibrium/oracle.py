@@ -81,13 +81,14 @@ class _Columns:
 def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float = TOLERANCE,
                   time_limit: float | None = None, solver: str = "auto", initial: Sequence[Tree] = (),
                   certify: bool = True, smoothing: float = SMOOTHING,
-                  progress: Callable[[Step], None] | None = None) -> Equilibrium:
+                  progress: Callable[[Step], None] | None = None, search_progress=None) -> Equilibrium:
     """The equilibrium of the whole game (every secret against every guesser tree).
 
     `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
     guesser's side; `time_limit` (seconds) stops the loop with the bounds reached so far.
     With `certify`, exact rational strategies are recovered and proven (one more exact best
-    response, against the rational chooser mix itself).
+    response, against the rational chooser mix itself). `progress` is told each round's bounds;
+    `search_progress` (an arena.optimal.progress.ProgressLine) follows each best response's search.
     """
     start = time.perf_counter()
     symmetry = symmetry_of(game) if symmetry is None else symmetry
@@ -109,7 +110,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         # the time limit reaches into the best response: a stopped one still gives a tree (a
         # column, so the upper bound stays valid) and a proven lower bound for this mix
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
-        tree, name, bound = bounded_best_response(game, mix, solver, left)
+        tree, name, bound = bounded_best_response(game, mix, solver, left, search_progress)
         names.add(name)
         cost = float(mix @ tree.guesses)
         stopped = bound < cost - 1e-12 * max(1.0, cost)  # the response was not proven best
@@ -142,8 +143,12 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     elif settled and certify:
         exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, solver)
         notes.append(note)
-    responses = f"{len(steps)} exact best responses" if not stopped else \
-        f"{len(steps)} best responses (the last stopped by the time limit, the others exact)"
+    if not stopped:
+        responses = f"{len(steps)} exact best responses"
+    elif len(steps) == 1:
+        responses = "1 best response, stopped by the time limit"
+    else:
+        responses = f"{len(steps)} best responses (the last stopped by the time limit, the others exact)"
     method = f"double oracle: {responses} ({', '.join(sorted(names))}) against linprog (HiGHS) mixes"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"

@@ -48,20 +48,22 @@ def best_response(game: Game, weights: np.ndarray, solver: str = "auto") -> tupl
 
 
 def bounded_best_response(game: Game, weights: np.ndarray, solver: str = "auto",
-                          time_limit: float | None = None) -> tuple[Tree, str, float]:
+                          time_limit: float | None = None, progress=None) -> tuple[Tree, str, float]:
     """A best response found within `time_limit` seconds (None: no limit), the solver's name,
     and a proven lower bound on the least expected cost of any tree against `weights`.
 
     Without a limit, or when the search finishes in time, the tree is exact and the bound is
     its own cost. When the limit stops the search, the tree is the best found (at worst a
     greedy tree) and the bound is what the search proved: still a valid lower bound on the
-    game's value, since `weights` is a mix the chooser may play."""
+    game's value, since `weights` is a mix the chooser may play. `progress` (a ProgressLine)
+    follows the optimal solver's search."""
     weights = np.asarray(weights, dtype=np.float64)
     external = external_solver() if solver in ("auto", "optimal") else None
     if solver == "optimal" and external is None:
         raise ArenaError("solver 'optimal' needs arena.optimal.optimal_tree, which is not installed")
     if external is not None:
-        tree = external(game, weights=weights, time_limit=time_limit)
+        extra = {} if progress is None else {"progress": progress}
+        tree = external(game, weights=weights, time_limit=time_limit, **extra)
         cost = float(weights @ tree.guesses)
         bound = getattr(tree, "lower_bound", cost) if not getattr(tree, "exact", True) else cost
         return tree, "arena.optimal.optimal_tree", min(float(bound), cost)
