@@ -196,3 +196,13 @@ def test_converged_equilibrium_says_so(capsys):
     rc, out, _ = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--json")
     data = json.loads(out)
     assert rc == 0 and data["converged"] is True and data["value_exact"] == "29/12"
+
+
+def test_double_oracle_stops_before_its_lp_outgrows_the_memory_limit(monkeypatch):
+    from arena.equilibrium.symmetry import no_symmetry
+
+    game = make_game("mastermind:pegs=2,colors=3")
+    monkeypatch.setenv("ARENA_MEMORY_LIMIT", "1500")  # room for the LP of two trees, not three
+    stopped = double_oracle(game, no_symmetry(game), solver="search")
+    assert not stopped.settled and stopped.lower <= 29 / 12 <= stopped.upper
+    assert "over the memory limit (2 trees" in stopped.notes[-1]

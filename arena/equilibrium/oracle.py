@@ -39,7 +39,8 @@ import numpy as np
 
 from ..game import Game
 from ..tree import Tree
-from .matrix import solve_matrix_game
+from ..resources import memory_limit
+from .matrix import lp_bytes, solve_matrix_game
 from .payoff import PayoffMatrix
 from .rational import (
     ExactSolution,
@@ -76,6 +77,13 @@ class _Columns:
 
     def payoff(self) -> PayoffMatrix:
         return PayoffMatrix.of(np.array([t.guesses for t in self.trees]), self.symmetry)
+
+    def room_for_another(self) -> bool:
+        """Would the LP with one more tree fit the memory limit? (The costs as int64, the
+        payoffs as float64, and the LP itself; arena.resources.)"""
+        rows, columns = len(self.symmetry.labels), len(self.trees) + 1
+        secrets = len(self.symmetry.orbit)
+        return columns * (secrets + rows) * 8 + lp_bytes(rows, columns) <= memory_limit()
 
 
 def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float = TOLERANCE,
@@ -119,7 +127,8 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         if bound > lower:
             lower, best_q = bound, target
         improves = solution is None or float(q @ symmetry.averages(tree.guesses)[0]) < upper - tolerance
-        new = columns.add(tree)
+        full = solution is not None and not columns.room_for_another()
+        new = not full and columns.add(tree)
         if new:
             solution = solve_matrix_game(columns.payoff().A)
             q, upper = solution.row, solution.value
@@ -132,6 +141,10 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         if settled:
             break
         alpha = smoothing if improves else 0.0
+        if full:
+            notes.append(f"stopped, not converged: one more tree would take the LP over the memory limit "
+                         f"({len(columns.trees):,} trees; set ARENA_MEMORY_LIMIT to allow more)")
+            break
         if stopped or (time_limit is not None and time.perf_counter() - start > time_limit):
             notes.append(f"stopped at the time limit ({time_limit:g} s), not converged: the value lies "
                          f"between the bounds (gap {max(0.0, upper - lower):.2g})")
