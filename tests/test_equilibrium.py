@@ -179,9 +179,10 @@ def test_symmetry_shrinks_the_game_without_changing_its_value():
 
 def test_a_time_limit_reports_bounds_around_the_value():
     game = make_game("mastermind:pegs=3,colors=4")
-    stopped = double_oracle(game, time_limit=1e-9, solver="search")  # stops after one best response
+    stopped = double_oracle(game, time_limit=1e-9, solver="search")  # stops in or after the first best response
     assert not stopped.settled and stopped.exact is None and "time limit" in stopped.notes[0]
-    assert stopped.lower <= 219 / 68 <= stopped.upper and stopped.uniform == pytest.approx(206 / 64)
+    # the uniform chooser's value is given only when its best response finished (proven)
+    assert stopped.lower <= 219 / 68 <= stopped.upper and stopped.uniform in (None, pytest.approx(206 / 64))
 
 
 # --- restricted games -----------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..equilibrium.plans import first_guesses
 from ..errors import ArenaError
+from ..optimal.progress import ProgressLine, is_terminal
 
 METHODS = ("oracle", "enumerate")
 
@@ -45,7 +46,7 @@ def solve(args):
     if game.hit is None:
         raise ArenaError(f"{game.spec}: equilibria are solved for games whose guesses can hit the secret "
                          "(Jotto, Mastermind)")
-    if args.time_limit is not None and args.time_limit <= 0:
+    if args.time_limit is not None and not args.time_limit > 0:
         raise ArenaError(f"--time-limit must be positive, got {args.time_limit}")
     if args.guessers is not None:
         specs = split_specs(args.guessers)
@@ -57,15 +58,38 @@ def solve(args):
             return solve_enumerated(game, frontier=not args.all_trees)
         except ValueError as e:
             raise ArenaError(str(e)) from None
+    if args.time_limit is None:
+        warn_if_long(game, args.no_symmetry)
+    terminal = is_terminal(sys.stderr) and not args.json
+    search_line = ProgressLine("arena equilibrium: best response", enabled=terminal)
     progress = None
-    if args.progress:
+    if args.progress or terminal:
         def progress(step):
             steps.append(step)
+            search_line.close()
             print(f"  best response {len(steps)}: {step.lower:.6f} <= value <= {step.upper:.6f} "
                   f"({step.trees} trees, {step.seconds:.1f} s)", file=sys.stderr, flush=True)
         steps = []
     symmetry = no_symmetry(game) if args.no_symmetry else None
-    return double_oracle(game, symmetry, time_limit=args.time_limit, solver=args.solver, progress=progress)
+    try:
+        return double_oracle(game, symmetry, time_limit=args.time_limit, solver=args.solver, progress=progress,
+                             search_progress=search_line if terminal else None)
+    finally:
+        search_line.close()
+
+
+def warn_if_long(game, no_symmetry: bool) -> None:
+    """One line on stderr before a double oracle that is not expected to finish in minutes:
+    each round is an exact best response, as long as `arena optimal` on the same game."""
+    from ..optimal.symmetry import Symmetry
+    from .optimal import LONG_WITH_SYMMETRY, LONG_WITHOUT_SYMMETRY
+
+    n = len(game.secrets)
+    symmetric = not no_symmetry and Symmetry.for_game(game) is not None
+    if n > (LONG_WITH_SYMMETRY if symmetric else LONG_WITHOUT_SYMMETRY):
+        print(f"arena equilibrium: {game.spec} has {n:,} secrets: each exact best response may take hours; "
+              "--time-limit SECONDS stops with the bounds reached (value in [lower, upper])",
+              file=sys.stderr, flush=True)
 
 
 def report(eq, check=None) -> str:
@@ -77,7 +101,7 @@ def report(eq, check=None) -> str:
     if eq.settled:
         lines.append(f"value = {eq.value:.6f} guesses{exact}")
     else:
-        lines.append(f"value: between {eq.lower:.6f} and {eq.upper:.6f} guesses (not settled)")
+        lines.append(f"value: between {eq.lower:.6f} and {eq.upper:.6f} guesses (not converged, gap {eq.gap:.2g})")
     lines.append(f"bounds: {eq.lower:.6f} <= value <= {eq.upper:.6f}; gap {eq.gap:.2g}")
     if eq.uniform is not None:
         lines.append(f"uniform chooser: {eq.uniform:.6f} (the least mean number of guesses when every secret is equally likely)")
@@ -156,9 +180,11 @@ def add_commands(sub) -> None:
                    help="best responses by arena.optimal (auto: when present) or by this package's own search")
     p.add_argument("--no-symmetry", action="store_true", help="do not reduce Mastermind to code types")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                   help="stop the double oracle after this long and report the bounds reached")
+                   help="stop the double oracle after this long (a best response under way included) "
+                        "and report the bounds reached, not converged")
     p.add_argument("--check", action="store_true", help="also solve the final payoff matrix with nashpy")
-    p.add_argument("--progress", action="store_true", help="print the bounds after each best response (stderr)")
+    p.add_argument("--progress", action="store_true",
+                   help="print the bounds after each best response on stderr (the default on a terminal, without --json)")
     p.add_argument("--save", metavar="FILE.json", help="save the solution with its trees (for equilibrium:file=)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_equilibrium)

@@ -11,30 +11,47 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from ..errors import ArenaError
+
+#: Above this many secrets (with no symmetry to cut the search; Mastermind has one) the exact
+#: search is not expected to finish in minutes, and a run without --time-limit is warned:
+#: jotto:first=200 takes about 30 s, first=400 does not finish in 120 s, 4x6 Mastermind 2 s.
+LONG_WITHOUT_SYMMETRY = 300
+LONG_WITH_SYMMETRY = 2_000
 
 
 def cmd_optimal(args) -> None:
     from ..games import make_game
     from ..optimal import optimal_tree
+    from ..optimal.progress import ProgressLine
     from ..optimal.solve import refine
 
     game = make_game(args.game)
     if args.bound_levels < 1:
         raise ArenaError(f"--bound-levels must be at least 1, got {args.bound_levels}")
-    if args.start:
-        if args.weights or args.max is not None or args.objective != "average":
-            raise ArenaError("--start improves a guesser's tree for the average with equal weights: "
-                             "it cannot be combined with --weights, --max or --objective worst")
-        tree = refine(game, _start_tree(game, args.start), args.pool, args.time_limit, args.bound_levels)
-    else:
-        weights = None
-        if args.weights:
-            from agents.optimal import read_weights
-            weights = read_weights(args.weights, game)
-        tree = optimal_tree(game, weights=weights, pool=args.pool, objective=args.objective,
-                            max_guesses=args.max, time_limit=args.time_limit)
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ArenaError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
+    if args.start and (args.weights or args.max is not None or args.objective != "average"):
+        raise ArenaError("--start improves a guesser's tree for the average with equal weights: "
+                         "it cannot be combined with --weights, --max or --objective worst")
+    if args.time_limit is None:
+        warn_if_long(game)
+    progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
+    try:
+        if args.start:
+            tree = refine(game, _start_tree(game, args.start), args.pool, args.time_limit, args.bound_levels,
+                          progress=progress)
+        else:
+            weights = None
+            if args.weights:
+                from agents.optimal import read_weights
+                weights = read_weights(args.weights, game)
+            tree = optimal_tree(game, weights=weights, pool=args.pool, objective=args.objective,
+                                max_guesses=args.max, time_limit=args.time_limit, progress=progress)
+    finally:
+        progress.close()
     if args.save:
         tree.save(args.save)
     if args.json:
@@ -45,6 +62,20 @@ def cmd_optimal(args) -> None:
     print(tree.table(min_count=args.min_count, depth=args.depth))
     if args.save:
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
+
+
+def warn_if_long(game) -> None:
+    """One line on stderr, before a search that is not expected to finish in minutes: the
+    instance's size, and how to bound the run."""
+    from ..optimal.symmetry import Symmetry
+
+    n = len(game.secrets)
+    symmetric = game.hit is not None and Symmetry.for_game(game) is not None
+    if n > (LONG_WITH_SYMMETRY if symmetric else LONG_WITHOUT_SYMMETRY):
+        kind = "" if symmetric else " and no symmetry to exploit"
+        print(f"arena optimal: {game.spec} has {n:,} secrets{kind}: the exact search may not finish for hours; "
+              "--time-limit SECONDS stops it with the best tree found and a proven lower bound",
+              file=sys.stderr, flush=True)
 
 
 def _start_tree(game, spec: str):
@@ -70,8 +101,9 @@ def report(tree, weighted: str | None = None) -> str:
         proof = f"proven optimal: no tree has a smaller {unit}"
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
-        proof = (f"best tree found; proven lower bound on the optimal {unit}: {tree.lower_bound:,.6g}{mean}, "
-                 f"gap {tree.value - tree.lower_bound:,.6g}")
+        why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
+        proof = (f"not proven optimal{why}: best tree found; proven lower bound on the optimal {unit}: "
+                 f"{tree.lower_bound:,.6g}{mean}, gap {tree.value - tree.lower_bound:,.6g}")
     return f"{head}\n{proof}; {tree.seconds:.2f} s, {tree.searched:,} candidate sets searched"
 
 
@@ -84,7 +116,8 @@ def add_commands(sub) -> None:
     p.add_argument("--max", type=int, default=None, metavar="K", help="never more than K guesses")
     p.add_argument("--weights", metavar="FILE.json", help="secret weights: {secret: weight} or a list")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="stop after S seconds with the best tree found and a proven lower bound")
+                   help="stop after S seconds with the best tree found and a proven lower bound "
+                        "(default: none; big instances are warned, and a terminal shows the progress)")
     p.add_argument("--start", metavar="GUESSER", help="start from this guesser's tree (big instances)")
     p.add_argument("--bound-levels", type=int, default=1, metavar="L",
                    help="with --start: also prove the L-level look-ahead lower bound (2 costs minutes on Jotto)")

@@ -17,6 +17,20 @@ Pareto frontier: a tree whose cost vector another tree matches or beats on every
 weakly dominated column of the game, so the frontier has the same value and equilibria
 (see dominance.py). The frontier is built bottom-up: a tree is on it only if every subtree is
 on its own node's frontier, so each node keeps only its undominated options.
+
+Size checks, before anything is listed (`check_enumeration_size`). Listing every tree needs
+T(root) rows; listing the frontier needs at least
+
+    L(S) = sum over guesses g that may be the secret of  prod over the classes C of L(C),
+
+with L({s}) = 1: a tree whose first guess is the secret s costs 1 on s, and every tree starting
+with another guess costs at least 2 there, so no tree with another first guess dominates it;
+among the trees starting with g, every combination of the classes' undominated trees is
+undominated (two combinations differ on some class, where neither option beats the other). So
+the frontier has at least L(root) trees (for Mastermind 3x2 and 2x3 exactly: 120 and 168). Both
+counts run on candidate sets, memoised, saturating at the limit (a sum stops once it passes
+it), and within a budget of candidate sets: the enumeration visits every set the count does,
+so a count that runs out of sets proves the enumeration too big as well.
 """
 
 from __future__ import annotations
@@ -26,12 +40,23 @@ from functools import reduce
 
 import numpy as np
 
+from ..errors import ArenaError
 from ..game import Game, Index, Indexes, Reply
+from ..resources import check_memory
 from .dominance import undominated_columns
 from .plans import plan_tree
 
 #: Refuse to list more trees than this (their costs are an int8 matrix of this many rows).
 MAX_TREES = 5_000_000
+#: The size checks give up (and refuse) after this many candidate sets: the enumeration would
+#: visit at least as many, each with its own products of options.
+COUNT_BUDGET = 20_000
+#: What the refusals suggest instead.
+USE_ORACLE = "use the double oracle instead (the default method: drop --method enumerate)"
+
+
+class CountBudgetExceeded(Exception):
+    """A bounded count visited more candidate sets than its budget."""
 
 
 def useful_guesses(game: Game, candidates: Indexes) -> np.ndarray:
@@ -60,6 +85,57 @@ def count_trees(game: Game, secrets: Indexes | None = None) -> int:
         return memo[key]
 
     return count(game.all_secrets if secrets is None else np.asarray(secrets))
+
+
+def bounded_count(game: Game, limit: int, candidates_only: bool, budget: int = COUNT_BUDGET) -> int:
+    """min(count, limit + 1) for T(root) (every useful guess) or L(root) (`candidates_only`:
+    the guesses that may be the secret; see the module docstring), without listing a tree.
+
+    Saturating arithmetic keeps every number at most limit + 1, and a node's sum stops as soon
+    as it passes the limit. Raises CountBudgetExceeded after `budget` candidate sets."""
+    cap = limit + 1
+    memo: dict[bytes, int] = {}
+
+    def count(S: Indexes) -> int:
+        if len(S) == 1:
+            return 1
+        key = S.tobytes()
+        if key in memo:
+            return memo[key]
+        if len(memo) >= budget:
+            raise CountBudgetExceeded
+        guesses = game.guesses_naming(S) if candidates_only else useful_guesses(game, S)
+        total = 0
+        for g in guesses.tolist():
+            product = 1
+            for _, C in _classes(game, g, S):
+                product = min(cap, product * count(C))
+            total = min(cap, total + product)
+            if total >= cap:
+                break
+        # every non-empty set has at least one undominated tree: keeping L >= 1 keeps it a lower bound
+        memo[key] = max(total, 1) if candidates_only else total
+        return memo[key]
+
+    return count(game.all_secrets)
+
+
+def check_enumeration_size(game: Game, frontier: bool, max_trees: int = MAX_TREES,
+                           budget: int = COUNT_BUDGET) -> None:
+    """Refuse, in one line and before listing anything, a game with more than `max_trees`
+    trees to list (every tree, or a frontier at least that big), or whose count alone needs
+    more than `budget` candidate sets."""
+    what = "undominated guesser trees" if frontier else "guesser trees"
+    try:
+        # L first: it is cheaper (the candidates' guesses only) and T >= L, so L refuses both
+        if bounded_count(game, max_trees, candidates_only=True, budget=budget) <= max_trees:
+            if frontier or bounded_count(game, max_trees, candidates_only=False, budget=budget) <= max_trees:
+                return
+    except CountBudgetExceeded:
+        raise ArenaError(f"{game.spec}: counting its {what} visits more than {budget:,} candidate sets, "
+                         f"too many to list them all (--method enumerate is for tiny games); {USE_ORACLE}") from None
+    raise ArenaError(f"{game.spec} has more than {max_trees:,} {what}, the most --method enumerate lists; "
+                     f"{USE_ORACLE}")
 
 
 @dataclass
@@ -110,17 +186,26 @@ class TreeEnumeration:
         return plan_tree(self.game, self.plan(k), f"tree #{k}")
 
 
+def product_size(sizes: list[int], max_trees: int, spec: str) -> int:
+    """The number of combinations of the classes' options, refused beyond `max_trees` (the
+    frontier check bounds the root; a node's raw product, before dominated options go, may
+    still be bigger)."""
+    n = 1
+    for size in sizes:
+        n *= size  # a Python int: cannot overflow
+    if n > max_trees:
+        raise ArenaError(f"listing the trees of {spec} meets {n:,} combinations at one decision point, "
+                         f"more than {max_trees:,}; {USE_ORACLE}")
+    return n
+
+
 def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TREES) -> TreeEnumeration:
     """Every tree of the game (or its undominated ones) with its cost on every secret.
 
     Each node's options are the concatenation, over its useful guesses, of the Cartesian
     product of its classes' options (hit: 1 guess; class C: 1 + the guesses of C's option).
     """
-    if not frontier:
-        total = count_trees(game)
-        if total > max_trees:
-            raise ValueError(f"{game.spec} has {total:,} guesser trees, more than {max_trees:,} to list; "
-                             "enumerate the frontier instead")
+    check_enumeration_size(game, frontier, max_trees)
     nodes: dict[bytes, _Options] = {}
 
     def options(S: Indexes) -> bytes:
@@ -137,7 +222,8 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
             children = [(r, options(C)) for r, C in parts]
             classes[g] = children
             sizes = [len(nodes[c].costs) for _, c in children]
-            n = int(np.prod(sizes, dtype=np.int64))
+            n = product_size(sizes, max_trees, game.spec)
+            check_memory(n * (4 * len(S) + 32), f"listing the trees of {game.spec} ({n:,} options at one decision point)")
             block = np.ones((n, len(S)), np.int8)  # the hit (if any) costs this one guess
             combo = np.arange(n, dtype=np.int64)
             stride = n

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
+from ..resources import check_memory
 from .dominance import Reduction, reduce_dominated
 
 #: Exploitability allowed, relative to the payoffs' magnitude (HiGHS works to about 1e-9).
@@ -63,6 +64,19 @@ def exploitability(A: np.ndarray, row: np.ndarray, column: np.ndarray) -> tuple[
     return max(0.0, float((A @ column).max()) - payoff), max(0.0, payoff - float((row @ A).min()))
 
 
+def lp_bytes(rows: int, columns: int) -> int:
+    """About the memory the maximin LP of a rows x columns game takes: its dense constraint
+    matrix (float64, built twice: -A^T and the stacked copy) and HiGHS's sparse copy of it
+    (a value and an index per entry, twice over for presolve)."""
+    cells = (rows + 1) * columns
+    return cells * (2 * 8 + 2 * 12)
+
+
+def check_lp_memory(rows: int, columns: int) -> None:
+    """Refuse, before building it, an LP over the memory budget (arena.resources)."""
+    check_memory(lp_bytes(rows, columns), f"the linear program of a {rows:,} x {columns:,} matrix game")
+
+
 def maximin(A: np.ndarray) -> tuple[float, np.ndarray]:
     """The row player's optimal guarantee and strategy, from the LP
 
@@ -73,6 +87,7 @@ def maximin(A: np.ndarray) -> tuple[float, np.ndarray]:
     """
     A = np.asarray(A, dtype=np.float64)
     m, n = A.shape
+    check_lp_memory(m, n)
     cost = np.zeros(m + 1)
     cost[-1] = -1.0  # linprog minimises: minimise -v
     upper = np.hstack([-A.T, np.ones((n, 1))])  # v - x^T A[:, j] <= 0
@@ -102,6 +117,8 @@ def solve_matrix_game(A: np.ndarray, tolerance: float = TOLERANCE, reduce: bool 
         raise ValueError(f"a matrix game needs a non-empty 2-d payoff matrix, got shape {A.shape}")
     if not np.isfinite(A).all():
         raise ValueError("payoffs must be finite")
+    # the reduction sorts and copies A a few times; the LP on what is left is checked in maximin
+    check_memory(4 * A.nbytes, f"removing dominated strategies of a {A.shape[0]:,} x {A.shape[1]:,} matrix game")
     reduction = reduce_dominated(A) if reduce else Reduction(np.arange(A.shape[0]), np.arange(A.shape[1]), 0)
     small = reduction.of(A)
     value, row = maximin(small)

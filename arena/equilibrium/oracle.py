@@ -39,7 +39,8 @@ import numpy as np
 
 from ..game import Game
 from ..tree import Tree
-from .matrix import solve_matrix_game
+from ..resources import memory_limit
+from .matrix import lp_bytes, solve_matrix_game
 from .payoff import PayoffMatrix
 from .rational import (
     ExactSolution,
@@ -48,7 +49,7 @@ from .rational import (
     guaranteed,
     rational_strategies,
 )
-from .response import best_response
+from .response import best_response, bounded_best_response
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 
@@ -77,17 +78,25 @@ class _Columns:
     def payoff(self) -> PayoffMatrix:
         return PayoffMatrix.of(np.array([t.guesses for t in self.trees]), self.symmetry)
 
+    def room_for_another(self) -> bool:
+        """Would the LP with one more tree fit the memory limit? (The costs as int64, the
+        payoffs as float64, and the LP itself; arena.resources.)"""
+        rows, columns = len(self.symmetry.labels), len(self.trees) + 1
+        secrets = len(self.symmetry.orbit)
+        return columns * (secrets + rows) * 8 + lp_bytes(rows, columns) <= memory_limit()
+
 
 def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float = TOLERANCE,
                   time_limit: float | None = None, solver: str = "auto", initial: Sequence[Tree] = (),
                   certify: bool = True, smoothing: float = SMOOTHING,
-                  progress: Callable[[Step], None] | None = None) -> Equilibrium:
+                  progress: Callable[[Step], None] | None = None, search_progress=None) -> Equilibrium:
     """The equilibrium of the whole game (every secret against every guesser tree).
 
     `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
     guesser's side; `time_limit` (seconds) stops the loop with the bounds reached so far.
     With `certify`, exact rational strategies are recovered and proven (one more exact best
-    response, against the rational chooser mix itself).
+    response, against the rational chooser mix itself). `progress` is told each round's bounds;
+    `search_progress` (an arena.optimal.progress.ProgressLine) follows each best response's search.
     """
     start = time.perf_counter()
     symmetry = symmetry_of(game) if symmetry is None else symmetry
@@ -106,15 +115,20 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     while True:
         target = alpha * best_q + (1 - alpha) * q
         mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
-        tree, name = best_response(game, mix, solver)
+        # the time limit reaches into the best response: a stopped one still gives a tree (a
+        # column, so the upper bound stays valid) and a proven lower bound for this mix
+        left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+        tree, name, bound = bounded_best_response(game, mix, solver, left, search_progress)
         names.add(name)
-        bound = float(mix @ tree.guesses)
-        if uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
+        cost = float(mix @ tree.guesses)
+        stopped = bound < cost - 1e-12 * max(1.0, cost)  # the response was not proven best
+        if not stopped and uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
             uniform_value = bound
         if bound > lower:
             lower, best_q = bound, target
         improves = solution is None or float(q @ symmetry.averages(tree.guesses)[0]) < upper - tolerance
-        new = columns.add(tree)
+        full = solution is not None and not columns.room_for_another()
+        new = not full and columns.add(tree)
         if new:
             solution = solve_matrix_game(columns.payoff().A)
             q, upper = solution.row, solution.value
@@ -123,20 +137,32 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             progress(steps[-1])
         # a best response to the LP's own mix that does not beat U proves U to within the
         # tolerance (up to eps, which the lower bound carries)
-        settled = upper - lower <= tolerance or (alpha == 0 and not improves)
+        settled = upper - lower <= tolerance or (alpha == 0 and not improves and not stopped)
         if settled:
             break
         alpha = smoothing if improves else 0.0
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            notes.append(f"stopped at the time limit ({time_limit:g} s): the value lies between the bounds")
+        if full:
+            notes.append(f"stopped, not converged: one more tree would take the LP over the memory limit "
+                         f"({len(columns.trees):,} trees; set ARENA_MEMORY_LIMIT to allow more)")
+            break
+        if stopped or (time_limit is not None and time.perf_counter() - start > time_limit):
+            notes.append(f"stopped at the time limit ({time_limit:g} s), not converged: the value lies "
+                         f"between the bounds (gap {max(0.0, upper - lower):.2g})")
             break
 
     exact = None
-    if settled and certify:
+    if settled and certify and time_limit is not None and time.perf_counter() - start > time_limit:
+        notes.append("not certified: the time limit passed before the exact check")
+    elif settled and certify:
         exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, solver)
         notes.append(note)
-    method = (f"double oracle: {len(steps)} exact best responses ({', '.join(sorted(names))}) "
-              f"against linprog (HiGHS) mixes")
+    if not stopped:
+        responses = f"{len(steps)} exact best responses"
+    elif len(steps) == 1:
+        responses = "1 best response, stopped by the time limit"
+    else:
+        responses = f"{len(steps)} best responses (the last stopped by the time limit, the others exact)"
+    method = f"double oracle: {responses} ({', '.join(sorted(names))}) against linprog (HiGHS) mixes"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
     played = np.flatnonzero(solution.column > 0)

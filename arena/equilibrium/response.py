@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -42,13 +43,54 @@ def best_response(game: Game, weights: np.ndarray, solver: str = "auto") -> tupl
     """An exact best response to the chooser's mix `weights` (one per secret, summing to 1),
     and the name of the solver that found it. `solver`: auto (the optimal solver if present),
     optimal, or search (this module's own)."""
+    tree, name, _ = bounded_best_response(game, weights, solver)
+    return tree, name
+
+
+def bounded_best_response(game: Game, weights: np.ndarray, solver: str = "auto",
+                          time_limit: float | None = None, progress=None) -> tuple[Tree, str, float]:
+    """A best response found within `time_limit` seconds (None: no limit), the solver's name,
+    and a proven lower bound on the least expected cost of any tree against `weights`.
+
+    Without a limit, or when the search finishes in time, the tree is exact and the bound is
+    its own cost. When the limit stops the search, the tree is the best found (at worst a
+    greedy tree) and the bound is what the search proved: still a valid lower bound on the
+    game's value, since `weights` is a mix the chooser may play. `progress` (a ProgressLine)
+    follows the optimal solver's search."""
     weights = np.asarray(weights, dtype=np.float64)
     external = external_solver() if solver in ("auto", "optimal") else None
     if solver == "optimal" and external is None:
         raise ArenaError("solver 'optimal' needs arena.optimal.optimal_tree, which is not installed")
     if external is not None:
-        return external(game, weights=weights), "arena.optimal.optimal_tree"
-    return search_best_response(game, weights), "branch and bound over candidate sets"
+        extra = {} if progress is None else {"progress": progress}
+        tree = external(game, weights=weights, time_limit=time_limit, **extra)
+        cost = float(weights @ tree.guesses)
+        bound = getattr(tree, "lower_bound", cost) if not getattr(tree, "exact", True) else cost
+        return tree, "arena.optimal.optimal_tree", min(float(bound), cost)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    try:
+        tree = search_best_response(game, weights, deadline)
+        return tree, "branch and bound over candidate sets", float(weights @ tree.guesses)
+    except _Timeout as stopped:
+        return _greedy_tree(game, weights), "branch and bound over candidate sets (stopped)", stopped.bound
+
+
+def _greedy_tree(game: Game, weights: np.ndarray) -> Tree:
+    """The cheaper against `weights` of two greedy guessers' trees: a column to return when
+    the search is stopped before it found a tree."""
+    from agents import make_guesser  # the greedy guessers live with the agents
+    from ..tree import grow_tree
+
+    trees = [grow_tree(game, make_guesser(spec)) for spec in ("entropy", "expected")]
+    return min(trees, key=lambda t: float(weights @ t.guesses))
+
+
+class _Timeout(Exception):
+    """The search's deadline passed; `bound` is the lower bound it had proven on the root."""
+
+    def __init__(self, bound: float):
+        super().__init__(bound)
+        self.bound = bound
 
 
 def equivalent_guesses_removed(game: Game, guesses: np.ndarray, candidates: Indexes) -> np.ndarray:
@@ -66,8 +108,8 @@ def equivalent_guesses_removed(game: Game, guesses: np.ndarray, candidates: Inde
 class _Search:
     """Branch and bound for cost(S), with a memo of exact costs and of proven lower bounds."""
 
-    def __init__(self, game: Game, weights: np.ndarray):
-        self.game, self.w = game, weights
+    def __init__(self, game: Game, weights: np.ndarray, deadline: float | None = None):
+        self.game, self.w, self.deadline = game, weights, deadline
         self.exact: dict[bytes, tuple[float, Index]] = {}
         self.floor: dict[bytes, float] = {}  # proven: cost(S) >= floor
         # the k-th secret (heaviest first) cannot be found before guess depth[k]: 1 secret can be
@@ -93,6 +135,8 @@ class _Search:
         floor = max(self.floor.get(key, 0.0), self.lower(S))
         if floor >= budget:
             return floor
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Timeout(0.0)
         if len(S) <= 2:  # guess the heavier first; a guess outside S would cost both an extra guess
             first = S[np.argmax(self.w[S])]
             cost = float(self.w[S].sum() + (self.w[S].sum() - self.w[first]))
@@ -142,11 +186,17 @@ class _Search:
         return plan
 
 
-def search_best_response(game: Game, weights: np.ndarray) -> Tree:
-    """The tree minimising sum_s weights[s] * guesses(s), found by `_Search` (exact)."""
+def search_best_response(game: Game, weights: np.ndarray, deadline: float | None = None) -> Tree:
+    """The tree minimising sum_s weights[s] * guesses(s), found by `_Search` (exact). Past the
+    `deadline` (a time.perf_counter() value) raises _Timeout with the root's proven bound."""
     weights = np.asarray(weights, dtype=np.float64)
     if weights.shape != (len(game.secrets),) or (weights < 0).any():
         raise ValueError("weights must be one non-negative number per secret")
-    search = _Search(game, weights)
-    search.solve(game.all_secrets, np.inf)
+    search = _Search(game, weights, deadline)
+    root = game.all_secrets
+    try:
+        search.solve(root, np.inf)
+    except _Timeout:
+        # the depth bound, or a better floor the search proved for the whole set
+        raise _Timeout(max(search.floor.get(root.tobytes(), 0.0), search.lower(root))) from None
     return plan_tree(game, search.plan(game.all_secrets), "best response")

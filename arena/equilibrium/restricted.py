@@ -14,7 +14,9 @@ import numpy as np
 from ..errors import ArenaError
 from ..game import Game
 from ..tree import Tree, grow_tree
+from ..resources import check_memory
 from .enumeration import MAX_TREES, count_trees, enumerate_trees
+from .matrix import lp_bytes
 from .payoff import PayoffMatrix
 from .rational import ExactSolution
 from .solution import Equilibrium
@@ -67,6 +69,10 @@ def solve_enumerated(game: Game, frontier: bool = True, max_trees: int = MAX_TRE
     value and equilibria, see enumeration.py), by listing them all."""
     start = time.perf_counter()
     trees = enumerate_trees(game, frontier=frontier, max_trees=max_trees)
+    rows, columns = len(game.secrets), len(trees)
+    # the costs as int64 and the payoffs as float64, then the LP on them
+    check_memory(rows * columns * 16 + lp_bytes(rows, columns),
+                 f"solving {game.spec} against its {columns:,} listed trees")
     total = count_trees(game)
     what = f"{len(trees):,} undominated of {total:,} trees" if frontier else f"all {total:,} trees"
     return _solve_columns(game, trees.costs.astype(np.int64), f"enumeration ({what})", start, trees.tree)

@@ -93,6 +93,7 @@ class Equilibrium:
             "game": game.spec, "method": self.method, "value": self.value,
             "value_exact": str(self.exact.value) if self.exact else None,
             "lower": self.lower, "upper": self.upper, "gap": self.gap, "settled": self.settled,
+            "converged": self.settled,
             "seconds": round(self.seconds, 3),
             "chooser": {game.secrets[s]: float(p) for s, p in enumerate(self.chooser)},
             "chooser_rows": [{"row": label, "secrets": size, "probability": p,

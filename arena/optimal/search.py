@@ -30,7 +30,10 @@ Exactness: a guess is only skipped or dropped when a lower bound on its cost rea
 already achieved (or the budget), so the value returned below the budget is the minimum.
 
 A cache maps each candidate set (and guesses left, under a depth limit) to its exact value and
-best guess, or to the best lower bound proven so far. Symmetries (symmetry.py) restrict the pool
+best guess, or to the best lower bound proven so far. The cache is bounded: its bytes are
+counted as entries go in (a fixed overhead plus the key), and past its budget (half the memory
+limit of arena.resources) the older half of the entries is forgotten. Only speed depends on
+the cache: a forgotten set is searched again when it is met again. Symmetries (symmetry.py) restrict the pool
 to one guess per class of equivalent guesses. Small sets are closed without a search:
 
 - one secret costs its weight, two cost w1 + 2 w2 (guess the heavier first);
@@ -46,18 +49,28 @@ to one guess per class of equivalent guesses. Small sets are closed without a se
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 
 import numpy as np
 
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
+from ..resources import memory_limit
 from .bounds import INF, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
 
 NO_LIMIT = 1 << 20  # "guesses left" when there is no depth limit
 #: Guesses with identical replies are merged at nodes of at most this many candidates (beyond,
 #: coincidences are rare and the comparison would cost more than it saves).
 DEDUPE_SIZE = 64
+#: Bytes a cache entry takes besides its key: the bytes object's header, the entry tuple and
+#: its floats, and the dict's slot (measured with sys.getsizeof, rounded up).
+ENTRY_BYTES = 200
+#: The share of the memory limit the caches may take (the game's tables need the rest).
+CACHE_SHARE = 0.5
+#: The progress callback is offered the search every this many nodes (a power of two, minus one).
+REPORT_MASK = 63
 
 
 class Timeout(Exception):
@@ -83,7 +96,7 @@ class Search:
     history of guesses to the guesses worth trying (symmetry.Symmetry)."""
 
     def __init__(self, game: Game, weights: np.ndarray, pool: str = "all", max_guesses: int | None = None,
-                 symmetry=None, deadline: float | None = None):
+                 symmetry=None, deadline: float | None = None, cache_budget: int | None = None):
         if game.hit is None:
             raise ArenaError(f"{game.spec}: the optimal solver needs a game whose guesses can hit the secret")
         self.game = game
@@ -98,8 +111,16 @@ class Search:
         self.node_limit: int | None = None  # stop (Timeout) after this many nodes in all
         self.cache: dict = {}
         self.fit_cache: dict = {}
+        #: bytes the caches may hold (about), and what they hold now
+        self.cache_budget = int(memory_limit() * CACHE_SHARE) if cache_budget is None else int(cache_budget)
+        self.cache_bytes = 0
+        self.forgotten = 0  # entries dropped to stay within the budget
         self.root_key = None
         self.progress: tuple[float, Index] = (INF, -1)  # the best root guess found so far
+        self.incumbent = INF  # the cost of a tree known before the search (its starting budget)
+        self.root_lower = 0.0  # a lower bound on the root's cost proven so far (see search_node)
+        self.report: Callable[[Search], None] | None = None  # offered the search now and then
+        self.timed_out = False  # set when a Timeout stopped the search at the root
         self._tables: dict[int, np.ndarray] = {}
         self.stats = Stats()
         self.mix = np.random.default_rng(0).integers(1, 1 << 62, size=DEDUPE_SIZE, dtype=np.int64)
@@ -120,6 +141,23 @@ class Search:
     def key(self, S: Indexes, left: int):
         code = S.astype(np.uint16).tobytes() if len(self.game.secrets) < 65536 else S.tobytes()
         return code if self.limit == NO_LIMIT else (code, left)
+
+    def remember(self, cache: dict, key, entry) -> None:
+        """cache[key] = entry, within the byte budget: past it, the older half of this cache is
+        forgotten (dicts keep insertion order, so those are the first keys)."""
+        if key not in cache:
+            self.cache_bytes += ENTRY_BYTES + (len(key) if isinstance(key, bytes) else len(key[0]) + 64)
+            if self.cache_bytes > self.cache_budget:
+                self.forget_older_half(cache)
+        cache[key] = entry
+
+    def forget_older_half(self, cache: dict) -> None:
+        """Drop the first half of `cache`'s entries and recount the bytes both caches hold."""
+        for key in list(islice(cache, len(cache) // 2 + 1)):
+            del cache[key]
+            self.forgotten += 1
+        self.cache_bytes = sum(ENTRY_BYTES + (len(k) if isinstance(k, bytes) else len(k[0]) + 64)
+                               for c in (self.cache, self.fit_cache) for k in c)
 
     def weight(self, S: Indexes) -> float:
         return float(len(S)) if self.uniform else float(self.w[S].sum())
@@ -162,7 +200,7 @@ class Search:
         closed = self.close_small(S, left)
         if closed is not None:
             value, guess = closed
-            self.cache[key] = (value, value, guess)
+            self.remember(self.cache, key, (value, value, guess))
             return value
         return self.search_node(S, budget, left, sym, key, known)
 
@@ -227,12 +265,15 @@ class Search:
         self.stats.nodes += 1
         if self.node_limit is not None and self.stats.nodes > self.node_limit:
             raise Timeout  # an effort limit: unlike a deadline, the same on every machine
+        if self.report is not None and not self.stats.nodes & REPORT_MASK:
+            self.report(self)
+        at_root = key == self.root_key
         pool = self.pool(S, sym)
         bound, spread, b = self.score_guesses(S, pool, left)
         tried = np.flatnonzero(bound < budget)
         floor = float(bound[bound >= budget].min(initial=INF))  # least bound among untried guesses
         if len(tried) == 0:
-            self.cache[key] = (max(known, floor), INF, -1)
+            self.remember(self.cache, key, (max(known, floor), INF, -1))
             return max(known, floor)
         order = tried[np.lexsort((spread[tried], bound[tried]))]
         if len(S) <= DEDUPE_SIZE:
@@ -243,18 +284,20 @@ class Search:
                 floor = min(floor, float(bound[i]))
                 break
             guess = int(pool[i])
+            if at_root:  # the guesses left are bounded by bound[i] at least (sorted), the others by floor
+                self.root_lower = max(self.root_lower, known, min(best, floor, float(bound[i])))
             value = self.guess_value(guess, S, best, left, b, sym)
             if value < best:
                 best, best_guess = value, guess
-                if key == self.root_key:
+                if at_root:
                     self.progress = (best, best_guess)
             else:
                 floor = min(floor, value)
         if best_guess >= 0:
-            self.cache[key] = (best, best, best_guess)
+            self.remember(self.cache, key, (best, best, best_guess))
             return best
         proven = max(known, floor)
-        self.cache[key] = (proven, INF, -1)
+        self.remember(self.cache, key, (proven, INF, -1))
         return proven
 
     def distinct_partitions(self, S: Indexes, guesses: Indexes) -> np.ndarray:
@@ -321,7 +364,7 @@ class Search:
             if all(self.fits(c, left - 1, below) for c in classes):
                 ok = True
                 break
-        self.fit_cache[key] = ok
+        self.remember(self.fit_cache, key, ok)
         return ok
 
     def root_bound(self, S: Indexes, sym=None) -> float:

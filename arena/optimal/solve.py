@@ -17,7 +17,9 @@ import numpy as np
 from ..errors import ArenaError, choices
 from ..game import Game, Index, Indexes
 from ..tree import Node, Tree, grow_tree
+from ..resources import check_memory
 from .bounds import INF, min_depth
+from .progress import ProgressLine
 from .search import Search, Timeout
 from .symmetry import Symmetry
 
@@ -38,14 +40,22 @@ class SolvedTree(Tree):
     seconds: float = 0.0
     searched: int = 0  # candidate sets whose guesses the search scored
     depth_bound: int = 0  # a proven lower bound on the worst case of any tree (objective=worst)
+    time_limit: float | None = None  # the limit the search ran under (None: none)
+    stopped: bool = False  # did the time limit stop the search?
 
     @property
     def exact(self) -> bool:
         return self.lower_bound >= self.value - 1e-9 * max(1.0, abs(self.value))
 
+    @property
+    def gap(self) -> float:
+        """value - lower_bound: 0 for a tree proven optimal."""
+        return max(0.0, self.value - self.lower_bound)
+
     def to_json(self) -> dict:
         data = super().to_json()
         data.update(value=_plain(self.value), lower_bound=_plain(self.lower_bound), exact=self.exact,
+                    gap=_plain(self.gap), time_limit=self.time_limit, stopped=self.stopped,
                     seconds=round(self.seconds, 3))
         return data
 
@@ -57,7 +67,7 @@ def _plain(x: float):
 
 def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Sequence[float] | None = None,
                  pool: str = "all", objective: str = "average", max_guesses: int | None = None,
-                 time_limit: float | None = None) -> SolvedTree:
+                 time_limit: float | None = None, progress: ProgressLine | None = None) -> SolvedTree:
     """The decision tree minimising sum_s w_s x (guesses to find s) over `secrets` (default all).
 
     weights: one per secret of `secrets` (or of the whole game), >= 0; default all equal, when
@@ -67,6 +77,7 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
     total among trees that never need more than K guesses. time_limit (seconds): stop the search
     and return the best tree found (at worst the best greedy tree) with `lower_bound` < `value`
     unless it was proven optimal. The tree's guesser is named as the `optimal` agent's spec.
+    progress: a ProgressLine to keep up to date (sets explored, best so far, proven bound).
     """
     start = time.perf_counter()
     check_choice("pool", pool, POOLS)
@@ -90,14 +101,43 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
             max_guesses = depth_bound = least_depth(game, S, w, pool, sym, max_guesses, deadline)
         except Timeout:  # the search below times out at once and returns the best greedy tree
             pass
+    check_search_memory(game, S, pool)
     incumbent = seed_tree(game, S, w, pool, max_guesses) if time_limit is not None else None
     search = Search(game, w, pool, max_guesses, sym, deadline)
-    tree, lower = search_below(search, S, incumbent, label)
     unit = 1.0 if scale is None else scale
+    watch(search, progress, unit)
+    tree, lower = search_below(search, S, incumbent, label)
     value = incumbent_value(tree, w) * unit
     return SolvedTree(game, label, tree.roots, tree.guesses, tree.misses, value=value,
                       lower_bound=min(lower * unit, value), seconds=time.perf_counter() - start,
-                      searched=search.stats.nodes, depth_bound=depth_bound or min_depth(len(S), search.b_max))
+                      searched=search.stats.nodes, depth_bound=depth_bound or min_depth(len(S), search.b_max),
+                      time_limit=time_limit, stopped=search.timed_out)
+
+
+def check_search_memory(game: Game, S: Indexes, pool: str) -> None:
+    """Refuse, before searching, a root whose guesses cannot even be scored within the memory
+    limit: the partition counts gather a (secrets x guesses) block of replies as intp, then
+    offset and count it (about three such arrays at once)."""
+    guesses = len(game.guesses_naming(S)) if pool == "consistent" else len(game.all_guesses)
+    check_memory(3 * len(S) * guesses * np.dtype(np.intp).itemsize,
+                 f"scoring {guesses:,} guesses on the {len(S):,} secrets of {game.spec}")
+
+
+def watch(search: Search, progress: ProgressLine | None, unit: float = 1.0) -> None:
+    """Keep `progress` up to date from the search: sets explored, the best cost found so far
+    (the incumbent's until the search beats it), the proven lower bound, the time."""
+    if progress is None or not progress.enabled:
+        return
+
+    def report(s: Search) -> None:
+        if not progress.due():
+            return
+        best = min(s.progress[0], s.incumbent)
+        found = f"best {best * unit:,.6g}" if best < INF else "no tree yet"
+        progress.show(f"{s.stats.nodes:,} sets explored, {found}, proven >= {s.root_lower * unit:,.6g}, "
+                      f"{progress.elapsed:,.0f} s")
+
+    search.report = report
 
 
 def search_below(search: Search, S: Indexes, incumbent: Tree | None, label: str) -> tuple[Tree, float]:
@@ -106,6 +146,7 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | None, label: str)
     game, w, sym = search.game, search.w, search.symmetry
     budget = INF if incumbent is None else incumbent_value(incumbent, w)
     search.root_key = search.key(S, search.limit)
+    search.incumbent = budget
     try:
         value = search.solve(S, budget, sym=sym)
         if value == INF:
@@ -114,6 +155,7 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | None, label: str)
             return tree_from_search(search, S, label), value
         return incumbent, budget  # the search proved that nothing beats the incumbent
     except Timeout:
+        search.timed_out = True
         best, guess = search.progress
         tree = tree_from_search(search, S, label, guess) if guess >= 0 and best < budget else incumbent
         if tree is None:
@@ -122,7 +164,7 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | None, label: str)
 
 
 def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None = None,
-           bound_levels: int = 1) -> SolvedTree:
+           bound_levels: int = 1, progress: ProgressLine | None = None) -> SolvedTree:
     """A tree at least as good as `tree` (equal weights), and a proven lower bound on the optimum.
 
     With bound_levels L > 1 the best-first bound LB_L (lookahead.proven_bound) is computed first,
@@ -135,7 +177,9 @@ def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None =
     S = tree.secrets
     w = np.ones(len(game.secrets))
     sym = Symmetry.for_game(game, None if len(S) == len(game.secrets) else invariant(game, S, w))
+    check_search_memory(game, S, pool)
     search = Search(game, w, pool, None, sym, None)
+    watch(search, progress)
     level_bound = 0.0
     if bound_levels > 1:
         halfway = None if time_limit is None else start + time_limit / 2
@@ -145,7 +189,8 @@ def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None =
     value = incumbent_value(best, w)
     return SolvedTree(game, best.guesser, best.roots, best.guesses, best.misses, value=value,
                       lower_bound=min(max(lower, level_bound), value), seconds=time.perf_counter() - start,
-                      searched=search.stats.nodes, depth_bound=min_depth(len(S), search.b_max))
+                      searched=search.stats.nodes, depth_bound=min_depth(len(S), search.b_max),
+                      time_limit=time_limit, stopped=search.timed_out)
 
 
 # --- arguments ------------------------------------------------------------------------------
