@@ -138,8 +138,12 @@ class Search:
             self._tables[-b] = slot_depths(len(self.game.secrets), b)
         return self._tables[-b]
 
+    def set_bytes(self, S: Indexes) -> bytes:
+        """A candidate set as a cache key: two bytes a secret where indexes fit, else the full width."""
+        return S.astype(np.uint16).tobytes() if len(self.game.secrets) <= 65536 else S.tobytes()
+
     def key(self, S: Indexes, left: int):
-        code = S.astype(np.uint16).tobytes() if len(self.game.secrets) < 65536 else S.tobytes()
+        code = self.set_bytes(S)
         return code if self.limit == NO_LIMIT else (code, left)
 
     def remember(self, cache: dict, key, entry) -> None:
@@ -342,7 +346,7 @@ class Search:
             return left >= n
         if left <= 1 or n > slot_capacity(self.b_max, left):
             return False
-        key = (S.astype(np.uint16).tobytes(), left)
+        key = (self.set_bytes(S), left)
         if key in self.fit_cache:
             return self.fit_cache[key]
         if self.deadline is not None and time.perf_counter() > self.deadline:
