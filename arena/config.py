@@ -224,15 +224,16 @@ def _check_syntax(path: str, kind: str, spec: str) -> None:
     without looking the name up: nothing is imported or built."""
     from .spec import parse_spec
 
+    head, _, rest = spec.strip().partition(":") if isinstance(spec, str) else ("", "", "")
+    cls, _, params = rest.partition(":")
     try:
-        head, _, rest = spec.strip().partition(":")
-        cls, _, params = rest.partition(":")
         if kind != "game" and cls.isidentifier() and ("." in head or cls[:1].isupper()):
-            parse_spec("x:" + params)
+            parse_spec("x:" + params)  # module:Class[:params]: only the parameters have a syntax
         else:
             parse_spec(spec)
     except ArenaError as e:
-        raise _fail(path, f"{kind} {spec!r}: {e}") from None
+        reason = str(e).split("': ", 1)[-1] if str(e).startswith("spec ") else str(e)
+        raise _fail(path, f"{kind} {spec!r}: {reason}") from None
 
 
 def load_config(path: str, allow_import: bool = False) -> Config:
