@@ -71,6 +71,7 @@ def task_seed(seed: int, game: str, chooser: str, guesser: str, block: int) -> i
 
 # --- the files a spec reads ------------------------------------------------------------------
 
+@lru_cache(maxsize=1024)
 def canonical_game(spec: str) -> str:
     """The game spec with defaults dropped (no game is built); the spec as written if it does not bind."""
     from ..games import GAMES

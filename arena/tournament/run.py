@@ -118,7 +118,7 @@ def _stop_if_changed(watch: FileWatch, out: str | None, stored: int | None) -> N
     if name is not None:
         kept = f"; the {stored} results stored before are kept in {out}" if out and stored is not None else ""
         raise ArenaError(f"{name} changed during the run, so its results would mix two versions of it: "
-                         f"stopped{kept} (restore the file, or rerun to start over with the new one)")
+                         f"stopped{kept} (restore the file, or rerun with --force to start over with the new one)")
 
 
 def judge_cell(cell, mine: list):

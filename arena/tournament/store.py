@@ -139,22 +139,38 @@ class Store:
         self.lock.acquire()
         try:
             self.db = self._open(force)
+            # one transaction: a reader sees either no store or a whole one (layout, config, plan)
+            self.db.execute("BEGIN IMMEDIATE")
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                self.db.execute(statement)
             self._check_config(fingerprint, files or {}, force)
-            with self.db:
-                self._set_meta("format", FORMAT)
-                self._set_meta("fingerprint", fingerprint)
-                self._set_meta("config", config_text)
-                self._set_meta("files", json.dumps(files or {}, sort_keys=True))
-                if plan is not None:
-                    self.db.execute("DELETE FROM plan")
-                    self.db.executemany("INSERT INTO plan VALUES (?,?,?,?)",
-                                        [(i, t.key, t.cell, t.block) for i, t in enumerate(plan)])
-        except sqlite3.Error as e:
-            self.lock.release()
-            raise ArenaError(f"{self.path}: cannot write the results store ({e})") from None
-        except BaseException:
-            self.lock.release()
+            self._set_meta("format", FORMAT)
+            self._set_meta("fingerprint", fingerprint)
+            self._set_meta("config", config_text)
+            self._set_meta("files", json.dumps(files or {}, sort_keys=True))
+            if plan is not None:
+                self.db.execute("DELETE FROM plan")
+                self.db.executemany("INSERT INTO plan VALUES (?,?,?,?)",
+                                    [(i, t.key, t.cell, t.block) for i, t in enumerate(plan)])
+            self.db.execute("COMMIT")
+        except BaseException as e:
+            self._abandon()
+            if isinstance(e, sqlite3.Error):
+                raise ArenaError(f"{self.path}: cannot write the results store ({e})") from None
             raise
+
+    def _abandon(self) -> None:
+        """Roll back and let go of the store and its lock (opening failed)."""
+        db = getattr(self, "db", None)
+        try:
+            if db is not None:
+                if db.in_transaction:
+                    db.rollback()
+                db.close()
+        except sqlite3.Error:
+            pass
+        finally:
+            self.lock.release()
 
     def _open(self, force: bool) -> sqlite3.Connection:
         """The store's connection, after checking the file is a sound store of this layout."""
@@ -175,8 +191,7 @@ class Store:
                     raise ArenaError(f"{self.path} was written by another version of arena (store format "
                                      f"{layout}, this one reads {FORMAT}); rerun with --force to discard it, "
                                      "or use another --out directory")
-                db.executescript("DROP TABLE IF EXISTS tasks; DROP TABLE IF EXISTS plan; DELETE FROM meta;")
-            db.executescript(SCHEMA)
+                db.executescript("DROP TABLE IF EXISTS tasks; DROP TABLE IF EXISTS plan; DROP TABLE IF EXISTS meta;")
         except sqlite3.Error as e:
             raise ArenaError(f"{self.path}: cannot open the results store ({e}); rerun with --force to start "
                              "afresh, or use another --out directory") from None
@@ -191,9 +206,8 @@ class Store:
             what = (f"results made with another version of {changed}" if changed
                     else "results of a different config")
             raise ArenaError(f"{self.directory} holds {what}; use --force to discard them, or another --out directory")
-        with self.db:
-            self.db.execute("DELETE FROM tasks")
-            self.db.execute("DELETE FROM plan")
+        self.db.execute("DELETE FROM tasks")
+        self.db.execute("DELETE FROM plan")
 
     def _set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
