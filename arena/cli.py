@@ -4,6 +4,7 @@ mistake (ArenaError) or an agent's (RuleBreak) is one line on stderr and exit st
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -141,13 +142,37 @@ def cmd_agents(args) -> None:
 
 
 def cmd_run(args) -> None:
+    """Run a config; with --out, store each task as it finishes (one writer per directory)."""
     from .config import load_config, run_config
+    from .tournament.store import DirectoryLock
 
-    config = load_config(args.config)
-    report = run_config(config, progress=not args.json and sys.stderr.isatty(), workers=args.workers,
-                        backend=args.backend, scheduler=args.scheduler, out=args.out, force=args.force)
-    _show_report(report, args)
-    if args.check and not report.all_agree:
+    config = load_config(args.config, allow_import=getattr(args, "allow_import", False))
+    workers = _workers(args.workers, args.oversubscribe, args.backend)
+    timeout = args.task_timeout if args.task_timeout is not None else config.task_timeout
+    lock = DirectoryLock(args.out) if args.out else contextlib.nullcontext()
+    with lock:  # held while the store and the outputs beside it are written
+        report = run_config(config, progress=not args.json and sys.stderr.isatty(), workers=workers,
+                            backend=args.backend, scheduler=args.scheduler, out=args.out, force=args.force,
+                            retry_failed=args.retry_failed, timeout=timeout)
+        _show_report(report, args)
+    _exit_status(report, args)
+
+
+def _workers(workers: int, oversubscribe: bool, backend: str) -> int:
+    """--workers, capped at the CPU count (more processes than CPUs only slow each other down)."""
+    if workers < 1:
+        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    cpus = os.cpu_count() or 1
+    if backend == "local" and workers > cpus and not oversubscribe:
+        print(f"arena run: --workers {workers} is more than the {cpus} CPUs here: using {cpus} "
+              f"(--oversubscribe to use {workers})", file=sys.stderr)
+        return cpus
+    return workers
+
+
+def _exit_status(report, args) -> None:
+    """1 with --check unless every published figure is reproduced, or with --strict if a cell failed."""
+    if args.check and not report.all_agree or getattr(args, "strict", False) and report.failed:
         sys.exit(1)
 
 
@@ -170,11 +195,25 @@ def _show_report(report, args) -> None:
 
 
 def cmd_report(args) -> None:
-    """The tables of a stored tournament, from DIR/results.sqlite, without running anything."""
+    """The tables of a stored tournament, from DIR/results.sqlite, without running anything:
+    the stored config is read as data (no agent is imported), and no lock is taken."""
     from .tournament.output import stored_report
 
     args.out = None
-    _show_report(stored_report(args.dir), args)
+    report = stored_report(args.dir)
+    _show_report(report, args)
+    _exit_status(report, args)
+
+
+def _seconds(text: str) -> float:
+    """--task-timeout: seconds, a number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds > 0")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -211,25 +250,46 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="the games and their parameters").set_defaults(func=cmd_games)
     sub.add_parser("agents", help="the agents and their parameters").set_defaults(func=cmd_agents)
 
-    p = sub.add_parser("run", help="run a TOML config and print its table")
+    p = sub.add_parser(
+        "run", help="run a TOML config and print its table",
+        description="Run a TOML config and print its table. An agent that raises, breaks the rules or runs past "
+                    "--task-timeout fails its own cells only: they are marked FAILED in the table, results.csv "
+                    "(status and error columns) and summary.txt, and the run goes on. Exit status: 0 when the "
+                    "run completed, 1 with --check if a published figure was not reproduced or with --strict "
+                    "if a cell failed, 2 for a mistake in the command or the config. With --out DIR, a second "
+                    "run resumes (failed tasks are kept unless --retry-failed); one run writes to DIR at a time.")
     p.add_argument("config", help="a TOML file (see experiments/)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
-    p.add_argument("--workers", type=int, default=1, help="processes on this machine (default 1)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 if any cell failed (by default a run that completes exits 0, failed cells "
+                        "marked FAILED in its table, results.csv and summary.txt)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes on this machine (default 1; at most the CPU count unless --oversubscribe)")
+    p.add_argument("--oversubscribe", action="store_true", help="allow --workers above the CPU count")
+    p.add_argument("--task-timeout", type=_seconds, metavar="SECONDS",
+                   help="fail a task that runs longer (default: the config's task_timeout, else no limit)")
     p.add_argument("--backend", default="local", help="local (a process pool) or dask")
     p.add_argument("--scheduler", metavar="ADDRESS", help="the Dask scheduler, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--out", metavar="DIR", help="store results in DIR/results.sqlite (a rerun resumes) "
                                                 "and write results.csv, summary.txt and plots there")
-    p.add_argument("--force", action="store_true", help="discard stored results of a different config")
+    p.add_argument("--force", action="store_true",
+                   help="discard stored results of a different config (or a damaged store) and start afresh")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="with --out, run again the stored tasks that failed (by default a resumed run keeps "
+                        "failures as results and runs only the tasks not stored yet)")
     p.add_argument("--no-plots", action="store_true", help="with --out, skip the plots")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("report", help="the tables of a stored tournament (arena run --out DIR)")
+    p = sub.add_parser("report", help="the tables of a stored tournament (arena run --out DIR)",
+                       description="Reprint a stored tournament from DIR/results.sqlite. Nothing is run and no "
+                                   "agent is imported: the stored config is read as data. Safe while a run writes.")
     p.add_argument("dir")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--csv", metavar="FILE")
-    p.add_argument("--check", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
+    p.add_argument("--strict", action="store_true", help="exit 1 if any cell failed or was not run yet")
     p.set_defaults(func=cmd_report, no_plots=True)
 
     from . import commands

@@ -14,6 +14,11 @@ A config is a grid, a list of rows, or both:
     published = { total = 7471, mean = 5.76, max = 9 }
     tolerance = { mean = 0.005 }  # optional; published ranges "7.32-7.38" are also accepted
 
+Optional top-level keys: `block = 5` (repetitions of a random agent per task, the grain of
+parallel work and of resuming; a config may make at most 200,000 tasks), `strikes = [6, 8]`
+(strike limits to count losses at), `task_timeout = 60` (seconds a task may run before it is
+recorded as failed; `arena run --task-timeout` overrides it).
+
 Without [[rows]], the grid `games` x `choosers` x `guessers` (each a spec, a list of specs or of
 {spec, label} tables) gives the cells. With [[rows]], the rows are the cells and the top-level
 `game`, `guesser` and `chooser` are their defaults; a top-level list of several (a grid) beside
@@ -31,8 +36,8 @@ from typing import Any
 
 from .errors import ArenaError, choices
 
-TOP_KEYS = {"title", "description", "seed", "repeat", "block", "strikes", "game", "games", "guesser", "guessers",
-            "chooser", "choosers", "rows"}
+TOP_KEYS = {"title", "description", "seed", "repeat", "block", "strikes", "task_timeout", "game", "games", "guesser",
+            "guessers", "chooser", "choosers", "rows"}
 ROW_KEYS = {"label", "game", "guesser", "chooser", "repeat", "seed", "strikes", "published", "tolerance", "note"}
 FIGURES = ("total", "mean", "max", "misses", "misses_max", "lostK")
 DEFAULT_TOLERANCE = {"total": 0, "mean": 0.005, "max": 0, "misses": 0.005, "misses_max": 0, "lost": 0}
@@ -69,6 +74,9 @@ class Config:
     path: str = ""
     block: int = 5  # repetitions of a random agent per task: the grain of parallel work
     text: str = ""  # the config file as read, kept with stored results
+    task_timeout: float | None = None  # seconds a task may run before it is failed (None: no limit)
+    allow_import: bool = False  # may module:Class agents be imported (never on `arena report`)
+    files: dict[str, str] | None = None  # file -> SHA-256 of every file the cells read, hashed on loading
 
 
 def _fail(where: str, message: str) -> ArenaError:
@@ -140,14 +148,19 @@ def _range(text: str) -> tuple[float, float] | None:
     return (low, high) if low <= high else None
 
 
-def parse_config(data: dict, path: str = "<config>") -> Config:
-    """Check a parsed TOML document and expand it into cells; every error names its key."""
+def parse_config(data: dict, path: str = "<config>", allow_import: bool = False) -> Config:
+    """Check a parsed TOML document and expand it into cells; every error names its key.
+
+    Only the syntax of game and agent specs is checked here, so a stored config is read as
+    data without importing or building anything (`load_config` builds the agents).
+    """
     unknown = set(data) - TOP_KEYS
     if unknown:
         raise _fail(path, f"unknown key {sorted(unknown)[0]!r}; valid keys: {choices(sorted(TOP_KEYS))}")
     seed = _int(f"{path}: seed", data.get("seed", 0))
     strikes = _strike_list(f"{path}: strikes", data.get("strikes", []))
     repeat = _int(f"{path}: repeat", data.get("repeat", 1), 1)
+    timeout = _timeout(f"{path}: task_timeout", data["task_timeout"]) if "task_timeout" in data else None
     defaults = {}
     for single, plural in (("game", "games"), ("guesser", "guessers"), ("chooser", "choosers")):
         if single in data and plural in data:
@@ -192,39 +205,80 @@ def parse_config(data: dict, path: str = "<config>") -> Config:
                           _figures(f"{where}.tolerance", row.get("tolerance", {}), numeric_only=True),
                           str(row.get("note", "")),
                           _strike_list(f"{where}.strikes", row["strikes"]) if "strikes" in row else strikes))
-    from agents import make_chooser
-    for spec in dict.fromkeys(cell.chooser for cell in cells):
-        try:
-            make_chooser(spec)
-        except ArenaError as e:
-            raise _fail(path, f"chooser {spec!r}: {e}") from None
-    return Config(str(data.get("title", Path(path).stem)), cells, path, _int(f"{path}: block", data.get("block", 5), 1))
+    for cell in cells:
+        for kind, spec in (("game", cell.game), ("chooser", cell.chooser), ("guesser", cell.guesser)):
+            _check_syntax(path, kind, spec)
+    return Config(str(data.get("title", Path(path).stem)), cells, path, _int(f"{path}: block", data.get("block", 5), 1),
+                  task_timeout=timeout, allow_import=allow_import)
 
 
-def load_config(path: str) -> Config:
-    """Read and check a TOML config: a syntax error or a wrong key is an ArenaError naming it."""
+def _timeout(where: str, value: Any) -> float:
+    """`task_timeout = 30`: seconds, a number > 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or value == float("inf"):
+        raise _fail(where, f"expected a number of seconds > 0, got {value!r}")
+    return float(value)
+
+
+def _check_syntax(path: str, kind: str, spec: str) -> None:
+    """A spec's syntax (`name:key=value,...`, or `module:Class[:key=value,...]` for an agent),
+    without looking the name up: nothing is imported or built."""
+    from .spec import parse_spec
+
+    head, _, rest = spec.strip().partition(":") if isinstance(spec, str) else ("", "", "")
+    cls, _, params = rest.partition(":")
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise ArenaError(f"cannot read config {path}: {e.strerror}") from None
+        if kind != "game" and cls.isidentifier() and ("." in head or cls[:1].isupper()):
+            parse_spec("x:" + params)  # module:Class[:params]: only the parameters have a syntax
+        else:
+            parse_spec(spec)
+    except ArenaError as e:
+        reason = str(e).split("': ", 1)[-1] if str(e).startswith("spec ") else str(e)
+        raise _fail(path, f"{kind} {spec!r}: {reason}") from None
+
+
+def load_config(path: str, allow_import: bool = False) -> Config:
+    """Read and check a TOML config: a syntax error or a wrong key is an ArenaError naming it.
+
+    The file must be UTF-8 (a byte-order mark is accepted). The files the cells read are
+    hashed before any game or agent reads them, and every agent is built (module:Class agents
+    only with `allow_import`).
+    """
+    text = read_config_text(path)
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ArenaError(f"{path}: not valid TOML: {e}") from None
-    config = parse_config(data, path)
-    config.text = Path(path).read_text()
-    _check_specs(config)
+    config = parse_config(data, path, allow_import=allow_import)
+    config.text = text
+    from .tournament.cells import files_read
+    config.files = files_read(config.cells)
+    _check_specs(config, allow_import=allow_import)
     return config
 
 
-def _check_specs(config: Config) -> None:
+def read_config_text(path: str) -> str:
+    """A config file's text: UTF-8, with or without a byte-order mark; anything else is an ArenaError."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise ArenaError(f"cannot read config {path}: {e.strerror}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise ArenaError(f"{path}: not UTF-8 text (byte 0x{raw[e.start]:02x} on line {line}); "
+                         "save the config as UTF-8") from None
+
+
+def _check_specs(config: Config, allow_import: bool = False) -> None:
     """Build every agent and parse every game spec up front, so a typo stops the run before it starts."""
-    from agents import make_chooser, make_guesser
     from .games import make_game
+    from .tournament.cells import build_agent
 
     for i, cell in enumerate(config.cells):
         try:
-            make_chooser(cell.chooser)
-            guesser = make_guesser(cell.guesser)
+            build_agent(cell.chooser, "chooser", allow_import)
+            guesser = build_agent(cell.guesser, "guesser", allow_import)
             game = make_game(cell.game)  # cached: the run reuses it
             if hasattr(guesser, "openers_for"):
                 guesser.openers_for(game)
@@ -249,11 +303,15 @@ def run_cell(cell: Cell):
 
 
 def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
-               scheduler: str | None = None, out: str | None = None, force: bool = False):
+               scheduler: str | None = None, out: str | None = None, force: bool = False,
+               retry_failed: bool = False, timeout: float | None = None, allow_import: bool | None = None):
     """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
 
     With `out`, every finished task is committed to DIR/results.sqlite and a second run
-    resumes: only the missing tasks run. Returns an arena.report.Report.
+    resumes: only the missing tasks run (failed ones too with `retry_failed`). `timeout` is the
+    per-task time limit in seconds (default: the config's task_timeout). Returns an
+    arena.report.Report; a failed cell is a failed Result in it, not an exception.
     """
     from .tournament.run import run
-    return run(config, progress=progress, workers=workers, backend=backend, scheduler=scheduler, out=out, force=force)
+    return run(config, progress=progress, workers=workers, backend=backend, scheduler=scheduler, out=out, force=force,
+               retry_failed=retry_failed, timeout=timeout, allow_import=allow_import)

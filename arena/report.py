@@ -18,13 +18,23 @@ class Result:
     agree: bool | None  # None when nothing was published
     error: str | None = None  # an agent that raised or broke the rules: its cell failed
     histogram: dict[int, int] | None = None  # guesses -> games, for the plots
+    status: str = "ok"  # ok (figures measured), failed (a task failed) or not run (not stored yet)
+
+    @property
+    def measured(self) -> bool:
+        """Did every task of the cell run, so its figures exist?"""
+        return self.status == "ok"
 
 
 def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None = None,
-          histogram: dict[int, int] | None = None) -> Result:
-    """The cell's result, with its verdict against the published figures."""
-    if error:
-        return Result(cell, {}, seconds, False if cell.published else None, error)
+          histogram: dict[int, int] | None = None, status: str | None = None) -> Result:
+    """The cell's result, with its verdict against the published figures.
+
+    With an `error` and no figures the cell failed (status `failed`, or `not run`); an error
+    beside figures is a verdict's (a published figure this game does not measure).
+    """
+    if error and not ours:
+        return Result(cell, {}, seconds, False if cell.published else None, error, status=status or "failed")
     missing = [k for k in cell.published if k not in ours]
     if missing:
         return Result(cell, ours, seconds, False, f"no figure {missing[0]!r} for this game")
@@ -43,6 +53,11 @@ class Report:
     @property
     def all_agree(self) -> bool:
         return all(r.agree is not False for r in self.results)
+
+    @property
+    def failed(self) -> list[Result]:
+        """Cells whose figures are missing: a task failed, or was not run yet."""
+        return [r for r in self.results if not r.measured]
 
     def figures(self) -> list[str]:
         """The columns: total, mean, worst, then any other figure a row published or we measured."""
@@ -77,21 +92,23 @@ class Report:
             lines.append(line)
         for r in self.results:
             if r.error:
-                lines.append(f"  FAILED '{r.cell.label}': {r.error}")
+                lines.append(f"  {'NOT RUN' if r.status == 'not run' else 'FAILED'} '{r.cell.label}': {r.error}")
             if r.cell.note:
                 lines.append(f"  note on '{r.cell.label}': {r.cell.note}")
         checked = [r for r in self.results if r.agree is not None]
         done = f"{sum(r.agree for r in checked)} of {len(checked)} published rows reproduced; " if checked else ""
-        failed = sum(r.error is not None for r in self.results)
+        failed = sum(r.error is not None and r.status != "not run" for r in self.results)
+        missing = sum(r.status == "not run" for r in self.results)
         lines.append(done + f"{len(self.results)} cells" + (f", {failed} failed" if failed else "") +
-                     f"; {self.seconds:.1f} s")
+                     (f", {missing} not run yet" if missing else "") + f"; {self.seconds:.1f} s")
         return "\n".join(lines)
 
     def to_json(self) -> dict:
         return {"title": self.config.title, "seconds": round(self.seconds, 3), "cells": [
             {"label": r.cell.label, "game": r.cell.game, "guesser": r.cell.guesser, "chooser": r.cell.chooser,
              "repeat": r.cell.repeat, "seed": r.cell.seed, **{k: v for k, v in r.ours.items()},
-             "published": r.cell.published, "agree": r.agree, "error": r.error, "seconds": round(r.seconds, 3)}
+             "published": r.cell.published, "agree": r.agree, "status": r.status, "error": r.error,
+             "seconds": round(r.seconds, 3)}
             for r in self.results]}
 
     def grids(self) -> dict[str, tuple[list[str], list[str], dict]]:
@@ -118,8 +135,8 @@ class Report:
                 row = []
                 for c in choosers:
                     r = cells.get((c, g))
-                    if r is None or r.error:
-                        row.append("failed" if r is not None else "")
+                    if r is None or not r.measured:
+                        row.append(r.status if r is not None else "")
                         continue
                     text = f"{r.ours['mean']:.3f} ({r.ours['max']})"
                     lost = [k for k in r.ours if k.startswith("lost")]
@@ -135,7 +152,7 @@ class Report:
         mean misses where misses count)."""
         if len(choosers) < 2 and len(guessers) < 2:
             return ""
-        if any(cells.get((c, g)) is None or cells[c, g].error for c in choosers for g in guessers):
+        if any(cells.get((c, g)) is None or not cells[c, g].measured for c in choosers for g in guessers):
             return "  meta-game: not solved (a cell failed or is missing)"
         try:
             from .equilibrium import solve_matrix_game
@@ -152,16 +169,18 @@ class Report:
                 f"guessers: {mix(guessers, solution.column)}")
 
     def write_csv(self, path: str) -> None:
+        """One row per cell, failed ones included (figures blank, status and error filled in);
+        no timings, so the same seed gives the same bytes whatever the workers."""
         with open(path, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["label", "game", "chooser", "guesser", "repeat", "seed", "total", "mean", "std", "max",
-                        "published_total", "published_mean", "published_max", "agree"])
+                        "published_total", "published_mean", "published_max", "agree", "status", "error"])
             for r in self.results:
-                c, p = r.cell, r.cell.published
-                w.writerow([c.label, c.game, c.chooser, c.guesser, c.repeat, c.seed, r.ours["total"],
-                            round(r.ours["mean"], 6), round(r.ours["std"], 6), r.ours["max"],
-                            p.get("total", ""), p.get("mean", ""), p.get("max", ""),
-                            "" if r.agree is None else r.agree])
+                c, p, o = r.cell, r.cell.published, r.ours
+                w.writerow([c.label, c.game, c.chooser, c.guesser, c.repeat, c.seed, o.get("total", ""),
+                            round(o["mean"], 6) if "mean" in o else "", round(o["std"], 6) if "std" in o else "",
+                            o.get("max", ""), p.get("total", ""), p.get("mean", ""), p.get("max", ""),
+                            "" if r.agree is None else r.agree, r.status, r.error or ""])
 
 
 def _figure(key: str, value: Any, repeat: int = 1) -> str:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from arena.config import DEFAULT_TOLERANCE, Cell, _range, agrees, parse_config, run_cell
+from arena.config import DEFAULT_TOLERANCE, Cell, _check_specs, _range, agrees, parse_config, run_cell
 from arena.errors import ArenaError
 
 SMALL = "mastermind:pegs=2,colors=3"  # 9 codes: lowest needs 24 guesses in all (mean 2.67, worst 4)
 
 
 def error(data: dict, path: str = "cfg.toml") -> str:
+    """The message of a config's mistake: parse_config checks syntax, _check_specs (as load_config
+    does) the agents' names."""
     with pytest.raises(ArenaError) as info:
-        parse_config(data, path)
+        _check_specs(parse_config(data, path))
     return str(info.value)
 
 

@@ -3,12 +3,31 @@
 A task's seed is a hash of the tournament seed and the task's identity (game, chooser,
 guesser, block), never of its position in a queue, so results are the same whatever the
 number of workers, the backend, or the order in which tasks finish.
+
+A task's key (its identity in the results store) is a hash of everything that can change
+its result: the game, chooser and guesser specs, the seeds, the block and its size, the
+strike limits, and the contents of every file the game or the agents read (word lists,
+weights, saved trees and equilibria, the shipped word lists). Two rows of a config that
+differ in any of these never share a stored result, and a store never serves a result made
+from another version of a file.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import inspect
+import json
+import math
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Iterable
+
+from ..errors import ArenaError
+
+#: Most tasks a run may have: each is a row in memory and in the store, so a config asking for
+#: more (a huge `repeat` in small blocks) is refused before any is built.
+MAX_TASKS = 200_000
 
 
 @dataclass(frozen=True)
@@ -23,11 +42,25 @@ class Task:
     repeat: int
     seed: int
     strikes: tuple[int, ...] = ()
+    cell_seed: int = 0  # the cell's seed, which `seed` is derived from
+    files: tuple[tuple[str, str], ...] = ()  # (file as named in a spec, its SHA-256) for every file read
+    allow_import: bool = field(default=False, compare=False)  # may module:Class agents be imported
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """The task's identity in the results store."""
-        return f"{self.game} | {self.chooser} | {self.guesser} | block {self.block}"
+        """The task's identity in the results store: a SHA-256 of everything its result depends on."""
+        return task_key(self)
+
+    def identity(self) -> dict:
+        """What the key hashes, readable (the store keeps it beside the result)."""
+        return {"game": canonical_game(self.game), "chooser": self.chooser, "guesser": self.guesser,
+                "cell_seed": self.cell_seed, "seed": self.seed, "block": self.block, "repeat": self.repeat,
+                "strikes": list(self.strikes), "files": [list(f) for f in self.files]}
+
+
+def task_key(task: Task) -> str:
+    text = json.dumps(task.identity(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def task_seed(seed: int, game: str, chooser: str, guesser: str, block: int) -> int:
@@ -36,23 +69,186 @@ def task_seed(seed: int, game: str, chooser: str, guesser: str, block: int) -> i
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
 
 
-def _randomised(spec: str, role: str) -> bool:
+# --- the files a spec reads ------------------------------------------------------------------
+
+@lru_cache(maxsize=1024)
+def canonical_game(spec: str) -> str:
+    """The game spec with defaults dropped (no game is built); the spec as written if it does not bind."""
+    from ..games import GAMES
+    from ..spec import bind, canonical, parse_spec
+
+    try:
+        name, raw = parse_spec(spec)
+        return canonical(name, GAMES[name].params, bind(name, GAMES[name].params, raw))
+    except (ArenaError, KeyError):
+        return spec.strip()
+
+
+def spec_values(spec: str, kind: str) -> list[str]:
+    """Every parameter value of a spec, as text: for a game, its defaults too (the default word
+    list is read as surely as a named one); for an agent, the values it was given."""
+    from ..spec import parse_spec
+
+    try:
+        if kind == "game":
+            from ..games import GAMES
+            from ..spec import bind
+
+            name, raw = parse_spec(spec)
+            if name in GAMES:
+                return [str(v) for v in bind(name, GAMES[name].params, raw).values()]
+            return list(raw.values())
+        head, _, rest = spec.strip().partition(":")
+        cls, _, params = rest.partition(":")
+        if cls.isidentifier() and ("." in head or cls[:1].isupper()):  # module:Class[:params]
+            return list(parse_spec("x:" + params)[1].values())
+        return list(parse_spec(spec)[1].values())
+    except ArenaError:
+        return []  # a malformed spec fails when its task runs; it reads no file before
+
+
+def spec_files(spec: str, kind: str) -> list[str]:
+    """The files a spec's parameters name: shipped word lists (`sgb`, `web2`) and existing files."""
+    from ..words import SHIPPED
+
+    return sorted({v for v in spec_values(spec, kind) if v in SHIPPED or _is_file(v)})
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return bool(text) and Path(text).expanduser().is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def file_digest(name: str) -> str:
+    """SHA-256 of a shipped word list's package file or of a file's bytes (re-read only when
+    its size or modification time changed)."""
+    from ..words import SHIPPED
+
+    if name in SHIPPED:
+        return _shipped_digest(name)
+    path = Path(name).expanduser()
+    try:
+        st = path.stat()
+        return _digest(str(path.resolve()), st.st_size, st.st_mtime_ns)
+    except OSError as e:
+        raise ArenaError(f"cannot read {name}: {e.strerror}") from None
+
+
+@lru_cache(maxsize=None)
+def _shipped_digest(name: str) -> str:
+    from importlib import resources
+
+    from ..words import SHIPPED
+
+    return hashlib.sha256((resources.files("arena") / "data" / SHIPPED[name]).read_bytes()).hexdigest()
+
+
+@lru_cache(maxsize=256)
+def _digest(path: str, size: int, mtime_ns: int) -> str:
+    """Keyed by size and time as well as path, so an edited file is hashed afresh."""
+    sha = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            sha.update(chunk)
+    return sha.hexdigest()
+
+
+def files_read(cells) -> dict[str, str]:
+    """File -> SHA-256 for every file any cell's game, chooser or guesser reads.
+
+    Games and word lists are cached per process by their spec, which names a file but not its
+    contents: when a file's contents differ from those this process saw before, those caches
+    are emptied so that nothing built from the old contents is reused.
+    """
+    names = set()
+    for cell in cells:
+        names.update(spec_files(cell.game, "game"), spec_files(cell.chooser, "agent"),
+                     spec_files(cell.guesser, "agent"))
+    files = {name: file_digest(name) for name in sorted(names)}
+    if any(_seen.get(name, digest) != digest for name, digest in files.items()):
+        _forget_built()
+    _seen.update(files)
+    return files
+
+
+_seen: dict[str, str] = {}  # file -> the contents (SHA-256) this process last built from
+
+
+def _forget_built() -> None:
+    """Empty the per-process caches of games and word lists (keyed by spec, not contents)."""
+    from .. import games, words
+
+    words.read_words.cache_clear()
+    games._build.cache_clear()
+
+
+# --- cells into tasks --------------------------------------------------------------------------
+
+def build_agent(spec: str, role: str, allow_import: bool = False):
+    """The agent `spec` of `role`; `allow_import` passed on where the registry takes it."""
     from agents.registry import make_agent
 
-    agent = make_agent(spec, role)
+    if "allow_import" in inspect.signature(make_agent).parameters:
+        return make_agent(spec, role, allow_import=allow_import)
+    return make_agent(spec, role)
+
+
+def _randomised(spec: str, role: str, allow_import: bool = False) -> bool:
+    agent = build_agent(spec, role, allow_import)
     return not getattr(agent, "deterministic", True) or not getattr(agent, "traits", {}).get("deterministic", True)
 
 
-def expand(cells, block: int = 5) -> list[Task]:
+def cell_repeats(cells, allow_import: bool = False) -> list[int]:
+    """Repetitions each cell plays: its `repeat` if an agent is random, else one."""
+    random: dict[tuple[str, str], bool] = {}
+
+    def is_random(spec: str, role: str) -> bool:
+        if (spec, role) not in random:
+            random[spec, role] = _randomised(spec, role, allow_import)
+        return random[spec, role]
+
+    return [cell.repeat if is_random(cell.guesser, "guesser") or (cell.chooser != "uniform"
+                                                                   and is_random(cell.chooser, "chooser")) else 1
+            for cell in cells]
+
+
+def check_task_count(repeats: list[int], block: int, where: str = "the config") -> int:
+    """How many tasks these cells make, counted before any is built; over MAX_TASKS an ArenaError
+    suggesting the `block` that fits."""
+    count = sum(math.ceil(r / block) for r in repeats)
+    if count > MAX_TASKS:
+        big = [r for r in repeats if r > 1]
+        fits = math.ceil(sum(big) / max(1, MAX_TASKS - len(repeats)))
+        raise ArenaError(f"{where} makes {count:,} tasks (repeat up to {max(repeats):,} in blocks of {block:,}), "
+                         f"over the limit of {MAX_TASKS:,}: set block = {max(fits, block + 1):,} or more in the config")
+    return count
+
+
+def expand(cells, block: int = 5, files: dict[str, str] | None = None, allow_import: bool = False,
+           where: str = "the config") -> list[Task]:
     """Every cell as tasks: one if both agents are deterministic, else its repetitions in
-    blocks of `block`. Limits from published lostK figures join the cell's strike limits."""
+    blocks of `block`. Limits from published lostK figures join the cell's strike limits.
+
+    `files` (file -> SHA-256, as `files_read` gives) are the contents the tasks are keyed on;
+    by default they are hashed now.
+    """
+    repeats = cell_repeats(cells, allow_import)
+    check_task_count(repeats, block, where)
+    files = files_read(cells) if files is None else files
     tasks = []
-    for i, cell in enumerate(cells):
+    for i, (cell, repeat) in enumerate(zip(cells, repeats)):
         limits = tuple(sorted({int(k[4:]) for k in cell.published if k.startswith("lost")} | set(cell.strikes)))
-        random = _randomised(cell.guesser, "guesser") or (cell.chooser != "uniform"
-                                                           and _randomised(cell.chooser, "chooser"))
-        repeat = cell.repeat if random else 1
+        read = tuple((name, files.get(name) or file_digest(name))
+                     for name in _names(cell))
         for b, start in enumerate(range(0, repeat, block)):
             seed = task_seed(cell.seed, cell.game, cell.chooser, cell.guesser, b)
-            tasks.append(Task(i, cell.game, cell.chooser, cell.guesser, b, min(block, repeat - start), seed, limits))
+            tasks.append(Task(i, cell.game, cell.chooser, cell.guesser, b, min(block, repeat - start), seed, limits,
+                              cell.seed, read, allow_import))
     return tasks
+
+
+def _names(cell) -> Iterable[str]:
+    return sorted({*spec_files(cell.game, "game"), *spec_files(cell.chooser, "agent"),
+                   *spec_files(cell.guesser, "agent")})

@@ -46,7 +46,7 @@ def histograms(game: str, choosers: list[str], guessers: list[str], cells: dict,
     for ax, chooser in zip(axes[0], choosers):
         for guesser in guessers:
             r = cells.get((chooser, guesser))
-            if r is None or r.error or not r.histogram:
+            if r is None or not r.measured or not r.histogram:
                 continue
             values = sorted(r.histogram)
             total = sum(r.histogram.values())
@@ -85,15 +85,18 @@ def _slug(text: str) -> str:
 def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path) -> None:
     """Mean guesses for each guesser (rows) against each chooser (columns)."""
     plt = _pyplot()
-    values = np.array([[cells[c, g].ours.get("mean", np.nan) if (c, g) in cells and not cells[c, g].error
+    values = np.array([[cells[c, g].ours.get("mean", np.nan) if (c, g) in cells and cells[c, g].measured
                         else np.nan for c in choosers] for g in guessers])
     fig, ax = plt.subplots(figsize=(1.6 * len(choosers) + 3, 0.45 * len(guessers) + 1.8))
     image = ax.imshow(values, cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(choosers)), choosers, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(len(guessers)), guessers, fontsize=8)
     for (i, j), v in np.ndenumerate(values):
+        r = cells.get((choosers[j], guessers[i]))
         if not np.isnan(v):
             ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color="white")
+        elif r is not None and not r.measured:  # a failed cell stays blank, marked as such
+            ax.text(j, i, r.status, ha="center", va="center", fontsize=7, color="tab:red")
     fig.colorbar(image, ax=ax, label="mean guesses")
     ax.set_title(game)
     fig.tight_layout()
@@ -102,39 +105,30 @@ def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, p
 
 
 def stored_report(directory: str):
-    """The Report of a stored tournament: its config from the store, its results from the store."""
+    """The Report of a stored tournament, from the store alone: its config's text (read as data:
+    no agent is imported or built), its task plan and its results."""
     from ..config import parse_config
-    from ..report import Report, judge
-    from .cells import expand
-    from .tally import Tally
-    import sqlite3
+    from ..report import Report
+    from .run import judge_cell
+    from .store import read_store
 
+    text, plan, rows = read_store(directory)
     path = Path(directory) / "results.sqlite"
-    if not path.is_file():
-        raise ArenaError(f"{directory}: no results.sqlite here (arena run CONFIG --out {directory} makes one)")
-    db = sqlite3.connect(path)
     try:
-        text = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0]
-        rows = {k: (s, t, e, sec) for k, s, t, e, sec in db.execute("SELECT key, status, tally, error, seconds FROM tasks")}
-    except (sqlite3.Error, TypeError) as e:
-        raise ArenaError(f"{path}: not a tournament store ({e})") from None
-    finally:
-        db.close()
-    config = parse_config(tomllib.loads(text), str(path))
-    import json
-    judged, missing = [], 0
-    tasks = expand(config.cells, config.block)
-    for i, cell in enumerate(config.cells):
-        mine = [rows.get(t.key) for t in tasks if t.cell == i]
-        if any(r is None for r in mine):
-            missing += sum(r is None for r in mine)
-            judged.append(judge(cell, {}, 0.0, "not run yet (resume with arena run CONFIG --out DIR)"))
-            continue
-        errors = [r[2] for r in mine if r[0] != "ok"]
-        if errors:
-            judged.append(judge(cell, {}, sum(r[3] for r in mine), errors[0]))
-            continue
-        tallies = [Tally.from_json(json.loads(r[1])) for r in mine]
-        tally = sum(tallies[1:], tallies[0])
-        judged.append(judge(cell, tally.figures(), sum(r[3] for r in mine), histogram=tally.histogram))
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ArenaError(f"{path}: the stored config is not valid TOML ({e}); rerun arena run CONFIG "
+                         f"--out {directory} --force to rebuild the store") from None
+    try:
+        config = parse_config(data, f"{path} (stored config)")
+    except ArenaError as e:
+        raise ArenaError(f"{e}; rerun arena run CONFIG --out {directory} --force to rebuild the store") from None
+    config.text = text
+    by_cell: list[list] = [[] for _ in config.cells]
+    for key, cell, block in plan:
+        if not isinstance(cell, int) or not 0 <= cell < len(by_cell):
+            raise ArenaError(f"{path}: the stored plan names cell {cell!r} of {len(by_cell)}; rerun arena run "
+                             f"CONFIG --out {directory} --force to rebuild the store")
+        by_cell[cell].append(rows.get(key))
+    judged = [judge_cell(cell, mine) for cell, mine in zip(config.cells, by_cell)]
     return Report(config, judged, sum(r.seconds for r in judged))

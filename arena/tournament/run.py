@@ -1,59 +1,141 @@
-"""A config run as a tournament: tasks, an optional store to resume from, and the Report."""
+"""A config run as a tournament: tasks, an optional store to resume from, and the Report.
+
+A failed task (an agent that raised, broke the rules, ran past its time limit or killed its
+worker) is a result like any other: stored with its error, shown as its cell's failure, and
+kept when the run resumes unless `retry_failed` asks to run it again.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
+import math
+import sys
 import time
 
 from ..errors import ArenaError
-from .cells import expand
+from .cells import expand, file_digest, files_read
 from .runner import run_tasks
 from .store import Store
 from .tally import Tally
 
 BACKENDS = ("local", "dask")
+NOT_RUN = "not run yet (resume with arena run CONFIG --out DIR)"
 
 
 def fingerprint(tasks) -> str:
-    """What the results depend on: every task's identity, size, seed and strike limits."""
-    text = json.dumps([[t.key, t.repeat, t.seed, list(t.strikes)] for t in tasks])
+    """What the results depend on: every task's key, in order (keys hash seeds, sizes, strike
+    limits and the contents of every file read)."""
+    text = json.dumps([t.key for t in tasks])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+class FileWatch:
+    """The files a run reads and the contents its tasks are keyed on: checked before every
+    result is kept, so a file edited mid-run never mixes two versions into one table."""
+
+    def __init__(self, files: dict[str, str]):
+        from ..words import SHIPPED
+
+        self.files = {name: digest for name, digest in files.items() if name not in SHIPPED}
+
+    def changed(self) -> str | None:
+        """The first file whose contents are no longer those the tasks were keyed on."""
+        for name, digest in self.files.items():
+            try:
+                if file_digest(name) != digest:
+                    return name
+            except ArenaError:  # deleted or unreadable: changed as surely
+                return name
+        return None
+
+
+def check_timeout(timeout: float | None) -> float | None:
+    """A per-task time limit in seconds (None: no limit)."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) \
+            or timeout <= 0:
+        raise ArenaError(f"task time limit {timeout!r}: give a number of seconds > 0")
+    return float(timeout)
+
+
 def run(config, progress: bool = False, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-        out: str | None = None, force: bool = False):
-    from ..report import Report, judge
+        out: str | None = None, force: bool = False, retry_failed: bool = False, timeout: float | None = None,
+        allow_import: bool | None = None):
+    """Run a config's tasks (the ones not stored yet, with `out`) and judge every cell.
+
+    `timeout` (seconds per task) defaults to the config's `task_timeout`; `retry_failed` runs
+    stored failures again; `allow_import` (default: as the config was loaded) lets module:Class
+    agents be imported.
+    """
+    from ..report import Report
 
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
-    if workers < 1:
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"--workers must be at least 1, got {workers}")
+    timeout = check_timeout(timeout if timeout is not None else getattr(config, "task_timeout", None))
+    allow = getattr(config, "allow_import", False) if allow_import is None else allow_import
     start = time.perf_counter()
-    tasks = expand(config.cells, config.block)
-    store = Store(out, fingerprint(tasks), config.text, force) if out else None
-    results = store.results() if store else {}
-    pending = [t for t in tasks if t.key not in results]
-
-    def on_done(task, result) -> None:
-        results[task.key] = result
-        if store:
-            status, tally, error, seconds = result
-            store.save(task, status, tally, error, seconds)
-
+    files = config.files if getattr(config, "files", None) is not None else files_read(config.cells)
+    watch = FileWatch(files)
+    _stop_if_changed(watch, out, None)  # edited since the config was checked
+    tasks = expand(config.cells, config.block, files=files, allow_import=allow, where=config.path or "the config")
+    store = Store(out, fingerprint(tasks), config.text, force, plan=tasks, files=files) if out else None
     try:
-        run_tasks(pending, on_done, workers=workers, backend=backend, scheduler=scheduler, progress=progress)
+        results = store.results() if store else {}
+        pending = [t for t in tasks if t.key not in results or (retry_failed and results[t.key][0] != "ok")]
+        stored = [len(results)]
+
+        def on_done(task, result) -> None:
+            _stop_if_changed(watch, out, stored[0])
+            if store:
+                store.check()
+                status, tally, error, seconds = result
+                store.save(task, status, tally, error, seconds)
+            results[task.key] = result
+            stored[0] += 1
+
+        options = {"timeout": timeout} if "timeout" in inspect.signature(run_tasks).parameters else {}
+        if timeout is not None and not options:
+            print("arena: this runner has no per-task time limit; running without one", file=sys.stderr)
+        run_tasks(pending, on_done, workers=min(workers, max(1, len(pending))), backend=backend,
+                  scheduler=scheduler, progress=progress, **options)
     finally:
         if store:
             store.close()
-    judged = []
-    for i, cell in enumerate(config.cells):
-        mine = [results[t.key] for t in tasks if t.cell == i]
-        errors = [r[2] for r in mine if r[0] != "ok"]
-        seconds = sum(r[3] for r in mine)
-        if errors:
-            judged.append(judge(cell, {}, seconds, errors[0]))
-            continue
-        tally = sum((Tally.from_json(r[1]) for r in mine[1:]), Tally.from_json(mine[0][1]))
-        judged.append(judge(cell, tally.figures(), seconds, histogram=tally.histogram))
-    return Report(config, judged, time.perf_counter() - start)
+    by_cell: list[list] = [[] for _ in config.cells]
+    for t in tasks:
+        by_cell[t.cell].append(results.get(t.key))
+    return Report(config, [judge_cell(cell, mine) for cell, mine in zip(config.cells, by_cell)],
+                  time.perf_counter() - start)
+
+
+def _stop_if_changed(watch: FileWatch, out: str | None, stored: int | None) -> None:
+    name = watch.changed()
+    if name is not None:
+        kept = f"; the {stored} results stored before are kept in {out}" if out and stored is not None else ""
+        raise ArenaError(f"{name} changed during the run, so its results would mix two versions of it: "
+                         f"stopped{kept} (restore the file, or rerun with --force to start over with the new one)")
+
+
+def judge_cell(cell, mine: list):
+    """A cell's Result from its tasks' results in block order (None: a task not run yet).
+
+    Failed tasks fail the cell with the first task's error (and how many failed); missing ones
+    mark it not run; otherwise the tallies add up to the cell's figures.
+    """
+    from ..report import judge
+
+    seconds = sum(r[3] for r in mine if r is not None)
+    if not mine or any(r is None for r in mine):
+        return judge(cell, {}, seconds, NOT_RUN, status="not run")
+    errors = [r[2] for r in mine if r[0] != "ok"]
+    if errors:
+        more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
+        return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
+    tallies = [Tally.from_json(r[1]) for r in mine]
+    tally = sum(tallies[1:], tallies[0])
+    return judge(cell, tally.figures(), seconds, histogram=tally.histogram)

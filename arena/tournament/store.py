@@ -2,65 +2,341 @@
 
 SQLite's transactions make each commit atomic, so a run killed at any moment leaves every
 finished task intact and no half-written one; a resumed run skips the tasks already stored.
-The config's fingerprint is stored too, so results of another config are never mixed in.
+A task is stored under its key (a hash of everything its result depends on, see
+arena.tournament.cells) with its identity beside it in readable columns; a failed task is a
+row like any other, with its status and error.
+
+The store also keeps the config's fingerprint (so results of another config are never mixed
+in), the config's text, the files it read and their hashes, and the plan: every task's key,
+cell and block in order, so `arena report` rebuilds the tables from the store alone without
+importing or building any agent.
+
+One writer per directory: DIR/lock is held (a POSIX record lock, which dies with its process
+and is not inherited by worker processes) for as long as a run writes; it names the holder's
+pid and command. Readers (`arena report`) take no lock: the store is in WAL mode, so they read
+a consistent snapshot while a run writes.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
+import sys
 from pathlib import Path
 
 from ..errors import ArenaError
+from .tally import Tally
+
+FORMAT = "2"  # the store's layout; stores of another layout are refused, never misread
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS plan (position INTEGER PRIMARY KEY, key TEXT NOT NULL, cell INTEGER NOT NULL,
+    block INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS tasks (
-    key TEXT PRIMARY KEY, cell INTEGER, game TEXT, chooser TEXT, guesser TEXT, block INTEGER,
-    repeat INTEGER, seed INTEGER, status TEXT NOT NULL, error TEXT, tally TEXT, seconds REAL);
+    key TEXT PRIMARY KEY, cell INTEGER, game TEXT, chooser TEXT, guesser TEXT, cell_seed INTEGER,
+    block INTEGER, repeat INTEGER, seed INTEGER, strikes TEXT, files TEXT,
+    status TEXT NOT NULL, error TEXT, tally TEXT, seconds REAL);
 """
 
+STATUSES = ("ok", "failed")
 
-class Store:
-    """The SQLite results of one tournament, in DIR/results.sqlite."""
+#: A stored result: (status, tally as JSON data or None, error or None, seconds).
+Result = tuple[str, "dict | None", "str | None", float]
 
-    def __init__(self, directory: str | Path, fingerprint: str, config_text: str, force: bool = False):
+
+# --- the lock -------------------------------------------------------------------------------
+
+class DirectoryLock:
+    """The one-writer lock of a results directory (re-entrant within a process).
+
+    `fcntl.lockf` locks belong to the process: a run killed by any signal releases its lock,
+    and the pool workers it forks do not hold it on, so a leftover lock file from a dead run is
+    simply taken over.
+    """
+
+    _held: dict[Path, list] = {}  # directory -> [file descriptor, depth] held by this process
+
+    def __init__(self, directory: str | Path):
         self.directory = Path(directory)
+        self.path = self.directory / "lock"
+
+    def __enter__(self) -> "DirectoryLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+    def acquire(self) -> None:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.directory / "results.sqlite", isolation_level=None)
-        except (OSError, sqlite3.Error) as e:
-            raise ArenaError(f"cannot open the results store in {directory}: {e}") from None
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(SCHEMA)
+            key = self.directory.resolve()
+        except OSError as e:
+            raise ArenaError(f"cannot use {self.directory} for results: {e.strerror}") from None
+        if key in self._held:
+            self._held[key][1] += 1
+            return
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as e:
+            raise ArenaError(f"cannot create the lock {self.path}: {e.strerror}") from None
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise ArenaError(f"{self.directory} is being written by another arena run ({holder}); wait for it "
+                             "to finish, or use another --out directory") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"pid {os.getpid()}: {' '.join(_command())}\n".encode())
+        self._held[key] = [fd, 1]
+
+    def release(self) -> None:
+        key = self.directory.resolve()
+        held = self._held.get(key)
+        if held is None:
+            return
+        held[1] -= 1
+        if held[1] == 0:
+            del self._held[key]
+            os.ftruncate(held[0], 0)  # the file stays (removing it would race a waiting writer)
+            os.close(held[0])  # closing releases the lock
+
+
+def _command() -> list[str]:
+    argv = list(sys.argv)
+    if argv and argv[0].endswith(("cli.py", "__main__.py", "/arena")):
+        argv[0] = "arena"
+    return argv
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        text = ""
+    return text.splitlines()[0] if text else "pid unknown"
+
+
+# --- writing ------------------------------------------------------------------------------
+
+class Store:
+    """The SQLite results of one tournament, in DIR/results.sqlite, open for writing.
+
+    Opening takes the directory's lock; a damaged file, a store of another layout, or the
+    results of a different config are refused (with `force`: discarded and started afresh).
+    """
+
+    def __init__(self, directory: str | Path, fingerprint: str, config_text: str, force: bool = False,
+                 plan: list | None = None, files: dict[str, str] | None = None):
+        self.directory = Path(directory)
+        self.path = self.directory / "results.sqlite"
+        self.fingerprint = fingerprint
+        self.lock = DirectoryLock(self.directory)
+        self.lock.acquire()
+        try:
+            self.db = self._open(force)
+            # one transaction: a reader sees either no store or a whole one (layout, config, plan)
+            self.db.execute("BEGIN IMMEDIATE")
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                self.db.execute(statement)
+            self._check_config(fingerprint, files or {}, force)
+            self._set_meta("format", FORMAT)
+            self._set_meta("fingerprint", fingerprint)
+            self._set_meta("config", config_text)
+            self._set_meta("files", json.dumps(files or {}, sort_keys=True))
+            if plan is not None:
+                self.db.execute("DELETE FROM plan")
+                self.db.executemany("INSERT INTO plan VALUES (?,?,?,?)",
+                                    [(i, t.key, t.cell, t.block) for i, t in enumerate(plan)])
+            self.db.execute("COMMIT")
+        except BaseException as e:
+            self._abandon()
+            if isinstance(e, sqlite3.Error):
+                raise ArenaError(f"{self.path}: cannot write the results store ({e})") from None
+            raise
+
+    def _abandon(self) -> None:
+        """Roll back and let go of the store and its lock (opening failed)."""
+        db = getattr(self, "db", None)
+        try:
+            if db is not None:
+                if db.in_transaction:
+                    db.rollback()
+                db.close()
+        except sqlite3.Error:
+            pass
+        finally:
+            self.lock.release()
+
+    def _open(self, force: bool) -> sqlite3.Connection:
+        """The store's connection, after checking the file is a sound store of this layout."""
+        damage = _damage(self.path) if self.path.exists() else None
+        if damage and not force:
+            raise ArenaError(f"{self.path} is damaged ({damage}); rerun with --force to discard it and start "
+                             "afresh, or use another --out directory")
+        if damage:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            db.execute("PRAGMA journal_mode=WAL")
+            layout = _layout(db)
+            if layout not in (None, FORMAT):
+                if not force:
+                    db.close()
+                    raise ArenaError(f"{self.path} was written by another version of arena (store format "
+                                     f"{layout}, this one reads {FORMAT}); rerun with --force to discard it, "
+                                     "or use another --out directory")
+                db.executescript("DROP TABLE IF EXISTS tasks; DROP TABLE IF EXISTS plan; DROP TABLE IF EXISTS meta;")
+        except sqlite3.Error as e:
+            raise ArenaError(f"{self.path}: cannot open the results store ({e}); rerun with --force to start "
+                             "afresh, or use another --out directory") from None
+        return db
+
+    def _check_config(self, fingerprint: str, files: dict[str, str], force: bool) -> None:
         stored = self.meta("fingerprint")
-        if stored is not None and stored != fingerprint:
-            if not force:
-                raise ArenaError(f"{self.directory} holds results of a different config; use --force to "
-                                 "discard them, or another --out directory")
-            self.db.execute("DELETE FROM tasks")
-        with self.db:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fingerprint,))
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('config', ?)", (config_text,))
+        if stored is None or stored == fingerprint:
+            return
+        if not force:
+            changed = _changed_files(self.meta("files"), files)
+            what = (f"results made with another version of {changed}" if changed
+                    else "results of a different config")
+            raise ArenaError(f"{self.directory} holds {what}; use --force to discard them, or another --out directory")
+        self.db.execute("DELETE FROM tasks")
+        self.db.execute("DELETE FROM plan")
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
+
+    def check(self) -> None:
+        """Before a commit: the store still holds this run's config (nothing else wrote to it)."""
+        if self.meta("fingerprint") != self.fingerprint:
+            raise ArenaError(f"{self.path} was changed by something else during the run; stopped")
 
     def done(self) -> set[str]:
         """Keys of the tasks already stored (finished or failed)."""
         return {k for (k,) in self.db.execute("SELECT key FROM tasks")}
 
     def save(self, task, status: str, tally: dict | None, error: str | None, seconds: float) -> None:
-        """Commit one task's result (its own transaction)."""
-        with self.db:
-            self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                            (task.key, task.cell, task.game, task.chooser, task.guesser, task.block, task.repeat,
-                             task.seed, status, error, json.dumps(tally) if tally else None, seconds))
+        """Commit one task's result (its own transaction), with its identity in readable columns."""
+        try:
+            with self.db:
+                self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                (task.key, task.cell, task.game, task.chooser, task.guesser, task.cell_seed,
+                                 task.block, task.repeat, task.seed, json.dumps(list(task.strikes)),
+                                 json.dumps(dict(task.files)), status, error,
+                                 json.dumps(tally) if tally is not None else None, seconds))
+        except sqlite3.Error as e:
+            raise ArenaError(f"{self.path}: cannot store a result ({e}); the results stored so far are kept") from None
 
-    def results(self) -> dict[str, tuple[str, dict | None, str | None, float]]:
-        return {k: (s, json.loads(t) if t else None, e, sec)
-                for k, s, t, e, sec in self.db.execute("SELECT key, status, tally, error, seconds FROM tasks")}
+    def results(self) -> dict[str, Result]:
+        """Every stored result by key, each checked (a damaged row is an ArenaError naming it)."""
+        try:
+            rows = self.db.execute("SELECT key, cell, block, status, tally, error, seconds FROM tasks").fetchall()
+        except sqlite3.Error as e:
+            raise ArenaError(f"{self.path} is damaged ({e}); rerun with --force to start afresh") from None
+        return {row[0]: _result(self.path, row, "rerun with --force to start afresh") for row in rows}
 
     def close(self) -> None:
-        self.db.close()
+        try:
+            self.db.close()
+        finally:
+            self.lock.release()
+
+
+def _layout(db: sqlite3.Connection) -> str | None:
+    """The store format of an open database: None if empty, '1' for the layout without a format."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables:
+        return None
+    if "meta" in tables:
+        row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        if row:
+            return row[0]
+    return "1"
+
+
+def _damage(path: Path) -> str | None:
+    """What is wrong with a store file, or None if SQLite finds it sound."""
+    try:
+        db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            verdict = db.execute("PRAGMA quick_check").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        return str(e)
+    return None if verdict == [("ok",)] else "; ".join(str(v[0]) for v in verdict[:2])
+
+
+def _changed_files(stored: str | None, files: dict[str, str]) -> str | None:
+    """The first file whose contents differ from those the stored results were made with."""
+    try:
+        before = json.loads(stored) if stored else {}
+    except ValueError:
+        return None
+    changed = [name for name in files if name in before and before[name] != files[name]]
+    return changed[0] if changed else None
+
+
+def _result(path: Path, row: tuple, fix: str) -> Result:
+    """One stored row as a Result, its tally checked so a damaged row never becomes a number."""
+    key, cell, block, status, tally, error, seconds = row
+    where = f"{path}: the stored result of cell {cell + 1 if isinstance(cell, int) else cell}, block {block}"
+    if status not in STATUSES:
+        raise ArenaError(f"{where} has status {status!r} (expected {' or '.join(STATUSES)}); {fix}")
+    if status == "failed":
+        return status, None, str(error or "failed"), float(seconds or 0.0)
+    try:
+        data = json.loads(tally)
+        Tally.from_json(data)
+    except (TypeError, ValueError) as e:  # ArenaError is a ValueError
+        raise ArenaError(f"{where} is damaged (bad tally: {e}); {fix}") from None
+    return status, data, None, float(seconds or 0.0)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], dict[str, Result]]:
+    """(config text, plan, results) of a stored tournament, read without any lock or write.
+
+    The plan is every task's (key, cell, block) in order; results are by key. A missing,
+    damaged or foreign file is an ArenaError saying what to do.
+    """
+    path = Path(directory) / "results.sqlite"
+    fix = f"rerun arena run CONFIG --out {directory} --force to rebuild it"
+    if not path.is_file():
+        raise ArenaError(f"{directory}: no results.sqlite here (arena run CONFIG --out {directory} makes one)")
+    damage = _damage(path)
+    if damage:
+        raise ArenaError(f"{path} is damaged ({damage}); {fix}")
+    try:
+        db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None, timeout=30)
+    except sqlite3.Error as e:
+        raise ArenaError(f"{path}: cannot open it ({e})") from None
+    try:
+        layout = _layout(db)
+        if layout != FORMAT:
+            raise ArenaError(f"{path} is not a results store this arena reads (format {layout}, expected {FORMAT}); "
+                             f"{fix}")
+        db.execute("BEGIN")  # one read transaction: a consistent snapshot while a run may be writing
+        row = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        plan = db.execute("SELECT key, cell, block FROM plan ORDER BY position").fetchall()
+        rows = db.execute("SELECT key, cell, block, status, tally, error, seconds FROM tasks").fetchall()
+        db.execute("COMMIT")
+    except sqlite3.Error as e:
+        raise ArenaError(f"{path}: not a tournament store ({e}); {fix}") from None
+    finally:
+        db.close()
+    if row is None or not plan:
+        raise ArenaError(f"{path}: no config or task plan stored; {fix}")
+    return row[0], plan, {r[0]: _result(path, r, fix) for r in rows}
+

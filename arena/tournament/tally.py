@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ArenaError
 
 
 @dataclass
@@ -59,7 +62,42 @@ class Tally:
                 "lost": {str(k): v for k, v in sorted(self.lost.items())}}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Tally":
-        return cls(data["games"], data["repeat"], data["guesses"], data["guesses_sq"], data["worst"],
-                   {int(k): v for k, v in data["histogram"].items()}, data["misses"], data["misses_worst"],
-                   {int(k): v for k, v in data["lost"].items()})
+    def from_json(cls, data: Any) -> "Tally":
+        """The tally stored as `to_json` wrote it; anything else (a damaged store row) is an
+        ArenaError saying what is wrong, never a KeyError or a silently wrong sum."""
+        if not isinstance(data, dict):
+            raise ArenaError(f"a tally is a JSON object, got {type(data).__name__}")
+        missing = [k for k in _FIELDS if k not in data]
+        if missing:
+            raise ArenaError(f"a tally needs {', '.join(_FIELDS)}; {missing[0]!r} is missing")
+        counts = {k: _count(k, data[k]) for k in ("games", "repeat", "guesses", "guesses_sq", "worst")}
+        if counts["games"] < 1 or counts["repeat"] < 1:
+            raise ArenaError("a tally counts at least one game and one repetition")
+        misses = None if data["misses"] is None else _count("misses", data["misses"])
+        misses_worst = None if data["misses_worst"] is None else _count("misses_worst", data["misses_worst"])
+        return cls(counts["games"], counts["repeat"], counts["guesses"], counts["guesses_sq"], counts["worst"],
+                   _int_table("histogram", data["histogram"]), misses, misses_worst, _int_table("lost", data["lost"]))
+
+
+_FIELDS = ("games", "repeat", "guesses", "guesses_sq", "worst", "histogram", "misses", "misses_worst", "lost")
+
+
+def _count(name: str, value: Any) -> int:
+    """A stored count: a non-negative integer (JSON has no other kind of count)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ArenaError(f"tally field {name!r} must be a count (an integer >= 0), got {value!r}")
+    return value
+
+
+def _int_table(name: str, value: Any) -> dict[int, int]:
+    """{"3": 17, ...} as {3: 17, ...}: integer keys (JSON writes them as strings) to counts."""
+    if not isinstance(value, dict):
+        raise ArenaError(f"tally field {name!r} must be an object of counts, got {value!r}")
+    table = {}
+    for key, count in value.items():
+        try:
+            number = int(key)
+        except ValueError:
+            raise ArenaError(f"tally field {name!r} has the key {key!r}, not an integer") from None
+        table[number] = _count(f"{name}[{key}]", count)
+    return table
