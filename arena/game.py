@@ -96,6 +96,7 @@ class Game:
         named = self.same_secret >= 0
         self.secret_guess[self.same_secret[named]] = np.flatnonzero(named)
         self.codes = _codes_in(self.table)  # the replies that occur
+        self._occurring = frozenset(self.codes.tolist())
         self.n_codes = int(self.codes[-1]) + 1
         self.all_secrets: Indexes = np.arange(len(self.secrets))
         self.all_guesses: Indexes = np.arange(len(self.guesses))
@@ -130,7 +131,7 @@ class Game:
         if not re.fullmatch(r"[0-9]+", text.strip()):
             raise ArenaError(f"reply {text!r} is not a reply of {self.spec}: write a number, like 2")
         code = int(text.strip())
-        if code not in set(self.codes.tolist()):
+        if code not in self._occurring:
             raise ArenaError(f"reply {text!r} never occurs in {self.spec}")
         return code
 

@@ -61,5 +61,6 @@ def check_memory(nbytes: float, what: str) -> None:
     """
     limit = memory_limit()
     if nbytes > limit:
+        source = f"set by {ENV}" if os.environ.get(ENV) else f"a quarter of this machine's memory; set {ENV} to change it"
         raise ArenaError(f"{what} needs about {human_size(nbytes)}, over the memory limit of {human_size(limit)} "
-                         f"(a quarter of this machine's memory; set {ENV} to change it)")
+                         f"({source})")

@@ -14,6 +14,7 @@ import os
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -41,7 +42,7 @@ VALUES = st.one_of(st.integers(-3, 40).map(str), st.sampled_from(["10000000", "-
 
 
 @contextlib.contextmanager
-def small_budget(limit: str = "48M"):
+def small_budget(limit: str = "96M"):
     """A small memory budget for the duration of one input."""
     old = os.environ.get("ARENA_MEMORY_LIMIT")
     os.environ["ARENA_MEMORY_LIMIT"] = limit
@@ -76,11 +77,25 @@ def run_cli(argv: list[str], stdin: str = "", kind: str = "cli") -> int:
     return status
 
 
+GAME_PARAMS = {"mastermind": ["pegs", "colors", "repeats", "alphabet"],
+               "jotto": ["words", "length", "repeats", "first"],
+               "hangman": ["words", "length", "strikes", "other", "first"]}
+GOOD_VALUES = {"pegs": st.integers(1, 6).map(str), "colors": st.integers(1, 9).map(str),
+               "repeats": st.sampled_from(["true", "false"]), "alphabet": st.sampled_from(["RYGBOP", "ab", "xyzxyz"]),
+               "words": st.sampled_from(["sgb", "web2"]), "length": st.integers(1, 9).map(str),
+               "first": st.integers(0, 60).map(str), "strikes": st.integers(1, 9).map(str),
+               "other": st.sampled_from(["skip", "reveal", "refuse"])}
+
+
 @st.composite
 def game_specs(draw) -> str:
-    """Game specs: mostly well-formed names and keys with odd values, sometimes junk syntax."""
-    name = draw(st.sampled_from(GAME_NAMES))
-    pairs = draw(st.lists(st.tuples(st.sampled_from(GAME_KEYS), VALUES), max_size=4))
+    """Game specs: mostly a real game with some of its own parameters, good or odd values;
+    sometimes unknown names and keys; now and then raw junk."""
+    name = draw(st.sampled_from(GAME_NAMES[:3] * 4 + GAME_NAMES[3:]))
+    own = GAME_PARAMS.get(name, GAME_KEYS)
+    keys = draw(st.lists(st.one_of(st.sampled_from(own), st.sampled_from(own), st.sampled_from(GAME_KEYS)),
+                         max_size=3, unique=True))
+    pairs = [(k, draw(GOOD_VALUES[k] if k in GOOD_VALUES and draw(st.integers(0, 3)) else VALUES)) for k in keys]
     spec = name + (":" + ",".join(f"{k}={v}" for k, v in pairs) if pairs else "")
     if draw(st.integers(0, 9)) == 0:  # raw junk now and then
         spec = draw(st.text(alphabet="mastermindjoth:=,0123456789 é-", max_size=30))
@@ -126,23 +141,27 @@ def test_histories(game, data):
     from arena import make_game
 
     g = make_game(game)
+    labels = st.sampled_from([g.reply_label(c) for c in g.codes.tolist()])
     steps = data.draw(st.lists(st.tuples(st.one_of(st.sampled_from(g.guesses[:20]), st.text(max_size=6)),
-                                         REPLY_TEXT), min_size=1, max_size=3))
+                                         st.one_of(labels, labels, REPLY_TEXT)), min_size=1, max_size=3))
     argv = ["solve", game, "--guesser", "lowest"]
     for guess, reply in steps:
-        sep = data.draw(st.sampled_from(["=", "=", ":", ""]))
+        sep = data.draw(st.sampled_from(["=", "=", "=", "=", ":", ""]))
         argv += ["--history", f"{guess}{sep}{reply}"]
     run_cli(argv, kind="history")
 
 
 @settings(FUZZ, max_examples=300 * EXAMPLES)
-@given(game=st.sampled_from(SMALL_GAMES), text=st.one_of(REPLY_TEXT, st.text(max_size=12)))
-def test_reply_parsing(game, text):
+@given(game=st.sampled_from(SMALL_GAMES), data=st.data())
+def test_reply_parsing(game, data):
     """A reply string is read as a code that occurs in the game, or refused with an ArenaError."""
     from arena import make_game
     from arena.errors import ArenaError
 
     g = make_game(game)
+    label = st.sampled_from([g.reply_label(c) for c in g.codes.tolist()])
+    text = data.draw(st.one_of(REPLY_TEXT, st.text(max_size=12), label.map(lambda t: f" {t} "),
+                               st.tuples(label, REPLY_TEXT).map("".join)))
     try:
         code = g.parse_reply(text)
     except ArenaError:
@@ -163,11 +182,38 @@ def test_reply_labels_read_back(game):
 
 
 @settings(FUZZ, max_examples=100 * EXAMPLES)
-@given(game=st.sampled_from(SMALL_GAMES), secret=st.integers(0, 10**6), answers=st.lists(REPLY_TEXT, max_size=6))
-def test_human_chooser_replies(game, secret, answers):
-    """`arena play --chooser human` fed generated reply lines (and then end of input)."""
-    run_cli(["play", game, "--guesser", "knuth", "--chooser", "human"], stdin="\n".join(answers) + "\n",
+@given(game=st.sampled_from(SMALL_GAMES), data=st.data())
+def test_human_chooser_replies(game, data):
+    """`arena play --chooser human` fed generated reply lines (and then end of input): real
+    replies for a secret the person thinks of, mixed with odd lines."""
+    from arena import make_game
+
+    g = make_game(game)
+    secret = data.draw(st.integers(0, len(g.secrets) - 1))
+    answers = [data.draw(st.one_of(st.just(truth), st.just(truth), REPLY_TEXT)) for truth in truthful(g, secret)]
+    if g.hit is None:  # Hangman asks for the length first
+        answers.insert(0, data.draw(st.sampled_from([str(len(g.secrets[secret])), "", "x", "99"])))
+    answers += data.draw(st.lists(REPLY_TEXT, max_size=2))
+    run_cli(["play", game, "--guesser", "lowest", "--chooser", "human"], stdin="\n".join(answers) + "\n",
             kind="human replies")
+
+
+def truthful(g, secret: int) -> list[str]:
+    """The replies a truthful person gives to the `lowest` guesser when `secret` is the secret."""
+    from agents import make_guesser
+    from agents.base import State
+
+    guesser, labels = make_guesser("lowest"), []
+    candidates = np.array([s for s in range(len(g.secrets)) if len(g.secrets[s]) == len(g.secrets[secret])])
+    state = State(candidates)
+    while not g.determined(state.candidates) and len(labels) < 20:
+        guess = guesser.guess(g, state)
+        reply = g.reply(guess, secret)
+        labels.append(g.reply_label(reply))
+        if g.finished(reply):
+            break
+        state = state.after(guess, reply, g.consistent(state.candidates, guess, reply))
+    return labels
 
 
 def toml_value(value) -> str:
@@ -187,32 +233,49 @@ def toml_value(value) -> str:
 
 SCALARS = st.one_of(st.integers(-2, 12), st.sampled_from(["", "x", "7.32-7.38", "5%", "9-1"]), st.booleans(),
                     st.floats(-1, 10, allow_nan=False))
-TOP = {"title": st.text(max_size=8), "seed": SCALARS, "repeat": st.one_of(st.integers(0, 3), SCALARS),
-       "block": st.one_of(st.integers(0, 3), SCALARS), "strikes": st.one_of(st.integers(0, 9), SCALARS),
-       "game": st.sampled_from(SMALL_GAMES + ["chess", "jotto:first=-1"]),
-       "games": st.lists(st.sampled_from(SMALL_GAMES[:3]), max_size=2),
-       "guesser": st.sampled_from(GUESSERS), "guessers": st.lists(st.sampled_from(GUESSERS[:8]), max_size=3),
-       "chooser": st.sampled_from(CHOOSERS), "choosers": st.lists(st.sampled_from(CHOOSERS[:4]), max_size=2),
-       "task_timeout": st.one_of(st.integers(-1, 30), SCALARS), "unknown": SCALARS}
-ROW = {"label": st.text(max_size=6), "game": st.sampled_from(SMALL_GAMES), "guesser": st.sampled_from(GUESSERS),
-       "chooser": st.sampled_from(CHOOSERS), "repeat": st.one_of(st.integers(0, 3), SCALARS), "seed": SCALARS,
-       "strikes": st.one_of(st.integers(1, 9), SCALARS, st.lists(st.integers(0, 9), max_size=2)),
-       "published": st.one_of(st.dictionaries(st.sampled_from(["total", "mean", "max", "lost6", "misses", "bogus"]),
-                                              SCALARS, max_size=2), SCALARS),
-       "tolerance": st.one_of(st.dictionaries(st.sampled_from(["mean", "total"]), SCALARS, max_size=1), SCALARS),
-       "note": SCALARS}
+GOOD_GUESSERS = st.sampled_from(GUESSERS[:8])
+GOOD_CHOOSERS = st.sampled_from(CHOOSERS[:4])
+
+
+def mostly(good, odd=SCALARS):
+    """Valid values seven times in eight."""
+    return st.integers(0, 7).flatmap(lambda k: odd if k == 0 else good)
+
+
+TOP = {"title": mostly(st.text(alphabet="abc xyz-é", max_size=8), st.text(max_size=8)), "seed": mostly(st.integers(0, 99)), "repeat": mostly(st.integers(1, 3)),
+       "block": mostly(st.integers(1, 3)), "strikes": mostly(st.integers(1, 9)),
+       "task_timeout": mostly(st.integers(1, 30)), "unknown": SCALARS}
+GRID = {"games": mostly(st.lists(st.sampled_from(SMALL_GAMES[:3]), min_size=1, max_size=2)),
+        "guessers": mostly(st.lists(GOOD_GUESSERS, min_size=1, max_size=3)),
+        "choosers": mostly(st.lists(GOOD_CHOOSERS, min_size=1, max_size=2))}
+ROW = {"label": st.text(max_size=6), "game": mostly(st.sampled_from(SMALL_GAMES)),
+       "guesser": mostly(GOOD_GUESSERS, st.sampled_from(GUESSERS)), "chooser": mostly(GOOD_CHOOSERS, st.sampled_from(CHOOSERS)),
+       "repeat": mostly(st.integers(1, 3)), "seed": mostly(st.integers(0, 9)),
+       "strikes": mostly(st.one_of(st.integers(1, 9), st.lists(st.integers(1, 9), min_size=1, max_size=2))),
+       "published": mostly(st.dictionaries(st.sampled_from(["total", "mean", "max", "lost6", "misses", "bogus"]),
+                                           st.one_of(st.integers(0, 50), st.sampled_from(["2.5-3.5"])), max_size=2)),
+       "tolerance": mostly(st.dictionaries(st.sampled_from(["mean", "total"]), st.sampled_from([0.1, "5%"]), max_size=1)),
+       "note": mostly(st.text(max_size=5))}
 
 
 @st.composite
 def configs(draw) -> str:
-    """TOML text: some top-level keys, some [[rows]], and now and then a damaged file."""
-    top = draw(st.dictionaries(st.sampled_from(sorted(TOP)), st.just(None), max_size=5))
+    """TOML text: a grid or [[rows]] (mostly well-formed, with odd values now and then), some
+    top-level keys, and now and then a damaged file."""
+    top = draw(st.lists(st.sampled_from(sorted(set(TOP) - {"unknown"})), max_size=3, unique=True))
+    top += ["unknown"] if draw(st.integers(0, 15)) == 0 else []
     lines = [f"{k} = {toml_value(draw(TOP[k]))}" for k in top]
-    for _ in range(draw(st.integers(0, 3))):
-        row = draw(st.dictionaries(st.sampled_from(sorted(ROW)), st.just(None), max_size=5))
-        lines += ["[[rows]]"] + [f"{k} = {toml_value(draw(ROW[k]))}" for k in row]
+    if draw(st.booleans()):
+        grid = draw(st.lists(st.sampled_from(sorted(GRID)), min_size=1, max_size=3, unique=True))
+        grid = list(dict.fromkeys(["games", "guessers", *grid])) if draw(st.integers(0, 5)) else grid
+        lines += [f"{k} = {toml_value(draw(GRID[k]))}" for k in grid]
+    else:
+        for _ in range(draw(st.integers(0, 3))):
+            keys = draw(st.lists(st.sampled_from(sorted(ROW)), max_size=5, unique=True))
+            keys = list(dict.fromkeys(["game", "guesser", *keys])) if draw(st.integers(0, 3)) else keys
+            lines += ["[[rows]]"] + [f"{k} = {toml_value(draw(ROW[k]))}" for k in keys]
     text = "\n".join(lines) + "\n"
-    damage = draw(st.integers(0, 7))
+    damage = draw(st.integers(0, 11))
     if damage == 0:
         text = text[: draw(st.integers(0, len(text)))]
     elif damage == 1:
@@ -223,7 +286,7 @@ def configs(draw) -> str:
 
 
 @settings(FUZZ, max_examples=200 * EXAMPLES)
-@given(text=configs(), latin=st.booleans(), out=st.booleans())
+@given(text=configs(), latin=st.integers(0, 5).map(lambda k: k == 0), out=st.booleans())
 def test_configs(tmp_path_factory, text, latin, out):
     """Generated configs through `arena run` (and `arena report` of the store it leaves)."""
     folder = tmp_path_factory.mktemp("fuzz")

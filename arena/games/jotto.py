@@ -52,7 +52,7 @@ def letter_counts(words: list[str]) -> np.ndarray:
 def build_bytes(n: int, length: int) -> int:
     """The bytes `common_letters` needs besides the table: the letter counts (and their one-hot
     temporary) and one block of rows (`2**24` cells of 26 letters, or one row)."""
-    return n * length * 26 + n * 26 * 2 + max(2**24, 26 * n) * 2 + CHUNK * 4
+    return n * length * 26 + n * 26 * 2 + min(max(2**24, 26 * n), 26 * n * n) * 2 + min(CHUNK, n * n) * 8
 
 
 def common_letters(words: list[str], repeats: bool) -> np.ndarray:

@@ -63,7 +63,9 @@ def build_bytes(n: int, pegs: int, colors: int) -> int:
     """The bytes black_white and the labels need besides the table: the codes, the colour counts
     (when counting by colour), one block of rows, and the labels as Python strings."""
     counts = (colors * colors + 2 * n * colors) if by_colour_counts(colors, pegs) else 0
-    return n * pegs * 8 + counts + 4 * max(CHUNK * 4, n * max(colors, pegs * pegs)) + n * (60 + 4 * pegs)
+    width = max(colors, pegs * pegs)  # bytes a cell of the row block takes
+    block = min(max(CHUNK * 4, n * width), n * n * width)  # never more than the whole table's
+    return n * pegs * 8 + counts + 4 * block + n * (60 + 4 * pegs)
 
 
 def _common_by_pegs(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
@@ -159,6 +161,7 @@ class Mastermind(Game):
             black, white = int(parts[0]), int(parts[1])
             if len(parts) == 3 and black + white + int(parts[2]) != self.pegs:
                 raise ArenaError(f"reply {text!r}: black + white + grey must be {self.pegs}")
-        if black + white > self.pegs or (black == self.pegs - 1 and white == 1):
-            raise ArenaError(f"reply {text!r} is impossible with {self.pegs} pegs")
-        return black * (self.pegs + 1) + white
+        code = black * (self.pegs + 1) + white
+        if black + white > self.pegs or code not in self._occurring:  # e.g. 0,0 in Bulls and Cows 3x5
+            raise ArenaError(f"reply {text!r} never occurs in {self.spec}")
+        return code
