@@ -106,16 +106,26 @@ class _Worker:
     def __init__(self, ctx, play: Play, warm: Callable[[], None] | None):
         self.conn, theirs = ctx.Pipe()
         self.process = ctx.Process(target=_serve, args=(theirs, play, warm, os.getpid()),
-                                   name="arena-worker", daemon=True)
+                                   name="arena-worker")  # not daemonic: an agent may start processes
         self.process.start()
         theirs.close()  # only the worker holds its end, so its death reads as end-of-file here
-        self.ready = False
+        self.ready = self.broken = False
         self.task: Any = None
         self.started = 0.0
 
-    def give(self, task: Any) -> None:
+    def idle(self) -> bool:
+        """Ready for a task: warmed up, not playing one, its pipe not found broken."""
+        return self.ready and self.task is None and not self.broken
+
+    def give(self, task: Any) -> bool:
+        """Send the worker `task`; False if it is already gone (the task was never started)."""
+        try:
+            self.conn.send(task)
+        except OSError:
+            self.broken = True  # offered no more tasks: its sentinel will retire it
+            return False
         self.task, self.started = task, time.perf_counter()
-        self.conn.send(task)
+        return True
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -170,8 +180,8 @@ class Pool:
             self._hire()
         while pending or any(w.task is not None for w in self.workers):
             for worker in self.workers:
-                if pending and worker.ready and worker.task is None:
-                    worker.give(pending.popleft())
+                if pending and worker.idle() and worker.give(pending[0]):
+                    pending.popleft()
             finished = self._wait()
             for task, result in finished:
                 yield task, result

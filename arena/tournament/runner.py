@@ -127,12 +127,23 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
         play = play_task if timeout is None else functools.partial(_play_in_child, timeout=timeout)
         futures = client.map(play, tasks, pure=False)
         index = {f.key: t for f, t in zip(futures, tasks)}
-        for future in dask_completed(futures):
+        retried = set()
+        finished = dask_completed(futures)
+        for future in finished:
+            task = index.pop(future.key)
             try:
                 result = future.result()
-            except KilledWorker as e:  # its worker died each time it ran it: this task's failure only
+            except KilledWorker as e:
+                # Dask blames every task that was on a dying worker, not just the one that killed
+                # it: play each again alone in a forked child, where only the culprit dies
+                if future.key not in retried and hasattr(os, "fork"):
+                    again = client.submit(_play_in_child, task, timeout=timeout, pure=False)
+                    index[again.key] = task
+                    retried.add(again.key)
+                    finished.add(again)
+                    continue
                 result = "failed", None, f"worker died (Dask: {e})", 0.0
-            yield index[future.key], result
+            yield task, result
     finally:
         client.close()
 
@@ -150,8 +161,8 @@ def _connect(client, scheduler: str):
         raise ArenaError(f"cannot connect to the Dask scheduler at {scheduler}: {type(e).__name__}: {e}") from None
 
 
-def _play_in_child(task: Task, timeout: float) -> tuple:
-    """On a Dask worker: the task in a forked child, killed at the time limit."""
+def _play_in_child(task: Task, timeout: float | None) -> tuple:
+    """On a Dask worker: the task in a forked child, killed at the time limit if there is one."""
     return play_in_child(play_task, task, timeout)
 
 
