@@ -88,7 +88,10 @@ def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
     if warm:
-        warm()
+        try:
+            warm()
+        except Exception:  # only a head start: a task that needs what failed here reports it
+            pass
     conn.send(_READY)
     while True:
         try:

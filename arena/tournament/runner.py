@@ -143,6 +143,9 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
                     finished.add(again)
                     continue
                 result = "failed", None, f"worker died (Dask: {e})", 0.0
+            except Exception as e:  # the cluster failed, not the task: stop (a run with --out resumes)
+                raise ArenaError(f"the Dask cluster failed while running {task.key}: "
+                                 f"{type(e).__name__}: {e}") from None
             yield task, result
     finally:
         client.close()
