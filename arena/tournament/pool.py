@@ -20,7 +20,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
-import select
 import signal
 import sys
 import threading
@@ -308,8 +307,7 @@ def _read_until(fd: int, deadline: float | None) -> tuple[bytes, bool]:
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
             return b"".join(chunks), False
-        readable, _, _ = select.select([fd], [], [], left)
-        if readable:
+        if wait([fd], left):  # (selectors, not select.select: a busy worker's fds pass 1024)
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return b"".join(chunks), True
