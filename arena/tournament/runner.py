@@ -1,20 +1,25 @@
-"""Running tasks: in this process, on a local process pool, or on a Dask cluster.
+"""Running tasks: in this process, on a local pool of worker processes, or on a Dask cluster.
 
 Workers build each game once (the feedback table is cached per process by make_game) and
 return plain data; only the parent process writes to the store, one task at a time, as they
-finish. A task whose agent raises or breaks the rules fails alone: its error is recorded.
+finish. A task fails alone, its error recorded, whether its agent raises or breaks the rules,
+runs past the time limit ("timed out after N s"), or takes its process down ("worker died").
+Workers never outlive the run (see pool.py).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+import os
 import sys
 import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Iterable
 
 from ..errors import ArenaError
 from .cells import Task
+from .pool import Pool, context, play_in_child
 
 
 def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
@@ -27,20 +32,28 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
     start = time.perf_counter()
     try:
         game = make_game(task.game)
-        guesser = make_guesser(task.guesser)
+        guesser = make_guesser(task.guesser, **_vetted(make_guesser))
         strikes = task.strikes or None
         if task.chooser == "uniform":
             result = evaluate(game, guesser, repeat=task.repeat, seed=task.seed, strikes=strikes)
         else:
             from ..match import evaluate_against
             from agents.registry import make_chooser
-            result = evaluate_against(game, guesser, make_chooser(task.chooser), repeat=task.repeat,
+            chooser = make_chooser(task.chooser, **_vetted(make_chooser))
+            result = evaluate_against(game, guesser, chooser, repeat=task.repeat,
                                       seed=task.seed, strikes=strikes)
         return "ok", Tally.of(result).to_json(), None, time.perf_counter() - start
     except Exception as e:  # an agent's failure is this task's result, not the tournament's end
         where = traceback.extract_tb(e.__traceback__)[-1]
         error = f"{type(e).__name__}: {e} (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"
         return "failed", None, error, time.perf_counter() - start
+
+
+@functools.cache
+def _vetted(make: Callable) -> dict:
+    """Keywords that let `make` import a `module:Class` agent: the parent vetted the config
+    before any task was sent (the keyword exists only where imports need permission)."""
+    return {"allow_import": True} if "allow_import" in inspect.signature(make).parameters else {}
 
 
 def _warm(games: list[str]) -> None:
@@ -58,53 +71,102 @@ Report = Callable[[Task, tuple], None]
 
 
 def run_tasks(tasks: list[Task], on_done: Report, workers: int = 1, backend: str = "local",
-              scheduler: str | None = None, progress: bool = False) -> None:
-    """Run every task, calling on_done(task, result) in this process as each one finishes."""
+              scheduler: str | None = None, progress: bool = False, timeout: float | None = None) -> None:
+    """Run every task, calling on_done(task, result) in this process as each one finishes.
+
+    With `timeout` (seconds), a task still running after it fails "timed out after N s" and
+    its worker is replaced; with workers=1 the tasks then run in a child process.
+    """
+    if timeout is not None and not timeout > 0:
+        raise ArenaError(f"the task time limit must be a positive number of seconds, got {timeout}")
+    if timeout == float("inf"):
+        timeout = None
     bar = _Progress(len(tasks)) if progress else None
-    finished = _each_result(tasks, workers, backend, scheduler)
-    for task, result in finished:
-        on_done(task, result)
+    finished = _each_result(tasks, workers, backend, scheduler, timeout)
+    try:
+        for task, result in finished:
+            on_done(task, result)
+            if bar:
+                bar.step()
+    finally:
+        finished.close()  # now, not when garbage collected: stops the workers if on_done raised
         if bar:
-            bar.step()
-    if bar:
-        bar.close()
+            bar.close()
 
 
-def _each_result(tasks: list[Task], workers: int, backend: str, scheduler: str | None) -> Iterable[tuple[Task, tuple]]:
+def _each_result(tasks: list[Task], workers: int, backend: str, scheduler: str | None,
+                 timeout: float | None) -> Iterable[tuple[Task, tuple]]:
     if not tasks:
         return
     games = sorted({t.game for t in tasks})
     if backend == "dask":
-        yield from _dask(tasks, scheduler, games)
-    elif workers <= 1:
+        yield from _dask(tasks, scheduler, games, timeout)
+    elif workers <= 1 and timeout is None:
         for task in tasks:
             yield task, play_task(task)
     else:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_warm, initargs=(games,)) as pool:
-            futures = {pool.submit(play_task, t): t for t in tasks}
-            for future in as_completed(futures):
-                yield futures[future], future.result()
+        if context().get_start_method() == "fork":
+            _warm(games)  # once, here: forked workers share the tables instead of each building them
+        with Pool(min(workers, len(tasks)), play_task, functools.partial(_warm, games), timeout) as pool:
+            yield from pool.run(tasks)
 
 
-def _dask(tasks: list[Task], scheduler: str | None, games: list[str]):
+def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: float | None):
     try:
         from dask.distributed import Client, as_completed as dask_completed
+        from distributed.scheduler import KilledWorker
     except ImportError:
         raise ArenaError("--backend dask needs Dask: pip install 'guessing-arena[dask]'") from None
     if not scheduler:
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-    try:
-        client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as e:
-        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    if timeout is not None and not hasattr(os, "fork"):
+        raise ArenaError("a task time limit on Dask needs workers that can fork (Linux or macOS)")
+    client = _connect(Client, scheduler)
     try:
         client.run(_warm, games)
-        futures = client.map(play_task, tasks, pure=False)
+        play = play_task if timeout is None else functools.partial(_play_in_child, timeout=timeout)
+        futures = client.map(play, tasks, pure=False)
         index = {f.key: t for f, t in zip(futures, tasks)}
-        for future in dask_completed(futures):
-            yield index[future.key], future.result()
+        retried = set()
+        finished = dask_completed(futures)
+        for future in finished:
+            task = index.pop(future.key)
+            try:
+                result = future.result()
+            except KilledWorker as e:
+                # Dask blames every task that was on a dying worker, not just the one that killed
+                # it: play each again alone in a forked child, where only the culprit dies
+                if future.key not in retried and hasattr(os, "fork"):
+                    again = client.submit(_play_in_child, task, timeout=timeout, pure=False)
+                    index[again.key] = task
+                    retried.add(again.key)
+                    finished.add(again)
+                    continue
+                result = "failed", None, f"worker died (Dask: {e})", 0.0
+            except Exception as e:  # the cluster failed, not the task: stop (a run with --out resumes)
+                raise ArenaError(f"the Dask cluster failed while running {task.key}: "
+                                 f"{type(e).__name__}: {e}") from None
+            yield task, result
     finally:
         client.close()
+
+
+def _connect(client, scheduler: str):
+    """A Dask client of `scheduler`; one line for an address that is malformed or unreachable."""
+    example = "e.g. tcp://127.0.0.1:8786"
+    try:
+        return client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as e:
+        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    except (ValueError, TypeError) as e:
+        raise ArenaError(f"--scheduler {scheduler!r} is not a scheduler address ({e}); {example}") from None
+    except Exception as e:  # any other failure to connect is still about the address given
+        raise ArenaError(f"cannot connect to the Dask scheduler at {scheduler}: {type(e).__name__}: {e}") from None
+
+
+def _play_in_child(task: Task, timeout: float | None) -> tuple:
+    """On a Dask worker: the task in a forked child, killed at the time limit if there is one."""
+    return play_in_child(play_task, task, timeout)
 
 
 class _Progress:
