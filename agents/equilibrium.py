@@ -100,7 +100,6 @@ class EquilibriumGuesser(Guesser):
 @lru_cache(maxsize=8)
 def chooser_mix(game: Game, guessers: tuple[str, ...], file: str) -> np.ndarray:
     """The chooser's equilibrium probability of every secret of this game."""
-    import json
 
     from arena.equilibrium import double_oracle, solve_restricted
 

@@ -1,7 +1,7 @@
 """Guessers that misbehave as processes do, for the runner's tests (named `rogue_agents:Class`).
 
-Each is the `lowest` guesser until its first move, where it hangs, kills its own process or
-exits it. Those that hang append their pid to the file named by ARENA_TEST_PIDS, if set, so
+Each is the `lowest` guesser until its first move, where it raises, hangs, kills its own
+process or exits it. Those that hang append their pid to the file named by ARENA_TEST_PIDS, if set, so
 a test can check that no such process outlives the run.
 """
 
@@ -17,6 +17,15 @@ def _note_pid() -> None:
     if path:
         with open(path, "a") as f:
             f.write(f"{os.getpid()}\n")
+
+
+class Raise(Lowest):
+    """Raises at its first move: an agent's bug."""
+
+    name = "raise"
+
+    def choose(self, game, state):
+        raise RuntimeError("this guesser always fails")
 
 
 class Hang(Lowest):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PLUGINS = Path(__file__).parent / "plugins"
+PLUGINS = Path(__file__).parent  # tests/rogue_agents.py
 GRID = """
 title = "faults"
 seed = 3
@@ -21,7 +21,7 @@ choosers = ["uniform", "evil"]
 guessers = [{guessers}]
 """
 GOOD = ['"lowest"', '"random"', '"knuth"']
-BAD = ['"fault_agents:Raising"', '"fault_agents:Hanging"', '"fault_agents:Killing"']
+BAD = ['"rogue_agents:Raise"', '"rogue_agents:Hang"', '"rogue_agents:Suicide"']
 
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -55,14 +55,14 @@ def test_faulty_agents_fail_only_their_cells(tmp_path, workers):
     for key, row in want.items():
         assert got[key] == row, f"{key} differs from the clean run"
     errors = {key[0]: row["error"] for key, row in got.items() if row["status"] != "ok"}
-    assert set(errors) == {"fault_agents:Raising", "fault_agents:Hanging", "fault_agents:Killing"}
-    assert "always fails" in errors["fault_agents:Raising"]
-    assert "timed out after 5" in errors["fault_agents:Hanging"]
-    assert "died" in errors["fault_agents:Killing"]  # with a time limit even one worker is a child process
+    assert set(errors) == {"rogue_agents:Raise", "rogue_agents:Hang", "rogue_agents:Suicide"}
+    assert "always fails" in errors["rogue_agents:Raise"]
+    assert "timed out after 5" in errors["rogue_agents:Hang"]
+    assert "died" in errors["rogue_agents:Suicide"]  # with a time limit even one worker is a child process
     summary = (out / "summary.txt").read_text()
     assert summary.count("failed") >= 6
     report = arena("report", str(out), cwd=tmp_path)  # reads the store, imports nothing
     assert report.returncode == 0, report.stderr
-    assert "fault_agents:Hanging" in report.stdout
+    assert "rogue_agents:Hang" in report.stdout
     strict = arena("report", str(out), "--strict", cwd=tmp_path)
     assert strict.returncode == 1

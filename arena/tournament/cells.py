@@ -15,7 +15,6 @@ from another version of a file.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import math
 from dataclasses import dataclass, field
@@ -187,12 +186,10 @@ def _forget_built() -> None:
 # --- cells into tasks --------------------------------------------------------------------------
 
 def build_agent(spec: str, role: str, allow_import: bool = False):
-    """The agent `spec` of `role`; `allow_import` passed on where the registry takes it."""
+    """The agent `spec` of `role` (a `module:Class` one imported only with `allow_import`)."""
     from agents.registry import make_agent
 
-    if "allow_import" in inspect.signature(make_agent).parameters:
-        return make_agent(spec, role, allow_import=allow_import)
-    return make_agent(spec, role)
+    return make_agent(spec, role, allow_import=allow_import)
 
 
 def _randomised(spec: str, role: str, allow_import: bool = False) -> bool:

@@ -8,10 +8,8 @@ kept when the run resumes unless `retry_failed` asks to run it again.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import math
-import sys
 import time
 
 from ..errors import ArenaError
@@ -98,11 +96,8 @@ def run(config, progress: bool = False, workers: int = 1, backend: str = "local"
             results[task.key] = result
             stored[0] += 1
 
-        options = {"timeout": timeout} if "timeout" in inspect.signature(run_tasks).parameters else {}
-        if timeout is not None and not options:
-            print("arena: this runner has no per-task time limit; running without one", file=sys.stderr)
         run_tasks(pending, on_done, workers=min(workers, max(1, len(pending))), backend=backend,
-                  scheduler=scheduler, progress=progress, **options)
+                  scheduler=scheduler, progress=progress, timeout=timeout)
     finally:
         if store:
             store.close()

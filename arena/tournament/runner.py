@@ -10,7 +10,6 @@ Workers never outlive the run (see pool.py).
 from __future__ import annotations
 
 import functools
-import inspect
 import os
 import sys
 import time
@@ -32,14 +31,14 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
     start = time.perf_counter()
     try:
         game = make_game(task.game)
-        guesser = make_guesser(task.guesser, **_vetted(make_guesser))
+        guesser = make_guesser(task.guesser, allow_import=task.allow_import)
         strikes = task.strikes or None
         if task.chooser == "uniform":
             result = evaluate(game, guesser, repeat=task.repeat, seed=task.seed, strikes=strikes)
         else:
             from ..match import evaluate_against
             from agents.registry import make_chooser
-            chooser = make_chooser(task.chooser, **_vetted(make_chooser))
+            chooser = make_chooser(task.chooser, allow_import=task.allow_import)
             result = evaluate_against(game, guesser, chooser, repeat=task.repeat,
                                       seed=task.seed, strikes=strikes)
         return "ok", Tally.of(result).to_json(), None, time.perf_counter() - start
@@ -48,12 +47,6 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
         error = f"{type(e).__name__}: {e} (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"
         return "failed", None, error, time.perf_counter() - start
 
-
-@functools.cache
-def _vetted(make: Callable) -> dict:
-    """Keywords that let `make` import a `module:Class` agent: the parent vetted the config
-    before any task was sent (the keyword exists only where imports need permission)."""
-    return {"allow_import": True} if "allow_import" in inspect.signature(make).parameters else {}
 
 
 def _warm(games: list[str]) -> None:
