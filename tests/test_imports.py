@@ -14,8 +14,9 @@ import pytest
 
 from agents import imports_allowed, make_chooser, make_guesser
 from agents import registry
-from arena.cli import build_parser, main
+from arena.cli import build_parser
 from arena.errors import ArenaError
+from cli_run import one_line, run
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "mastermind:pegs=2,colors=3"
@@ -29,23 +30,6 @@ from agents.simple import Lowest
 class Sneaky(Lowest):
     name = "sneaky"
 '''
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def one_line(rc: int, err: str, *needles: str) -> None:
-    assert rc == 2, err
-    assert "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1, err
-    for needle in needles:
-        assert needle in err, err
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ import pytest
 from agents import make_guesser
 from arena import evaluate as evaluate_module
 from arena import make_game
-from arena.cli import main
 from arena.errors import ArenaError
 from arena.evaluate import Sums, evaluate
 from arena.game import code_dtype
@@ -28,16 +27,7 @@ from arena.match import evaluate_against
 from arena.tournament.tally import Tally
 from arena.tree import MAX_GUESSES
 from arena.words import read_words
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of `arena argv...` in this process."""
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return rc, out, err
+from cli_run import run
 
 
 def one_line_error(capsys, *argv: str) -> str:
