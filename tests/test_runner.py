@@ -34,7 +34,7 @@ def well_behaved() -> list[Task]:
 
 
 def rogue(name: str, cell: int = 9) -> Task:
-    return Task(cell, SMALL, "uniform", f"rogue_agents:{name}", 0, 1, 7)
+    return Task(cell, SMALL, "uniform", f"rogue_agents:{name}", 0, 1, 7, allow_import=True)
 
 
 def collect(tasks, **options) -> dict:
@@ -136,7 +136,8 @@ from arena.tournament.cells import Task
 from arena.tournament.runner import run_tasks
 
 workers, timeout = int(sys.argv[1]), float(sys.argv[2])
-hang = [Task(i, "mastermind:pegs=3,colors=4", "uniform", "rogue_agents:Hang", i, 1, i) for i in range(3)]
+hang = [Task(i, "mastermind:pegs=3,colors=4", "uniform", "rogue_agents:Hang", i, 1, i, allow_import=True)
+        for i in range(3)]
 run_tasks(hang, lambda task, result: None, workers=workers, timeout=timeout)
 """
 
