@@ -8,6 +8,7 @@ solvers use (`consistent`, `partition`, `partition_counts`) read it and never re
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -72,15 +73,33 @@ def _codes_in(table: np.ndarray) -> np.ndarray:
                                      for start in range(0, len(table), rows)]))
 
 
+@dataclass(frozen=True)
+class Rules:
+    """What kind of game a game is: the questions solvers and agents ask instead of testing
+    which class they hold (OpenSpiel's GameType is the model).
+
+    hits: a guess may be the secret, and naming it ends the game (Jotto, Mastermind); where
+        False (Hangman) a game ends when one candidate is left, `determined(candidates)`.
+    strikes: a miss (the all-blank reply) counts against the guesser, and enough lose the game.
+    cost: what a game costs the guesser in the published studies: "guesses" or "misses".
+    """
+
+    hits: bool = True
+    strikes: bool = False
+    cost: str = "guesses"
+
+
 class Game:
     """A finite guessing game given by its feedback table.
 
     table[g, s] is the reply (a small integer code) to guess g when the secret is s.
     `hit` is the reply that means "you guessed the secret" (None where no guess is a secret),
-    and `same_secret[g]` is the secret that guess g names, or -1.
+    and `same_secret[g]` is the secret that guess g names, or -1. `rules` says what kind of
+    game it is.
     """
 
     name: str = "game"
+    rules: Rules = Rules()
     strikes: int | None = None  # misses that lose the game (Hangman), None where misses don't count
 
     def __init__(self, spec: str, secrets: Sequence[str], guesses: Sequence[str], table: np.ndarray,

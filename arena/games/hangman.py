@@ -18,7 +18,7 @@ import string
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import Game, Indexes, Reply, check_table_memory, code_dtype
+from ..game import Game, Indexes, Reply, Rules, check_table_memory, code_dtype
 from ..spec import Param
 from ..words import read_words
 
@@ -76,6 +76,7 @@ class Hangman(Game):
     """Hangman over a word list: secrets are words, guesses the letters a..z."""
 
     name = "hangman"
+    rules = Rules(hits=False, strikes=True, cost="misses")
 
     def __init__(self, spec: str, words: str = "web2", length: int = 0, strikes: int = 6,
                  other: str = "skip", first: int = 0):
