@@ -236,13 +236,16 @@ def _check_syntax(path: str, kind: str, spec: str) -> None:
         raise _fail(path, f"{kind} {spec!r}: {reason}") from None
 
 
-def load_config(path: str, allow_import: bool = False) -> Config:
+def load_config(path: str, allow_import: bool | None = None) -> Config:
     """Read and check a TOML config: a syntax error or a wrong key is an ArenaError naming it.
 
     The file must be UTF-8 (a byte-order mark is accepted). The files the cells read are
     hashed before any game or agent reads them, and every agent is built (module:Class agents
-    only with `allow_import`).
+    only with `allow_import`; None asks the context, `agents.imports_allowed`).
     """
+    if allow_import is None:
+        from agents.registry import imports_are_allowed
+        allow_import = imports_are_allowed()
     text = read_config_text(path)
     try:
         data = tomllib.loads(text)
