@@ -126,6 +126,11 @@ class Game:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}: {len(self.secrets)} secrets, {len(self.guesses)} guesses>"
 
+    def symmetry(self):
+        """The game's group of reply-preserving permutations of the codes, for the solvers to
+        exploit (Mastermind: arena.games.mastermind_symmetry), or None: none is known."""
+        return None
+
     # --- labels -------------------------------------------------------------------------
     def guess_index(self, label: str) -> Index:
         """The index of the guess written `label`, or an ArenaError saying what a guess looks like."""

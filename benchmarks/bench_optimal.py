@@ -27,7 +27,7 @@ import numpy as np
 from arena import make_game
 from arena.optimal import optimal_tree
 from arena.optimal.search import Search
-from arena.optimal.symmetry import Symmetry
+from arena.optimal.search import stabilizer
 
 sys.path.insert(0, str(Path(__file__).parent))
 from timing import RUNS, clock  # noqa: E402  (benchmarks/timing.py)
@@ -145,7 +145,7 @@ def main(argv=None) -> None:
         theirs, plain_seconds = clock(lambda: plain_optimum(game.table.tolist(), game.hit))
         assert ours == theirs, f"{spec}: engine {ours} but plain {theirs}"
         row(f"{spec}, no symmetry: engine vs plain", seconds, plain_seconds, f"total {ours:,} | {theirs:,}")
-        if Symmetry.for_game(game) is not None:  # Jotto has none
+        if stabilizer(game) is not None:  # Jotto has none
             value, sym_seconds = clock(lambda: engine_optimum(game, True), RUNS)
             row(f"{spec}, with symmetry", sym_seconds, None, f"total {value:,}")
 

@@ -23,7 +23,7 @@ from arena.optimal.bounds import slot_table, weighted_bound
 from arena.optimal.lookahead import Rollout, improve_tree, proven_bound
 from arena.optimal.search import Search
 from arena.optimal.solve import refine
-from arena.optimal.symmetry import Symmetry
+from arena.optimal.search import stabilizer
 from arena.tree import grow_tree, load_tree
 
 
@@ -184,16 +184,16 @@ def test_bounds_never_exceed_the_optimum():
 
 
 def test_symmetry_finds_the_five_first_guesses(mastermind):
-    sym = Symmetry.for_game(mastermind)
+    sym = stabilizer(mastermind)
     assert [mastermind.guesses[g] for g in sym.representatives(mastermind.all_guesses)] == \
         ["1111", "1112", "1122", "1123", "1234"]
-    weighted = Symmetry.for_game(mastermind, np.ones(1296))  # listed element by element: the same orbits
+    weighted = stabilizer(mastermind, np.ones(1296))  # listed element by element: the same orbits
     assert np.array_equal(weighted.mask(), sym.mask())
     after = sym.after(mastermind.guess_index("1122"))
     assert len(after.representatives(mastermind.all_guesses)) == 39
     lopsided = np.ones(1296)
     lopsided[mastermind.guess_index("1111")] = 2  # colour 1 is now special
-    reps = Symmetry.for_game(mastermind, lopsided).representatives(mastermind.all_guesses)
+    reps = stabilizer(mastermind, lopsided).representatives(mastermind.all_guesses)
     assert {"1111", "2222"} <= {mastermind.guesses[g] for g in reps}
 
 
@@ -201,7 +201,7 @@ def test_symmetry_finds_the_five_first_guesses(mastermind):
 def test_symmetric_weights_use_the_symmetry_and_agree_with_the_brute_force(spec):
     game = make_game(spec)
     w = np.where(game.codes_array.min(axis=1) == game.codes_array.max(axis=1), 0.0, 1.0)  # no monochrome code
-    assert Symmetry.for_game(game, w) is not None  # Wiener's chooser is symmetric: the solver uses it
+    assert stabilizer(game, w) is not None  # Wiener's chooser is symmetric: the solver uses it
     assert optimal_tree(game, weights=w).value == brute_force(game, "all", w)
 
 

@@ -29,7 +29,7 @@ from arena.optimal import optimal_tree
 from arena.optimal.progress import ProgressLine
 from arena.optimal.search import Search
 from arena.optimal.solve import search_below
-from arena.optimal.symmetry import Symmetry
+from arena.optimal.search import stabilizer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -153,7 +153,7 @@ def test_progress_line_on_a_terminal():
 # --- memory: bounded caches, checked LPs --------------------------------------------------------
 def test_a_small_cache_budget_forgets_entries_but_not_the_answer():
     game = make_game("mastermind:pegs=4,colors=4")
-    search = Search(game, np.ones(len(game.secrets)), symmetry=Symmetry.for_game(game), cache_budget=20_000)
+    search = Search(game, np.ones(len(game.secrets)), symmetry=stabilizer(game), cache_budget=20_000)
     tree, value = search_below(search, game.all_secrets, None, "optimal")
     assert value == 905 and int(tree.guesses.sum()) == 905
     assert search.forgotten > 0 and search.cache_bytes <= 20_000 + 1_000

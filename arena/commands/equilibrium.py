@@ -81,11 +81,10 @@ def solve(args):
 def warn_if_long(game, no_symmetry: bool) -> None:
     """One line on stderr before a double oracle that is not expected to finish in minutes:
     each round is an exact best response, as long as `arena optimal` on the same game."""
-    from ..optimal.symmetry import Symmetry
     from .optimal import LONG_WITH_SYMMETRY, LONG_WITHOUT_SYMMETRY
 
     n = len(game.secrets)
-    symmetric = not no_symmetry and Symmetry.for_game(game) is not None
+    symmetric = not no_symmetry and game.symmetry() is not None
     if n > (LONG_WITH_SYMMETRY if symmetric else LONG_WITHOUT_SYMMETRY):
         print(f"arena equilibrium: {game.spec} has {n:,} secrets: each exact best response may take hours; "
               "--time-limit SECONDS stops with the bounds reached (value in [lower, upper])",

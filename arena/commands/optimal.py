@@ -67,10 +67,8 @@ def cmd_optimal(args) -> None:
 def warn_if_long(game) -> None:
     """One line on stderr, before a search that is not expected to finish in minutes: the
     instance's size, and how to bound the run."""
-    from ..optimal.symmetry import Symmetry
-
     n = len(game.secrets)
-    symmetric = game.hit is not None and Symmetry.for_game(game) is not None
+    symmetric = game.rules.hits and game.symmetry() is not None
     if n > (LONG_WITH_SYMMETRY if symmetric else LONG_WITHOUT_SYMMETRY):
         kind = "" if symmetric else " and no symmetry to exploit"
         print(f"arena optimal: {game.spec} has {n:,} secrets{kind}: the exact search may not finish for hours; "

@@ -20,7 +20,6 @@ and its value is the value of the full game.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -78,51 +77,8 @@ def no_symmetry(game: Game) -> Symmetry:
     return Symmetry(np.arange(n), tuple(game.secrets), "none")
 
 
-def _pattern(code: np.ndarray) -> str:
-    """A code's type: its colour multiplicities, largest first, written aabc."""
-    counts = sorted(np.bincount(code).tolist(), reverse=True)
-    return "".join(chr(ord("a") + i) * c for i, c in enumerate(c for c in counts if c))
-
-
-def _permutation(number: int, n: int) -> list[int]:
-    """The permutation of range(n) with this index (0 <= number < n!) in the factorial
-    number system (Lehmer code)."""
-    items, out = list(range(n)), []
-    for k in range(n, 0, -1):
-        number, digit = divmod(number, k)
-        out.append(items.pop(digit))
-    return out
-
-
-def mastermind_symmetry(game) -> Symmetry:
-    """Colour x position permutations of Mastermind: orbits are code types (aabc, ...).
-
-    The group has colors! * pegs! elements; element e = c * pegs! + p applies colour
-    permutation number c and position permutation number p: code x becomes y with
-    y[i] = colour_perm[x[position_perm[i]]] (codes of Bulls and Cows, without repeats, stay
-    without repeats, so the same group acts on them)."""
-    codes = game.codes_array
-    patterns = [_pattern(c) for c in codes]
-    labels = tuple(sorted(set(patterns)))  # aaaa, aaab, aabb, aabc, abcd: fewest colours first
-    index = {p: i for i, p in enumerate(labels)}
-    orbit = np.array([index[p] for p in patterns])
-    pegs, colors = game.pegs, game.colors
-    positions = math.factorial(pegs)
-    # codes are listed in numerical order, so their numbers in base `colors` increase: a sorted key
-    powers = colors ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
-    keys = codes.astype(np.int64) @ powers
-
-    def act(element: int) -> np.ndarray:
-        colour_number, position_number = divmod(element, positions)
-        colour_perm = np.array(_permutation(colour_number, colors), dtype=codes.dtype)
-        moved = colour_perm[codes[:, _permutation(position_number, pegs)]]
-        return np.searchsorted(keys, moved.astype(np.int64) @ powers)
-
-    return Symmetry(orbit, labels, "colour and position permutations", math.factorial(colors) * positions, act)
-
-
 def symmetry_of(game: Game) -> Symmetry:
-    """The symmetry the solvers may use for this game: Mastermind's, or none."""
-    from ..games.mastermind import Mastermind
-
-    return mastermind_symmetry(game) if isinstance(game, Mastermind) else no_symmetry(game)
+    """The symmetry the solvers may use for this game: its group's orbits (Mastermind: the code
+    types, from arena.games.mastermind_symmetry), or none."""
+    group = game.symmetry()
+    return no_symmetry(game) if group is None else Symmetry(*group.code_types())

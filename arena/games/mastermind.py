@@ -21,6 +21,7 @@ import numpy as np
 from ..errors import ArenaError
 from ..game import CHUNK, Game, check_table_memory
 from ..spec import Param
+from .mastermind_symmetry import MastermindSymmetry
 
 PARAMS = {
     "pegs": Param("pegs", int, 4, "positions in a code"),
@@ -126,6 +127,10 @@ class Mastermind(Game):
         labels = ["".join(self.alphabet[c] for c in row) for row in self.codes_array]
         table = black_white(self.codes_array, self.codes_array, colors)
         super().__init__(spec, labels, labels, table, pegs * (pegs + 1), np.arange(len(labels)))
+
+    def symmetry(self) -> MastermindSymmetry:
+        """The colour and position permutations, which keep every reply (mastermind_symmetry.py)."""
+        return MastermindSymmetry(self)
 
     def describe_guesses(self) -> str:
         return f"codes of {self.pegs} symbols from {self.alphabet}"

@@ -5,7 +5,7 @@
     tree.value, tree.lower_bound, tree.guesses.max()      # 5625.0 5625.0 6
 
 Modules: bounds (the slot lower bounds and their derivation), search (the branch and bound),
-symmetry (Mastermind's colour and position symmetries), solve (the public `optimal_tree`),
+solve (the public `optimal_tree`),
 lookahead (rollout trees and exact subtree repair for instances too big to solve).
 """
 

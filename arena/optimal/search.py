@@ -33,7 +33,8 @@ A cache maps each candidate set (and guesses left, under a depth limit) to its e
 best guess, or to the best lower bound proven so far. The cache is bounded: its bytes are
 counted as entries go in (a fixed overhead plus the key), and past its budget (half the memory
 limit of arena.resources) the older half of the entries is forgotten. Only speed depends on
-the cache: a forgotten set is searched again when it is met again. Symmetries (symmetry.py) restrict the pool
+the cache: a forgotten set is searched again when it is met again. Symmetries (the game's, e.g.
+arena/games/mastermind_symmetry.py, through `stabilizer`) restrict the pool
 to one guess per class of equivalent guesses. Small sets are closed without a search:
 
 - one secret costs its weight, two cost w1 + 2 w2 (guess the heavier first);
@@ -73,6 +74,14 @@ CACHE_SHARE = 0.5
 REPORT_MASK = 63
 
 
+def stabilizer(game: Game, invariant: np.ndarray | None = None):
+    """The game's symmetry fixing the empty history, restricted to the elements that keep
+    `invariant` (weights, -1 for secrets not covered; None: all codes alike), or None when the
+    game has no symmetry or only the identity keeps the invariant."""
+    symmetry = game.symmetry()
+    return None if symmetry is None else symmetry.stabilizer(invariant)
+
+
 class Timeout(Exception):
     """The time limit passed during the search."""
 
@@ -93,7 +102,7 @@ class Search:
     """The branch and bound over one game, pool, weighting and depth limit.
 
     `weights` is a float64 array over all secrets of the game; `symmetry` (or None) maps a
-    history of guesses to the guesses worth trying (symmetry.Symmetry)."""
+    history of guesses to the guesses worth trying (`stabilizer`)."""
 
     def __init__(self, game: Game, weights: np.ndarray, pool: str = "all", max_guesses: int | None = None,
                  symmetry=None, deadline: float | None = None, cache_budget: int | None = None):

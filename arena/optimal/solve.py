@@ -1,7 +1,7 @@
 """`optimal_tree`: the strategy tree of least expected guesses, as an arena.tree.Tree.
 
-The search itself is in search.py (branch and bound), its bounds in bounds.py and the Mastermind
-symmetries in symmetry.py. This module checks the arguments, chooses the depth for
+The search itself is in search.py (branch and bound), its bounds in bounds.py; the symmetries
+are the game's (`game.symmetry()`). This module checks the arguments, chooses the depth for
 `objective="worst"`, seeds a time-limited search with the best greedy tree, and turns the
 search's cache into a Tree (with the value and the proven lower bound beside it).
 """
@@ -20,8 +20,7 @@ from ..tree import Node, Tree, grow_tree
 from ..resources import check_memory
 from .bounds import INF, min_depth
 from .progress import ProgressLine
-from .search import Search, Timeout
-from .symmetry import Symmetry
+from .search import Search, Timeout, stabilizer
 
 POOLS = ("all", "consistent")
 OBJECTIVES = ("average", "worst")
@@ -92,7 +91,7 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
     w, scale = weight_vector(game, S, weights)
     deadline = None if time_limit is None else start + time_limit
     everything_alike = scale is not None and len(S) == len(game.secrets)
-    sym = Symmetry.for_game(game, None if everything_alike else invariant(game, S, w))
+    sym = stabilizer(game, None if everything_alike else invariant(game, S, w))
     label = agent_spec(pool, objective, max_guesses)
 
     depth_bound = 0
@@ -176,7 +175,7 @@ def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None =
     check_choice("pool", pool, POOLS)
     S = tree.secrets
     w = np.ones(len(game.secrets))
-    sym = Symmetry.for_game(game, None if len(S) == len(game.secrets) else invariant(game, S, w))
+    sym = stabilizer(game, None if len(S) == len(game.secrets) else invariant(game, S, w))
     check_search_memory(game, S, pool)
     search = Search(game, w, pool, None, sym, None)
     watch(search, progress)

@@ -1,14 +1,21 @@
-"""Symmetries of Mastermind that fix a history: equivalent guesses are searched once.
+"""Mastermind's symmetry: permuting the colours and the positions of every code keeps every reply.
 
-Permuting the colours (pi) and the positions (tau) of every code preserves every reply:
-F(sigma g, sigma s) = F(g, s) for sigma = (pi, tau) acting by (sigma x)[i] = pi(x[tau[i]]).
-If sigma also fixes every guess made so far, it maps the candidate set onto itself (a
-candidate is defined by its replies to those guesses), so the guesses g and sigma g lead to
-isomorphic subtrees of the same cost; only one guess per orbit of the stabilizer G_H of the
-history H needs to be searched. With weights, sigma must also preserve the weights (and the set
-of secrets the tree covers), or the costs differ.
+For sigma = (pi, tau) acting by (sigma x)[i] = pi(x[tau[i]]), F(sigma g, sigma s) = F(g, s).
+The group G has colors! * pegs! elements, and the solvers use it two ways, both reached through
+`game.symmetry()` (a `MastermindSymmetry`; games without a symmetry return None):
 
-The stabilizer, concretely. For a position permutation tau, sigma fixes every h of H only if
+- `code_types()`: the orbits of G on the codes (the code types aabc, ...) and the action of
+  each element, for the equilibrium solvers (arena.equilibrium.symmetry: the orbit game);
+- `stabilizer(invariant)`: the subgroup G_H fixing a history H of guesses, for the exact
+  search (arena.optimal.search): equivalent guesses are searched once (below).
+
+The stabilizer. If sigma also fixes every guess made so far, it maps the candidate set onto
+itself (a candidate is defined by its replies to those guesses), so the guesses g and sigma g
+lead to isomorphic subtrees of the same cost; only one guess per orbit of the stabilizer G_H of
+the history H needs to be searched. With weights, sigma must also preserve the weights (and the
+set of secrets the tree covers), or the costs differ.
+
+Concretely: for a position permutation tau, sigma fixes every h of H only if
 pi(h[tau[i]]) = h[i] for all h, i: this forces pi on the colours V that occur in H (it must be a
 bijection of V), and leaves pi free on the unused colours U. So G_H = F x Sym(U), where F holds
 one element per admissible tau (at most pegs!) and Sym(U) permutes the unused colours.
@@ -26,7 +33,8 @@ cut down to the elements that preserve the weights; its orbit minima are the rep
 from __future__ import annotations
 
 import itertools
-from math import factorial
+import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -36,7 +44,26 @@ from ..game import Indexes
 EXPLICIT_LIMIT = 20_000
 
 
-class Symmetry:
+class MastermindSymmetry:
+    """The colour and position permutations of one Mastermind game (module docstring)."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def stabilizer(self, invariant: np.ndarray | None = None) -> "Stabilizer | None":
+        """The symmetry of the empty history, for the exact search, or None if it is trivial.
+
+        `invariant` is None when every code is a secret of equal weight; else an array over the
+        secrets (the weights, -1 for secrets the tree does not cover) that an element must preserve."""
+        sym = Stabilizer(self.game, (), invariant)
+        return sym if sym.mask() is not None else None
+
+    def code_types(self):
+        """(orbit per code, type labels, the group's name, its order, element -> permutation of the codes)."""
+        return code_types(self.game)
+
+
+class Stabilizer:
     """The stabilizer of a history of guesses in a Mastermind game, and its orbit representatives.
 
     `invariant` is None when every code is a secret of equal weight; else an array over the
@@ -51,19 +78,11 @@ class Symmetry:
         self.shared = {} if _shared is None else _shared  # group data by history, shared by all nodes
         self._mask: np.ndarray | None = None
 
-    @classmethod
-    def for_game(cls, game, invariant: np.ndarray | None = None) -> "Symmetry | None":
-        """The symmetry of the empty history, or None for games without colour and position symmetry."""
-        if not hasattr(game, "codes_array") or not hasattr(game, "colors"):
-            return None
-        sym = cls(game, (), invariant)
-        return sym if sym.mask() is not None else None
-
-    def after(self, guess: int) -> "Symmetry | None":
+    def after(self, guess: int) -> "Stabilizer | None":
         """The stabilizer of the history extended by `guess` (None once it is trivial)."""
         if guess in self.history:
             return self
-        child = Symmetry(self.game, self.history + (guess,), self.invariant, self.shared)
+        child = Stabilizer(self.game, self.history + (guess,), self.invariant, self.shared)
         return child if child.mask() is not None else None
 
     def representatives(self, pool: Indexes) -> Indexes:
@@ -159,7 +178,7 @@ class Symmetry:
         """The least image of every code over the elements of G_H that preserve the invariant
         (they form a subgroup), or None if only the identity does."""
         free_perms = [tuple(unused)]
-        if len(forced) * factorial(len(unused)) <= EXPLICIT_LIMIT:
+        if len(forced) * math.factorial(len(unused)) <= EXPLICIT_LIMIT:
             free_perms = list(itertools.permutations(unused))
         codes = self.game.codes_array
         least, kept = np.arange(len(codes)), 0
@@ -186,3 +205,46 @@ def _with(pi: np.ndarray, unused: list[int], perm: tuple[int, ...]) -> np.ndarra
     full = pi.copy()
     full[unused] = perm
     return full
+
+
+def _pattern(code: np.ndarray) -> str:
+    """A code's type: its colour multiplicities, largest first, written aabc."""
+    counts = sorted(np.bincount(code).tolist(), reverse=True)
+    return "".join(chr(ord("a") + i) * c for i, c in enumerate(c for c in counts if c))
+
+
+def _permutation(number: int, n: int) -> list[int]:
+    """The permutation of range(n) with this index (0 <= number < n!) in the factorial
+    number system (Lehmer code)."""
+    items, out = list(range(n)), []
+    for k in range(n, 0, -1):
+        number, digit = divmod(number, k)
+        out.append(items.pop(digit))
+    return out
+
+
+def code_types(game) -> tuple[np.ndarray, tuple[str, ...], str, int, Callable[[int], np.ndarray]]:
+    """Colour x position permutations of Mastermind: orbits are code types (aabc, ...).
+
+    The group has colors! * pegs! elements; element e = c * pegs! + p applies colour
+    permutation number c and position permutation number p: code x becomes y with
+    y[i] = colour_perm[x[position_perm[i]]] (codes of Bulls and Cows, without repeats, stay
+    without repeats, so the same group acts on them)."""
+    codes = game.codes_array
+    patterns = [_pattern(c) for c in codes]
+    labels = tuple(sorted(set(patterns)))  # aaaa, aaab, aabb, aabc, abcd: fewest colours first
+    index = {p: i for i, p in enumerate(labels)}
+    orbit = np.array([index[p] for p in patterns])
+    pegs, colors = game.pegs, game.colors
+    positions = math.factorial(pegs)
+    # codes are listed in numerical order, so their numbers in base `colors` increase: a sorted key
+    powers = colors ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
+    keys = codes.astype(np.int64) @ powers
+
+    def act(element: int) -> np.ndarray:
+        colour_number, position_number = divmod(element, positions)
+        colour_perm = np.array(_permutation(colour_number, colors), dtype=codes.dtype)
+        moved = colour_perm[codes[:, _permutation(position_number, pegs)]]
+        return np.searchsorted(keys, moved.astype(np.int64) @ powers)
+
+    return orbit, labels, "colour and position permutations", math.factorial(colors) * positions, act
