@@ -2,7 +2,7 @@
 the double oracle, the command and the agent.
 
 Tiny games are checked against every guesser tree, listed in full, solved by linprog and by
-nashpy; larger ones by the double oracle with either best-response solver.
+nashpy; larger ones by the double oracle (best responses by arena.optimal's search).
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from agents import make_guesser
 from arena import make_game
 from arena.cli import main
 from arena.equilibrium import (
+    best_response,
     count_trees,
     double_oracle,
     enumerate_trees,
     exploitability,
     nashpy_solution,
     reduce_dominated,
-    search_best_response,
     solve_enumerated,
     solve_matrix_game,
     solve_restricted,
@@ -33,7 +33,6 @@ from arena.equilibrium import (
 )
 from arena.equilibrium.dominance import undominated_columns
 from arena.equilibrium.payoff import PayoffMatrix
-from arena.equilibrium.response import external_solver
 from arena.equilibrium.symmetry import no_symmetry
 from arena.evaluate import evaluate
 
@@ -42,7 +41,6 @@ TINY = ["mastermind:pegs=2,colors=2", "mastermind:pegs=3,colors=2", "mastermind:
 EXACT = {  # the values these tests establish, by full enumeration, linprog and nashpy together
     "mastermind:pegs=2,colors=2": Fraction(2), "mastermind:pegs=3,colors=2": Fraction(23, 10),
     "mastermind:pegs=2,colors=3": Fraction(29, 12), "jotto:first=8": Fraction(41, 19)}
-SOLVERS = ["search"] + (["optimal"] if external_solver() else [])
 
 
 # --- matrix games -------------------------------------------------------------------------------
@@ -135,12 +133,11 @@ def test_tiny_games_against_every_tree(spec):
     frontier = solve_enumerated(game)
     assert frontier.value == pytest.approx(lp.value, abs=1e-9)
     assert frontier.exact is not None and float(frontier.exact.value) == pytest.approx(lp.value, abs=1e-9)
-    for solver in SOLVERS:
-        oracle = double_oracle(game, solver=solver)
-        assert oracle.gap < 1e-6 and oracle.value == pytest.approx(lp.value, abs=1e-7)
-        assert oracle.exact is not None and oracle.exact.value == frontier.exact.value
-        # the oracle's chooser mix holds every tree of the full list to the value
-        assert (oracle.chooser @ every).min() == pytest.approx(lp.value, abs=1e-7)
+    oracle = double_oracle(game)
+    assert oracle.gap < 1e-6 and oracle.value == pytest.approx(lp.value, abs=1e-7)
+    assert oracle.exact is not None and oracle.exact.value == frontier.exact.value
+    # the oracle's chooser mix holds every tree of the full list to the value
+    assert (oracle.chooser @ every).min() == pytest.approx(lp.value, abs=1e-7)
     if spec in EXACT:
         assert frontier.exact.value == EXACT[spec]
 
@@ -154,7 +151,7 @@ def test_best_response_is_the_best_listed_tree(spec, raw):
     w = np.array(raw[:n], dtype=float) + 1e-3 * np.arange(1, n + 1)
     w /= w.sum()
     best = float((enumerate_trees(game, frontier=True).costs @ w).min())
-    assert float(w @ search_best_response(game, w).guesses) == pytest.approx(best, abs=1e-9)
+    assert float(w @ best_response(game, w).guesses) == pytest.approx(best, abs=1e-9)
 
 
 # --- symmetry -----------------------------------------------------------------------------------
@@ -171,15 +168,15 @@ def test_mastermind_code_types_and_permutations(mastermind):
 
 def test_symmetry_shrinks_the_game_without_changing_its_value():
     game = make_game("mastermind:pegs=2,colors=4")
-    reduced = double_oracle(game, solver="search")
-    full = double_oracle(game, symmetry=no_symmetry(game), solver="search")
+    reduced = double_oracle(game)
+    full = double_oracle(game, symmetry=no_symmetry(game))
     assert reduced.exact.value == full.exact.value == Fraction(45, 16)
     assert len(reduced.symmetry.labels) == 2
 
 
 def test_a_time_limit_reports_bounds_around_the_value():
     game = make_game("mastermind:pegs=3,colors=4")
-    stopped = double_oracle(game, time_limit=1e-9, solver="search")  # stops in or after the first best response
+    stopped = double_oracle(game, time_limit=1e-9)  # stops in or after the first best response
     assert not stopped.settled and stopped.exact is None and "time limit" in stopped.notes[0]
     # the uniform chooser's value is given only when its best response finished (proven)
     assert stopped.lower <= 219 / 68 <= stopped.upper and stopped.uniform in (None, pytest.approx(206 / 64))
@@ -192,7 +189,7 @@ def test_named_guessers():
     eq = solve_restricted(game, specs)
     costs = np.array([evaluate(game, make_guesser(s)).guesses[0] for s in specs])
     assert eq.value == pytest.approx(solve_matrix_game(costs.T).value)
-    assert eq.value >= double_oracle(game, solver="search").value - 1e-9  # fewer trees: no better for the guesser
+    assert eq.value >= double_oracle(game).value - 1e-9  # fewer trees: no better for the guesser
     assert eq.exact is not None and eq.gap < 1e-9
 
 
@@ -207,7 +204,7 @@ def run(capsys, *argv):
 
 
 def test_command_json_and_text(capsys):
-    rc, out, _ = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--json", "--solver", "search")
+    rc, out, _ = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--json")
     data = json.loads(out)
     assert rc == 0 and data["value_exact"] == "29/12" and data["gap"] < 1e-6 and data["seconds"] >= 0
     assert set(data["chooser"]) == {"11", "12", "13", "21", "22", "23", "31", "32", "33"}
@@ -232,7 +229,7 @@ def test_command_mistakes(capsys, argv, needle):
 
 def test_equilibrium_guesser_draws_reproducible_trees_of_the_mix(tmp_path, capsys):
     game = make_game("mastermind:pegs=2,colors=3")
-    eq = double_oracle(game, solver="search")
+    eq = double_oracle(game)
     symmetry = eq.symmetry
     mix_types = {symmetry.totals(t.guesses).tobytes() for t in eq.trees}
     first = evaluate(game, make_guesser("equilibrium:seed=5"), repeat=40)
@@ -241,7 +238,7 @@ def test_equilibrium_guesser_draws_reproducible_trees_of_the_mix(tmp_path, capsy
     assert all(symmetry.totals(row).tobytes() in mix_types for row in first.guesses)  # a carried tree of the mix
     assert first.mean == pytest.approx(eq.value, abs=0.25)
     path = tmp_path / "eq.json"
-    rc, _, _ = run(capsys, "equilibrium", game.spec, "--save", str(path), "--solver", "search")
+    rc, _, _ = run(capsys, "equilibrium", game.spec, "--save", str(path))
     assert rc == 0 and path.exists()
     replayed = evaluate(game, make_guesser(f"equilibrium:file={path},seed=5"), repeat=40)
     assert np.array_equal(replayed.guesses, first.guesses)

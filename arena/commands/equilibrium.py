@@ -72,7 +72,7 @@ def solve(args):
         steps = []
     symmetry = no_symmetry(game) if args.no_symmetry else None
     try:
-        return double_oracle(game, symmetry, time_limit=args.time_limit, solver=args.solver, progress=progress,
+        return double_oracle(game, symmetry, time_limit=args.time_limit, progress=progress,
                              search_progress=search_line if terminal else None)
     finally:
         search_line.close()
@@ -175,8 +175,6 @@ def add_commands(sub) -> None:
                    help="oracle: double oracle with exact best responses (default); "
                         "enumerate: list every undominated tree (tiny games only)")
     p.add_argument("--all-trees", action="store_true", help="with --method enumerate: every tree, not only undominated ones")
-    p.add_argument("--solver", choices=("auto", "optimal", "search"), default="auto",
-                   help="best responses by arena.optimal (auto: when present) or by this package's own search")
     p.add_argument("--no-symmetry", action="store_true", help="do not reduce Mastermind to code types")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="stop the double oracle after this long (a best response under way included) "

@@ -22,7 +22,7 @@ from .dominance import Reduction, reduce_dominated
 from .enumeration import TreeEnumeration, count_trees, enumerate_trees
 from .matrix import MatrixGameSolution, SolverFailure, exploitability, solve_matrix_game
 from .oracle import double_oracle
-from .response import best_response, search_best_response
+from .response import best_response
 from .restricted import solve_enumerated, solve_restricted
 from .solution import Equilibrium
 from .symmetry import Symmetry, symmetry_of
@@ -42,7 +42,6 @@ __all__ = [
            "exploitability",
            "nashpy_solution",
            "reduce_dominated",
-           "search_best_response",
            "solve_enumerated",
            "solve_matrix_game",
            "solve_restricted",

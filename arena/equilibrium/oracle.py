@@ -49,7 +49,7 @@ from .rational import (
     guaranteed,
     rational_strategies,
 )
-from .response import best_response, bounded_best_response
+from .response import SOLVER, best_response, bounded_best_response
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 
@@ -87,7 +87,7 @@ class _Columns:
 
 
 def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float = TOLERANCE,
-                  time_limit: float | None = None, solver: str = "auto", initial: Sequence[Tree] = (),
+                  time_limit: float | None = None, initial: Sequence[Tree] = (),
                   certify: bool = True, smoothing: float = SMOOTHING,
                   progress: Callable[[Step], None] | None = None, search_progress=None) -> Equilibrium:
     """The equilibrium of the whole game (every secret against every guesser tree).
@@ -105,7 +105,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     columns = _Columns(symmetry)
     q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
     lower, upper, best_q, uniform_value = -np.inf, np.inf, q, None
-    solution, names, steps, notes = None, set(), [], []
+    solution, steps, notes = None, [], []
     for tree in initial:
         columns.add(tree)
     if columns.trees:
@@ -118,8 +118,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         # the time limit reaches into the best response: a stopped one still gives a tree (a
         # column, so the upper bound stays valid) and a proven lower bound for this mix
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
-        tree, name, bound = bounded_best_response(game, mix, solver, left, search_progress)
-        names.add(name)
+        tree, bound = bounded_best_response(game, mix, left, search_progress)
         cost = float(mix @ tree.guesses)
         stopped = bound < cost - 1e-12 * max(1.0, cost)  # the response was not proven best
         if not stopped and uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
@@ -154,7 +153,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     if settled and certify and time_limit is not None and time.perf_counter() - start > time_limit:
         notes.append("not certified: the time limit passed before the exact check")
     elif settled and certify:
-        exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, solver)
+        exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column)
         notes.append(note)
     if not stopped:
         responses = f"{len(steps)} exact best responses"
@@ -162,7 +161,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         responses = "1 best response, stopped by the time limit"
     else:
         responses = f"{len(steps)} best responses (the last stopped by the time limit, the others exact)"
-    method = f"double oracle: {responses} ({', '.join(sorted(names))}) against linprog (HiGHS) mixes"
+    method = f"double oracle: {responses} ({SOLVER}) against linprog (HiGHS) mixes"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
     played = np.flatnonzero(solution.column > 0)
@@ -174,8 +173,8 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
                        time.perf_counter() - start, exact, uniform_value, tuple(steps), tuple(notes))
 
 
-def _exact(game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray, y: np.ndarray,
-           solver: str) -> tuple[ExactSolution | None, str]:
+def _exact(game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray,
+           y: np.ndarray) -> tuple[ExactSolution | None, str]:
     """Rational strategies near the chooser's q and the guesser's y, proven optimal.
 
     The guesser's y concedes max_O (A y)_O: every strategy of the chooser is a row, so exact
@@ -188,7 +187,7 @@ def _exact(game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray, 
         for x in rational_strategies(negated, q):
             if guaranteed(A, x) != top:
                 continue
-            tree, _ = best_response(game, symmetry.spread(np.array([float(v) for v in x])), solver)
+            tree = best_response(game, symmetry.spread(np.array([float(v) for v in x])))
             totals = symmetry.totals(tree.guesses)[0]
             needed = sum(xi * Fraction(int(t), int(size)) for xi, t, size in zip(x, totals, payoff.sizes))
             if needed == top:
