@@ -10,18 +10,19 @@ The worst case W(C) of a class C is the minimax value of the game from C:
     Jotto, Mastermind:  W(C) = min_g max_r [1 + (0 if r is the hit else W(C_r))],   W({s}) = 1
     Hangman (misses):   W(C) = min_l max_r [miss(r) + W(C_r)],                       W(C) = 0 if |C| <= 1
 
-over every guess g that splits C. Classes of at most `exact` secrets are solved exactly, with
-memoised depth-first search (the guesses tried in order of a cheap lower bound, each abandoned
-as soon as it cannot beat the best so far). A larger class is searched `depth` guesses deep
-(default 0: not at all), and below that W is estimated (`fallback=`):
+over every guess g that splits C. Classes of at most `exact` secrets are solved exactly by the
+project's one exact search (arena.optimal.search.Search.worst_case: the least depth, or number
+of misses, within which a tree finds every secret). A larger class is searched `depth` guesses
+deep (default 0: not at all), and below that W is estimated (`fallback=`):
 
 - `greedy` (default): the worst case of a greedy guesser's tree grown on the class (Knuth's
   smallest-largest-class rule over the consistent guesses; Hangman: the letter in the most
   words). The best guesser can only do better, so this is an upper bound on W; it ranks big
   classes by how hard they really are, where their size alone misleads (Hangman's _atch words).
-- `size`: the class size, as a lower bound from counting (t guesses with K non-hit replies tell
-  apart at most 1 + K + K^2 + ... secrets; Hangman: 0 misses), ties to the larger class. Cheap,
-  but weak: exactly solved small classes then often outrank big ones that are harder.
+- `size`: the class size, as a lower bound from counting (t guesses with b non-hit replies tell
+  apart at most 1 + b + b^2 + ... secrets: bounds.min_depth; Hangman: 0 misses), ties to the
+  larger class. Cheap, but weak: exactly solved small classes then often outrank big ones that
+  are harder.
 
 With exact=0 and fallback=size it is the evil rule with the hit held back.
 """
@@ -31,70 +32,35 @@ from __future__ import annotations
 import numpy as np
 
 from arena.errors import ArenaError
+from arena.optimal.bounds import min_depth
 from arena.game import Game, Index, Indexes, Reply
 from arena.spec import Param
 
 from .base import State
 from .chooser import Chooser, largest_class
 
-_DEEP = 10**6  # the look-ahead "depth" of an exact search: never runs out
 _INF = 10**9
-_DEDUPE = 24  # classes this small have their guesses grouped by the partition they make
 
 
 class WorstCase:
     """W(C) for one game: exact for small classes, bounded look-ahead above (module docstring)."""
 
     def __init__(self, game: Game, exact: int, fallback: str = "greedy"):
+        from arena.optimal.search import Search  # arena.optimal imports the agents
+
         self.game, self.exact, self.fallback = game, exact, fallback
+        self.search = Search(game, np.ones(len(game.secrets)))
         self.greedy = None
         self.upper: dict[bytes, int] = {}
-        self.hits = game.hit is not None  # payoff: guesses (hit games) or misses (Hangman)
         self.memo: dict[tuple[bytes, int], int] = {}
-        non_hit = [c for c in game.codes.tolist() if c != game.hit]
-        self.branches = max(1, len(non_hit))
-        self.codes_are_columns = game.n_codes <= 64  # partition_counts columns are the codes themselves
-        self._bounds = np.zeros(2, dtype=np.int64)
-
-    # --- the pieces of the recurrence -----------------------------------------------------
-    def step(self, reply: Reply) -> int:
-        """What one reply costs the guesser: a guess, or (Hangman) a miss."""
-        return 1 if self.hits else int(self.game.is_miss(reply))
 
     def after(self, reply: Reply, part: Indexes, depth: int) -> int:
         """The worst case after this reply: the reply's cost and the class's value."""
-        return self.step(reply) + (0 if self.game.finished(reply) else self.value(part, depth))
-
-    def terminal(self, candidates: Indexes) -> int | None:
-        n = len(candidates)
-        if self.hits:
-            return 0 if n == 0 else 1 if n == 1 and self.game.secret_guess[candidates[0]] >= 0 else None
-        return 0 if self.game.determined(candidates) else None
+        return self.search.step(reply) + (0 if self.game.finished(reply) else self.value(part, depth))
 
     def bound(self, n: int) -> int:
-        """A lower bound on W of a class of n secrets, from its size alone."""
-        if not self.hits:
-            return 0
-        if n >= len(self._bounds):  # grow the table: smallest t with n <= f(t), f(t) = 1 + K f(t-1)
-            table, t, reach = [0], 1, 1
-            for size in range(1, 2 * n + 2):
-                while size > reach:
-                    t, reach = t + 1, 1 + self.branches * reach
-                table.append(t)
-            self._bounds = np.array(table, dtype=np.int64)
-        return int(self._bounds[n])
-
-    def guess_bounds(self, counts: np.ndarray) -> np.ndarray:
-        """A lower bound per guess, from its partition counts: the max over its classes."""
-        self.bound(int(counts.max(initial=0)))
-        if not self.hits:
-            return (counts[:, 0] > 0).astype(np.int64)  # column 0 is the miss
-        each = np.where(counts > 0, 1 + self._bounds[counts], 0)
-        if self.codes_are_columns:
-            each[:, self.game.hit] = counts[:, self.game.hit] > 0  # guessing the secret costs just that guess
-        else:  # columns are not codes: a class of one may be the hit
-            each = np.where(counts == 1, 1, each)
-        return each.max(axis=1)
+        """A lower bound on W of a class of n secrets, from its size alone (module docstring)."""
+        return 0 if self.search.misses else min_depth(n, self.search.b_max)
 
     def greedy_worst(self, candidates: Indexes) -> int:
         """The worst case of a greedy guesser from this class: an upper bound on W."""
@@ -104,66 +70,43 @@ class WorstCase:
             from .registry import make_guesser
 
             if self.greedy is None:
-                self.greedy = make_guesser("minimax:pool=consistent" if self.hits else "max-frequency:tiebreak=first")
+                hits = self.game.rules.hits
+                self.greedy = make_guesser("minimax:pool=consistent" if hits else "max-frequency:tiebreak=first")
             tree = grow_tree(self.game, self.greedy, candidates)
-            cost = tree.guesses if self.hits else tree.misses
+            cost = tree.misses if self.search.misses else tree.guesses
             self.upper[key] = int(cost[candidates].max())
         return self.upper[key]
 
-    # --- the search -------------------------------------------------------------------------
     def value(self, candidates: Indexes, depth: int) -> int:
         """W(candidates): exact if at most `exact` secrets, else searched `depth` guesses deep."""
-        done = self.terminal(candidates)
-        if done is not None:
-            return done
         n = len(candidates)
-        if n <= self.exact:
-            depth = _DEEP
-        elif depth <= 0:
-            return self.bound(n) if self.fallback == "size" else self.greedy_worst(candidates)
-        key = (candidates.tobytes(), depth)
+        if n == 0 or self.game.determined(candidates):
+            return 0
+        if n == 1:  # a game with hits: the last secret is named
+            return 1
+        key = (candidates.tobytes(), depth if n > self.exact else -1)
         if key not in self.memo:
-            self.memo[key] = self._search(candidates, depth)
+            if n <= self.exact:
+                self.memo[key] = self.search.worst_case(candidates)
+            elif depth <= 0:
+                return self.bound(n) if self.fallback == "size" else self.greedy_worst(candidates)
+            else:
+                self.memo[key] = self.look_ahead(candidates, depth)
         return self.memo[key]
 
-    def distinct(self, candidates: Indexes, guesses: Indexes) -> Indexes:
-        """One guess per distinct partition of a small class: guesses that split it the same way
-        (the same classes, the same hit) have the same value, so only the first is searched."""
-        rows = self.game.table[guesses[:, None], candidates[None, :]]
-        same = rows[:, :, None] == rows[:, None, :]
-        canon = same.argmax(axis=2)  # each secret labelled by the first secret in its class
-        # the class that costs differently is told apart: the hit (one guess) or the miss (a strike)
-        special = rows == self.game.hit if self.hits else rows == 0
-        canon = np.where(special, len(candidates), canon)
-        # pack 5-bit labels (at most 24 < 32) into 64-bit keys, 12 a key: a fast 1-d unique
-        keys = [(canon[:, a:a + 12].astype(np.uint64) << (np.arange(min(12, canon.shape[1] - a), dtype=np.uint64)
-                                                       * np.uint64(5))).sum(axis=1, dtype=np.uint64)
-                for a in range(0, canon.shape[1], 12)]
-        if len(keys) == 1:
-            _, first = np.unique(keys[0], return_index=True)
-        else:
-            order = np.lexsort(keys[::-1])
-            stacked = np.stack(keys, axis=1)[order]
-            first = order[np.concatenate(([True], (np.diff(stacked, axis=0) != 0).any(axis=1)))]
-        return guesses[np.sort(first)]
-
-    def _search(self, candidates: Indexes, depth: int) -> int:
+    def look_ahead(self, candidates: Indexes, depth: int) -> int:
+        """min over the guesses that split the class of the max over replies, `depth` deep:
+        the guesses in order of their largest class, each dropped once it cannot beat the best."""
         game, n = self.game, len(candidates)
         counts = game.partition_counts(None, candidates)
-        lower = self.guess_bounds(counts)
-        splits = np.flatnonzero(counts.max(axis=1) < n)  # a guess that splits nothing learns nothing
+        largest = counts.max(axis=1)
+        splits = np.flatnonzero(largest < n)  # a guess that splits nothing learns nothing
         if not len(splits):
             raise ArenaError(f"minimax chooser: no guess of {game.spec} tells apart "
                              f"{', '.join(game.secrets[s] for s in candidates[:3])}")
-        if n <= _DEDUPE:
-            splits = self.distinct(candidates, splits)
-        # fewest-bound first; among equals, the smallest largest class (likeliest to be best)
-        order = splits[np.lexsort((counts[splits].max(axis=1), lower[splits]))]
-        floor = max(self.bound(n), 2 if self.hits else 0)  # no guess can do better than this
+        floor = max(self.bound(n), 0 if self.search.misses else 2)  # no guess can do better
         best = _INF
-        for guess in order.tolist():
-            if lower[guess] >= best:
-                break
+        for guess in splits[np.argsort(largest[splits], kind="stable")].tolist():
             parts = sorted(game.partition(guess, candidates).items(), key=lambda rp: -len(rp[1]))
             worst = 0
             for reply, part in parts:  # the largest classes first: the likeliest to cut off early

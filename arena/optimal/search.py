@@ -59,7 +59,7 @@ import numpy as np
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from ..resources import memory_limit
-from .bounds import INF, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
+from .bounds import INF, min_depth, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
 
 NO_LIMIT = 1 << 20  # "guesses left" when there is no depth limit
 #: Guesses with identical replies are merged at nodes of at most this many candidates (beyond,
@@ -106,7 +106,10 @@ class Search:
 
     def __init__(self, game: Game, weights: np.ndarray, pool: str = "all", max_guesses: int | None = None,
                  symmetry=None, deadline: float | None = None, cache_budget: int | None = None):
-        if game.hit is None:
+        #: the cost: guesses (a guess may hit the secret, which ends the game) or, where
+        #: game.rules.cost is "misses" (Hangman), misses (worst case only: `fits`, `worst_case`)
+        self.misses = game.rules.cost == "misses"
+        if not game.rules.hits and not self.misses:
             raise ArenaError(f"{game.spec}: the optimal solver needs a game whose guesses can hit the secret")
         self.game = game
         self.w = np.asarray(weights, dtype=np.float64)
@@ -115,7 +118,7 @@ class Search:
         self.limit = NO_LIMIT if max_guesses is None else int(max_guesses)
         self.symmetry = symmetry
         self.deadline = deadline
-        self.hit = int(game.hit)
+        self.hit = -1 if self.misses else int(game.hit)  # -1: no reply finishes a class
         self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
         self.node_limit: int | None = None  # stop (Timeout) after this many nodes in all
         self.cache: dict = {}
@@ -247,7 +250,7 @@ class Search:
         heuristic (expected share of candidates left); also b, the most non-hit classes."""
         n = len(S)
         counts = self.game.partition_counts(pool, S)
-        if self.hit < counts.shape[1]:
+        if 0 <= self.hit < counts.shape[1]:
             counts[:, self.hit] = 0  # the hit class is finished: it costs nothing more
         largest = counts.max(axis=1)
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
@@ -347,13 +350,21 @@ class Search:
         return total
 
     # --- depth limits and bounds at the root -------------------------------------------------
+    def step(self, reply) -> int:
+        """What one reply costs the guesser: a guess, or (cost "misses") 1 for a miss, else 0."""
+        return int(self.game.is_miss(reply)) if self.misses else 1
+
     def fits(self, S: Indexes, left: int, sym=None) -> bool:
-        """Can every secret of S be found within `left` guesses? (Depth-first, guesses whose
-        largest class is smallest first; a class too big for its slots is refused at once.)"""
+        """Can every secret of S be found within `left` guesses (misses: be determined, the
+        game's `determined`, within `left` misses)? Depth-first, guesses whose largest class
+        is smallest first; with guesses, a class too big for its slots is refused at once."""
         n = len(S)
-        if n <= 1:
+        if self.misses:
+            if self.game.determined(S) or left < 0:
+                return left >= 0
+        elif n <= 1:
             return left >= n
-        if left <= 1 or n > slot_capacity(self.b_max, left):
+        elif left <= 1 or n > slot_capacity(self.b_max, left):
             return False
         key = (self.set_bytes(S), left)
         if key in self.fit_cache:
@@ -362,23 +373,35 @@ class Search:
             raise Timeout
         pool = self.pool(S, sym)
         counts = self.game.partition_counts(pool, S)
-        if self.hit < counts.shape[1]:
+        if 0 <= self.hit < counts.shape[1]:
             counts[:, self.hit] = 0
         largest = counts.max(axis=1)
         b = int(np.count_nonzero(counts, axis=1)[largest < n].max(initial=1))
-        room = slot_capacity(b, left - 1)
+        room = n if self.misses else slot_capacity(b, left - 1)  # misses: no slot bound (bounds.py)
         fitting = np.flatnonzero((largest < n) & (largest <= room))
         ok = False
         for i in fitting[np.argsort(largest[fitting], kind="stable")]:
             guess = int(pool[i])
             below = None if sym is None else sym.after(guess)
-            classes = sorted((c for r, c in self.game.partition(guess, S).items() if r != self.hit),
-                             key=len, reverse=True)
-            if all(self.fits(c, left - 1, below) for c in classes):
+            classes = sorted(((c, left - self.step(r)) for r, c in self.game.partition(guess, S).items()
+                              if r != self.hit), key=lambda cl: len(cl[0]), reverse=True)
+            if all(self.fits(c, k, below) for c, k in classes):
                 ok = True
                 break
         self.remember(self.fit_cache, key, ok)
         return ok
+
+    def worst_case(self, S: Indexes, sym=None) -> int:
+        """W(S): the fewest guesses (misses) that find every secret of S in the worst case,
+        the least depth that `fits`, counted up from the proven bound: min_depth (bounds.py)
+        for guesses, 0 for misses."""
+        depth = 0 if self.misses else min_depth(len(S), self.b_max)
+        while not self.fits(S, depth, sym):
+            depth += 1
+            if depth > len(S) + 1:  # every useful guess shrinks the classes: no guess splits S
+                raise ArenaError(f"{self.game.spec}: no guess tells apart "
+                                 f"{', '.join(self.game.secrets[s] for s in S[:3])}")
+        return depth
 
     def root_bound(self, S: Indexes, sym=None) -> float:
         """A lower bound on C(S) from what the search has proven so far: for every guess,
@@ -387,7 +410,7 @@ class Search:
         left = self.limit
         pool = self.pool(S, sym)
         counts = self.game.partition_counts(pool, S)
-        if self.hit < counts.shape[1]:
+        if 0 <= self.hit < counts.shape[1]:
             counts[:, self.hit] = 0
         useful = counts.max(axis=1) < len(S)
         b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
