@@ -10,6 +10,7 @@ Workers never outlive the run (see pool.py).
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import sys
 import time
@@ -144,16 +145,38 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
         client.close()
 
 
-def _connect(client, scheduler: str):
-    """A Dask client of `scheduler`; one line for an address that is malformed or unreachable."""
-    example = "e.g. tcp://127.0.0.1:8786"
+def _check_address(scheduler: str, example: str) -> None:
+    """Refuse a malformed scheduler address before any Client is built (see _connect)."""
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+    from distributed.comm.registry import get_backend
+
     try:
-        return client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as e:
-        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        scheme, location = parse_address(scheduler)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)
     except (ValueError, TypeError) as e:
         raise ArenaError(f"--scheduler {scheduler!r} is not a scheduler address ({e}); {example}") from None
-    except Exception as e:  # any other failure to connect is still about the address given
+
+
+def _connect(client, scheduler: str):
+    """A Dask client of `scheduler`; one line for an address that is malformed or unreachable.
+
+    A Client that fails half-built is finalised at once (gc.collect): left to the garbage
+    collector, its __del__ may run while a later Client starts Dask's event loop, and wait
+    forever for the loop's lock that this start-up holds."""
+    example = "e.g. tcp://127.0.0.1:8786"
+    _check_address(scheduler, example)
+    try:
+        return client(scheduler, timeout="10s")
+    except Exception as e:
+        gc.collect()
+        if isinstance(e, (OSError, TimeoutError)):
+            raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        if isinstance(e, (ValueError, TypeError)):
+            raise ArenaError(f"--scheduler {scheduler!r} is not a scheduler address ({e}); {example}") from None
+        # any other failure to connect is still about the address given
         raise ArenaError(f"cannot connect to the Dask scheduler at {scheduler}: {type(e).__name__}: {e}") from None
 
 
