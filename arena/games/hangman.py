@@ -18,7 +18,7 @@ import string
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import Game, Indexes, Reply, Rules, check_table_memory, code_dtype
+from ..game import Game, GameType, Indexes, Reply, Rules, check_table_memory, code_dtype
 from ..spec import Param
 from ..words import read_words
 
@@ -154,3 +154,7 @@ class Hangman(Game):
         at the same positions (those are known already, or cannot split)."""
         block = self.table[:, candidates]
         return np.flatnonzero((block != block[:, :1]).any(axis=1))
+
+
+GAME = GameType("hangman", Hangman, PARAMS,
+                "words, guessed letter by letter; reply = where the letter stands (a miss is a strike)")

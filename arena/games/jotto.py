@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import CHUNK, Game, check_table_memory
+from ..game import CHUNK, Game, GameType, check_table_memory
 from ..spec import Param
 from ..words import read_words
 
@@ -116,3 +116,6 @@ class Jotto(Game):
 
     def parse_reply(self, text: str) -> int:
         return self.hit if text.strip() == "hit" else super().parse_reply(text)
+
+
+GAME = GameType("jotto", Jotto, PARAMS, "words; reply = letters in common")

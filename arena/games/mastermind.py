@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import CHUNK, Game, check_table_memory
+from ..game import CHUNK, Game, GameType, check_table_memory
 from ..spec import Param
 
 PARAMS = {
@@ -165,3 +165,7 @@ class Mastermind(Game):
         if black + white > self.pegs or code not in self._occurring:  # e.g. 0,0 in Bulls and Cows 3x5
             raise ArenaError(f"reply {text!r} never occurs in {self.spec}")
         return code
+
+
+GAME = GameType("mastermind", Mastermind, PARAMS,
+                "codes of pegs x colours; reply = black and white pegs (Bulls and Cows: repeats=false)")
