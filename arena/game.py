@@ -116,7 +116,7 @@ class GameType:
     game module registers one as `GAME`; a plug-in names one in the `arena.games` entry points."""
 
     name: str
-    make: Callable[..., "Game"]
+    make: Callable[..., Game]
     params: Mapping[str, Param]
     summary: str
 
@@ -304,3 +304,56 @@ class Game:
         mask = np.zeros(len(self.secrets) + 1, dtype=bool)  # the extra slot catches same_secret == -1
         mask[candidates] = True
         return mask[self.same_secret]
+
+    # --- what a game tells people, and how it ends ----------------------------------------
+    #: What a secret is called when the game speaks of one ("word" in Hangman).
+    secret_noun: str = "secret"
+
+    def reply_help(self) -> str:
+        """How a person types a reply (the human chooser's prompt)."""
+        return "a reply"
+
+    def reveals(self) -> np.ndarray:
+        """shown[r]: how much reply r tells the guesser, for the adversaries' "reveals least"
+        tie rule (`told`), with the hit above every other reply: it tells everything.
+        Computed once per game."""
+        if getattr(self, "_reveals", None) is None:
+            shown = np.asarray(self.told(np.arange(self.n_codes)), dtype=np.int64)
+            if self.hit is not None:
+                shown[self.hit] = int(shown.max()) + 1
+            shown.setflags(write=False)
+            self._reveals = shown
+        return self._reveals
+
+    def told(self, replies: np.ndarray) -> np.ndarray:
+        """How much each of these replies tells: here the code itself (Jotto: letters in common)."""
+        return replies.copy()
+
+    def opening_line(self, label: str, candidates: Indexes, length: int) -> str | None:
+        """What `arena play` prints when the guesser is told the opening (None: nothing)."""
+        return f"The guesser is told: {label} ({len(candidates):,} possible)" if label else None
+
+    def opening_question(self, labels: list[str]) -> str:
+        """The question a human chooser answers to pick the opening."""
+        return f"Tell the guesser what it may know first ({labels[0]} .. {labels[-1]}): "
+
+    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int) -> str:
+        """One line of a transcript, in the published examples' format, for the last move of
+        `history` (`left` secrets possible after it; `length` the secrets' label length)."""
+        guess, reply = history[-1]
+        return f"Guess {number}: {self.guesses[guess]}, Reply: {self.reply_label(reply)}, Consistent targets: {left}"
+
+    def finishing_guesses(self, candidates: Indexes, played: set[Index]) -> list[Index]:
+        """Once the game is `determined`, the guesses that finish it, in the order an agent
+        plays them (none here: the secret must be hit)."""
+        return []
+
+    def over(self, candidates: Indexes, played: set[Index]) -> bool:
+        """Is the game over without a hit? Determined, and nothing left to play to finish it."""
+        return self.determined(candidates) and not self.finishing_guesses(candidates, played)
+
+    def guess_note(self, guess: Index, candidates: Indexes) -> str:
+        """What `arena solve` says about its next guess."""
+        if self.is_candidate(candidates)[guess]:
+            return "it may itself be the secret"
+        return "it cannot be the secret: it is played to learn"

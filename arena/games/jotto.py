@@ -114,6 +114,9 @@ class Jotto(Game):
     def reply_label(self, reply: int) -> str:
         return "hit" if reply == self.hit and self.hit > self.length else str(reply)
 
+    def reply_help(self) -> str:
+        return "the number of letters in common"
+
     def parse_reply(self, text: str) -> int:
         return self.hit if text.strip() == "hit" else super().parse_reply(text)
 

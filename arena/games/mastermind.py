@@ -140,6 +140,13 @@ class Mastermind(Game):
     def reply_label(self, reply: int) -> str:
         return "%d,%d" % self.black_white(reply)
 
+    def reply_help(self) -> str:
+        return "black,white (like 1,2; or pegs like RWW; - for none)"
+
+    def told(self, replies: np.ndarray) -> np.ndarray:
+        """The pegs: black + white."""
+        return replies // (self.pegs + 1) + replies % (self.pegs + 1)
+
     def history_label(self, replies) -> str:
         """The Mastermind study's notation: `|` then R per black and W per white for each reply."""
         return "".join("|" + "R" * b + "W" * w for b, w in map(self.black_white, replies))
