@@ -128,7 +128,12 @@ def cmd_tree(args) -> None:
 def cmd_games(args) -> None:
     from .games import GAMES
 
-    for kind in GAMES.values():
+    for name in GAMES:
+        try:
+            kind = GAMES[name]
+        except ArenaError as e:  # a broken plug-in: one line, and the other games still listed
+            print(f"{name}: {e}")
+            continue
         print(f"{kind.name}: {kind.summary}")
         for p in kind.params.values():
             print(f"    {p.describe()}")
