@@ -2,7 +2,14 @@
 
 Everything in the project is an index into `game.secrets` or `game.guesses`. The table is
 built once, with vectorised numpy, by the game's constructor; the primitives that agents and
-solvers use (`consistent`, `partition`, `partition_counts`) read it and never recompute a reply.
+solvers use (`consistent`, `partition`, `partition_counts`, `reply_counts`) read it and never
+recompute a reply.
+
+A game also says what it is and owns what is specific to it, so that no code outside
+arena/games/ asks which game it has: `rules` (does a guess hit, is a miss a strike, what a
+game costs), how replies are written, read and explained to people, what a reply tells (the
+evil chooser's tie rule), the opening and transcript lines, and the guesses that finish a
+determined game. `GameType` is how a game module (or a plug-in) registers a game.
 """
 
 from __future__ import annotations
