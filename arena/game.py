@@ -253,7 +253,7 @@ class Game:
         block, codes = dense[1:].reshape(block.shape), len(local)
         keys = block.astype(np.intp) + np.arange(width, dtype=np.intp) * codes
         counts = np.bincount(keys.ravel(), minlength=width * codes).reshape(width, codes)
-        return ReplyCounts(counts, local.astype(np.int64))
+        return ReplyCounts(counts, local.astype(np.int64, copy=False))
 
     def _counts_in_chunks(self, pool: Indexes | None, candidates: Indexes) -> np.ndarray:
         """partition_counts for a dense reply alphabet, a block of pool columns at a time: the
