@@ -218,29 +218,6 @@ def _secret_lookup(game: Game) -> dict[str, int]:
     return _LOOKUPS[id(game)][1]
 
 
-def reveals(game: Game) -> np.ndarray:
-    """How much each reply code tells, for the adversaries' "reveals least" tie rule: Hangman,
-    the positions shown; Mastermind, the pegs (black + white); Jotto, the letters in common.
-    The hit reveals everything, so it is always last. (Computed once per game.)"""
-    if id(game) not in _REVEALS:
-        codes = np.arange(game.n_codes)
-        masks = getattr(game, "masks", None)
-        if masks is not None:  # Hangman: codes index position masks
-            shown = np.array([bin(int(m)).count("1") for m in masks[:game.n_codes]])
-        elif hasattr(game, "black_white") and hasattr(game, "pegs"):
-            shown = codes // (game.pegs + 1) + codes % (game.pegs + 1)
-        else:
-            shown = codes.copy()
-        shown = shown.astype(np.int64)
-        if game.hit is not None:
-            shown[game.hit] = int(shown.max()) + 1
-        _REVEALS[id(game)] = (game, shown)
-    return _REVEALS[id(game)][1]
-
-
-_REVEALS: dict[int, tuple[Game, np.ndarray]] = {}
-
-
 def largest_class(game: Game, candidates: Indexes, guess: Index, value: np.ndarray | None = None) -> Reply:
     """The reply the evil rule keeps: the one whose class is largest (or, with `value` per code,
     whose value is largest, then whose class is largest); ties go to the reply that reveals
@@ -248,7 +225,7 @@ def largest_class(game: Game, candidates: Indexes, guess: Index, value: np.ndarr
     replies = game.table[guess, candidates]
     sizes = np.bincount(replies, minlength=game.n_codes)
     present = np.flatnonzero(sizes)
-    shown = reveals(game)[present]
+    shown = game.reveals()[present]  # the game says how much each reply tells
     keys = [sizes[present]] if value is None else [sizes[present], value[present]]
     # np.lexsort sorts by the last key first: value, size, then -reveals, then -code
     order = np.lexsort((-present, -shown, *keys))

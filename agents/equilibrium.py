@@ -40,7 +40,7 @@ def guesser_mix(game: Game, guessers: tuple[str, ...], file: str):
     if file:
         mix, symmetry = load_guesser_mix(file, game)
         return np.array([p for p, _ in mix]), [plan for _, plan in mix], symmetry
-    if game.hit is None:
+    if not game.rules.hits:
         raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
                          "solved for Jotto and Mastermind")
     solution = solve_restricted(game, guessers) if guessers else double_oracle(game)
@@ -105,7 +105,7 @@ def chooser_mix(game: Game, guessers: tuple[str, ...], file: str) -> np.ndarray:
 
     if file:
         return saved_chooser_mix(game, file)
-    if game.hit is None:
+    if not game.rules.hits:
         raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
                          "solved for Jotto and Mastermind")
     solution = solve_restricted(game, guessers) if guessers else double_oracle(game)

@@ -7,7 +7,7 @@ The human guesser types guesses; a mistake gets a one-line explanation and the q
 and `?` asks the configured guesser (`hint`, default entropy) for its choice and score. The
 human chooser keeps a secret in mind and types the replies; a reply that no secret could give
 after the earlier ones is refused at once, naming the earlier guess it contradicts, and asked
-again; once one word is left (Hangman), the replies are forced and given for them. `quit` abandons the game; the end of the input is an error (ArenaError).
+again; once the game is determined (Hangman: one word left), the replies are forced and given for them. `quit` abandons the game; the end of the input is an error (ArenaError).
 """
 
 from __future__ import annotations
@@ -24,14 +24,6 @@ from .chooser import Chooser
 
 INTERACTIVE = {"committed": False, "adversary": False, "deterministic": True, "interactive": True}
 _QUIT = {"quit", "q", "exit"}
-
-#: How each game's replies are typed.
-REPLY_HELP = {"mastermind": "black,white (like 1,2; or pegs like RWW; - for none)",
-              "jotto": "the number of letters in common",
-              "hangman": "the positions of the letter (like 2.4), or - for a miss"}
-
-#: What `-` (as the prompts above offer it) means in each game that offers it.
-NOTHING = {"mastermind": "0,0", "hangman": "-"}
 
 
 class Quit(Exception):
@@ -65,14 +57,11 @@ def score_text(game: Game, guesser, candidates: Indexes, guess: Index) -> str:
 
 
 def read_reply(game: Game, text: str) -> Reply:
-    """The reply a person typed, read as the prompt (REPLY_HELP) describes it: `-` is the reply
-    with nothing in it where the prompt offers it, and an empty line is no reply at all (an
-    ArenaError saying what to type) rather than some game's reading of "" as nothing."""
-    how = REPLY_HELP.get(game.name, "a reply")
+    """The reply a person typed, read as the game's prompt (`reply_help`) describes it: an empty
+    line is no reply at all (an ArenaError saying what to type) rather than some game's
+    reading of "" as nothing."""
     if not text.strip():
-        raise ArenaError(f"type a reply: {how}")
-    if text.strip() == "-" and game.name in NOTHING:
-        return game.parse_reply(NOTHING[game.name])
+        raise ArenaError(f"type a reply: {game.reply_help()}")
     return game.parse_reply(text)
 
 
@@ -114,17 +103,16 @@ class HumanGuesser(Guesser):
             except ArenaError as e:
                 print(f"  {e}")
                 continue
-            if game.hit is None and guess in played:  # Hangman: a letter tells nothing twice
+            if not game.rules.hits and guess in played:  # no hit to hope for: a guess tells nothing twice
                 print(f"  you have tried {game.guesses[guess]} already")
                 continue
             return guess
 
     def hint_text(self, game: Game, state: State) -> str:
-        if game.hit is None and len(state.candidates) == 1:  # Hangman, decided: fill in the word
-            from arena.match import unshown
-
-            letters = unshown(game, state.candidates, {g for g, _ in state.history})
-            return f"  Hint: the word is {game.secrets[state.candidates[0]]}; try {game.guesses[letters[0]]}"
+        if game.determined(state.candidates):  # decided (Hangman: fill in the word)
+            finish = game.finishing_guesses(state.candidates, {g for g, _ in state.history})
+            return (f"  Hint: the {game.secret_noun} is {game.secrets[state.candidates[0]]}; "
+                    f"try {game.guesses[finish[0]]}")
         hint = self.hint_guesser()
         guess = hint.guess(game, state)
         score = score_text(game, hint, state.candidates, guess)
@@ -144,10 +132,7 @@ class HumanChooser(Chooser):
 
     def opening(self, game: Game, openings: list[tuple[str, Indexes]]) -> int:
         labels = [label for label, _ in openings]
-        if all(label.endswith((" letter", " letters")) for label in labels):  # Hangman: the word's length
-            question = f"How many letters has your word ({labels[0].split()[0]}-{labels[-1].split()[0]})? "
-        else:
-            question = f"Tell the guesser what it may know first ({labels[0]} .. {labels[-1]}): "
+        question = game.opening_question(labels)
         while True:
             text = ask(question)
             if not text:
@@ -161,9 +146,9 @@ class HumanChooser(Chooser):
     def reply(self, game: Game, state: State, guess: Index) -> Reply:
         if self.first is None or not state.history:
             self.first = state.candidates
-        if len(state.candidates) == 1 and game.hit is None:  # Hangman, one word left: the reply is forced
+        if game.determined(state.candidates):  # one secret left (Hangman): the reply is forced
             return game.reply(guess, int(state.candidates[0]))
-        how = REPLY_HELP.get(game.name, "a reply")
+        how = game.reply_help()
         while True:
             text = ask(f"Your reply to {game.guesses[guess]} ({how}): ")
             try:

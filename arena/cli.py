@@ -85,17 +85,19 @@ def cmd_rank(args) -> None:
     metric = METRICS[args.metric]
     if args.top < 1:
         raise ArenaError(f"--top must be at least 1, got {args.top}")
-    counts = game.partition_counts(None, game.all_secrets)
+    replies = game.reply_counts(None, game.all_secrets)
+    counts = replies.counts
     order = np.argsort(metric.key(counts), kind="stable")[: args.top]
     values = metric.value(counts)
     used = game.codes
+    by_reply = replies.of(used)  # column k: reply used[k] (counts' own columns may be fewer)
     print(f"best first guesses of {game.spec} by {metric.name} ({metric.summary}), {len(game.secrets):,} secrets")
     header = "replies " + " ".join(game.reply_label(int(c)) for c in used)
     print(f"{'rank':>4} {'guess':<8} {metric.name:>13} {'largest':>7} {'parts':>5}  {header}")
     for rank, g in enumerate(order, 1):
         value = values[g]
         shown = f"{value:.4f}" if isinstance(value, (float, np.floating)) else f"{value}"
-        row = " ".join(str(int(counts[g, c])) for c in used)
+        row = " ".join(str(int(n)) for n in by_reply[g])
         print(f"{rank:>4} {game.guesses[g]:<8} {shown:>13} {counts[g].max():>7} {np.count_nonzero(counts[g]):>5}  {row}")
 
 
@@ -126,7 +128,12 @@ def cmd_tree(args) -> None:
 def cmd_games(args) -> None:
     from .games import GAMES
 
-    for kind in GAMES.values():
+    for name in GAMES:
+        try:
+            kind = GAMES[name]
+        except ArenaError as e:  # a broken plug-in: one line, and the other games still listed
+            print(f"{name}: {e}")
+            continue
         print(f"{kind.name}: {kind.summary}")
         for p in kind.params.values():
             print(f"    {p.describe()}")

@@ -2,19 +2,27 @@
 
 Everything in the project is an index into `game.secrets` or `game.guesses`. The table is
 built once, with vectorised numpy, by the game's constructor; the primitives that agents and
-solvers use (`consistent`, `partition`, `partition_counts`) read it and never recompute a reply.
+solvers use (`consistent`, `partition`, `partition_counts`, `reply_counts`) read it and never
+recompute a reply.
+
+A game also says what it is and owns what is specific to it, so that no code outside
+arena/games/ asks which game it has: `rules` (does a guess hit, is a miss a strike, what a
+game costs), how replies are written, read and explained to people, what a reply tells (the
+evil chooser's tie rule), the opening and transcript lines, and the guesses that finish a
+determined game. `GameType` is how a game module (or a plug-in) registers a game.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from .errors import ArenaError
 from .resources import check_memory
+from .spec import Param
 
 Index = int
 Indexes = np.ndarray  # a sorted 1-d array of secret (or guess) indexes
@@ -73,6 +81,25 @@ def _codes_in(table: np.ndarray) -> np.ndarray:
                                      for start in range(0, len(table), rows)]))
 
 
+class ReplyCounts(NamedTuple):
+    """Partition counts that say which reply each column is (`Game.reply_counts`)."""
+
+    counts: np.ndarray  # counts[i, j]: candidates giving reply codes[j] to guess i of the pool
+    codes: np.ndarray  # the reply code of each column, increasing; codes[0] is the miss, 0
+
+    def column(self, reply: Reply) -> int | None:
+        """The column that counts `reply`, or None where no candidate gives it."""
+        j = int(np.searchsorted(self.codes, reply))
+        return j if j < len(self.codes) and self.codes[j] == reply else None
+
+    def of(self, replies: np.ndarray) -> np.ndarray:
+        """The counts of these replies: column k counts replies[k] (0 where none gives it)."""
+        replies = np.asarray(replies)
+        at = np.minimum(np.searchsorted(self.codes, replies), len(self.codes) - 1)
+        found = self.codes[at] == replies
+        return np.where(found, self.counts[:, at], 0)
+
+
 @dataclass(frozen=True)
 class Rules:
     """What kind of game a game is: the questions solvers and agents ask instead of testing
@@ -87,6 +114,18 @@ class Rules:
     hits: bool = True
     strikes: bool = False
     cost: str = "guesses"
+
+
+@dataclass(frozen=True)
+class GameType:
+    """A game as the registry knows it (arena/games/__init__.py): its name, how to build it
+    (`make(spec, **params)`), its parameters and a one-line summary for `arena games`. Each
+    game module registers one as `GAME`; a plug-in names one in the `arena.games` entry points."""
+
+    name: str
+    make: Callable[..., Game]
+    params: Mapping[str, Param]
+    summary: str
 
 
 class Game:
@@ -117,6 +156,8 @@ class Game:
         self.codes = _codes_in(self.table)  # the replies that occur
         self._occurring = frozenset(self.codes.tolist())
         self.n_codes = int(self.codes[-1]) + 1
+        self._every_code = np.arange(self.n_codes)
+        self._every_code.setflags(write=False)
         self.all_secrets: Indexes = np.arange(len(self.secrets))
         self.all_guesses: Indexes = np.arange(len(self.guesses))
         self._guess_index = {label: i for i, label in enumerate(self.guesses)}
@@ -186,24 +227,38 @@ class Game:
         return {int(r): ordered[ends[r] - sizes[r]:ends[r]] for r in np.flatnonzero(sizes)}
 
     def partition_counts(self, pool: Indexes | None, candidates: Indexes) -> np.ndarray:
-        """counts[i, r] = how many candidates give reply r to guess pool[i] (pool None: every guess).
+        """counts[i, j] = how many candidates fall in class j of guess pool[i] (pool None:
+        every guess): the class sizes, with the miss (code 0) always column 0.
+
+        Enough for the metrics, which read sizes (and max-frequency the miss column). Which
+        reply each column is differs between calls where a game has many codes: a caller that
+        looks up a reply's column uses `reply_counts`, which says.
+        """
+        return self.reply_counts(pool, candidates).counts
+
+    def reply_counts(self, pool: Indexes | None, candidates: Indexes) -> ReplyCounts:
+        """The partition counts and the reply each column counts: counts[i, j] = how many
+        candidates give reply codes[j] to guess pool[i] (pool None: every guess).
 
         A few array operations for the whole pool: the (candidates x pool) block of the table
-        is gathered (in blocks of columns, to bound memory), then counted per reply: by one comparison per code for big blocks of a
-        game with few codes (it streams through memory), else by a single np.bincount of the
-        replies offset by i * n_codes. With a sparse reply alphabet (more than 64 codes) the
-        columns are the codes that occur in the block, in code order, with the miss (code 0)
-        always first: metrics only need the class sizes, and max-frequency the miss column.
+        is gathered (in blocks of columns, to bound memory), then counted per reply: by one
+        comparison per code for big blocks of a game with few codes (it streams through
+        memory), else by a single np.bincount of the replies offset by i * n_codes. Up to 64
+        codes the columns are every code 0..n_codes-1; with a sparse reply alphabet (more
+        than 64 codes, as Hangman's position masks) they are the codes that occur in the
+        block, in code order, with the miss (code 0) always first: a full-width block would
+        make every metric pay for thousands of empty columns.
         """
         if self.n_codes <= _MANY_CODES:
-            return self._counts_in_chunks(pool, candidates)
-        # sparse codes (Hangman): few guesses, so the whole block is small
+            return ReplyCounts(self._counts_in_chunks(pool, candidates), self._every_code)
+        # sparse codes: few guesses (Hangman) or a block small enough to count whole
         block = self.by_secret[candidates] if pool is None else self.by_secret[candidates[:, None], pool]
         width = block.shape[1]
         local, dense = np.unique(np.concatenate(([0], block.ravel())), return_inverse=True)
         block, codes = dense[1:].reshape(block.shape), len(local)
         keys = block.astype(np.intp) + np.arange(width, dtype=np.intp) * codes
-        return np.bincount(keys.ravel(), minlength=width * codes).reshape(width, codes)
+        counts = np.bincount(keys.ravel(), minlength=width * codes).reshape(width, codes)
+        return ReplyCounts(counts, local.astype(np.int64, copy=False))
 
     def _counts_in_chunks(self, pool: Indexes | None, candidates: Indexes) -> np.ndarray:
         """partition_counts for a dense reply alphabet, a block of pool columns at a time: the
@@ -261,3 +316,56 @@ class Game:
         mask = np.zeros(len(self.secrets) + 1, dtype=bool)  # the extra slot catches same_secret == -1
         mask[candidates] = True
         return mask[self.same_secret]
+
+    # --- what a game tells people, and how it ends ----------------------------------------
+    #: What a secret is called when the game speaks of one ("word" in Hangman).
+    secret_noun: str = "secret"
+
+    def reply_help(self) -> str:
+        """How a person types a reply (the human chooser's prompt)."""
+        return "a reply"
+
+    def reveals(self) -> np.ndarray:
+        """shown[r]: how much reply r tells the guesser, for the adversaries' "reveals least"
+        tie rule (`told`), with the hit above every other reply: it tells everything.
+        Computed once per game."""
+        if getattr(self, "_reveals", None) is None:
+            shown = np.asarray(self.told(np.arange(self.n_codes)), dtype=np.int64)
+            if self.hit is not None:
+                shown[self.hit] = int(shown.max()) + 1
+            shown.setflags(write=False)
+            self._reveals = shown
+        return self._reveals
+
+    def told(self, replies: np.ndarray) -> np.ndarray:
+        """How much each of these replies tells: here the code itself (Jotto: letters in common)."""
+        return replies.copy()
+
+    def opening_line(self, label: str, candidates: Indexes, length: int) -> str | None:
+        """What `arena play` prints when the guesser is told the opening (None: nothing)."""
+        return f"The guesser is told: {label} ({len(candidates):,} possible)" if label else None
+
+    def opening_question(self, labels: list[str]) -> str:
+        """The question a human chooser answers to pick the opening."""
+        return f"Tell the guesser what it may know first ({labels[0]} .. {labels[-1]}): "
+
+    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int) -> str:
+        """One line of a transcript, in the published examples' format, for the last move of
+        `history` (`left` secrets possible after it; `length` the secrets' label length)."""
+        guess, reply = history[-1]
+        return f"Guess {number}: {self.guesses[guess]}, Reply: {self.reply_label(reply)}, Consistent targets: {left}"
+
+    def finishing_guesses(self, candidates: Indexes, played: set[Index]) -> list[Index]:
+        """Once the game is `determined`, the guesses that finish it, in the order an agent
+        plays them (none here: the secret must be hit)."""
+        return []
+
+    def over(self, candidates: Indexes, played: set[Index]) -> bool:
+        """Is the game over without a hit? Determined, and nothing left to play to finish it."""
+        return self.determined(candidates) and not self.finishing_guesses(candidates, played)
+
+    def guess_note(self, guess: Index, candidates: Indexes) -> str:
+        """What `arena solve` says about its next guess."""
+        if self.is_candidate(candidates)[guess]:
+            return "it may itself be the secret"
+        return "it cannot be the secret: it is played to learn"

@@ -64,60 +64,30 @@ class Match:
     lost: bool  # stopped at the strike limit
     guesses: int  # as evaluate counts them: until the hit, or (Hangman) until one word is left
     misses: int  # misses among those guesses
-    length: int = 0  # the length of the words in play (for Hangman's pattern)
+    length: int = 0  # the length of the secrets' labels in play (for Hangman's pattern)
 
     def lines(self) -> list[str]:
         """`Guess 1: stoma, Reply: 1, Consistent targets: 1118`, one line a turn (Hangman:
-        the pattern and the strikes)."""
+        the pattern and the strikes: the game writes the line)."""
         out, history = [], []
         for number, turn in enumerate(self.turns, 1):
             history.append((turn.guess, turn.reply))
-            out.append(turn_line(self.game, number, turn, history, self.length))
+            out.append(self.game.turn_line(number, history, turn.left, self.length))
         return out
 
 
-def turn_line(game: Game, number: int, turn: Turn, history: list[tuple[Index, Reply]], length: int) -> str:
-    """One line of a transcript, in the published examples' format."""
-    guess = game.guesses[turn.guess]
-    if hasattr(game, "positions") and game.hit is None:  # Hangman: the word as the guesser sees it
-        misses = sum(game.is_miss(r) for _, r in history)
-        shown = pattern(game, history, length) + (" (miss)" if game.is_miss(turn.reply) else "")
-        strikes = f"{misses}/{game.strikes}" if game.strikes else str(misses)
-        return f"Guess {number}: {guess}, Reply: {shown}, Strikes: {strikes}, Consistent targets: {turn.left}"
-    return f"Guess {number}: {guess}, Reply: {game.reply_label(turn.reply)}, Consistent targets: {turn.left}"
-
-
-def pattern(game: Game, history: list[tuple[Index, Reply]], length: int) -> str:
-    """`_ a _ _ _`: the positions the hits so far have shown."""
-    cells = ["_"] * length
-    for guess, reply in history:
-        for position in game.positions(reply):
-            if position <= length:
-                cells[position - 1] = game.guesses[guess]
-    return " ".join(cells)
-
-
-def unshown(game: Game, candidates: Indexes, played: set[Index]) -> list[Index]:
-    """With one word left (Hangman), its letters not played yet, in alphabetical order."""
-    if len(candidates) != 1:
-        return []
-    letters = np.flatnonzero(game.table[:, candidates[0]] != 0)  # reply 0 is the miss (Game.is_miss)
-    return [int(g) for g in letters if int(g) not in played]
-
-
 def _is_over(game: Game, state) -> bool:
-    """Hangman (no hit): over when one word is left and every letter of it has been played."""
-    if game.hit is not None:
-        return False
-    played = {g for g, _ in state.history}
-    return len(state.candidates) == 1 and not unshown(game, state.candidates, played)
+    """Over without a hit: the game is determined and nothing is left to play (Hangman: one
+    word left, every letter of it played)."""
+    return game.over(state.candidates, {g for g, _ in state.history})
 
 
 def _next_guess(game: Game, guesser, state) -> Index:
-    """The guesser's guess; once Hangman is decided, an agent plays the word's unshown letters."""
+    """The guesser's guess; once the game is determined, an agent plays the guesses that
+    finish it (Hangman: the word's unshown letters)."""
     interactive = getattr(guesser, "traits", {}).get("interactive", False)
-    if game.hit is None and len(state.candidates) == 1 and not interactive:
-        return unshown(game, state.candidates, {g for g, _ in state.history})[0]
+    if game.determined(state.candidates) and not interactive:
+        return game.finishing_guesses(state.candidates, {g for g, _ in state.history})[0]
     return guesser.guess(game, state)
 
 

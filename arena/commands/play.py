@@ -55,16 +55,16 @@ def _ending(game, match) -> str:
     n = len(match.turns)
     if match.lost:
         return f"Lost: {game.strikes} strikes after {n} guesses."
-    if game.hit is None:
+    if not game.rules.hits:
         misses = sum(game.is_miss(t.reply) for t in match.turns)  # a person may miss after the word is decided
-        decided = f"; one word was left after {match.guesses}" if match.guesses < n else ""
+        decided = f"; one {game.secret_noun} was left after {match.guesses}" if match.guesses < n else ""
         return f"Solved: {game.secrets[match.secret]}, in {n} guesses with {misses} misses{decided}."
     return f"Solved in {n} guess{'es' if n != 1 else ''}."
 
 
 def cmd_play(args) -> None:
     from agents.human import Quit
-    from ..match import chooser_seed, pattern, play_match, turn_line
+    from ..match import chooser_seed, play_match
 
     game, guesser, chooser = _agents(args)
     _introduce(game, guesser, chooser)
@@ -74,15 +74,13 @@ def cmd_play(args) -> None:
 
     def on_open(label: str, candidates) -> None:
         length[0] = len(game.secrets[candidates[0]])
-        if game.hit is None and hasattr(game, "positions"):
-            print(f"The word has {label or f'{length[0]} letters'}: {pattern(game, [], length[0])} "
-                  f"({len(candidates):,} possible)")
-        elif label:
-            print(f"The guesser is told: {label} ({len(candidates):,} possible)")
+        line = game.opening_line(label, candidates, length[0])
+        if line is not None:
+            print(line)
 
     def on_turn(number: int, turn, state) -> None:
         history.append((turn.guess, turn.reply))
-        print(turn_line(game, number, turn, history, length[0]))
+        print(game.turn_line(number, history, turn.left, length[0]))
 
     try:
         match = play_match(game, player, chooser, seed=chooser_seed(args.seed),
@@ -163,12 +161,7 @@ def cmd_solve(args) -> None:
     guess = guesser.guess(game, state)
     score = score_text(game, guesser, state.candidates, guess)
     print(f"best next guess by {guesser.label}: {game.guesses[guess]}" + (f", {score}" if score else ""))
-    if game.hit is not None:
-        may = bool(game.is_candidate(state.candidates)[guess])
-        print("it may itself be the secret" if may else "it cannot be the secret: it is played to learn")
-    else:
-        inside = int(np.count_nonzero(game.table[guess, state.candidates]))
-        print(f"it is in {inside:,} of the {n:,} words still possible")
+    print(game.guess_note(guess, state.candidates))
 
 
 def add_commands(sub) -> None:

@@ -1,45 +1,102 @@
-"""The games, by name: `make_game("mastermind:pegs=4,colors=6")` builds (once) and returns one."""
+"""The games, by name: `make_game("mastermind:pegs=4,colors=6")` builds (once) and returns one.
+
+Games are plug-ins, as agents are: each module of this package registers its game with a
+`GAME = GameType(...)` line (jotto.py, mastermind.py, hangman.py), and a third-party package
+adds one through the `arena.games` entry point group, naming a GameType (or a module that has
+a `GAME`). A plug-in that fails to load is named in a one-line ArenaError.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+import pkgutil
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from typing import Callable, Mapping
+from importlib.metadata import entry_points
+from types import ModuleType
 
 from ..errors import ArenaError, choices
-from ..game import Game
-from ..spec import Param, bind, canonical, parse_spec
-from . import hangman, jotto, mastermind
+from ..game import Game, GameType
+from ..spec import bind, canonical, parse_spec
+
+#: The entry point group through which installed packages add games.
+GROUP = "arena.games"
 
 
-@dataclass(frozen=True)
-class GameType:
-    name: str
-    make: Callable[..., Game]
-    params: Mapping[str, Param]
-    summary: str
+#: The order `arena games` has always listed the first games in; others follow by module name.
+_LISTED_FIRST = ("jotto", "mastermind", "hangman")
 
 
-GAMES: dict[str, GameType] = {
-    "jotto": GameType("jotto", jotto.Jotto, jotto.PARAMS, "words; reply = letters in common"),
-    "mastermind": GameType("mastermind", mastermind.Mastermind, mastermind.PARAMS,
-                           "codes of pegs x colours; reply = black and white pegs (Bulls and Cows: repeats=false)"),
-    "hangman": GameType("hangman", hangman.Hangman, hangman.PARAMS,
-                        "words, guessed letter by letter; reply = where the letter stands (a miss is a strike)"),
-}
+@lru_cache(maxsize=1)
+def builtin() -> dict[str, GameType]:
+    """name -> GameType, from every module of this package that defines `GAME`."""
+    table: dict[str, GameType] = {}
+    rank = {name: i for i, name in enumerate(_LISTED_FIRST)}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: (rank.get(m.name, len(rank)), m.name)):
+        kind = getattr(importlib.import_module(f"{__name__}.{info.name}"), "GAME", None)
+        if isinstance(kind, GameType):
+            table[kind.name] = kind
+    return table
+
+
+def _plugin_names() -> list[str]:
+    return [ep.name for ep in entry_points(group=GROUP)]
+
+
+def _entry_point(name: str) -> GameType | None:
+    """The GameType an installed package registers as `name`, or None."""
+    for ep in entry_points(group=GROUP):
+        if ep.name != name:
+            continue
+        try:
+            kind = ep.load()
+        except Exception as e:  # a broken plug-in is the plug-in's fault, reported as such
+            raise ArenaError(f"game {name!r} from entry point {ep.value!r} failed to load: {e}") from None
+        if isinstance(kind, ModuleType):
+            kind = getattr(kind, "GAME", None)
+        if not isinstance(kind, GameType):
+            raise ArenaError(f"game {name!r} from entry point {ep.value!r} is not a GameType")
+        return kind
+    return None
+
+
+class _Registry(Mapping):
+    """Every game by name: the built-in ones, then the entry points (loaded when asked for)."""
+
+    def __getitem__(self, name: str) -> GameType:
+        kind = builtin().get(name) or _entry_point(name)
+        if kind is None:
+            raise KeyError(name)
+        return kind
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in builtin() or name in _plugin_names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(dict.fromkeys([*builtin(), *_plugin_names()])))
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
+
+
+GAMES: Mapping[str, GameType] = _Registry()
+
+
+def game_type(name: str) -> GameType:
+    """The registered game `name`, or an ArenaError listing the games."""
+    if name not in GAMES:
+        raise ArenaError(f"unknown game {name!r}; games: {choices(GAMES)}")
+    return GAMES[name]
 
 
 def make_game(spec: str) -> Game:
     """The game written `spec` (`name:key=value,...`), built once and cached by canonical spec."""
     name, raw = parse_spec(spec)
-    if name not in GAMES:
-        raise ArenaError(f"unknown game {name!r}; games: {choices(GAMES)}")
-    kind = GAMES[name]
+    kind = game_type(name)
     values = bind(f"game {name}", kind.params, raw)
     return _build(canonical(name, kind.params, values), tuple(values.items()))
 
 
 @lru_cache(maxsize=16)
 def _build(spec: str, items: tuple) -> Game:
-    name = spec.partition(":")[0]
-    return GAMES[name].make(spec, **dict(items))
+    return GAMES[spec.partition(":")[0]].make(spec, **dict(items))

@@ -14,11 +14,21 @@ from __future__ import annotations
 
 import re
 import string
+from typing import Sequence
 
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import Game, Indexes, Reply, Rules, check_table_memory, code_dtype
+from ..game import (
+    Game,
+    GameType,
+    Index,
+    Indexes,
+    Reply,
+    Rules,
+    check_table_memory,
+    code_dtype,
+)
 from ..spec import Param
 from ..words import read_words
 
@@ -77,6 +87,7 @@ class Hangman(Game):
 
     name = "hangman"
     rules = Rules(hits=False, strikes=True, cost="misses")
+    secret_noun = "word"
 
     def __init__(self, spec: str, words: str = "web2", length: int = 0, strikes: int = 6,
                  other: str = "skip", first: int = 0):
@@ -142,6 +153,49 @@ class Hangman(Game):
         """`_ a _ _ _`: the word as the guesser sees it (characters outside a-z are always shown)."""
         return " ".join(c if c in revealed or c not in LETTERS else "_" for c in word)
 
+    def shown(self, history: Sequence[tuple[Index, Reply]], length: int) -> str:
+        """`_ a _ _ _`: the positions the hits so far have shown, in a word of `length` letters."""
+        cells = ["_"] * length
+        for guess, reply in history:
+            for position in self.positions(reply):
+                if position <= length:
+                    cells[position - 1] = self.guesses[guess]
+        return " ".join(cells)
+
+    # --- what the game tells people, and how it ends ------------------------------------------
+    def reply_help(self) -> str:
+        return "the positions of the letter (like 2.4), or - for a miss"
+
+    def told(self, replies: np.ndarray) -> np.ndarray:
+        """The positions shown."""
+        return np.array([int(m).bit_count() for m in self.masks[replies]], dtype=np.int64)
+
+    def opening_line(self, label: str, candidates: Indexes, length: int) -> str | None:
+        return f"The word has {label or f'{length} letters'}: {self.shown([], length)} ({len(candidates):,} possible)"
+
+    def opening_question(self, labels: list[str]) -> str:
+        return f"How many letters has your word ({labels[0].split()[0]}-{labels[-1].split()[0]})? "
+
+    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int) -> str:
+        """The word as the guesser sees it, and the strikes."""
+        guess, reply = history[-1]
+        misses = sum(self.is_miss(r) for _, r in history)
+        shown = self.shown(history, length) + (" (miss)" if self.is_miss(reply) else "")
+        strikes = f"{misses}/{self.strikes}" if self.strikes else str(misses)
+        return f"Guess {number}: {self.guesses[guess]}, Reply: {shown}, Strikes: {strikes}, Consistent targets: {left}"
+
+    def finishing_guesses(self, candidates: Indexes, played: set[Index]) -> list[Index]:
+        """With one word left, its letters not played yet, in alphabetical order (each is a hit:
+        they add guesses, never misses)."""
+        if len(candidates) != 1:
+            return []
+        letters = np.flatnonzero(self.table[:, candidates[0]] != 0)  # reply 0 is the miss
+        return [int(g) for g in letters if int(g) not in played]
+
+    def guess_note(self, guess: Index, candidates: Indexes) -> str:
+        inside = int(np.count_nonzero(self.table[guess, candidates]))
+        return f"it is in {inside:,} of the {len(candidates):,} words still possible"
+
     def determined(self, candidates: Indexes) -> bool:
         return len(candidates) <= 1
 
@@ -154,3 +208,7 @@ class Hangman(Game):
         at the same positions (those are known already, or cannot split)."""
         block = self.table[:, candidates]
         return np.flatnonzero((block != block[:, :1]).any(axis=1))
+
+
+GAME = GameType("hangman", Hangman, PARAMS,
+                "words, guessed letter by letter; reply = where the letter stands (a miss is a strike)")

@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import CHUNK, Game, check_table_memory
+from ..game import CHUNK, Game, GameType, check_table_memory
 from ..spec import Param
 from ..words import read_words
 
@@ -114,5 +114,11 @@ class Jotto(Game):
     def reply_label(self, reply: int) -> str:
         return "hit" if reply == self.hit and self.hit > self.length else str(reply)
 
+    def reply_help(self) -> str:
+        return "the number of letters in common"
+
     def parse_reply(self, text: str) -> int:
         return self.hit if text.strip() == "hit" else super().parse_reply(text)
+
+
+GAME = GameType("jotto", Jotto, PARAMS, "words; reply = letters in common")

@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import CHUNK, Game, check_table_memory
+from ..game import CHUNK, Game, GameType, check_table_memory
 from ..spec import Param
 from .mastermind_symmetry import MastermindSymmetry
 
@@ -145,6 +145,13 @@ class Mastermind(Game):
     def reply_label(self, reply: int) -> str:
         return "%d,%d" % self.black_white(reply)
 
+    def reply_help(self) -> str:
+        return "black,white (like 1,2; or pegs like RWW; - for none)"
+
+    def told(self, replies: np.ndarray) -> np.ndarray:
+        """The pegs: black + white."""
+        return replies // (self.pegs + 1) + replies % (self.pegs + 1)
+
     def history_label(self, replies) -> str:
         """The Mastermind study's notation: `|` then R per black and W per white for each reply."""
         return "".join("|" + "R" * b + "W" * w for b, w in map(self.black_white, replies))
@@ -170,3 +177,7 @@ class Mastermind(Game):
         if black + white > self.pegs or code not in self._occurring:  # e.g. 0,0 in Bulls and Cows 3x5
             raise ArenaError(f"reply {text!r} never occurs in {self.spec}")
         return code
+
+
+GAME = GameType("mastermind", Mastermind, PARAMS,
+                "codes of pegs x colours; reply = black and white pegs (Bulls and Cows: repeats=false)")
