@@ -43,7 +43,7 @@ def solve(args):
     from ..games import make_game
 
     game = make_game(args.game)
-    if game.hit is None:
+    if not game.rules.hits:
         raise ArenaError(f"{game.spec}: equilibria are solved for games whose guesses can hit the secret "
                          "(Jotto, Mastermind)")
     if args.time_limit is not None and not args.time_limit > 0:

@@ -249,9 +249,7 @@ class Search:
         """For every guess of the pool, the lower bound w(S) + sum_r LB(S_r), and a tie-break
         heuristic (expected share of candidates left); also b, the most non-hit classes."""
         n = len(S)
-        counts = self.game.partition_counts(pool, S)
-        if 0 <= self.hit < counts.shape[1]:
-            counts[:, self.hit] = 0  # the hit class is finished: it costs nothing more
+        counts, codes = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
         parts = np.count_nonzero(counts, axis=1)
@@ -259,8 +257,8 @@ class Search:
         if self.uniform:
             bound = n + self.table(b)[counts].sum(axis=1)
         else:
-            mass = self.class_masses(S, pool)
-            mass[:, self.hit] = 0.0
+            mass = self.class_masses(S, pool, codes)
+            mass[counts == 0] = 0.0  # the hit class, zeroed in counts
             w = self.w[S]
             bound = w.sum() + weighted_bound(mass, counts, float(w.max()), float(w.min()), b).sum(axis=1)
         bound[~useful] = INF
@@ -269,10 +267,22 @@ class Search:
         spread = (counts.astype(np.float64) ** 2).sum(axis=1)
         return bound, spread, b
 
-    def class_masses(self, S: Indexes, pool: Indexes) -> np.ndarray:
-        """mass[i, r] = the weight of the candidates giving reply r to guess pool[i] (one bincount)."""
+    def hit_free_counts(self, pool: Indexes, S: Indexes) -> tuple[np.ndarray, np.ndarray]:
+        """The partition counts of the pool on S and the reply code of each column, with the
+        hit class zeroed: a secret guessed is finished and costs nothing more."""
+        counted = self.game.reply_counts(pool, S)
+        column = counted.column(self.hit) if self.hit >= 0 else None
+        if column is not None:
+            counted.counts[:, column] = 0
+        return counted.counts, counted.codes
+
+    def class_masses(self, S: Indexes, pool: Indexes, codes: np.ndarray) -> np.ndarray:
+        """mass[i, j] = the weight of the candidates giving reply codes[j] to guess pool[i]
+        (one bincount; the columns of hit_free_counts)."""
         block = self.game.by_secret[S[:, None], pool]
-        width, codes = len(pool), self.game.n_codes
+        if len(codes) != self.game.n_codes:  # a sparse reply alphabet: the counts' own columns
+            block = np.searchsorted(codes, block)
+        width, codes = len(pool), len(codes)
         keys = block.astype(np.intp) + np.arange(width, dtype=np.intp) * codes
         weights = np.broadcast_to(self.w[S][:, None], block.shape)
         return np.bincount(keys.ravel(), weights=weights.ravel(), minlength=width * codes).reshape(width, codes)
@@ -372,9 +382,7 @@ class Search:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
         pool = self.pool(S, sym)
-        counts = self.game.partition_counts(pool, S)
-        if 0 <= self.hit < counts.shape[1]:
-            counts[:, self.hit] = 0
+        counts, _ = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         b = int(np.count_nonzero(counts, axis=1)[largest < n].max(initial=1))
         room = n if self.misses else slot_capacity(b, left - 1)  # misses: no slot bound (bounds.py)
@@ -409,9 +417,7 @@ class Search:
         slot bound), minimised over guesses; never below a bound cached for S itself."""
         left = self.limit
         pool = self.pool(S, sym)
-        counts = self.game.partition_counts(pool, S)
-        if 0 <= self.hit < counts.shape[1]:
-            counts[:, self.hit] = 0
+        counts, _ = self.hit_free_counts(pool, S)
         useful = counts.max(axis=1) < len(S)
         b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
         best = INF

@@ -85,7 +85,7 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
         raise ArenaError(f"max_guesses must be a positive integer or None, got {max_guesses!r}")
     if time_limit is not None and not time_limit > 0:
         raise ArenaError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-    if game.hit is None:
+    if not game.rules.hits:
         raise ArenaError(f"{game.spec}: the optimal solver needs guesses that can hit the secret")
     S = secret_set(game, secrets)
     w, scale = weight_vector(game, S, weights)
