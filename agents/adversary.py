@@ -33,6 +33,7 @@ import numpy as np
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes, Reply
 from arena.spec import Param
+from arena.traits import Traits
 
 from .base import State
 from .chooser import Chooser, largest_class
@@ -187,7 +188,7 @@ class Minimax(Chooser):
         "fallback": Param("fallback", ("greedy", "size"), "greedy",
                           "beyond that, estimate a class by a greedy guesser's worst case, or by its size"),
     }
-    traits = {"committed": False, "adversary": True, "deterministic": True, "interactive": False}
+    traits = Traits(adversary=True)
 
     def __init__(self, **values):
         super().__init__(**values)

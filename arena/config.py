@@ -298,23 +298,3 @@ def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
         low, high = _range(published)
         return low - tolerance <= ours <= high + tolerance
     return abs(ours - published) <= tolerance + 1e-9
-
-
-def run_cell(cell: Cell):
-    """One cell, run on its own (in this process, no store): an arena.report.Result."""
-    return run_config(Config(cell.label, [cell])).results[0]
-
-
-def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
-               scheduler: str | None = None, out: str | None = None, force: bool = False,
-               retry_failed: bool = False, timeout: float | None = None, allow_import: bool | None = None):
-    """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
-
-    With `out`, every finished task is committed to DIR/results.sqlite and a second run
-    resumes: only the missing tasks run (failed ones too with `retry_failed`). `timeout` is the
-    per-task time limit in seconds (default: the config's task_timeout). Returns an
-    arena.report.Report; a failed cell is a failed Result in it, not an exception.
-    """
-    from .tournament.run import run
-    return run(config, progress=progress, workers=workers, backend=backend, scheduler=scheduler, out=out, force=force,
-               retry_failed=retry_failed, timeout=timeout, allow_import=allow_import)

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
+from ..greedy import greedy_tree
 from ..tree import Tree
 from .enumeration import useful_guesses
 from .plans import plan_tree
@@ -78,10 +79,7 @@ def bounded_best_response(game: Game, weights: np.ndarray, solver: str = "auto",
 def _greedy_tree(game: Game, weights: np.ndarray) -> Tree:
     """The cheaper against `weights` of two greedy guessers' trees: a column to return when
     the search is stopped before it found a tree."""
-    from agents import make_guesser  # the greedy guessers live with the agents
-    from ..tree import grow_tree
-
-    trees = [grow_tree(game, make_guesser(spec)) for spec in ("entropy", "expected")]
+    trees = [greedy_tree(game, metric) for metric in ("entropy", "expected")]
     return min(trees, key=lambda t: float(weights @ t.guesses))
 
 

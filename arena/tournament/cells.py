@@ -193,8 +193,10 @@ def build_agent(spec: str, role: str, allow_import: bool = False):
 
 
 def _randomised(spec: str, role: str, allow_import: bool = False) -> bool:
-    agent = build_agent(spec, role, allow_import)
-    return not getattr(agent, "deterministic", True) or not getattr(agent, "traits", {}).get("deterministic", True)
+    """Does the agent need repetitions? (Not if deterministic, nor a chooser whose uniform
+    secret an evaluation covers by playing every secret once.)"""
+    traits = build_agent(spec, role, allow_import).traits
+    return not traits.deterministic and not traits.every_secret_once
 
 
 def cell_repeats(cells, allow_import: bool = False) -> list[int]:
@@ -206,8 +208,7 @@ def cell_repeats(cells, allow_import: bool = False) -> list[int]:
             random[spec, role] = _randomised(spec, role, allow_import)
         return random[spec, role]
 
-    return [cell.repeat if is_random(cell.guesser, "guesser") or (cell.chooser != "uniform"
-                                                                   and is_random(cell.chooser, "chooser")) else 1
+    return [cell.repeat if is_random(cell.guesser, "guesser") or is_random(cell.chooser, "chooser") else 1
             for cell in cells]
 
 

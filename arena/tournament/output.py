@@ -32,10 +32,10 @@ def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
 
 
 def _pyplot():
-    import matplotlib
+    import matplotlib  # lazy: heavy
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: heavy
     return plt
 
 
