@@ -4,8 +4,6 @@ guesser (arena.greedy) with the agents' spec, openers and label around it."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from arena.game import Game, Index
 from arena.greedy import TIES, Greedy, greedy_params
 from arena.metrics import METRICS, Counts, Metric
@@ -33,13 +31,6 @@ class Scoring(Guesser):
 
     def choose(self, game: Game, state: State) -> Index:
         return self.rule.choose(game, state)
-
-    def pool(self, game: Game, state: State) -> np.ndarray | None:
-        """The guesses considered (None: every guess)."""
-        return self.rule.pool(game, state)
-
-    def best(self, game: Game, state: State, pool: np.ndarray | None, counts: Counts) -> Index:
-        return self.rule.best(game, state, pool, counts)
 
 
 def scoring_class(metric: Metric) -> type[Scoring]:

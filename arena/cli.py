@@ -76,7 +76,7 @@ def _strikes(text: str | None) -> tuple[int, ...] | None:
 
 
 def cmd_rank(args) -> None:
-    from agents.scoring import METRICS
+    from .metrics import METRICS
     from .errors import choices
 
     game = _game(args.game)
