@@ -34,7 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.registry import imports_are_allowed
+
 from .errors import ArenaError, choices
+from .games import make_game
+from .spec import parse_spec
+from .tournament.cells import build_agent, files_read
 
 TOP_KEYS = {"title", "description", "seed", "repeat", "block", "strikes", "task_timeout", "game", "games", "guesser",
             "guessers", "chooser", "choosers", "rows"}
@@ -222,7 +227,6 @@ def _timeout(where: str, value: Any) -> float:
 def _check_syntax(path: str, kind: str, spec: str) -> None:
     """A spec's syntax (`name:key=value,...`, or `module:Class[:key=value,...]` for an agent),
     without looking the name up: nothing is imported or built."""
-    from .spec import parse_spec
 
     head, _, rest = spec.strip().partition(":") if isinstance(spec, str) else ("", "", "")
     cls, _, params = rest.partition(":")
@@ -244,7 +248,6 @@ def load_config(path: str, allow_import: bool | None = None) -> Config:
     only with `allow_import`; None asks the context, `agents.imports_allowed`).
     """
     if allow_import is None:
-        from agents.registry import imports_are_allowed
         allow_import = imports_are_allowed()
     text = read_config_text(path)
     try:
@@ -253,7 +256,6 @@ def load_config(path: str, allow_import: bool | None = None) -> Config:
         raise ArenaError(f"{path}: not valid TOML: {e}") from None
     config = parse_config(data, path, allow_import=allow_import)
     config.text = text
-    from .tournament.cells import files_read
     config.files = files_read(config.cells)
     _check_specs(config, allow_import=allow_import)
     return config
@@ -275,8 +277,6 @@ def read_config_text(path: str) -> str:
 
 def _check_specs(config: Config, allow_import: bool = False) -> None:
     """Build every agent and parse every game spec up front, so a typo stops the run before it starts."""
-    from .games import make_game
-    from .tournament.cells import build_agent
 
     for i, cell in enumerate(config.cells):
         try:

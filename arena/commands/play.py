@@ -125,7 +125,7 @@ def parse_history(game, items: list[str]) -> list[tuple[int, int, str]]:
 
 def solve(game, moves: list[tuple[int, int, str]]):
     """The State after these moves, or ArenaError naming the first move that leaves no secret."""
-    from agents.base import State
+    from ..state import State
 
     openings = game.openings(game.all_secrets)
     if len(openings) > 1:

@@ -15,6 +15,7 @@ import time
 from ..config import Cell, Config
 from ..errors import ArenaError
 from ..report import Report, judge
+from ..words import SHIPPED
 from .cells import expand, file_digest, files_read
 from .runner import run_tasks
 from .store import Store
@@ -36,8 +37,6 @@ class FileWatch:
     result is kept, so a file edited mid-run never mixes two versions into one table."""
 
     def __init__(self, files: dict[str, str]):
-        from ..words import SHIPPED
-
         self.files = {name: digest for name, digest in files.items() if name not in SHIPPED}
 
     def changed(self) -> str | None:

@@ -16,17 +16,18 @@ import time
 import traceback
 from typing import Callable, Iterable
 
+from agents import make_chooser, make_guesser
+
 from ..errors import ArenaError
+from ..games import make_game
+from ..match import evaluate_against
 from .cells import Task
 from .pool import Pool, context, play_in_child
+from .tally import Tally
 
 
 def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
     """(status, tally JSON, error, seconds) of one task; never raises for an agent's failure."""
-    from agents import make_chooser, make_guesser
-    from ..games import make_game
-    from ..match import evaluate_against
-    from .tally import Tally
 
     start = time.perf_counter()
     try:
@@ -45,7 +46,6 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
 
 def _warm(games: list[str]) -> None:
     """Worker start-up: build each game's feedback table once for all the tasks to come."""
-    from ..games import make_game
 
     for spec in games:
         try:
