@@ -1,13 +1,34 @@
 """Guessers and choosers, and the registry that names them.
 
+Agents depend on the engine (arena), never the other way round: the engine and the solvers take
+agent objects, and only the command line and the config/tournament layer build them from specs.
+
+    base         Agent (spec, parameters, label, seeding, per-game caches, Traits), Guesser
+    chooser      Chooser; the committed choosers uniform, fixed, weighted
+    registry     names by role, entry points, `module:Class` paths (make_agent)
+    simple       lowest, random
+    scoring      the scoring guessers (arena.greedy over arena.metrics), knuth
+    misses       fewest-misses (exact Hangman play)
+    optimal      optimal (the exact solver's trees)
+    lookahead    lookahead (rollouts over the greedy guessers)
+    equilibrium  the equilibrium guesser and chooser (mixes of trees)
+    replay       tree (a saved strategy tree, arena.tree.SavedTree)
+    evil         the evil chooser (keeps the largest class)
+    adversary    the minimax chooser
+    spoiler      the best response to a known guesser
+    human        a person at the terminal (interactive)
+
 Every module here that lists classes in `AGENTS` (and aliases in `ALIASES`) is registered
 by name: add a module, and its agents appear in `arena agents`.
 """
 
-from .base import Guesser, Move, State
+from arena.traits import Traits
+
+from .base import Agent, Guesser, Move, State
+from .chooser import Chooser
 from .registry import describe_agents, imports_allowed, make_agent, make_chooser, make_guesser
 from .scoring import METRICS, Metric, Scoring
 from .simple import Lowest, RandomConsistent
 
-__all__ = ["Guesser", "Move", "State", "make_agent", "make_guesser", "make_chooser", "describe_agents", "imports_allowed",
-           "METRICS", "Metric", "Scoring", "Lowest", "RandomConsistent"]
+__all__ = ["Agent", "Guesser", "Chooser", "Traits", "Move", "State", "make_agent", "make_guesser", "make_chooser",
+           "describe_agents", "imports_allowed", "METRICS", "Metric", "Scoring", "Lowest", "RandomConsistent"]

@@ -35,6 +35,7 @@ from arena.errors import ArenaError
 from arena.optimal.bounds import min_depth
 from arena.game import Game, Index, Indexes, Reply
 from arena.spec import Param
+from arena.traits import Traits
 
 from .base import State
 from .chooser import Chooser, largest_class
@@ -130,7 +131,7 @@ class Minimax(Chooser):
         "fallback": Param("fallback", ("greedy", "size"), "greedy",
                           "beyond that, estimate a class by a greedy guesser's worst case, or by its size"),
     }
-    traits = {"committed": False, "adversary": True, "deterministic": True, "interactive": False}
+    traits = Traits(adversary=True)
 
     def __init__(self, **values):
         super().__init__(**values)

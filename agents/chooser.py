@@ -25,41 +25,27 @@ import numpy as np
 
 from arena.errors import ArenaError, choices
 from arena.game import Game, Index, Indexes, Reply
-from arena.spec import Param, canonical
+from arena.seeding import mix64
+from arena.spec import Param
+from arena.state import State
+from arena.traits import Traits
 
-from .base import State
-from .simple import mix64
+from .base import Agent
 
 _TWO64 = 2.0**64
 
 
-class Chooser:
-    """Base class. A subclass sets `name`, `summary`, `params` and `traits`, and implements
-    `start` (optional) and `reply`."""
+class Chooser(Agent):
+    """Base class of choosers (agents.base.Agent): a subclass implements `start` (optional)
+    and `reply`."""
 
     role: ClassVar[str] = "chooser"
     name: ClassVar[str] = "chooser"
-    summary: ClassVar[str] = ""
-    params: ClassVar[dict[str, Param]] = {}
-    traits: ClassVar[dict[str, bool]] = {"committed": True, "adversary": False, "deterministic": False,
-                                         "interactive": False}
+    traits: ClassVar[Traits] = Traits(committed=True, deterministic=False)
 
     def __init__(self, **values: Any):
-        declared = self.declared_params()
-        self.values = {k: values.get(k, p.default) for k, p in declared.items()}
-        self.spec = canonical(self.name, declared, self.values)
-        self.label = self.spec  # the registry replaces it with the spec as the user wrote it
+        super().__init__(**values)
         self.secret: Index | None = None  # a committed chooser's secret, once drawn
-
-    @classmethod
-    def declared_params(cls) -> dict[str, Param]:
-        return dict(cls.params)
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.spec}>"
-
-    def trait(self, name: str) -> bool:
-        return bool(self.traits.get(name, False))
 
     def start(self, game: Game, secrets: Indexes, seed: int) -> None:
         """A new game over `secrets`, the secrets it may choose from (a committed chooser draws here)."""
@@ -77,7 +63,7 @@ class Chooser:
 class Committed(Chooser):
     """A chooser that draws its secret in `start` (`draw`) and answers truthfully."""
 
-    traits = {"committed": True, "adversary": False, "deterministic": False, "interactive": False}
+    traits = Traits(committed=True, deterministic=False)
 
     def start(self, game: Game, secrets: Indexes, seed: int) -> None:
         self.secret = int(self.draw(game, np.asarray(secrets), seed))
@@ -94,6 +80,7 @@ class Uniform(Committed):
 
     name = "uniform"
     summary = "a secret drawn uniformly (evaluate: every secret once)"
+    traits = Committed.traits.but(every_secret_once=True)
 
     def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
         return int(secrets[mix64(seed, len(secrets)) % len(secrets)])
@@ -105,7 +92,7 @@ class Fixed(Committed):
     name = "fixed"
     summary = "always the secret given (fixed:secret=3632)"
     params = {"secret": Param("secret", str, "", "the secret, as the game writes it")}
-    traits = {**Committed.traits, "deterministic": True}
+    traits = Committed.traits.but(deterministic=True)
 
     def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
         if not self.values["secret"]:
@@ -129,23 +116,23 @@ class Weighted(Committed):
         super().__init__(**values)
         if not self.values["file"]:
             raise ArenaError("chooser weighted: give the weights as weighted:file=PATH")
-        self._weights: dict[int, tuple[Game, np.ndarray]] = {}  # the game held: its id stays its own
 
     def weights(self, game: Game) -> np.ndarray:
         """The probability of every secret of the game (read once per game)."""
-        if id(game) not in self._weights:
-            path = self.values["file"]
-            raw = read_weights(path)
-            weights = np.zeros(len(game.secrets))
-            for label, weight in raw.items():
-                try:
-                    weights[secret_index(game, label)] += weight
-                except ArenaError as e:
-                    raise ArenaError(f"weights file {path}: {e}") from None
-            if weights.sum() <= 0:
-                raise ArenaError(f"weights file {path}: the weights add up to 0")
-            self._weights[id(game)] = (game, weights / weights.sum())
-        return self._weights[id(game)][1]
+        return self.per_game(game, "weights", lambda: self._read_weights(game))
+
+    def _read_weights(self, game: Game) -> np.ndarray:
+        path = self.values["file"]
+        raw = read_weights(path)
+        weights = np.zeros(len(game.secrets))
+        for label, weight in raw.items():
+            try:
+                weights[secret_index(game, label)] += weight
+            except ArenaError as e:
+                raise ArenaError(f"weights file {path}: {e}") from None
+        if weights.sum() <= 0:
+            raise ArenaError(f"weights file {path}: the weights add up to 0")
+        return weights / weights.sum()
 
     def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
         weights = self.weights(game)[secrets]

@@ -20,12 +20,13 @@ import numpy as np
 
 from arena.errors import ArenaError, RuleBreak
 from arena.game import Game, Index
+from arena.seeding import mix64
 from arena.spec import Param, plus_list
+from arena.traits import Traits
 
 from .base import Guesser, State
 from .chooser import Committed, Weighted
-from .registry import imports_allowed, imports_are_allowed
-from .simple import mix64
+from .registry import imports_allowed, imports_are_allowed, make_guesser
 
 _TWO64 = 2.0**64
 
@@ -43,7 +44,7 @@ def guesser_mix(game: Game, guessers: tuple[str, ...], file: str):
     if not game.rules.hits:
         raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
                          "solved for Jotto and Mastermind")
-    solution = solve_restricted(game, guessers) if guessers else double_oracle(game)
+    solution = solve_restricted(game, [make_guesser(spec) for spec in guessers]) if guessers else double_oracle(game)
     mix = solution.guesser_mix()  # in the order a saved solution lists them, so both draw alike
     return np.array([p for p, _, _ in mix]), [tree_plan(t) for _, t, _ in mix], solution.symmetry
 
@@ -58,7 +59,7 @@ class EquilibriumGuesser(Guesser):
         "guessers": Param("guessers", plus_list, (), "mix only these guessers' trees, joined by + (default: every tree)"),
         "file": Param("file", str, "", "an equilibrium saved by `arena equilibrium --save`"),
     }
-    traits: ClassVar[dict[str, bool]] = {"deterministic": False, "uses_history": True}
+    traits = Traits(deterministic=False, uses_history=True)
 
     @classmethod
     def declared_params(cls):
@@ -67,7 +68,6 @@ class EquilibriumGuesser(Guesser):
     def __init__(self, **values):
         super().__init__(**values)
         self.entropy: tuple[int, ...] = (self.values["seed"],)
-        self._drawn: dict[int, tuple[dict, np.ndarray | None]] = {}
         self.allow_import = imports_are_allowed()  # for guessers=pkg.mod:Class, built on first use
 
     def seeded(self, *entropy: int) -> EquilibriumGuesser:
@@ -80,14 +80,15 @@ class EquilibriumGuesser(Guesser):
     def draw(self, game: Game) -> tuple[dict, np.ndarray | None]:
         """This game's tree (as a plan) and symmetry (a permutation of the guesses, or None):
         fixed by the entropy, drawn once."""
-        if id(game) not in self._drawn:
-            with imports_allowed(self.allow_import):
-                probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"])
-            u = mix64(*self.entropy, 0) / _TWO64
-            cumulative = np.cumsum(probabilities) / probabilities.sum()
-            k = min(int(np.searchsorted(cumulative, u, side="right")), len(plans) - 1)
-            self._drawn[id(game)] = plans[k], symmetry.permutation(mix64(*self.entropy, 1) % symmetry.order)
-        return self._drawn[id(game)]
+        return self.per_game(game, "drawn", lambda: self._draw(game))
+
+    def _draw(self, game: Game) -> tuple[dict, np.ndarray | None]:
+        with imports_allowed(self.allow_import):
+            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"])
+        u = mix64(*self.entropy, 0) / _TWO64
+        cumulative = np.cumsum(probabilities) / probabilities.sum()
+        k = min(int(np.searchsorted(cumulative, u, side="right")), len(plans) - 1)
+        return plans[k], symmetry.permutation(mix64(*self.entropy, 1) % symmetry.order)
 
     def choose(self, game: Game, state: State) -> Index:
         plan, permutation = self.draw(game)
@@ -108,7 +109,7 @@ def chooser_mix(game: Game, guessers: tuple[str, ...], file: str) -> np.ndarray:
     if not game.rules.hits:
         raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
                          "solved for Jotto and Mastermind")
-    solution = solve_restricted(game, guessers) if guessers else double_oracle(game)
+    solution = solve_restricted(game, [make_guesser(spec) for spec in guessers]) if guessers else double_oracle(game)
     return np.asarray(solution.chooser, dtype=float)
 
 

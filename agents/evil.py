@@ -10,6 +10,7 @@ looks ahead).
 from __future__ import annotations
 
 from arena.game import Game, Index, Reply
+from arena.traits import Traits
 
 from .base import State
 from .chooser import Chooser, largest_class
@@ -20,7 +21,7 @@ class Evil(Chooser):
 
     name = "evil"
     summary = "evil Hangman / Absurdle: answer so that the most secrets stay possible"
-    traits = {"committed": False, "adversary": True, "deterministic": True, "interactive": False}
+    traits = Traits(adversary=True)
 
     def reply(self, game: Game, state: State, guess: Index) -> Reply:
         return largest_class(game, state.candidates, guess)

@@ -18,11 +18,12 @@ import numpy as np
 
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes, Reply
+from arena.traits import Traits
 
 from .base import Guesser, State
 from .chooser import Chooser
 
-INTERACTIVE = {"committed": False, "adversary": False, "deterministic": True, "interactive": True}
+INTERACTIVE = Traits(interactive=True)
 _QUIT = {"quit", "q", "exit"}
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes
 from arena.spec import Param
+from arena.traits import Traits
 
 from .base import Guesser, State
 
@@ -38,7 +39,7 @@ class FewestMisses(Guesser):
         "greedy": Param("greedy", ("max-frequency", "expected", "entropy", "minimax", "most-parts"),
                         "max-frequency", "the scoring guesser used above the exact limit"),
     }
-    traits = {"deterministic": True, "uses_history": True}
+    traits = Traits(uses_history=True)
 
     def __init__(self, **values):
         super().__init__(**values)

@@ -20,6 +20,7 @@ from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes
 from arena.spec import Param, canonical
 from arena.tree import Tree, load_tree
+from arena.traits import Traits
 
 from .base import Guesser, State, only_candidate
 
@@ -49,7 +50,7 @@ def shipped_tree(game_spec: str, guesser_spec: str) -> Tree | None:
 class TreePlayer(Guesser):
     """A guesser that plays a tree built (or loaded) once per game; see the module docstring."""
 
-    traits = {"deterministic": True, "uses_history": True}
+    traits = Traits(uses_history=True)
     depth_limited = False  # does the best guess depend on the turn as well as the candidates?
 
     def __init__(self, **values):

@@ -26,6 +26,7 @@ from typing import Any, Iterator
 
 from arena.errors import ArenaError, choices
 from arena.spec import bind, parse_spec
+from arena.traits import Traits
 
 ROLES = ("guesser", "chooser")
 
@@ -185,6 +186,9 @@ def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = 
             agent = cls(**values)
     except TypeError as e:
         raise ArenaError(f"{role} {name!r} cannot be built from {spec!r}: {e}") from None
+    if not isinstance(getattr(agent, "traits", None), Traits):  # every caller asks agent.traits.X
+        raise ArenaError(f"{role} {name!r} declares no traits: give its class `traits = Traits(...)` "
+                         f"(arena.traits), or subclass agents.{role.title()}")
     agent.label = spec.strip()  # as the user wrote it (the alias survives: `knuth`, not `minimax`)
     return agent
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from arena.game import Game, Index
+from arena.seeding import mix64
 from arena.spec import Param
+from arena.traits import Traits
 
 from .base import Guesser, State
 
@@ -29,7 +31,7 @@ class RandomConsistent(Guesser):
     name = "random"
     summary = "a uniformly random consistent secret (RC)"
     params = {"seed": Param("seed", int, 0, "random seed")}
-    traits = {"deterministic": False, "uses_history": True}
+    traits = Traits(deterministic=False, uses_history=True)
 
     def __init__(self, **values):
         super().__init__(**values)
@@ -49,17 +51,3 @@ class RandomConsistent(Guesser):
 
 
 AGENTS = [Lowest, RandomConsistent]
-
-_MASK = (1 << 64) - 1
-
-
-def mix64(*values: int) -> int:
-    """A 64-bit hash of a sequence of integers (SplitMix64 steps): uniform enough that
-    `mix64(...) % k` is a fair draw for any k far below 2**64, and the same on every machine."""
-    state = 0x9E3779B97F4A7C15
-    for v in values:
-        state = (state ^ (int(v) & _MASK)) * 0xBF58476D1CE4E5B9 & _MASK
-        state = (state ^ (state >> 27)) * 0x94D049BB133111EB & _MASK
-        state ^= state >> 31
-        state = (state + 0x9E3779B97F4A7C15) & _MASK
-    return state

@@ -17,10 +17,13 @@ import numpy as np
 
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes
+from arena.seeding import mix64
 from arena.spec import Param
+from arena.traits import Traits
+from arena.tree import grow_tree
 
 from .chooser import Committed
-from .simple import mix64
+from .registry import imports_are_allowed, make_guesser
 
 
 class Spoiler(Committed):
@@ -29,13 +32,10 @@ class Spoiler(Committed):
     name = "spoiler"
     summary = "best response to a known guesser: the secret it needs the most guesses (Hangman: misses) for"
     params = {"against": Param("against", str, "", "the guesser it knows, its parameters joined by ; (default: the one it plays)")}
-    traits = {"committed": True, "adversary": True, "deterministic": False, "interactive": False}
+    traits = Traits(committed=True, adversary=True, deterministic=False)
 
     def __init__(self, **values):
         super().__init__(**values)
-        from .registry import imports_are_allowed
-
-        self._costs: dict[tuple, tuple[Game, np.ndarray]] = {}
         self.opponent = None
         self.allow_import = imports_are_allowed()  # for against=pkg.mod:Class, built later
 
@@ -45,11 +45,9 @@ class Spoiler(Committed):
 
     def target(self):
         """The guesser this spoiler plays against."""
-        from .registry import make_guesser
-
         if self.values["against"]:
             return make_guesser(self.values["against"].replace(";", ","), allow_import=self.allow_import)
-        if self.opponent is None or self.opponent.traits.get("interactive", False):
+        if self.opponent is None or self.opponent.traits.interactive:
             raise ArenaError("chooser spoiler: name the guesser it knows, as spoiler:against=GUESSER "
                              "(it studies an agent's strategy tree; a person has none)")
         return self.opponent
@@ -57,18 +55,17 @@ class Spoiler(Committed):
     def costs(self, game: Game, guesser) -> np.ndarray:
         """What each secret costs the guesser, as one sortable number: guesses, or in games with
         strikes misses first and guesses second. Grown once per game and guesser."""
-        key = (id(game), guesser.spec, getattr(guesser, "entropy", None))
-        if key not in self._costs:
-            from arena.tree import grow_tree
+        return self.per_game(game, f"costs of {guesser.spec} {getattr(guesser, 'entropy', None)}",
+                             lambda: self._costs(game, guesser))
 
-            if not guesser.deterministic and getattr(guesser, "entropy", None) is None:
-                guesser = guesser.seeded(guesser.values.get("seed", 0))
-            tree = grow_tree(game, guesser)
-            cost = tree.guesses.astype(np.int64)
-            if game.strikes is not None:
-                cost = tree.misses.astype(np.int64) * (int(cost.max()) + 1) + cost
-            self._costs[key] = (game, cost)
-        return self._costs[key][1]
+    def _costs(self, game: Game, guesser) -> np.ndarray:
+        if not guesser.deterministic and getattr(guesser, "entropy", None) is None:
+            guesser = guesser.seeded(guesser.values.get("seed", 0))
+        tree = grow_tree(game, guesser)
+        cost = tree.guesses.astype(np.int64)
+        if game.strikes is not None:
+            cost = tree.misses.astype(np.int64) * (int(cost.max()) + 1) + cost
+        return cost
 
     def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
         cost = self.costs(game, self.target())[secrets]

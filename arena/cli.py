@@ -27,7 +27,7 @@ def _guesser(spec: str, command: str = "evaluate"):
     from agents import make_guesser
 
     guesser = make_guesser(spec)
-    if guesser.traits.get("interactive", False):
+    if guesser.traits.interactive:
         raise ArenaError(f"{spec} plays interactively: use `arena play`, not `arena {command}`")
     return guesser
 
@@ -76,7 +76,7 @@ def _strikes(text: str | None) -> tuple[int, ...] | None:
 
 
 def cmd_rank(args) -> None:
-    from agents.scoring import METRICS
+    from .metrics import METRICS
     from .errors import choices
 
     game = _game(args.game)
@@ -150,7 +150,8 @@ def cmd_agents(args) -> None:
 
 def cmd_run(args) -> None:
     """Run a config; with --out, store each task as it finishes (one writer per directory)."""
-    from .config import load_config, run_config
+    from .config import load_config
+    from .tournament.run import run_config
     from .tournament.store import DirectoryLock
 
     config = load_config(args.config, allow_import=getattr(args, "allow_import", False))

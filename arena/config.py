@@ -34,7 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.registry import imports_are_allowed
+
 from .errors import ArenaError, choices
+from .games import make_game
+from .spec import parse_spec
+from .tournament.cells import build_agent, files_read
 
 TOP_KEYS = {"title", "description", "seed", "repeat", "block", "strikes", "task_timeout", "game", "games", "guesser",
             "guessers", "chooser", "choosers", "rows"}
@@ -222,7 +227,6 @@ def _timeout(where: str, value: Any) -> float:
 def _check_syntax(path: str, kind: str, spec: str) -> None:
     """A spec's syntax (`name:key=value,...`, or `module:Class[:key=value,...]` for an agent),
     without looking the name up: nothing is imported or built."""
-    from .spec import parse_spec
 
     head, _, rest = spec.strip().partition(":") if isinstance(spec, str) else ("", "", "")
     cls, _, params = rest.partition(":")
@@ -244,7 +248,6 @@ def load_config(path: str, allow_import: bool | None = None) -> Config:
     only with `allow_import`; None asks the context, `agents.imports_allowed`).
     """
     if allow_import is None:
-        from agents.registry import imports_are_allowed
         allow_import = imports_are_allowed()
     text = read_config_text(path)
     try:
@@ -253,7 +256,6 @@ def load_config(path: str, allow_import: bool | None = None) -> Config:
         raise ArenaError(f"{path}: not valid TOML: {e}") from None
     config = parse_config(data, path, allow_import=allow_import)
     config.text = text
-    from .tournament.cells import files_read
     config.files = files_read(config.cells)
     _check_specs(config, allow_import=allow_import)
     return config
@@ -275,8 +277,6 @@ def read_config_text(path: str) -> str:
 
 def _check_specs(config: Config, allow_import: bool = False) -> None:
     """Build every agent and parse every game spec up front, so a typo stops the run before it starts."""
-    from .games import make_game
-    from .tournament.cells import build_agent
 
     for i, cell in enumerate(config.cells):
         try:
@@ -298,23 +298,3 @@ def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
         low, high = _range(published)
         return low - tolerance <= ours <= high + tolerance
     return abs(ours - published) <= tolerance + 1e-9
-
-
-def run_cell(cell: Cell):
-    """One cell, run on its own (in this process, no store): an arena.report.Result."""
-    return run_config(Config(cell.label, [cell])).results[0]
-
-
-def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
-               scheduler: str | None = None, out: str | None = None, force: bool = False,
-               retry_failed: bool = False, timeout: float | None = None, allow_import: bool | None = None):
-    """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
-
-    With `out`, every finished task is committed to DIR/results.sqlite and a second run
-    resumes: only the missing tasks run (failed ones too with `retry_failed`). `timeout` is the
-    per-task time limit in seconds (default: the config's task_timeout). Returns an
-    arena.report.Report; a failed cell is a failed Result in it, not an exception.
-    """
-    from .tournament.run import run
-    return run(config, progress=progress, workers=workers, backend=backend, scheduler=scheduler, out=out, force=force,
-               retry_failed=retry_failed, timeout=timeout, allow_import=allow_import)

@@ -275,10 +275,10 @@ def text_histogram(histogram: dict[int, int], width: int = 50, unit: str = "gues
 def plot_distributions(evaluations: list[Evaluation], path: str) -> None:
     """One figure: the distribution of guesses per game for each guesser, and beside it the
     distribution of misses where misses count (the published Hangman study's two panels)."""
-    import matplotlib
+    import matplotlib  # lazy: heavy
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: heavy
 
     panels = [("guesses", lambda e: e.sums)]
     if evaluations[0].counts_misses:
@@ -303,10 +303,10 @@ def plot_distributions(evaluations: list[Evaluation], path: str) -> None:
 
 def plot_histogram(evaluations: list[Evaluation], path: str, unit: str = "guesses") -> None:
     """A bar chart of the distribution of guesses per game, one series per evaluation."""
-    import matplotlib
+    import matplotlib  # lazy: heavy
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: heavy
 
     fig, ax = plt.subplots(figsize=(7, 4))
     width = 0.8 / len(evaluations)

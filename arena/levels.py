@@ -16,6 +16,7 @@ import numpy as np
 
 from .errors import RuleBreak
 from .game import Game, Indexes
+from .strategy import Node, Tree
 
 #: Level growth applies to games with at most this many guesses.
 FEW_GUESSES = 64
@@ -31,8 +32,6 @@ def can_grow_by_levels(game: Game, guesser) -> bool:
 
 def grow_by_levels(game: Game, guesser, secrets: Indexes):
     """The Tree of a scoring guesser, grown level by level (see the module docstring)."""
-    from .tree import Node, Tree
-
     runs_key = guesser.level_key()
     openers = guesser.openers_for(game)
     n_guesses, n_codes = len(game.guesses), game.n_codes

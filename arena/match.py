@@ -33,6 +33,8 @@ from .errors import ArenaError, RuleBreak
 from .evaluate import Evaluation, Streamed, evaluate, repetition_chunks
 from .game import Game, Index, Indexes, Reply
 from .play import Turn
+from .seeding import mix64
+from .state import State
 
 #: A game is stopped (RuleBreak) after this many guesses.
 MAX_TURNS = 200
@@ -44,8 +46,6 @@ _CHOOSER_STREAM = 0xC4005E  # keeps the chooser's draws apart from the guesser's
 def chooser_seed(seed: int, repetition: int = 0, opening: int = 0) -> int:
     """The seed a chooser starts with in repetition r, opening k: a hash, so draws are
     independent of the order in which games are played."""
-    from agents.simple import mix64
-
     return mix64(seed, _CHOOSER_STREAM, repetition, opening)
 
 
@@ -85,8 +85,7 @@ def _is_over(game: Game, state) -> bool:
 def _next_guess(game: Game, guesser, state) -> Index:
     """The guesser's guess; once the game is determined, an agent plays the guesses that
     finish it (Hangman: the word's unshown letters)."""
-    interactive = getattr(guesser, "traits", {}).get("interactive", False)
-    if game.determined(state.candidates) and not interactive:
+    if game.determined(state.candidates) and not guesser.traits.interactive:
         return game.finishing_guesses(state.candidates, {g for g, _ in state.history})[0]
     return guesser.guess(game, state)
 
@@ -136,8 +135,6 @@ def play_match(game: Game, guesser, chooser, secrets: Indexes | None = None, see
     goes (the interactive commands print with them). With `stop_at_strikes`, Hangman stops when
     the misses reach the game's strike limit, as a real game does.
     """
-    from agents.base import State  # agents depend on the engine, not the other way round
-
     secrets = game.all_secrets if secrets is None else np.asarray(secrets)
     if hasattr(chooser, "meet"):  # a chooser that studies its opponent (the spoiler)
         chooser.meet(guesser)
@@ -241,35 +238,28 @@ class MatchEvaluation(Evaluation):
         return data
 
 
-def _agent(agent, role: str):
-    if isinstance(agent, str):
-        from agents.registry import make_agent
-        return make_agent(agent, role)
-    return agent
-
-
 def evaluate_against(game: Game, guesser, chooser, repeat: int = 1, seed: int = 0,
                      strikes: tuple[int, ...] | None = None) -> Evaluation:
-    """`guesser` against `chooser` on `game` (agents, or their specs); see the module docstring.
+    """`guesser` against `chooser` on `game` (agents: the command line and configs
+    build them from specs); see the module docstring.
 
     Random agents are played `repeat` times; a deterministic guesser against a deterministic
     chooser plays once. `strikes` are the strike limits to report losses at (Hangman).
     """
-    guesser, chooser = _agent(guesser, "guesser"), _agent(chooser, "chooser")
     for agent in (guesser, chooser):
-        if getattr(agent, "traits", {}).get("interactive", False):
+        if agent.traits.interactive:
             raise ArenaError(f"{_name(agent)} plays interactively: use `arena play`, not an evaluation")
     if repeat < 1:
         raise ArenaError(f"repeat must be at least 1, got {repeat}")
-    traits = getattr(chooser, "traits", {})
-    if getattr(chooser, "name", "") == "uniform" and traits.get("committed", False):
+    traits = chooser.traits
+    if traits.every_secret_once:  # a uniform secret: every secret once is the exact expectation
         result = evaluate(game, guesser, repeat=repeat, seed=seed, strikes=strikes)
         return MatchEvaluation(**{f.name: getattr(result, f.name) for f in fields(Evaluation)},
                                chooser=_name(chooser))
     start = time.perf_counter()
-    random = not guesser.deterministic or not traits.get("deterministic", False)
+    random = not guesser.deterministic or not traits.deterministic
     rows = repeat if random else 1
-    adversary = traits.get("adversary", False)
+    adversary = traits.adversary
     columns = game.openings(game.all_secrets) if adversary else [("", game.all_secrets)]
     stream = Streamed(len(columns), rows, bool(game.strikes))
     finals, matches = [], []

@@ -15,10 +15,10 @@ from .errors import ArenaError, choices
 @lru_cache(maxsize=1)
 def plot_formats() -> tuple[str, ...]:
     """The file extensions matplotlib can write (png, pdf, svg, ...), sorted."""
-    import matplotlib
+    import matplotlib  # lazy: heavy
 
     matplotlib.use("Agg")  # as the plotting code does: no display is needed, or wanted
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # lazy: heavy
 
     return tuple(sorted(Figure().canvas.get_supported_filetypes()))
 

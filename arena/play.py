@@ -13,6 +13,7 @@ import numpy as np
 
 from .errors import RuleBreak
 from .game import Game, Index, Reply
+from .state import State
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,6 @@ class Transcript:
 
 def play_replies(game: Game, guesser, answer: Callable[[Index], Reply], max_turns: int = 100) -> Transcript:
     """Play until the game is finished, asking `answer(guess)` for each reply."""
-    from agents.base import State
-
     state = State(game.all_secrets)
     turns = []
     while len(turns) < max_turns:

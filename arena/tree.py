@@ -9,114 +9,20 @@ table of the Mastermind study, saved as JSON, and loaded again as a guesser.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import sys
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
 from .errors import ArenaError, RuleBreak
-from .game import Game, Index, Indexes, Reply
+from .game import Game, Index, Indexes
+from .games import make_game
+from .levels import can_grow_by_levels, grow_by_levels
+from .state import State
+from .strategy import Node, Tree
+from .traits import Traits
 
-
-@dataclass
-class Node:
-    """A decision point: the guess made there and the subtree for each reply that goes on."""
-
-    guess: Index
-    candidates: Indexes  # the secrets that reach this point
-    replies: tuple[Reply, ...]  # the replies that led here
-    children: dict[Reply, "Node"] = field(default_factory=dict)
-    opening: str = ""  # what the guesser was told first (Hangman: the length)
-
-    @property
-    def depth(self) -> int:
-        """Guesses already made before this one."""
-        return len(self.replies)
-
-    def walk(self) -> Iterator["Node"]:
-        """This node and every node below it, depth first in reply order."""
-        yield self
-        for reply in sorted(self.children):
-            yield from self.children[reply].walk()
-
-
-@dataclass
-class Tree:
-    """A guesser's complete strategy against a set of secrets, with each secret's costs.
-
-    `roots` has one tree per opening (one, unless the game tells the guesser something first,
-    as Hangman tells the length). `guesses[s]` is the number of guesses secret s takes and
-    `misses[s]` how many of them were misses (0 for secrets not covered).
-    """
-
-    game: Game
-    guesser: str
-    roots: list[Node]
-    guesses: np.ndarray
-    misses: np.ndarray
-
-    @property
-    def root(self) -> Node:
-        if len(self.roots) != 1:
-            raise ValueError("this tree has one root per opening: use .roots")
-        return self.roots[0]
-
-    @property
-    def secrets(self) -> Indexes:
-        return np.sort(np.concatenate([r.candidates for r in self.roots]))
-
-    def cost(self, node: Node) -> np.ndarray:
-        return self.guesses[node.candidates]
-
-    def nodes(self) -> Iterator[Node]:
-        for root in self.roots:
-            yield from root.walk()
-
-    def history(self, node: Node) -> str:
-        prefix = f"{node.opening}: " if node.opening else ""
-        return prefix + self.game.history_label(node.replies)
-
-    def rows(self, min_count: int = 3, depth: int | None = None) -> list[tuple[str, str, int, int, float, int]]:
-        """The strategy table: (History, Guess, Count, Total, Avg, Max) for each decision point
-        reached by at least `min_count` secrets (and fewer than `depth` guesses deep), largest first."""
-        rows = []
-        for node in self.nodes():
-            if len(node.candidates) < min_count or (depth is not None and node.depth >= depth):
-                continue
-            cost = self.cost(node)
-            rows.append((self.history(node), self.game.guesses[node.guess],
-                         len(cost), int(cost.sum()), float(cost.mean()), int(cost.max())))
-        rows.sort(key=lambda r: -r[2])  # stable: ties keep depth-first order
-        return rows
-
-    def table(self, min_count: int = 3, depth: int | None = None) -> str:
-        """The strategy table as text, in the layout of the Mastermind study."""
-        rows = self.rows(min_count, depth)
-        width = max([7] + [len(r[0]) for r in rows])
-        gw = max([5] + [len(r[1]) for r in rows])
-        lines = [f"{'History':<{width}} {'Guess':<{gw}} {'Count':>6} {'Total':>7} {'Avg':>5} {'Max':>4}"]
-        for hist, guess, count, total, avg, worst in rows:
-            lines.append(f"{hist:<{width}} {guess:<{gw}} {count:>6,} {total:>7,} {avg:>5.2f} {worst:>4}")
-        return "\n".join(lines)
-
-    # --- JSON ------------------------------------------------------------------------------
-    def to_json(self) -> dict:
-        def encode(node: Node) -> dict:
-            out = {"guess": self.game.guesses[node.guess], "count": int(len(node.candidates))}
-            if node.children:
-                out["replies"] = {self.game.reply_label(r): encode(c) for r, c in sorted(node.children.items())}
-            return out
-        data = {"format": "arena-tree/1", "game": self.game.spec, "guesser": self.guesser,
-                "total": int(self.guesses.sum()), "worst": int(self.guesses.max())}
-        if len(self.roots) == 1 and not self.roots[0].opening:
-            data["root"] = encode(self.roots[0])
-        else:
-            data["openings"] = {r.opening: encode(r) for r in self.roots}
-        return data
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+__all__ = ["MAX_GUESSES", "Node", "SavedTree", "Tree", "grow_tree", "load_tree", "read_tree_file"]
 
 
 #: A guesser is stopped after this many guesses in one game, or this many in a row that split nothing.
@@ -132,10 +38,6 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
     one word left). Raises RuleBreak if the guesser names a guess outside the game or never
     finishes.
     """
-    from agents.base import State  # agents depend on the engine, not the other way round
-
-    from .levels import can_grow_by_levels, grow_by_levels
-
     secrets = game.all_secrets if secrets is None else np.asarray(secrets)
     if can_grow_by_levels(game, guesser):
         return grow_by_levels(game, guesser, secrets)
@@ -213,13 +115,66 @@ def _check_nodes(path: str | Path, opening: str, root) -> None:
         stack.extend((child, replies + (label,)) for label, child in children.items())
 
 
+class SavedTree:
+    """A saved tree played as a guesser: the guess it stores for the replies so far. (The `tree`
+    agent, agents/replay.py, is this with a spec.) `spec` names it in messages."""
+
+    traits = Traits(uses_history=True)
+    deterministic = True
+
+    def __init__(self, file: str, spec: str = ""):
+        self.file, self.spec = file, spec or f"tree:file={file}"
+        try:
+            self.data = read_tree_file(file)
+        except RecursionError:  # json's parser nests one call per level: no strategy is that deep
+            raise ArenaError(f"{file}: not a saved strategy tree (nested deeper than the "
+                             f"JSON reader's limit of about {sys.getrecursionlimit() // 2} levels)") from None
+        self._plans: dict[str, dict[tuple, Index]] = {}  # by game spec: no game is kept alive
+
+    def openers_for(self, game: Game) -> tuple[Index, ...]:
+        return ()  # a tree already fixes its first guesses
+
+    def plan_for(self, game: Game) -> dict[tuple, Index]:
+        """Every node's guess, by its (opening, replies...)."""
+        if game.spec not in self._plans:
+            if game.spec != self.data["game"]:
+                raise ArenaError(f"{self.spec} was saved for {self.data['game']}, not {game.spec}")
+            plan: dict[tuple, Index] = {}
+            for opening, root in self.data["openings"].items():
+                self._index(game, root, (opening,), plan)
+            self._plans[game.spec] = plan
+        return self._plans[game.spec]
+
+    def _index(self, game: Game, root: dict, replies: tuple, plan: dict) -> None:
+        """Every node's guess under `root`, by its replies (walked with a stack, not recursion,
+        so a deep tree file is read, or refused, without a RecursionError)."""
+        stack = [(root, replies)]
+        while stack:
+            node, replies = stack.pop()
+            where = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
+            try:
+                plan[replies] = game.guess_index(node["guess"])
+                stack.extend((child, replies + (game.parse_reply(label),))
+                             for label, child in reversed(list(node.get("replies", {}).items())))
+            except (KeyError, TypeError, AttributeError):
+                raise ArenaError(f"{self.file}: malformed tree node at {where}") from None
+            except ArenaError as e:
+                raise ArenaError(f"{self.file}: at {where}: {e}") from None
+
+    def guess(self, game: Game, state: State) -> Index:
+        plan = self.plan_for(game)
+        opening = game.openings(state.candidates[:1])[0][0]  # the candidates share one opening
+        replies = (opening,) + tuple(r for _, r in state.history)
+        if replies not in plan:
+            raise RuleBreak(f"{self.spec} has no guess after replies "
+                            f"{game.history_label(replies[1:]) or '(none)'}")
+        return plan[replies]
+
+
 def load_tree(path: str | Path) -> Tree:
     """A saved tree, replayed against every secret of its game (which checks it covers them all)."""
-    from agents.replay import Replay
-    from .games import make_game
-
     data = read_tree_file(path)
-    tree = grow_tree(make_game(data["game"]), Replay(file=str(path)))
+    tree = grow_tree(make_game(data["game"]), SavedTree(str(path)))
     if isinstance(data.get("guesser"), str):
         tree.guesser = data["guesser"]
     return tree

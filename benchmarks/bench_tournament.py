@@ -14,7 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.config import load_config, run_config
+from arena.config import load_config
+from arena.tournament.run import run_config
 from arena.games import make_game
 from arena.tournament.cells import expand
 
@@ -22,15 +23,11 @@ from arena.tournament.cells import expand
 def bare(task) -> None:
     """The evaluation a task runs, called directly."""
     from agents.registry import make_chooser, make_guesser
-    from arena.evaluate import evaluate
     from arena.match import evaluate_against
 
     game, guesser = make_game(task.game), make_guesser(task.guesser)
-    if task.chooser == "uniform":
-        evaluate(game, guesser, repeat=task.repeat, seed=task.seed, strikes=task.strikes or None)
-    else:
-        evaluate_against(game, guesser, make_chooser(task.chooser), repeat=task.repeat, seed=task.seed,
-                         strikes=task.strikes or None)
+    evaluate_against(game, guesser, make_chooser(task.chooser), repeat=task.repeat, seed=task.seed,
+                     strikes=task.strikes or None)
 
 
 def main(argv: list[str]) -> None:

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from agents import make_guesser
+from agents import make_chooser, make_guesser
 from arena import make_game
 from arena.evaluate import evaluate
 from arena.match import evaluate_against
@@ -50,7 +50,7 @@ def table(game_spec: str, repeat: int, seed: int) -> list[str]:
         row = []
         for chooser in CHOOSERS:
             start = time.perf_counter()
-            result = evaluate_against(game, make_guesser(guesser), chooser, repeat=repeat, seed=seed)
+            result = evaluate_against(game, make_guesser(guesser), make_chooser(chooser), repeat=repeat, seed=seed)
             row.append(cell(result, misses))
             print(f"  {game_spec} {guesser} vs {chooser}: {row[-1]} ({time.perf_counter() - start:.1f} s)",
                   file=sys.stderr, flush=True)
@@ -64,7 +64,7 @@ def per_length(words: str) -> list[str]:
     game = make_game(f"hangman:words={words}")
     guesser = make_guesser(RISK_MINIMISING)
     base = evaluate(game, guesser)
-    results = {c: evaluate_against(game, guesser, c) for c in ("evil", "minimax", "spoiler:against=max-frequency")}
+    results = {c: evaluate_against(game, guesser, make_chooser(c)) for c in ("evil", "minimax", "spoiler:against=max-frequency")}
     lines = [f"### hangman:words={words}, {RISK_MINIMISING}: misses forced per word length", "",
              "| length | words | worst word (misses) | evil | minimax | spoiler:against=max-frequency |",
              "|---|---|---|---|---|---|"]

@@ -13,8 +13,16 @@ from agents.adversary import WorstCase
 from agents.chooser import Chooser
 from arena import ArenaError, RuleBreak, make_game
 from arena.evaluate import evaluate
-from arena.match import evaluate_against, play_match
+from arena.match import evaluate_against as evaluate_agents, play_match
+from arena.traits import Traits
 from arena.tree import grow_tree
+
+
+def evaluate_against(game, guesser, chooser, **options):
+    """arena.match.evaluate_against, with the agents given as specs (the engine takes agents)."""
+    guesser = make_guesser(guesser) if isinstance(guesser, str) else guesser
+    chooser = make_chooser(chooser) if isinstance(chooser, str) else chooser
+    return evaluate_agents(game, guesser, chooser, **options)
 
 
 class Script(Guesser):
@@ -36,7 +44,7 @@ class Liar(Chooser):
     """Answers every guess with the same reply, possible or not."""
 
     name = "liar"
-    traits = {"committed": False, "adversary": True, "deterministic": True}
+    traits = Traits(adversary=True)
 
     def reply(self, game, state, guess):
         return int(game.codes[0])

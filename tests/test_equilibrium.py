@@ -186,7 +186,7 @@ def test_a_time_limit_reports_bounds_around_the_value():
 def test_named_guessers():
     game = make_game("mastermind:pegs=3,colors=3")
     specs = ["knuth", "entropy", "lowest", "most-parts:pool=consistent"]
-    eq = solve_restricted(game, specs)
+    eq = solve_restricted(game, [make_guesser(s) for s in specs])
     costs = np.array([evaluate(game, make_guesser(s)).guesses[0] for s in specs])
     assert eq.value == pytest.approx(solve_matrix_game(costs.T).value)
     assert eq.value >= double_oracle(game).value - 1e-9  # fewer trees: no better for the guesser

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents import make_guesser
+from agents import make_chooser, make_guesser
 from arena import evaluate as evaluate_module
 from arena import make_game
 from arena.errors import ArenaError
@@ -310,13 +310,13 @@ def test_streamed_repetitions_give_the_same_figures(monkeypatch, tmp_path, spec,
         weights = tmp_path / "weights.txt"
         weights.write_text("".join(f"{secret} {k + 1}\n" for k, secret in enumerate(game.secrets[:12])))
         chooser = f"weighted:file={weights}"
-    whole = evaluate_against(game, make_guesser("random"), chooser, repeat=23, seed=7, strikes=(2, 4))
+    whole = evaluate_against(game, make_guesser("random"), make_chooser(chooser), repeat=23, seed=7, strikes=(2, 4))
     assert whole.guesses is not None and whole.guesses.shape[0] == 23
     monkeypatch.setattr(evaluate_module, "CHUNK_GAMES", 50)  # a few repetitions a block
-    blocks = evaluate_against(game, make_guesser("random"), chooser, repeat=23, seed=7, strikes=(2, 4))
+    blocks = evaluate_against(game, make_guesser("random"), make_chooser(chooser), repeat=23, seed=7, strikes=(2, 4))
     assert np.array_equal(blocks.guesses, whole.guesses) and _figures(blocks) == _figures(whole)
     monkeypatch.setattr(evaluate_module, "KEEP_GAMES", 10)  # the arrays dropped: sums only
-    streamed = evaluate_against(game, make_guesser("random"), chooser, repeat=23, seed=7, strikes=(2, 4))
+    streamed = evaluate_against(game, make_guesser("random"), make_chooser(chooser), repeat=23, seed=7, strikes=(2, 4))
     assert streamed.guesses is None and streamed.misses is None
     assert _figures(streamed) == _figures(whole)
     assert streamed.summary() == whole.summary()

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.config import Cell, Config, load_config, parse_config, run_config
+from arena.config import Cell, Config, load_config, parse_config
+from arena.tournament.run import run_config
 from arena.errors import ArenaError
 from arena.tournament import expand, task_seed
 from arena.tournament.cells import MAX_TASKS

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.config import load_config, run_config
+from arena.config import load_config
+from arena.tournament.run import run_config
 from arena.tournament import expand, task_seed
 
 ARENA = str(Path(sys.executable).with_name("arena"))

@@ -14,6 +14,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..equilibrium.plans import first_guesses
+from agents import make_guesser
+
 from ..errors import ArenaError
 from ..optimal.progress import ProgressLine, is_terminal
 
@@ -52,7 +54,7 @@ def solve(args):
         specs = split_specs(args.guessers)
         if not specs:
             raise ArenaError("--guessers needs at least one guesser spec, e.g. --guessers knuth,entropy")
-        return solve_restricted(game, specs)
+        return solve_restricted(game, [make_guesser(spec) for spec in specs])
     if args.method == "enumerate":
         try:
             return solve_enumerated(game, frontier=not args.all_trees)

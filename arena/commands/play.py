@@ -32,10 +32,10 @@ def _agents(args):
         secret_index(game, args.secret)  # a secret not of this game: said now, not after the introduction
     chooser = make_chooser(chooser_spec)
     if args.hint is not None:
-        if not guesser.traits.get("interactive"):
+        if not guesser.traits.interactive:
             raise ArenaError(f"--hint is for --guesser human, not {args.guesser}")
         guesser.hint = make_guesser(args.hint)
-    if chooser.traits.get("interactive") and guesser.traits.get("interactive"):
+    if chooser.traits.interactive and guesser.traits.interactive:
         raise ArenaError("a human on both sides needs no program: choose an agent for --guesser or --chooser")
     return game, guesser, chooser
 
@@ -43,10 +43,10 @@ def _agents(args):
 def _introduce(game, guesser, chooser) -> None:
     n = len(game.secrets)
     print(f"{game.spec}: {guesser.label} guesses, {chooser.label} chooses; {n:,} secrets")
-    if chooser.traits.get("interactive"):
+    if chooser.traits.interactive:
         print(f"Think of a secret, one of the {n:,} of {game.spec}, and reply to each guess.")
-    elif guesser.traits.get("interactive"):
-        kind = "committed to a secret" if chooser.traits.get("committed") else "holds no secret, but every reply will be consistent"
+    elif guesser.traits.interactive:
+        kind = "committed to a secret" if chooser.traits.committed else "holds no secret, but every reply will be consistent"
         print(f"The chooser {kind}. Type your guesses: {game.describe_guesses()}; quit to give up.")
 
 
@@ -95,7 +95,7 @@ def cmd_play(args) -> None:
         else:
             left = [game.secrets[s] for s in _possible(game, match)]
             print(f"{len(left):,} secrets were still possible, such as {_names(left, 3)}.")
-    elif not chooser.traits.get("committed") and not chooser.traits.get("interactive"):
+    elif not chooser.traits.committed and not chooser.traits.interactive:
         print(f"({chooser.label} held no secret: {game.secrets[match.secret]} was the one left.)")
 
 
@@ -123,7 +123,7 @@ def parse_history(game, items: list[str]) -> list[tuple[int, int, str]]:
 
 def solve(game, moves: list[tuple[int, int, str]]):
     """The State after these moves, or ArenaError naming the first move that leaves no secret."""
-    from agents.base import State
+    from ..state import State
 
     openings = game.openings(game.all_secrets)
     if len(openings) > 1:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..optimal import optimal_tree
 from ..tree import Tree
 
 #: The solver named in the double oracle's method line.
@@ -36,8 +37,6 @@ def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = 
     greedy tree) and the bound is what the search proved: still a valid lower bound on the
     game's value, since `weights` is a mix the chooser may play. `progress` (a ProgressLine)
     follows the search."""
-    from ..optimal import optimal_tree  # arena.optimal imports the agents, which import this package
-
     weights = np.asarray(weights, dtype=np.float64)
     tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress)
     cost = float(weights @ tree.guesses)

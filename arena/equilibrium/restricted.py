@@ -23,17 +23,15 @@ from .solution import Equilibrium
 from .symmetry import no_symmetry
 
 
-def guesser_trees(game: Game, specs: Sequence[str]) -> list[Tree]:
-    """The tree of each named guesser (a random guesser plays its tree for its own seed)."""
-    from agents import make_guesser
-
+def guesser_trees(game: Game, guessers: Sequence) -> list[Tree]:
+    """The tree of each guesser (a random guesser plays its tree for its own seed)."""
     trees = []
-    for spec in specs:
-        guesser = make_guesser(spec)
+    for guesser in guessers:
+        label = getattr(guesser, "label", guesser.spec)
         if not guesser.deterministic:
             guesser = guesser.seeded(guesser.values.get("seed", 0), 0)
         tree = grow_tree(game, guesser)
-        tree.guesser = spec
+        tree.guesser = label
         trees.append(tree)
     return trees
 
@@ -54,14 +52,15 @@ def _solve_columns(game: Game, costs: np.ndarray, method: str, start: float, tre
                        trees, column, symmetry, time.perf_counter() - start, exact)
 
 
-def solve_restricted(game: Game, specs: Sequence[str]) -> Equilibrium:
-    """The chooser (any secret) against a mix of the named guessers' trees."""
-    if not specs:
+def solve_restricted(game: Game, guessers: Sequence) -> Equilibrium:
+    """The chooser (any secret) against a mix of the given guessers' trees (agents built by the
+    caller: `[make_guesser(spec) for spec in specs]`)."""
+    if not guessers:
         raise ArenaError("name at least one guesser")
     start = time.perf_counter()
-    trees = guesser_trees(game, specs)
+    trees = guesser_trees(game, guessers)
     costs = np.array([t.guesses for t in trees])
-    return _solve_columns(game, costs, f"restricted to {len(specs)} named guessers", start, lambda k: trees[k])
+    return _solve_columns(game, costs, f"restricted to {len(guessers)} named guessers", start, lambda k: trees[k])
 
 
 def solve_enumerated(game: Game, frontier: bool = True, max_trees: int = MAX_TREES) -> Equilibrium:

@@ -31,11 +31,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ..errors import ArenaError
 from ..game import Game, Index, Indexes
+from ..greedy import Greedy
+from ..metrics import METRICS
+from ..state import State
 from ..tree import Node, Tree, grow_tree
 from .bounds import INF
 from .search import Search, Timeout
-
 
 #: Candidate sets one exact repair may search before it gives up (the subtree is then kept).
 REPAIR_EFFORT = 3000
@@ -51,13 +54,12 @@ class Rollout:
 
     def __init__(self, game: Game, metrics: Sequence[str] = ("entropy",), width: int = 8, exact: int = 20,
                  pool: str = "all"):
-        from agents import make_guesser
-        from agents.scoring import METRICS
-
+        if not game.rules.hits:  # its costs are guesses until the hit: issue 11 brings misses
+            raise ArenaError(f"{game.spec}: the lookahead guesser needs guesses that can hit the secret")
         self.game, self.width, self.exact, self.pool = game, width, exact, pool
         metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
         self.metrics = [METRICS[m] for m in metrics]
-        self.bases = [make_guesser(f"{m}:pool={pool}") for m in metrics]
+        self.bases = [Greedy(m, pool=pool) for m in metrics]
         self.search = Search(game, np.ones(len(game.secrets)), pool)
         self.greedy_costs: dict[bytes, int] = {}
         self.choices: dict[bytes, Index] = {}
@@ -87,8 +89,6 @@ class Rollout:
     def shortlist(self, S: Indexes) -> list[Index]:
         """The `width` best guesses by each metric (ties to a possible secret, then the lowest;
         guesses that cannot split S left out), and each greedy guesser's own choice."""
-        from agents.base import State
-
         game = self.game
         pool = game.all_guesses if self.pool == "all" else game.guesses_naming(S)
         counts = game.partition_counts(pool, S)

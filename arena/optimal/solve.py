@@ -16,7 +16,8 @@ import numpy as np
 
 from ..errors import ArenaError, choices
 from ..game import Game, Index, Indexes
-from ..tree import Node, Tree, grow_tree
+from ..greedy import greedy_tree
+from ..tree import Node, Tree
 from ..resources import check_memory
 from .bounds import INF, min_depth
 from .progress import ProgressLine
@@ -261,11 +262,9 @@ def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int 
 def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int | None) -> Tree | None:
     """The best greedy tree (by weighted cost) that respects the depth limit: the incumbent that a
     time-limited search has to beat, so that it always has a tree to return."""
-    from agents import make_guesser  # the greedy guessers live with the agents
-
     best = None
     for metric in SEED_METRICS:
-        tree = grow_tree(game, make_guesser(f"{metric}:pool={pool}"), S)
+        tree = greedy_tree(game, metric, pool, S)
         if max_guesses is not None and tree.guesses.max() > max_guesses:
             continue
         if best is None or incumbent_value(tree, w) < incumbent_value(best, w):

@@ -22,7 +22,13 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterable
 
+from agents.registry import make_agent
+
+from .. import games, words
 from ..errors import ArenaError
+from ..games import GAMES
+from ..spec import bind, canonical, parse_spec
+from ..words import SHIPPED
 
 #: Most tasks a run may have: each is a row in memory and in the store, so a config asking for
 #: more (a huge `repeat` in small blocks) is refused before any is built.
@@ -73,8 +79,6 @@ def task_seed(seed: int, game: str, chooser: str, guesser: str, block: int) -> i
 @lru_cache(maxsize=1024)
 def canonical_game(spec: str) -> str:
     """The game spec with defaults dropped (no game is built); the spec as written if it does not bind."""
-    from ..games import GAMES
-    from ..spec import bind, canonical, parse_spec
 
     try:
         name, raw = parse_spec(spec)
@@ -86,13 +90,9 @@ def canonical_game(spec: str) -> str:
 def spec_values(spec: str, kind: str) -> list[str]:
     """Every parameter value of a spec, as text: for a game, its defaults too (the default word
     list is read as surely as a named one); for an agent, the values it was given."""
-    from ..spec import parse_spec
 
     try:
         if kind == "game":
-            from ..games import GAMES
-            from ..spec import bind
-
             name, raw = parse_spec(spec)
             if name in GAMES:
                 return [str(v) for v in bind(name, GAMES[name].params, raw).values()]
@@ -108,7 +108,6 @@ def spec_values(spec: str, kind: str) -> list[str]:
 
 def spec_files(spec: str, kind: str) -> list[str]:
     """The files a spec's parameters name: shipped word lists (`sgb`, `web2`) and existing files."""
-    from ..words import SHIPPED
 
     return sorted({v for v in spec_values(spec, kind) if v in SHIPPED or _is_file(v)})
 
@@ -123,7 +122,6 @@ def _is_file(text: str) -> bool:
 def file_digest(name: str) -> str:
     """SHA-256 of a shipped word list's package file or of a file's bytes (re-read only when
     its size or modification time changed)."""
-    from ..words import SHIPPED
 
     if name in SHIPPED:
         return _shipped_digest(name)
@@ -138,8 +136,6 @@ def file_digest(name: str) -> str:
 @lru_cache(maxsize=None)
 def _shipped_digest(name: str) -> str:
     from importlib import resources
-
-    from ..words import SHIPPED
 
     return hashlib.sha256((resources.files("arena") / "data" / SHIPPED[name]).read_bytes()).hexdigest()
 
@@ -177,7 +173,6 @@ _seen: dict[str, str] = {}  # file -> the contents (SHA-256) this process last b
 
 def _forget_built() -> None:
     """Empty the per-process caches of games and word lists (keyed by spec, not contents)."""
-    from .. import games, words
 
     words.read_words.cache_clear()
     games._build.cache_clear()
@@ -187,14 +182,15 @@ def _forget_built() -> None:
 
 def build_agent(spec: str, role: str, allow_import: bool = False):
     """The agent `spec` of `role` (a `module:Class` one imported only with `allow_import`)."""
-    from agents.registry import make_agent
 
     return make_agent(spec, role, allow_import=allow_import)
 
 
 def _randomised(spec: str, role: str, allow_import: bool = False) -> bool:
-    agent = build_agent(spec, role, allow_import)
-    return not getattr(agent, "deterministic", True) or not getattr(agent, "traits", {}).get("deterministic", True)
+    """Does the agent need repetitions? (Not if deterministic, nor a chooser whose uniform
+    secret an evaluation covers by playing every secret once.)"""
+    traits = build_agent(spec, role, allow_import).traits
+    return not traits.deterministic and not traits.every_secret_once
 
 
 def cell_repeats(cells, allow_import: bool = False) -> list[int]:
@@ -206,8 +202,7 @@ def cell_repeats(cells, allow_import: bool = False) -> list[int]:
             random[spec, role] = _randomised(spec, role, allow_import)
         return random[spec, role]
 
-    return [cell.repeat if is_random(cell.guesser, "guesser") or (cell.chooser != "uniform"
-                                                                   and is_random(cell.chooser, "chooser")) else 1
+    return [cell.repeat if is_random(cell.guesser, "guesser") or is_random(cell.chooser, "chooser") else 1
             for cell in cells]
 
 

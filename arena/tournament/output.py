@@ -8,7 +8,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..config import parse_config
 from ..errors import ArenaError
+from ..report import Report
+from .run import judge_cell
+from .store import read_store
 
 
 def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
@@ -32,10 +36,10 @@ def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
 
 
 def _pyplot():
-    import matplotlib
+    import matplotlib  # lazy: heavy
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: heavy
     return plt
 
 
@@ -107,10 +111,6 @@ def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, p
 def stored_report(directory: str):
     """The Report of a stored tournament, from the store alone: its config's text (read as data:
     no agent is imported or built), its task plan and its results."""
-    from ..config import parse_config
-    from ..report import Report
-    from .run import judge_cell
-    from .store import read_store
 
     text, plan, rows = read_store(directory)
     path = Path(directory) / "results.sqlite"

@@ -12,7 +12,10 @@ import json
 import math
 import time
 
+from ..config import Cell, Config
 from ..errors import ArenaError
+from ..report import Report, judge
+from ..words import SHIPPED
 from .cells import expand, file_digest, files_read
 from .runner import run_tasks
 from .store import Store
@@ -34,8 +37,6 @@ class FileWatch:
     result is kept, so a file edited mid-run never mixes two versions into one table."""
 
     def __init__(self, files: dict[str, str]):
-        from ..words import SHIPPED
-
         self.files = {name: digest for name, digest in files.items() if name not in SHIPPED}
 
     def changed(self) -> str | None:
@@ -68,8 +69,6 @@ def run(config, progress: bool = False, workers: int = 1, backend: str = "local"
     stored failures again; `allow_import` (default: as the config was loaded) lets module:Class
     agents be imported.
     """
-    from ..report import Report
-
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -122,8 +121,6 @@ def judge_cell(cell, mine: list):
     Failed tasks fail the cell with the first task's error (and how many failed); missing ones
     mark it not run; otherwise the tallies add up to the cell's figures.
     """
-    from ..report import judge
-
     seconds = sum(r[3] for r in mine if r is not None)
     if not mine or any(r is None for r in mine):
         return judge(cell, {}, seconds, NOT_RUN, status="not run")
@@ -134,3 +131,22 @@ def judge_cell(cell, mine: list):
     tallies = [Tally.from_json(r[1]) for r in mine]
     tally = sum(tallies[1:], tallies[0])
     return judge(cell, tally.figures(), seconds, histogram=tally.histogram)
+
+
+def run_cell(cell: Cell):
+    """One cell, run on its own (in this process, no store): an arena.report.Result."""
+    return run_config(Config(cell.label, [cell])).results[0]
+
+
+def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
+               scheduler: str | None = None, out: str | None = None, force: bool = False,
+               retry_failed: bool = False, timeout: float | None = None, allow_import: bool | None = None):
+    """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
+
+    With `out`, every finished task is committed to DIR/results.sqlite and a second run
+    resumes: only the missing tasks run (failed ones too with `retry_failed`). `timeout` is the
+    per-task time limit in seconds (default: the config's task_timeout). Returns an
+    arena.report.Report; a failed cell is a failed Result in it, not an exception.
+    """
+    return run(config, progress=progress, workers=workers, backend=backend, scheduler=scheduler, out=out, force=force,
+               retry_failed=retry_failed, timeout=timeout, allow_import=allow_import)

@@ -17,31 +17,26 @@ import time
 import traceback
 from typing import Callable, Iterable
 
+from agents import make_chooser, make_guesser
+
 from ..errors import ArenaError
+from ..games import make_game
+from ..match import evaluate_against
 from .cells import Task
 from .pool import Pool, context, play_in_child
+from .tally import Tally
 
 
 def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
     """(status, tally JSON, error, seconds) of one task; never raises for an agent's failure."""
-    from agents import make_guesser
-    from ..evaluate import evaluate
-    from ..games import make_game
-    from .tally import Tally
 
     start = time.perf_counter()
     try:
         game = make_game(task.game)
         guesser = make_guesser(task.guesser, allow_import=task.allow_import)
         strikes = task.strikes or None
-        if task.chooser == "uniform":
-            result = evaluate(game, guesser, repeat=task.repeat, seed=task.seed, strikes=strikes)
-        else:
-            from ..match import evaluate_against
-            from agents.registry import make_chooser
-            chooser = make_chooser(task.chooser, allow_import=task.allow_import)
-            result = evaluate_against(game, guesser, chooser, repeat=task.repeat,
-                                      seed=task.seed, strikes=strikes)
+        chooser = make_chooser(task.chooser, allow_import=task.allow_import)
+        result = evaluate_against(game, guesser, chooser, repeat=task.repeat, seed=task.seed, strikes=strikes)
         return "ok", Tally.of(result).to_json(), None, time.perf_counter() - start
     except Exception as e:  # an agent's failure is this task's result, not the tournament's end
         where = traceback.extract_tb(e.__traceback__)[-1]
@@ -52,7 +47,6 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
 
 def _warm(games: list[str]) -> None:
     """Worker start-up: build each game's feedback table once for all the tasks to come."""
-    from ..games import make_game
 
     for spec in games:
         try:
@@ -107,8 +101,8 @@ def _each_result(tasks: list[Task], workers: int, backend: str, scheduler: str |
 
 def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: float | None):
     try:
-        from dask.distributed import Client, as_completed as dask_completed
-        from distributed.scheduler import KilledWorker
+        from dask.distributed import Client, as_completed as dask_completed  # lazy: heavy
+        from distributed.scheduler import KilledWorker  # lazy: heavy
     except ImportError:
         raise ArenaError("--backend dask needs Dask: pip install 'guessing-arena[dask]'") from None
     if not scheduler:
@@ -147,9 +141,9 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
 
 def _check_address(scheduler: str, example: str) -> None:
     """Refuse a malformed scheduler address before any Client is built (see _connect)."""
-    from distributed.comm import parse_address
-    from distributed.comm.addressing import parse_host_port
-    from distributed.comm.registry import get_backend
+    from distributed.comm import parse_address  # lazy: heavy
+    from distributed.comm.addressing import parse_host_port  # lazy: heavy
+    from distributed.comm.registry import get_backend  # lazy: heavy
 
     try:
         scheme, location = parse_address(scheduler)

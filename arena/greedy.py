@@ -1,0 +1,115 @@
+"""The greedy (scoring) guesser: at every turn, the guess whose partition of the candidates
+scores best by one metric (arena.metrics). The `minimax`, `entropy`, ... agents play it, and
+the solvers grow its trees as their starting points (`greedy_tree`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .errors import ArenaError
+from .game import Game, Index, Indexes
+from .metrics import METRICS, Counts, Metric
+from .spec import Param, canonical
+from .state import State
+from .traits import Traits
+from .tree import Tree, grow_tree
+
+PARAMS = {
+    "pool": Param("pool", ("all", "consistent"), "all", "the guesses considered"),
+    "small": Param("small", int, 0, "with this many candidates or fewer, consider only consistent guesses"),
+    "tiebreak": Param("tiebreak", ("consistent", "first"), "consistent",
+                      "prefer a possible secret then the lowest index, or just the lowest index"),
+}
+TIES = Param("ties", ("float", "exact"), "float",
+             "float: rounded as published code does; exact: permuted partitions tie exactly")
+
+
+def greedy_params(metric: Metric) -> dict[str, Param]:
+    """The parameters of the greedy guesser of `metric` (entropy also says how it rounds)."""
+    return {**PARAMS, "ties": TIES} if metric.float_key else dict(PARAMS)
+
+
+def only_candidate(game: Game, state: State) -> Index | None:
+    """With one secret left and a guess that names it, that guess (every sensible guesser agrees)."""
+    if len(state.candidates) == 1:
+        named = game.secret_guess[state.candidates[0]]
+        if named >= 0:
+            return int(named)
+    return None
+
+
+class Greedy:
+    """Guess the best-scoring guess of the pool by one metric of the partition counts.
+
+    The pool is every guess (`pool=all`) or only the guesses that may be the secret
+    (`pool=consistent`, and always once `small` or fewer candidates remain). A guess outside
+    the candidates that does not split them is never chosen: it would learn nothing.
+    Ties go to a guess that may be the secret, then the lowest index (`tiebreak=consistent`),
+    or simply to the lowest index (`tiebreak=first`).
+    """
+
+    traits = Traits()
+    deterministic = True
+
+    def __init__(self, metric: Metric | str, **values: Any):
+        self.metric = METRICS[metric] if isinstance(metric, str) else metric
+        declared = greedy_params(self.metric)
+        self.values = {k: values.get(k, p.default) for k, p in declared.items()}
+        if self.values["small"] < 0:  # a count of candidates: a negative one is a typo, not "never"
+            raise ArenaError(f"guesser {self.metric.name}: small must be 0 or more, got {self.values['small']}")
+        self.spec = canonical(self.metric.name, declared, self.values)
+
+    def __repr__(self) -> str:
+        return f"<Greedy {self.spec}>"
+
+    @property
+    def exact(self) -> bool:
+        """Are ties exact (integer keys, or entropy in fixed point)?"""
+        return self.metric.float_key is None or self.values.get("ties") == "exact"
+
+    def level_key(self):
+        """The metric's key from class sizes run by run, if this guesser can be grown a whole
+        level at a time (exact integer keys only: float entropy keeps its per-node rounding)."""
+        return self.metric.runs_key if self.exact else None
+
+    def openers_for(self, game: Game) -> tuple[Index, ...]:
+        return ()
+
+    def guess(self, game: Game, state: State) -> Index:
+        return self.choose(game, state)
+
+    def choose(self, game: Game, state: State) -> Index:
+        last = only_candidate(game, state)
+        if last is not None:
+            return last
+        pool = self.pool(game, state)
+        counts = game.partition_counts(pool, state.candidates)
+        return self.best(game, state, pool, counts)
+
+    def pool(self, game: Game, state: State) -> np.ndarray | None:
+        """The guesses considered (None: every guess)."""
+        everything = self.values["pool"] == "all" and len(state.candidates) > self.values["small"]
+        return None if everything else game.candidate_guesses(state.candidates)
+
+    def best(self, game: Game, state: State, pool: np.ndarray | None, counts: Counts) -> Index:
+        if pool is None:
+            indexes, possible = game.all_guesses, game.is_candidate(state.candidates)
+        else:  # the consistent pool: a guess in it that names a secret names a candidate
+            indexes, possible = pool, game.same_secret[pool] >= 0
+        key = self.metric.key(counts) if self.exact else self.metric.float_key(counts)
+        tied = np.flatnonzero(key == key.min())
+        useless = (counts[tied].max(axis=1) == len(state.candidates)) & ~possible[tied]
+        if useless.any():  # rare: the best score is a guess that cannot split the candidates
+            key = key.astype(np.float64)
+            key[(counts.max(axis=1) == len(state.candidates)) & ~possible] = np.inf
+            tied = np.flatnonzero(key == key.min())
+        if self.values["tiebreak"] == "consistent" and possible[tied].any():
+            tied = tied[possible[tied]]
+        return int(indexes[tied[0]])
+
+
+def greedy_tree(game: Game, metric: str, pool: str = "all", secrets: Indexes | None = None) -> Tree:
+    """The tree of the greedy guesser of `metric` over `pool` against every secret of `secrets`."""
+    return grow_tree(game, Greedy(metric, pool=pool), secrets)

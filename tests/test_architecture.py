@@ -1,0 +1,177 @@
+"""Dependencies point one way: agents use the engine, never the reverse.
+
+The test reads every module of `arena` and `agents` with `ast` (nothing is imported) and builds
+the graph of project imports, module to module: `from .x import y` is an edge to `pkg.x`, or to
+`pkg.x.y` when `y` is itself a module; importing `a.b.c` also imports the packages `a` and `a.b`,
+so those are edges too (except the importer's own ancestors, which are loaded before it).
+
+The rules:
+
+(a) The engine and the solvers never import `agents`, at top level or inside a function: the
+    engine is arena/game.py, arena/games/, tree.py, levels.py, evaluate.py, match.py, play.py and
+    the modules they are built on; the solvers are arena/optimal/ and arena/equilibrium/. Only
+    the command line (arena/cli.py, arena/commands/) and the config and tournament layer
+    (arena/config.py, arena/report.py, arena/tournament/) turn spec strings into agents.
+(b) The top-level imports have no cycle.
+(c) Nor do all imports together, function-level ones included: an import inside a function is
+    allowed to keep start-up fast (the command line loads only the command it runs; a heavy
+    library is loaded only when used) but never to hide a cycle. An import inside a function of
+    a third-party library that is not part of the standard library or numpy says so with a
+    `# lazy: heavy` comment on its line.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("arena", "agents")
+
+#: Modules that may turn spec strings into agents (import `agents`).
+FRONT = ("arena.cli", "arena.commands", "arena.config", "arena.report", "arena.tournament")
+#: Third-party imports that need no `# lazy: heavy` mark inside a function.
+LIGHT = {"numpy"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules() -> dict[str, Path]:
+    return {module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
+
+
+MODULES = project_modules()
+
+
+def is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def resolve(importer: str, node: ast.ImportFrom | ast.Import) -> list[str]:
+    """The project modules one import statement loads (the most specific ones)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names if a.name.split(".")[0] in PACKAGES]
+    if node.level:
+        base = importer.split(".") if is_package(importer) else importer.split(".")[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    if target.split(".")[0] not in PACKAGES:
+        return []
+    found = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in MODULES]
+    if len(found) < len(node.names):
+        found.append(target)
+    return found
+
+
+def with_ancestors(importer: str, target: str) -> list[str]:
+    """`target` and the packages above it that importing it loads (not the importer's own)."""
+    parts = target.split(".")
+    mine = {".".join(importer.split(".")[:k]) for k in range(1, importer.count(".") + 2)}
+    return [m for m in (".".join(parts[:k]) for k in range(1, len(parts) + 1)) if m in MODULES and m not in mine]
+
+
+def imports(name: str) -> list[tuple[str, bool, ast.AST, str]]:
+    """(target module, at top level?, node, source line) for each project import of a module."""
+    source = MODULES[name].read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    top = {id(n) for n in tree.body}
+    for n in tree.body:  # `if TYPE_CHECKING:` and `try:` blocks at module level are top level too
+        if isinstance(n, (ast.If, ast.Try)):
+            top.update(id(m) for m in ast.walk(n))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for target in resolve(name, node):
+                for module in with_ancestors(name, target):
+                    if module != name:
+                        found.append((module, id(node) in top, node, lines[node.lineno - 1]))
+    return found
+
+
+def graph(top_only: bool) -> dict[str, set[str]]:
+    return {name: {m for m, top, _, _ in imports(name) if top or not top_only} for name in MODULES}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def is_front(name: str) -> bool:
+    return any(name == f or name.startswith(f + ".") for f in FRONT)
+
+
+def test_the_graph_sees_every_module():
+    assert "arena.tree" in MODULES and "agents.base" in MODULES
+    assert "arena.game" in graph(top_only=False)["arena.tree"]
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if m.startswith("arena") and not is_front(m)])
+def test_engine_and_solvers_never_import_agents(name):
+    bad = [line.strip() for m, _, _, line in imports(name) if m.split(".")[0] == "agents"]
+    assert not bad, f"{name} imports agents (agents depend on the engine, not the reverse): {bad}"
+
+
+def test_no_cycle_among_top_level_imports():
+    assert cycles(graph(top_only=True)) == []
+
+
+def test_no_cycle_hidden_in_a_function():
+    assert cycles(graph(top_only=False)) == []
+
+
+def test_heavy_imports_in_functions_are_marked():
+    stdlib = set(sys.stdlib_module_names)
+    unmarked = []
+    for name, path in MODULES.items():
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        lines = source.splitlines()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and node.col_offset > 0 and not getattr(node, "level", 0):
+                roots = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                third = [r for r in roots if r.split(".")[0] not in stdlib | LIGHT | set(PACKAGES)]
+                if third and "# lazy: heavy" not in lines[node.lineno - 1]:
+                    unmarked.append(f"{name}:{node.lineno}: {lines[node.lineno - 1].strip()}")
+    assert not unmarked, "mark these with `# lazy: heavy`:\n" + "\n".join(unmarked)
