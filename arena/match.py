@@ -13,6 +13,10 @@ misses. A match is *counted* as `evaluate` counts a game (the published conventi
 and misses until one candidate is left, so the uniform chooser's figures are evaluate's and
 the finishing letters are not counted. A human guesser finishes by hand, misses and all.
 
+`play` and `play_script` are the same referee with a scripted chooser: one that replies as a
+committed secret does, or with the replies written in a script (a transcript, a test of an
+agent's exact moves). There is no second game loop.
+
 `evaluate_against` is evaluation with a chooser: the uniform chooser is `evaluate` (every
 secret once); other committed choosers play `repeat` games from their draws; adversaries
 (evil, minimax, spoiler) play one game per opening (Hangman: per word length) and report what
@@ -25,16 +29,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, fields
-from typing import Callable
+from typing import Callable, Iterable
 
 import numpy as np
 
 from .errors import ArenaError, RuleBreak
 from .evaluate import Evaluation, Streamed, evaluate, repetition_chunks
 from .game import Game, Index, Indexes, Reply
-from .play import Turn
 from .seeding import mix64
 from .state import State
+from .traits import Traits
 
 #: A game is stopped (RuleBreak) after this many guesses.
 MAX_TURNS = 200
@@ -47,6 +51,15 @@ def chooser_seed(seed: int, repetition: int = 0, opening: int = 0) -> int:
     """The seed a chooser starts with in repetition r, opening k: a hash, so draws are
     independent of the order in which games are played."""
     return mix64(seed, _CHOOSER_STREAM, repetition, opening)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One move: the guess, the reply, and how many secrets are still possible after it."""
+
+    guess: Index
+    reply: Reply
+    left: int
 
 
 @dataclass(frozen=True)
@@ -176,6 +189,64 @@ def play_match(game: Game, guesser, chooser, secrets: Indexes | None = None, see
         secret = int(state.candidates[0])
     return Match(game, _name(guesser), _name(chooser), opening, len(candidates), tuple(turns), secret,
                  solved, lost, counted[0], counted[1], len(game.secrets[candidates[0]]))
+
+
+# --- a scripted chooser: one line of play through the same referee ---------------------------
+
+class Scripted:
+    """A chooser whose replies are given: `answer(guess)` is the reply to each guess (a
+    committed secret's, or the next of a script). The referee checks them as any chooser's."""
+
+    traits = Traits(committed=True)
+    label = spec = "script"
+
+    def __init__(self, answer: Callable[[Index], Reply], secret: Index | None = None):
+        self.answer, self.secret = answer, secret
+
+    def start(self, game: Game, secrets: Indexes, seed: int) -> None:
+        """Nothing to draw: the replies are given."""
+
+    def reply(self, game: Game, state, guess: Index) -> Reply:
+        return self.answer(guess)
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """One line of play seen from the guesser's side: its guesses, as written, and the turns."""
+
+    game: Game
+    turns: tuple[Turn, ...]
+    length: int = 0  # the secrets' label length (Hangman's pattern)
+
+    @property
+    def guesses(self) -> list[str]:
+        return [self.game.guesses[t.guess] for t in self.turns]
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.turns) and self.game.finished(self.turns[-1].reply)
+
+    def lines(self) -> list[str]:
+        """`Guess 1: stoma, Reply: 1, Consistent targets: 1118`, one line a turn."""
+        history = [(t.guess, t.reply) for t in self.turns]
+        return [self.game.turn_line(i, history[:i], t.left, self.length) for i, t in enumerate(self.turns, 1)]
+
+
+def play(game: Game, guesser, secret: Index) -> Transcript:
+    """The guesser against a committed secret, refereed by `play_match`."""
+    chooser = Scripted(lambda guess: game.reply(guess, secret), secret=int(secret))
+    return _transcript(play_match(game, guesser, chooser))
+
+
+def play_script(game: Game, guesser, replies: Iterable[str]) -> Transcript:
+    """The guesser against a scripted opponent: the replies, written as people write them,
+    refereed by `play_match` (a reply that leaves no secret is a RuleBreak)."""
+    script = iter(replies)
+    return _transcript(play_match(game, guesser, Scripted(lambda guess: game.parse_reply(next(script)))))
+
+
+def _transcript(match: Match) -> Transcript:
+    return Transcript(match.game, match.turns, match.length)
 
 
 # --- evaluation against a chooser ----------------------------------------------------------

@@ -8,7 +8,7 @@ so those are edges too (except the importer's own ancestors, which are loaded be
 The rules:
 
 (a) The engine and the solvers never import `agents`, at top level or inside a function: the
-    engine is arena/game.py, arena/games/, tree.py, levels.py, evaluate.py, match.py, play.py and
+    engine is arena/game.py, arena/games/, tree.py, levels.py, evaluate.py, match.py and
     the modules they are built on; the solvers are arena/optimal/ and arena/equilibrium/. Only
     the command line (arena/cli.py, arena/commands/) and the config and tournament layer
     (arena/config.py, arena/report.py, arena/tournament/) turn spec strings into agents.

@@ -5,7 +5,7 @@ import pytest
 
 from agents import METRICS, State, make_guesser
 from arena import ArenaError, make_game
-from arena.play import play, play_script
+from arena.match import play, play_script
 
 
 def test_knuth_against_3632_plays_the_textbook_line(mastermind):

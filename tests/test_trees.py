@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from agents import METRICS, make_guesser
 from agents.base import Guesser
 from arena import ArenaError, RuleBreak, make_game
-from arena.play import play
+from arena.match import play
 from arena.tree import grow_tree, load_tree
 
 SMALL = ["mastermind:pegs=2,colors=3", "mastermind:pegs=3,colors=4", "jotto:first=60",

@@ -122,7 +122,12 @@ def parse_history(game, items: list[str]) -> list[tuple[int, int, str]]:
 
 
 def solve(game, moves: list[tuple[int, int, str]]):
-    """The State after these moves, or ArenaError naming the first move that leaves no secret."""
+    """The State after these moves, or ArenaError naming the first move that leaves no secret.
+
+    The history is refereed as a game is: each reply goes through the referee's check
+    (`checked_reply`), the chooser being the script of replies; a refusal is the user's mistake."""
+    from ..errors import RuleBreak
+    from ..match import Scripted, checked_reply
     from ..state import State
 
     openings = game.openings(game.all_secrets)
@@ -131,9 +136,11 @@ def solve(game, moves: list[tuple[int, int, str]]):
                          f"(for Hangman the length, like hangman:length=5)")
     state = State(openings[0][1])
     for number, (guess, reply, item) in enumerate(moves, 1):
-        left = game.consistent(state.candidates, guess, reply)
-        if not len(left):
-            raise ArenaError(f"no secret is consistent with these replies: none is left after guess {number}, {item}")
+        try:
+            reply, left = checked_reply(game, Scripted(lambda _, reply=reply: reply), state, guess, number)
+        except RuleBreak:
+            raise ArenaError(f"no secret is consistent with these replies: none is left after guess {number}, "
+                             f"{item}") from None
         state = state.after(guess, reply, left)
     return state
 
