@@ -17,18 +17,18 @@ same secret whatever the order or the process in which games are played.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
-from arena.errors import ArenaError, choices
+from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes, Reply
 from arena.seeding import mix64
 from arena.spec import Param
 from arena.state import State
 from arena.traits import Traits
+from arena.weights import read_weights, secret_index
+from arena.weights import weight as _weight  # noqa: F401  (agents.equilibrium reads its mix with it)
 
 from .base import Agent
 
@@ -104,9 +104,9 @@ class Fixed(Committed):
 
 
 class Weighted(Committed):
-    """A secret drawn with given probabilities, read from a file: one `secret weight` a line
-    (also `secret,weight`), or a JSON object {secret: weight}. Weights are normalised; secrets
-    not listed have weight 0."""
+    """A secret drawn with given probabilities, read from a weights file (arena.weights: lines
+    `secret weight`, a JSON object {secret: weight} or a JSON list, one per secret). Weights
+    are normalised; secrets not listed have weight 0."""
 
     name = "weighted"
     summary = "a secret drawn with the probabilities in file= (lines 'secret weight' or JSON)"
@@ -122,16 +122,10 @@ class Weighted(Committed):
         return self.per_game(game, "weights", lambda: self._read_weights(game))
 
     def _read_weights(self, game: Game) -> np.ndarray:
-        path = self.values["file"]
-        raw = read_weights(path)
-        weights = np.zeros(len(game.secrets))
-        for label, weight in raw.items():
-            try:
-                weights[secret_index(game, label)] += weight
-            except ArenaError as e:
-                raise ArenaError(f"weights file {path}: {e}") from None
+        """The file's weights (arena.weights, the one reader), normalised to probabilities."""
+        weights = read_weights(self.values["file"], game)
         if weights.sum() <= 0:
-            raise ArenaError(f"weights file {path}: the weights add up to 0")
+            raise ArenaError(f"weights file {self.values['file']}: the weights add up to 0")
         return weights / weights.sum()
 
     def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
@@ -141,68 +135,6 @@ class Weighted(Committed):
         cumulative = np.cumsum(weights) / weights.sum()
         u = mix64(seed, len(secrets)) / _TWO64
         return int(secrets[min(int(np.searchsorted(cumulative, u, side="right")), len(secrets) - 1)])
-
-
-def read_weights(path: str) -> dict[str, float]:
-    """secret label -> weight, from a text file (`secret weight` or `secret,weight` a line, `#`
-    comments) or a JSON object."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise ArenaError(f"weights file {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise ArenaError(f"weights file {path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    if text.lstrip().startswith(("{", "[")):
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            raise ArenaError(f"weights file {path}: not valid JSON ({e})") from None
-        if not isinstance(data, dict):
-            raise ArenaError(f"weights file {path}: JSON weights are an object {{secret: weight}}, "
-                             f"not a {type(data).__name__}")
-        return {str(k): _weight(v, path, k) for k, v in data.items()}
-    weights: dict[str, float] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        parts = line.replace(",", " ").split()
-        if len(parts) != 2:
-            raise ArenaError(f"weights file {path}, line {number}: write one 'secret weight' a line, got {line!r}")
-        weights[parts[0]] = weights.get(parts[0], 0.0) + _weight(parts[1], path, parts[0])
-    return weights
-
-
-def _weight(value: Any, path: str, label: Any) -> float:
-    try:
-        if isinstance(value, bool):  # JSON true is not a weight, though float(True) is 1
-            raise TypeError
-        weight = float(value)
-    except (TypeError, ValueError):
-        raise ArenaError(f"weights file {path}: the weight of {label} is not a number: {value!r}") from None
-    if not np.isfinite(weight) or weight < 0:
-        raise ArenaError(f"weights file {path}: the weight of {label} must be a non-negative number, got {value!r}")
-    return weight
-
-
-def secret_index(game: Game, label: str) -> Index:
-    """The index of the secret written `label` (as the game writes guesses: case as it normalises)."""
-    found = _secret_lookup(game).get(label.strip())
-    if found is None:
-        found = _secret_lookup(game).get(game.normalise_guess(label))
-    if found is None:
-        raise ArenaError(f"{label!r} is not a secret of {game.spec}; secrets such as {choices(game.secrets[:3])}")
-    return found
-
-
-_LOOKUPS: dict[int, tuple[Game, dict[str, int]]] = {}
-
-
-def _secret_lookup(game: Game) -> dict[str, int]:
-    # keyed by id, holding the game so the id cannot be reused while the entry lives
-    if id(game) not in _LOOKUPS:
-        _LOOKUPS[id(game)] = (game, {label: i for i, label in enumerate(game.secrets)})
-    return _LOOKUPS[id(game)][1]
 
 
 def largest_class(game: Game, candidates: Indexes, guess: Index, value: np.ndarray | None = None) -> Reply:

@@ -21,6 +21,7 @@ from arena.game import Game, Index, Indexes
 from arena.spec import Param, canonical
 from arena.tree import Tree, load_tree
 from arena.traits import Traits
+from arena.weights import read_weights
 
 from .base import Guesser, State, only_candidate
 
@@ -113,7 +114,7 @@ class Optimal(TreePlayer):
         "objective": Param("objective", ("average", "worst"), "average",
                            "least total, or fewest guesses in the worst case then least total"),
         "max": Param("max", int, 0, "never more than this many guesses (0: no limit)"),
-        "weights": Param("weights", str, "", "JSON file of secret weights: {secret: weight} (others 0) or a list"),
+        "weights": Param("weights", str, "", "weights file (arena.weights): JSON {secret: weight} or a list, or lines 'secret weight'"),
         "time": Param("time", float, 0.0, "time limit in seconds (0: none): then the best tree found"),
     }
 
@@ -140,31 +141,6 @@ class Optimal(TreePlayer):
                 raise ArenaError(f"optimal:max={self.values['max']}: no guesses left after {turn}")
         return optimal_tree(game, secrets, self.weights(game), self.values["pool"], self.values["objective"],
                             limit, self.values["time"] or None)
-
-
-def read_weights(path: str, game: Game) -> np.ndarray:
-    """Weights over the game's secrets from a JSON file: a list (one per secret, in order) or an
-    object {secret label: weight}, secrets not named weighing 0."""
-    from .chooser import _weight  # one rule for a weight: a finite non-negative number
-
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError, RecursionError) as e:
-        raise ArenaError(f"weights file {path}: {e}") from None
-    if isinstance(data, list):
-        if len(data) != len(game.secrets):
-            raise ArenaError(f"weights file {path}: {len(data)} weights for {len(game.secrets)} secrets")
-        return np.array([_weight(v, path, game.secrets[i]) for i, v in enumerate(data)], dtype=np.float64)
-    if not isinstance(data, dict):
-        raise ArenaError(f"weights file {path}: expected a list or an object {{secret: weight}}")
-    w = np.zeros(len(game.secrets))
-    index = {label: i for i, label in enumerate(game.secrets)}
-    for label, value in data.items():
-        key = game.normalise_guess(label)
-        if key not in index:
-            raise ArenaError(f"weights file {path}: {label!r} is not a secret of {game.spec}")
-        w[index[key]] = _weight(value, path, label)
-    return w
 
 
 AGENTS = [Optimal]

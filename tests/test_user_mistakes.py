@@ -115,7 +115,7 @@ def test_negative_seeds_and_zero_depth_are_fine(capsys, argv):
     (["evaluate", SMALL, "knuth", "--chooser", "weighted:file=adir"], ["weights file adir"]),
     (["evaluate", SMALL, "knuth", "--chooser", "weighted:file=binary.txt"], ["weights file binary.txt: not UTF-8"]),
     (["evaluate", SMALL, "knuth", "--chooser", "weighted:file=notjson.json"], ["weights file notjson.json"]),
-    (["evaluate", SMALL, "knuth", "--chooser", "weighted:file=list.json"], ["weights file list.json", "not a list"]),
+    (["evaluate", SMALL, "knuth", "--chooser", "weighted:file=list.json"], ["weights file list.json: 3 weights for 9 secrets"]),
     (["evaluate", SMALL, "knuth", "--chooser", "weighted:file=truth.json"], ["weight of 11 is not a number"]),
     (["evaluate", SMALL, "knuth", "--chooser", "weighted:file=word.json"], ["weight of 11 is not a number"]),
     (["evaluate", SMALL, "knuth", "--chooser", "weighted:file=negative.json"], ["must be a non-negative number"]),

@@ -46,7 +46,7 @@ def cmd_optimal(args) -> None:
         else:
             weights = None
             if args.weights:
-                from agents.optimal import read_weights
+                from ..weights import read_weights
                 weights = read_weights(args.weights, game)
             tree = optimal_tree(game, weights=weights, pool=args.pool, objective=args.objective,
                                 max_guesses=args.max, time_limit=args.time_limit, progress=progress)
