@@ -4,12 +4,14 @@ Growing the tree partitions the candidates by the reply to each guess and recurs
 class, so each node asks the guesser once however many secrets pass through it. The tree
 records, for every secret, the number of guesses it takes; it can be printed as the strategy
 table of the Mastermind study, saved as JSON, and loaded again as a guesser.
+
+Saved trees have one reader (`read_tree_file` / `check_tree` for the JSON, `read_plan` for the
+guesses against a game): the `tree` agent, `load_tree` and saved equilibria's trees all use it.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +24,8 @@ from .state import State
 from .strategy import Node, Tree
 from .traits import Traits
 
-__all__ = ["MAX_GUESSES", "Node", "SavedTree", "Tree", "grow_tree", "load_tree", "read_tree_file"]
+__all__ = ["MAX_GUESSES", "Node", "SavedPlan", "SavedTree", "Tree", "check_tree", "grow_tree", "load_tree",
+           "read_plan", "read_tree_file"]
 
 
 #: A guesser is stopped after this many guesses in one game, or this many in a row that split nothing.
@@ -72,26 +75,38 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
     return Tree(game, guesser.spec, [r for r in roots if r is not None], guesses, misses)
 
 
+# --- saved trees: the one reader (for `tree:file=`, load_tree and saved equilibria) ----------
+
+#: A saved plan: the guess at each node, by (opening, reply codes so far...).
+SavedPlan = dict[tuple, Index]
+
+
 def read_tree_file(path: str | Path) -> dict:
-    """The JSON of a saved tree, checked for the fields a replay needs: every node an object with
-    a `guess` string and, below it, `replies` mapping reply labels to nodes, at most MAX_GUESSES
-    deep (a saved tree never is deeper; checked without recursion, so a deeper file is one line,
-    not a RecursionError)."""
+    """The JSON of a saved tree, checked (`check_tree`)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except RecursionError:
+    except RecursionError:  # json's parser nests one call per level: no strategy is that deep
         raise ArenaError(f"{path}: not a saved strategy tree (nested too deep)") from None
     except (OSError, ValueError) as e:
         raise ArenaError(f"{path}: not a saved strategy tree ({e})") from None
+    return check_tree(path, data)
+
+
+def check_tree(where: str | Path, data) -> dict:
+    """A saved tree's JSON (`Tree.to_json`), checked for the fields a replay needs: every node an
+    object with a `guess` string and, below it, `replies` mapping reply labels to nodes, at most
+    MAX_GUESSES deep (a saved tree never is deeper; checked without recursion, so a deeper file
+    is one line, not a RecursionError). `where` names the file (and the tree in it) in errors.
+    The roots are returned under "openings" ({"": root} for a tree of one root)."""
     if not isinstance(data, dict) or data.get("format") != "arena-tree/1":
-        raise ArenaError(f"{path}: not a saved strategy tree (no arena-tree/1 format tag)")
+        raise ArenaError(f"{where}: not a saved strategy tree (no arena-tree/1 format tag)")
     if not isinstance(data.get("game"), str):
-        raise ArenaError(f"{path}: not a saved strategy tree (no game spec)")
+        raise ArenaError(f"{where}: not a saved strategy tree (no game spec)")
     roots = data.get("openings") if "openings" in data else {"": data.get("root")}
     if not isinstance(roots, dict) or not roots:
-        raise ArenaError(f"{path}: not a saved strategy tree (no root)")
+        raise ArenaError(f"{where}: not a saved strategy tree (no root)")
     for opening, root in roots.items():
-        _check_nodes(path, opening, root)
+        _check_nodes(where, opening, root)
     data["openings"] = roots
     return data
 
@@ -115,6 +130,30 @@ def _check_nodes(path: str | Path, opening: str, root) -> None:
         stack.extend((child, replies + (label,)) for label, child in children.items())
 
 
+def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> SavedPlan:
+    """Every node's guess of a checked saved tree (`check_tree`), read against `game`, by
+    (opening, reply codes...). The tree must be saved for this game (`name` says what it is
+    in that message); a guess or reply the game does not know is one line naming the node.
+    Walked with a stack, not recursion."""
+    if game.spec != data["game"]:
+        raise ArenaError(f"{name or where} was saved for {data['game']}, not {game.spec}")
+    plan: SavedPlan = {}
+    for opening, root in data["openings"].items():
+        stack = [(root, (opening,))]
+        while stack:
+            node, replies = stack.pop()
+            at = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
+            try:
+                plan[replies] = game.guess_index(node["guess"])
+                stack.extend((child, replies + (game.parse_reply(label),))
+                             for label, child in reversed(list(node.get("replies", {}).items())))
+            except (KeyError, TypeError, AttributeError):
+                raise ArenaError(f"{where}: malformed tree node at {at}") from None
+            except ArenaError as e:
+                raise ArenaError(f"{where}: at {at}: {e}") from None
+    return plan
+
+
 class SavedTree:
     """A saved tree played as a guesser: the guess it stores for the replies so far. (The `tree`
     agent, agents/replay.py, is this with a spec.) `spec` names it in messages."""
@@ -124,42 +163,17 @@ class SavedTree:
 
     def __init__(self, file: str, spec: str = ""):
         self.file, self.spec = file, spec or f"tree:file={file}"
-        try:
-            self.data = read_tree_file(file)
-        except RecursionError:  # json's parser nests one call per level: no strategy is that deep
-            raise ArenaError(f"{file}: not a saved strategy tree (nested deeper than the "
-                             f"JSON reader's limit of about {sys.getrecursionlimit() // 2} levels)") from None
-        self._plans: dict[str, dict[tuple, Index]] = {}  # by game spec: no game is kept alive
+        self.data = read_tree_file(file)
+        self._plans: dict[str, SavedPlan] = {}  # by game spec: no game is kept alive
 
     def openers_for(self, game: Game) -> tuple[Index, ...]:
         return ()  # a tree already fixes its first guesses
 
-    def plan_for(self, game: Game) -> dict[tuple, Index]:
+    def plan_for(self, game: Game) -> SavedPlan:
         """Every node's guess, by its (opening, replies...)."""
         if game.spec not in self._plans:
-            if game.spec != self.data["game"]:
-                raise ArenaError(f"{self.spec} was saved for {self.data['game']}, not {game.spec}")
-            plan: dict[tuple, Index] = {}
-            for opening, root in self.data["openings"].items():
-                self._index(game, root, (opening,), plan)
-            self._plans[game.spec] = plan
+            self._plans[game.spec] = read_plan(self.file, game, self.data, self.spec)
         return self._plans[game.spec]
-
-    def _index(self, game: Game, root: dict, replies: tuple, plan: dict) -> None:
-        """Every node's guess under `root`, by its replies (walked with a stack, not recursion,
-        so a deep tree file is read, or refused, without a RecursionError)."""
-        stack = [(root, replies)]
-        while stack:
-            node, replies = stack.pop()
-            where = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
-            try:
-                plan[replies] = game.guess_index(node["guess"])
-                stack.extend((child, replies + (game.parse_reply(label),))
-                             for label, child in reversed(list(node.get("replies", {}).items())))
-            except (KeyError, TypeError, AttributeError):
-                raise ArenaError(f"{self.file}: malformed tree node at {where}") from None
-            except ArenaError as e:
-                raise ArenaError(f"{self.file}: at {where}: {e}") from None
 
     def guess(self, game: Game, state: State) -> Index:
         plan = self.plan_for(game)

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..errors import RuleBreak
+from ..errors import ArenaError, RuleBreak
 from ..game import Game, Index, Indexes, Reply
-from ..tree import Node, Tree, grow_tree
+from ..tree import Node, Tree, check_tree, grow_tree, read_plan
 
 Plan = Mapping[tuple[Reply, ...], Index]
 
@@ -44,12 +44,15 @@ def tree_plan(tree: Tree) -> dict[tuple[Reply, ...], Index]:
     return {node.replies: node.guess for node in tree.nodes()}
 
 
-def plan_from_json(game: Game, node: dict, replies: tuple[Reply, ...] = ()) -> dict[tuple[Reply, ...], Index]:
-    """The plan of a tree saved by `Tree.to_json` (its "root"), read back against the game."""
-    plan = {replies: game.guess_index(node["guess"])}
-    for label, child in node.get("replies", {}).items():
-        plan.update(plan_from_json(game, child, replies + (game.parse_reply(label),)))
-    return plan
+def plan_from_json(game: Game, data, where: str) -> dict[tuple[Reply, ...], Index]:
+    """The plan of a tree saved by `Tree.to_json` (the whole tree, format tag and game included),
+    read back against the game by the one saved-tree reader (arena.tree: no recursion, a depth
+    limit, one-line errors naming `where` and the node). An equilibrium's trees have one root."""
+    plan = read_plan(where, game, check_tree(where, data))
+    if any(key[0] for key in plan):
+        raise ArenaError(f"{where}: a tree with openings ({', '.join(sorted({k[0] for k in plan}))}) cannot be "
+                         f"part of an equilibrium")
+    return {key[1:]: guess for key, guess in plan.items()}
 
 
 def first_guesses(tree: Tree, limit: int = 4) -> str:

@@ -130,7 +130,9 @@ def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, di
     from .symmetry import no_symmetry, symmetry_of
 
     try:
-        data = json.loads(Path(path).read_text())
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ArenaError(f"{path}: cannot read a saved equilibrium (nested too deep)") from None
     except (OSError, ValueError) as e:
         raise ArenaError(f"{path}: cannot read a saved equilibrium ({e})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -138,7 +140,8 @@ def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, di
     if data.get("game") != game.spec:
         raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
     try:
-        mix = [(float(entry["probability"]), plan_from_json(game, entry["tree"]["root"])) for entry in data["guesser"]]
+        mix = [(float(entry["probability"]), plan_from_json(game, entry["tree"], f"{path}, guesser tree {k}"))
+               for k, entry in enumerate(data["guesser"], 1)]
     except (KeyError, TypeError, AttributeError) as e:
         raise ArenaError(f"{path}: malformed saved equilibrium ({e!r})") from None
     symmetry = no_symmetry(game) if data.get("symmetry") == "none" else symmetry_of(game)
