@@ -167,6 +167,46 @@ class Game:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}: {len(self.secrets)} secrets, {len(self.guesses)} guesses>"
 
+    # --- the front door: the common operations, for a notebook that imports one thing --------
+    # Thin wrappers over arena.frontdoor (see its docstring), which reaches the evaluators, the
+    # solvers and the agents. The engine may not import them at module level; these imports,
+    # run only when a method is called, are the one upward dependency tests/test_architecture.py
+    # accepts, by their marker.
+
+    def evaluate(self, guesser, chooser=None, repeat: int = 1, seed: int = 0,
+                 strikes: tuple[int, ...] | None = None):
+        """`guesser` (an agent or a spec string) against every secret, or against `chooser`
+        (an agent or a spec): an Evaluation, as `arena evaluate` prints it. E.g.
+        `make_game("mastermind").evaluate("knuth").total == 5801`."""
+        from . import frontdoor  # front door: upward by design
+
+        return frontdoor.evaluate(self, guesser, chooser, repeat=repeat, seed=seed, strikes=strikes)
+
+    def tree(self, guesser, seed: int = 0):
+        """The strategy tree of `guesser` (an agent or a spec) against every secret."""
+        from . import frontdoor  # front door: upward by design
+
+        return frontdoor.tree(self, guesser, seed=seed)
+
+    def optimal(self, **kwargs):
+        """The exact tree of least expected guesses (arena.optimal.optimal_tree's options)."""
+        from . import frontdoor  # front door: upward by design
+
+        return frontdoor.optimal(self, **kwargs)
+
+    def equilibrium(self, **kwargs):
+        """The game's equilibrium: `guessers=[...]` (agents or specs) for the game against them,
+        `trees=True` over every tree of a tiny game, else the double oracle's options."""
+        from . import frontdoor  # front door: upward by design
+
+        return frontdoor.equilibrium(self, **kwargs)
+
+    def rank(self, metric: str, top: int = 10) -> list:
+        """The `top` best first guesses by `metric`, as (guess, value), as `arena rank` orders them."""
+        from . import frontdoor  # front door: upward by design
+
+        return frontdoor.rank(self, metric, top)
+
     def symmetry(self):
         """The game's group of reply-preserving permutations of the codes, for the solvers to
         exploit (Mastermind: arena.games.mastermind_symmetry), or None: none is known."""

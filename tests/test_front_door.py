@@ -1,0 +1,76 @@
+"""The front door: each Game method gives what the free function it wraps gives (arena/frontdoor.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import make_chooser, make_guesser
+from arena.equilibrium import solve_restricted
+from arena.errors import ArenaError
+from arena.evaluate import evaluate
+from arena.games import make_game
+from arena.match import evaluate_against
+from arena.optimal import optimal_tree
+from arena.tree import grow_tree
+
+SMALL = "mastermind:pegs=2,colors=3"
+
+
+def test_evaluate_is_the_published_figure(mastermind):
+    assert mastermind.evaluate("knuth").total == 5801
+
+
+def test_evaluate_takes_a_spec_or_an_agent():
+    game = make_game(SMALL)
+    by_spec = game.evaluate("entropy")
+    free = evaluate(game, make_guesser("entropy"), seed=0)
+    assert np.array_equal(by_spec.guesses, free.guesses)
+    assert np.array_equal(game.evaluate(make_guesser("entropy")).guesses, free.guesses)
+
+
+def test_evaluate_a_random_guesser_repeated():
+    game = make_game(SMALL)
+    ours = game.evaluate("random", repeat=5, seed=3)
+    free = evaluate(game, make_guesser("random"), repeat=5, seed=3)
+    assert np.array_equal(ours.guesses, free.guesses)
+
+
+def test_evaluate_against_a_chooser():
+    game = make_game(SMALL)
+    ours = game.evaluate("knuth", chooser="evil")
+    free = evaluate_against(game, make_guesser("knuth"), make_chooser("evil"))
+    assert ours.games() == free.games() and ours.total == free.total
+
+
+def test_tree():
+    game = make_game(SMALL)
+    ours, free = game.tree("knuth"), grow_tree(game, make_guesser("knuth"))
+    assert np.array_equal(ours.guesses, free.guesses) and ours.rows() == free.rows()
+
+
+def test_optimal():
+    game = make_game(SMALL)
+    assert game.optimal().value == optimal_tree(game).value
+    assert game.optimal(objective="worst").guesses.max() == optimal_tree(game, objective="worst").guesses.max()
+
+
+def test_equilibrium_against_named_guessers():
+    game = make_game(SMALL)
+    ours = game.equilibrium(guessers=["knuth", "entropy"])
+    free = solve_restricted(game, [make_guesser("knuth"), make_guesser("entropy")])
+    assert (ours.lower, ours.upper) == (free.lower, free.upper)
+    with pytest.raises(ArenaError, match="no other options"):
+        game.equilibrium(guessers=["knuth"], trees=True)
+
+
+def test_rank_is_the_order_arena_rank_prints(capsys):
+    from arena.cli import main
+
+    game = make_game(SMALL)
+    ranked = game.rank("entropy", top=3)
+    main(["rank", SMALL, "entropy", "--top", "3"])
+    rows = capsys.readouterr().out.splitlines()[2:]
+    assert [r.split()[1] for r in rows] == [g for g, _ in ranked]
+    with pytest.raises(ArenaError, match="unknown metric"):
+        game.rank("nonsense")
