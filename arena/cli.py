@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .errors import ArenaError, RuleBreak
+from .errors import ArenaError, RuleBreak, choices
 
 
 def _game(spec: str):
@@ -76,19 +76,17 @@ def _strikes(text: str | None) -> tuple[int, ...] | None:
 
 
 def cmd_rank(args) -> None:
+    from .frontdoor import best_first
     from .metrics import METRICS
-    from .errors import choices
 
     game = _game(args.game)
     if args.metric not in METRICS:
         raise ArenaError(f"unknown metric {args.metric!r}; metrics: {choices(METRICS)}")
-    metric = METRICS[args.metric]
     if args.top < 1:
         raise ArenaError(f"--top must be at least 1, got {args.top}")
-    replies = game.reply_counts(None, game.all_secrets)
+    metric = METRICS[args.metric]
+    order, values, replies = best_first(game, args.metric, args.top)
     counts = replies.counts
-    order = np.argsort(metric.key(counts), kind="stable")[: args.top]
-    values = metric.value(counts)
     used = game.codes
     by_reply = replies.of(used)  # column k: reply used[k] (counts' own columns may be fewer)
     print(f"best first guesses of {game.spec} by {metric.name} ({metric.summary}), {len(game.secrets):,} secrets")

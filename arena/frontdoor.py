@@ -86,15 +86,21 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
     return solvers.double_oracle(game, **kwargs)
 
 
-def rank(game: Game, metric: str, top: int = 10) -> list[tuple[str, Any]]:
-    """The `top` best first guesses by `metric` (one of arena.metrics.METRICS), as (guess,
-    value), best first: the order `arena rank` prints."""
+def best_first(game: Game, metric: str, top: int = 10):
+    """The indexes of the `top` best first guesses by `metric` (stable order), every guess's
+    metric value, and the whole pool's ReplyCounts against every secret."""
     if metric not in METRICS:
         raise ArenaError(f"unknown metric {metric!r}; metrics: {choices(METRICS)}")
     if top < 1:
         raise ArenaError(f"top must be at least 1, got {top}")
     scorer = METRICS[metric]
-    counts = game.reply_counts(None, game.all_secrets).counts
-    order = np.argsort(scorer.key(counts), kind="stable")[:top]
-    values = scorer.value(counts)
+    replies = game.reply_counts(None, game.all_secrets)
+    order = np.argsort(scorer.key(replies.counts), kind="stable")[:top]
+    return order, scorer.value(replies.counts), replies
+
+
+def rank(game: Game, metric: str, top: int = 10) -> list[tuple[str, Any]]:
+    """The `top` best first guesses by `metric` (one of arena.metrics.METRICS), as (guess,
+    value), best first: the order `arena rank` prints."""
+    order, values, _ = best_first(game, metric, top)
     return [(game.guesses[g], values[g].item() if isinstance(values[g], np.generic) else values[g]) for g in order]
