@@ -45,6 +45,19 @@ to one guess per class of equivalent guesses. Small sets are closed without a se
   that leaves one pair (if a third guess is allowed);
 - with weights, n <= b + 1 secrets cost at least 2 w(S) - w_max, attained when a heaviest
   secret's guess splits the others into singletons.
+
+The misses cost (game.rules.cost == "misses", Hangman). A guess costs nothing, a miss costs one:
+a set the game calls determined (one word left) is a leaf of cost 0, and otherwise
+
+    M(S) = min over guesses g splitting S of  sum over replies r of [ [r is a miss] w(S_r) + M(S_r) ]
+
+(no class is finished by a hit). The same branch and bound runs with the bound of a guess its
+miss class's weight (every class costs at least 0 more: bounds.py), classes searched with the
+misses they have left, and ties to the first guess of the pool (the alphabetically first
+letter), so the tree is the one the exact Hangman guesser always played. Counting lost games
+(`lost`, with K = `max_guesses` strikes) is the same recursion with nothing paid for a miss and
+a class of weight w(S_r) that has no strike left costing w(S_r) (lost, even if determined).
+The worst case under misses is `worst_case` (no slot bound: a class may need no miss at all).
 """
 
 from __future__ import annotations
