@@ -9,6 +9,7 @@ import functools
 import numpy as np
 import pytest
 
+from arena.errors import ArenaError
 from arena.games import make_game
 from arena.optimal.search import Search, stabilizer
 
@@ -56,3 +57,57 @@ def test_only_mastermind_has_a_symmetry():
     p = act(7)
     assert np.array_equal(game.table[np.ix_(p, p)], game.table) and np.array_equal(orbit[p], orbit)
     assert stabilizer(game) is not None and stabilizer(make_game("jotto:first=12")) is None
+
+
+def brute_misses(game, weights, lost_at=None):
+    """M(C) = min over splitting letters of sum over replies of [miss] w(class) + M(class), with
+    the first such letter (ties within 1e-9); lost_at=K: the weight of the secrets whose misses
+    reach K instead. Returns (value, letter) from (candidates, strikes left)."""
+
+    @functools.lru_cache(maxsize=None)
+    def m(key: tuple, left: int) -> tuple[float, int]:
+        c = np.array(key)
+        if lost_at is not None and left <= 0:
+            return float(weights[c].sum()), -1
+        if game.determined(c):
+            return 0.0, -1
+        best, letter = np.inf, -1
+        for g in range(len(game.guesses)):
+            parts = game.partition(g, c)
+            if len(parts) == 1:
+                continue
+            total = sum((0.0 if lost_at is not None else float(weights[p].sum()) * game.is_miss(r))
+                        + m(tuple(p.tolist()), left - int(game.is_miss(r)))[0] for r, p in parts.items())
+            if total < best - 1e-9:
+                best, letter = total, g
+        return best, letter
+    return m
+
+
+@pytest.mark.parametrize("spec", ["hangman:length=4,first=40", "hangman:length=5,first=60", "hangman:length=3,first=30"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_average_misses_and_lost_games_match_the_brute_force(spec, weighted):
+    game = make_game(spec)
+    rng = np.random.default_rng(5)
+    weights = rng.integers(1, 4, len(game.secrets)).astype(float) if weighted else np.ones(len(game.secrets))
+    misses = Search(game, weights)
+    lost = Search(game, weights, max_guesses=game.strikes, lost=True)
+    brute, brute_lost = brute_misses(game, weights), brute_misses(game, weights, lost_at=game.strikes)
+    for n in (2, 4, 7, 10):
+        candidates = np.sort(rng.choice(len(game.secrets), min(n, len(game.secrets)), replace=False))
+        key = tuple(candidates.tolist())
+        value, letter = brute(key, 0)
+        assert misses.solve(candidates) == pytest.approx(value)
+        assert misses.best_guess(candidates, misses.limit) == letter  # ties to the first letter
+        for left in (1, 2):
+            value, letter = brute_lost(key, left)
+            assert lost.solve(candidates, left=left) == pytest.approx(value)
+            assert lost.best_guess(candidates, left) == letter
+
+
+def test_counting_lost_games_needs_misses_and_strikes():
+    with pytest.raises(ArenaError):
+        Search(make_game("jotto:first=12"), np.ones(12), max_guesses=3, lost=True)
+    game = make_game("hangman:length=4,first=40")
+    with pytest.raises(ArenaError):
+        Search(game, np.ones(len(game.secrets)), lost=True)

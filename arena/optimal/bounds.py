@@ -1,4 +1,4 @@
-"""Lower bounds on the number of guesses a class of secrets still needs.
+"""Lower bounds on the number of guesses (or misses) a class of secrets still needs.
 
 The slot bound
 --------------
@@ -39,6 +39,20 @@ them heaviest first and giving the k-th heaviest the depth of the k-th slot is e
 relaxation and tighter still (`sorted_weight_bound`).
 
 A depth limit K (`max=K`): a class that does not fit, n > slots(K), is infeasible (bound inf).
+
+The misses cost (Hangman)
+-------------------------
+When only misses are paid, no counting like the above bounds a class: however many words a
+class holds, some letter may split it without a miss at every step (a letter in every word, at
+different positions), so a class costs at least 0 before it is searched, which is what the
+search uses. At a node the search proves more: every guess that splits S costs at least the
+weight of its miss class (each of those words pays this miss), so
+
+    M(S) >= min over guesses g splitting S of w(miss class of g),
+
+(0 when some letter splits S with no miss), and this is the bound the node caches when it
+fails high. Counting lost games, a class with no strike left costs its weight (it is lost) and
+any other class at least 0.
 """
 
 from __future__ import annotations

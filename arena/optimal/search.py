@@ -45,6 +45,19 @@ to one guess per class of equivalent guesses. Small sets are closed without a se
   that leaves one pair (if a third guess is allowed);
 - with weights, n <= b + 1 secrets cost at least 2 w(S) - w_max, attained when a heaviest
   secret's guess splits the others into singletons.
+
+The misses cost (game.rules.cost == "misses", Hangman). A guess costs nothing, a miss costs one:
+a set the game calls determined (one word left) is a leaf of cost 0, and otherwise
+
+    M(S) = min over guesses g splitting S of  sum over replies r of [ [r is a miss] w(S_r) + M(S_r) ]
+
+(no class is finished by a hit). The same branch and bound runs with the bound of a guess its
+miss class's weight (every class costs at least 0 more: bounds.py), classes searched with the
+misses they have left, and ties to the first guess of the pool (the alphabetically first
+letter), so the tree is the one the exact Hangman guesser always played. Counting lost games
+(`lost`, with K = `max_guesses` strikes) is the same recursion with nothing paid for a miss and
+a class of weight w(S_r) that has no strike left costing w(S_r) (lost, even if determined).
+The worst case under misses is `worst_case` (no slot bound: a class may need no miss at all).
 """
 
 from __future__ import annotations
@@ -61,7 +74,9 @@ from ..game import Game, Index, Indexes
 from ..resources import memory_limit
 from .bounds import INF, min_depth, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
 
-NO_LIMIT = 1 << 20  # "guesses left" when there is no depth limit
+NO_LIMIT = 1 << 20
+#: Misses cost: a guess whose cost is within this of the best is a tie (costs are sums of weights).
+TIE = 1e-9  # "guesses left" when there is no depth limit
 #: Guesses with identical replies are merged at nodes of at most this many candidates (beyond,
 #: coincidences are rare and the comparison would cost more than it saves).
 DEDUPE_SIZE = 64
@@ -105,10 +120,16 @@ class Search:
     history of guesses to the guesses worth trying (`stabilizer`)."""
 
     def __init__(self, game: Game, weights: np.ndarray, pool: str = "all", max_guesses: int | None = None,
-                 symmetry=None, deadline: float | None = None, cache_budget: int | None = None):
+                 symmetry=None, deadline: float | None = None, cache_budget: int | None = None,
+                 lost: bool = False):
         #: the cost: guesses (a guess may hit the secret, which ends the game) or, where
-        #: game.rules.cost is "misses" (Hangman), misses (worst case only: `fits`, `worst_case`)
+        #: game.rules.cost is "misses" (Hangman), misses (see "The misses cost" above)
         self.misses = game.rules.cost == "misses"
+        #: misses cost only: a secret costs its weight once its misses reach `max_guesses` (the
+        #: strikes: a lost game), and nothing otherwise
+        self.lost = bool(lost)
+        if self.lost and (not self.misses or max_guesses is None):
+            raise ArenaError(f"{game.spec}: counting lost games needs the misses cost and a number of strikes")
         if not game.rules.hits and not self.misses:
             raise ArenaError(f"{game.spec}: the optimal solver needs a game whose guesses can hit the secret")
         self.game = game
@@ -199,9 +220,14 @@ class Search:
         """C(S) if it is below `budget`, else a lower bound >= budget (see the module docstring)."""
         left = self.limit if left is None else left
         n = len(S)
-        if n == 1:
+        if self.misses:
+            if self.lost and left <= 0:  # the strikes ran out, even on a determined word
+                return self.weight(S)
+            if self.game.determined(S):
+                return 0.0
+        elif n == 1:
             return float(self.w[S[0]]) if left >= 1 else INF
-        if left <= 1:
+        elif left <= 1:
             return INF
         key = self.key(S, left)
         entry = self.cache.get(key)
@@ -213,7 +239,7 @@ class Search:
                 return known
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
-        closed = self.close_small(S, left)
+        closed = None if self.misses else self.close_small(S, left)
         if closed is not None:
             value, guess = closed
             self.remember(self.cache, key, (value, value, guess))
@@ -254,7 +280,9 @@ class Search:
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
         parts = np.count_nonzero(counts, axis=1)
         b = int(parts[useful].max(initial=1))
-        if self.uniform:
+        if self.misses:
+            bound = self.miss_bound(S, pool, counts, codes)
+        elif self.uniform:
             bound = n + self.table(b)[counts].sum(axis=1)
         else:
             mass = self.class_masses(S, pool, codes)
@@ -262,10 +290,20 @@ class Search:
             w = self.w[S]
             bound = w.sum() + weighted_bound(mass, counts, float(w.max()), float(w.min()), b).sum(axis=1)
         bound[~useful] = INF
-        if left < NO_LIMIT:
+        if left < NO_LIMIT and not self.misses:
             bound[largest > slot_capacity(b, left - 1)] = INF
         spread = (counts.astype(np.float64) ** 2).sum(axis=1)
         return bound, spread, b
+
+    def miss_bound(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """Misses cost: for every guess, the weight of its miss class (each of those secrets pays
+        this miss; every class costs at least 0 more, bounds.py), or 0 when counting lost games."""
+        column = [i for i, code in enumerate(codes.tolist()) if self.game.is_miss(code)]
+        if self.lost or not column:
+            return np.zeros(len(pool), dtype=np.float64)
+        if self.uniform:
+            return counts[:, column[0]].astype(np.float64)
+        return self.class_masses(S, pool, codes)[:, column[0]]
 
     def hit_free_counts(self, pool: Indexes, S: Indexes) -> tuple[np.ndarray, np.ndarray]:
         """The partition counts of the pool on S and the reply code of each column, with the
@@ -301,20 +339,26 @@ class Search:
         if len(tried) == 0:
             self.remember(self.cache, key, (max(known, floor), INF, -1))
             return max(known, floor)
-        order = tried[np.lexsort((spread[tried], bound[tried]))]
+        # misses: ties go to the first guess of the pool (the alphabetically first letter), so
+        # guesses are taken in pool order within a bound and one tying a later best is searched
+        tie = TIE if self.misses else 0.0
+        order = tried[np.lexsort((np.arange(len(pool))[tried] if tie else spread[tried], bound[tried]))]
         if len(S) <= DEDUPE_SIZE:
             order = order[self.distinct_partitions(S, pool[order])]
         best, best_guess = budget, -1
         for i in order:
-            if bound[i] >= best:
-                floor = min(floor, float(bound[i]))
-                break
             guess = int(pool[i])
+            earlier = tie and 0 <= guess < best_guess  # may win a tie
+            if bound[i] >= best + (tie if earlier else 0.0):
+                floor = min(floor, float(bound[i]))
+                if tie and bound[i] < best + tie:
+                    continue  # a later guess in pool order: ties do not move the best
+                break
             if at_root:  # the guesses left are bounded by bound[i] at least (sorted), the others by floor
                 self.root_lower = max(self.root_lower, known, min(best, floor, float(bound[i])))
-            value = self.guess_value(guess, S, best, left, b, sym)
-            if value < best:
-                best, best_guess = value, guess
+            value = self.guess_value(guess, S, best + (tie if earlier else 0.0), left, b, sym)
+            if value < best - (tie if best_guess >= 0 else 0.0) or (earlier and value < best + tie):
+                best, best_guess = min(best, value), guess
                 if at_root:
                     self.progress = (best, best_guess)
             else:
@@ -345,6 +389,8 @@ class Search:
         """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit."""
         self.stats.guesses += 1
         parts = self.game.partition(guess, S)
+        if self.misses:
+            return self.misses_value(parts, limit, left, None if sym is None else sym.after(guess))
         classes = [c for r, c in parts.items() if r != self.hit]
         classes.sort(key=len)
         bounds = [self.class_bound(c, b, left - 1) for c in classes]
@@ -354,6 +400,24 @@ class Search:
         below = None if sym is None else sym.after(guess)
         for c, lb in zip(classes, bounds):
             value = self.solve(c, limit - (total - lb), left - 1, below)
+            total += value - lb
+            if total >= limit:
+                return total
+        return total
+
+    def misses_value(self, parts: dict, limit: float, left: int, below) -> float:
+        """Misses cost: the weight of the miss class (each of its secrets pays this miss; none
+        when counting lost games) + the classes' costs, each with the misses it has left, if
+        below `limit`, else a lower bound >= limit. A class is bounded below by 0 before it is
+        searched (bounds.py), or by its weight when it has lost (no strikes left)."""
+        classes = sorted(((c, left - self.step(r)) for r, c in parts.items()), key=lambda cl: len(cl[0]))
+        paid = 0.0 if self.lost else sum(self.weight(c) for r, c in parts.items() if self.game.is_miss(r))
+        bounds = [self.weight(c) if self.lost and k <= 0 else 0.0 for c, k in classes]
+        total = paid + sum(bounds)
+        if total >= limit:
+            return total
+        for (c, k), lb in zip(classes, bounds):
+            value = self.solve(c, limit - (total - lb), k, below)
             total += value - lb
             if total >= limit:
                 return total
@@ -445,6 +509,8 @@ class Search:
     def best_guess(self, S: Indexes, left: int) -> Index:
         """The best guess at S: from the cache, or (for a class that a closed-form value covered
         without searching it, like the pair left by a 2n closure) from a search now."""
+        if self.misses and (self.game.determined(S) or (self.lost and left <= 0)):
+            return -1  # nothing left to decide: the word is known, or the game is lost
         if len(S) == 1:
             return int(self.game.secret_guess[S[0]])
         entry = self.cache.get(self.key(S, left))
