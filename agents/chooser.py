@@ -30,7 +30,7 @@ from arena.spec import Param
 from arena.state import State
 from arena.traits import Traits
 
-from .base import Agent
+from .base import Agent, shared_by_game_spec
 
 _TWO64 = 2.0**64
 
@@ -195,14 +195,9 @@ def secret_index(game: Game, label: str) -> Index:
     return found
 
 
-_LOOKUPS: dict[int, tuple[Game, dict[str, int]]] = {}
-
-
+@shared_by_game_spec(maxsize=16)  # as many games as make_game keeps built
 def _secret_lookup(game: Game) -> dict[str, int]:
-    # keyed by id, holding the game so the id cannot be reused while the entry lives
-    if id(game) not in _LOOKUPS:
-        _LOOKUPS[id(game)] = (game, {label: i for i, label in enumerate(game.secrets)})
-    return _LOOKUPS[id(game)][1]
+    return {label: i for i, label in enumerate(game.secrets)}
 
 
 def largest_class(game: Game, candidates: Indexes, guess: Index, value: np.ndarray | None = None) -> Reply:

@@ -149,17 +149,11 @@ def test_the_referee_refuses_a_lying_chooser(games):
         evaluate_against(games[GAMES[0]], make_agent("lowest"), Liar())
 
 
-#: Agents that still keep a game alive after they are gone, through module-level caches keyed
-#: by id(game) that hold the game (agents/chooser.py: secret_index's and reveals' tables) or an
-#: lru_cache on the game (agents/equilibrium.py, at most 8 games). To be keyed by game spec.
-STILL_HOLD_GAMES = {("chooser", "fixed"), ("chooser", "weighted"), ("chooser", "equilibrium"),
-                    ("guesser", "equilibrium")}
-
-
 @pytest.mark.parametrize("role, name", [(r, n) for r in ("guesser", "chooser") for n in names(r)])
-def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path, request):
-    """Per-game caches are keyed by the game's spec (Agent.per_game), so a game is freed when the
-    last user lets go of it, however long an agent lives or however many games it played."""
+def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path):
+    """Per-game caches are keyed by the game's spec (Agent.per_game, shared_by_game_spec), so a
+    game is freed when the last user lets go of it, however long an agent lives or however many
+    games it played."""
     import gc
     import weakref
 
@@ -167,8 +161,6 @@ def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path, request
 
     spec = MM
     playable(role, name, spec)
-    if (role, name) in STILL_HOLD_GAMES:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="a module-level cache holds the game"))
     arena.games._build.cache_clear()  # make_game's own cache of built games
     game = make_game(spec)
     agent = build(role, name, game, tmp_path)
