@@ -4,9 +4,14 @@
     tree = optimal_tree(make_game("mastermind"))          # 5,625 guesses over 1,296 codes
     tree.value, tree.lower_bound, tree.guesses.max()      # 5625.0 5625.0 6
 
-Modules: bounds (the slot lower bounds and their derivation), search (the branch and bound),
-solve (the public `optimal_tree`),
-lookahead (rollout trees and exact subtree repair for instances too big to solve).
+Modules, one idea each:
+
+    bounds     lower bounds on the guesses a class of secrets still needs, and their derivation
+    search     the one exact search (branch and bound), also behind the equilibrium's best
+               responses and the minimax chooser's look-ahead (Search.worst_case)
+    solve      `optimal_tree`, the public entry: the search's result as an arena.tree Tree
+    lookahead  rollout trees and exact subtree repair for instances too big to solve
+    progress   a long search's one status line on stderr (on a terminal only)
 """
 
 from .solve import OBJECTIVES, POOLS, SolvedTree, optimal_tree
