@@ -173,3 +173,33 @@ def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path):
     del game, agent
     gc.collect()
     assert alive() is None, f"{role} {name} keeps its game alive after it is dropped"
+
+
+def test_a_shared_cache_is_keyed_by_spec_and_bounded():
+    """agents.base.shared_by_game_spec: one value per (game spec, args), shared by games of the
+    same spec, the least recently used dropped beyond maxsize, and no game kept."""
+    import gc
+    import weakref
+
+    import arena.games
+    from agents.base import shared_by_game_spec
+
+    calls = []
+
+    @shared_by_game_spec(maxsize=2)
+    def size(game, extra):
+        calls.append((game.spec, extra))
+        return len(game.secrets) + extra
+
+    arena.games._build.cache_clear()
+    game = make_game(MM)
+    assert size(game, 0) == size(game, 0) == 9 and calls == [(MM, 0)]
+    size(game, 1)
+    size(game, 2)  # evicts (MM, 0), the least recently used
+    size(game, 0)
+    assert calls == [(MM, 0), (MM, 1), (MM, 2), (MM, 0)]
+    alive = weakref.ref(game)
+    arena.games._build.cache_clear()
+    del game
+    gc.collect()
+    assert alive() is None
