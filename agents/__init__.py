@@ -4,7 +4,7 @@ Agents depend on the engine (arena), never the other way round: the engine and t
 agent objects, and only the command line and the config/tournament layer build them from specs.
 
     base         Agent (spec, parameters, label, seeding, Traits, per-game caches keyed by
-                 game spec), Guesser (openers), shared_by_game_spec (caches all agents share)
+                 game spec), Guesser (openers)
     chooser      Chooser; the committed choosers uniform, fixed, weighted
     registry     names by role, entry points, `module:Class` paths (make_agent)
     simple       lowest, random

@@ -3,14 +3,11 @@ declared `Traits`, a way to be seeded, and caches per game. A guesser looks at t
 state of play and returns the index of its next guess; a chooser (agents/chooser.py) answers.
 
 Every cache of something computed for a game is keyed by the game's spec and holds no game
-(`Agent.per_game` for one agent's, `shared_by_game_spec` for what all agents share), so a game
-is freed when its last user lets go of it (tests/test_agent_contract.py checks each agent)."""
+(`Agent.per_game` for one agent's, arena.caches.shared_by_game_spec for what all share), so a
+game is freed when its last user lets go of it (tests/test_agent_contract.py checks each agent)."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from functools import wraps
 from typing import Any, Callable, ClassVar, TypeVar
 
 from arena.errors import ArenaError
@@ -25,35 +22,6 @@ __all__ = ["Agent", "Guesser", "Move", "OPENERS", "State", "Traits", "only_candi
 OPENERS = Param("openers", plus_list, (), "fixed first guesses, joined by + (e.g. 1122+3344)")
 
 T = TypeVar("T")
-
-
-def shared_by_game_spec(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """`functools.lru_cache(maxsize)` for a function of (game, *hashable args) whose value holds
-    no game, keyed by (game.spec, *args) instead of the game: what every agent of a process may
-    share (a solved equilibrium, a secret lookup) without keeping a game alive."""
-
-    def decorate(compute: Callable[..., T]) -> Callable[..., T]:
-        cache: OrderedDict[tuple, T] = OrderedDict()
-        lock = threading.Lock()  # a tournament's watcher thread must not see a half-moved entry
-
-        @wraps(compute)
-        def cached(game: Game, *args: Any) -> T:
-            key = (game.spec, *args)
-            with lock:
-                if key in cache:
-                    cache.move_to_end(key)
-                    return cache[key]
-            value = compute(game, *args)  # outside the lock: a solve may take minutes
-            with lock:
-                cache[key] = value
-                while len(cache) > maxsize:
-                    cache.popitem(last=False)
-            return value
-
-        cached.cache_clear = cache.clear  # type: ignore[attr-defined]
-        return cached
-
-    return decorate
 
 
 class Agent:

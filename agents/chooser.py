@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from arena.caches import shared_by_game_spec
 from arena.errors import ArenaError, choices
 from arena.game import Game, Index, Indexes, Reply
 from arena.seeding import mix64
@@ -30,7 +31,7 @@ from arena.spec import Param
 from arena.state import State
 from arena.traits import Traits
 
-from .base import Agent, shared_by_game_spec
+from .base import Agent
 
 _TWO64 = 2.0**64
 

@@ -17,13 +17,14 @@ from typing import ClassVar
 
 import numpy as np
 
+from arena.caches import shared_by_game_spec
 from arena.errors import ArenaError, RuleBreak
 from arena.game import Game, Index
 from arena.seeding import mix64
 from arena.spec import Param, plus_list
 from arena.traits import Traits
 
-from .base import Guesser, State, shared_by_game_spec
+from .base import Guesser, State
 from .chooser import Committed, Weighted
 from .registry import imports_allowed, imports_are_allowed, make_guesser
 

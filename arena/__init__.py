@@ -17,6 +17,7 @@ idea each:
     state        State: what a guesser knows (candidates, moves so far)
     seeding      mix64: seeded draws as hashes, no random generator
     traits       Traits: what an agent declares about itself
+    caches       caches keyed by game spec, holding no game (shared_by_game_spec)
     metrics      the partition metrics a scoring guesser rates guesses by
     greedy       the greedy (scoring) guesser, and its trees the solvers start from
     strategy     Node and Tree: strategy trees as data, printed and saved

@@ -176,13 +176,13 @@ def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path):
 
 
 def test_a_shared_cache_is_keyed_by_spec_and_bounded():
-    """agents.base.shared_by_game_spec: one value per (game spec, args), shared by games of the
+    """arena.caches.shared_by_game_spec: one value per (game spec, args), shared by games of the
     same spec, the least recently used dropped beyond maxsize, and no game kept."""
     import gc
     import weakref
 
     import arena.games
-    from agents.base import shared_by_game_spec
+    from arena.caches import shared_by_game_spec
 
     calls = []
 
