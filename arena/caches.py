@@ -7,7 +7,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from functools import wraps
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
