@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from functools import wraps
 from collections.abc import Callable
+from functools import wraps
 from typing import Any, TypeVar
 
 T = TypeVar("T")
