@@ -138,12 +138,9 @@ class Minimax(Chooser):
         for key in ("depth", "exact"):
             if self.values[key] < 0:
                 raise ArenaError(f"chooser minimax: {key} must be 0 or more, got {self.values[key]}")
-        self._searches: dict[int, tuple[Game, WorstCase]] = {}
 
     def search_for(self, game: Game) -> WorstCase:
-        if id(game) not in self._searches:  # the game is held, so its id is not reused
-            self._searches[id(game)] = (game, WorstCase(game, self.values["exact"], self.values["fallback"]))
-        return self._searches[id(game)][1]
+        return self.per_game(game, "search", lambda: WorstCase(game, self.values["exact"], self.values["fallback"]))
 
     def reply(self, game: Game, state: State, guess: Index) -> Reply:
         search = self.search_for(game)

@@ -1,6 +1,10 @@
 """What every agent is: a small object with a name, declared parameters (its spec), a label,
 declared `Traits`, a way to be seeded, and caches per game. A guesser looks at the game and the
-state of play and returns the index of its next guess; a chooser (agents/chooser.py) answers."""
+state of play and returns the index of its next guess; a chooser (agents/chooser.py) answers.
+
+Every cache of something computed for a game is keyed by the game's spec and holds no game
+(`Agent.per_game` for one agent's, arena.caches.shared_by_game_spec for what all share), so a
+game is freed when its last user lets go of it (tests/test_agent_contract.py checks each agent)."""
 
 from __future__ import annotations
 

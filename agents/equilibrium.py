@@ -13,11 +13,11 @@ solution (solved on first use, or file=).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 
+from arena.caches import shared_by_game_spec
 from arena.errors import ArenaError, RuleBreak
 from arena.game import Game, Index
 from arena.seeding import mix64
@@ -31,7 +31,7 @@ from .registry import imports_allowed, imports_are_allowed, make_guesser
 _TWO64 = 2.0**64
 
 
-@lru_cache(maxsize=8)
+@shared_by_game_spec(maxsize=8)  # one solve shared by every seeded twin
 def guesser_mix(game: Game, guessers: tuple[str, ...], file: str):
     """(probabilities, plans, symmetry) of the guesser's equilibrium mix for this game."""
     from arena.equilibrium import double_oracle, solve_restricted
@@ -98,7 +98,7 @@ class EquilibriumGuesser(Guesser):
         return int(plan[replies] if permutation is None else permutation[plan[replies]])
 
 
-@lru_cache(maxsize=8)
+@shared_by_game_spec(maxsize=8)  # one solve shared by every seeded twin
 def chooser_mix(game: Game, guessers: tuple[str, ...], file: str) -> np.ndarray:
     """The chooser's equilibrium probability of every secret of this game."""
 
@@ -157,7 +157,6 @@ class EquilibriumChooser(Weighted):
 
     def __init__(self, **values):
         Committed.__init__(self, **values)
-        self._weights = {}
         self.allow_import = imports_are_allowed()  # for guessers=pkg.mod:Class, built on first use
 
     def weights(self, game: Game) -> np.ndarray:

@@ -53,15 +53,12 @@ class Lookahead(TreePlayer):
             low = 1 if name == "width" else 0
             if self.values[name] < low:
                 raise ArenaError(f"lookahead: {name} must be at least {low}, got {self.values[name]}")
-        self._rollouts: dict[int, object] = {}
 
     def rollout_for(self, game: Game):
         from arena.optimal.lookahead import Rollout
 
-        if id(game) not in self._rollouts:
-            v = self.values
-            self._rollouts[id(game)] = Rollout(game, v["metric"], v["width"], v["exact"], v["pool"])
-        return self._rollouts[id(game)]
+        v = self.values
+        return self.per_game(game, "rollout", lambda: Rollout(game, v["metric"], v["width"], v["exact"], v["pool"]))
 
     def build(self, game: Game, secrets: Indexes | None, turn: int) -> Tree:
         from arena.optimal.lookahead import improve_tree

@@ -41,11 +41,25 @@ def shipped_trees() -> dict[tuple[str, str], Path]:
     return found
 
 
+#: A tree's decisions, holding no game: (the candidates as bytes, the guesses made before, the guess).
+Decisions = tuple[tuple[bytes, int, Index], ...]
+
+
+def decisions(tree: Tree) -> Decisions:
+    """Every node of `tree` as (candidates, depth, guess), the tree's game left out."""
+    return tuple((candidates_key(node.candidates), node.depth, node.guess) for node in tree.nodes())
+
+
+def candidates_key(candidates: Indexes) -> bytes:
+    return np.asarray(candidates, dtype=np.intp).tobytes()
+
+
 @lru_cache(maxsize=8)
-def shipped_tree(game_spec: str, guesser_spec: str) -> Tree | None:
-    """The shipped tree of this guesser on this game, replayed (which checks it), or None."""
+def shipped_decisions(game_spec: str, guesser_spec: str) -> Decisions | None:
+    """The shipped tree of this guesser on this game, replayed (which checks it), as its
+    decisions (the cache keeps no game), or None."""
     path = shipped_trees().get((game_spec, guesser_spec))
-    return None if path is None else load_tree(path)
+    return None if path is None else decisions(load_tree(path))
 
 
 class TreePlayer(Guesser):
@@ -53,11 +67,6 @@ class TreePlayer(Guesser):
 
     traits = Traits(uses_history=True)
     depth_limited = False  # does the best guess depend on the turn as well as the candidates?
-
-    def __init__(self, **values):
-        super().__init__(**values)
-        self._plans: dict[int, dict] = {}
-        self.trees: dict[int, Tree] = {}
 
     #: Parameters that do not change the tree (shipped trees are matched without them).
     untreed: tuple[str, ...] = ("openers",)
@@ -72,22 +81,22 @@ class TreePlayer(Guesser):
 
     def plan_for(self, game: Game) -> dict:
         """Guess by state for this game: seeded with the shipped tree if there is one."""
-        if id(game) not in self._plans:
-            self._plans[id(game)] = {}
-            tree = shipped_tree(game.spec, self.tree_spec())
-            if tree is not None:
-                self.trees[id(game)] = tree
-                self.learn(game, tree, 0)
-        return self._plans[id(game)]
+        return self.per_game(game, "plan", lambda: self._shipped_plan(game))
+
+    def _shipped_plan(self, game: Game) -> dict:
+        plan: dict = {}
+        shipped = shipped_decisions(game.spec, self.tree_spec())
+        if shipped is not None:
+            self.learn(plan, shipped, 0)
+        return plan
 
     def key(self, candidates: Indexes, turn: int):
-        return (np.asarray(candidates, dtype=np.intp).tobytes(), turn if self.depth_limited else 0)
+        return (candidates_key(candidates), turn if self.depth_limited else 0)
 
-    def learn(self, game: Game, tree: Tree, turn: int) -> None:
-        """Remember the guess of every node of a tree whose root is at `turn`."""
-        plan = self._plans[id(game)]
-        for node in tree.nodes():
-            plan.setdefault(self.key(node.candidates, turn + node.depth), node.guess)
+    def learn(self, plan: dict, decided: Decisions, turn: int) -> None:
+        """Remember every decision of a tree whose root is at `turn`."""
+        for candidates, depth, guess in decided:
+            plan.setdefault((candidates, turn + depth if self.depth_limited else 0), guess)
 
     def choose(self, game: Game, state: State) -> Index:
         plan = self.plan_for(game)
@@ -98,9 +107,7 @@ class TreePlayer(Guesser):
                 return last
             whole = state.turn == 0 and len(state.candidates) == len(game.secrets)
             tree = self.build(game, None if whole else state.candidates, state.turn)
-            if whole:
-                self.trees[id(game)] = tree
-            self.learn(game, tree, state.turn)
+            self.learn(plan, decisions(tree), state.turn)
         return plan[key]
 
 

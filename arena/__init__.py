@@ -3,22 +3,44 @@
 The engine: a game is a list of secrets, a list of guesses and the feedback table F[g, s]
 between them; everything else (agents, trees, evaluation, solvers) works on indexes into it.
 
-Layers, each using only those above it (tests/test_architecture.py checks it):
+Layers, each using only those above it (tests/test_architecture.py checks it). Modules, one
+idea each:
 
-    games        game.py (the table, its primitives, Rules), games/ (jotto, mastermind, hangman),
-                 spec.py, words.py, errors.py, resources.py
-    engine       state.py (what a guesser knows), seeding.py (mix64), traits.py (what an agent
-                 declares), metrics.py (partition metrics), strategy.py (Node, Tree),
-                 levels.py, tree.py (growing, saving, replaying trees), greedy.py (the scoring
-                 guesser the solvers start from), evaluate.py, match.py (the referee: every
-                 game, transcripts and replays too), weights.py (weights files)
-    solvers      optimal/ (the exact search), equilibrium/ (matrix games)
-    agents       the separate `agents` package: guessers and choosers by name
-    front        config.py, report.py, tournament/, outfile.py, cli.py, commands/, frontdoor.py:
-                 the only modules that turn spec strings into agents. frontdoor.py backs the
-                 Game methods evaluate, tree, optimal, equilibrium and rank (one import for a
-                 notebook: `make_game("mastermind").evaluate("knuth")`), reached by the one
-                 marked upward import the architecture test accepts
+  games
+    game         Game: the table F[g, s] and its primitives, Rules, GameType
+    games/       the games by name, as plug-ins (jotto, mastermind, hangman; entry points)
+    spec         spec strings `name:key=value,...`, for games and agents alike
+    words        word lists: shipped (sgb, web2) or any file
+    errors       ArenaError (a user's mistake) and RuleBreak (an agent's)
+    resources    the memory budget an instance is checked against before it is built
+  engine
+    state        State: what a guesser knows (candidates, moves so far)
+    seeding      mix64: seeded draws as hashes, no random generator
+    traits       Traits: what an agent declares about itself
+    caches       caches keyed by game spec, holding no game (shared_by_game_spec)
+    metrics      the partition metrics a scoring guesser rates guesses by
+    greedy       the greedy (scoring) guesser, and its trees the solvers start from
+    strategy     Node and Tree: strategy trees as data, printed and saved
+    tree         growing, saving and replaying trees (SavedTree)
+    levels       growing a scoring guesser's tree a whole level at a time
+    evaluate     a guesser against every secret: the published tables' numbers
+    match        the referee: a guesser against a chooser, every reply checked (also
+                 transcripts and replayed histories: the one game loop)
+    weights      weights files: one reader for every agent and command that takes weights
+  solvers
+    optimal/     the exact search: trees of least expected guesses, and look-ahead trees
+    equilibrium/ the chooser against the guesser as a zero-sum game
+  agents         the separate `agents` package: guessers and choosers by name
+  front (the only modules that turn spec strings into agents)
+    config       `arena run` configs (TOML): games, guessers and choosers, cell by cell
+    report       results judged against their published figures; tables, meta-game, CSV
+    tournament/  configs run in parallel blocks, stored, resumed and tallied
+    outfile      output paths and plot formats checked before any work
+    cli          the `arena` command (__main__: `python -m arena`)
+    commands/    the subcommands beyond the core ones, one module each
+    frontdoor    the Game methods evaluate, tree, optimal, equilibrium and rank (one import for
+                 a notebook: `make_game("mastermind").evaluate("knuth")`), reached by the
+                 one marked upward import the architecture test accepts
 """
 
 from .errors import ArenaError, RuleBreak

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .caches import shared_by_game_spec
 from .errors import ArenaError, choices
 from .game import Game, Index
 
@@ -97,11 +98,7 @@ def secret_index(game: Game, label: str) -> Index:
     return found
 
 
-_LOOKUPS: dict[int, tuple[Game, dict[str, int]]] = {}
-
-
+@shared_by_game_spec(maxsize=16)
 def _secret_lookup(game: Game) -> dict[str, int]:
-    # keyed by id, holding the game so the id cannot be reused while the entry lives
-    if id(game) not in _LOOKUPS:
-        _LOOKUPS[id(game)] = (game, {label: i for i, label in enumerate(game.secrets)})
-    return _LOOKUPS[id(game)][1]
+    """secret label -> index, built once per game spec and holding no game."""
+    return {label: i for i, label in enumerate(game.secrets)}

@@ -149,17 +149,11 @@ def test_the_referee_refuses_a_lying_chooser(games):
         evaluate_against(games[GAMES[0]], make_agent("lowest"), Liar())
 
 
-#: Agents that still keep a game alive after they are gone, through module-level caches keyed
-#: by id(game) that hold the game (agents/chooser.py: secret_index's and reveals' tables) or an
-#: lru_cache on the game (agents/equilibrium.py, at most 8 games). To be keyed by game spec.
-STILL_HOLD_GAMES = {("chooser", "fixed"), ("chooser", "weighted"), ("chooser", "equilibrium"),
-                    ("guesser", "equilibrium")}
-
-
 @pytest.mark.parametrize("role, name", [(r, n) for r in ("guesser", "chooser") for n in names(r)])
-def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path, request):
-    """Per-game caches are keyed by the game's spec (Agent.per_game), so a game is freed when the
-    last user lets go of it, however long an agent lives or however many games it played."""
+def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path):
+    """Per-game caches are keyed by the game's spec (Agent.per_game, shared_by_game_spec), so a
+    game is freed when the last user lets go of it, however long an agent lives or however many
+    games it played."""
     import gc
     import weakref
 
@@ -167,8 +161,6 @@ def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path, request
 
     spec = MM
     playable(role, name, spec)
-    if (role, name) in STILL_HOLD_GAMES:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="a module-level cache holds the game"))
     arena.games._build.cache_clear()  # make_game's own cache of built games
     game = make_game(spec)
     agent = build(role, name, game, tmp_path)
@@ -181,3 +173,33 @@ def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path, request
     del game, agent
     gc.collect()
     assert alive() is None, f"{role} {name} keeps its game alive after it is dropped"
+
+
+def test_a_shared_cache_is_keyed_by_spec_and_bounded():
+    """arena.caches.shared_by_game_spec: one value per (game spec, args), shared by games of the
+    same spec, the least recently used dropped beyond maxsize, and no game kept."""
+    import gc
+    import weakref
+
+    import arena.games
+    from arena.caches import shared_by_game_spec
+
+    calls = []
+
+    @shared_by_game_spec(maxsize=2)
+    def size(game, extra):
+        calls.append((game.spec, extra))
+        return len(game.secrets) + extra
+
+    arena.games._build.cache_clear()
+    game = make_game(MM)
+    assert size(game, 0) == size(game, 0) == 9 and calls == [(MM, 0)]
+    size(game, 1)
+    size(game, 2)  # evicts (MM, 0), the least recently used
+    size(game, 0)
+    assert calls == [(MM, 0), (MM, 1), (MM, 2), (MM, 0)]
+    alive = weakref.ref(game)
+    arena.games._build.cache_clear()
+    del game
+    gc.collect()
+    assert alive() is None

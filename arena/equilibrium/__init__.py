@@ -9,7 +9,7 @@ and the payoff to the chooser is the number of guesses. Modules, one idea each:
     rational     exact rational equilibria recovered from the LP's floats, and checked
     enumeration  every guesser tree of a tiny game (and how they are counted)
     response     the guesser's exact best response to a chooser's mix
-    symmetry     code types: Mastermind's colour and position permutations
+    symmetry     a game's orbits (Mastermind: code types, from game.symmetry())
     plans        strategies as tables (replies so far -> guess), and the trees they grow
     payoff       the chooser x tree payoff matrix, kept exact
     restricted   games against named guessers, or against every tree

@@ -1,9 +1,15 @@
 """The games, by name: `make_game("mastermind:pegs=4,colors=6")` builds (once) and returns one.
 
 Games are plug-ins, as agents are: each module of this package registers its game with a
-`GAME = GameType(...)` line (jotto.py, mastermind.py, hangman.py), and a third-party package
-adds one through the `arena.games` entry point group, naming a GameType (or a module that has
-a `GAME`). A plug-in that fails to load is named in a one-line ArenaError.
+`GAME = GameType(...)` line, and a third-party package adds one through the `arena.games`
+entry point group, naming a GameType (or a module that has a `GAME`). A plug-in that fails to
+load is named in a one-line ArenaError. Modules, one idea each:
+
+    jotto                Jotto: the reply is the number of letters in common
+    mastermind           Mastermind, Bulls and Cows and relatives: black and white pegs
+    hangman              Hangman: letters, replies are where the letter stands; misses count
+    mastermind_symmetry  Mastermind's colour and position permutations (game.symmetry()),
+                         for the exact search and the equilibrium's code types
 """
 
 from __future__ import annotations

@@ -4,10 +4,16 @@
     tree = optimal_tree(make_game("mastermind"))          # 5,625 guesses over 1,296 codes
     tree.value, tree.lower_bound, tree.guesses.max()      # 5625.0 5625.0 6
 
-Modules: bounds (the slot lower bounds and their derivation), search (the one branch and
-bound, under guesses or misses: also the exact Hangman guesser's and the equilibrium's),
-solve (the public `optimal_tree`),
-lookahead (rollout trees and exact subtree repair for instances too big to solve).
+Modules, one idea each:
+
+    bounds     lower bounds on the guesses (or misses) a class of secrets still needs, and
+               their derivation
+    search     the one exact search (branch and bound, under guesses or misses), also behind
+               the equilibrium's best responses, the minimax chooser's look-ahead
+               (Search.worst_case) and the exact Hangman guesser (fewest-misses)
+    solve      `optimal_tree`, the public entry: the search's result as an arena.tree Tree
+    lookahead  rollout trees and exact subtree repair for instances too big to solve
+    progress   a long search's one status line on stderr (on a terminal only)
 """
 
 from .solve import OBJECTIVES, POOLS, SolvedTree, optimal_tree

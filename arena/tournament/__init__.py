@@ -1,6 +1,16 @@
 """Tournaments: a config's cells, split into seeded blocks, run in parallel (a local process
 pool or a Dask cluster), each finished block committed to a SQLite store that a killed run
-resumes from, then tallied into tables, CSV, plots and the chooser x guesser meta-game."""
+resumes from, then tallied into tables, CSV, plots and the chooser x guesser meta-game.
+Modules, one idea each:
+
+    cells    tasks: the seeded blocks of repetitions a config's cells are split into
+    tally    the sums a block of games leaves, adding up exactly across blocks
+    pool     worker processes a task cannot take down: time limits, deaths, orphans
+    runner   running tasks: in this process, on the local pool, or on a Dask cluster
+    store    the results store: one SQLite file, one row per finished task
+    run      a config run as a tournament: tasks, the store to resume from, the Report
+    output   what a tournament leaves in its directory: CSV, summary, plots
+"""
 
 from .cells import Task, expand, task_seed
 from .runner import run_tasks
