@@ -29,6 +29,14 @@ def test_the_python_example_runs(capsys):
     assert capsys.readouterr().out.split() == ["5801", "5"]
 
 
+def test_the_front_door_example_prints_what_it_says(capsys):
+    source = next(b for b in python_blocks() if "game.evaluate(" in b)
+    exec(source, {})
+    printed = capsys.readouterr().out.splitlines()
+    said = [line.split("# ", 1)[1].strip() for line in source.splitlines() if "print(" in line]
+    assert printed == said
+
+
 def test_the_test_command_is_what_ci_runs():
     command = "python -m pip install -e '.[test]' && python -m pytest"
     assert command in README
