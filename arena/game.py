@@ -305,9 +305,14 @@ class Game:
         gathered block and its intp keys (8 bytes a cell) stay within CHUNK cells however big
         the game (a whole 30,000-word Jotto table would need 8 GB of keys at once)."""
         width = len(self.guesses) if pool is None else len(pool)
-        counts = np.zeros((width, self.n_codes), dtype=np.int64)
         by_code = len(self.codes) <= _FEW_CODES and len(candidates) * width > _BIG_BLOCK
         step = max(1, CHUNK // max(1, len(candidates)))
+        if step >= width and not by_code:  # most calls (a tree's nodes): one block, counted at once
+            block = self.by_secret[candidates] if pool is None else self.by_secret[candidates[:, None], pool]
+            keys = block.astype(np.intp)
+            keys += np.arange(width, dtype=np.intp) * self.n_codes
+            return np.bincount(keys.ravel(), minlength=width * self.n_codes).reshape(width, self.n_codes)
+        counts = np.zeros((width, self.n_codes), dtype=np.int64)
         for start in range(0, width, step):
             if pool is None:  # gathering whole rows is faster than a 2-d gather
                 block = self.by_secret[candidates, start:start + step] if step < width else self.by_secret[candidates]
