@@ -435,7 +435,8 @@ def test_killed_at_random_moments_resumes_to_identical_results(tmp_path, workers
             time.sleep(0.01)
         time.sleep(rng.uniform(0, 0.05))  # a random moment: mid-task, mid-commit or between
         if run.poll() is None:
-            if kills == 0:  # a reader while a run writes: no lock, no error
+            if kills == 0:  # a reader while a writer holds the store (paused, so it cannot finish meanwhile)
+                os.killpg(run.pid, signal.SIGSTOP)
                 assert main(["report", str(killed)]) in (0,)
             os.killpg(run.pid, signal.SIGKILL)
             kills += 1
