@@ -108,15 +108,23 @@ def names(role: str) -> list[str]:
     return sorted(found)
 
 
-def _split_path(spec: str) -> tuple[str, str] | None:
-    """`pkg.mod:Class[:params]` -> ("pkg.mod:Class", "params"), else None (a registered name)."""
-    head, _, rest = spec.partition(":")
+def module_path(spec: str) -> tuple[str, str] | None:
+    """`pkg.mod:Class[:params]` -> ("pkg.mod:Class", "params") by its form alone (nothing is
+    looked up or imported), else None."""
+    head, _, rest = spec.strip().partition(":")
     cls, _, params = rest.partition(":")
-    if "." not in head and any(head in builtin()[role] for role in ROLES):
-        return None  # `entropy:X` is a malformed parameter list, not a module called entropy
     if cls.isidentifier() and ("." in head or cls[:1].isupper()):
         return f"{head}:{cls}", params
     return None
+
+
+def _split_path(spec: str) -> tuple[str, str] | None:
+    """module_path, except for a registered name (`entropy:X` is a malformed parameter list,
+    not a module called entropy)."""
+    head = spec.partition(":")[0]
+    if "." not in head and any(head in builtin()[role] for role in ROLES):
+        return None
+    return module_path(spec)
 
 
 def _module_name(path: str, role: str) -> str:

@@ -34,12 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.registry import imports_are_allowed
+from agents.registry import imports_are_allowed, make_agent, module_path
 
 from .errors import ArenaError, choices
 from .games import make_game
 from .spec import parse_spec
-from .tournament.cells import build_agent, files_read
+from .tournament.cells import files_read
 
 TOP_KEYS = {"title", "description", "seed", "repeat", "block", "strikes", "task_timeout", "game", "games", "guesser",
             "guessers", "chooser", "choosers", "rows"}
@@ -228,11 +228,10 @@ def _check_syntax(path: str, kind: str, spec: str) -> None:
     """A spec's syntax (`name:key=value,...`, or `module:Class[:key=value,...]` for an agent),
     without looking the name up: nothing is imported or built."""
 
-    head, _, rest = spec.strip().partition(":") if isinstance(spec, str) else ("", "", "")
-    cls, _, params = rest.partition(":")
+    module = module_path(spec) if kind != "game" and isinstance(spec, str) else None
     try:
-        if kind != "game" and cls.isidentifier() and ("." in head or cls[:1].isupper()):
-            parse_spec("x:" + params)  # module:Class[:params]: only the parameters have a syntax
+        if module:
+            parse_spec("x:" + module[1])  # module:Class[:params]: only the parameters have a syntax
         else:
             parse_spec(spec)
     except ArenaError as e:
@@ -280,8 +279,8 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
 
     for i, cell in enumerate(config.cells):
         try:
-            build_agent(cell.chooser, "chooser", allow_import)
-            guesser = build_agent(cell.guesser, "guesser", allow_import)
+            make_agent(cell.chooser, "chooser", allow_import=allow_import)
+            guesser = make_agent(cell.guesser, "guesser", allow_import=allow_import)
             game = make_game(cell.game)  # cached: the run reuses it
             if hasattr(guesser, "openers_for"):
                 guesser.openers_for(game)

@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from agents.registry import make_agent
+from agents.registry import make_agent, module_path
 
 from .. import games, words
 from ..errors import ArenaError
@@ -97,10 +97,9 @@ def spec_values(spec: str, kind: str) -> list[str]:
             if name in GAMES:
                 return [str(v) for v in bind(name, GAMES[name].params, raw).values()]
             return list(raw.values())
-        head, _, rest = spec.strip().partition(":")
-        cls, _, params = rest.partition(":")
-        if cls.isidentifier() and ("." in head or cls[:1].isupper()):  # module:Class[:params]
-            return list(parse_spec("x:" + params)[1].values())
+        path = module_path(spec)
+        if path:  # module:Class[:params]
+            return list(parse_spec("x:" + path[1])[1].values())
         return list(parse_spec(spec)[1].values())
     except ArenaError:
         return []  # a malformed spec fails when its task runs; it reads no file before
@@ -159,8 +158,7 @@ def files_read(cells) -> dict[str, str]:
     """
     names = set()
     for cell in cells:
-        names.update(spec_files(cell.game, "game"), spec_files(cell.chooser, "agent"),
-                     spec_files(cell.guesser, "agent"))
+        names.update(_names(cell))
     files = {name: file_digest(name) for name in sorted(names)}
     if any(_seen.get(name, digest) != digest for name, digest in files.items()):
         _forget_built()
@@ -180,16 +178,10 @@ def _forget_built() -> None:
 
 # --- cells into tasks --------------------------------------------------------------------------
 
-def build_agent(spec: str, role: str, allow_import: bool = False):
-    """The agent `spec` of `role` (a `module:Class` one imported only with `allow_import`)."""
-
-    return make_agent(spec, role, allow_import=allow_import)
-
-
 def _randomised(spec: str, role: str, allow_import: bool = False) -> bool:
     """Does the agent need repetitions? (Not if deterministic, nor a chooser whose uniform
     secret an evaluation covers by playing every secret once.)"""
-    traits = build_agent(spec, role, allow_import).traits
+    traits = make_agent(spec, role, allow_import=allow_import).traits
     return not traits.deterministic and not traits.every_secret_once
 
 

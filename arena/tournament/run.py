@@ -60,23 +60,25 @@ def check_timeout(timeout: float | None) -> float | None:
     return float(timeout)
 
 
-def run(config, progress: bool = False, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-        out: str | None = None, force: bool = False, retry_failed: bool = False, timeout: float | None = None,
-        allow_import: bool | None = None):
-    """Run a config's tasks (the ones not stored yet, with `out`) and judge every cell.
+def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
+               scheduler: str | None = None, out: str | None = None, force: bool = False,
+               retry_failed: bool = False, timeout: float | None = None, allow_import: bool | None = None):
+    """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
 
-    `timeout` (seconds per task) defaults to the config's `task_timeout`; `retry_failed` runs
-    stored failures again; `allow_import` (default: as the config was loaded) lets module:Class
-    agents be imported.
+    With `out`, every finished task is committed to DIR/results.sqlite and a second run
+    resumes: only the missing tasks run (failed ones too with `retry_failed`). `timeout` is the
+    per-task time limit in seconds (default: the config's task_timeout); `allow_import`
+    (default: as the config was loaded) lets module:Class agents be imported. Returns an
+    arena.report.Report; a failed cell is a failed Result in it, not an exception.
     """
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"--workers must be at least 1, got {workers}")
-    timeout = check_timeout(timeout if timeout is not None else getattr(config, "task_timeout", None))
-    allow = getattr(config, "allow_import", False) if allow_import is None else allow_import
+    timeout = check_timeout(timeout if timeout is not None else config.task_timeout)
+    allow = config.allow_import if allow_import is None else allow_import
     start = time.perf_counter()
-    files = config.files if getattr(config, "files", None) is not None else files_read(config.cells)
+    files = config.files if config.files is not None else files_read(config.cells)
     watch = FileWatch(files)
     _stop_if_changed(watch, out, None)  # edited since the config was checked
     tasks = expand(config.cells, config.block, files=files, allow_import=allow, where=config.path or "the config")
@@ -136,17 +138,3 @@ def judge_cell(cell, mine: list):
 def run_cell(cell: Cell):
     """One cell, run on its own (in this process, no store): an arena.report.Result."""
     return run_config(Config(cell.label, [cell])).results[0]
-
-
-def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
-               scheduler: str | None = None, out: str | None = None, force: bool = False,
-               retry_failed: bool = False, timeout: float | None = None, allow_import: bool | None = None):
-    """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
-
-    With `out`, every finished task is committed to DIR/results.sqlite and a second run
-    resumes: only the missing tasks run (failed ones too with `retry_failed`). `timeout` is the
-    per-task time limit in seconds (default: the config's task_timeout). Returns an
-    arena.report.Report; a failed cell is a failed Result in it, not an exception.
-    """
-    return run(config, progress=progress, workers=workers, backend=backend, scheduler=scheduler, out=out, force=force,
-               retry_failed=retry_failed, timeout=timeout, allow_import=allow_import)
