@@ -307,27 +307,29 @@ class Game:
         width = len(self.guesses) if pool is None else len(pool)
         by_code = len(self.codes) <= _FEW_CODES and len(candidates) * width > _BIG_BLOCK
         step = max(1, CHUNK // max(1, len(candidates)))
-        if step >= width and not by_code:  # most calls (a tree's nodes): one block, counted at once
-            block = self.by_secret[candidates] if pool is None else self.by_secret[candidates[:, None], pool]
-            keys = block.astype(np.intp)
-            keys += np.arange(width, dtype=np.intp) * self.n_codes
-            return np.bincount(keys.ravel(), minlength=width * self.n_codes).reshape(width, self.n_codes)
+        if step >= width and not by_code:  # most calls (a tree's nodes): one block, no copying
+            return self._bincount(self.by_secret[candidates] if pool is None
+                                  else self.by_secret[candidates[:, None], pool])
         counts = np.zeros((width, self.n_codes), dtype=np.int64)
         for start in range(0, width, step):
             if pool is None:  # gathering whole rows is faster than a 2-d gather
                 block = self.by_secret[candidates, start:start + step] if step < width else self.by_secret[candidates]
             else:
                 block = self.by_secret[candidates[:, None], pool[start:start + step]]
-            columns = block.shape[1]
             if by_code:  # one comparison per code streams through memory
                 for code in self.codes:
                     counts[start:start + step, code] = (block == code).sum(axis=0, dtype=np.int32)  # int32: 2x faster
-                continue
-            keys = block.astype(np.intp)
-            keys += np.arange(columns, dtype=np.intp) * self.n_codes
-            counts[start:start + step] = np.bincount(keys.ravel(), minlength=columns * self.n_codes
-                                                     ).reshape(columns, self.n_codes)
+            else:
+                counts[start:start + step] = self._bincount(block)
         return counts
+
+    def _bincount(self, block: np.ndarray) -> np.ndarray:
+        """counts[i, code] over a (candidates x guesses) block: one np.bincount of the replies
+        offset by i * n_codes."""
+        columns = block.shape[1]
+        keys = block.astype(np.intp)
+        keys += np.arange(columns, dtype=np.intp) * self.n_codes
+        return np.bincount(keys.ravel(), minlength=columns * self.n_codes).reshape(columns, self.n_codes)
 
     def finished(self, reply: Reply) -> bool:
         """Does this reply end the game? (In Jotto and Mastermind: the guess was the secret.)"""

@@ -263,7 +263,6 @@ class Pool:
         return max(0.0, min(starts) + self.timeout - time.perf_counter())
 
 
-
 def play_in_child(play: Play, task: Any, timeout: float | None) -> Result:
     """`play(task)` in a one-shot forked child, killed at `timeout` seconds: for processes that
     may not start multiprocessing children (Dask's workers are daemonic). Needs os.fork."""
