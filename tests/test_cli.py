@@ -15,19 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from cli_run import run
 
 KNUTH_HISTOGRAM = {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of `arena argv...`, argparse's SystemExit included."""
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:  # argparse errors, and `run --check`
-        rc = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def assert_user_error(rc: int, err: str, command: str, *needles: str) -> str:

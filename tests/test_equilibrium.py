@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from agents import make_guesser
 from arena import make_game
 from arena.cli import main
+from cli_run import run
 from arena.equilibrium import (
     best_response,
     count_trees,
@@ -194,15 +195,6 @@ def test_named_guessers():
 
 
 # --- the command and the agent ----------------------------------------------------------------------
-def run(capsys, *argv):
-    try:
-        rc = main(list(argv))
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
 def test_command_json_and_text(capsys):
     rc, out, _ = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--json")
     data = json.loads(out)
@@ -246,7 +238,6 @@ def test_equilibrium_guesser_draws_reproducible_trees_of_the_mix(tmp_path, capsy
 
 def test_equilibrium_chooser_draws_from_the_chooser_mix(tmp_path):
     from agents import make_chooser
-    from arena.cli import main
     from arena.match import evaluate_against
 
     game = make_game("mastermind:pegs=2,colors=3")

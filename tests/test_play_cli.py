@@ -10,18 +10,13 @@ import sys
 
 import pytest
 
-from arena.cli import main
+from cli_run import run
 
 
 def arena(capsys, monkeypatch, *argv: str, stdin: str = "") -> tuple[int, str, str]:
     """(exit status, stdout, stderr) of `arena argv...` with `stdin` typed in."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return rc, out, err
+    return run(capsys, *argv)
 
 
 def one_line_error(rc: int, err: str, command: str, *needles: str) -> None:

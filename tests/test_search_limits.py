@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from arena import make_game
-from arena.cli import main
+from cli_run import run
 from arena.equilibrium import double_oracle, enumerate_trees, solve_matrix_game
 from arena.equilibrium.enumeration import bounded_count, check_enumeration_size, count_trees, product_size
 from arena.errors import ArenaError
@@ -32,15 +32,6 @@ from arena.optimal.solve import search_below
 from arena.optimal.search import stabilizer
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(capsys, *argv):
-    try:
-        rc = main(list(argv))
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def arena(*argv, stderr=subprocess.PIPE, timeout=60):
