@@ -10,13 +10,12 @@ column per code, so `arena rank` reads its columns through `reply_counts`.
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import textwrap
 
 import pytest
 
 from cli_run import one_line, run
+from plugin_package import install_package
 
 PLUGIN = {
     "pyproject.toml": '''
@@ -69,14 +68,7 @@ PLUGIN = {
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The plug-in package installed into a directory of its own (no venv: --target)."""
-    root = tmp_path_factory.mktemp("bits")
-    source, target = root / "plugin", root / "site"
-    source.mkdir()
-    for name, text in PLUGIN.items():
-        (source / name).write_text(textwrap.dedent(text))
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--target", str(target), str(source)], check=True, capture_output=True)
-    return target
+    return install_package(tmp_path_factory.mktemp("bits"), PLUGIN)
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from arena.cli import main
 from arena.config import load_config
 from arena.tournament.run import run_config
 from arena.tournament import expand, task_seed
+from plugin_package import install_package
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 
@@ -174,12 +175,7 @@ PLUGIN = {
 
 
 def test_a_third_party_package_plugs_in_through_the_entry_point(tmp_path):
-    source, target = tmp_path / "plugin", tmp_path / "site"
-    source.mkdir()
-    for name, text in PLUGIN.items():
-        (source / name).write_text(textwrap.dedent(text))
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--target", str(target), str(source)], check=True, capture_output=True)
+    target = install_package(tmp_path, PLUGIN)
     config = write(tmp_path, 'game = "mastermind:pegs=2,colors=3"\nguessers = ["lowest", "second-lowest"]\n')
     env = {**os.environ, "PYTHONPATH": str(target)}
     run = subprocess.run([ARENA, "run", config], capture_output=True, text=True, env=env)
