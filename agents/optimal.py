@@ -10,12 +10,14 @@ solver runs. A state outside the tree (after fixed openers, say) is solved from 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 import arena
+from arena.costs import COSTS, cost_for
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes
 from arena.spec import Param, canonical
@@ -41,13 +43,14 @@ def shipped_trees() -> dict[tuple[str, str], Path]:
     return found
 
 
-#: A tree's decisions, holding no game: (the candidates as bytes, the guesses made before, the guess).
+#: A tree's decisions, holding no game: (the candidates as bytes, what was spent before: the
+#: guesses made, or the misses where a limit counts misses, and the guess).
 Decisions = tuple[tuple[bytes, int, Index], ...]
 
 
-def decisions(tree: Tree) -> Decisions:
-    """Every node of `tree` as (candidates, depth, guess), the tree's game left out."""
-    return tuple((candidates_key(node.candidates), node.depth, node.guess) for node in tree.nodes())
+def decisions(tree: Tree, spent: Callable[[tuple], int] = len) -> Decisions:
+    """Every node of `tree` as (candidates, spent(replies so far), guess), the game left out."""
+    return tuple((candidates_key(node.candidates), spent(node.replies), node.guess) for node in tree.nodes())
 
 
 def candidates_key(candidates: Indexes) -> bytes:
@@ -90,24 +93,29 @@ class TreePlayer(Guesser):
             self.learn(plan, shipped, 0)
         return plan
 
-    def key(self, candidates: Indexes, turn: int):
-        return (candidates_key(candidates), turn if self.depth_limited else 0)
+    def spent(self, game: Game, replies: tuple) -> int:
+        """What a depth limit has used after these replies: the guesses made."""
+        return len(replies)
 
-    def learn(self, plan: dict, decided: Decisions, turn: int) -> None:
-        """Remember every decision of a tree whose root is at `turn`."""
-        for candidates, depth, guess in decided:
-            plan.setdefault((candidates, turn + depth if self.depth_limited else 0), guess)
+    def key(self, candidates: Indexes, spent: int):
+        return (candidates_key(candidates), spent if self.depth_limited else 0)
+
+    def learn(self, plan: dict, decided: Decisions, spent: int) -> None:
+        """Remember every decision of a tree whose root is reached having spent `spent`."""
+        for candidates, below, guess in decided:
+            plan.setdefault((candidates, spent + below if self.depth_limited else 0), guess)
 
     def choose(self, game: Game, state: State) -> Index:
         plan = self.plan_for(game)
-        key = self.key(state.candidates, state.turn)
+        spent = self.spent(game, tuple(r for _, r in state.history))
+        key = self.key(state.candidates, spent)
         if key not in plan:
             last = only_candidate(game, state)
             if last is not None:
                 return last
             whole = state.turn == 0 and len(state.candidates) == len(game.secrets)
-            tree = self.build(game, None if whole else state.candidates, state.turn)
-            self.learn(plan, decisions(tree), state.turn)
+            tree = self.build(game, None if whole else state.candidates, spent)
+            self.learn(plan, decisions(tree, lambda replies: self.spent(game, replies)), spent)
         return plan[key]
 
 
@@ -123,31 +131,48 @@ class Optimal(TreePlayer):
         "max": Param("max", int, 0, "never more than this many guesses (0: no limit)"),
         "weights": Param("weights", str, "", "weights file (arena.weights): JSON {secret: weight} or a list, or lines 'secret weight'"),
         "time": Param("time", float, 0.0, "time limit in seconds (0: none): then the best tree found"),
+        "cost": Param("cost", ("game",) + COSTS, "game",
+                      "what to minimise (arena.costs): the game's own cost (guesses; Hangman: misses), "
+                      "or on Hangman guesses until determined or lost games"),
     }
 
     def __init__(self, **values):
         super().__init__(**values)
-        for name, unit in (("max", "guesses"), ("time", "seconds")):
+        for name, unit in (("max", "guesses (Hangman: misses)"), ("time", "seconds")):
             if not self.values[name] >= 0:  # NaN fails this too
                 raise ArenaError(f"optimal: {name} must be 0 (no limit) or a positive number of {unit}, "
                                  f"got {self.values[name]}")
-        self.depth_limited = bool(self.values["max"]) or self.values["objective"] == "worst"
+        self.depth_limited = (bool(self.values["max"]) or self.values["objective"] == "worst"
+                              or self.values["cost"] == "lost")
+
+    def cost(self, game: Game) -> str | None:
+        """The cost asked for (None: the game's own)."""
+        return None if self.values["cost"] == "game" else self.values["cost"]
+
+    def spent(self, game: Game, replies: tuple) -> int:
+        """What the limit has used: the guesses made or, where misses are counted, the misses."""
+        if cost_for(game, self.cost(game)).name == "guesses":
+            return len(replies)
+        return sum(int(game.is_miss(r)) for r in replies)
 
     untreed = ("openers", "time")  # a time limit does not change an exact tree
 
     def weights(self, game: Game) -> np.ndarray | None:
         return read_weights(self.values["weights"], game) if self.values["weights"] else None
 
-    def build(self, game: Game, secrets: Indexes | None, turn: int) -> Tree:
+    def build(self, game: Game, secrets: Indexes | None, spent: int) -> Tree:
         from arena.optimal import optimal_tree
 
-        limit = self.values["max"] or None
+        cost = cost_for(game, self.cost(game))
+        limit = self.values["max"] or (game.strikes if cost.name == "lost" else None)
         if limit is not None:  # off the tree after some guesses: the same limit, counted from the start
-            limit -= turn
-            if limit < 1:
-                raise ArenaError(f"optimal:max={self.values['max']}: no guesses left after {turn}")
+            limit -= spent
+            if limit < 1 and cost.name == "guesses":
+                raise ArenaError(f"optimal:max={self.values['max']}: no guesses left after {spent}")
+            if limit < 0 or (limit == 0 and cost.name == "lost"):  # lost already: play for fewest misses
+                cost, limit = cost_for(game, "misses"), None
         return optimal_tree(game, secrets, self.weights(game), self.values["pool"], self.values["objective"],
-                            limit, self.values["time"] or None)
+                            limit, self.values["time"] or None, cost=cost.name)
 
 
 AGENTS = [Optimal]

@@ -60,7 +60,8 @@ class Tree:
     def secrets(self) -> Indexes:
         return np.sort(np.concatenate([r.candidates for r in self.roots]))
 
-    def cost(self, node: Node) -> np.ndarray:
+    def cost_of(self, node: Node) -> np.ndarray:
+        """What the secrets reaching this node cost (the strategy table's columns): guesses."""
         return self.guesses[node.candidates]
 
     def nodes(self) -> Iterator[Node]:
@@ -78,7 +79,7 @@ class Tree:
         for node in self.nodes():
             if len(node.candidates) < min_count or (depth is not None and node.depth >= depth):
                 continue
-            cost = self.cost(node)
+            cost = self.cost_of(node)
             rows.append((self.history(node), self.game.guesses[node.guess],
                          len(cost), int(cost.sum()), float(cost.mean()), int(cost.max())))
         rows.sort(key=lambda r: -r[2])  # stable: ties keep depth-first order

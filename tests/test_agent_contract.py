@@ -27,7 +27,7 @@ MM, JOTTO, HANGMAN = GAMES
 #: Games an agent declines with an ArenaError by design: the exact solvers behind equilibrium,
 #: optimal and lookahead need a guess that hits; fewest-misses needs a game that counts misses.
 DECLINES = {("guesser", "equilibrium", HANGMAN), ("chooser", "equilibrium", HANGMAN),
-            ("guesser", "optimal", HANGMAN), ("guesser", "lookahead", HANGMAN),
+            ("guesser", "lookahead", HANGMAN),
             ("guesser", "fewest-misses", MM), ("guesser", "fewest-misses", JOTTO)}
 #: The guessers each chooser is refereed against.
 OPPONENTS = ["lowest", "random:seed=3"]

@@ -233,8 +233,10 @@ def test_the_optimal_agent_off_its_tree_and_its_errors(mastermind):
                           ({"weights": -np.ones(16)}, "non-negative"), ({"secrets": [0, 99]}, "between")]:
         with pytest.raises(ArenaError, match=words):
             optimal_tree(small, **kwargs)
-    with pytest.raises(ArenaError, match="hit the secret"):  # Hangman's guesses are letters
-        optimal_tree(make_game("hangman:length=3,first=20"))
+    with pytest.raises(ArenaError, match="does not fit"):  # Jotto has no misses cost
+        optimal_tree(small, cost="misses")
+    with pytest.raises(ArenaError, match="no worst-case"):
+        optimal_tree(make_game("hangman:length=3,first=20"), cost="lost", objective="worst")
 
 
 def test_weights_file(tmp_path):

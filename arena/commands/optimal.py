@@ -33,6 +33,14 @@ def cmd_optimal(args) -> None:
         raise ArenaError(f"--bound-levels must be at least 1, got {args.bound_levels}")
     if args.time_limit is not None and not args.time_limit > 0:
         raise ArenaError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
+    from ..costs import cost_for
+
+    from ..optimal.solve import check_choice
+    check_choice("objective", args.objective, ("average", "worst", "lost"))
+    if args.objective == "lost" and args.cost not in (None, "lost"):
+        raise ArenaError(f"--objective lost counts lost games: it cannot be combined with --cost {args.cost}")
+    objective, cost = ("average", "lost") if args.objective == "lost" else (args.objective, args.cost)
+    cost = cost_for(game, cost).name
     if args.start and (args.weights or args.max is not None or args.objective != "average"):
         raise ArenaError("--start improves a guesser's tree for the average with equal weights: "
                          "it cannot be combined with --weights, --max or --objective worst")
@@ -48,17 +56,22 @@ def cmd_optimal(args) -> None:
             if args.weights:
                 from ..weights import read_weights
                 weights = read_weights(args.weights, game)
-            tree = optimal_tree(game, weights=weights, pool=args.pool, objective=args.objective,
-                                max_guesses=args.max, time_limit=args.time_limit, progress=progress)
+            tree = optimal_tree(game, weights=weights, pool=args.pool, objective=objective,
+                                max_guesses=args.max, time_limit=args.time_limit, progress=progress, cost=cost)
     finally:
         progress.close()
     if args.save:
         tree.save(args.save)
     if args.json:
+        costs = tree.costs[tree.secrets]
         print(json.dumps({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
-                         | {"mean": round(float(tree.guesses[tree.secrets].mean()), 6), "searched": tree.searched}))
+                         | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
+                         | ({} if cost == "guesses" else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
+                         | adversaries(tree, objective)))
         return
     print(report(tree, args.weights))
+    for line in adversary_lines(tree, objective):
+        print(line)
     print(tree.table(min_count=args.min_count, depth=args.depth))
     if args.save:
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
@@ -89,20 +102,56 @@ def _start_tree(game, spec: str):
 def report(tree, weighted: str | None = None) -> str:
     """Two lines: what the tree costs, and what is proven about the optimum."""
     n = len(tree.secrets)
-    cost = tree.guesses[tree.secrets]
-    head = (f"{tree.guesser} on {tree.game.spec}: {n:,} secrets; total {int(cost.sum()):,}, "
+    cost = tree.costs[tree.secrets]
+    unit = cost_unit(tree)
+    head = (f"{tree.guesser} on {tree.game.spec}: {n:,} secrets; total {int(cost.sum()):,} {unit}, "
             f"mean {cost.mean():.4f}, worst {cost.max()}")
+    if tree.cost != "guesses":
+        head += f" (guesses until determined: mean {tree.guesses[tree.secrets].mean():.4f})"
     if weighted:
         head += f"; weighted cost {tree.value:.6g}"
-    unit = "weighted cost" if weighted else "total"
+    what = "weighted cost" if weighted else f"total {unit}"
     if tree.exact:
-        proof = f"proven optimal: no tree has a smaller {unit}"
+        proof = f"proven optimal: no tree has a smaller {what}"
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
         why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
-        proof = (f"not proven optimal{why}: best tree found; proven lower bound on the optimal {unit}: "
+        proof = (f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}: "
                  f"{tree.lower_bound:,.6g}{mean}, gap {tree.value - tree.lower_bound:,.6g}")
     return f"{head}\n{proof}; {tree.seconds:.2f} s, {tree.searched:,} candidate sets searched"
+
+
+def cost_unit(tree) -> str:
+    from ..costs import UNITS
+    return UNITS[tree.cost]
+
+
+def adversaries(tree, objective: str) -> dict:
+    """With objective worst on a game that commits to no secret's cost by misses (Hangman): the
+    exact worst case is what the best adaptive chooser forces against the best guesser; beside
+    it, what the greedy evil chooser forces against this tree, and the least any guesser needs
+    against the greedy evil chooser (a search of its replies)."""
+    if objective != "worst" or tree.game.rules.hits or not tree.exact:
+        return {}
+    from agents import make_chooser
+    from ..optimal.against import conceded, fewest_against
+
+    evil = make_chooser("evil")
+    forced = max(conceded(tree.game, root, evil, tree.cost) for root in tree.roots)
+    least = max(fewest_against(tree.game, evil, root.candidates, tree.cost).value for root in tree.roots)
+    return {"adaptive_value": int(tree.costs[tree.secrets].max()), "greedy_evil_forces": int(forced),
+            "fewest_against_greedy_evil": int(least)}
+
+
+def adversary_lines(tree, objective: str) -> list[str]:
+    figures = adversaries(tree, objective)
+    if not figures:
+        return []
+    unit = cost_unit(tree)
+    return [f"adaptive chooser: the best adaptive (evil) chooser forces exactly {figures['adaptive_value']} {unit} "
+            f"against the best guesser (the exact worst case above)",
+            f"greedy evil chooser: forces {figures['greedy_evil_forces']} {unit} against this tree; the best "
+            f"guesser against it needs {figures['fewest_against_greedy_evil']} {unit}"]
 
 
 def add_commands(sub) -> None:
@@ -110,7 +159,11 @@ def add_commands(sub) -> None:
     p.add_argument("game", help="game spec, e.g. mastermind or jotto:first=20")
     p.add_argument("--pool", default="all", help="all (default) or consistent: the guesses allowed")
     p.add_argument("--objective", default="average",
-                   help="average (default) or worst: fewest guesses in the worst case, then least total")
+                   help="average (default), worst: the least cost in the worst case, then the least total; "
+                        "lost (Hangman): the fewest games lost within the strikes")
+    p.add_argument("--cost", default=None,
+                   help="what a secret costs: the game's own by default (guesses; Hangman: misses until "
+                        "the word is determined); Hangman also guesses (letters until determined)")
     p.add_argument("--max", type=int, default=None, metavar="K", help="never more than K guesses")
     p.add_argument("--weights", metavar="FILE.json", help="secret weights: {secret: weight} or a list")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",

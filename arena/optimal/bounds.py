@@ -53,6 +53,17 @@ weight of its miss class (each of those words pays this miss), so
 (0 when some letter splits S with no miss), and this is the bound the node caches when it
 fails high. Counting lost games, a class with no strike left costs its weight (it is lost) and
 any other class at least 0.
+
+Guesses until determined (Hangman's `guesses` cost)
+---------------------------------------------------
+When every guess is paid but no guess names the secret, a game ends once one candidate is left.
+A class of n >= 2 candidates is not a leaf, and a node with at most b replies per guess has at
+most b^d leaves within depth d, so at least n - b^d of the secrets lie deeper than d, and
+
+    total(n) >= n + sum_{d >= 1} max(0, n - b^d)               (`determine_table`)
+
+with b taken from an ancestor as above. With weights, an undetermined class costs at least its
+weight (each of its secrets pays one more guess).
 """
 
 from __future__ import annotations
@@ -126,3 +137,23 @@ def min_depth(n: int, b: int) -> int:
         if b <= 1 and d > n:
             break
     return d
+
+
+def determine_table(n_max: int, b: int) -> np.ndarray:
+    """table[n]: a lower bound on the total guesses that determine n secrets (one left) when no
+    guess names the secret and every guess splits a class into at most b classes: the root is
+    a leaf only when n <= 1, and at most b^d leaves lie within depth d, so
+
+        total(n) >= n + sum_{d >= 1} max(0, n - b^d)      (n >= 2; 0 for n <= 1)
+
+    (the guesses-until-determined cost; see "Guesses until determined" above)."""
+    n = np.arange(n_max + 1, dtype=np.float64)
+    table = np.where(n >= 2, n, 0.0)
+    width = max(b, 1)
+    if width == 1:
+        return table
+    reach = width
+    while reach < n_max:
+        table += np.maximum(0.0, n - reach)
+        reach *= width
+    return table

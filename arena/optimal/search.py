@@ -69,10 +69,11 @@ from itertools import islice
 
 import numpy as np
 
+from ..costs import cost_for
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from ..resources import memory_limit
-from .bounds import INF, min_depth, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
+from .bounds import INF, determine_table, min_depth, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
 
 NO_LIMIT = 1 << 20
 #: Misses cost: a guess whose cost is within this of the best is a tie (costs are sums of weights).
@@ -121,17 +122,23 @@ class Search:
 
     def __init__(self, game: Game, weights: np.ndarray, pool: str = "all", max_guesses: int | None = None,
                  symmetry=None, deadline: float | None = None, cache_budget: int | None = None,
-                 lost: bool = False):
-        #: the cost: guesses (a guess may hit the secret, which ends the game) or, where
-        #: game.rules.cost is "misses" (Hangman), misses (see "The misses cost" above)
-        self.misses = game.rules.cost == "misses"
+                 lost: bool = False, cost: str | None = None):
+        #: what is paid (arena.costs): "guesses" or, on games without hits (Hangman), "misses"
+        #: (the game's own cost unless `cost` says otherwise); "lost" is the misses counted as
+        #: lost games, as `lost=True` is
+        self.cost = cost_for(game, cost)
+        if self.cost.name == "lost":
+            lost, max_guesses = True, game.strikes if max_guesses is None else max_guesses
+            self.cost = cost_for(game, "misses")
+        #: the game ends when the candidates are determined, not by a hit: see "The misses cost"
+        self.misses = not game.rules.hits
         #: misses cost only: a secret costs its weight once its misses reach `max_guesses` (the
         #: strikes: a lost game), and nothing otherwise
         self.lost = bool(lost)
-        if self.lost and (not self.misses or max_guesses is None):
+        if self.lost and (self.cost.name != "misses" or max_guesses is None):
             raise ArenaError(f"{game.spec}: counting lost games needs the misses cost and a number of strikes")
-        if not game.rules.hits and not self.misses:
-            raise ArenaError(f"{game.spec}: the optimal solver needs a game whose guesses can hit the secret")
+        #: every guess is paid (guesses until determined), not only the misses
+        self.every_guess = self.misses and self.cost.name == "guesses"
         self.game = game
         self.w = np.asarray(weights, dtype=np.float64)
         self.uniform = bool(np.all(self.w == 1.0))
@@ -154,7 +161,7 @@ class Search:
         self.root_lower = 0.0  # a lower bound on the root's cost proven so far (see search_node)
         self.report: Callable[[Search], None] | None = None  # offered the search now and then
         self.timed_out = False  # set when a Timeout stopped the search at the root
-        self._tables: dict[int, np.ndarray] = {}
+        self._tables: dict = {}
         self.stats = Stats()
         self.mix = np.random.default_rng(0).integers(1, 1 << 62, size=DEDUPE_SIZE, dtype=np.int64)
 
@@ -212,7 +219,7 @@ class Search:
 
     def pool(self, S: Indexes, sym) -> Indexes:
         """The guesses tried at S: every guess or the candidates, one per symmetry class."""
-        base = self.game.guesses_naming(S) if self.consistent_pool else self.game.all_guesses
+        base = self.game.candidate_guesses(S) if self.consistent_pool else self.game.all_guesses
         return base if sym is None else sym.representatives(base)
 
     # --- the search --------------------------------------------------------------------------
@@ -223,6 +230,8 @@ class Search:
         if self.misses:
             if self.lost and left <= 0:  # the strikes ran out, even on a determined word
                 return self.weight(S)
+            if left < 0:  # past a limit on the cost (objective worst, or max=K)
+                return INF
             if self.game.determined(S):
                 return 0.0
         elif n == 1:
@@ -298,12 +307,37 @@ class Search:
     def miss_bound(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Misses cost: for every guess, the weight of its miss class (each of those secrets pays
         this miss; every class costs at least 0 more, bounds.py), or 0 when counting lost games."""
+        if self.every_guess:  # every secret pays this guess, and every class of two or more another
+            return self.weight(S) + self.determine_bounds(S, pool, counts, codes)
         column = [i for i, code in enumerate(codes.tolist()) if self.game.is_miss(code)]
         if self.lost or not column:
             return np.zeros(len(pool), dtype=np.float64)
         if self.uniform:
             return counts[:, column[0]].astype(np.float64)
         return self.class_masses(S, pool, codes)[:, column[0]]
+
+    def determine_table(self, b: int) -> np.ndarray:
+        """table[n]: the fewest guesses that determine n equally likely secrets (guesses
+        until determined, classes of at most b replies): bounds.determine_table."""
+        if ("determine", b) not in self._tables:
+            self._tables[("determine", b)] = determine_table(len(self.game.secrets), b)
+        return self._tables[("determine", b)]
+
+    def determine_bounds(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """Guesses until determined: for every guess, a lower bound on what its classes cost
+        after it (bounds.py): the leaf-depth bound of each class with equal weights, and with
+        weights the mass of the classes not yet determined (each pays one more guess at least)."""
+        useful = counts.max(axis=1) < len(S)
+        b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
+        if self.uniform:
+            return self.determine_table(b)[counts].sum(axis=1)
+        mass = self.class_masses(S, pool, codes)
+        return np.where(counts >= 2, mass, 0.0).sum(axis=1)
+
+    def determine_bound(self, C: Indexes) -> float:
+        """A lower bound on what a class costs before it is searched: 0 under misses (bounds.py),
+        and under guesses until determined one guess for each secret of an undetermined class."""
+        return self.weight(C) if self.every_guess and not self.game.determined(C) else 0.0
 
     def hit_free_counts(self, pool: Indexes, S: Indexes) -> tuple[np.ndarray, np.ndarray]:
         """The partition counts of the pool on S and the reply code of each column, with the
@@ -411,8 +445,8 @@ class Search:
         below `limit`, else a lower bound >= limit. A class is bounded below by 0 before it is
         searched (bounds.py), or by its weight when it has lost (no strikes left)."""
         classes = sorted(((c, left - self.step(r)) for r, c in parts.items()), key=lambda cl: len(cl[0]))
-        paid = 0.0 if self.lost else sum(self.weight(c) for r, c in parts.items() if self.game.is_miss(r))
-        bounds = [self.weight(c) if self.lost and k <= 0 else 0.0 for c, k in classes]
+        paid = 0.0 if self.lost else sum(self.weight(c) for r, c in parts.items() if self.step(r))
+        bounds = [self.weight(c) if self.lost and k <= 0 else self.determine_bound(c) for c, k in classes]
         total = paid + sum(bounds)
         if total >= limit:
             return total
@@ -426,7 +460,7 @@ class Search:
     # --- depth limits and bounds at the root -------------------------------------------------
     def step(self, reply) -> int:
         """What one reply costs the guesser: a guess, or (cost "misses") 1 for a miss, else 0."""
-        return int(self.game.is_miss(reply)) if self.misses else 1
+        return self.cost.step(self.game, reply) if self.misses else 1
 
     def fits(self, S: Indexes, left: int, sym=None) -> bool:
         """Can every secret of S be found within `left` guesses (misses: be determined, the
@@ -477,8 +511,9 @@ class Search:
 
     def root_bound(self, S: Indexes, sym=None) -> float:
         """A lower bound on C(S) from what the search has proven so far: for every guess,
-        w(S) + sum over its classes of the best bound known (exact value, cached bound, or the
-        slot bound), minimised over guesses; never below a bound cached for S itself."""
+        what the guess itself costs (w(S), or under misses its miss class) plus, over its
+        classes, the best bound known (exact value, cached bound, or the class bound),
+        minimised over guesses; never below a bound cached for S itself."""
         left = self.limit
         pool = self.pool(S, sym)
         counts, _ = self.hit_free_counts(pool, S)
@@ -486,11 +521,13 @@ class Search:
         b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
         best = INF
         for i in np.flatnonzero(useful):
-            total = self.weight(S)
+            total = 0.0 if self.misses else self.weight(S)
             for r, c in self.game.partition(int(pool[i]), S).items():
                 if r == self.hit:
                     continue
-                total += self.known_bound(c, b, left - 1)
+                if self.misses and self.step(r) and not self.lost:
+                    total += self.weight(c)  # each secret of the class pays this reply
+                total += self.known_bound(c, b, left - self.step(r))
                 if total >= best:
                     break
             best = min(best, total)
@@ -498,11 +535,20 @@ class Search:
         return max(best, entry[0]) if entry else best
 
     def known_bound(self, S: Indexes, b: int, left: int) -> float:
-        """The best lower bound on C(S) known without searching: cache or slot bound."""
-        if len(S) == 1:
+        """The best lower bound on C(S) known without searching: cache or class bound."""
+        if self.misses:
+            if self.lost and left <= 0:
+                return self.weight(S)
+            if left < 0:
+                return INF
+            if self.game.determined(S):
+                return 0.0
+            slot = self.determine_bound(S)
+        elif len(S) == 1:
             return float(self.w[S[0]]) if left >= 1 else INF
+        else:
+            slot = self.class_bound(S, b, left)
         entry = self.cache.get(self.key(S, left))
-        slot = self.class_bound(S, b, left)
         return slot if entry is None else max(slot, entry[0])
 
     # --- reading the answer ------------------------------------------------------------------

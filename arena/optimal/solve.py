@@ -14,6 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..costs import Cost, cost_for
 from ..errors import ArenaError, choices
 from ..game import Game, Index, Indexes
 from ..greedy import greedy_tree
@@ -32,8 +33,9 @@ SEED_METRICS = ("entropy", "expected", "most-parts", "minimax")
 @dataclass
 class SolvedTree(Tree):
     """A Tree with what the solver knows about it: its weighted cost `value` (sum of weight x
-    guesses; with equal weights, the total), a proven `lower_bound` on the best possible cost
-    (equal to `value` when the search finished: the tree is optimal), and the search's effort."""
+    cost, the cost `cost` of arena.costs: guesses, or Hangman's misses; with equal weights, the
+    total), a proven `lower_bound` on the best possible cost (equal to `value` when the search
+    finished: the tree is optimal), and the search's effort."""
 
     value: float = 0.0
     lower_bound: float = 0.0
@@ -42,6 +44,15 @@ class SolvedTree(Tree):
     depth_bound: int = 0  # a proven lower bound on the worst case of any tree (objective=worst)
     time_limit: float | None = None  # the limit the search ran under (None: none)
     stopped: bool = False  # did the time limit stop the search?
+    cost: str = "guesses"  # what `value` counts (arena.costs)
+
+    @property
+    def costs(self) -> np.ndarray:
+        """Each secret's cost, as `value` counts it (the guesses, misses or lost games)."""
+        return cost_for(self.game, self.cost).of(self)
+
+    def cost_of(self, node: Node) -> np.ndarray:
+        return self.costs[node.candidates]
 
     @property
     def exact(self) -> bool:
@@ -56,7 +67,7 @@ class SolvedTree(Tree):
         data = super().to_json()
         data.update(value=_plain(self.value), lower_bound=_plain(self.lower_bound), exact=self.exact,
                     gap=_plain(self.gap), time_limit=self.time_limit, stopped=self.stopped,
-                    seconds=round(self.seconds, 3))
+                    seconds=round(self.seconds, 3), cost=self.cost)
         return data
 
 
@@ -67,51 +78,76 @@ def _plain(x: float):
 
 def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Sequence[float] | None = None,
                  pool: str = "all", objective: str = "average", max_guesses: int | None = None,
-                 time_limit: float | None = None, progress: ProgressLine | None = None) -> SolvedTree:
-    """The decision tree minimising sum_s w_s x (guesses to find s) over `secrets` (default all).
+                 time_limit: float | None = None, progress: ProgressLine | None = None,
+                 cost: str | None = None) -> SolvedTree:
+    """The decision tree minimising sum_s w_s x cost(s) over `secrets` (default all).
 
+    cost: what a secret costs (arena.costs): the guesses to find it (Jotto, Mastermind), or on
+    a game that ends when the secret is determined (Hangman) its own cost, the misses, or
+    "guesses" (letters until determined) or "lost" (1 if the misses reach the strikes).
     weights: one per secret of `secrets` (or of the whole game), >= 0; default all equal, when
-    the value is the total number of guesses. pool: "all" guesses or only "consistent" ones (that
-    may still be the secret). objective: "average" (the weighted total) or "worst" (the fewest
-    guesses in the worst case, then the least total among such trees). max_guesses=K: the best
-    total among trees that never need more than K guesses. time_limit (seconds): stop the search
-    and return the best tree found (at worst the best greedy tree) with `lower_bound` < `value`
-    unless it was proven optimal. The tree's guesser is named as the `optimal` agent's spec.
+    the value is the total cost. pool: "all" guesses or only "consistent" ones (that may still
+    be the secret; Hangman: letters that may be in the word). objective: "average" (the
+    weighted total) or "worst" (the least cost in the worst case, then the least total among
+    such trees). max_guesses=K: the best total among trees that never cost more than K (Hangman:
+    K misses). time_limit (seconds): stop the search and return the best tree found (at worst
+    the best greedy tree) with `lower_bound` < `value` unless it was proven optimal. The tree's
+    guesser is named as the `optimal` agent's spec. A game that tells the guesser something
+    first (Hangman: the word's length) is solved opening by opening, one root each.
     progress: a ProgressLine to keep up to date (sets explored, best so far, proven bound).
     """
     start = time.perf_counter()
     check_choice("pool", pool, POOLS)
     check_choice("objective", objective, OBJECTIVES)
+    paid = cost_for(game, cost)
     if max_guesses is not None and (not isinstance(max_guesses, (int, np.integer)) or max_guesses < 1):
         raise ArenaError(f"max_guesses must be a positive integer or None, got {max_guesses!r}")
+    if paid.name == "lost" and objective != "average":
+        raise ArenaError("the lost-games cost is the chance of losing: it has no worst-case objective "
+                         "(the worst case is the fewest misses in the worst case: cost misses, objective worst)")
     if time_limit is not None and not time_limit > 0:
         raise ArenaError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-    if not game.rules.hits:
-        raise ArenaError(f"{game.spec}: the optimal solver needs guesses that can hit the secret")
     S = secret_set(game, secrets)
     w, scale = weight_vector(game, S, weights)
     deadline = None if time_limit is None else start + time_limit
     everything_alike = scale is not None and len(S) == len(game.secrets)
     sym = stabilizer(game, None if everything_alike else invariant(game, S, w))
-    label = agent_spec(pool, objective, max_guesses)
-
-    depth_bound = 0
-    if objective == "worst":
-        try:
-            max_guesses = depth_bound = least_depth(game, S, w, pool, sym, max_guesses, deadline)
-        except Timeout:  # the search below times out at once and returns the best greedy tree
-            pass
-    check_search_memory(game, S, pool)
-    incumbent = seed_tree(game, S, w, pool, max_guesses) if time_limit is not None else None
-    search = Search(game, w, pool, max_guesses, sym, deadline)
+    label = agent_spec(pool, objective, max_guesses, paid.name if paid.name != game.rules.cost else None)
     unit = 1.0 if scale is None else scale
-    watch(search, progress, unit)
-    tree, lower = search_below(search, S, incumbent, label)
-    value = incumbent_value(tree, w) * unit
-    return SolvedTree(game, label, tree.roots, tree.guesses, tree.misses, value=value,
-                      lower_bound=min(lower * unit, value), seconds=time.perf_counter() - start,
-                      searched=search.stats.nodes, depth_bound=depth_bound or min_depth(len(S), search.b_max),
-                      time_limit=time_limit, stopped=search.timed_out)
+
+    roots, values, lowers, depth_bound, nodes, stopped = [], [], [], 0, 0, False
+    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
+    for opening, part in game.openings(S):
+        limit, bound = max_guesses, 0
+        if objective == "worst":
+            try:
+                limit = bound = least_depth(game, part, w, pool, sym, max_guesses, deadline, paid.name)
+            except Timeout:  # the search below times out at once and returns the best greedy tree
+                pass
+        check_search_memory(game, part, pool)
+        incumbent = seed_tree(game, part, w, pool, limit, paid) if time_limit is not None else None
+        search = Search(game, w, pool, limit, sym, deadline, cost=paid.name)
+        watch(search, progress, unit)
+        root, tree_costs, lower = search_below(search, part, incumbent, opening, paid)
+        roots.append(root)
+        costs[:, part] = tree_costs[:, part]
+        values.append(float(paid_cost(paid, costs[:, part]) @ w[part]))
+        lowers.append(min(lower, values[-1]))
+        depth_bound = max(depth_bound, bound or (0 if search.misses else min_depth(len(part), search.b_max)))
+        nodes, stopped = nodes + search.stats.nodes, stopped or search.timed_out
+    value = sum(values) * unit
+    roots = [root for root in roots if root is not None]  # an opening of one word needs no guess
+    return SolvedTree(game, label, roots, costs[0], costs[1], value=value,
+                      lower_bound=min(sum(lowers) * unit, value), seconds=time.perf_counter() - start,
+                      searched=nodes, depth_bound=depth_bound, time_limit=time_limit, stopped=stopped,
+                      cost=paid.name)
+
+
+def paid_cost(paid: Cost, costs: np.ndarray) -> np.ndarray:
+    """The cost `paid` of each secret, from its (guesses, misses) rows."""
+    if paid.name == "guesses":
+        return costs[0]
+    return costs[1] if paid.name == "misses" else (costs[1] >= paid.strikes).astype(np.int64)
 
 
 def check_search_memory(game: Game, S: Indexes, pool: str) -> None:
@@ -140,11 +176,15 @@ def watch(search: Search, progress: ProgressLine | None, unit: float = 1.0) -> N
     search.report = report
 
 
-def search_below(search: Search, S: Indexes, incumbent: Tree | None, label: str) -> tuple[Tree, float]:
-    """The best tree the search finds for S, cheaper than the incumbent (if any), and a proven
-    lower bound on the optimum: the optimum itself unless the time limit stopped the search."""
+def search_below(search: Search, S: Indexes, incumbent: Tree | None, opening: str = "",
+                 paid: Cost | None = None) -> tuple[Node, np.ndarray, float]:
+    """The root of the best tree the search finds for S, cheaper than the incumbent (if any),
+    each secret's (guesses, misses) under it, and a proven lower bound on the optimum: the
+    optimum itself unless the time limit stopped the search. `paid` is the cost the search
+    counts (default: guesses)."""
     game, w, sym = search.game, search.w, search.symmetry
-    budget = INF if incumbent is None else incumbent_value(incumbent, w)
+    paid = paid or Cost("guesses")
+    budget = INF if incumbent is None else incumbent_value(incumbent, w, paid, S)
     search.root_key = search.key(S, search.limit)
     search.incumbent = budget
     try:
@@ -152,15 +192,23 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | None, label: str)
         if value == INF:
             raise ArenaError(f"{game.spec}: no tree finds every secret within {search.limit} guesses")
         if value < budget:
-            return tree_from_search(search, S, label), value
-        return incumbent, budget  # the search proved that nothing beats the incumbent
+            return (*tree_from_search(search, S, opening), value)
+        return (*incumbent_part(incumbent, S), budget)  # nothing beats the incumbent
     except Timeout:
         search.timed_out = True
         best, guess = search.progress
-        tree = tree_from_search(search, S, label, guess) if guess >= 0 and best < budget else incumbent
-        if tree is None:
+        if guess >= 0 and best < budget:
+            return (*tree_from_search(search, S, opening, guess), min(search.root_bound(S, sym), best))
+        if incumbent is None:
             raise ArenaError(f"{game.spec}: no tree within {search.limit} guesses found before the time limit")
-        return tree, min(search.root_bound(S, sym), incumbent_value(tree, w))
+        return (*incumbent_part(incumbent, S), min(search.root_bound(S, sym), budget))
+
+
+def incumbent_part(tree: Tree, S: Indexes) -> tuple[Node | None, np.ndarray]:
+    """The incumbent's root for the secrets S (one opening; None if it needs no guess), and
+    its (guesses, misses) rows."""
+    root = next((r for r in tree.roots if np.array_equal(np.sort(r.candidates), S)), None)
+    return root, np.array([tree.guesses, tree.misses], dtype=np.int64)
 
 
 def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None = None,
@@ -185,9 +233,10 @@ def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None =
         halfway = None if time_limit is None else start + time_limit / 2
         level_bound = proven_bound(search, S, bound_levels, halfway)
     search.deadline = None if time_limit is None else start + time_limit
-    best, lower = search_below(search, S, tree, tree.guesser)
-    value = incumbent_value(best, w)
-    return SolvedTree(game, best.guesser, best.roots, best.guesses, best.misses, value=value,
+    root, costs, lower = search_below(search, S, tree, tree.roots[0].opening)
+    value = float(costs[0][S] @ w[S])
+    guesser = tree.guesser if root is tree.roots[0] else agent_spec(pool, "average", None)
+    return SolvedTree(game, guesser, [root], costs[0], costs[1], value=value,
                       lower_bound=min(max(lower, level_bound), value), seconds=time.perf_counter() - start,
                       searched=search.stats.nodes, depth_bound=min_depth(len(S), search.b_max),
                       time_limit=time_limit, stopped=search.timed_out)
@@ -238,60 +287,83 @@ def invariant(game: Game, S: Indexes, w: np.ndarray) -> np.ndarray:
     return out
 
 
-def agent_spec(pool: str, objective: str, max_guesses: int | None) -> str:
+def agent_spec(pool: str, objective: str, max_guesses: int | None, cost: str | None = None) -> str:
     """The `optimal` agent's spec for these settings (non-default parameters only)."""
     parts = [f"pool={pool}"] if pool != "all" else []
     parts += [f"objective={objective}"] if objective != "average" else []
     parts += [f"max={max_guesses}"] if max_guesses else []
+    parts += [f"cost={cost}"] if cost else []
     return "optimal" + (":" + ",".join(parts) if parts else "")
 
 
 # --- the pieces of the solve ------------------------------------------------------------------
 def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int | None,
-                deadline: float | None) -> int:
-    """The fewest guesses that find every secret of S in the worst case (at most `cap`)."""
-    search = Search(game, w, pool, None, sym, deadline)
-    depth = min_depth(len(S), search.b_max)
+                deadline: float | None, cost: str | None = None) -> int:
+    """The fewest guesses (Hangman: misses, or the cost given) that find every secret of S in
+    the worst case (at most `cap`), counted up from the proven bound (bounds.py)."""
+    search = Search(game, w, pool, None, sym, deadline, cost=cost)
+    depth = 0 if search.misses else min_depth(len(S), search.b_max)
     while not search.fits(S, depth, sym):
         depth += 1
         if cap is not None and depth > cap:
-            raise ArenaError(f"{game.spec}: no tree finds every secret within {cap} guesses")
+            raise ArenaError(f"{game.spec}: no tree finds every secret within {cap} {search.cost.unit}")
+        if depth > len(S) + 1:  # every useful guess shrinks the classes: no guess splits S
+            raise ArenaError(f"{game.spec}: no guess tells apart {', '.join(game.secrets[s] for s in S[:3])}")
     return depth
 
 
-def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int | None) -> Tree | None:
-    """The best greedy tree (by weighted cost) that respects the depth limit: the incumbent that a
+def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int | None,
+              paid: Cost | None = None) -> Tree | None:
+    """The best greedy tree (by weighted cost) that respects the limit: the incumbent that a
     time-limited search has to beat, so that it always has a tree to return."""
+    paid = paid or Cost("guesses")
     best = None
     for metric in SEED_METRICS:
         tree = greedy_tree(game, metric, pool, S)
-        if max_guesses is not None and tree.guesses.max() > max_guesses:
+        if max_guesses is not None and paid.of(tree)[S].max() > max_guesses:
             continue
-        if best is None or incumbent_value(tree, w) < incumbent_value(best, w):
+        if best is None or incumbent_value(tree, w, paid, S) < incumbent_value(best, w, paid, S):
             best = tree
     return best
 
 
-def incumbent_value(tree: Tree, w: np.ndarray) -> float:
-    return float(tree.guesses[tree.secrets] @ w[tree.secrets])
+def incumbent_value(tree: Tree, w: np.ndarray, paid: Cost | None = None, S: Indexes | None = None) -> float:
+    """The tree's weighted cost over S (default: the secrets it covers)."""
+    S = tree.secrets if S is None else S
+    return float((paid or Cost("guesses")).of(tree)[S] @ w[S])
 
 
-def tree_from_search(search: Search, S: Indexes, label: str, root_guess: Index | None = None) -> Tree:
+def tree_from_search(search: Search, S: Indexes, opening: str = "",
+                     root_guess: Index | None = None) -> tuple[Node, np.ndarray]:
     """The tree of best guesses that the search's cache holds for S (every set on the way was
-    solved exactly), as an arena Tree with each secret's number of guesses."""
+    solved exactly): its root, and each secret's (guesses, misses) under it. A branch ends with
+    a hit or, where the game ends so (Hangman), once the secret is determined; a game already
+    lost (counting lost games) goes on with the fewest misses."""
     game = search.game
-    cost = np.zeros(len(game.secrets), dtype=np.int64)
+    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
     search.deadline = None  # a closed-form class may still need its (tiny) search for a guess
+    after_loss = None
 
-    def grow(part: Indexes, replies: tuple, left: int, guess: Index | None = None) -> Node:
+    def grow(part: Indexes, replies: tuple, left: int, missed: int, guess: Index | None = None) -> Node | None:
+        nonlocal after_loss
+        if search.misses and game.determined(part):
+            costs[:, part] = [[len(replies)], [missed]]
+            return None
         guess = search.best_guess(part, left) if guess is None else guess
-        node = Node(int(guess), part, replies)
+        if guess < 0:  # lost already: nothing more to lose, so the fewest misses from here
+            after_loss = after_loss or Search(game, search.w, "consistent" if search.consistent_pool else "all",
+                                              None, None, None, cost="misses")
+            guess = after_loss.best_guess(part, after_loss.limit)
+        node = Node(int(guess), part, replies, opening=opening)
         for reply, cls in game.partition(node.guess, part).items():
+            miss = missed + int(game.is_miss(reply))
             if game.finished(reply):
-                cost[cls] = len(replies) + 1
+                costs[:, cls] = [[len(replies) + 1], [miss]]
             else:
-                node.children[reply] = grow(cls, replies + (reply,), left - 1)
+                child = grow(cls, replies + (reply,), left - search.step(reply), miss)
+                if child is not None:
+                    node.children[reply] = child
         return node
 
-    root = grow(S, (), search.limit, root_guess)
-    return Tree(game, label, [root], cost, np.zeros_like(cost))
+    root = grow(S, (), search.limit, 0, root_guess)
+    return root, costs
