@@ -18,6 +18,7 @@ from typing import ClassVar
 import numpy as np
 
 from arena.caches import shared_by_game_spec
+from arena.costs import COSTS
 from arena.errors import ArenaError, RuleBreak
 from arena.game import Game, Index
 from arena.seeding import mix64
@@ -32,21 +33,34 @@ _TWO64 = 2.0**64
 
 
 @shared_by_game_spec(maxsize=8)  # one solve shared by every seeded twin
-def guesser_mix(game: Game, guessers: tuple[str, ...], file: str):
+def guesser_mix(game: Game, guessers: tuple[str, ...], file: str, payoff: str = "game"):
     """(probabilities, plans, symmetry) of the guesser's equilibrium mix for this game."""
-    from arena.equilibrium import double_oracle, solve_restricted
     from arena.equilibrium.plans import tree_plan
     from arena.equilibrium.solution import load_guesser_mix
 
     if file:
         mix, symmetry = load_guesser_mix(file, game)
         return np.array([p for p, _ in mix]), [plan for _, plan in mix], symmetry
-    if not game.rules.hits:
-        raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
-                         "solved for Jotto and Mastermind")
-    solution = solve_restricted(game, [make_guesser(spec) for spec in guessers]) if guessers else double_oracle(game)
+    solution = solve(game, guessers, payoff)
     mix = solution.guesser_mix()  # in the order a saved solution lists them, so both draw alike
     return np.array([p for p, _, _ in mix]), [tree_plan(t) for _, t, _ in mix], solution.symmetry
+
+
+def solve(game: Game, guessers: tuple[str, ...], payoff: str):
+    """The equilibrium of the game (against these guessers' trees only, if any named), with
+    the payoff `payoff` (arena.costs; "game": the game's own)."""
+    from arena.equilibrium import double_oracle, solve_restricted
+
+    cost = None if payoff == "game" else payoff
+    if guessers:
+        return solve_restricted(game, [make_guesser(spec) for spec in guessers], cost)
+    return double_oracle(game, cost=cost)
+
+
+#: The payoff parameter both sides take.
+PAYOFF = Param("payoff", ("game",) + COSTS, "game",
+               "the payoff solved for: the game's own cost (guesses; Hangman: misses), or on Hangman "
+               "guesses (letters until determined) or lost (games lost within the strikes)")
 
 
 class EquilibriumGuesser(Guesser):
@@ -58,6 +72,7 @@ class EquilibriumGuesser(Guesser):
         "seed": Param("seed", int, 0, "random seed"),
         "guessers": Param("guessers", plus_list, (), "mix only these guessers' trees, joined by + (default: every tree)"),
         "file": Param("file", str, "", "an equilibrium saved by `arena equilibrium --save`"),
+        "payoff": PAYOFF,
     }
     traits = Traits(deterministic=False, uses_history=True)
 
@@ -84,33 +99,29 @@ class EquilibriumGuesser(Guesser):
 
     def _draw(self, game: Game) -> tuple[dict, np.ndarray | None]:
         with imports_allowed(self.allow_import):
-            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"])
+            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"],
+                                                         self.values["payoff"])
         u = mix64(*self.entropy, 0) / _TWO64
         cumulative = np.cumsum(probabilities) / probabilities.sum()
         k = min(int(np.searchsorted(cumulative, u, side="right")), len(plans) - 1)
         return plans[k], symmetry.permutation(mix64(*self.entropy, 1) % symmetry.order)
 
     def choose(self, game: Game, state: State) -> Index:
+        from arena.equilibrium.plans import plan_key
+
         plan, permutation = self.draw(game)
-        replies = tuple(r for _, r in state.history)
-        if replies not in plan:
-            raise RuleBreak(f"{self.spec}: its tree has no guess after {game.history_label(replies) or 'no replies'}")
-        return int(plan[replies] if permutation is None else permutation[plan[replies]])
+        key = plan_key(game, state)
+        if key not in plan:
+            raise RuleBreak(f"{self.spec}: its tree has no guess after {game.history_label(key[1:]) or 'no replies'}")
+        return int(plan[key] if permutation is None else permutation[plan[key]])
 
 
 @shared_by_game_spec(maxsize=8)  # one solve shared by every seeded twin
-def chooser_mix(game: Game, guessers: tuple[str, ...], file: str) -> np.ndarray:
+def chooser_mix(game: Game, guessers: tuple[str, ...], file: str, payoff: str = "game") -> np.ndarray:
     """The chooser's equilibrium probability of every secret of this game."""
-
-    from arena.equilibrium import double_oracle, solve_restricted
-
     if file:
         return saved_chooser_mix(game, file)
-    if not game.rules.hits:
-        raise ArenaError(f"equilibrium: {game.spec} has no guess that hits the secret; equilibria are "
-                         "solved for Jotto and Mastermind")
-    solution = solve_restricted(game, [make_guesser(spec) for spec in guessers]) if guessers else double_oracle(game)
-    return np.asarray(solution.chooser, dtype=float)
+    return np.asarray(solve(game, guessers, payoff).chooser, dtype=float)
 
 
 def saved_chooser_mix(game: Game, file: str) -> np.ndarray:
@@ -153,6 +164,7 @@ class EquilibriumChooser(Weighted):
     params: ClassVar[dict[str, Param]] = {
         "guessers": Param("guessers", plus_list, (), "solve against only these guessers' trees, joined by +"),
         "file": Param("file", str, "", "an equilibrium saved by `arena equilibrium --save`"),
+        "payoff": PAYOFF,
     }
 
     def __init__(self, **values):
@@ -161,7 +173,7 @@ class EquilibriumChooser(Weighted):
 
     def weights(self, game: Game) -> np.ndarray:
         with imports_allowed(self.allow_import):
-            mix = chooser_mix(game, tuple(self.values["guessers"]), self.values["file"])
+            mix = chooser_mix(game, tuple(self.values["guessers"]), self.values["file"], self.values["payoff"])
         return mix / mix.sum()
 
 

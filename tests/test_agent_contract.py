@@ -26,8 +26,7 @@ GAMES = ["mastermind:pegs=2,colors=3", "jotto:first=20", "hangman:length=4,first
 MM, JOTTO, HANGMAN = GAMES
 #: Games an agent declines with an ArenaError by design: the exact solvers behind equilibrium,
 #: optimal and lookahead need a guess that hits; fewest-misses needs a game that counts misses.
-DECLINES = {("guesser", "equilibrium", HANGMAN), ("chooser", "equilibrium", HANGMAN),
-            ("guesser", "lookahead", HANGMAN),
+DECLINES = {("guesser", "lookahead", HANGMAN),
             ("guesser", "fewest-misses", MM), ("guesser", "fewest-misses", JOTTO)}
 #: The guessers each chooser is refereed against.
 OPPONENTS = ["lowest", "random:seed=3"]

@@ -44,20 +44,20 @@ def solve(args):
     from ..equilibrium.symmetry import no_symmetry
     from ..games import make_game
 
+    from ..costs import cost_for
+
     game = make_game(args.game)
-    if not game.rules.hits:
-        raise ArenaError(f"{game.spec}: equilibria are solved for games whose guesses can hit the secret "
-                         "(Jotto, Mastermind)")
+    cost = cost_for(game, args.payoff).name
     if args.time_limit is not None and not args.time_limit > 0:
         raise ArenaError(f"--time-limit must be positive, got {args.time_limit}")
     if args.guessers is not None:
         specs = split_specs(args.guessers)
         if not specs:
             raise ArenaError("--guessers needs at least one guesser spec, e.g. --guessers knuth,entropy")
-        return solve_restricted(game, [make_guesser(spec) for spec in specs])
+        return solve_restricted(game, [make_guesser(spec) for spec in specs], cost)
     if args.method == "enumerate":
         try:
-            return solve_enumerated(game, frontier=not args.all_trees)
+            return solve_enumerated(game, frontier=not args.all_trees, cost=cost)
         except ValueError as e:
             raise ArenaError(str(e)) from None
     if args.time_limit is None:
@@ -75,7 +75,7 @@ def solve(args):
     symmetry = no_symmetry(game) if args.no_symmetry else None
     try:
         return double_oracle(game, symmetry, time_limit=args.time_limit, progress=progress,
-                             search_progress=search_line if terminal else None)
+                             search_progress=search_line if terminal else None, cost=cost)
     finally:
         search_line.close()
 
@@ -99,13 +99,14 @@ def report(eq, check=None) -> str:
     n = len(game.secrets)
     lines = [f"equilibrium of {game.spec}: {n:,} secret{'s' if n != 1 else ''}"]
     exact = f" = {eq.exact.value} (exact)" if eq.exact else ""
+    unit = eq.unit
     if eq.settled:
-        lines.append(f"value = {eq.value:.6f} guesses{exact}")
+        lines.append(f"value = {eq.value:.6f} {unit}{exact}")
     else:
-        lines.append(f"value: between {eq.lower:.6f} and {eq.upper:.6f} guesses (not converged, gap {eq.gap:.2g})")
+        lines.append(f"value: between {eq.lower:.6f} and {eq.upper:.6f} {unit} (not converged, gap {eq.gap:.2g})")
     lines.append(f"bounds: {eq.lower:.6f} <= value <= {eq.upper:.6f}; gap {eq.gap:.2g}")
     if eq.uniform is not None:
-        lines.append(f"uniform chooser: {eq.uniform:.6f} (the least mean number of guesses when every secret is equally likely)")
+        lines.append(f"uniform chooser: {eq.uniform:.6f} (the least mean number of {unit} when every secret is equally likely)")
     lines.append(f"method: {eq.method}")
     lines += [f"note: {n}" for n in eq.notes]
     if check is not None:
@@ -138,10 +139,11 @@ def report(eq, check=None) -> str:
     lines.append(f"  {'probability':>11}  {'exact':<{width}} {'total':>7} {'worst':>5}  "
                  "first guess; second guesses after the commonest replies")
     for p, tree, x in mix:
-        lines.append(f"  {p:>11.6f}  {_fraction(x, width)} {int(tree.guesses.sum()):>7,} "
-                     f"{int(tree.guesses.max()):>5}  {first_guesses(tree)}")
+        costs = eq.tree_costs(tree)
+        lines.append(f"  {p:>11.6f}  {_fraction(x, width)} {int(costs.sum()):>7,} "
+                     f"{int(costs.max()):>5}  {first_guesses(tree)}")
         if not eq.symmetry.trivial and len(eq.symmetry.labels) <= 8:  # what tells the trees apart
-            means = eq.symmetry.averages(tree.guesses)[0]
+            means = eq.symmetry.averages(costs)[0]
             lines.append(" " * (15 + width) + "mean by type: " + ", ".join(
                 f"{label} {m:.4f}" for label, m in zip(eq.symmetry.labels, means)))
     return "\n".join(line.rstrip() for line in lines)
@@ -154,7 +156,7 @@ def cmd_equilibrium(args) -> None:
     eq = solve(args)
     check = None
     if args.check:  # nashpy on the payoff matrix of the trees the guesser mixes
-        check = nashpy_solution(PayoffMatrix.of(np.array([t.guesses for t in eq.trees]), eq.symmetry).A)
+        check = nashpy_solution(PayoffMatrix.of(np.array([eq.tree_costs(t) for t in eq.trees]), eq.symmetry).A)
     if args.save:
         eq.save(args.save)
     if args.json:
@@ -181,6 +183,10 @@ def add_commands(sub) -> None:
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="stop the double oracle after this long (a best response under way included) "
                         "and report the bounds reached, not converged")
+    p.add_argument("--payoff", default=None, metavar="COST",
+                   help="what the chooser wins: guesses (Jotto, Mastermind); on Hangman misses (the default: "
+                        "misses until the word is determined), lost (games lost within the strikes) or "
+                        "guesses (letters until determined)")
     p.add_argument("--check", action="store_true", help="also solve the final payoff matrix with nashpy")
     p.add_argument("--progress", action="store_true",
                    help="print the bounds after each best response on stderr (the default on a terminal, without --json)")

@@ -40,6 +40,7 @@ from functools import reduce
 
 import numpy as np
 
+from ..costs import cost_for
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes, Reply
 from ..resources import check_memory
@@ -71,20 +72,31 @@ def _classes(game: Game, guess: Index, candidates: Indexes) -> list[tuple[Reply,
     return [(r, part) for r, part in game.partition(guess, candidates).items() if not game.finished(r)]
 
 
+def is_leaf(game: Game, S: Indexes) -> bool:
+    """Is S decided with no choice left: one secret to name (it is guessed), or, where the game
+    ends once the secret is determined (Hangman), a determined set (nothing is guessed)?"""
+    return len(S) == 1 if game.rules.hits else game.determined(S)
+
+
+def product(numbers) -> int:
+    return reduce(lambda a, b: a * b, numbers, 1)
+
+
 def count_trees(game: Game, secrets: Indexes | None = None) -> int:
     """T(S) of the module docstring, exactly (a Python int: it overflows any machine word
-    beyond the tiniest games; 3x3 Mastermind has about 2.5e23 trees)."""
+    beyond the tiniest games; 3x3 Mastermind has about 2.5e23 trees). A game that tells the
+    guesser something first (Hangman: the length) has the product of its openings' counts."""
     memo: dict[bytes, int] = {}
 
     def count(S: Indexes) -> int:
         key = S.tobytes()
         if key not in memo:
-            memo[key] = 1 if len(S) == 1 else sum(
-                reduce(lambda a, b: a * b, (count(C) for _, C in _classes(game, g, S)), 1)
-                for g in useful_guesses(game, S))
+            memo[key] = 1 if is_leaf(game, S) else sum(
+                product(count(C) for _, C in _classes(game, g, S)) for g in useful_guesses(game, S))
         return memo[key]
 
-    return count(game.all_secrets if secrets is None else np.asarray(secrets))
+    S = game.all_secrets if secrets is None else np.asarray(secrets)
+    return product(count(part) for _, part in game.openings(S))
 
 
 def bounded_count(game: Game, limit: int, candidates_only: bool, budget: int = COUNT_BUDGET) -> int:
@@ -97,7 +109,7 @@ def bounded_count(game: Game, limit: int, candidates_only: bool, budget: int = C
     memo: dict[bytes, int] = {}
 
     def count(S: Indexes) -> int:
-        if len(S) == 1:
+        if is_leaf(game, S):
             return 1
         key = S.tobytes()
         if key in memo:
@@ -117,7 +129,10 @@ def bounded_count(game: Game, limit: int, candidates_only: bool, budget: int = C
         memo[key] = max(total, 1) if candidates_only else total
         return memo[key]
 
-    return count(game.all_secrets)
+    total = 1
+    for _, part in game.openings(game.all_secrets):
+        total = min(cap, total * count(part))
+    return total
 
 
 def check_enumeration_size(game: Game, frontier: bool, max_trees: int = MAX_TREES,
@@ -149,36 +164,46 @@ class _Options:
     classes: dict[int, list[tuple[Reply, bytes]]] = field(default_factory=dict)  # guess -> (reply, child key)
 
 
+#: The guess of a game's virtual root whose classes are its openings (Hangman: the lengths).
+OPENINGS = -2
+
+
 @dataclass(frozen=True)
 class TreeEnumeration:
-    """Guesser trees of a game as payoff columns: costs[k, s] = guesses tree k needs for
-    secret s. `frontier` says whether only undominated trees were kept."""
+    """Guesser trees of a game as payoff columns: costs[k, s] = what tree k costs on secret s
+    (its guesses, or the cost `cost` of arena.costs). `frontier` says whether only
+    undominated trees were kept."""
 
     game: Game
     costs: np.ndarray
     frontier: bool
     _nodes: dict = field(repr=False, compare=False)
+    root: bytes = b""
+    cost: str = "guesses"
 
     def __len__(self) -> int:
         return len(self.costs)
 
-    def plan(self, k: int) -> dict[tuple[Reply, ...], Index]:
-        """Tree k as a plan (replies so far -> guess)."""
-        plan: dict[tuple[Reply, ...], Index] = {}
+    def plan(self, k: int) -> dict[tuple, Index]:
+        """Tree k as a plan ((opening, replies so far...) -> guess)."""
+        plan: dict[tuple, Index] = {}
 
-        def walk(key: bytes, option: int, replies: tuple[Reply, ...]) -> None:
+        def walk(key: bytes, option: int, replies: tuple) -> None:
             node = self._nodes[key]
             g = int(node.guess[option])
-            plan[replies] = g
+            if g >= 0:
+                plan[replies] = g
             combo = int(node.combo[option])
             children = node.classes[g]
             for position, (reply, child) in enumerate(children):
                 stride = 1
                 for _, later in children[position + 1:]:
                     stride *= len(self._nodes[later].costs)
-                walk(child, (combo // stride) % len(self._nodes[child].costs), replies + (reply,))
+                below = (reply,) if g == OPENINGS else replies + (reply,)
+                walk(child, (combo // stride) % len(self._nodes[child].costs), below)
 
-        walk(self.game.all_secrets.tobytes(), k, ())
+        virtual = self.root == b"openings"
+        walk(self.root, k, () if virtual else (self.game.openings(self.game.all_secrets)[0][0],))
         return plan
 
     def tree(self, k: int):
@@ -199,42 +224,59 @@ def product_size(sizes: list[int], max_trees: int, spec: str) -> int:
     return n
 
 
-def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TREES) -> TreeEnumeration:
+def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TREES,
+                    cost: str | None = None) -> TreeEnumeration:
     """Every tree of the game (or its undominated ones) with its cost on every secret.
 
     Each node's options are the concatenation, over its useful guesses, of the Cartesian
-    product of its classes' options (hit: 1 guess; class C: 1 + the guesses of C's option).
+    product of its classes' options (class C reached by reply r: step(r) + the cost of C's
+    option; the hit costs its one guess). A determined set (Hangman) is a leaf with no guess.
+    A game that tells the guesser something first has a root whose options are the products
+    of its openings' options. Lost games are listed as misses (a tree with fewer misses on
+    every word loses no more often: its frontier serves), then counted at the end.
     """
+    paid = cost_for(game, cost)
+    listed = cost_for(game, "misses") if paid.name == "lost" else paid
     check_enumeration_size(game, frontier, max_trees)
     nodes: dict[bytes, _Options] = {}
+
+    def combine(S: Indexes, parts: list[tuple[Reply, Indexes]], guess: Index, base: np.ndarray) -> tuple:
+        """The options of one guess (or of the openings): every combination of its classes'."""
+        children = [(r, options(C)) for r, C in parts]
+        sizes = [len(nodes[c].costs) for _, c in children]
+        n = product_size(sizes, max_trees, game.spec)
+        check_memory(n * (4 * len(S) + 32), f"listing the trees of {game.spec} ({n:,} options at one decision point)")
+        block = np.broadcast_to(base, (n, len(S))).copy()
+        combo = np.arange(n, dtype=np.int64)
+        stride = n
+        for (r, C), (_, child), size in zip(parts, children, sizes):
+            stride //= size
+            which = (combo // stride) % size
+            step = 0 if guess == OPENINGS else listed.step(game, r)
+            block[:, np.searchsorted(S, C)] = step + nodes[child].costs[which]
+        keep = undominated_columns(block.T) if frontier else combo
+        return block[keep], np.full(len(keep), guess), combo[keep], children
 
     def options(S: Indexes) -> bytes:
         key = S.tobytes()
         if key in nodes:
             return key
-        if len(S) == 1:
-            g = int(game.secret_guess[S[0]])
-            nodes[key] = _Options(np.ones((1, 1), np.int8), np.array([g]), np.zeros(1, np.int64), {g: []})
+        if is_leaf(game, S):
+            g = int(game.secret_guess[S[0]]) if game.rules.hits else -1  # name the secret, or nothing left
+            nodes[key] = _Options(np.full((1, len(S)), int(game.rules.hits), np.int8), np.array([g]),
+                                  np.zeros(1, np.int64), {g: []})
             return key
         blocks, guesses, combos, classes = [], [], [], {}
         for g in useful_guesses(game, S).tolist():
-            parts = _classes(game, g, S)
-            children = [(r, options(C)) for r, C in parts]
-            classes[g] = children
-            sizes = [len(nodes[c].costs) for _, c in children]
-            n = product_size(sizes, max_trees, game.spec)
-            check_memory(n * (4 * len(S) + 32), f"listing the trees of {game.spec} ({n:,} options at one decision point)")
-            block = np.ones((n, len(S)), np.int8)  # the hit (if any) costs this one guess
-            combo = np.arange(n, dtype=np.int64)
-            stride = n
-            for (r, C), (_, child), size in zip(parts, children, sizes):
-                stride //= size
-                which = (combo // stride) % size
-                block[:, np.searchsorted(S, C)] = 1 + nodes[child].costs[which]
-            keep = undominated_columns(block.T) if frontier else combo
-            blocks.append(block[keep])
-            guesses.append(np.full(len(keep), g))
-            combos.append(combo[keep])
+            parts = game.partition(g, S)
+            hit = np.zeros(len(S), np.int8)
+            for r, C in parts.items():
+                if game.finished(r):
+                    hit[np.searchsorted(S, C)] = 1  # the hit: this guess, and done
+            block, guess, combo, classes[g] = combine(S, _classes(game, g, S), g, hit)
+            blocks.append(block)
+            guesses.append(guess)
+            combos.append(combo)
         costs, guess, combo = np.vstack(blocks), np.concatenate(guesses), np.concatenate(combos)
         if frontier:
             keep = undominated_columns(costs.T)
@@ -242,5 +284,15 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
         nodes[key] = _Options(costs, guess, combo, classes)
         return key
 
-    root = nodes[options(game.all_secrets)]
-    return TreeEnumeration(game, root.costs, frontier, nodes)
+    S = game.all_secrets
+    openings = game.openings(S)
+    if len(openings) == 1:
+        root = options(S)
+    else:  # the openings are classes of a root that guesses nothing
+        root = b"openings"
+        block, guess, combo, children = combine(S, openings, OPENINGS, np.zeros(len(S), np.int8))
+        nodes[root] = _Options(block, guess, combo, {OPENINGS: children})
+    costs = nodes[root].costs
+    if paid.name == "lost":
+        costs = (costs >= paid.strikes).astype(np.int8)
+    return TreeEnumeration(game, costs, frontier, nodes, root, paid.name)

@@ -37,6 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..costs import Cost, cost_for
 from ..game import Game
 from ..tree import Tree
 from ..resources import memory_limit
@@ -64,11 +65,11 @@ SMOOTHING = 0.5
 class _Columns:
     """The guesser's trees found so far (one per distinct payoff column) and their LP."""
 
-    def __init__(self, symmetry: Symmetry):
-        self.symmetry, self.trees, self.seen = symmetry, [], set()
+    def __init__(self, symmetry: Symmetry, paid: Cost):
+        self.symmetry, self.paid, self.trees, self.seen = symmetry, paid, [], set()
 
     def add(self, tree: Tree) -> bool:
-        key = self.symmetry.totals(tree.guesses).tobytes()
+        key = self.symmetry.totals(self.paid.of(tree)).tobytes()
         if key in self.seen:
             return False
         self.seen.add(key)
@@ -76,7 +77,7 @@ class _Columns:
         return True
 
     def payoff(self) -> PayoffMatrix:
-        return PayoffMatrix.of(np.array([t.guesses for t in self.trees]), self.symmetry)
+        return PayoffMatrix.of(np.array([self.paid.of(t) for t in self.trees]), self.symmetry)
 
     def room_for_another(self) -> bool:
         """Would the LP with one more tree fit the memory limit? (The costs as int64, the
@@ -89,7 +90,8 @@ class _Columns:
 def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float = TOLERANCE,
                   time_limit: float | None = None, initial: Sequence[Tree] = (),
                   certify: bool = True, smoothing: float = SMOOTHING,
-                  progress: Callable[[Step], None] | None = None, search_progress=None) -> Equilibrium:
+                  progress: Callable[[Step], None] | None = None, search_progress=None,
+                  cost: str | None = None) -> Equilibrium:
     """The equilibrium of the whole game (every secret against every guesser tree).
 
     `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
@@ -97,12 +99,14 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     With `certify`, exact rational strategies are recovered and proven (one more exact best
     response, against the rational chooser mix itself). `progress` is told each round's bounds;
     `search_progress` (an arena.optimal.progress.ProgressLine) follows each best response's search.
+    `cost` is the payoff (arena.costs: default the game's own; Hangman also guesses or lost).
     """
+    paid = cost_for(game, cost)
     start = time.perf_counter()
     symmetry = symmetry_of(game) if symmetry is None else symmetry
     n = len(game.secrets)
     uniform = np.full(n, 1.0 / n)
-    columns = _Columns(symmetry)
+    columns = _Columns(symmetry, paid)
     q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
     lower, upper, best_q, uniform_value = -np.inf, np.inf, q, None
     solution, steps, notes = None, [], []
@@ -118,14 +122,15 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         # the time limit reaches into the best response: a stopped one still gives a tree (a
         # column, so the upper bound stays valid) and a proven lower bound for this mix
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
-        tree, bound = bounded_best_response(game, mix, left, search_progress)
-        cost = float(mix @ tree.guesses)
-        stopped = bound < cost - 1e-12 * max(1.0, cost)  # the response was not proven best
+        tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name)
+        # the response was not proven best: the time limit stopped its search (a finished search
+        # is exact, up to the misses cost's tie tolerance, arena/optimal/search.py)
+        stopped = bool(getattr(tree, "stopped", False))
         if not stopped and uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
             uniform_value = bound
         if bound > lower:
             lower, best_q = bound, target
-        improves = solution is None or float(q @ symmetry.averages(tree.guesses)[0]) < upper - tolerance
+        improves = solution is None or float(q @ symmetry.averages(paid.of(tree))[0]) < upper - tolerance
         full = solution is not None and not columns.room_for_another()
         new = not full and columns.add(tree)
         if new:
@@ -153,7 +158,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     if settled and certify and time_limit is not None and time.perf_counter() - start > time_limit:
         notes.append("not certified: the time limit passed before the exact check")
     elif settled and certify:
-        exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column)
+        exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, paid)
         notes.append(note)
     if not stopped:
         responses = f"{len(steps)} exact best responses"
@@ -170,11 +175,11 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     value = upper if settled else (lower + upper) / 2
     return Equilibrium(game, method, value, lower, upper, symmetry.spread(best_q),
                        tuple(columns.trees[k] for k in played), solution.column[played], symmetry,
-                       time.perf_counter() - start, exact, uniform_value, tuple(steps), tuple(notes))
+                       time.perf_counter() - start, exact, uniform_value, tuple(steps), tuple(notes), paid.name)
 
 
 def _exact(game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray,
-           y: np.ndarray) -> tuple[ExactSolution | None, str]:
+           y: np.ndarray, paid: Cost) -> tuple[ExactSolution | None, str]:
     """Rational strategies near the chooser's q and the guesser's y, proven optimal.
 
     The guesser's y concedes max_O (A y)_O: every strategy of the chooser is a row, so exact
@@ -187,13 +192,13 @@ def _exact(game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray,
         for x in rational_strategies(negated, q):
             if guaranteed(A, x) != top:
                 continue
-            tree = best_response(game, symmetry.spread(np.array([float(v) for v in x])))
-            totals = symmetry.totals(tree.guesses)[0]
+            tree = best_response(game, symmetry.spread(np.array([float(v) for v in x])), paid.name)
+            totals = symmetry.totals(paid.of(tree))[0]
             needed = sum(xi * Fraction(int(t), int(size)) for xi, t, size in zip(x, totals, payoff.sizes))
             if needed == top:
                 return ExactSolution(top, tuple(x), tuple(z)), (
                     f"exact: the rational guesser mix concedes {top} against every secret, and the best "
-                    f"response to the rational chooser mix needs {needed} guesses on average")
+                    f"response to the rational chooser mix needs {needed} {paid.unit} on average")
             return None, (f"not exact: the rational chooser mix holds the guesser to {needed} only, "
                           f"while the rational guesser mix concedes {top}")
     return None, "not exact: no rational strategies near the LP's check out"

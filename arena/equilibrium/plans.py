@@ -15,7 +15,15 @@ from ..errors import ArenaError, RuleBreak
 from ..game import Game, Index, Indexes, Reply
 from ..tree import Node, Tree, check_tree, grow_tree, read_plan
 
-Plan = Mapping[tuple[Reply, ...], Index]
+#: A plan: the guess at each decision point, by (opening, replies so far...); the opening is
+#: what the game told the guesser first (Hangman: the word's length), "" where it tells nothing.
+Plan = Mapping[tuple, Index]
+
+
+def plan_key(game: Game, state) -> tuple:
+    """The plan's key for a state: its opening (its candidates share one) and its replies."""
+    opening = game.openings(state.candidates[:1])[0][0]
+    return (opening,) + tuple(r for _, r in state.history)
 
 
 class PlanPlayer:
@@ -28,10 +36,10 @@ class PlanPlayer:
         self.spec = self.label = spec
 
     def guess(self, game: Game, state) -> Index:
-        replies = tuple(r for _, r in state.history)
-        if replies not in self.plan:
-            raise RuleBreak(f"{self.spec} has no guess after {game.history_label(replies) or 'no replies'}")
-        return int(self.plan[replies])
+        key = plan_key(game, state)
+        if key not in self.plan:
+            raise RuleBreak(f"{self.spec} has no guess after {game.history_label(key[1:]) or 'no replies'}")
+        return int(self.plan[key])
 
 
 def plan_tree(game: Game, plan: Plan, spec: str, secrets: Indexes | None = None) -> Tree:
@@ -39,32 +47,30 @@ def plan_tree(game: Game, plan: Plan, spec: str, secrets: Indexes | None = None)
     return grow_tree(game, PlanPlayer(plan, spec), secrets)
 
 
-def tree_plan(tree: Tree) -> dict[tuple[Reply, ...], Index]:
+def tree_plan(tree: Tree) -> dict[tuple, Index]:
     """The plan a tree follows (the inverse of `plan_tree`)."""
-    return {node.replies: node.guess for node in tree.nodes()}
+    return {(node.opening,) + node.replies: node.guess for node in tree.nodes()}
 
 
-def plan_from_json(game: Game, data, where: str) -> dict[tuple[Reply, ...], Index]:
+def plan_from_json(game: Game, data, where: str) -> dict[tuple, Index]:
     """The plan of a tree saved by `Tree.to_json` (the whole tree, format tag and game included),
     read back against the game by the one saved-tree reader (arena.tree: no recursion, a depth
-    limit, one-line errors naming `where` and the node). An equilibrium's trees have one root."""
-    plan = read_plan(where, game, check_tree(where, data))
-    if any(key[0] for key in plan):
-        raise ArenaError(f"{where}: a tree with openings ({', '.join(sorted({k[0] for k in plan}))}) cannot be "
-                         f"part of an equilibrium")
-    return {key[1:]: guess for key, guess in plan.items()}
+    limit, one-line errors naming `where` and the node)."""
+    return read_plan(where, game, check_tree(where, data))
 
 
 def first_guesses(tree: Tree, limit: int = 4) -> str:
     """A tree in one line: its first guess, then the second guess after each reply (the
-    largest classes first, at most `limit` of them), e.g. `1122; |:3345 |W:2344 ... (+10)`."""
+    largest classes first, at most `limit` of them), e.g. `1122; |:3345 |W:2344 ... (+10)`;
+    with openings (Hangman's lengths), each opening's so, the largest first, joined by ` / `."""
     game = tree.game
-    children: list[Node] = sorted(tree.root.children.values(), key=lambda c: -len(c.candidates))
-    shown = " ".join(f"{game.history_label(c.replies)}:{game.guesses[c.guess]}" for c in children[:limit])
-    more = f" ... (+{len(children) - limit})" if len(children) > limit else ""
-    return game.guesses[tree.root.guess] + (f"; {shown}{more}" if children else "")
 
+    def line(root: Node) -> str:
+        children: list[Node] = sorted(root.children.values(), key=lambda c: -len(c.candidates))
+        shown = " ".join(f"{game.history_label(c.replies)}:{game.guesses[c.guess]}" for c in children[:limit])
+        more = f" ... (+{len(children) - limit})" if len(children) > limit else ""
+        head = f"{root.opening}: " if root.opening else ""
+        return head + game.guesses[root.guess] + (f"; {shown}{more}" if children else "")
 
-def tree_costs(trees: list[Tree], secrets: Indexes) -> np.ndarray:
-    """costs[k, i] = guesses tree k needs for secrets[i]."""
-    return np.array([t.guesses[secrets] for t in trees], dtype=np.int64).reshape(len(trees), len(secrets))
+    roots = sorted(tree.roots, key=lambda r: -len(r.candidates))
+    return " / ".join(line(r) for r in roots[:limit]) + (f" / ... (+{len(roots) - limit})" if len(roots) > limit else "")

@@ -8,6 +8,8 @@ possible (W(S) = sum of their weights, every one of which pays for the next gues
 
 with cost({s}) = w_s: the weighted average objective of the project's one exact search,
 `arena.optimal.optimal_tree` (branch and bound over candidate sets, arena/optimal/search.py).
+Where the game ends once the secret is determined (Hangman), the same search minimises the
+weighted misses (or letters, or lost games: arena.costs) instead.
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ from ..tree import Tree
 SOLVER = "arena.optimal.optimal_tree"
 
 
-def best_response(game, weights: np.ndarray) -> Tree:
-    """An exact best response to the chooser's mix `weights` (one per secret, summing to 1)."""
-    tree, _ = bounded_best_response(game, weights)
+def best_response(game, weights: np.ndarray, cost: str | None = None) -> Tree:
+    """An exact best response to the chooser's mix `weights` (one per secret, summing to 1),
+    under `cost` (arena.costs; default the game's own: Hangman's misses)."""
+    tree, _ = bounded_best_response(game, weights, cost=cost)
     return tree
 
 
 def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = None,
-                          progress=None) -> tuple[Tree, float]:
+                          progress=None, cost: str | None = None) -> tuple[Tree, float]:
     """A best response found within `time_limit` seconds (None: no limit), and a proven lower
     bound on the least expected cost of any tree against `weights`.
 
@@ -38,6 +41,6 @@ def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = 
     game's value, since `weights` is a mix the chooser may play. `progress` (a ProgressLine)
     follows the search."""
     weights = np.asarray(weights, dtype=np.float64)
-    tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress)
-    cost = float(weights @ tree.guesses)
-    return tree, min(float(tree.lower_bound), cost)
+    tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress, cost=cost)
+    paid = float(weights @ tree.costs)
+    return tree, min(float(tree.lower_bound), paid)

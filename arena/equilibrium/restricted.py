@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..costs import cost_for
 from ..errors import ArenaError
 from ..game import Game
 from ..tree import Tree, grow_tree
@@ -36,7 +37,8 @@ def guesser_trees(game: Game, guessers: Sequence) -> list[Tree]:
     return trees
 
 
-def _solve_columns(game: Game, costs: np.ndarray, method: str, start: float, tree_of) -> Equilibrium:
+def _solve_columns(game: Game, costs: np.ndarray, method: str, start: float, tree_of,
+                   cost: str = "guesses") -> Equilibrium:
     """Solve the game of the secrets against the columns `costs[k, s]`; `tree_of(k)` builds
     the trees the guesser plays (only those in its mix are built)."""
     symmetry = no_symmetry(game)
@@ -49,29 +51,34 @@ def _solve_columns(game: Game, costs: np.ndarray, method: str, start: float, tre
         exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
     lower, upper = float((solution.row @ A).min()), float((A @ solution.column).max())
     return Equilibrium(game, method + "; " + solution.method, solution.value, lower, upper, solution.row,
-                       trees, column, symmetry, time.perf_counter() - start, exact)
+                       trees, column, symmetry, time.perf_counter() - start, exact, cost=cost)
 
 
-def solve_restricted(game: Game, guessers: Sequence) -> Equilibrium:
+def solve_restricted(game: Game, guessers: Sequence, cost: str | None = None) -> Equilibrium:
     """The chooser (any secret) against a mix of the given guessers' trees (agents built by the
-    caller: `[make_guesser(spec) for spec in specs]`)."""
+    caller: `[make_guesser(spec) for spec in specs]`); the payoff is `cost` (arena.costs:
+    default the game's own)."""
     if not guessers:
         raise ArenaError("name at least one guesser")
+    paid = cost_for(game, cost)
     start = time.perf_counter()
     trees = guesser_trees(game, guessers)
-    costs = np.array([t.guesses for t in trees])
-    return _solve_columns(game, costs, f"restricted to {len(guessers)} named guessers", start, lambda k: trees[k])
+    costs = np.array([paid.of(t) for t in trees])
+    return _solve_columns(game, costs, f"restricted to {len(guessers)} named guessers", start, lambda k: trees[k],
+                          paid.name)
 
 
-def solve_enumerated(game: Game, frontier: bool = True, max_trees: int = MAX_TREES) -> Equilibrium:
+def solve_enumerated(game: Game, frontier: bool = True, max_trees: int = MAX_TREES,
+                     cost: str | None = None) -> Equilibrium:
     """The chooser against every guesser tree (`frontier`: every undominated one; the same
-    value and equilibria, see enumeration.py), by listing them all."""
+    value and equilibria, see enumeration.py), by listing them all; payoff `cost`."""
     start = time.perf_counter()
-    trees = enumerate_trees(game, frontier=frontier, max_trees=max_trees)
+    trees = enumerate_trees(game, frontier=frontier, max_trees=max_trees, cost=cost)
     rows, columns = len(game.secrets), len(trees)
     # the costs as int64 and the payoffs as float64, then the LP on them
     check_memory(rows * columns * 16 + lp_bytes(rows, columns),
                  f"solving {game.spec} against its {columns:,} listed trees")
     total = count_trees(game)
     what = f"{len(trees):,} undominated of {total:,} trees" if frontier else f"all {total:,} trees"
-    return _solve_columns(game, trees.costs.astype(np.int64), f"enumeration ({what})", start, trees.tree)
+    return _solve_columns(game, trees.costs.astype(np.int64), f"enumeration ({what})", start, trees.tree,
+                          trees.cost)

@@ -58,6 +58,17 @@ class Equilibrium:
     uniform: float | None = None  # the least expected guesses against the uniform chooser
     steps: tuple[Step, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    cost: str = "guesses"  # the payoff (arena.costs): guesses, or Hangman's misses or lost games
+
+    @property
+    def unit(self) -> str:
+        from ..costs import UNITS
+        return UNITS[self.cost]
+
+    def tree_costs(self, tree: Tree) -> np.ndarray:
+        """What the tree costs on every secret, in this solution's payoff."""
+        from ..costs import cost_for
+        return cost_for(self.game, self.cost).of(tree)
 
     @property
     def gap(self) -> float:
@@ -90,7 +101,7 @@ class Equilibrium:
     def to_json(self) -> dict:
         game = self.game
         out = {
-            "game": game.spec, "method": self.method, "value": self.value,
+            "game": game.spec, "payoff": self.cost, "method": self.method, "value": self.value,
             "value_exact": str(self.exact.value) if self.exact else None,
             "lower": self.lower, "upper": self.upper, "gap": self.gap, "settled": self.settled,
             "converged": self.settled,
@@ -100,9 +111,9 @@ class Equilibrium:
                               "probability_exact": str(x) if x is not None else None}
                              for label, size, p, x in self.chooser_by_row()],
             "guesser": [{"probability": p, "probability_exact": str(x) if x is not None else None,
-                         "first_guesses": first_guesses(t), "total": int(t.guesses.sum()),
-                         "worst": int(t.guesses.max()),
-                         "mean_by_row": dict(zip(self.symmetry.labels, self.symmetry.averages(t.guesses)[0].tolist()))
+                         "first_guesses": first_guesses(t), "total": int(self.tree_costs(t).sum()),
+                         "worst": int(self.tree_costs(t).max()),
+                         "mean_by_row": dict(zip(self.symmetry.labels, self.symmetry.averages(self.tree_costs(t))[0].tolist()))
                          if not self.symmetry.trivial else None} for p, t, x in self.guesser_mix()],
             "symmetry": self.symmetry.group, "uniform_value": self.uniform,
             "iterations": len(self.steps),
