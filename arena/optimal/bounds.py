@@ -54,6 +54,18 @@ weight of its miss class (each of those words pays this miss), so
 fails high. Counting lost games, a class with no strike left costs its weight (it is lost) and
 any other class at least 0.
 
+Two levels. The same bound applies to each class C that a guess g leaves: its first letter h
+must split C, and the words of C without h pay that miss, so
+
+    M(C) >= F(C) = w(C) - max over letters h splitting C of w(words of C containing h)
+
+(0 for a determined class). Hence a guess costs at least w(miss class of g) + sum_C F(C), the
+bound of a node with enough candidates (search.TWO_LEVELS; `Search.next_misses` computes it for
+every guess at once), and a class is searched with the budget left once the other classes'
+F(C) are reserved (`Search.first_misses`). Measured on `hangman:length=5,first=200`: 48,607
+candidate sets searched without them, 39,558 with them; the time gain is about 10%, as each
+bound costs a few matrix products.
+
 Guesses until determined (Hangman's `guesses` cost)
 ---------------------------------------------------
 When every guess is paid but no guess names the secret, a game ends once one candidate is left.

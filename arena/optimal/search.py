@@ -86,6 +86,11 @@ DEDUPE_SIZE = 64
 ENTRY_BYTES = 200
 #: The share of the memory limit the caches may take (the game's tables need the rest).
 CACHE_SHARE = 0.5
+#: Misses cost: classes are bounded by their first letter's misses (first_misses) at nodes of at
+#: least this many candidates; below, the bound costs more time than it saves.
+FIRST_MISSES = 32
+#: Misses cost: nodes of at least this many candidates are bounded two letters deep (next_misses).
+TWO_LEVELS = 40
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
 
@@ -162,6 +167,7 @@ class Search:
         self.report: Callable[[Search], None] | None = None  # offered the search now and then
         self.timed_out = False  # set when a Timeout stopped the search at the root
         self._tables: dict = {}
+        self._letters: tuple | None = None  # the letters' replies on the node last bounded (first_misses)
         self.stats = Stats()
         self.mix = np.random.default_rng(0).integers(1, 1 << 62, size=DEDUPE_SIZE, dtype=np.int64)
 
@@ -312,9 +318,62 @@ class Search:
         column = [i for i, code in enumerate(codes.tolist()) if self.game.is_miss(code)]
         if self.lost or not column:
             return np.zeros(len(pool), dtype=np.float64)
-        if self.uniform:
-            return counts[:, column[0]].astype(np.float64)
-        return self.class_masses(S, pool, codes)[:, column[0]]
+        paid = counts[:, column[0]].astype(np.float64) if self.uniform else self.class_masses(S, pool, codes)[:, column[0]]
+        return paid + self.next_misses(S, pool) if len(S) >= TWO_LEVELS else paid
+
+    def first_misses(self, S: Indexes, classes: list[Indexes]) -> np.ndarray:
+        """Misses cost: for each class C (a partition of S), the least miss weight of a first
+        guess at C, a lower bound on M(C) (bounds.py, "two levels"):
+
+            M(C) >= w(C) - max over letters h splitting C of w(words of C containing h)
+
+        (0 for a determined class). All classes at once: the letters' replies on S (kept for the
+        node) times the classes' one-hot matrix give each class's weight containing each letter,
+        and whether the letter splits it (replies not all equal: |C| sum r^2 > (sum r)^2)."""
+        if self._letters is None or self._letters[0] is not S:
+            replies = self.game.table[:, S].astype(np.float64)
+            self._letters = (S, replies, (replies > 0) * self.w[S])
+        _, replies, present = self._letters
+        label = np.empty(len(S), dtype=np.intp)
+        for j, C in enumerate(classes):
+            label[np.searchsorted(S, C)] = j
+        member = np.zeros((len(S), len(classes)))
+        member[np.arange(len(S)), label] = 1.0
+        size = member.sum(axis=0)
+        first, second = replies @ member, (replies * replies) @ member
+        splits = size * second - first * first > 0.5
+        best = np.where(splits, present @ member, -1.0).max(axis=0)
+        return np.where(best >= 0, self.w[S] @ member - best, 0.0)
+
+    def next_misses(self, S: Indexes, pool: Indexes) -> np.ndarray:
+        """For every guess g of the pool, sum over its classes C of the least miss weight of
+        the next guess at C (bounds.py, "two levels"):
+
+            M(C) >= w(C) - max over letters h splitting C of w(words of C containing h).
+
+        All classes of all guesses at once: a one-hot matrix of the classes (candidates x
+        classes) times the letters' replies gives each class's weight containing each letter,
+        and whether the letter splits it (its replies on C are not all equal: |C| sum r^2 >
+        (sum r)^2)."""
+        game = self.game
+        replies = game.by_secret[S[:, None], pool]  # replies[i, k]: to guess pool[k], of S[i]
+        owner, members = [], []
+        for k in range(len(pool)):
+            _, inverse = np.unique(replies[:, k], return_inverse=True)
+            members.append(inverse.ravel() + len(owner))
+            owner.extend([k] * (int(inverse.max()) + 1))
+        classes = np.zeros((len(S), len(owner)))
+        for column in members:
+            classes[np.arange(len(S)), column] = 1.0
+        letters = game.by_secret[S[:, None], game.all_guesses].astype(np.float64)  # every letter, not the pool's
+        w = self.w[S]
+        size = classes.sum(axis=0)
+        first, second = classes.T @ letters, classes.T @ letters**2
+        splits = size[:, None] * second - first**2 > 0.5
+        containing = classes.T @ ((letters > 0) * w[:, None])
+        best = np.where(splits, containing, -1.0).max(axis=1)
+        need = np.where(best >= 0, classes.T @ w - best, 0.0)
+        return np.bincount(np.asarray(owner), weights=need, minlength=len(pool))
 
     def determine_table(self, b: int) -> np.ndarray:
         """table[n]: the fewest guesses that determine n equally likely secrets (guesses
@@ -424,7 +483,7 @@ class Search:
         self.stats.guesses += 1
         parts = self.game.partition(guess, S)
         if self.misses:
-            return self.misses_value(parts, limit, left, None if sym is None else sym.after(guess))
+            return self.misses_value(S, parts, limit, left, None if sym is None else sym.after(guess))
         classes = [c for r, c in parts.items() if r != self.hit]
         classes.sort(key=len)
         bounds = [self.class_bound(c, b, left - 1) for c in classes]
@@ -439,14 +498,22 @@ class Search:
                 return total
         return total
 
-    def misses_value(self, parts: dict, limit: float, left: int, below) -> float:
+    def misses_value(self, S: Indexes, parts: dict, limit: float, left: int, below) -> float:
         """Misses cost: the weight of the miss class (each of its secrets pays this miss; none
         when counting lost games) + the classes' costs, each with the misses it has left, if
-        below `limit`, else a lower bound >= limit. A class is bounded below by 0 before it is
-        searched (bounds.py), or by its weight when it has lost (no strikes left)."""
+        below `limit`, else a lower bound >= limit. Before it is searched, a class is bounded
+        below by the miss weight of its best first letter (`first_misses`), by one guess a
+        secret when every guess is paid, and by its weight when it has lost (no strikes left)."""
         classes = sorted(((c, left - self.step(r)) for r, c in parts.items()), key=lambda cl: len(cl[0]))
         paid = 0.0 if self.lost else sum(self.weight(c) for r, c in parts.items() if self.step(r))
-        bounds = [self.weight(c) if self.lost and k <= 0 else self.determine_bound(c) for c, k in classes]
+        if paid >= limit:
+            return paid
+        if self.lost or self.every_guess:
+            bounds = [self.weight(c) if self.lost and k <= 0 else self.determine_bound(c) for c, k in classes]
+        elif len(S) >= FIRST_MISSES:
+            bounds = self.first_misses(S, [c for c, _ in classes]).tolist()
+        else:
+            bounds = [0.0] * len(classes)
         total = paid + sum(bounds)
         if total >= limit:
             return total
