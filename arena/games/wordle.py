@@ -41,7 +41,7 @@ only: the small instances the exact solvers and equilibria take).
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
