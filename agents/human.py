@@ -107,6 +107,10 @@ class HumanGuesser(Guesser):
             if not game.rules.hits and guess in played:  # no hit to hope for: a guess tells nothing twice
                 print(f"  you have tried {game.guesses[guess]} already")
                 continue
+            reason = game.refusal(guess, state.history)  # e.g. Wordle's hard mode
+            if reason:
+                print(f"  {reason}")
+                continue
             return guess
 
     def hint_text(self, game: Game, state: State) -> str:

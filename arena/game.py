@@ -109,11 +109,15 @@ class Rules:
         False (Hangman) a game ends when one candidate is left, `determined(candidates)`.
     strikes: a miss (the all-blank reply) counts against the guesser, and enough lose the game.
     cost: what a game costs the guesser in the published studies: "guesses" or "misses".
+    restricted: the guesses allowed depend on the moves so far (Wordle's hard mode): ask
+        `Game.allowed_guesses(history)`; a solver that keys its work by the candidates alone
+        must not assume every guess is allowed.
     """
 
     hits: bool = True
     strikes: bool = False
     cost: str = "guesses"
+    restricted: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,6 +143,9 @@ class Game:
 
     name: str = "game"
     rules: Rules = Rules()
+    #: Up to this many codes partition counts have a column per code (above 64, a game whose
+    #: codes nearly all occur says so here: Wordle's 243); beyond, the alphabet is sparse.
+    dense_codes: int = _MANY_CODES
     strikes: int | None = None  # misses that lose the game (Hangman), None where misses don't count
 
     def __init__(self, spec: str, secrets: Sequence[str], guesses: Sequence[str], table: np.ndarray,
@@ -284,12 +291,12 @@ class Game:
         is gathered (in blocks of columns, to bound memory), then counted per reply: by one
         comparison per code for big blocks of a game with few codes (it streams through
         memory), else by a single np.bincount of the replies offset by i * n_codes. Up to 64
-        codes the columns are every code 0..n_codes-1; with a sparse reply alphabet (more
-        than 64 codes, as Hangman's position masks) they are the codes that occur in the
+        codes (or the game's `dense_codes`: Wordle's 243) the columns are every code
+        0..n_codes-1; with a sparse reply alphabet (more codes, as Hangman's position masks) they are the codes that occur in the
         block, in code order, with the miss (code 0) always first: a full-width block would
         make every metric pay for thousands of empty columns.
         """
-        if self.n_codes <= _MANY_CODES:
+        if self.n_codes <= max(_MANY_CODES, self.dense_codes):
             return ReplyCounts(self._counts_in_chunks(pool, candidates), self._every_code)
         # sparse codes: few guesses (Hangman) or a block small enough to count whole
         block = self.by_secret[candidates] if pool is None else self.by_secret[candidates[:, None], pool]
@@ -357,6 +364,18 @@ class Game:
         """The guesses that may be the secret: the consistent pool."""
         named = self.secret_guess[candidates]
         return named[named >= 0]
+
+    def allowed_guesses(self, history: Sequence[tuple[Index, Reply]]) -> Indexes | None:
+        """The guesses the rules allow after `history` (the moves so far), or None: every guess,
+        as in most games. A game that narrows them (Wordle's hard mode) must always allow every
+        guess that may be the secret, so the consistent pool never needs this check. The greedy
+        guessers choose within it, and the referee refuses any other guess (`refusal`)."""
+        return None
+
+    def refusal(self, guess: Index, history: Sequence[tuple[Index, Reply]]) -> str | None:
+        """Why the rules forbid `guess` after `history`, in one line for people, or None where it
+        is allowed: exactly the guesses outside `allowed_guesses(history)` are refused."""
+        return None
 
     def is_candidate(self, candidates: Indexes) -> np.ndarray:
         """A boolean per guess: may this guess be the secret, given the candidates?"""

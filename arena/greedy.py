@@ -89,13 +89,17 @@ class Greedy:
         return self.best(game, state, pool, counts)
 
     def pool(self, game: Game, state: State) -> np.ndarray | None:
-        """The guesses considered (None: every guess)."""
+        """The guesses considered (None: every guess): those the rules allow after the moves so
+        far (`Game.allowed_guesses`: every guess but in Wordle's hard mode), or the consistent
+        ones, which the rules always allow."""
         everything = self.values["pool"] == "all" and len(state.candidates) > self.values["small"]
-        return None if everything else game.candidate_guesses(state.candidates)
+        return game.allowed_guesses(state.history) if everything else game.candidate_guesses(state.candidates)
 
     def best(self, game: Game, state: State, pool: np.ndarray | None, counts: Counts) -> Index:
         if pool is None:
             indexes, possible = game.all_guesses, game.is_candidate(state.candidates)
+        elif self.values["pool"] == "all" and len(state.candidates) > self.values["small"]:
+            indexes, possible = pool, game.is_candidate(state.candidates)[pool]  # the allowed guesses
         else:  # the consistent pool: a guess in it that names a secret names a candidate
             indexes, possible = pool, game.same_secret[pool] >= 0
         key = self.metric.key(counts) if self.exact else self.metric.float_key(counts)

@@ -4,7 +4,8 @@
 guesser is told the opening (Hangman: the word's length), then guess by guess the chooser
 replies. Every reply is checked against the secrets still possible: a reply that is not a
 reply of the game, or that leaves no secret possible, is refused with a RuleBreak naming the
-chooser and the move. (A committed chooser cannot fail this; an adaptive one, or a human, can.)
+chooser and the move; so is a guess the rules do not allow after the moves so far (Wordle's
+hard mode, `Game.refusal`), naming the guesser. (A committed chooser cannot fail this; an adaptive one, or a human, can.)
 
 Hangman is played in full, until every letter of the word is shown. Once one word is left the
 game is decided, and an agent guesser finishes it the only sensible way: it plays the word's
@@ -121,6 +122,18 @@ def _name(agent) -> str:
     return getattr(agent, "label", None) or getattr(agent, "spec", repr(agent))
 
 
+def checked_guess(game: Game, guesser, state, guess, number: int) -> Index:
+    """The guesser's guess, if it is a guess of the game that the rules allow after the moves
+    so far (`Game.refusal`: Wordle's hard mode), else a RuleBreak naming the guesser and why."""
+    if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
+        raise RuleBreak(f"guesser {_name(guesser)} made an illegal guess {guess!r} at guess {number}")
+    reason = game.refusal(int(guess), state.history)
+    if reason:
+        raise RuleBreak(f"guesser {_name(guesser)} broke the rules at guess {number} "
+                        f"({game.guesses[int(guess)]}): {reason}")
+    return int(guess)
+
+
 def checked_reply(game: Game, chooser, state, guess: Index, number: int) -> tuple[Reply, Indexes]:
     """The chooser's reply and the secrets it leaves, or a RuleBreak naming the chooser and the move."""
     reply = chooser.reply(game, state, guess)
@@ -166,10 +179,8 @@ def play_match(game: Game, guesser, chooser, secrets: Indexes | None = None, see
         if len(turns) >= max_turns:
             raise RuleBreak(f"guesser {_name(guesser)} makes no progress: {len(state.candidates)} secrets "
                             f"still possible after {len(turns)} guesses")
-        guess = _next_guess(game, guesser, state)
-        if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
-            raise RuleBreak(f"guesser {_name(guesser)} made an illegal guess {guess!r} at guess {len(turns) + 1}")
-        reply, left = checked_reply(game, chooser, state, int(guess), len(turns) + 1)
+        guess = checked_guess(game, guesser, state, _next_guess(game, guesser, state), len(turns) + 1)
+        reply, left = checked_reply(game, chooser, state, guess, len(turns) + 1)
         turn = Turn(int(guess), reply, len(left))
         turns.append(turn)
         misses += game.is_miss(reply)

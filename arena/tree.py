@@ -38,8 +38,8 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
 
     Each class of the game's openings (Hangman: each word length) is a root. A branch ends when
     the reply ends the game (the secret was guessed) or the candidates determine it (Hangman:
-    one word left). Raises RuleBreak if the guesser names a guess outside the game or never
-    finishes.
+    one word left). Raises RuleBreak if the guesser names a guess outside the game, one the
+    rules forbid after the moves so far (`Game.refusal`), or never finishes.
     """
     secrets = game.all_secrets if secrets is None else np.asarray(secrets)
     if can_grow_by_levels(game, guesser):
@@ -55,6 +55,10 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
         if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
             raise RuleBreak(f"guesser {guesser.spec} made an illegal guess {guess!r} after "
                             f"{game.history_label([r for _, r in state.history]) or 'no replies'}")
+        reason = game.refusal(int(guess), state.history)
+        if reason:
+            raise RuleBreak(f"guesser {guesser.spec} broke the rules with {game.guesses[int(guess)]} after "
+                            f"{game.history_label([r for _, r in state.history])}: {reason}")
         node = Node(int(guess), state.candidates, tuple(r for _, r in state.history), opening=opening)
         parts = game.partition(node.guess, state.candidates)
         stalled = stalled + 1 if len(parts) == 1 and not game.finished(next(iter(parts))) else 0

@@ -1,4 +1,5 @@
-"""Word lists: the ones shipped with the package (`sgb`, `web2`) or any file of one word a line."""
+"""Word lists: the ones shipped with the package (`sgb`, `web2`, `wordle-answers`, `wordle-guesses`)
+or any file of one word a line."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from .resources import check_memory, memory_limit
 _BYTES_PER_CHAR = 12
 
 #: Shipped lists: name -> file inside arena/data.
-SHIPPED = {"sgb": "sgb-words.txt", "web2": "web2.txt.gz"}
+SHIPPED = {"sgb": "sgb-words.txt", "web2": "web2.txt.gz",
+           "wordle-answers": "wordle-answers.txt", "wordle-guesses": "wordle-guesses.txt"}
 
 
 @lru_cache(maxsize=8)

@@ -249,7 +249,7 @@ def test_games_lists_games_and_parameters(capsys):
     rc, out, err = run(capsys, "games")
     assert rc == 0, err
     blocks = _blocks(out)
-    assert set(blocks) == {"jotto", "mastermind", "hangman"}
+    assert set(blocks) == {"jotto", "mastermind", "hangman", "wordle"}
     expected = {"jotto": {"words": "sgb", "length": "5", "repeats": "false", "first": "0"},
                 "mastermind": {"pegs": "4", "colors": "6", "repeats": "true", "alphabet": None}}
     for game, params in expected.items():

@@ -97,7 +97,7 @@ def test_alphabet_labels():
     ("mastermind:pegs=0", "positive"), ("mastermind:colors=3,pegs=4,repeats=false", "at least pegs"),
     ("mastermind:pegs=9,colors=9", "over the memory limit"), ("mastermind:alphabet=AB", "distinct symbols"),
     ("jotto:length=4", "words=web2"), ("jotto:words=/no/such/file", "neither a shipped list"),
-    ("jotto:first=-1", "first"), ("chess", "games: jotto, mastermind, hangman")])
+    ("jotto:first=-1", "first"), ("chess", "games: jotto, mastermind, hangman, wordle")])
 def test_bad_game_specs_say_what_is_wrong(spec, words):
     with pytest.raises(ArenaError, match=words):
         make_game(spec)

@@ -39,10 +39,10 @@ def many():
 
 
 def test_every_builtin_game_registers_itself_in_its_module():
-    assert list(builtin()) == ["jotto", "mastermind", "hangman"]
+    assert list(builtin()) == ["jotto", "mastermind", "hangman", "wordle"]
     for name, kind in builtin().items():
         assert isinstance(kind, GameType) and kind.name == name and GAMES[name] is kind
-    with pytest.raises(ArenaError, match="unknown game 'nope'; games: jotto, mastermind, hangman"):
+    with pytest.raises(ArenaError, match="unknown game 'nope'; games: jotto, mastermind, hangman, wordle"):
         game_type("nope")
 
 

@@ -136,6 +136,9 @@ def solve(game, moves: list[tuple[int, int, str]]):
                          f"(for Hangman the length, like hangman:length=5)")
     state = State(openings[0][1])
     for number, (guess, reply, item) in enumerate(moves, 1):
+        reason = game.refusal(guess, state.history)  # e.g. Wordle's hard mode
+        if reason:
+            raise ArenaError(f"guess {number}, {item}, breaks the rules: {reason}")
         try:
             reply, left = checked_reply(game, Scripted(lambda _, reply=reply: reply), state, guess, number)
         except RuleBreak:

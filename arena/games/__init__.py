@@ -8,6 +8,7 @@ load is named in a one-line ArenaError. Modules, one idea each:
     jotto                Jotto: the reply is the number of letters in common
     mastermind           Mastermind, Bulls and Cows and relatives: black and white pegs
     hangman              Hangman: letters, replies are where the letter stands; misses count
+    wordle               Wordle: green/yellow/grey per letter; hard mode; Absurdle's tie rule
     mastermind_symmetry  Mastermind's colour and position permutations (game.symmetry()),
                          for the exact search and the equilibrium's code types
 """

@@ -5,6 +5,11 @@ letters, one word per letter set (`{frozenset(w): w for w in words}`: the set's 
 its last word), 2,845 words. With `repeats=true` words may repeat letters and the reply counts
 common letters with multiplicity; a correct guess then gets its own reply, `hit`, because an
 anagram of the secret also has every letter in common.
+
+With `positions=true` the reply has two numbers, Jotto's Mastermind-like variant: (letters in
+the right position, letters in common), written `2,3` and coded as in_place * (length + 1) +
+common, so the hit is (length, length) and the miss (0, 0) is 0. Only the secret itself has
+every letter in place, so no anagram needs a reply of its own, with or without repeats.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ PARAMS = {
     "length": Param("length", int, 5, "word length"),
     "repeats": Param("repeats", bool, False, "allow repeated letters (reply counts with multiplicity)"),
     "first": Param("first", int, 0, "keep only the first N words (0: all), for small instances"),
+    "positions": Param("positions", bool, False, "two numbers: letters in the right position, letters in common"),
 }
 
 _WORD = re.compile(r"[a-z]+")
@@ -74,6 +80,21 @@ def common_letters(words: list[str], repeats: bool) -> np.ndarray:
     return table
 
 
+def letters_in_place(words: list[str]) -> np.ndarray:
+    """F[g, s] = how many positions g and s have the same letter (in row blocks, a position
+    at a time, to bound memory)."""
+    codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(len(words), -1)
+    n, length = codes.shape
+    table = np.empty((n, n), dtype=np.uint8)
+    step = max(1, CHUNK // n)
+    for start in range(0, n, step):
+        block = np.zeros((len(codes[start:start + step]), n), dtype=np.uint8)
+        for p in range(length):
+            block += codes[start:start + step, p, None] == codes[None, :, p]
+        table[start:start + step] = block
+    return table
+
+
 def has_anagrams(words: list[str]) -> bool:
     """Do two words have the same letters (so a full match is not a hit)? The same letter counts."""
     return len(np.unique(letter_counts(words), axis=0)) < len(words)
@@ -84,9 +105,12 @@ class Jotto(Game):
 
     name = "jotto"
 
-    def __init__(self, spec: str, words: str = "sgb", length: int = 5, repeats: bool = False, first: int = 0):
+    def __init__(self, spec: str, words: str = "sgb", length: int = 5, repeats: bool = False, first: int = 0,
+                 positions: bool = False):
         if length < 1 or length > 26:
             raise ArenaError(f"{spec}: length must be between 1 and 26, got {length}")
+        if positions and length > 14:  # in_place * (length + 1) + common must fit in a byte
+            raise ArenaError(f"{spec}: with positions=true length must be at most 14, got {length}")
         if first < 0:
             raise ArenaError(f"{spec}: first must be 0 (all) or a positive count, got {first}")
         playable = jotto_words(read_words(words), length, repeats)
@@ -98,12 +122,16 @@ class Jotto(Game):
         n = len(playable)
         check_table_memory(spec, n, n, 1, build_bytes(n, length))
         table = common_letters(playable, repeats)
-        hit = length
-        if has_anagrams(playable):  # a full match is not a hit: F[g, s] == length off the diagonal
-            hit = length + 1
-            np.fill_diagonal(table, hit)
+        self.length, self.positions = length, positions
+        if positions:  # (in place, in common) as one code: only the secret has every letter in place
+            table += letters_in_place(playable) * np.uint8(length + 1)
+            hit = length * (length + 1) + length
+        else:
+            hit = length
+            if has_anagrams(playable):  # a full match is not a hit: F[g, s] == length off the diagonal
+                hit = length + 1
+                np.fill_diagonal(table, hit)
         super().__init__(spec, playable, playable, table, hit, np.arange(len(playable)))
-        self.length = length
 
     def normalise_guess(self, label: str) -> str:
         return label.strip().lower()
@@ -111,14 +139,43 @@ class Jotto(Game):
     def describe_guesses(self) -> str:
         return f"the {len(self.guesses)} words of the list, such as {', '.join(self.guesses[:3])}"
 
+    def place_common(self, reply: int) -> tuple[int, int]:
+        """With positions=true: (letters in the right position, letters in common)."""
+        return divmod(int(reply), self.length + 1)
+
     def reply_label(self, reply: int) -> str:
+        if self.positions:
+            return "%d,%d" % self.place_common(reply)
         return "hit" if reply == self.hit and self.hit > self.length else str(reply)
 
     def reply_help(self) -> str:
+        if self.positions:
+            return "in place,in common (like 1,3)"
         return "the number of letters in common"
 
+    def told(self, replies: np.ndarray) -> np.ndarray:
+        """Letters in common (then, with positions=true, letters in place): the evil chooser's
+        "reveals least" tie rule."""
+        if not self.positions:
+            return replies.copy()
+        place, common = np.divmod(replies, self.length + 1)
+        return common * (self.length + 1) + place
+
     def parse_reply(self, text: str) -> int:
-        return self.hit if text.strip() == "hit" else super().parse_reply(text)
+        if not self.positions:
+            return self.hit if text.strip() == "hit" else super().parse_reply(text)
+        parts = [p for p in re.split(r"[,\s/]+", text.strip()) if p]
+        if len(parts) != 2 or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
+            raise ArenaError(f"reply {text!r}: write letters in place,letters in common, like 1,3")
+        place, common = int(parts[0]), int(parts[1])
+        if common > self.length:
+            raise ArenaError(f"reply {text!r}: at most {self.length} letters in common, got {common}")
+        if place > common:
+            raise ArenaError(f"reply {text!r}: more letters in place ({place}) than in common ({common})")
+        code = place * (self.length + 1) + common
+        if code not in self._occurring:
+            raise ArenaError(f"reply {text!r} never occurs in {self.spec}")
+        return code
 
 
-GAME = GameType("jotto", Jotto, PARAMS, "words; reply = letters in common")
+GAME = GameType("jotto", Jotto, PARAMS, "words; reply = letters in common (positions=true: in place,in common)")
