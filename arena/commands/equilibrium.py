@@ -13,9 +13,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..equilibrium.plans import first_guesses
-from agents import make_guesser
-
 from ..errors import ArenaError
 from ..optimal.progress import ProgressLine, is_terminal
 
@@ -54,6 +51,7 @@ def solve(args):
         specs = split_specs(args.guessers)
         if not specs:
             raise ArenaError("--guessers needs at least one guesser spec, e.g. --guessers knuth,entropy")
+        from agents import make_guesser
         return solve_restricted(game, [make_guesser(spec) for spec in specs], cost)
     if args.method == "enumerate":
         try:
@@ -95,6 +93,8 @@ def warn_if_long(game, no_symmetry: bool) -> None:
 
 def report(eq, check=None) -> str:
     """The solution as text: value, bounds, method, time, then both mixes."""
+    from ..equilibrium.plans import first_guesses
+
     game = eq.game
     n = len(game.secrets)
     lines = [f"equilibrium of {game.spec}: {n:,} secret{'s' if n != 1 else ''}"]

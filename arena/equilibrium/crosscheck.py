@@ -27,7 +27,6 @@ import warnings
 from dataclasses import dataclass
 from itertools import islice
 
-import nashpy
 import numpy as np
 
 from .dominance import reduce_dominated
@@ -60,7 +59,7 @@ class NashpySolution:
         return any("degenerate" in w for w in self.warnings)
 
 
-def _lemke_howson(game: nashpy.Game, size: int):
+def _lemke_howson(game, size: int):
     """Lemke-Howson from each initial dropped label. nashpy pivots on a float tableau, whose
     entries grow with every integer pivot: on larger games they overflow and the pivoting
     then never ends, so an overflow stops that start (FloatingPointError) instead."""
@@ -74,7 +73,7 @@ def _lemke_howson(game: nashpy.Game, size: int):
         yield pair
 
 
-def _attempts(game: nashpy.Game, m: int, n: int):
+def _attempts(game, m: int, n: int):
     """(name, generator of candidate equilibria, exhaust?) for each algorithm that fits the size.
     The enumerations are run to the end (up to CANDIDATES) so that nashpy can say whether the
     game is degenerate; Lemke-Howson stops at the first candidate that checks out."""
@@ -90,6 +89,8 @@ def _direct(A: np.ndarray, scale: float, caught: list[str]) -> tuple[np.ndarray,
     yields one; warnings are appended to `caught`. Raises RuntimeError if none does."""
     m, n = A.shape
     shifted = A - A.min() + 1.0
+    import nashpy  # lazy: heavy (scipy.optimize; `arena --help` need not pay for it)
+
     game = nashpy.Game(shifted, shifted.max() + 1.0 - shifted)
     failures = []
     for name, candidates, exhaust in _attempts(game, m, n):

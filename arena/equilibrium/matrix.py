@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
 
 from ..resources import check_memory
 from .dominance import Reduction, reduce_dominated
@@ -93,6 +92,8 @@ def maximin(A: np.ndarray) -> tuple[float, np.ndarray]:
     upper = np.hstack([-A.T, np.ones((n, 1))])  # v - x^T A[:, j] <= 0
     equal = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
     bounds = [(0, None)] * m + [(None, None)]
+    from scipy.optimize import linprog  # lazy: heavy (a quarter of a second to import)
+
     result = linprog(cost, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0], bounds=bounds, method="highs")
     if result.status != 0:
         raise SolverFailure(f"linprog on a {m}x{n} game: status {result.status}: {result.message}")
