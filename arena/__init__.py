@@ -48,4 +48,16 @@ from .game import Game
 from .games import GAMES, make_game
 
 __all__ = ["ArenaError", "RuleBreak", "Game", "GAMES", "make_game"]
-__version__ = "0.1.0"
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml's), the one `arena --version` prints."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("guessing-arena")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
+__version__ = _version()

@@ -483,3 +483,11 @@ def test_run_unwritable_csv(capsys, tmp_path):
     config = write(tmp_path / "g.toml", 'game = "mastermind:pegs=2,colors=3"\nguesser = "lowest"\n')
     rc, _, err = run(capsys, "run", config, "--csv", tmp_path / "no" / "dir" / "x.csv")
     assert_user_error(rc, err, "run", "x.csv")
+
+
+def test_version(capsys):
+    import arena
+    from cli_run import run
+
+    rc, out, _ = run(capsys, "--version")
+    assert rc == 0 and out.strip() == f"arena {arena.__version__}" and arena.__version__[0].isdigit()
