@@ -49,7 +49,8 @@ def cmd_evaluate(args) -> None:
     if args.plot:
         plot_histogram([result], args.plot)
     if args.json:
-        print(json.dumps(result.to_json()))
+        from .games import timings
+        print(json.dumps(result.to_json() | timings(game, result.seconds)))
         return
     print(result.header())
     print(result.summary())

@@ -147,6 +147,7 @@ class Game:
     #: codes nearly all occur says so here: Wordle's 243); beyond, the alphabet is sparse.
     dense_codes: int = _MANY_CODES
     strikes: int | None = None  # misses that lose the game (Hangman), None where misses don't count
+    build_seconds: float = 0.0  # how long make_game took to build it (lists and table; arena.games)
 
     def __init__(self, spec: str, secrets: Sequence[str], guesses: Sequence[str], table: np.ndarray,
                  hit: Reply | None, same_secret: np.ndarray):

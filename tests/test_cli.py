@@ -491,3 +491,16 @@ def test_version(capsys):
 
     rc, out, _ = run(capsys, "--version")
     assert rc == 0 and out.strip() == f"arena {arena.__version__}" and arena.__version__[0].isdigit()
+
+
+def test_json_results_time_the_build_and_the_solve(capsys):
+    import json
+
+    from cli_run import run
+
+    for argv in (("evaluate", "jotto:first=300,words=web2", "entropy", "--json"),
+                 ("equilibrium", "mastermind:pegs=2,colors=3", "--json")):
+        rc, out, _ = run(capsys, *argv)
+        data = json.loads(out)
+        assert rc == 0 and data["solve_seconds"] == pytest.approx(data["seconds"], abs=1e-3)
+        assert data["total_seconds"] == pytest.approx(data["build_seconds"] + data["solve_seconds"], abs=2e-4)

@@ -160,7 +160,8 @@ def cmd_equilibrium(args) -> None:
     if args.save:
         eq.save(args.save)
     if args.json:
-        data = eq.to_json()
+        from ..games import timings
+        data = eq.to_json() | timings(eq.game, eq.seconds)
         if check is not None:
             data["nashpy"] = {"value": check.value, "method": check.method, "warnings": list(check.warnings)}
         print(json.dumps(data))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import time
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from importlib.metadata import entry_points
@@ -106,4 +107,16 @@ def make_game(spec: str) -> Game:
 
 @lru_cache(maxsize=16)
 def _build(spec: str, items: tuple) -> Game:
-    return GAMES[spec.partition(":")[0]].make(spec, **dict(items))
+    start = time.perf_counter()
+    game = GAMES[spec.partition(":")[0]].make(spec, **dict(items))
+    game.build_seconds = time.perf_counter() - start
+    return game
+
+
+def timings(game: Game, seconds: float) -> dict[str, float]:
+    """The JSON timing fields of a result: the game's build (its word lists and feedback table,
+    once per process), the solve (`seconds`, what the result's own `seconds` says), and their
+    sum: what a user waits, start-up aside."""
+    build = getattr(game, "build_seconds", 0.0)
+    return {"build_seconds": round(build, 4), "solve_seconds": round(seconds, 4),
+            "total_seconds": round(build + seconds, 4)}
