@@ -1,7 +1,9 @@
 """Guessing games as zero-sum games: the chooser's secrets against the guesser's trees.
 
 The chooser's pure strategies are the secrets, the guesser's the deterministic strategy trees,
-and the payoff to the chooser is the number of guesses. Modules, one idea each:
+and the payoff to the chooser is the number of guesses, or another cost of arena.costs (Hangman:
+misses until the word is determined, lost games, letters), read off each tree by `cost.of(tree)`.
+Modules, one idea each:
 
     matrix       solve_matrix_game: value and optimal mixes of any zero-sum matrix game (linprog)
     dominance    iterated removal of dominated strategies

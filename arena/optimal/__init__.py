@@ -13,6 +13,8 @@ Modules, one idea each:
                (Search.worst_case) and the exact Hangman guesser (fewest-misses)
     solve      `optimal_tree`, the public entry: the search's result as an arena.tree Tree
     lookahead  rollout trees and exact subtree repair for instances too big to solve
+    against    against a deterministic chooser that holds no secret (evil Hangman, Absurdle):
+               what a tree concedes to it, and the shortest path that beats it
     progress   a long search's one status line on stderr (on a terminal only)
 """
 
