@@ -11,7 +11,8 @@ Each page of docs/ is read block by block, in order, in a fresh directory:
   compared; `PYTHONPATH=. arena ...` puts the directory on the path;
 - a `pycon` block is a doctest (`>>>`), run with ELLIPSIS; the blocks of a page share names;
 - a `toml` block is parsed (an entry point table, shown, not run);
-- a `bash` block may only install things (`pip install ...`): the suite itself is what it set up.
+- a `bash` block may only set things up (`pip install ...`, `dask scheduler`, `dask worker`):
+  the suite itself is what it set up.
 
 Any other kind of block fails the test: every example on the site runs. The site itself is
 built with `mkdocs build --strict` (the `docs` extra, which .ci/run installs).
@@ -40,7 +41,8 @@ PAGES = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
 
 FENCE = re.compile(r"(?:<!-- file: (?P<file>[\w./-]+) -->\n)?```(?P<kind>\w*)\n(?P<body>.*?)^```", re.S | re.M)
 TIMING = re.compile(r"\b\d+(?:\.\d+)? s\b")
-INSTALLS = ("python -m pip install ", "pip install ")
+#: What a bash block may hold: setting up, not examples with output.
+SETUP = ("python -m pip install ", "pip install ", "dask scheduler", "dask worker ")
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -118,7 +120,7 @@ def run_page(page: str) -> None:
             tomllib.loads(body)
         elif kind == "bash":
             for line in body.strip().splitlines():
-                assert line.startswith(INSTALLS), f"{where}: a bash block only installs; run examples in console blocks"
+                assert line.startswith(SETUP), f"{where}: a bash block only sets up (installs, a Dask cluster); run examples in console blocks"
         else:
             raise AssertionError(f"{where}: a ```{kind} block is not run: write it as console, pycon, toml or a file")
 
@@ -131,6 +133,7 @@ def test_every_page_is_found():
 def test_the_examples_print_what_the_page_says(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))  # a module an example wrote is importable
+    (tmp_path / "experiments").symlink_to(ROOT / "experiments")  # the configs pages run
     run_page(page)
 
 
@@ -157,9 +160,11 @@ if __name__ == "__main__":  # python tests/test_docs.py PAGE: what its examples 
     import tempfile
 
     page = sys.argv[1]
+    sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory() as where:
         os.chdir(where)
         sys.path.insert(0, where)
+        Path("experiments").symlink_to(ROOT / "experiments")
         names: dict = {"__name__": page}
         for kind, body, file in blocks(page):
             if file:
