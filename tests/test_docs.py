@@ -120,7 +120,9 @@ def run_page(page: str) -> None:
             tomllib.loads(body)
         elif kind == "bash":
             for line in body.strip().splitlines():
-                assert line.startswith(SETUP), f"{where}: a bash block only sets up (installs, a Dask cluster); run examples in console blocks"
+                assert line.startswith(SETUP), (
+                    f"{where}: a bash block only sets up (installs, a Dask cluster); run examples in console blocks"
+                )
         else:
             raise AssertionError(f"{where}: a ```{kind} block is not run: write it as console, pycon, toml or a file")
 
@@ -141,8 +143,13 @@ def test_the_site_builds_without_a_warning(tmp_path):
     missing = [m for m in ("mkdocs", "mkdocstrings", "mkdocstrings_handlers.python") if not _importable(m)]
     if missing:
         pytest.skip(f"the docs extra is not installed ({', '.join(missing)}): pip install -e '.[docs]'")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "site" / "reference" / "games" / "index.html").exists()
     assert (tmp_path / "site" / "experiments" / "index.html").exists()

@@ -105,14 +105,16 @@ def test_the_equilibrium_frames_are_its_mixes():
 
 def test_the_tournament_frame_agrees_with_results_csv(tmp_path, capsys):
     config = tmp_path / "t.toml"
-    config.write_text(textwrap.dedent(f"""
+    config.write_text(
+        textwrap.dedent(f"""
         title = "frames"
         seed = 3
         repeat = 2
         games = ["{SMALL}"]
         choosers = ["uniform", "evil"]
         guessers = ["lowest", "random", "entropy"]
-    """))
+    """)
+    )
     out = tmp_path / "out"
     assert main(["run", str(config), "--out", str(out), "--no-plots"]) == 0
     capsys.readouterr()
@@ -126,7 +128,8 @@ def test_the_tournament_frame_agrees_with_results_csv(tmp_path, capsys):
 
 def test_a_reproduction_frame_has_the_published_figures_and_verdicts(tmp_path):
     config = tmp_path / "r.toml"
-    config.write_text(textwrap.dedent(f"""
+    config.write_text(
+        textwrap.dedent(f"""
         title = "published"
         [[rows]]
         game = "{SMALL}"
@@ -135,7 +138,8 @@ def test_a_reproduction_frame_has_the_published_figures_and_verdicts(tmp_path):
         [[rows]]
         game = "{SMALL}"
         guesser = "lowest"
-    """))
+    """)
+    )
     report = run_config(load_config(str(config)))
     csv = tmp_path / "r.csv"
     report.write_csv(str(csv))
