@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import ArenaError
+from .frames import counts, frame
 from .game import Game
 from .tree import Tree, grow_tree
 
@@ -170,6 +171,39 @@ class Evaluation:
                      + "".join(f"\nlost with {k} strikes: {self.lost(k):,} of {games:,} ({100 * self.lost(k) / games:.2f}%)"
                                for k in self.strikes))
         return text
+
+    def to_frame(self):
+        """One row per game played: every secret, once per repetition, as a pandas DataFrame
+        with the tidy columns game, guesser, chooser, secret, repetition, guesses, misses
+        (misses are <NA> where they do not count). `frame.guesses.mean()` is `self.mean`."""
+        names = self._secret_names()
+        return self._frame(np.broadcast_to(names, self._kept().shape), "uniform")
+
+    def _kept(self) -> np.ndarray:
+        """The per-game array `guesses[r, s]`, which a frame needs."""
+        if self.guesses is None:
+            raise ArenaError(f"{self.repeat:,} repetitions x {self.n:,} secrets is too many games to keep one "
+                             f"by one (at most {KEEP_GAMES:,}): evaluate fewer repetitions for a frame")
+        return self.guesses
+
+    def _secret_names(self) -> np.ndarray:
+        """The secrets' names, in the order of the columns of `guesses`."""
+        if self.trees:
+            game = self.trees[0].game
+        else:
+            from .games import make_game  # the evaluation keeps the game's spec, not the game
+
+            game = make_game(self.game)
+        return np.asarray(game.secrets, dtype=object)
+
+    def _frame(self, secrets: np.ndarray, chooser: str):
+        """The tidy frame of `guesses[r, k]`, game (r, k) having ended on `secrets[r, k]`."""
+        guesses = self._kept()
+        repetition = np.indices(guesses.shape)[0]
+        misses = self.misses.ravel() if self.misses is not None else None
+        return frame({"game": self.game, "guesser": self.guesser, "chooser": chooser,
+                      "secret": secrets.ravel(), "repetition": repetition.ravel(),
+                      "guesses": guesses.ravel(), "misses": counts(misses, guesses.size)})
 
     def to_json(self) -> dict:
         return {"game": self.game, "guesser": self.guesser, "n": self.n, "repeat": self.repeat,

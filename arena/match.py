@@ -313,6 +313,17 @@ class MatchEvaluation(Evaluation):
             lines.append(f"  {where}: {misses}{record['guesses']} guesses, ended on {record['secret']}")
         return lines
 
+    def to_frame(self):
+        """One row per game played, with Evaluation.to_frame's columns: against the uniform
+        chooser every secret once per repetition; against another chooser each game played, its
+        secret the one the game ended on (an adversary's, or the committed chooser's draw)."""
+        if not self.played:
+            return self._frame(np.broadcast_to(self._secret_names(), self._kept().shape), self.chooser)
+        if self.finals is None:
+            self._kept()  # says why: too many games to keep
+        names = np.append(self._secret_names(), None)  # -1, a game that ended on no secret: None
+        return self._frame(names[self.finals], self.chooser)
+
     def to_json(self) -> dict:
         data = super().to_json() | {"chooser": self.chooser}
         if self.finals is not None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .config import DEFAULT_TOLERANCE, _FORMATS, Cell, Config, _figure_kind, agrees
+from .frames import pandas
 
 
 @dataclass
@@ -168,19 +169,33 @@ class Report:
         return (f"  meta-game value {solution.value:.4f} {unit}; choosers: {mix(choosers, solution.row)}; "
                 f"guessers: {mix(guessers, solution.column)}")
 
+    #: results.csv's columns, and the frame's.
+    COLUMNS = ("label", "game", "chooser", "guesser", "repeat", "seed", "total", "mean", "std", "max",
+               "published_total", "published_mean", "published_max", "agree", "status", "error")
+
+    def rows(self) -> list[list]:
+        """One row per cell in COLUMNS' order, failed ones included (a figure not measured or
+        not published is None): what results.csv and the frame hold."""
+        rows = []
+        for r in self.results:
+            c, p, o = r.cell, r.cell.published, r.ours
+            rows.append([c.label, c.game, c.chooser, c.guesser, c.repeat, c.seed, o.get("total"),
+                         round(o["mean"], 6) if "mean" in o else None, round(o["std"], 6) if "std" in o else None,
+                         o.get("max"), p.get("total"), p.get("mean"), p.get("max"), r.agree, r.status, r.error])
+        return rows
+
     def write_csv(self, path: str) -> None:
         """One row per cell, failed ones included (figures blank, status and error filled in);
         no timings, so the same seed gives the same bytes whatever the workers."""
         with open(path, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["label", "game", "chooser", "guesser", "repeat", "seed", "total", "mean", "std", "max",
-                        "published_total", "published_mean", "published_max", "agree", "status", "error"])
-            for r in self.results:
-                c, p, o = r.cell, r.cell.published, r.ours
-                w.writerow([c.label, c.game, c.chooser, c.guesser, c.repeat, c.seed, o.get("total", ""),
-                            round(o["mean"], 6) if "mean" in o else "", round(o["std"], 6) if "std" in o else "",
-                            o.get("max", ""), p.get("total", ""), p.get("mean", ""), p.get("max", ""),
-                            "" if r.agree is None else r.agree, r.status, r.error or ""])
+            w = csv.writer(f)  # writes None as a blank field
+            w.writerow(self.COLUMNS)
+            w.writerows(self.rows())
+
+    def to_frame(self):
+        """results.csv as a pandas DataFrame: one row per cell, the same columns (a blank
+        field is None; `pandas.read_csv` reads it as NaN)."""
+        return pandas().DataFrame(self.rows(), columns=list(self.COLUMNS))
 
 
 def _figure(key: str, value: Any, repeat: int = 1) -> str:

@@ -10,6 +10,7 @@ from typing import Iterator
 
 import numpy as np
 
+from .frames import counts, frame
 from .game import Game, Index, Indexes, Reply
 
 
@@ -94,6 +95,21 @@ class Tree:
         for hist, guess, count, total, avg, worst in rows:
             lines.append(f"{hist:<{width}} {guess:<{gw}} {count:>6,} {total:>7,} {avg:>5.2f} {worst:>4}")
         return "\n".join(lines)
+
+    def to_frame(self, min_count: int = 3, depth: int | None = None):
+        """The strategy table (`rows`) as a pandas DataFrame: columns history, guess, count,
+        total, avg, max; one row per decision point reached by at least `min_count` secrets."""
+        rows = self.rows(min_count, depth)
+        names = ["history", "guess", "count", "total", "avg", "max"]
+        return frame({name: [row[i] for row in rows] for i, name in enumerate(names)})
+
+    def costs_frame(self):
+        """Each secret's cost as a pandas DataFrame: columns secret, guesses, misses (misses
+        <NA> where they do not count), one row per secret the tree covers, in secret order."""
+        covered = self.secrets
+        misses = self.misses[covered] if self.game.strikes else None
+        return frame({"secret": [self.game.secrets[s] for s in covered], "guesses": self.guesses[covered],
+                      "misses": counts(misses, len(covered))})
 
     # --- JSON ------------------------------------------------------------------------------
     def to_json(self) -> dict:

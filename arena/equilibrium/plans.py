@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import numpy as np
-
-from ..errors import ArenaError, RuleBreak
-from ..game import Game, Index, Indexes, Reply
+from ..errors import RuleBreak
+from ..game import Game, Index, Indexes
 from ..tree import Node, Tree, check_tree, grow_tree, read_plan
 
 #: A plan: the guess at each decision point, by (opening, replies so far...); the opening is

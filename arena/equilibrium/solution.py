@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ArenaError
+from ..frames import frame
 from ..game import Game
 from ..tree import Tree
 from .plans import first_guesses, plan_from_json
@@ -97,6 +98,30 @@ class Equilibrium:
         exact = self.exact.column if self.exact else [None] * len(self.trees)
         mix = [(float(p), t, x) for p, t, x in zip(self.guesser, self.trees, exact) if p > 0]
         return sorted(mix, key=lambda m: -m[0])
+
+    def chooser_frame(self):
+        """The chooser's mix as a pandas DataFrame, one row per secret: columns game, secret,
+        row (its row of the symmetry: its code type, or itself) and probability."""
+        labels = np.asarray(self.symmetry.labels, dtype=object)
+        return frame({"game": self.game.spec, "secret": self.game.secrets,
+                      "row": labels[self.symmetry.orbit], "probability": self.chooser})
+
+    def guesser_frame(self):
+        """The guesser's mix as a pandas DataFrame, one row per tree played, most likely first:
+        columns game, probability, probability_exact (a Fraction, or None), first_guesses (the
+        tree in one line), total and worst (its cost over the secrets) and against_chooser (its
+        expected cost against the chooser's mix: the value, for every tree played)."""
+        mix = self.guesser_mix()
+        costs = [self.tree_costs(t) for _, t, _ in mix]
+        return frame({"game": self.game.spec, "probability": [p for p, _, _ in mix],
+                      "probability_exact": [x for _, _, x in mix],
+                      "first_guesses": [first_guesses(t) for _, t, _ in mix],
+                      "total": [int(c.sum()) for c in costs], "worst": [int(c.max()) for c in costs],
+                      "against_chooser": [float(c @ self.chooser) for c in costs]})
+
+    def to_frame(self):
+        """The chooser's mix (chooser_frame): the half of the solution a table of secrets shows."""
+        return self.chooser_frame()
 
     def to_json(self) -> dict:
         game = self.game
