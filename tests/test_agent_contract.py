@@ -22,7 +22,7 @@ from arena.match import evaluate_against, play_match
 from arena.traits import Traits
 from arena.tree import grow_tree
 
-GAMES = ["mastermind:pegs=2,colors=3", "jotto:first=20", "hangman:length=4,first=30"]
+GAMES = ["mastermind:pegs=2,colors=3", "jotto:first=20", "hangman:length=4,first=16"]
 MM, JOTTO, HANGMAN = GAMES
 #: Games an agent declines with an ArenaError by design: the exact solvers behind equilibrium,
 #: optimal and lookahead need a guess that hits; fewest-misses needs a game that counts misses.
