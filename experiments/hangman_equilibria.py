@@ -116,6 +116,7 @@ class MissesRow:
 class LostRow:
     """One list and strike limit under the lost payoff (the chance of losing)."""
 
+    list: str  # the list's spec, without the strikes
     spec: str
     words: int
     strikes: int
@@ -174,7 +175,7 @@ def lost_row(spec: str, strikes: int, time_limit: float | None = None) -> LostRo
     uniform, uniform_s = timed(lambda: optimal_tree(game, cost="lost", time_limit=time_limit))
     eq, eq_s = timed(lambda: double_oracle(game, time_limit=time_limit, cost="lost"))
     n = len(game.secrets)
-    return LostRow(game.spec, n, strikes, uniform.value / n if uniform.exact else float("nan"), uniform_s,
+    return LostRow(spec, game.spec, n, strikes, uniform.value / n if uniform.exact else float("nan"), uniform_s,
                    eq.value, str(eq.exact.value) if eq.exact else None, eq.lower, eq.upper,
                    *chooser_support(eq), eq_s,
                    [f"arena optimal {game.spec} --objective lost", f"arena equilibrium {game.spec} --payoff lost"])
