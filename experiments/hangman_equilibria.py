@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from arena import make_game
+from arena.errors import ArenaError
 from arena.commands.optimal import adversaries
 from arena.equilibrium import double_oracle
 from arena.optimal import optimal_tree
@@ -280,8 +281,12 @@ def reach(length: int, budget: float, solvers: list[str], start: int = 10) -> No
         n, largest = start, None
         while True:
             spec = f"hangman:length={length},first={n}"
-            (exact, figure, command), seconds = timed(lambda: REACH[name](spec, budget))
-            print(f"| {name} | {n} | {'yes' if exact else 'no (stopped)'} | {figure} | {seconds:.1f} | `{command}` |",
+            try:
+                (exact, figure, command), seconds = timed(lambda: REACH[name](spec, budget))
+            except ArenaError as e:  # a solver that gives up under the time limit: say so, go on
+                exact, figure, command, seconds = False, f"failed: {e}", "", budget
+            print(f"| {name} | {n} | {'yes' if exact else 'no (stopped)'} | {figure} | {seconds:.1f} | "
+                  f"{f'`{command}`' if command else ''} |",
                   flush=True)
             if not exact or n >= len(make_game(f"hangman:length={length}").secrets):
                 break
@@ -303,11 +308,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reach", action="store_true", help="how far each solver goes on hangman:length=L,first=N")
     parser.add_argument("--length", type=int, default=5, help="--reach: the word length (default 5)")
     parser.add_argument("--budget", type=float, default=300, help="--reach: seconds per solve (default 300)")
+    parser.add_argument("--start", type=int, default=10, help="--reach: the first N (default 10)")
     parser.add_argument("--solvers", default=",".join(REACH), help=f"--reach: which of {', '.join(REACH)}")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.reach:
-        reach(args.length, args.budget, [s for s in args.solvers.split(",") if s])
+        reach(args.length, args.budget, [s for s in args.solvers.split(",") if s], args.start)
     else:
         strikes = tuple(int(k) for k in args.strikes.split(",") if k.strip())
         study(instances(args), strikes, args.time_limit, args.json)
