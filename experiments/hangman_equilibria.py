@@ -1,6 +1,6 @@
 """Hangman as a zero-sum game on small word lists: the tables of experiments/hangman_equilibria.md.
 
-    python experiments/hangman_equilibria.py                  every instance of the table (~10 min)
+    python experiments/hangman_equilibria.py                  every instance of the table (~12 min)
     python experiments/hangman_equilibria.py --quick          the hand-made lists and two tiny web2 lists (seconds)
     python experiments/hangman_equilibria.py --instances ake web2:5:20 hangman:length=6,first=10
     python experiments/hangman_equilibria.py --reach --budget 300   how far each solver goes on web2 length 5
