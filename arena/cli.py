@@ -194,7 +194,9 @@ def _show_report(report, args) -> None:
     if args.json:
         print(json.dumps(report.to_json()))
         return
-    print(report.table())
+    # a tournament's grids are what a person reads first; its cells are one row per (chooser,
+    # guesser) and wait behind --cells (summary.txt keeps them); a reproduction is its cells
+    print(report.table(cells=args.cells or not report.grids()))
     summary = report.summary()
     if summary:
         print()
@@ -270,6 +272,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "run resumes (failed tasks are kept unless --retry-failed); one run writes to DIR at a time.")
     p.add_argument("config", help="a TOML file (see experiments/)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--cells", action="store_true",
+                   help="also print every cell's row before a tournament's grids (a reproduction always does)")
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
     p.add_argument("--strict", action="store_true",
@@ -297,6 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "agent is imported: the stored config is read as data. Safe while a run writes.")
     p.add_argument("dir")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--cells", action="store_true",
+                   help="also print every cell's row before a tournament's grids (a reproduction always does)")
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
     p.add_argument("--strict", action="store_true", help="exit 1 if any cell failed or was not run yet")

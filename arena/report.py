@@ -66,8 +66,9 @@ class Report:
         lost = sorted((k for k in seen if _figure_kind(k) == "lost"), key=lambda k: int(k[4:]))
         return ["total", "mean", "max"] + [k for k in ("misses", "misses_max") if k in seen] + lost
 
-    def table(self) -> str:
-        """Ours and published side by side, one row per cell."""
+    def table(self, cells: bool = True) -> str:
+        """Ours and published side by side, one row per cell (`cells=False`: only the title,
+        the failed and annotated cells and the count line)."""
         games = {r.cell.game for r in self.results}
         figures = self.figures()
         published = [k for k in figures if any(k in r.cell.published for r in self.results)]
@@ -82,8 +83,9 @@ class Report:
         head += " ".join(f"{names.get(k, k):>{widths[k]}}" for k in figures)
         if published:
             head += "  | published: " + " ".join(f"{names.get(k, k):>{widths[k]}}" for k in published) + "  agree"
-        lines = [f"{self.config.title}" + (f" ({next(iter(games))})" if len(games) == 1 else ""), head]
-        for r in self.results:
+        lines = [f"{self.config.title}" + (f" ({next(iter(games))})" if len(games) == 1 else "")]
+        lines += [head] if cells else []
+        for r in self.results if cells else ():
             line = f"{r.cell.label:<{lw}} " + (f"{r.cell.game:<{gw}} " if len(games) > 1 else "")
             line += f"{r.cell.chooser:<{cw}} " if len(choosers) > 1 else ""
             line += " ".join(f"{_figure(k, r.ours.get(k), r.cell.repeat):>{widths[k]}}" for k in figures)

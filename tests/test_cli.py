@@ -504,3 +504,19 @@ def test_json_results_time_the_build_and_the_solve(capsys):
         data = json.loads(out)
         assert rc == 0 and data["solve_seconds"] == pytest.approx(data["seconds"], abs=1e-3)
         assert data["total_seconds"] == pytest.approx(data["build_seconds"] + data["solve_seconds"], abs=2e-4)
+
+
+def test_a_tournament_prints_its_grids_and_its_cells_only_when_asked(tmp_path, capsys):
+    from cli_run import run
+
+    config = tmp_path / "t.toml"
+    config.write_text('title = "t"\ngames = ["mastermind:pegs=2,colors=3"]\nchoosers = ["uniform", "evil"]\n'
+                      'guessers = ["lowest", "knuth"]\n')
+    rc, short, _ = run(capsys, "run", str(config))
+    assert rc == 0 and "mean guesses (worst)" in short and "cell " not in short and "4 cells" in short
+    rc, full, _ = run(capsys, "run", str(config), "--cells")
+    assert rc == 0 and full.splitlines()[1].startswith("cell ") and "mean guesses (worst)" in full
+    reproduction = tmp_path / "r.toml"  # one chooser: no grid, so the cells are the table
+    reproduction.write_text('title = "r"\ngames = ["mastermind:pegs=2,colors=3"]\nguessers = ["knuth"]\n')
+    rc, out, _ = run(capsys, "run", str(reproduction))
+    assert rc == 0 and out.splitlines()[1].startswith("cell ")
