@@ -276,7 +276,7 @@ REACH = {"uniform": reach_uniform, "worst": reach_worst, "lost": reach_lost, "va
 
 def reach(length: int, budget: float, solvers: list[str], start: int = 10) -> None:
     """For each solver: N = start, 2 start, ... until the solver is stopped by the budget."""
-    print(f"| solver | N | solved exactly? | figure | seconds | command |\n| --- | ---: | --- | --- | ---: | --- |")
+    print("| solver | N | solved exactly? | figure | seconds | command |\n| --- | ---: | --- | --- | ---: | --- |")
     for name in solvers:
         n, largest = start, None
         while True:

@@ -8,6 +8,7 @@ carriage returns helps nobody, and `--json` output stays the only output.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from typing import TextIO
@@ -24,9 +25,18 @@ def is_terminal(stream: TextIO) -> bool:
         return False
 
 
+def screen() -> dict[str, int]:
+    """The terminal's size as tqdm's `ncols` and `nrows`: a pseudo-terminal that reports 0 (a
+    test's, or `script`'s) would make tqdm cut every line to nothing or skip it, so 100 x 24."""
+    size = shutil.get_terminal_size((100, 24))
+    return {"ncols": size.columns if size.columns > 0 else 100, "nrows": size.lines if size.lines > 0 else 24}
+
+
 class ProgressLine:
     """A status line rewritten in place on `stream` (default stderr), throttled to one write
-    every `every` seconds; `enabled` defaults to "the stream is a terminal"."""
+    every `every` seconds; `enabled` defaults to "the stream is a terminal". The line is a tqdm
+    status bar (no bar, only the text): tqdm owns the terminal handling, this class the
+    throttling that lets callers skip formatting the text."""
 
     def __init__(self, label: str, stream: TextIO | None = None, every: float = EVERY,
                  enabled: bool | None = None):
@@ -35,6 +45,7 @@ class ProgressLine:
         self.label, self.every = label, every
         self.started = time.perf_counter()
         self.last = self.started  # the first line waits one interval: quick runs print nothing
+        self.bar = None
         self.width = 0
 
     @property
@@ -46,18 +57,20 @@ class ProgressLine:
         return self.enabled and time.perf_counter() - self.last >= self.every
 
     def show(self, text: str) -> None:
-        """Rewrite the line with `text` (the label in front), padding over a longer old line."""
+        """Rewrite the line with `text` (the label in front)."""
         if not self.enabled:
             return
+        if self.bar is None:
+            from tqdm import tqdm  # lazy: heavy (only a long search on a terminal shows a line)
+
+            self.bar = tqdm(file=self.stream, bar_format="{desc}", leave=False, **screen())
         self.last = time.perf_counter()
         line = f"{self.label}: {text}"
-        self.stream.write("\r" + line.ljust(self.width))
-        self.stream.flush()
+        self.bar.set_description_str(line, refresh=True)
         self.width = len(line)
 
     def close(self) -> None:
         """Erase the line, if one was written."""
-        if self.enabled and self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
-            self.stream.flush()
-            self.width = 0
+        if self.bar is not None:
+            self.bar.close()
+            self.bar, self.width = None, 0

@@ -180,20 +180,18 @@ def _play_in_child(task: Task, timeout: float | None) -> tuple:
 
 
 class _Progress:
-    """Tasks done, rate and time left, on one line of stderr."""
+    """Tasks done, rate and time left: a tqdm bar on stderr."""
 
     def __init__(self, total: int):
-        self.total, self.done, self.start = total, 0, time.perf_counter()
+        from tqdm import tqdm  # lazy: heavy (only a run with a progress bar needs it)
+
+        from ..optimal.progress import screen
+
+        # the caller shows it only on a terminal (arena run: stderr is a tty and no --json)
+        self.bar = tqdm(total=total, unit="task", file=sys.stderr, **screen())
 
     def step(self) -> None:
-        self.done += 1
-        elapsed = time.perf_counter() - self.start
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        left = (self.total - self.done) / rate if rate else 0.0
-        width = 30
-        filled = int(width * self.done / self.total)
-        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} tasks, "
-              f"{rate:.1f}/s, {left:.0f} s left ", end="", file=sys.stderr, flush=True)
+        self.bar.update(1)
 
     def close(self) -> None:
-        print(file=sys.stderr, flush=True)
+        self.bar.close()
