@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 #: Seconds between two rewrites of the line.
 EVERY = 0.5
@@ -45,7 +45,7 @@ class ProgressLine:
         self.label, self.every = label, every
         self.started = time.perf_counter()
         self.last = self.started  # the first line waits one interval: quick runs print nothing
-        self.bar = None
+        self.bar: Any = None  # a tqdm status bar once the first line is shown
         self.width = 0
 
     @property
