@@ -3,6 +3,7 @@
     arena optimal mastermind                              5,625, proven optimal, and its table
     arena optimal mastermind --pool consistent --depth 2  the consistent-only optimum (5,660)
     arena optimal mastermind --max 5                      best total that never needs a 6th guess
+    arena optimal wordle --openers salet                  the best tree opening with SALET (7,920)
     arena optimal jotto --start lookahead --time-limit 60 --bound-levels 2
                                                           a big instance: the best tree found from
                                                           a guesser's tree, and a proven lower bound
@@ -27,6 +28,7 @@ def cmd_optimal(args) -> None:
     from ..optimal import optimal_tree
     from ..optimal.progress import ProgressLine
     from ..optimal.solve import refine
+    from ..spec import plus_list
 
     game = make_game(args.game)
     if args.bound_levels < 1:
@@ -41,10 +43,13 @@ def cmd_optimal(args) -> None:
         raise ArenaError(f"--objective lost counts lost games: it cannot be combined with --cost {args.cost}")
     objective, cost = ("average", "lost") if args.objective == "lost" else (args.objective, args.cost)
     cost = cost_for(game, cost).name
+    openers = plus_list(args.openers, "--openers") if args.openers else ()
+    if args.start and openers:
+        raise ArenaError("--start improves a guesser's whole tree: it cannot be combined with --openers")
     if args.start and (args.weights or args.max is not None or args.objective != "average"):
         raise ArenaError("--start improves a guesser's tree for the average with equal weights: "
                          "it cannot be combined with --weights, --max or --objective worst")
-    if args.time_limit is None:
+    if args.time_limit is None and not openers:
         warn_if_long(game)
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
     try:
@@ -57,7 +62,8 @@ def cmd_optimal(args) -> None:
                 from ..weights import read_weights
                 weights = read_weights(args.weights, game)
             tree = optimal_tree(game, weights=weights, pool=args.pool, objective=objective,
-                                max_guesses=args.max, time_limit=args.time_limit, progress=progress, cost=cost)
+                                max_guesses=args.max, time_limit=args.time_limit, progress=progress, cost=cost,
+                                openers=openers)
     finally:
         progress.close()
     if args.save:
@@ -111,12 +117,14 @@ def report(tree, weighted: str | None = None) -> str:
     if weighted:
         head += f"; weighted cost {tree.value:.6g}"
     what = "weighted cost" if weighted else f"total {unit}"
+    trees = f"tree opening with {'+'.join(tree.openers)}" if getattr(tree, "openers", ()) else "tree"
     if tree.exact:
-        proof = f"proven optimal: no tree has a smaller {what}"
+        proof = f"proven optimal: no {trees} has a smaller {what}"
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
         why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
-        proof = (f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}: "
+        among = f" of a {trees}" if trees != "tree" else ""
+        proof = (f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}{among}: "
                  f"{tree.lower_bound:,.6g}{mean}, gap {tree.value - tree.lower_bound:,.6g}")
     return f"{head}\n{proof}; {tree.seconds:.2f} s, {tree.searched:,} candidate sets searched"
 
@@ -170,6 +178,9 @@ def add_commands(sub) -> None:
                    help="stop after S seconds with the best tree found and a proven lower bound "
                         "(default: none; big instances are warned, and a terminal shows the progress)")
     p.add_argument("--start", metavar="GUESSER", help="start from this guesser's tree (big instances)")
+    p.add_argument("--openers", metavar="A+B", default=None,
+                   help="fixed first guesses, joined by + (e.g. salet): the best tree that opens with them, "
+                        "each class they leave solved exactly")
     p.add_argument("--bound-levels", type=int, default=1, metavar="L",
                    help="with --start: also prove the L-level look-ahead lower bound (2 costs minutes on Jotto)")
     p.add_argument("--depth", type=int, default=None, help="table rows fewer than D guesses deep")
