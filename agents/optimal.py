@@ -50,9 +50,12 @@ def shipped_trees() -> dict[tuple[str, str], Path]:
 Decisions = tuple[tuple[bytes, int, Index], ...]
 
 
-def decisions(tree: Tree, spent: Callable[[tuple], int] = len) -> Decisions:
-    """Every node of `tree` as (candidates, spent(replies so far), guess), the game left out."""
-    return tuple((candidates_key(node.candidates), spent(node.replies), node.guess) for node in tree.nodes())
+def decisions(tree: Tree, spent: Callable[[tuple], int] = len, skip: int = 0) -> Decisions:
+    """Every node of `tree` as (candidates, spent(replies so far), guess), the game left out;
+    nodes fewer than `skip` guesses deep are left out too (fixed openers: a class they do not
+    split would otherwise be told to play the opener again)."""
+    return tuple((candidates_key(node.candidates), spent(node.replies), node.guess) for node in tree.nodes()
+                 if len(node.replies) >= skip)
 
 
 def candidates_key(candidates: Indexes) -> bytes:
@@ -60,11 +63,11 @@ def candidates_key(candidates: Indexes) -> bytes:
 
 
 @lru_cache(maxsize=8)
-def shipped_decisions(game_spec: str, guesser_spec: str) -> Decisions | None:
+def shipped_decisions(game_spec: str, guesser_spec: str, skip: int = 0) -> Decisions | None:
     """The shipped tree of this guesser on this game, replayed (which checks it), as its
-    decisions (the cache keeps no game), or None."""
+    decisions below the first `skip` guesses (the cache keeps no game), or None."""
     path = shipped_trees().get((game_spec, guesser_spec))
-    return None if path is None else decisions(load_tree(path))
+    return None if path is None else decisions(load_tree(path), skip=skip)
 
 
 class TreePlayer(Guesser):
@@ -90,10 +93,15 @@ class TreePlayer(Guesser):
 
     def _shipped_plan(self, game: Game) -> dict:
         plan: dict = {}
-        shipped = shipped_decisions(game.spec, self.tree_spec())
+        shipped = shipped_decisions(game.spec, self.tree_spec(), self.fixed_turns())
         if shipped is not None:
             self.learn(plan, shipped, 0)
         return plan
+
+    def fixed_turns(self) -> int:
+        """The turns its trees leave to fixed openers (played by Guesser.guess, never looked
+        up): those of a tree that names its openers."""
+        return 0 if "openers" in self.untreed else len(self.values.get("openers", ()))
 
     def spent(self, game: Game, replies: tuple) -> int:
         """What a depth limit has used after these replies: the guesses made."""
@@ -117,7 +125,8 @@ class TreePlayer(Guesser):
                 return last
             whole = self.whole_game(game, state)
             tree = self.build(game, None if whole else state.candidates, 0 if whole else spent)
-            self.learn(plan, decisions(tree, lambda replies: self.spent(game, replies)), 0 if whole else spent)
+            self.learn(plan, decisions(tree, lambda replies: self.spent(game, replies), self.fixed_turns() if whole else 0),
+                       0 if whole else spent)
         return plan[key]
 
     def whole_game(self, game: Game, state: State) -> bool:

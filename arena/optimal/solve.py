@@ -318,6 +318,10 @@ def search_opened(search: Search, S: Indexes, openers: Sequence[Index], opening:
             gap += class_gap
             return root
         node = Node(int(openers[turn]), part, path.replies, opening=opening)
+        reason = game.refusal(node.guess, list(zip(openers, path.replies)))
+        if reason:  # hard mode: a fixed guess the earlier openers' replies rule out
+            raise ArenaError(f"openers: {game.guesses[node.guess]} breaks the rules after "
+                             f"{game.history_label(path.replies)}: {reason}")
         for reply, cls in game.partition(node.guess, part).items():
             miss = path.missed + int(game.is_miss(reply))
             if game.finished(reply):
