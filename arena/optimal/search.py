@@ -71,6 +71,7 @@ import numpy as np
 
 from ..costs import cost_for
 from ..errors import ArenaError
+from ..game import _MANY_CODES as MANY_CODES
 from ..game import Game, Index, Indexes
 from ..resources import memory_limit
 from .bounds import INF, determine_table, min_depth, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
@@ -91,6 +92,9 @@ CACHE_SHARE = 0.5
 FIRST_MISSES = 32
 #: Misses cost: nodes of at least this many candidates are bounded two letters deep (next_misses).
 TWO_LEVELS = 40
+#: Cells of the (candidates x guesses) block that uniform_scores counts at once (about 2 MB of
+#: intp keys: the temporaries stay in cache and need no fresh pages from the system).
+SCORE_BLOCK = 1 << 18
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
 
@@ -178,6 +182,8 @@ class Search:
         #: the allowed guesses depend on the path (hard mode): the pool at a node is what its
         #: moves allow (the consistent pool needs no check: a candidate is always allowed)
         self.restricted = bool(game.rules.restricted) and not self.consistent_pool and not self.misses
+        #: partition counts have a column per reply code (uniform_scores counts them itself)
+        self.dense = game.n_codes <= max(MANY_CODES, game.dense_codes)
         self.limit = NO_LIMIT if max_guesses is None else int(max_guesses)
         self.symmetry = symmetry
         self.deadline = deadline
@@ -352,6 +358,8 @@ class Search:
         """For every guess of the pool, the lower bound w(S) + sum_r LB(S_r), and a tie-break
         heuristic (expected share of candidates left); also b, the most non-hit classes."""
         n = len(S)
+        if self.uniform and not self.misses and self.dense:
+            return self.uniform_scores(S, pool, left)
         counts, codes = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
@@ -370,6 +378,52 @@ class Search:
         if left < NO_LIMIT and not self.misses:
             bound[largest > slot_capacity(b, left - 1)] = INF
         spread = (counts.astype(np.float64) ** 2).sum(axis=1)
+        return bound, spread, b
+
+    def uniform_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """score_guesses with equal weights on a game whose counts have a column per reply code
+        (Wordle's 243), without the (pool x codes) arrays of the general path: the guesses are
+        counted a block at a time (SCORE_BLOCK, so the temporaries stay in cache) and reduced
+        at once to what the bound needs. Every class of k <= b + 1 secrets has slot bound
+        2k - 1, so a guess whose largest non-hit class fits costs at least
+
+            n + sum_r (2 n_r - 1) = n + 2 (n - hit) - parts
+
+        (hit: 1 if the guess is a candidate); only guesses with a larger class (few: b is the
+        most parts of any guess) are counted again and read off the slot table."""
+        n, codes = len(S), self.game.n_codes
+        block = self.game.by_secret[S] if len(pool) == len(self.game.guesses) else self.game.by_secret[S[:, None], pool]
+        m = len(pool)
+        largest = np.empty(m, dtype=np.int32)
+        parts = np.empty(m, dtype=np.int32)
+        spread = np.empty(m, dtype=np.float64)
+        step = max(1, SCORE_BLOCK // max(n, codes))
+        offsets = np.arange(step, dtype=np.intp) * codes
+        for a in range(0, m, step):
+            part = block[:, a:a + step]
+            width = part.shape[1]
+            keys = part.astype(np.intp)
+            keys += offsets[:width]
+            # int32 halves the bytes the reductions read (a class has at most n < 2^31 secrets)
+            counts = np.bincount(keys.ravel(), minlength=width * codes).reshape(width, codes).astype(np.int32)
+            if self.hit >= 0:
+                counts[:, self.hit] = 0
+            largest[a:a + width] = counts.max(axis=1)
+            parts[a:a + width] = (counts != 0).view(np.uint8).sum(axis=1, dtype=np.int32)
+            spread[a:a + width] = np.einsum("ij,ij->i", counts, counts)  # <= n^2: fits int32
+        member = np.zeros(len(self.game.secrets) + 1, dtype=bool)  # the last slot: guesses naming no secret
+        member[S] = True
+        found = n - member[self.game.same_secret[pool]].astype(np.int64)  # candidates not hit
+        useful = largest < n
+        b = int(parts[useful].max(initial=1))
+        bound = (n + 2 * found - parts).astype(np.float64)
+        big = np.flatnonzero(useful & (largest > b + 1))
+        if len(big):  # classes beyond b + 1 secrets: the slot table
+            counts, _ = self.hit_free_counts(pool[big], S)
+            bound[big] = n + self.table(b)[counts].sum(axis=1)
+        bound[~useful] = INF
+        if left < NO_LIMIT:
+            bound[largest > slot_capacity(b, left - 1)] = INF
         return bound, spread, b
 
     def miss_bound(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
