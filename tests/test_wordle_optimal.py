@@ -204,3 +204,11 @@ def test_the_shipped_tree_after_salet_replays_7920():
     assert ("wordle", "optimal:openers=salet") in shipped_trees()
     result = evaluate(make_game("wordle"), make_guesser("optimal:openers=salet"))
     assert (result.n, result.total, result.max) == (2315, 7920, 5)
+
+
+def test_lookahead_refuses_every_guess_in_hard_mode(capsys):
+    """The rollouts and repairs see a node's candidates, not the moves that restrict the guesses."""
+    rc, out, err = run(capsys, "evaluate", "wordle:hard=true,first=30", "lookahead")
+    assert rc == 2 and "hard mode" in err and "pool=consistent" in err and len(err.strip().splitlines()) == 1
+    rc, out, err = run(capsys, "evaluate", "wordle:hard=true,first=30", "lookahead:pool=consistent,repair=20")
+    assert rc == 0, err
