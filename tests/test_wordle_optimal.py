@@ -212,3 +212,42 @@ def test_lookahead_refuses_every_guess_in_hard_mode(capsys):
     assert rc == 2 and "hard mode" in err and "pool=consistent" in err and len(err.strip().splitlines()) == 1
     rc, out, err = run(capsys, "evaluate", "wordle:hard=true,first=30", "lookahead:pool=consistent,repair=20")
     assert rc == 0, err
+
+
+# --- the root split (--workers) ---------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=5", "jotto:first=40", "wordle:first=60,guesses=wordle"])
+def test_the_root_split_finds_the_optimum(capsys, tmp_path, spec):
+    journal = tmp_path / "j.jsonl"
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", str(journal), "--json")
+    assert rc == 0, err
+    split = json.loads(out)
+    plain = optimal_tree(make_game(spec))
+    assert split["total"] == split["lower_bound"] == plain.value and split["exact"]
+    assert split["closed"] == split["first_guesses"] and split["guesser"] == "optimal"
+    lines = journal.read_text().splitlines()
+    assert len(lines) == split["searched_first_guesses"] >= 1
+    # resumed from the journal: nothing is searched again, the same optimum is proven
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "1", "--journal", str(journal), "--json")
+    again = json.loads(out)
+    assert rc == 0 and again["searched_first_guesses"] == 0 and again["total"] == again["lower_bound"] == plain.value
+    assert journal.read_text().splitlines() == lines
+
+
+def test_the_root_split_stopped_by_the_time_limit_keeps_a_proven_bound():
+    from arena.optimal.split import split_root
+
+    game = make_game("wordle:first=300,guesses=wordle")
+    result = split_root(game, workers=2, time_limit=1.5)
+    exact = optimal_tree(game, openers=[game.guesses[result.best_guess]]).value if result.best_guess >= 0 else math.inf
+    assert result.lower_bound <= result.value == exact
+    assert result.stopped or result.exact
+
+
+def test_the_root_split_refusals(capsys):
+    for extra in (["--openers", "salet"], ["--max", "5"], ["--objective", "worst"], ["--workers", "0"]):
+        argv = ["optimal", "wordle:first=20", "--workers", "2"] + extra
+        rc, out, err = run(capsys, *argv)
+        assert rc == 2 and len(err.strip().splitlines()) == 1, (extra, err)
+    rc, out, err = run(capsys, "optimal", "hangman:length=3,first=20", "--workers", "2")
+    assert rc == 2 and "hit the secret" in err
