@@ -39,7 +39,8 @@ import numpy as np
 from ..errors import ArenaError
 from ..game import Game, Index
 from .bounds import INF
-from .search import NO_LIMIT, Search, Timeout, stabilizer
+from ..resources import memory_limit
+from .search import CACHE_SHARE, NO_LIMIT, Search, Timeout, stabilizer
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).
 _WORKER: dict = {}
@@ -79,10 +80,13 @@ class SplitResult:
         return self.lower_bound >= self.value
 
 
-def _start_worker(pool: str, deadline: float | None) -> None:
-    """In a forked worker: one search over the game the parent built (shared copy-on-write)."""
+def _start_worker(pool: str, deadline: float | None, workers: int) -> None:
+    """In a forked worker: one search over the game the parent built (shared copy-on-write),
+    its cache a share of what one search may hold (the workers together hold no more)."""
     game = _WORKER["game"]
-    _WORKER["search"] = Search(game, np.ones(len(game.secrets)), pool, None, _WORKER["sym"], deadline)
+    budget = int(memory_limit() * CACHE_SHARE / workers)
+    _WORKER["search"] = Search(game, np.ones(len(game.secrets)), pool, None, _WORKER["sym"], deadline,
+                               cache_budget=budget)
 
 
 def _close(guess: Index, limit: float) -> tuple[Index, float, bool, float, int]:
@@ -155,7 +159,7 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     try:
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                 initargs=(pool, deadline)) as executor:
+                                 initargs=(pool, deadline, workers)) as executor:
             while queue or pending:
                 while queue and len(pending) < workers:
                     g = queue.pop(0)
