@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -208,7 +207,7 @@ def test_the_shipped_tree_after_salet_replays_7920():
 
 def test_lookahead_refuses_every_guess_in_hard_mode(capsys):
     """The rollouts and repairs see a node's candidates, not the moves that restrict the guesses."""
-    rc, out, err = run(capsys, "evaluate", "wordle:hard=true,first=30", "lookahead")
+    rc, _, err = run(capsys, "evaluate", "wordle:hard=true,first=30", "lookahead")
     assert rc == 2 and "hard mode" in err and "pool=consistent" in err and len(err.strip().splitlines()) == 1
     rc, out, err = run(capsys, "evaluate", "wordle:hard=true,first=30", "lookahead:pool=consistent,repair=20")
     assert rc == 0, err
@@ -249,5 +248,5 @@ def test_the_root_split_refusals(capsys):
         argv = ["optimal", "wordle:first=20", "--workers", "2"] + extra
         rc, out, err = run(capsys, *argv)
         assert rc == 2 and len(err.strip().splitlines()) == 1, (extra, err)
-    rc, out, err = run(capsys, "optimal", "hangman:length=3,first=20", "--workers", "2")
+    rc, _, err = run(capsys, "optimal", "hangman:length=3,first=20", "--workers", "2")
     assert rc == 2 and "hit the secret" in err

@@ -17,8 +17,8 @@ import numpy as np
 from ..costs import Cost, cost_for
 from ..errors import ArenaError, choices
 from ..game import Game, Index, Indexes
-from ..greedy import Greedy, greedy_tree
-from ..tree import Node, Tree, grow_tree
+from ..greedy import greedy_tree
+from ..tree import Node, Tree
 from ..resources import check_memory
 from .bounds import INF, min_depth
 from .progress import ProgressLine
@@ -265,29 +265,6 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | Incumbent | None,
         return incumbent.root, incumbent.costs, min(search.root_bound(S, sym, left, allowed), budget)
 
 
-class OpenedGreedy:
-    """A greedy guesser (arena.greedy) that plays fixed openers first: the seeds of a
-    time-limited search after openers. Its tree is legal in hard mode, as the greedy
-    guesser's pool follows the whole history."""
-
-    traits = Greedy.traits
-    deterministic = True
-
-    def __init__(self, metric: str, pool: str, openers: Sequence[Index]):
-        self.inner = Greedy(metric, pool=pool)
-        self.openers = tuple(int(g) for g in openers)
-        self.spec = f"{self.inner.spec} after fixed openers"
-
-    def openers_for(self, game: Game) -> tuple[Index, ...]:
-        return self.openers
-
-    def level_key(self):
-        return self.inner.level_key()
-
-    def guess(self, game: Game, state) -> Index:
-        return self.openers[state.turn] if state.turn < len(self.openers) else self.inner.choose(game, state)
-
-
 def search_opened(search: Search, S: Indexes, openers: Sequence[Index], opening: str, paid: Cost,
                   time_limited: bool) -> tuple[Node | None, np.ndarray, float]:
     """The best tree for S whose first guesses are `openers` (each played at every node of its
@@ -297,14 +274,13 @@ def search_opened(search: Search, S: Indexes, openers: Sequence[Index], opening:
 
         proven lower bound = the tree's cost - sum over classes of (subtree cost - its bound)
 
-    and it equals the cost when every class was solved exactly. Time-limited, the incumbent is
-    the best greedy tree after the same openers (seed metrics); a class the limit stops keeps
-    the better of its greedy subtree and the best found, with the bound proven so far
-    (root_bound), and classes not reached keep the greedy subtree with their class bound."""
+    and it equals the cost when every class was solved exactly. Time-limited, each class
+    starts from its best greedy subtree (solve_class); a class the limit stops keeps the
+    better of its greedy subtree and the best found, with the bound proven so far
+    (root_bound)."""
     game, w = search.game, search.w
     costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
     gap = 0.0
-    seed = opened_seed(game, S, w, search, openers, paid) if time_limited else None
 
     def grow(part: Indexes, path: Path) -> Node | None:
         nonlocal gap
@@ -313,7 +289,7 @@ def search_opened(search: Search, S: Indexes, openers: Sequence[Index], opening:
             return None
         turn = len(path.replies)
         if turn == len(openers):
-            root, part_costs, class_gap = solve_class(search, part, path, opening, paid, seed)
+            root, part_costs, class_gap = solve_class(search, part, path, opening, paid, time_limited)
             costs[:, part] = part_costs[:, part]
             gap += class_gap
             return root
@@ -343,21 +319,6 @@ def search_opened(search: Search, S: Indexes, openers: Sequence[Index], opening:
     return root, costs, value - gap
 
 
-def opened_seed(game: Game, S: Indexes, w: np.ndarray, search: Search, openers: Sequence[Index],
-                paid: Cost) -> Tree | None:
-    """The best greedy tree (by weighted cost) after the openers that respects the limit."""
-    pool = "consistent" if search.consistent_pool else "all"
-    best, best_value = None, INF
-    for metric in SEED_METRICS:
-        tree = grow_tree(game, OpenedGreedy(metric, pool, openers), S)
-        if search.limit != NO_LIMIT and paid.of(tree)[S].max() > search.limit:
-            continue
-        value = incumbent_value(tree, w, paid, S)
-        if value < best_value:
-            best, best_value = tree, value
-    return best
-
-
 def subtree_cost(paid: Cost, costs: np.ndarray, w: np.ndarray, S: Indexes, path: Path) -> float:
     """What S's subtree costs, from each secret's (guesses, misses) counted from the root: the
     cost less what the path to S paid (guesses: its length; misses: its misses; lost games
@@ -366,30 +327,47 @@ def subtree_cost(paid: Cost, costs: np.ndarray, w: np.ndarray, S: Indexes, path:
     return float(paid_cost(paid, costs)[S] @ w[S]) - before * float(w[S].sum())
 
 
-def node_at(tree: Tree, replies: tuple) -> Node | None:
-    """The node of `tree` reached by these replies from its first root (None: none is)."""
-    node = tree.roots[0] if tree.roots else None
-    for reply in replies:
-        if node is None:
-            return None
-        node = node.children.get(reply)
-    return node
+def class_seed(search: Search, S: Indexes, path: Path, opening: str, paid: Cost,
+               metrics: Sequence[str] = SEED_METRICS) -> Incumbent | None:
+    """The best greedy subtree for a class the openers leave (seed_tree, within the guesses or
+    misses left), moved below the path: its nodes' replies and each secret's costs start where
+    the class is met. In hard mode over every guess the greedy guessers play the consistent
+    pool, which the rules always allow whatever the history (the class alone does not say
+    which other guesses are)."""
+    left = None if search.limit == NO_LIMIT else (search.limit if path.left is None else path.left)
+    pool = "consistent" if search.consistent_pool or search.restricted else "all"
+    tree = seed_tree(search.game, S, search.w, pool, left, paid, metrics)
+    if tree is None:
+        return None
+    value = incumbent_value(tree, search.w, paid, S)
+    root, costs = incumbent_part(tree, S)
+    for node in ([] if root is None else root.walk()):
+        node.replies, node.opening = path.replies + node.replies, opening
+    costs[0, S] += len(path.replies)
+    costs[1, S] += path.missed
+    return Incumbent(root, costs, value)
 
 
 def solve_class(search: Search, S: Indexes, path: Path, opening: str, paid: Cost,
-                seed: Tree | None) -> tuple[Node | None, np.ndarray, float]:
+                time_limited: bool) -> tuple[Node | None, np.ndarray, float]:
     """One class left by the openers: its best subtree, each secret's (guesses, misses) under
     it (counted from the root), and the gap between what the subtree costs and the bound
-    proven on the class (0 once the class is solved exactly)."""
-    game, w = search.game, search.w
+    proven on the class (0 once the class is solved exactly). Time-limited, the class starts
+    from its best greedy subtree; once the limit has passed, the class keeps the greedy subtree
+    of one metric (most-parts, the best greedy tree on Jotto, Mastermind and Wordle) and its
+    bound one level deep (min over guesses of the slot bounds of their classes)."""
+    w = search.w
     left = search.limit if path.left is None else path.left
     incumbent = None
-    if seed is not None:
-        seed_costs = np.array([seed.guesses, seed.misses], dtype=np.int64)
-        incumbent = Incumbent(node_at(seed, path.replies), seed_costs, subtree_cost(paid, seed_costs, w, S, path))
-        if search.deadline is not None and time.perf_counter() > search.deadline:
-            search.timed_out = True  # no time left to search: the greedy subtree, the class bound
+    if time_limited:
+        late = search.deadline is not None and time.perf_counter() > search.deadline
+        incumbent = class_seed(search, S, path, opening, paid, ("most-parts",) if late else SEED_METRICS)
+        if late and incumbent is not None:
+            search.timed_out = True
             bound = search.known_bound(S, search.b_max, left, cached=not search.restricted)
+            if not search.misses and len(S) > 1:
+                scored, _, _ = search.score_guesses(S, search.pool(S, path.sym, path.allowed), left)
+                bound = max(bound, float(scored.min(initial=INF)))
             return incumbent.root, incumbent.costs, incumbent.value - min(bound, incumbent.value)
     root, costs, bound = search_below(search, S, incumbent, opening, paid, path)
     value = subtree_cost(paid, costs, w, S, path)
@@ -518,12 +496,12 @@ def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int 
 
 
 def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int | None,
-              paid: Cost | None = None) -> Tree | None:
-    """The best greedy tree (by weighted cost) that respects the limit: the incumbent that a
-    time-limited search has to beat, so that it always has a tree to return."""
+              paid: Cost | None = None, metrics: Sequence[str] = SEED_METRICS) -> Tree | None:
+    """The best greedy tree (by weighted cost) of `metrics` that respects the limit: the
+    incumbent that a time-limited search has to beat, so that it always has a tree to return."""
     paid = paid or Cost("guesses")
     best = None
-    for metric in SEED_METRICS:
+    for metric in metrics:
         tree = greedy_tree(game, metric, pool, S)
         if max_guesses is not None and paid.of(tree)[S].max() > max_guesses:
             continue
