@@ -195,14 +195,17 @@ def test_openers_refusals():
         optimal_tree(game, openers=["aback"], objective="worst")
 
 
-def test_the_shipped_tree_after_salet_replays_7920():
-    """Proven by `arena optimal wordle --openers salet` (7,920, lower bound 7,920: see
-    experiments/wordle.md): shipped, so the agent replays it at once."""
+def test_the_shipped_trees_after_salet_replay_7920():
+    """Proven by `arena optimal wordle --openers salet` (7,920, lower bound 7,920) and, over every
+    first guess, by `arena optimal wordle --workers 2 --journal FILE` (the same tree, SALET
+    first): shipped, so the agents replay them at once."""
     from agents.optimal import shipped_trees
 
-    assert ("wordle", "optimal:openers=salet") in shipped_trees()
-    result = evaluate(make_game("wordle"), make_guesser("optimal:openers=salet"))
-    assert (result.n, result.total, result.max) == (2315, 7920, 5)
+    game = make_game("wordle")
+    for spec in ("optimal:openers=salet", "optimal"):
+        assert ("wordle", spec) in shipped_trees()
+        result = evaluate(game, make_guesser(spec))
+        assert (result.n, result.total, result.max) == (2315, 7920, 5)
 
 
 def test_lookahead_refuses_every_guess_in_hard_mode(capsys):
