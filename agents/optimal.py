@@ -4,7 +4,9 @@ A guesser whose whole strategy is one tree builds it once per game and then look
 up by its candidate set (the best continuation depends on nothing else; under a depth limit,
 also on the guesses already made). A tree shipped under arena/data/trees/ for the same game and
 parameters is used as is, so `arena evaluate mastermind optimal` is instant; otherwise the
-solver runs. A state outside the tree (after fixed openers, say) is solved from its candidates.
+solver runs. A state outside the tree is solved from its candidates. With fixed openers
+(`optimal:openers=salet`) the tree is the best one that opens with them, built (or shipped) for
+the whole game once the openers are played.
 """
 
 from __future__ import annotations
@@ -48,9 +50,12 @@ def shipped_trees() -> dict[tuple[str, str], Path]:
 Decisions = tuple[tuple[bytes, int, Index], ...]
 
 
-def decisions(tree: Tree, spent: Callable[[tuple], int] = len) -> Decisions:
-    """Every node of `tree` as (candidates, spent(replies so far), guess), the game left out."""
-    return tuple((candidates_key(node.candidates), spent(node.replies), node.guess) for node in tree.nodes())
+def decisions(tree: Tree, spent: Callable[[tuple], int] = len, skip: int = 0) -> Decisions:
+    """Every node of `tree` as (candidates, spent(replies so far), guess), the game left out;
+    nodes fewer than `skip` guesses deep are left out too (fixed openers: a class they do not
+    split would otherwise be told to play the opener again)."""
+    return tuple((candidates_key(node.candidates), spent(node.replies), node.guess) for node in tree.nodes()
+                 if len(node.replies) >= skip)
 
 
 def candidates_key(candidates: Indexes) -> bytes:
@@ -58,11 +63,11 @@ def candidates_key(candidates: Indexes) -> bytes:
 
 
 @lru_cache(maxsize=8)
-def shipped_decisions(game_spec: str, guesser_spec: str) -> Decisions | None:
+def shipped_decisions(game_spec: str, guesser_spec: str, skip: int = 0) -> Decisions | None:
     """The shipped tree of this guesser on this game, replayed (which checks it), as its
-    decisions (the cache keeps no game), or None."""
+    decisions below the first `skip` guesses (the cache keeps no game), or None."""
     path = shipped_trees().get((game_spec, guesser_spec))
-    return None if path is None else decisions(load_tree(path))
+    return None if path is None else decisions(load_tree(path), skip=skip)
 
 
 class TreePlayer(Guesser):
@@ -88,10 +93,15 @@ class TreePlayer(Guesser):
 
     def _shipped_plan(self, game: Game) -> dict:
         plan: dict = {}
-        shipped = shipped_decisions(game.spec, self.tree_spec())
+        shipped = shipped_decisions(game.spec, self.tree_spec(), self.fixed_turns())
         if shipped is not None:
             self.learn(plan, shipped, 0)
         return plan
+
+    def fixed_turns(self) -> int:
+        """The turns its trees leave to fixed openers (played by Guesser.guess, never looked
+        up): those of a tree that names its openers."""
+        return 0 if "openers" in self.untreed else len(self.values.get("openers", ()))
 
     def spent(self, game: Game, replies: tuple) -> int:
         """What a depth limit has used after these replies: the guesses made."""
@@ -113,10 +123,16 @@ class TreePlayer(Guesser):
             last = only_candidate(game, state)
             if last is not None:
                 return last
-            whole = state.turn == 0 and len(state.candidates) == len(game.secrets)
-            tree = self.build(game, None if whole else state.candidates, spent)
-            self.learn(plan, decisions(tree, lambda replies: self.spent(game, replies)), spent)
+            whole = self.whole_game(game, state)
+            tree = self.build(game, None if whole else state.candidates, 0 if whole else spent)
+            self.learn(plan, decisions(tree, lambda replies: self.spent(game, replies), self.fixed_turns() if whole else 0),
+                       0 if whole else spent)
         return plan[key]
+
+    def whole_game(self, game: Game, state: State) -> bool:
+        """Is this the first decision of a game over every secret (so the tree to build is the
+        whole game's)?"""
+        return state.turn == 0 and len(state.candidates) == len(game.secrets)
 
 
 class Optimal(TreePlayer):
@@ -155,7 +171,21 @@ class Optimal(TreePlayer):
             return len(replies)
         return sum(int(game.is_miss(r)) for r in replies)
 
-    untreed = ("openers", "time")  # a time limit does not change an exact tree
+    #: a time limit does not change an exact tree; fixed openers do (the best tree after them)
+    untreed = ("time",)
+
+    def whole_game(self, game: Game, state: State) -> bool:
+        """With fixed openers, the first decision after them in a game that began with every
+        secret: the tree after the openers is built for the whole game at once."""
+        openers = self.openers_for(game)
+        if not openers or self.values["objective"] != "average" or self.values["cost"] == "lost":
+            return super().whole_game(game, state)  # those trees are solved class by class
+        if tuple(g for g, _ in state.history) != openers:
+            return False
+        everyone = game.all_secrets  # did the game begin with every secret (not a subset)?
+        for guess, reply in state.history:
+            everyone = game.consistent(everyone, guess, reply)
+        return len(everyone) == len(state.candidates)
 
     def weights(self, game: Game) -> np.ndarray | None:
         return read_weights(self.values["weights"], game) if self.values["weights"] else None
@@ -171,8 +201,9 @@ class Optimal(TreePlayer):
                 raise ArenaError(f"optimal:max={self.values['max']}: no guesses left after {spent}")
             if limit < 0 or (limit == 0 and cost.name == "lost"):  # lost already: play for fewest misses
                 cost, limit = cost_for(game, "misses"), None
+        openers = self.values["openers"] if secrets is None else ()
         return optimal_tree(game, secrets, self.weights(game), self.values["pool"], self.values["objective"],
-                            limit, self.values["time"] or None, cost=cost.name)
+                            limit, self.values["time"] or None, cost=cost.name, openers=openers)
 
 
 AGENTS = [Optimal]

@@ -3,6 +3,8 @@
     arena optimal mastermind                              5,625, proven optimal, and its table
     arena optimal mastermind --pool consistent --depth 2  the consistent-only optimum (5,660)
     arena optimal mastermind --max 5                      best total that never needs a 6th guess
+    arena optimal wordle --openers salet                  the best tree opening with SALET (7,920)
+    arena optimal mastermind --workers 2                  every first guess, split over 2 processes
     arena optimal jotto --start lookahead --time-limit 60 --bound-levels 2
                                                           a big instance: the best tree found from
                                                           a guesser's tree, and a proven lower bound
@@ -27,6 +29,7 @@ def cmd_optimal(args) -> None:
     from ..optimal import optimal_tree
     from ..optimal.progress import ProgressLine
     from ..optimal.solve import refine
+    from ..spec import plus_list
 
     game = make_game(args.game)
     if args.bound_levels < 1:
@@ -41,14 +44,21 @@ def cmd_optimal(args) -> None:
         raise ArenaError(f"--objective lost counts lost games: it cannot be combined with --cost {args.cost}")
     objective, cost = ("average", "lost") if args.objective == "lost" else (args.objective, args.cost)
     cost = cost_for(game, cost).name
+    openers = plus_list(args.openers, "--openers") if args.openers else ()
+    if args.start and openers:
+        raise ArenaError("--start improves a guesser's whole tree: it cannot be combined with --openers")
     if args.start and (args.weights or args.max is not None or args.objective != "average"):
         raise ArenaError("--start improves a guesser's tree for the average with equal weights: "
                          "it cannot be combined with --weights, --max or --objective worst")
-    if args.time_limit is None:
+    if args.workers is not None:
+        check_split(args, openers)
+    if args.time_limit is None and not openers and args.workers is None:
         warn_if_long(game)
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
     try:
-        if args.start:
+        if args.workers is not None:
+            tree = split_tree(game, args, progress)
+        elif args.start:
             tree = refine(game, _start_tree(game, args.start), args.pool, args.time_limit, args.bound_levels,
                           progress=progress)
         else:
@@ -57,7 +67,8 @@ def cmd_optimal(args) -> None:
                 from ..weights import read_weights
                 weights = read_weights(args.weights, game)
             tree = optimal_tree(game, weights=weights, pool=args.pool, objective=objective,
-                                max_guesses=args.max, time_limit=args.time_limit, progress=progress, cost=cost)
+                                max_guesses=args.max, time_limit=args.time_limit, progress=progress, cost=cost,
+                                openers=openers)
     finally:
         progress.close()
     if args.save:
@@ -67,14 +78,61 @@ def cmd_optimal(args) -> None:
         print(json.dumps({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
                          | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
                          | ({} if cost == "guesses" else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
-                         | adversaries(tree, objective)))
+                         | adversaries(tree, objective) | split_figures(tree)))
         return
     print(report(tree, args.weights))
-    for line in adversary_lines(tree, objective):
+    for line in split_lines(tree) + adversary_lines(tree, objective):
         print(line)
     print(tree.table(min_count=args.min_count, depth=args.depth))
     if args.save:
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
+
+
+def check_split(args, openers) -> None:
+    """--workers splits the root of the plain average: refuse what it does not combine with."""
+    clash = [flag for flag, given in (("--openers", bool(openers)), ("--start", bool(args.start)),
+                                      ("--weights", bool(args.weights)), ("--max", args.max is not None),
+                                      ("--objective", args.objective != "average"), ("--cost", args.cost is not None))
+             if given]
+    if clash:
+        raise ArenaError(f"--workers searches every first guess for the least total with equal weights: "
+                         f"it cannot be combined with {clash[0]}")
+    if args.workers < 1:
+        raise ArenaError(f"--workers must be a positive number of processes, got {args.workers}")
+
+
+def split_tree(game, args, progress):
+    """The root split (arena.optimal.split), then the best first guess's tree (solved again
+    with the openers path, one process), carrying the split's proven bound and effort."""
+    from ..optimal import optimal_tree
+    from ..optimal.solve import agent_spec
+    from ..optimal.split import split_root
+
+    def status(text: str) -> None:
+        if progress.due():
+            progress.show(text)
+
+    result = split_root(game, args.pool, args.workers, args.time_limit, args.journal, status=status)
+    if result.best_guess < 0:
+        raise ArenaError(f"{game.spec}: no first guess was solved before the time limit "
+                         f"({result.closed:,} of {len(result.openings):,} closed); run again with --journal to resume")
+    tree = optimal_tree(game, pool=args.pool, openers=[game.guesses[result.best_guess]])
+    tree.guesser, tree.openers = agent_spec(args.pool, "average", None), ()
+    tree.lower_bound = min(result.lower_bound, tree.value)
+    tree.seconds += result.seconds
+    tree.searched += sum(o.nodes for o in result.openings.values())
+    tree.stopped, tree.time_limit = result.stopped, args.time_limit
+    tree.split = result
+    return tree
+
+
+def split_lines(tree) -> list[str]:
+    result = getattr(tree, "split", None)
+    if result is None:
+        return []
+    return [f"root split: {result.closed:,} of {len(result.openings):,} first guesses closed "
+            f"({result.searched:,} searched in this run, the others by their bound or the journal); best first guess "
+            f"{tree.game.guesses[result.best_guess]}"]
 
 
 def warn_if_long(game) -> None:
@@ -111,14 +169,24 @@ def report(tree, weighted: str | None = None) -> str:
     if weighted:
         head += f"; weighted cost {tree.value:.6g}"
     what = "weighted cost" if weighted else f"total {unit}"
+    trees = f"tree opening with {'+'.join(tree.openers)}" if getattr(tree, "openers", ()) else "tree"
     if tree.exact:
-        proof = f"proven optimal: no tree has a smaller {what}"
+        proof = f"proven optimal: no {trees} has a smaller {what}"
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
         why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
-        proof = (f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}: "
+        among = f" of a {trees}" if trees != "tree" else ""
+        proof = (f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}{among}: "
                  f"{tree.lower_bound:,.6g}{mean}, gap {tree.value - tree.lower_bound:,.6g}")
     return f"{head}\n{proof}; {tree.seconds:.2f} s, {tree.searched:,} candidate sets searched"
+
+
+def split_figures(tree) -> dict:
+    result = getattr(tree, "split", None)
+    if result is None:
+        return {}
+    return {"first_guess": tree.game.guesses[result.best_guess], "first_guesses": len(result.openings),
+            "closed": result.closed, "searched_first_guesses": result.searched}
 
 
 def cost_unit(tree) -> str:
@@ -170,8 +238,16 @@ def add_commands(sub) -> None:
                    help="stop after S seconds with the best tree found and a proven lower bound "
                         "(default: none; big instances are warned, and a terminal shows the progress)")
     p.add_argument("--start", metavar="GUESSER", help="start from this guesser's tree (big instances)")
+    p.add_argument("--openers", metavar="A+B", default=None,
+                   help="fixed first guesses, joined by + (e.g. salet): the best tree that opens with them, "
+                        "each class they leave solved exactly")
     p.add_argument("--bound-levels", type=int, default=1, metavar="L",
                    help="with --start: also prove the L-level look-ahead lower bound (2 costs minutes on Jotto)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="search every first guess in N processes with one shared incumbent (the root split); "
+                        "with --time-limit, the proven bound and the first guesses closed so far")
+    p.add_argument("--journal", metavar="FILE.jsonl", default=None,
+                   help="with --workers: append each first guess closed to FILE, and skip those already in it")
     p.add_argument("--depth", type=int, default=None, help="table rows fewer than D guesses deep")
     p.add_argument("--min-count", type=int, default=3, help="table rows reached by at least this many secrets")
     p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")

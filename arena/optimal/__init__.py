@@ -12,6 +12,9 @@ Modules, one idea each:
                the equilibrium's best responses, the minimax chooser's look-ahead
                (Search.worst_case) and the exact Hangman guesser (fewest-misses)
     solve      `optimal_tree`, the public entry: the search's result as an arena.tree Tree
+               (also after fixed openers: `openers=`)
+    split      the root split: every first guess searched by worker processes with one
+               incumbent, a resumable journal and a proven bound (`arena optimal --workers N`)
     lookahead  rollout trees and exact subtree repair for instances too big to solve
     against    against a deterministic chooser that holds no secret (evil Hangman, Absurdle):
                what a tree concedes to it, and the shortest path that beats it

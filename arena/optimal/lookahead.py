@@ -44,6 +44,15 @@ from .search import Search, Timeout
 REPAIR_EFFORT = 3000
 
 
+def check_unrestricted(game: Game, pool: str, what: str) -> None:
+    """Refuse every guess (pool all) where the rules narrow the guesses by the path (Wordle's
+    hard mode): the rollouts and repairs here see a node's candidates, not its history. The
+    consistent pool is always legal."""
+    if game.rules.restricted and pool == "all":
+        raise ArenaError(f"{game.spec}: {what} see candidates, not the moves that restrict the guesses "
+                         f"(hard mode): use pool=consistent (always legal)")
+
+
 class Rollout:
     """The rollout look-ahead over one game: a guess for any candidate set, with the greedy
     costs and exact solutions it computes cached (shared by all the nodes of a tree).
@@ -56,6 +65,7 @@ class Rollout:
                  pool: str = "all"):
         if not game.rules.hits:  # its costs are guesses until the hit: issue 11 brings misses
             raise ArenaError(f"{game.spec}: the lookahead guesser needs guesses that can hit the secret")
+        check_unrestricted(game, pool, "the lookahead's rollouts")
         self.game, self.width, self.exact, self.pool = game, width, exact, pool
         metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
         self.metrics = [METRICS[m] for m in metrics]
@@ -146,6 +156,7 @@ def improve_tree(tree: Tree, largest: int = 60, effort: int | None = REPAIR_EFFO
     machine). Equal weights only: the cost of a subtree is the sum of its secrets' guesses."""
     game = tree.game
     search = search or Search(game, np.ones(len(game.secrets)))
+    check_unrestricted(game, "consistent" if search.consistent_pool else "all", "the exact repair")
     cost = tree.guesses.copy()
     stop = None if budget_seconds is None else time.perf_counter() + budget_seconds
     replaced = 0

@@ -71,6 +71,7 @@ import numpy as np
 
 from ..costs import cost_for
 from ..errors import ArenaError
+from ..game import _MANY_CODES as MANY_CODES
 from ..game import Game, Index, Indexes
 from ..resources import memory_limit
 from .bounds import INF, determine_table, min_depth, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
@@ -91,8 +92,21 @@ CACHE_SHARE = 0.5
 FIRST_MISSES = 32
 #: Misses cost: nodes of at least this many candidates are bounded two letters deep (next_misses).
 TWO_LEVELS = 40
+#: Guesses at nodes of at least this many candidates have their classes bounded one level deep
+#: (level_bounds) before any is searched: the root of Wordle (2,315), Jotto, Mastermind (1,296).
+LEVEL_SIZE = 1000
+#: Cells of the (candidates x guesses) block that uniform_scores counts at once (about 2 MB of
+#: intp keys: the temporaries stay in cache and need no fresh pages from the system).
+SCORE_BLOCK = 1 << 18
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
+
+
+def key_bytes(key) -> int:
+    """The bytes a cache entry takes, about: its key's bytes and the fixed overhead."""
+    if isinstance(key, bytes):
+        return ENTRY_BYTES + len(key)
+    return ENTRY_BYTES + 64 + sum(len(part) for part in key if isinstance(part, bytes))
 
 
 def stabilizer(game: Game, invariant: np.ndarray | None = None):
@@ -105,6 +119,26 @@ def stabilizer(game: Game, invariant: np.ndarray | None = None):
 
 class Timeout(Exception):
     """The time limit passed during the search."""
+
+
+class Allowed:
+    """The guesses the rules still allow on a path (Wordle's hard mode: `game.rules.restricted`),
+    as a mask over all guesses; `key` (the packed mask) names the set in the cache keys, and
+    `guesses` lists it. Every rule so far narrows the guesses move by move, so the set after a
+    path is the intersection of what each of its moves allows (Game.allowed_guesses)."""
+
+    __slots__ = ("mask", "key", "_guesses")
+
+    def __init__(self, mask: np.ndarray):
+        self.mask = mask
+        self.key = np.packbits(mask).tobytes()
+        self._guesses: Indexes | None = None
+
+    @property
+    def guesses(self) -> Indexes:
+        if self._guesses is None:
+            self._guesses = np.flatnonzero(self.mask)
+        return self._guesses
 
 
 @dataclass
@@ -148,6 +182,14 @@ class Search:
         self.w = np.asarray(weights, dtype=np.float64)
         self.uniform = bool(np.all(self.w == 1.0))
         self.consistent_pool = pool == "consistent"
+        #: the allowed guesses depend on the path (hard mode): the pool at a node is what its
+        #: moves allow (the consistent pool needs no check: a candidate is always allowed)
+        self.restricted = bool(game.rules.restricted) and not self.consistent_pool and not self.misses
+        #: many reply codes, each with its column in the counts (Wordle's 243): uniform_scores
+        #: counts them itself; with few codes (Jotto, Mastermind) the game's own counting, one
+        #: comparison per code, is faster (measured at 200 candidates: Wordle 54 ms against
+        #: 220 ms; Jotto 22 ms against 13 ms, Mastermind 8.8 against 6.1)
+        self.wide = MANY_CODES < game.n_codes <= game.dense_codes
         self.limit = NO_LIMIT if max_guesses is None else int(max_guesses)
         self.symmetry = symmetry
         self.deadline = deadline
@@ -188,15 +230,42 @@ class Search:
         """A candidate set as a cache key: two bytes a secret where indexes fit, else the full width."""
         return S.astype(np.uint16).tobytes() if len(self.game.secrets) <= 65536 else S.tobytes()
 
-    def key(self, S: Indexes, left: int):
+    def key(self, S: Indexes, left: int, allowed: Allowed | None = None):
+        """The cache key of a node: its candidates, and where they matter the guesses left
+        (under a depth limit) and the guesses allowed (hard mode)."""
         code = self.set_bytes(S)
+        if allowed is not None:
+            return (code, left, allowed.key)
         return code if self.limit == NO_LIMIT else (code, left)
+
+    def after(self, allowed: Allowed | None, guess: Index, reply) -> Allowed | None:
+        """The guesses allowed once `guess` got `reply` on a path that allowed `allowed` (None:
+        every guess): the same None where the rules allow every guess whatever the history."""
+        if not self.restricted:
+            return None
+        step = self.game.allowed_guesses([(int(guess), reply)])
+        if step is None:
+            return allowed
+        mask = np.zeros(len(self.game.guesses), dtype=bool)
+        mask[step] = True
+        if allowed is not None:
+            mask &= allowed.mask
+        return Allowed(mask)
+
+    def class_allowed(self, allowed: Allowed | None, guess: Index, reply, C: Indexes) -> Allowed | None:
+        """What a class searched after `guess`, `reply` may guess. A class of at most two
+        secrets that are both guesses is closed without its pool (close_small: one secret,
+        or w1 + 2 w2 by guessing them, always allowed), so it keeps its parent's set, which
+        saves building one for most classes."""
+        if not self.restricted or (len(C) <= 2 and self.game.secret_guess[C].min() >= 0):
+            return allowed
+        return self.after(allowed, guess, reply)
 
     def remember(self, cache: dict, key, entry) -> None:
         """cache[key] = entry, within the byte budget: past it, the older half of this cache is
         forgotten (dicts keep insertion order, so those are the first keys)."""
         if key not in cache:
-            self.cache_bytes += ENTRY_BYTES + (len(key) if isinstance(key, bytes) else len(key[0]) + 64)
+            self.cache_bytes += key_bytes(key)
             if self.cache_bytes > self.cache_budget:
                 self.forget_older_half(cache)
         cache[key] = entry
@@ -206,8 +275,7 @@ class Search:
         for key in list(islice(cache, len(cache) // 2 + 1)):
             del cache[key]
             self.forgotten += 1
-        self.cache_bytes = sum(ENTRY_BYTES + (len(k) if isinstance(k, bytes) else len(k[0]) + 64)
-                               for c in (self.cache, self.fit_cache) for k in c)
+        self.cache_bytes = sum(key_bytes(k) for c in (self.cache, self.fit_cache) for k in c)
 
     def weight(self, S: Indexes) -> float:
         return float(len(S)) if self.uniform else float(self.w[S].sum())
@@ -223,14 +291,20 @@ class Search:
             return float(2 * w.sum() - w.max())
         return sorted_weight_bound(w, self.depths(b))
 
-    def pool(self, S: Indexes, sym) -> Indexes:
-        """The guesses tried at S: every guess or the candidates, one per symmetry class."""
-        base = self.game.candidate_guesses(S) if self.consistent_pool else self.game.all_guesses
+    def pool(self, S: Indexes, sym, allowed: Allowed | None = None) -> Indexes:
+        """The guesses tried at S: every guess (that the path allows) or the candidates, one
+        per symmetry class."""
+        if self.consistent_pool:
+            base = self.game.candidate_guesses(S)
+        else:
+            base = self.game.all_guesses if allowed is None else allowed.guesses
         return base if sym is None else sym.representatives(base)
 
     # --- the search --------------------------------------------------------------------------
-    def solve(self, S: Indexes, budget: float = INF, left: int | None = None, sym=None) -> float:
-        """C(S) if it is below `budget`, else a lower bound >= budget (see the module docstring)."""
+    def solve(self, S: Indexes, budget: float = INF, left: int | None = None, sym=None,
+              allowed: Allowed | None = None) -> float:
+        """C(S) if it is below `budget`, else a lower bound >= budget (see the module docstring);
+        `allowed`: the guesses the path allows (hard mode; None: every guess)."""
         left = self.limit if left is None else left
         n = len(S)
         if self.misses:
@@ -244,7 +318,7 @@ class Search:
             return float(self.w[S[0]]) if left >= 1 else INF
         elif left <= 1:
             return INF
-        key = self.key(S, left)
+        key = self.key(S, left, allowed)
         entry = self.cache.get(key)
         known = 0.0
         if entry is not None:
@@ -259,7 +333,7 @@ class Search:
             value, guess = closed
             self.remember(self.cache, key, (value, value, guess))
             return value
-        return self.search_node(S, budget, left, sym, key, known)
+        return self.search_node(S, budget, left, sym, key, known, allowed)
 
     def close_small(self, S: Indexes, left: int) -> tuple[float, Index] | None:
         """The exact value of a set too small to need a search, and its best guess, or None
@@ -290,6 +364,8 @@ class Search:
         """For every guess of the pool, the lower bound w(S) + sum_r LB(S_r), and a tie-break
         heuristic (expected share of candidates left); also b, the most non-hit classes."""
         n = len(S)
+        if self.uniform and not self.misses and self.wide:
+            return self.uniform_scores(S, pool, left)
         counts, codes = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
@@ -308,6 +384,52 @@ class Search:
         if left < NO_LIMIT and not self.misses:
             bound[largest > slot_capacity(b, left - 1)] = INF
         spread = (counts.astype(np.float64) ** 2).sum(axis=1)
+        return bound, spread, b
+
+    def uniform_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """score_guesses with equal weights on a game with many reply codes, each with its column
+        in the counts (Wordle's 243), without the (pool x codes) arrays of the general path: the guesses are
+        counted a block at a time (SCORE_BLOCK, so the temporaries stay in cache) and reduced
+        at once to what the bound needs. Every class of k <= b + 1 secrets has slot bound
+        2k - 1, so a guess whose largest non-hit class fits costs at least
+
+            n + sum_r (2 n_r - 1) = n + 2 (n - hit) - parts
+
+        (hit: 1 if the guess is a candidate); only guesses with a larger class (few: b is the
+        most parts of any guess) are counted again and read off the slot table."""
+        n, codes = len(S), self.game.n_codes
+        block = self.game.by_secret[S] if len(pool) == len(self.game.guesses) else self.game.by_secret[S[:, None], pool]
+        m = len(pool)
+        largest = np.empty(m, dtype=np.int32)
+        parts = np.empty(m, dtype=np.int32)
+        spread = np.empty(m, dtype=np.float64)
+        step = max(1, SCORE_BLOCK // max(n, codes))
+        offsets = np.arange(step, dtype=np.intp) * codes
+        for a in range(0, m, step):
+            part = block[:, a:a + step]
+            width = part.shape[1]
+            keys = part.astype(np.intp)
+            keys += offsets[:width]
+            # int32 halves the bytes the reductions read (a class has at most n < 2^31 secrets)
+            counts = np.bincount(keys.ravel(), minlength=width * codes).reshape(width, codes).astype(np.int32)
+            if self.hit >= 0:
+                counts[:, self.hit] = 0
+            largest[a:a + width] = counts.max(axis=1)
+            parts[a:a + width] = (counts != 0).view(np.uint8).sum(axis=1, dtype=np.int32)
+            spread[a:a + width] = np.einsum("ij,ij->i", counts, counts)  # <= n^2: fits int32
+        member = np.zeros(len(self.game.secrets) + 1, dtype=bool)  # the last slot: guesses naming no secret
+        member[S] = True
+        found = n - member[self.game.same_secret[pool]].astype(np.int64)  # candidates not hit
+        useful = largest < n
+        b = int(parts[useful].max(initial=1))
+        bound = (n + 2 * found - parts).astype(np.float64)
+        big = np.flatnonzero(useful & (largest > b + 1))
+        if len(big):  # classes beyond b + 1 secrets: the slot table
+            counts, _ = self.hit_free_counts(pool[big], S)
+            bound[big] = n + self.table(b)[counts].sum(axis=1)
+        bound[~useful] = INF
+        if left < NO_LIMIT:
+            bound[largest > slot_capacity(b, left - 1)] = INF
         return bound, spread, b
 
     def miss_bound(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -418,14 +540,15 @@ class Search:
         weights = np.broadcast_to(self.w[S][:, None], block.shape)
         return np.bincount(keys.ravel(), weights=weights.ravel(), minlength=width * codes).reshape(width, codes)
 
-    def search_node(self, S: Indexes, budget: float, left: int, sym, key, known: float) -> float:
+    def search_node(self, S: Indexes, budget: float, left: int, sym, key, known: float,
+                    allowed: Allowed | None = None) -> float:
         self.stats.nodes += 1
         if self.node_limit is not None and self.stats.nodes > self.node_limit:
             raise Timeout  # an effort limit: unlike a deadline, the same on every machine
         if self.report is not None and not self.stats.nodes & REPORT_MASK:
             self.report(self)
         at_root = key == self.root_key
-        pool = self.pool(S, sym)
+        pool = self.pool(S, sym, allowed)
         bound, spread, b = self.score_guesses(S, pool, left)
         tried = np.flatnonzero(bound < budget)
         floor = float(bound[bound >= budget].min(initial=INF))  # least bound among untried guesses
@@ -449,7 +572,7 @@ class Search:
                 break
             if at_root:  # the guesses left are bounded by bound[i] at least (sorted), the others by floor
                 self.root_lower = max(self.root_lower, known, min(best, floor, float(bound[i])))
-            value = self.guess_value(guess, S, best + (tie if earlier else 0.0), left, b, sym)
+            value = self.guess_value(guess, S, best + (tie if earlier else 0.0), left, b, sym, allowed)
             if value < best - (tie if best_guess >= 0 else 0.0) or (earlier and value < best + tie):
                 best, best_guess = min(best, value), guess
                 if at_root:
@@ -478,24 +601,62 @@ class Search:
         keep = (twin == np.arange(len(guesses))) | ~same
         return np.flatnonzero(keep)
 
-    def guess_value(self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym) -> float:
+    def guess_value(self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym,
+                    allowed: Allowed | None = None) -> float:
         """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit."""
         self.stats.guesses += 1
         parts = self.game.partition(guess, S)
         if self.misses:
             return self.misses_value(S, parts, limit, left, None if sym is None else sym.after(guess))
-        classes = [c for r, c in parts.items() if r != self.hit]
-        classes.sort(key=len)
-        bounds = [self.class_bound(c, b, left - 1) for c in classes]
+        classes = [(r, c) for r, c in parts.items() if r != self.hit]
+        classes.sort(key=lambda rc: len(rc[1]))
+        bounds = [self.class_bound(c, b, left - 1) for _, c in classes]
         total = self.weight(S) + sum(bounds)
         if total >= limit:
             return total
         below = None if sym is None else sym.after(guess)
-        for c, lb in zip(classes, bounds):
-            value = self.solve(c, limit - (total - lb), left - 1, below)
+        if len(S) >= LEVEL_SIZE:
+            total = self.level_bounds(guess, classes, bounds, total, limit, left - 1, below, allowed)
+            if total >= limit:
+                return total
+        for (r, c), lb in zip(classes, bounds):
+            value = self.solve(c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c))
             total += value - lb
             if total >= limit:
                 return total
+        return total
+
+    def level_bounds(self, guess: Index, classes: list, bounds: list, total: float, limit: float, left: int,
+                     sym, allowed: Allowed | None) -> float:
+        """At a big node: raise the bounds of the guess's classes, biggest first, to one level
+        of search, until the guess's total bound reaches `limit` (it is then dropped without
+        searching a class). One level: a class C costs at least
+
+            min over guesses h of  w(C) + sum over h's classes of their slot bound
+
+        which is what search_node computes first at C; here it is the whole cost of proving
+        that a first guess cannot beat the incumbent, for most first guesses (measured on
+        Wordle: the slot bound of SALET is 6,883, this 7,812, the optimum 7,920). Each bound
+        is cached as proven for C, so C's own search starts from it. `bounds` is updated in
+        place; returns the new total."""
+        for j in sorted(range(len(classes)), key=lambda j: -len(classes[j][1])):
+            r, C = classes[j]
+            if len(C) <= 2:
+                break  # the rest are closed exactly by their class bound already
+            below = self.class_allowed(allowed, guess, r, C)
+            key = self.key(C, left, below)
+            entry = self.cache.get(key)
+            if entry is not None:
+                level = entry[0]
+            else:
+                scored, _, _ = self.score_guesses(C, self.pool(C, sym, below), left)
+                level = float(scored.min(initial=INF))
+                self.remember(self.cache, key, (level, INF, -1))
+            if level > bounds[j]:
+                total += level - bounds[j]
+                bounds[j] = level
+            if total >= limit:
+                break
         return total
 
     def misses_value(self, S: Indexes, parts: dict, limit: float, left: int, below) -> float:
@@ -529,7 +690,7 @@ class Search:
         """What one reply costs the guesser: a guess, or (cost "misses") 1 for a miss, else 0."""
         return self.cost.step(self.game, reply) if self.misses else 1
 
-    def fits(self, S: Indexes, left: int, sym=None) -> bool:
+    def fits(self, S: Indexes, left: int, sym=None, allowed: Allowed | None = None) -> bool:
         """Can every secret of S be found within `left` guesses (misses: be determined, the
         game's `determined`, within `left` misses)? Depth-first, guesses whose largest class
         is smallest first; with guesses, a class too big for its slots is refused at once."""
@@ -541,12 +702,12 @@ class Search:
             return left >= n
         elif left <= 1 or n > slot_capacity(self.b_max, left):
             return False
-        key = (self.set_bytes(S), left)
+        key = (self.set_bytes(S), left) if allowed is None else (self.set_bytes(S), left, allowed.key)
         if key in self.fit_cache:
             return self.fit_cache[key]
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
-        pool = self.pool(S, sym)
+        pool = self.pool(S, sym, allowed)
         counts, _ = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         b = int(np.count_nonzero(counts, axis=1)[largest < n].max(initial=1))
@@ -556,9 +717,9 @@ class Search:
         for i in fitting[np.argsort(largest[fitting], kind="stable")]:
             guess = int(pool[i])
             below = None if sym is None else sym.after(guess)
-            classes = sorted(((c, left - self.step(r)) for r, c in self.game.partition(guess, S).items()
+            classes = sorted(((c, left - self.step(r), r) for r, c in self.game.partition(guess, S).items()
                               if r != self.hit), key=lambda cl: len(cl[0]), reverse=True)
-            if all(self.fits(c, k, below) for c, k in classes):
+            if all(self.fits(c, k, below, self.class_allowed(allowed, guess, r, c)) for c, k, r in classes):
                 ok = True
                 break
         self.remember(self.fit_cache, key, ok)
@@ -576,13 +737,15 @@ class Search:
                                  f"{', '.join(self.game.secrets[s] for s in S[:3])}")
         return depth
 
-    def root_bound(self, S: Indexes, sym=None) -> float:
+    def root_bound(self, S: Indexes, sym=None, left: int | None = None, allowed: Allowed | None = None) -> float:
         """A lower bound on C(S) from what the search has proven so far: for every guess,
         what the guess itself costs (w(S), or under misses its miss class) plus, over its
         classes, the best bound known (exact value, cached bound, or the class bound),
-        minimised over guesses; never below a bound cached for S itself."""
-        left = self.limit
-        pool = self.pool(S, sym)
+        minimised over guesses; never below a bound cached for S itself. In hard mode the
+        classes are bounded by their class bound only (their cache keys would need every
+        guess's allowed set)."""
+        left = self.limit if left is None else left
+        pool = self.pool(S, sym, allowed)
         counts, _ = self.hit_free_counts(pool, S)
         useful = counts.max(axis=1) < len(S)
         b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
@@ -594,15 +757,15 @@ class Search:
                     continue
                 if self.misses and self.step(r) and not self.lost:
                     total += self.weight(c)  # each secret of the class pays this reply
-                total += self.known_bound(c, b, left - self.step(r))
+                total += self.known_bound(c, b, left - self.step(r), cached=not self.restricted)
                 if total >= best:
                     break
             best = min(best, total)
-        entry = self.cache.get(self.key(S, left))
+        entry = self.cache.get(self.key(S, left, allowed))
         return max(best, entry[0]) if entry else best
 
-    def known_bound(self, S: Indexes, b: int, left: int) -> float:
-        """The best lower bound on C(S) known without searching: cache or class bound."""
+    def known_bound(self, S: Indexes, b: int, left: int, cached: bool = True) -> float:
+        """The best lower bound on C(S) known without searching: cache (if `cached`) or class bound."""
         if self.misses:
             if self.lost and left <= 0:
                 return self.weight(S)
@@ -615,19 +778,20 @@ class Search:
             return float(self.w[S[0]]) if left >= 1 else INF
         else:
             slot = self.class_bound(S, b, left)
-        entry = self.cache.get(self.key(S, left))
+        entry = self.cache.get(self.key(S, left)) if cached else None
         return slot if entry is None else max(slot, entry[0])
 
     # --- reading the answer ------------------------------------------------------------------
-    def best_guess(self, S: Indexes, left: int) -> Index:
+    def best_guess(self, S: Indexes, left: int, allowed: Allowed | None = None) -> Index:
         """The best guess at S: from the cache, or (for a class that a closed-form value covered
         without searching it, like the pair left by a 2n closure) from a search now."""
         if self.misses and (self.game.determined(S) or (self.lost and left <= 0)):
             return -1  # nothing left to decide: the word is known, or the game is lost
         if len(S) == 1:
             return int(self.game.secret_guess[S[0]])
-        entry = self.cache.get(self.key(S, left))
+        key = self.key(S, left, allowed)
+        entry = self.cache.get(key)
         if entry is None or entry[0] != entry[1]:
-            self.solve(S, INF, left)
-            entry = self.cache[self.key(S, left)]
+            self.solve(S, INF, left, None, allowed)
+            entry = self.cache[key]
         return entry[2]

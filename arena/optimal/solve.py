@@ -22,7 +22,7 @@ from ..tree import Node, Tree
 from ..resources import check_memory
 from .bounds import INF, min_depth
 from .progress import ProgressLine
-from .search import Search, Timeout, stabilizer
+from .search import NO_LIMIT, Search, Timeout, stabilizer
 
 POOLS = ("all", "consistent")
 OBJECTIVES = ("average", "worst")
@@ -45,6 +45,7 @@ class SolvedTree(Tree):
     time_limit: float | None = None  # the limit the search ran under (None: none)
     stopped: bool = False  # did the time limit stop the search?
     cost: str = "guesses"  # what `value` counts (arena.costs)
+    openers: tuple[str, ...] = ()  # fixed first guesses: value and bound are the best after them
 
     @property
     def costs(self) -> np.ndarray:
@@ -68,6 +69,8 @@ class SolvedTree(Tree):
         data.update(value=_plain(self.value), lower_bound=_plain(self.lower_bound), exact=self.exact,
                     gap=_plain(self.gap), time_limit=self.time_limit, stopped=self.stopped,
                     seconds=round(self.seconds, 3), cost=self.cost)
+        if self.openers:
+            data.update(openers=list(self.openers))
         return data
 
 
@@ -79,7 +82,7 @@ def _plain(x: float):
 def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Sequence[float] | None = None,
                  pool: str = "all", objective: str = "average", max_guesses: int | None = None,
                  time_limit: float | None = None, progress: ProgressLine | None = None,
-                 cost: str | None = None) -> SolvedTree:
+                 cost: str | None = None, openers: Sequence[Index | str] = ()) -> SolvedTree:
     """The decision tree minimising sum_s w_s x cost(s) over `secrets` (default all).
 
     cost: what a secret costs (arena.costs): the guesses to find it (Jotto, Mastermind), or on
@@ -95,6 +98,10 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
     guesser is named as the `optimal` agent's spec. A game that tells the guesser something
     first (Hangman: the word's length) is solved opening by opening, one root each.
     progress: a ProgressLine to keep up to date (sets explored, best so far, proven bound).
+    openers: fixed first guesses (indexes or words), played whatever the replies, as the
+    guessers' `openers=` are: the tree is the best one that opens with them, each class they
+    leave solved exactly by one search (one cache), and `lower_bound` bounds the trees that
+    open so (with the time limit, classes not finished keep their best greedy subtree).
     """
     start = time.perf_counter()
     check_choice("pool", pool, POOLS)
@@ -112,7 +119,14 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
     deadline = None if time_limit is None else start + time_limit
     everything_alike = scale is not None and len(S) == len(game.secrets)
     sym = stabilizer(game, None if everything_alike else invariant(game, S, w))
-    label = agent_spec(pool, objective, max_guesses, paid.name if paid.name != game.rules.cost else None)
+    fixed = opener_indexes(game, openers)
+    if fixed and paid.name == "lost":
+        raise ArenaError("openers: fixed first guesses are solved for the guesses or misses cost, not lost games")
+    if fixed and objective == "worst":
+        raise ArenaError("openers: fixed first guesses are solved for the average (objective average); "
+                         "objective worst searches its own first guess")
+    label = agent_spec(pool, objective, max_guesses, paid.name if paid.name != game.rules.cost else None,
+                       tuple(game.guesses[g] for g in fixed))
     unit = 1.0 if scale is None else scale
 
     roots, values, lowers, depth_bound, nodes, stopped = [], [], [], 0, 0, False
@@ -125,10 +139,13 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
             except Timeout:  # the search below times out at once and returns the best greedy tree
                 pass
         check_search_memory(game, part, pool)
-        incumbent = seed_tree(game, part, w, pool, limit, paid) if time_limit is not None else None
         search = Search(game, w, pool, limit, sym, deadline, cost=paid.name)
         watch(search, progress, unit)
-        root, tree_costs, lower = search_below(search, part, incumbent, opening, paid)
+        if fixed:
+            root, tree_costs, lower = search_opened(search, part, fixed, opening, paid, time_limit is not None)
+        else:
+            incumbent = seed_tree(game, part, w, pool, limit, paid) if time_limit is not None else None
+            root, tree_costs, lower = search_below(search, part, incumbent, opening, paid)
         roots.append(root)
         costs[:, part] = tree_costs[:, part]
         values.append(float(paid_cost(paid, costs[:, part]) @ w[part]))
@@ -140,7 +157,7 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
     return SolvedTree(game, label, roots, costs[0], costs[1], value=value,
                       lower_bound=min(sum(lowers) * unit, value), seconds=time.perf_counter() - start,
                       searched=nodes, depth_bound=depth_bound, time_limit=time_limit, stopped=stopped,
-                      cost=paid.name)
+                      cost=paid.name, openers=tuple(game.guesses[g] for g in fixed))
 
 
 def paid_cost(paid: Cost, costs: np.ndarray) -> np.ndarray:
@@ -176,32 +193,27 @@ def watch(search: Search, progress: ProgressLine | None, unit: float = 1.0) -> N
     search.report = report
 
 
-def search_below(search: Search, S: Indexes, incumbent: Tree | None, opening: str = "",
-                 paid: Cost | None = None) -> tuple[Node, np.ndarray, float]:
-    """The root of the best tree the search finds for S, cheaper than the incumbent (if any),
-    each secret's (guesses, misses) under it, and a proven lower bound on the optimum: the
-    optimum itself unless the time limit stopped the search. `paid` is the cost the search
-    counts (default: guesses)."""
-    game, w, sym = search.game, search.w, search.symmetry
-    paid = paid or Cost("guesses")
-    budget = INF if incumbent is None else incumbent_value(incumbent, w, paid, S)
-    search.root_key = search.key(S, search.limit)
-    search.incumbent = budget
-    try:
-        value = search.solve(S, budget, sym=sym)
-        if value == INF:
-            raise ArenaError(f"{game.spec}: no tree finds every secret within {search.limit} guesses")
-        if value < budget:
-            return (*tree_from_search(search, S, opening), value)
-        return (*incumbent_part(incumbent, S), budget)  # nothing beats the incumbent
-    except Timeout:
-        search.timed_out = True
-        best, guess = search.progress
-        if guess >= 0 and best < budget:
-            return (*tree_from_search(search, S, opening, guess), min(search.root_bound(S, sym), best))
-        if incumbent is None:
-            raise ArenaError(f"{game.spec}: no tree within {search.limit} guesses found before the time limit")
-        return (*incumbent_part(incumbent, S), min(search.root_bound(S, sym), budget))
+@dataclass
+class Path:
+    """Where a search starts: the replies already seen (after fixed openers), the guesses or
+    misses left, the misses made, the symmetry and the guesses allowed there (hard mode)."""
+
+    replies: tuple = ()
+    left: int | None = None  # None: the search's limit
+    missed: int = 0
+    sym: object = None
+    allowed: object = None
+
+
+@dataclass
+class Incumbent:
+    """A tree known before the search, for one set S: its node for S (None: S needs no
+    guess), each secret's (guesses, misses) counted from the root, and what S's own subtree
+    costs (the search's units: what is paid from S on)."""
+
+    root: Node | None
+    costs: np.ndarray
+    value: float
 
 
 def incumbent_part(tree: Tree, S: Indexes) -> tuple[Node | None, np.ndarray]:
@@ -209,6 +221,157 @@ def incumbent_part(tree: Tree, S: Indexes) -> tuple[Node | None, np.ndarray]:
     its (guesses, misses) rows."""
     root = next((r for r in tree.roots if np.array_equal(np.sort(r.candidates), S)), None)
     return root, np.array([tree.guesses, tree.misses], dtype=np.int64)
+
+
+def whole_incumbent(tree: Tree | None, w: np.ndarray, paid: Cost, S: Indexes) -> Incumbent | None:
+    """A tree whose roots cover S, as the incumbent of a search from the root."""
+    if tree is None:
+        return None
+    return Incumbent(*incumbent_part(tree, S), incumbent_value(tree, w, paid, S))
+
+
+def search_below(search: Search, S: Indexes, incumbent: Tree | Incumbent | None, opening: str = "",
+                 paid: Cost | None = None, path: Path | None = None) -> tuple[Node, np.ndarray, float]:
+    """The root of the best tree the search finds for S, cheaper than the incumbent (if any),
+    each secret's (guesses, misses) under it, and a proven lower bound on the optimum: the
+    optimum itself unless the time limit stopped the search. `paid` is the cost the search
+    counts (default: guesses); `path` where S is met (default: the root, nothing seen yet),
+    and then the value and the bound are what S's subtree costs."""
+    game = search.game
+    paid = paid or Cost("guesses")
+    if isinstance(incumbent, Tree):
+        incumbent = whole_incumbent(incumbent, search.w, paid, S)
+    path = path or Path(sym=search.symmetry)
+    sym, left, allowed = path.sym, search.limit if path.left is None else path.left, path.allowed
+    budget = INF if incumbent is None else incumbent.value
+    search.root_key = search.key(S, left, allowed)
+    search.incumbent = budget
+    search.progress = (INF, -1)
+    try:
+        value = search.solve(S, budget, left, sym, allowed)
+        if value == INF:
+            raise ArenaError(f"{game.spec}: no tree finds every secret within {search.limit} guesses")
+        if value < budget:
+            return (*tree_from_search(search, S, opening, path=path), value)
+        return incumbent.root, incumbent.costs, budget  # nothing beats the incumbent
+    except Timeout:
+        search.timed_out = True
+        best, guess = search.progress
+        if guess >= 0 and best < budget:
+            return (*tree_from_search(search, S, opening, guess, path),
+                    min(search.root_bound(S, sym, left, allowed), best))
+        if incumbent is None:
+            raise ArenaError(f"{game.spec}: no tree within {search.limit} guesses found before the time limit")
+        return incumbent.root, incumbent.costs, min(search.root_bound(S, sym, left, allowed), budget)
+
+
+def search_opened(search: Search, S: Indexes, openers: Sequence[Index], opening: str, paid: Cost,
+                  time_limited: bool) -> tuple[Node | None, np.ndarray, float]:
+    """The best tree for S whose first guesses are `openers` (each played at every node of its
+    turn, as a guesser's fixed openers are): the opener nodes, then each class they leave
+    solved by the one search (its cache shared by all). What the openers' own guesses cost is
+    the same in every such tree, so
+
+        proven lower bound = the tree's cost - sum over classes of (subtree cost - its bound)
+
+    and it equals the cost when every class was solved exactly. Time-limited, each class
+    starts from its best greedy subtree (solve_class); a class the limit stops keeps the
+    better of its greedy subtree and the best found, with the bound proven so far
+    (root_bound)."""
+    game, w = search.game, search.w
+    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
+    gap = 0.0
+
+    def grow(part: Indexes, path: Path) -> Node | None:
+        nonlocal gap
+        if search.misses and game.determined(part):
+            costs[:, part] = [[len(path.replies)], [path.missed]]
+            return None
+        turn = len(path.replies)
+        if turn == len(openers):
+            root, part_costs, class_gap = solve_class(search, part, path, opening, paid, time_limited)
+            costs[:, part] = part_costs[:, part]
+            gap += class_gap
+            return root
+        node = Node(int(openers[turn]), part, path.replies, opening=opening)
+        reason = game.refusal(node.guess, list(zip(openers, path.replies)))
+        if reason:  # hard mode: a fixed guess the earlier openers' replies rule out
+            raise ArenaError(f"openers: {game.guesses[node.guess]} breaks the rules after "
+                             f"{game.history_label(path.replies)}: {reason}")
+        for reply, cls in game.partition(node.guess, part).items():
+            miss = path.missed + int(game.is_miss(reply))
+            if game.finished(reply):
+                costs[:, cls] = [[turn + 1], [miss]]
+                continue
+            left = (search.limit if path.left is None else path.left) - search.step(reply)
+            if left < (0 if search.misses else 1):
+                raise ArenaError(f"{game.spec}: the openers use up the limit of {search.limit} "
+                                 f"{search.cost.unit} before every secret is found")
+            below = Path(path.replies + (reply,), left, miss, None if path.sym is None else path.sym.after(node.guess),
+                         search.after(path.allowed, node.guess, reply))
+            child = grow(cls, below)
+            if child is not None:
+                node.children[reply] = child
+        return node
+
+    root = grow(S, Path(sym=search.symmetry))
+    value = float(paid_cost(paid, costs)[S] @ w[S])
+    return root, costs, value - gap
+
+
+def subtree_cost(paid: Cost, costs: np.ndarray, w: np.ndarray, S: Indexes, path: Path) -> float:
+    """What S's subtree costs, from each secret's (guesses, misses) counted from the root: the
+    cost less what the path to S paid (guesses: its length; misses: its misses; lost games
+    are counted where they happen, below S)."""
+    before = {"guesses": len(path.replies), "misses": path.missed}.get(paid.name, 0)
+    return float(paid_cost(paid, costs)[S] @ w[S]) - before * float(w[S].sum())
+
+
+def class_seed(search: Search, S: Indexes, path: Path, opening: str, paid: Cost,
+               metrics: Sequence[str] = SEED_METRICS) -> Incumbent | None:
+    """The best greedy subtree for a class the openers leave (seed_tree, within the guesses or
+    misses left), moved below the path: its nodes' replies and each secret's costs start where
+    the class is met. In hard mode over every guess the greedy guessers play the consistent
+    pool, which the rules always allow whatever the history (the class alone does not say
+    which other guesses are)."""
+    left = None if search.limit == NO_LIMIT else (search.limit if path.left is None else path.left)
+    pool = "consistent" if search.consistent_pool or search.restricted else "all"
+    tree = seed_tree(search.game, S, search.w, pool, left, paid, metrics)
+    if tree is None:
+        return None
+    value = incumbent_value(tree, search.w, paid, S)
+    root, costs = incumbent_part(tree, S)
+    for node in ([] if root is None else root.walk()):
+        node.replies, node.opening = path.replies + node.replies, opening
+    costs[0, S] += len(path.replies)
+    costs[1, S] += path.missed
+    return Incumbent(root, costs, value)
+
+
+def solve_class(search: Search, S: Indexes, path: Path, opening: str, paid: Cost,
+                time_limited: bool) -> tuple[Node | None, np.ndarray, float]:
+    """One class left by the openers: its best subtree, each secret's (guesses, misses) under
+    it (counted from the root), and the gap between what the subtree costs and the bound
+    proven on the class (0 once the class is solved exactly). Time-limited, the class starts
+    from its best greedy subtree; once the limit has passed, the class keeps the greedy subtree
+    of one metric (most-parts, the best greedy tree on Jotto, Mastermind and Wordle) and its
+    bound one level deep (min over guesses of the slot bounds of their classes)."""
+    w = search.w
+    left = search.limit if path.left is None else path.left
+    incumbent = None
+    if time_limited:
+        late = search.deadline is not None and time.perf_counter() > search.deadline
+        incumbent = class_seed(search, S, path, opening, paid, ("most-parts",) if late else SEED_METRICS)
+        if late and incumbent is not None:
+            search.timed_out = True
+            bound = search.known_bound(S, search.b_max, left, cached=not search.restricted)
+            if not search.misses and len(S) > 1:
+                scored, _, _ = search.score_guesses(S, search.pool(S, path.sym, path.allowed), left)
+                bound = max(bound, float(scored.min(initial=INF)))
+            return incumbent.root, incumbent.costs, incumbent.value - min(bound, incumbent.value)
+    root, costs, bound = search_below(search, S, incumbent, opening, paid, path)
+    value = subtree_cost(paid, costs, w, S, path)
+    return root, costs, value - min(bound, value)
 
 
 def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None = None,
@@ -287,13 +450,33 @@ def invariant(game: Game, S: Indexes, w: np.ndarray) -> np.ndarray:
     return out
 
 
-def agent_spec(pool: str, objective: str, max_guesses: int | None, cost: str | None = None) -> str:
+def agent_spec(pool: str, objective: str, max_guesses: int | None, cost: str | None = None,
+               openers: Sequence[str] = ()) -> str:
     """The `optimal` agent's spec for these settings (non-default parameters only)."""
     parts = [f"pool={pool}"] if pool != "all" else []
     parts += [f"objective={objective}"] if objective != "average" else []
     parts += [f"max={max_guesses}"] if max_guesses else []
     parts += [f"cost={cost}"] if cost else []
+    parts += [f"openers={'+'.join(openers)}"] if openers else []
     return "optimal" + (":" + ",".join(parts) if parts else "")
+
+
+def opener_indexes(game: Game, openers: Sequence[Index | str]) -> tuple[Index, ...]:
+    """Fixed first guesses as guess indexes (words or indexes), each given once."""
+    fixed = []
+    for o in ((openers,) if isinstance(openers, str) else tuple(openers)):
+        if isinstance(o, str):
+            fixed.append(game.guess_index(o))
+        elif isinstance(o, (int, np.integer)) and 0 <= o < len(game.guesses):
+            fixed.append(int(o))
+        else:
+            raise ArenaError(f"openers: {o!r} is not a guess of {game.spec} (a word or an index "
+                             f"between 0 and {len(game.guesses) - 1})")
+    repeated = [g for k, g in enumerate(fixed) if g in fixed[:k]]
+    if repeated:
+        raise ArenaError(f"openers: {game.guesses[repeated[0]]} is given twice; each fixed first guess "
+                         "must differ from the others")
+    return tuple(fixed)
 
 
 # --- the pieces of the solve ------------------------------------------------------------------
@@ -313,12 +496,12 @@ def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int 
 
 
 def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int | None,
-              paid: Cost | None = None) -> Tree | None:
-    """The best greedy tree (by weighted cost) that respects the limit: the incumbent that a
-    time-limited search has to beat, so that it always has a tree to return."""
+              paid: Cost | None = None, metrics: Sequence[str] = SEED_METRICS) -> Tree | None:
+    """The best greedy tree (by weighted cost) of `metrics` that respects the limit: the
+    incumbent that a time-limited search has to beat, so that it always has a tree to return."""
     paid = paid or Cost("guesses")
     best = None
-    for metric in SEED_METRICS:
+    for metric in metrics:
         tree = greedy_tree(game, metric, pool, S)
         if max_guesses is not None and paid.of(tree)[S].max() > max_guesses:
             continue
@@ -334,22 +517,24 @@ def incumbent_value(tree: Tree, w: np.ndarray, paid: Cost | None = None, S: Inde
 
 
 def tree_from_search(search: Search, S: Indexes, opening: str = "",
-                     root_guess: Index | None = None) -> tuple[Node, np.ndarray]:
+                     root_guess: Index | None = None, path: Path | None = None) -> tuple[Node, np.ndarray]:
     """The tree of best guesses that the search's cache holds for S (every set on the way was
-    solved exactly): its root, and each secret's (guesses, misses) under it. A branch ends with
+    solved exactly): its root, and each secret's (guesses, misses) under it, counted from the
+    game's start (`path`: the replies, misses and allowed guesses before S). A branch ends with
     a hit or, where the game ends so (Hangman), once the secret is determined; a game already
     lost (counting lost games) goes on with the fewest misses."""
     game = search.game
+    path = path or Path()
     costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
-    search.deadline = None  # a closed-form class may still need its (tiny) search for a guess
+    deadline, search.deadline = search.deadline, None  # a closed-form class may still need its (tiny) search
     after_loss = None
 
-    def grow(part: Indexes, replies: tuple, left: int, missed: int, guess: Index | None = None) -> Node | None:
+    def grow(part: Indexes, replies: tuple, left: int, missed: int, allowed, guess: Index | None = None) -> Node | None:
         nonlocal after_loss
         if search.misses and game.determined(part):
             costs[:, part] = [[len(replies)], [missed]]
             return None
-        guess = search.best_guess(part, left) if guess is None else guess
+        guess = search.best_guess(part, left, allowed) if guess is None else guess
         if guess < 0:  # lost already: nothing more to lose, so the fewest misses from here
             after_loss = after_loss or Search(game, search.w, "consistent" if search.consistent_pool else "all",
                                               None, None, None, cost="misses")
@@ -360,10 +545,15 @@ def tree_from_search(search: Search, S: Indexes, opening: str = "",
             if game.finished(reply):
                 costs[:, cls] = [[len(replies) + 1], [miss]]
             else:
-                child = grow(cls, replies + (reply,), left - search.step(reply), miss)
+                child = grow(cls, replies + (reply,), left - search.step(reply), miss,
+                             search.class_allowed(allowed, node.guess, reply, cls))
                 if child is not None:
                     node.children[reply] = child
         return node
 
-    root = grow(S, (), search.limit, 0, root_guess)
+    try:
+        root = grow(S, path.replies, search.limit if path.left is None else path.left, path.missed, path.allowed,
+                    root_guess)
+    finally:
+        search.deadline = deadline
     return root, costs

@@ -1,0 +1,217 @@
+"""The root split: every first guess of a game searched in parallel processes, with one
+incumbent, a journal to resume from, and a proven lower bound at any moment.
+
+The optimum is the least over first guesses g of
+
+    C(S, g) = w(S) + sum over non-hit classes S_r of C(S_r)        (search.py)
+
+so the first guesses are independent tasks. The parent scores every first guess once (the slot
+bound of search.score_guesses, `root bound`), keeps those whose bound is below the incumbent,
+best bound first, and hands them out one at a time to `workers` forked processes. Each task is
+`Search.guess_value(g, S, incumbent)`: the exact C(S, g) when it is below the incumbent (which
+then drops to it: the incumbent the parent holds is shared by every task handed out after), else
+a proven bound at least the incumbent (the guess is closed: it cannot beat a tree already
+found). Each worker keeps one search, so its cache serves all its tasks.
+
+At any moment the optimum is at least
+
+    min( incumbent, min over first guesses not closed of their best bound )
+
+(a guess's best bound: its root bound, or what a task interrupted by the time limit proved);
+when every first guess is closed this equals the incumbent, and the optimum is proven.
+Every closed guess is appended to the journal (JSON lines: game, pool, guess, bound, exact), so
+a run stopped by the time limit, or killed, resumes where it stopped: a guess closed with bound
+B stays closed, as the incumbent only ever drops.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ArenaError
+from ..game import Game, Index
+from .bounds import INF
+from ..resources import memory_limit
+from .search import CACHE_SHARE, NO_LIMIT, Search, Timeout, stabilizer
+
+#: The search each worker keeps (set in the parent before forking, or by the initializer).
+_WORKER: dict = {}
+
+
+@dataclass
+class Opening:
+    """What is known of one first guess: its best lower bound and whether it is closed
+    (exact value found, or a bound at least the incumbent)."""
+
+    guess: Index
+    bound: float
+    exact: bool = False
+    closed: bool = False
+    seconds: float = 0.0
+    nodes: int = 0
+
+
+@dataclass
+class SplitResult:
+    """The root split's outcome: the best first guess and its exact cost, the proven lower
+    bound on the optimum, and what was closed."""
+
+    game: Game
+    pool: str
+    best_guess: Index
+    value: float
+    lower_bound: float
+    openings: dict[Index, Opening] = field(default_factory=dict)
+    searched: int = 0  # first guesses searched in this run (tasks finished)
+    closed: int = 0
+    seconds: float = 0.0
+    stopped: bool = False
+
+    @property
+    def exact(self) -> bool:
+        return self.lower_bound >= self.value
+
+
+def _start_worker(pool: str, deadline: float | None, workers: int) -> None:
+    """In a forked worker: one search over the game the parent built (shared copy-on-write),
+    its cache a share of what one search may hold (the workers together hold no more)."""
+    game = _WORKER["game"]
+    budget = int(memory_limit() * CACHE_SHARE / workers)
+    _WORKER["search"] = Search(game, np.ones(len(game.secrets)), pool, None, _WORKER["sym"], deadline,
+                               cache_budget=budget)
+
+
+def _close(guess: Index, limit: float) -> tuple[Index, float, bool, float, int]:
+    """A task: C(S, guess) if below `limit`, else a bound >= limit; (guess, value, exact,
+    seconds, nodes). Interrupted by the deadline: the bound proven so far is not kept (nan)."""
+    search: Search = _WORKER["search"]
+    S, b = _WORKER["S"], _WORKER["b"]
+    started, nodes = time.perf_counter(), search.stats.nodes
+    try:
+        value = search.guess_value(int(guess), S, limit, NO_LIMIT, b, _WORKER["sym"])
+    except Timeout:
+        return int(guess), float("nan"), False, time.perf_counter() - started, search.stats.nodes - nodes
+    return int(guess), float(value), bool(value < limit), time.perf_counter() - started, search.stats.nodes - nodes
+
+
+def read_journal(path: Path | None, game: Game, pool: str) -> list[dict]:
+    """The journal's records for this game and pool (other lines are ignored)."""
+    if path is None or not path.exists():
+        return []
+    records = []
+    for line in path.read_text().splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue  # a line cut by a kill: that guess is searched again
+        if record.get("game") == game.spec and record.get("pool") == pool:
+            records.append(record)
+    return records
+
+
+def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: float | None = None,
+               journal: str | Path | None = None, incumbent: float = INF,
+               status=None) -> SplitResult:
+    """The best first guess over every secret of `game` (equal weights), its first guesses
+    searched by `workers` processes (module docstring). `incumbent`: the cost of a tree known
+    beforehand (the search only looks for better); `status(text)` is called after each task.
+    """
+    if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
+        raise ArenaError(f"{game.spec}: the root split searches the first guesses of a game whose guesses "
+                         "hit the secret, with one opening")
+    if not isinstance(workers, int) or workers < 1:
+        raise ArenaError(f"workers must be a positive number of processes, got {workers!r}")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    S = game.all_secrets
+    sym = stabilizer(game)
+    scout = Search(game, np.ones(len(game.secrets)), pool, None, sym)
+    guesses = scout.pool(S, sym)
+    bound, spread, b = scout.score_guesses(S, guesses, NO_LIMIT)
+    openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
+    best_guess = -1
+    path = None if journal is None else Path(journal)
+    for record in read_journal(path, game, pool):
+        g = game.guess_index(record["guess"])
+        if g in openings:
+            o = openings[g]
+            o.bound, o.exact = max(o.bound, float(record["bound"])), o.exact or bool(record["exact"])
+            if o.exact and o.bound < incumbent:
+                incumbent, best_guess = o.bound, g
+    for o in openings.values():  # a bound closes a guess only against an incumbent at most it
+        o.closed = o.exact or o.bound >= incumbent
+    queue = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
+    queue = [g for g in queue if not openings[g].closed]
+    searched = 0
+
+    _WORKER.update(game=game, S=S, b=b, sym=sym)
+    pending: dict = {}
+    stopped = False
+    log = None if path is None else path.open("a")
+    context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                 initargs=(pool, deadline, workers)) as executor:
+            while queue or pending:
+                while queue and len(pending) < workers:
+                    g = queue.pop(0)
+                    if openings[g].bound >= incumbent:  # closed by the incumbent without a search
+                        openings[g].closed = True
+                        continue
+                    if deadline is not None and time.perf_counter() > deadline:
+                        stopped = True
+                        queue.clear()
+                        break
+                    pending[executor.submit(_close, g, incumbent)] = g
+                if not pending:
+                    break
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    del pending[future]
+                    g, value, exact, seconds, nodes = future.result()
+                    o = openings[g]
+                    o.seconds, o.nodes = o.seconds + seconds, o.nodes + nodes
+                    if np.isnan(value):
+                        stopped = True
+                        continue
+                    o.bound, o.exact, o.closed = max(o.bound, value), exact, True
+                    searched += 1
+                    if exact and value < incumbent:
+                        incumbent, best_guess = value, g
+                    if log is not None:
+                        log.write(json.dumps({"game": game.spec, "pool": pool, "guess": game.guesses[g],
+                                              "bound": value, "exact": exact, "seconds": round(seconds, 3),
+                                              "nodes": nodes}) + "\n")
+                        log.flush()
+                    if status is not None:
+                        status(split_status(openings, incumbent, best_guess, game, start))
+    finally:
+        if log is not None:
+            log.close()
+        _WORKER.clear()
+    lower = proven_lower(openings, incumbent)
+    closed = sum(1 for o in openings.values() if o.closed or o.bound >= incumbent)
+    return SplitResult(game, pool, best_guess, incumbent, lower, openings, searched, closed,
+                       time.perf_counter() - start, stopped)
+
+
+def proven_lower(openings: dict[Index, Opening], incumbent: float) -> float:
+    """min(incumbent, the least bound of a first guess not closed)."""
+    return min([incumbent] + [o.bound for o in openings.values() if not o.closed and o.bound < incumbent])
+
+
+def split_status(openings: dict[Index, Opening], incumbent: float, best_guess: Index, game: Game,
+                 start: float) -> str:
+    """One line: first guesses closed, the best so far, the proven bound, the time."""
+    closed = sum(1 for o in openings.values() if o.closed or o.bound >= incumbent)
+    best = f"best {incumbent:,.6g} ({game.guesses[best_guess]})" if best_guess >= 0 else "no tree yet"
+    return (f"{closed:,}/{len(openings):,} first guesses closed, {best}, proven >= "
+            f"{proven_lower(openings, incumbent):,.6g}, {time.perf_counter() - start:,.0f} s")
