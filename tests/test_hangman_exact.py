@@ -220,3 +220,23 @@ def test_costs_that_do_not_fit_are_refused_in_words(games, capsys):
                         (("optimal", spec, "--objective", "best"), "average, worst, lost")]:
         rc, _, err = run(capsys, *args)
         one_line(rc, err, words)
+
+
+@pytest.mark.parametrize("spec", ["hangman:length=4,first=24", "mastermind:pegs=3,colors=3", "jotto:first=30"])
+def test_the_worst_case_proof_is_a_tree(spec):
+    """A time-limited worst-case search whose greedy seeds exceed the proven depth starts from
+    the tree the proof holds (fitting_tree): within the depth, every secret covered."""
+    from arena.optimal.solve import fitting_tree, least_depth
+
+    game = make_game(spec)
+    depth, prover = least_depth(game, game.all_secrets, np.ones(len(game.secrets)), "all", None, None, None)
+    tree = fitting_tree(prover, game.all_secrets, depth, "", "fit")
+    paid = tree.misses if not game.rules.hits else tree.guesses
+    assert int(paid.max()) == depth == int(optimal_tree(game, objective="worst").costs.max())
+    assert (tree.guesses > 0).sum() == len(game.secrets) - sum(len(p) == 1 for _, p in game.openings(game.all_secrets)
+                                                                if not game.rules.hits)
+
+
+def test_a_lost_game_goes_on_with_a_splitting_letter(games):
+    tree = optimal_tree(games["web2"], cost="lost")  # 3 strikes: some words are lost, and still determined
+    assert tree.exact and (tree.misses >= 3).any() and (tree.guesses > 0).all()

@@ -170,6 +170,9 @@ def report(tree, weighted: str | None = None) -> str:
         head += f"; weighted cost {tree.value:.6g}"
     what = "weighted cost" if weighted else f"total {unit}"
     trees = f"tree opening with {'+'.join(tree.openers)}" if getattr(tree, "openers", ()) else "tree"
+    if "objective=worst" in tree.guesser:  # the worst case is proven least first, then the total among such trees
+        trees = (f"tree needs fewer than {tree.depth_bound} {unit} in the worst case, and no tree with that "
+                 f"worst case")
     if tree.exact:
         proof = f"proven optimal: no {trees} has a smaller {what}"
     else:

@@ -132,10 +132,11 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
     roots, values, lowers, depth_bound, nodes, stopped = [], [], [], 0, 0, False
     costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
     for opening, part in game.openings(S):
-        limit, bound = max_guesses, 0
+        limit, bound, prover = max_guesses, 0, None
         if objective == "worst":
             try:
-                limit = bound = least_depth(game, part, w, pool, sym, max_guesses, deadline, paid.name)
+                limit, prover = least_depth(game, part, w, pool, sym, max_guesses, deadline, paid.name)
+                bound = limit
             except Timeout:  # the search below times out at once and returns the best greedy tree
                 pass
         check_search_memory(game, part, pool)
@@ -145,6 +146,8 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
             root, tree_costs, lower = search_opened(search, part, fixed, opening, paid, time_limit is not None)
         else:
             incumbent = seed_tree(game, part, w, pool, limit, paid) if time_limit is not None else None
+            if incumbent is None and prover is not None and time_limit is not None:
+                incumbent = fitting_tree(prover, part, limit, opening, label)  # no greedy tree is within the limit
             root, tree_costs, lower = search_below(search, part, incumbent, opening, paid)
         roots.append(root)
         costs[:, part] = tree_costs[:, part]
@@ -481,9 +484,10 @@ def opener_indexes(game: Game, openers: Sequence[Index | str]) -> tuple[Index, .
 
 # --- the pieces of the solve ------------------------------------------------------------------
 def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int | None,
-                deadline: float | None, cost: str | None = None) -> int:
+                deadline: float | None, cost: str | None = None) -> tuple[int, Search]:
     """The fewest guesses (Hangman: misses, or the cost given) that find every secret of S in
-    the worst case (at most `cap`), counted up from the proven bound (bounds.py)."""
+    the worst case (at most `cap`), counted up from the proven bound (bounds.py), and the search
+    that proved it (its `fits` cache holds a tree within that depth: `fitting_tree`)."""
     search = Search(game, w, pool, None, sym, deadline, cost=cost)
     depth = 0 if search.misses else min_depth(len(S), search.b_max)
     while not search.fits(S, depth, sym):
@@ -492,7 +496,58 @@ def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int 
             raise ArenaError(f"{game.spec}: no tree finds every secret within {cap} {search.cost.unit}")
         if depth > len(S) + 1:  # every useful guess shrinks the classes: no guess splits S
             raise ArenaError(f"{game.spec}: no guess tells apart {', '.join(game.secrets[s] for s in S[:3])}")
-    return depth
+    return depth, search
+
+
+def fitting_tree(search: Search, S: Indexes, depth: int, opening: str, label: str) -> Tree:
+    """A tree that finds every secret of S within `depth` guesses (misses), read off the proof
+    that one exists (`least_depth`): at each set the first guess of the pool whose classes all
+    fit (Search.fits, cached by the proof). The incumbent of a time-limited worst-case search
+    when no greedy tree keeps within the depth."""
+    game = search.game
+    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
+    search.deadline = None  # the proof is done: what is left are cache lookups
+
+    def fitting(part: Indexes, left: int, allowed) -> Index:
+        for guess in search.pool(part, None, allowed).tolist():
+            parts = game.partition(guess, part)
+            if len(parts) == 1 and not game.finished(next(iter(parts))):
+                continue  # learns nothing
+            if all(game.finished(r) or search.fits(c, left - search.step(r), None,
+                                                   search.class_allowed(allowed, guess, r, c))
+                   for r, c in parts.items()):
+                return guess
+        raise AssertionError("fits() proved a tree that it cannot find again")  # a bug, not a user's mistake
+
+    def grow(part: Indexes, replies: tuple, left: int, missed: int, allowed) -> Node | None:
+        if search.misses and game.determined(part):
+            costs[:, part] = [[len(replies)], [missed]]
+            return None
+        node = Node(fitting(part, left, allowed), part, replies, opening=opening)
+        for reply, cls in game.partition(node.guess, part).items():
+            miss = missed + int(game.is_miss(reply))
+            if game.finished(reply):
+                costs[:, cls] = [[len(replies) + 1], [miss]]
+            else:
+                child = grow(cls, replies + (reply,), left - search.step(reply), miss,
+                             search.class_allowed(allowed, node.guess, reply, cls))
+                if child is not None:
+                    node.children[reply] = child
+        return node
+
+    root = grow(S, (), depth, 0, None)
+    return Tree(game, label, [root] if root is not None else [], costs[0], costs[1])
+
+
+def fewest_missing(game: Game, part: Indexes, pool: Indexes) -> Index:
+    """After a game is lost (counting lost games): the guess of the pool that splits `part` with
+    the fewest candidates missing it. Nothing is left to lose, so any splitting guess serves;
+    an exact fewest-misses search here could take longer than the whole lost-games search."""
+    block = game.table[pool][:, part]
+    splits = (block != block[:, :1]).any(axis=1)
+    miss = np.array([game.is_miss(code) for code in range(int(block.max()) + 1)], dtype=bool)
+    missing = miss[block].sum(axis=1)
+    return int(pool[np.flatnonzero(splits)[np.argmin(missing[splits])]])
 
 
 def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int | None,
@@ -522,23 +577,19 @@ def tree_from_search(search: Search, S: Indexes, opening: str = "",
     solved exactly): its root, and each secret's (guesses, misses) under it, counted from the
     game's start (`path`: the replies, misses and allowed guesses before S). A branch ends with
     a hit or, where the game ends so (Hangman), once the secret is determined; a game already
-    lost (counting lost games) goes on with the fewest misses."""
+    lost (counting lost games) goes on with the splitting guess fewest candidates miss."""
     game = search.game
     path = path or Path()
     costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
     deadline, search.deadline = search.deadline, None  # a closed-form class may still need its (tiny) search
-    after_loss = None
 
     def grow(part: Indexes, replies: tuple, left: int, missed: int, allowed, guess: Index | None = None) -> Node | None:
-        nonlocal after_loss
         if search.misses and game.determined(part):
             costs[:, part] = [[len(replies)], [missed]]
             return None
         guess = search.best_guess(part, left, allowed) if guess is None else guess
-        if guess < 0:  # lost already: nothing more to lose, so the fewest misses from here
-            after_loss = after_loss or Search(game, search.w, "consistent" if search.consistent_pool else "all",
-                                              None, None, None, cost="misses")
-            guess = after_loss.best_guess(part, after_loss.limit)
+        if guess < 0:  # lost already: nothing more to lose (fewest_missing)
+            guess = fewest_missing(game, part, search.pool(part, None, allowed))
         node = Node(int(guess), part, replies, opening=opening)
         for reply, cls in game.partition(node.guess, part).items():
             miss = missed + int(game.is_miss(reply))
