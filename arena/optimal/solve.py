@@ -505,7 +505,6 @@ def fitting_tree(search: Search, S: Indexes, depth: int, opening: str, label: st
     fit (Search.fits, cached by the proof). The incumbent of a time-limited worst-case search
     when no greedy tree keeps within the depth."""
     game = search.game
-    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
     search.deadline = None  # the proof is done: what is left are cache lookups
 
     def fitting(part: Indexes, left: int, allowed) -> Index:
@@ -519,23 +518,7 @@ def fitting_tree(search: Search, S: Indexes, depth: int, opening: str, label: st
                 return guess
         raise AssertionError("fits() proved a tree that it cannot find again")  # a bug, not a user's mistake
 
-    def grow(part: Indexes, replies: tuple, left: int, missed: int, allowed) -> Node | None:
-        if search.misses and game.determined(part):
-            costs[:, part] = [[len(replies)], [missed]]
-            return None
-        node = Node(fitting(part, left, allowed), part, replies, opening=opening)
-        for reply, cls in game.partition(node.guess, part).items():
-            miss = missed + int(game.is_miss(reply))
-            if game.finished(reply):
-                costs[:, cls] = [[len(replies) + 1], [miss]]
-            else:
-                child = grow(cls, replies + (reply,), left - search.step(reply), miss,
-                             search.class_allowed(allowed, node.guess, reply, cls))
-                if child is not None:
-                    node.children[reply] = child
-        return node
-
-    root = grow(S, (), depth, 0, None)
+    root, costs = grow_by(search, S, fitting, opening, left=depth)
     return Tree(game, label, [root] if root is not None else [], costs[0], costs[1])
 
 
@@ -578,19 +561,35 @@ def tree_from_search(search: Search, S: Indexes, opening: str = "",
     game's start (`path`: the replies, misses and allowed guesses before S). A branch ends with
     a hit or, where the game ends so (Hangman), once the secret is determined; a game already
     lost (counting lost games) goes on with the splitting guess fewest candidates miss."""
-    game = search.game
     path = path or Path()
-    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
+
+    def choose(part: Indexes, left: int, allowed) -> Index:
+        guess = search.best_guess(part, left, allowed)
+        # lost already: nothing more to lose (fewest_missing)
+        return guess if guess >= 0 else fewest_missing(search.game, part, search.pool(part, None, allowed))
+
     deadline, search.deadline = search.deadline, None  # a closed-form class may still need its (tiny) search
+    try:
+        return grow_by(search, S, choose, opening, path.replies,
+                       search.limit if path.left is None else path.left, path.missed, path.allowed, root_guess)
+    finally:
+        search.deadline = deadline
+
+
+def grow_by(search: Search, S: Indexes, choose, opening: str = "", replies: tuple = (), left: int = 0,
+            missed: int = 0, allowed=None, root_guess: Index | None = None) -> tuple[Node | None, np.ndarray]:
+    """The tree of the guesses `choose(candidates, left, allowed)` names from S (`root_guess`
+    first, if given), and each secret's (guesses, misses) under it: a branch ends with a hit or,
+    where the game ends so (Hangman), once the secret is determined. `left` is what a depth
+    limit leaves (guesses, or misses: Search.step), `allowed` what the path allows (hard mode)."""
+    game = search.game
+    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
 
     def grow(part: Indexes, replies: tuple, left: int, missed: int, allowed, guess: Index | None = None) -> Node | None:
         if search.misses and game.determined(part):
             costs[:, part] = [[len(replies)], [missed]]
             return None
-        guess = search.best_guess(part, left, allowed) if guess is None else guess
-        if guess < 0:  # lost already: nothing more to lose (fewest_missing)
-            guess = fewest_missing(game, part, search.pool(part, None, allowed))
-        node = Node(int(guess), part, replies, opening=opening)
+        node = Node(int(choose(part, left, allowed) if guess is None else guess), part, replies, opening=opening)
         for reply, cls in game.partition(node.guess, part).items():
             miss = missed + int(game.is_miss(reply))
             if game.finished(reply):
@@ -602,9 +601,4 @@ def tree_from_search(search: Search, S: Indexes, opening: str = "",
                     node.children[reply] = child
         return node
 
-    try:
-        root = grow(S, path.replies, search.limit if path.left is None else path.left, path.missed, path.allowed,
-                    root_guess)
-    finally:
-        search.deadline = deadline
-    return root, costs
+    return grow(S, replies, left, missed, allowed, root_guess), costs
