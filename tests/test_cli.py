@@ -499,7 +499,8 @@ def test_json_results_time_the_build_and_the_solve(capsys):
     from cli_run import run
 
     for argv in (("evaluate", "jotto:first=300,words=web2", "entropy", "--json"),
-                 ("equilibrium", "mastermind:pegs=2,colors=3", "--json")):
+                 ("equilibrium", "mastermind:pegs=2,colors=3", "--json"),
+                 ("optimal", "mastermind:pegs=2,colors=4", "--json")):
         rc, out, _ = run(capsys, *argv)
         data = json.loads(out)
         assert rc == 0 and data["solve_seconds"] == pytest.approx(data["seconds"], abs=1e-3)

@@ -74,11 +74,12 @@ def cmd_optimal(args) -> None:
     if args.save:
         tree.save(args.save)
     if args.json:
+        from ..games import timings
         costs = tree.costs[tree.secrets]
         print(json.dumps({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
                          | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
                          | ({} if cost == "guesses" else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
-                         | adversaries(tree, objective) | split_figures(tree)))
+                         | adversaries(tree, objective) | split_figures(tree) | timings(game, tree.seconds)))
         return
     print(report(tree, args.weights))
     for line in split_lines(tree) + adversary_lines(tree, objective):
