@@ -354,7 +354,7 @@ def test_a_tiny_tournament(capsys, tmp_path):
     config.write_text('title = "tiny"\nseed = 1\nrepeat = 2\n'
                       'games = ["wordle:first=12", "wordle:hard=true,first=12", "jotto:positions=true,first=12"]\n'
                       'choosers = ["uniform", "evil"]\nguessers = ["minimax", "entropy", "lowest"]\n')
-    rc, out, err = run(capsys, "run", str(config))
+    rc, out, err = run(capsys, "run", str(config), "--cells")
     assert rc == 0, err
     assert "wordle:hard=true,first=12" in out and "jotto:positions=true,first=12" in out
     assert "lowest  wordle:hard=true,first=12     evil        4.0    4.00       4" in out
