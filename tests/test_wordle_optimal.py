@@ -253,3 +253,22 @@ def test_the_root_split_refusals(capsys):
         assert rc == 2 and len(err.strip().splitlines()) == 1, (extra, err)
     rc, _, err = run(capsys, "optimal", "hangman:length=3,first=20", "--workers", "2")
     assert rc == 2 and "hit the secret" in err
+
+
+def test_the_root_split_on_a_dask_cluster(capsys, tmp_path):
+    """--backend dask: the first guesses go to the cluster's workers (each builds the game from
+    its spec), with the same optimum, proven, and the same journal to resume from."""
+    distributed = pytest.importorskip("distributed")
+    spec = "mastermind:pegs=3,colors=4"
+    journal = tmp_path / "j.jsonl"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--backend", "dask",
+                           "--scheduler", cluster.scheduler_address, "--journal", str(journal), "--json")
+    assert rc == 0, err
+    split = json.loads(out)
+    assert split["total"] == split["lower_bound"] == optimal_tree(make_game(spec)).value and split["exact"]
+    assert len(journal.read_text().splitlines()) == split["searched_first_guesses"] >= 1
+    for argv, words in [(("--backend", "dask"), "give --workers"), (("--workers", "2", "--backend", "dask"), "--scheduler"),
+                        (("--workers", "2", "--backend", "spark"), "local or dask")]:
+        rc, _, err = run(capsys, "optimal", spec, *argv)
+        assert rc == 2 and words in err and len(err.strip().splitlines()) == 1, (argv, err)

@@ -52,6 +52,8 @@ def cmd_optimal(args) -> None:
                          "it cannot be combined with --weights, --max or --objective worst")
     if args.workers is not None:
         check_split(args, openers)
+    elif args.backend != "local" or args.scheduler:
+        raise ArenaError("--backend and --scheduler split the first guesses: give --workers N")
     if args.time_limit is None and not openers and args.workers is None:
         warn_if_long(game)
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
@@ -113,7 +115,13 @@ def split_tree(game, args, progress):
         if progress.due():
             progress.show(text)
 
-    result = split_root(game, args.pool, args.workers, args.time_limit, args.journal, status=status)
+    client = dask_client(args)
+    try:
+        result = split_root(game, args.pool, args.workers, args.time_limit, args.journal, status=status,
+                            executor=None if client is None else client.get_executor(pure=False))
+    finally:
+        if client is not None:
+            client.close()
     if result.best_guess < 0:
         raise ArenaError(f"{game.spec}: no first guess was solved before the time limit "
                          f"({result.closed:,} of {len(result.openings):,} closed); run again with --journal to resume")
@@ -125,6 +133,27 @@ def split_tree(game, args, progress):
     tree.stopped, tree.time_limit = result.stopped, args.time_limit
     tree.split = result
     return tree
+
+
+def dask_client(args):
+    """With --backend dask: a client of the scheduler at --scheduler (the first guesses go to
+    its workers), else None."""
+    if args.backend == "local":
+        if args.scheduler:
+            raise ArenaError("--scheduler is for --backend dask")
+        return None
+    if args.backend != "dask":
+        raise ArenaError(f"--backend must be local or dask, got {args.backend!r}")
+    if args.workers is None:
+        raise ArenaError("--backend dask splits the first guesses: give --workers N (tasks in flight)")
+    try:
+        from dask.distributed import Client  # lazy: heavy
+    except ImportError:
+        raise ArenaError("--backend dask needs Dask: pip install 'guessing-arena[dask]'") from None
+    if not args.scheduler:
+        raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    from ..tournament.runner import _connect
+    return _connect(Client, args.scheduler)
 
 
 def split_lines(tree) -> list[str]:
@@ -250,6 +279,11 @@ def add_commands(sub) -> None:
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="search every first guess in N processes with one shared incumbent (the root split); "
                         "with --time-limit, the proven bound and the first guesses closed so far")
+    p.add_argument("--backend", default="local",
+                   help="with --workers: local (forked processes, the default) or dask (the workers of "
+                        "--scheduler; each builds the game from its spec)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="with --backend dask: the scheduler's address, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--journal", metavar="FILE.jsonl", default=None,
                    help="with --workers: append each first guess closed to FILE, and skip those already in it")
     p.add_argument("--depth", type=int, default=None, help="table rows fewer than D guesses deep")

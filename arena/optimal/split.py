@@ -92,11 +92,38 @@ def _start_worker(pool: str, deadline: float | None, workers: int) -> None:
 def _close(guess: Index, limit: float) -> tuple[Index, float, bool, float, int]:
     """A task: C(S, guess) if below `limit`, else a bound >= limit; (guess, value, exact,
     seconds, nodes). Interrupted by the deadline: the bound proven so far is not kept (nan)."""
-    search: Search = _WORKER["search"]
-    S, b = _WORKER["S"], _WORKER["b"]
+    return _close_on(_WORKER, guess, limit)
+
+
+#: On a Dask worker: one search per (game spec, pool), built by the first task that needs it.
+_REMOTE: dict = {}
+
+
+def _close_remote(spec: str, pool: str, workers: int, seconds_left: float | None, guess: Index,
+                  limit: float) -> tuple[Index, float, bool, float, int]:
+    """A task on a Dask worker (which the parent did not fork, so it builds the game from its
+    spec, once): `_close` on the worker's own search, with the time the parent has left."""
+    key = (spec, pool)
+    if key not in _REMOTE:
+        from ..games import make_game
+
+        game = make_game(spec)
+        S, sym = game.all_secrets, stabilizer(game)
+        search = Search(game, np.ones(len(game.secrets)), pool, None, sym, None,
+                        cache_budget=int(memory_limit() * CACHE_SHARE / workers))
+        _REMOTE[key] = dict(game=game, S=S, sym=sym, search=search,
+                            b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2])
+    state = _REMOTE[key]
+    state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
+    return _close_on(state, guess, limit)
+
+
+def _close_on(state: dict, guess: Index, limit: float) -> tuple[Index, float, bool, float, int]:
+    search: Search = state["search"]
+    S, b = state["S"], state["b"]
     started, nodes = time.perf_counter(), search.stats.nodes
     try:
-        value = search.guess_value(int(guess), S, limit, NO_LIMIT, b, _WORKER["sym"])
+        value = search.guess_value(int(guess), S, limit, NO_LIMIT, b, state["sym"])
     except Timeout:
         return int(guess), float("nan"), False, time.perf_counter() - started, search.stats.nodes - nodes
     return int(guess), float(value), bool(value < limit), time.perf_counter() - started, search.stats.nodes - nodes
@@ -119,10 +146,14 @@ def read_journal(path: Path | None, game: Game, pool: str) -> list[dict]:
 
 def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: float | None = None,
                journal: str | Path | None = None, incumbent: float = INF,
-               status=None) -> SplitResult:
+               status=None, executor=None) -> SplitResult:
     """The best first guess over every secret of `game` (equal weights), its first guesses
     searched by `workers` processes (module docstring). `incumbent`: the cost of a tree known
     beforehand (the search only looks for better); `status(text)` is called after each task.
+    `executor`: a concurrent.futures executor of the caller's whose workers were not forked
+    from this process, such as a Dask cluster's (`client.get_executor()`): each of its workers
+    builds the game from its spec once and keeps its own search; `workers` is then the number
+    of tasks kept in flight.
     """
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
         raise ArenaError(f"{game.spec}: the root split searches the first guesses of a game whose guesses "
@@ -157,9 +188,18 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     stopped = False
     log = None if path is None else path.open("a")
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    if executor is None:
+        executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                       initargs=(pool, deadline, workers))
+
+        def submit(g: Index, limit: float):
+            return executor.submit(_close, g, limit)
+    else:
+        def submit(g: Index, limit: float):
+            left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+            return executor.submit(_close_remote, game.spec, pool, workers, left, g, limit)
     try:
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                 initargs=(pool, deadline, workers)) as executor:
+        with executor:
             while queue or pending:
                 while queue and len(pending) < workers:
                     g = queue.pop(0)
@@ -170,7 +210,7 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
                         stopped = True
                         queue.clear()
                         break
-                    pending[executor.submit(_close, g, incumbent)] = g
+                    pending[submit(g, incumbent)] = g
                 if not pending:
                     break
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
