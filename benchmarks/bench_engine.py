@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import plain  # noqa: E402  (benchmarks/plain.py)
-from timing import RUNS, clock  # noqa: E402
+from timing import RUNS, clock, row  # noqa: E402
 
 from agents import make_guesser  # noqa: E402
 from arena.games import jotto as jotto_game  # noqa: E402
@@ -35,11 +35,6 @@ NORVIG = [  # (plain metric, consistent?, engine spec)
     ("entropy", True, "entropy:pool=all,small=3,tiebreak=first"),
 ]
 
-
-def row(task: str, ours: float, theirs: float | None, figures: str) -> None:
-    ratio = f"{theirs / ours:8.1f}x" if theirs else "        -"
-    plain_s = f"{theirs:9.2f}" if theirs else "        -"
-    print(f"{task:<46} {ours:8.3f} {plain_s} {ratio}   {figures}")
 
 
 def main(argv=None) -> None:

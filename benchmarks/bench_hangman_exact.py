@@ -20,6 +20,7 @@ The last row is the engine alone on the largest list it solves in minutes (one r
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -27,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import plain_hangman as plain  # noqa: E402  (benchmarks/plain_hangman.py)
-from timing import RUNS, clock  # noqa: E402
+from timing import RUNS, clock, row as timing_row  # noqa: E402
 
 from arena import make_game  # noqa: E402
 from arena.optimal import optimal_tree  # noqa: E402
@@ -36,6 +37,10 @@ LENGTH = 5
 BOTH = (10, 20, 40)
 QUICK = (10, 20)
 LARGEST = 640
+
+
+#: This benchmark's rows (timing.row) with its own task column width.
+row = partial(timing_row, width=34)
 
 
 def plain_fewest_misses(words: list[str]) -> int:
@@ -63,11 +68,6 @@ def plain_fewest_misses(words: list[str]) -> int:
 
     return V(frozenset(words))
 
-
-def row(task: str, ours: float, theirs: float | None, figures: str) -> None:
-    ratio = f"{theirs / ours:8.1f}x" if theirs else "        -"
-    plain_s = f"{theirs:9.2f}" if theirs else "        -"
-    print(f"{task:<34} {ours:8.3f} {plain_s} {ratio}   {figures}", flush=True)
 
 
 def main(argv=None) -> None:

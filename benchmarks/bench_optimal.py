@@ -17,6 +17,7 @@ its symmetry, for scale. Times are the best of 3 runs for the engine, one run fo
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import sys
 from collections import Counter
 from functools import lru_cache
@@ -30,7 +31,11 @@ from arena.optimal.search import Search
 from arena.optimal.search import stabilizer
 
 sys.path.insert(0, str(Path(__file__).parent))
-from timing import RUNS, clock  # noqa: E402  (benchmarks/timing.py)
+from timing import RUNS, clock, row as timing_row  # noqa: E402  (benchmarks/timing.py)
+
+
+#: This benchmark's rows (timing.row) with its own task column width.
+row = partial(timing_row, width=58, digits=2)
 
 
 def plain_optimum(table: list[list[int]], hit: int) -> int:
@@ -119,11 +124,6 @@ def engine_optimum(game, symmetric: bool) -> int:
     search = Search(game, np.ones(len(game.secrets)))
     return int(search.solve(game.all_secrets))
 
-
-def row(task: str, ours: float, theirs: float | None, figures: str) -> None:
-    ratio = f"{theirs / ours:8.1f}x" if theirs else "        -"
-    plain_s = f"{theirs:9.2f}" if theirs else "        -"
-    print(f"{task:<58} {ours:8.2f} {plain_s} {ratio}   {figures}", flush=True)
 
 
 def main(argv=None) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from timing import RUNS, clock  # noqa: E402
+from timing import RUNS, clock, row  # noqa: E402
 
 from agents import make_guesser  # noqa: E402
 from arena.games import make_game  # noqa: E402
@@ -90,11 +90,6 @@ def plain_tree(words: list[str], key) -> dict[str, int]:
 
 
 # --- the rows -----------------------------------------------------------------------------------
-
-def row(task: str, ours: float, theirs: float | None, figures: str) -> None:
-    ratio = f"{theirs / ours:8.1f}x" if theirs else "        -"
-    plain_s = f"{theirs:9.2f}" if theirs else "        -"
-    print(f"{task:<46} {ours:8.3f} {plain_s} {ratio}   {figures}")
 
 
 def main(argv=None) -> None:

@@ -1,4 +1,4 @@
-"""The one timing rule every benchmark here uses."""
+"""The one timing rule every benchmark here uses, and the one way a row of results is printed."""
 
 from __future__ import annotations
 
@@ -15,3 +15,10 @@ def clock(fn, runs: int = 1):
         value = fn()
         best = min(best, time.perf_counter() - start)
     return value, best
+
+
+def row(task: str, ours: float, theirs: float | None, figures: str, width: int = 46, digits: int = 3) -> None:
+    """One result: the task, the engine's seconds, the plain version's (if timed) and their ratio."""
+    ratio = f"{theirs / ours:8.1f}x" if theirs else "        -"
+    plain_s = f"{theirs:9.2f}" if theirs else "        -"
+    print(f"{task:<{width}} {ours:8.{digits}f} {plain_s} {ratio}   {figures}", flush=True)
