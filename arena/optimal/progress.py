@@ -46,7 +46,6 @@ class ProgressLine:
         self.started = time.perf_counter()
         self.last = self.started  # the first line waits one interval: quick runs print nothing
         self.bar: Any = None  # a tqdm status bar once the first line is shown
-        self.width = 0
 
     @property
     def elapsed(self) -> float:
@@ -65,12 +64,10 @@ class ProgressLine:
 
             self.bar = tqdm(file=self.stream, bar_format="{desc}", leave=False, **screen())
         self.last = time.perf_counter()
-        line = f"{self.label}: {text}"
-        self.bar.set_description_str(line, refresh=True)
-        self.width = len(line)
+        self.bar.set_description_str(f"{self.label}: {text}", refresh=True)
 
     def close(self) -> None:
         """Erase the line, if one was written."""
         if self.bar is not None:
             self.bar.close()
-            self.bar, self.width = None, 0
+            self.bar = None

@@ -209,7 +209,7 @@ class Search:
         self.report: Callable[[Search], None] | None = None  # offered the search now and then
         self.timed_out = False  # set when a Timeout stopped the search at the root
         self._tables: dict = {}
-        self._letters: tuple | None = None  # the letters' replies on the node last bounded (first_misses)
+        self._letters: tuple | None = None  # every letter's replies on the node last bounded (class_misses)
         self.stats = Stats()
         self.mix = np.random.default_rng(0).integers(1, 1 << 62, size=DEDUPE_SIZE, dtype=np.int64)
 
@@ -444,58 +444,47 @@ class Search:
         return paid + self.next_misses(S, pool) if len(S) >= TWO_LEVELS else paid
 
     def first_misses(self, S: Indexes, classes: list[Indexes]) -> np.ndarray:
-        """Misses cost: for each class C (a partition of S), the least miss weight of a first
-        guess at C, a lower bound on M(C) (bounds.py, "two levels"):
-
-            M(C) >= w(C) - max over letters h splitting C of w(words of C containing h)
-
-        (0 for a determined class). All classes at once: the letters' replies on S (kept for the
-        node) times the classes' one-hot matrix give each class's weight containing each letter,
-        and whether the letter splits it (replies not all equal: |C| sum r^2 > (sum r)^2)."""
-        if self._letters is None or self._letters[0] is not S:
-            replies = self.game.table[:, S].astype(np.float64)
-            self._letters = (S, replies, (replies > 0) * self.w[S])
-        _, replies, present = self._letters
+        """Misses cost: for each class C of a partition of S, the least miss weight of a first
+        guess at C, a lower bound on M(C) (bounds.py, "two levels"; `class_misses`)."""
         label = np.empty(len(S), dtype=np.intp)
         for j, C in enumerate(classes):
             label[np.searchsorted(S, C)] = j
         member = np.zeros((len(S), len(classes)))
         member[np.arange(len(S)), label] = 1.0
-        size = member.sum(axis=0)
-        first, second = replies @ member, (replies * replies) @ member
-        splits = size * second - first * first > 0.5
-        best = np.where(splits, present @ member, -1.0).max(axis=0)
-        return np.where(best >= 0, self.w[S] @ member - best, 0.0)
+        return self.class_misses(S, member)
 
     def next_misses(self, S: Indexes, pool: Indexes) -> np.ndarray:
-        """For every guess g of the pool, sum over its classes C of the least miss weight of
-        the next guess at C (bounds.py, "two levels"):
-
-            M(C) >= w(C) - max over letters h splitting C of w(words of C containing h).
-
-        All classes of all guesses at once: a one-hot matrix of the classes (candidates x
-        classes) times the letters' replies gives each class's weight containing each letter,
-        and whether the letter splits it (its replies on C are not all equal: |C| sum r^2 >
-        (sum r)^2)."""
-        game = self.game
-        replies = game.by_secret[S[:, None], pool]  # replies[i, k]: to guess pool[k], of S[i]
+        """For every guess g of the pool, the sum over its classes C of the least miss weight of
+        the next guess at C (`class_misses`): all classes of all guesses in one matrix."""
+        replies = self.game.by_secret[S[:, None], pool]  # replies[i, k]: to guess pool[k], of S[i]
         owner, members = [], []
         for k in range(len(pool)):
             _, inverse = np.unique(replies[:, k], return_inverse=True)
             members.append(inverse.ravel() + len(owner))
             owner.extend([k] * (int(inverse.max()) + 1))
-        classes = np.zeros((len(S), len(owner)))
+        member = np.zeros((len(S), len(owner)))
         for column in members:
-            classes[np.arange(len(S)), column] = 1.0
-        letters = game.by_secret[S[:, None], game.all_guesses].astype(np.float64)  # every letter, not the pool's
-        w = self.w[S]
-        size = classes.sum(axis=0)
-        first, second = classes.T @ letters, classes.T @ letters**2
-        splits = size[:, None] * second - first**2 > 0.5
-        containing = classes.T @ ((letters > 0) * w[:, None])
-        best = np.where(splits, containing, -1.0).max(axis=1)
-        need = np.where(best >= 0, classes.T @ w - best, 0.0)
-        return np.bincount(np.asarray(owner), weights=need, minlength=len(pool))
+            member[np.arange(len(S)), column] = 1.0
+        return np.bincount(np.asarray(owner), weights=self.class_misses(S, member), minlength=len(pool))
+
+    def class_misses(self, S: Indexes, member: np.ndarray) -> np.ndarray:
+        """Misses cost: for each class C of candidates of S (member[i, j] = 1 when S[i] is in
+        class j), the bound of bounds.py's "two levels":
+
+            M(C) >= w(C) - max over letters h splitting C of w(words of C containing h)
+
+        (0 for a determined class). Every letter's replies on S (kept for the node) times the
+        one-hot classes give each class's weight containing each letter, and whether the letter
+        splits it (its replies on C are not all equal: |C| sum r^2 > (sum r)^2)."""
+        if self._letters is None or self._letters[0] is not S:
+            replies = self.game.table[:, S].astype(np.float64)  # every letter, not only the pool's
+            self._letters = (S, replies, (replies > 0) * self.w[S])
+        _, replies, present = self._letters
+        size = member.sum(axis=0)
+        first, second = replies @ member, (replies * replies) @ member
+        splits = size * second - first * first > 0.5
+        best = np.where(splits, present @ member, -1.0).max(axis=0)
+        return np.where(best >= 0, self.w[S] @ member - best, 0.0)
 
     def determine_table(self, b: int) -> np.ndarray:
         """table[n]: the fewest guesses that determine n equally likely secrets (guesses
