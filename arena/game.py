@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Mapping, NamedTuple, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence, cast
 
 import numpy as np
 
@@ -38,6 +38,9 @@ _TINY = 8  # partitions of this many candidates or fewer are grouped in plain Py
 #: Elements of a table processed at once where a whole-table pass would need a wide temporary
 #: (bincount casts to intp: 8 bytes per uint8 cell), so temporaries stay a few tens of MB.
 CHUNK = 2**22
+#: Games with a table of at least this many cells count partitions with the compiled loop of
+#: arena.kernels (numba): 3-10x faster per cell, worth its ~0.5 s of loading (4x6 stays numpy).
+COMPILED_CELLS = 2**23
 
 
 def code_dtype(n_codes: int, at_least: type = np.uint8) -> np.dtype:
@@ -63,6 +66,16 @@ def check_table_memory(spec: str, n_guesses: int, n_secrets: int, itemsize: int,
     check_memory(nbytes, what)
 
 
+def check_on_the_fly_memory(spec: str, n: int, per_code: int) -> None:
+    """Refuse, before it is built, a game computed on the fly (OnTheFly) whose codes, their
+    labels and one node's partition counts (`per_code` bytes per code, about) exceed the budget."""
+    what = f"{spec} computed on the fly ({count_label(n)} codes; its feedback table would not fit either)"
+    nbytes = n * per_code
+    if nbytes >= 2**60:
+        raise ArenaError(f"{what} needs about 10^{len(str(nbytes)) - 1} bytes, more than any machine has")
+    check_memory(nbytes, what)
+
+
 def _codes_in(table: np.ndarray) -> np.ndarray:
     """The distinct values of a table, a block of rows at a time (bincount is much faster than
     sorting for small ints, but casts its input to intp: whole, that is 8 bytes a cell)."""
@@ -79,6 +92,60 @@ def _codes_in(table: np.ndarray) -> np.ndarray:
         return np.flatnonzero(seen)
     return np.unique(np.concatenate([np.unique(table[start:start + rows])
                                      for start in range(0, len(table), rows)]))
+
+
+class OnTheFly:
+    """A feedback table too big to keep, computed when it is read: `table[g, s]` with numpy's
+    indexing (an index, a slice or arrays that broadcast, on either axis), `.T` the same
+    replies by secret, and whole partition counts through the source's compiled loop.
+
+    `source` computes replies: `replies(guesses, secrets)` for broadcast index arrays and
+    `counts(pool, candidates, n_codes)`; arena.kernels.Multisets is Mastermind's and Jotto's.
+    Its answers are the dense table's, cell for cell (tests/test_on_the_fly.py)."""
+
+    dtype = np.dtype(np.uint8)
+    ndim = 2
+
+    def __init__(self, source, shape: tuple[int, int], codes: np.ndarray, transposed: bool = False):
+        self.source = source
+        self.shape = shape
+        self._codes = np.asarray(codes, dtype=np.int64)
+        self.transposed = transposed
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    @property
+    def T(self) -> "OnTheFly":
+        return OnTheFly(self.source, self.shape[::-1], self._codes, not self.transposed)
+
+    def codes(self) -> np.ndarray:
+        """The replies that occur, increasing (the game's `codes`)."""
+        return self._codes
+
+    def counts(self, pool: Indexes, candidates: Indexes, n_codes: int) -> np.ndarray:
+        """counts[i, r]: how many candidates give reply r to guess pool[i] (guess rows only)."""
+        return self.source.counts(pool, candidates, n_codes)
+
+    def __getitem__(self, key) -> np.ndarray:
+        key = key if isinstance(key, tuple) else (key,)
+        rows, cols = key if len(key) == 2 else (key[0], slice(None))
+        r_slice, c_slice = isinstance(rows, slice), isinstance(cols, slice)
+        r = np.arange(self.shape[0])[rows] if r_slice else np.asarray(rows, dtype=np.intp)
+        c = np.arange(self.shape[1])[cols] if c_slice else np.asarray(cols, dtype=np.intp)
+        if r_slice and c_slice:  # numpy: a slice keeps its axis, an outer product of the two
+            r = r[:, None]
+        elif r_slice:
+            r = r.reshape(r.shape + (1,) * c.ndim)
+        elif c_slice:
+            r = r.reshape(r.shape + (1,))
+        g, s = (c, r) if self.transposed else (r, c)
+        replies = self.source.replies(g, s)
+        return replies[()] if replies.ndim == 0 else replies
+
+    def __array__(self, dtype=None, copy=None):
+        raise ArenaError(f"a feedback table of {self.shape[0]:,} x {self.shape[1]:,} is computed on the fly, "
+                         "never whole: read it by rows or blocks")
 
 
 class ReplyCounts(NamedTuple):
@@ -149,19 +216,34 @@ class Game:
     strikes: int | None = None  # misses that lose the game (Hangman), None where misses don't count
     build_seconds: float = 0.0  # how long make_game took to build it (lists and table; arena.games)
 
-    def __init__(self, spec: str, secrets: Sequence[str], guesses: Sequence[str], table: np.ndarray,
-                 hit: Reply | None, same_secret: np.ndarray):
+    def __init__(self, spec: str, secrets: Sequence[str], guesses: Sequence[str], table: np.ndarray | OnTheFly,
+                 hit: Reply | None, same_secret: np.ndarray, symmetric: bool = False, codes: np.ndarray | None = None):
         self.spec = spec
         self.secrets = tuple(secrets)
         self.guesses = tuple(guesses)
-        self.table = np.ascontiguousarray(table)
-        self.by_secret = np.ascontiguousarray(table.T)  # row per secret: fast to gather candidates
+        #: computed on the fly (OnTheFly), the table's cells are never all in memory at once
+        self.on_the_fly = isinstance(table, OnTheFly)
+        self._fly: OnTheFly | None = table if isinstance(table, OnTheFly) else None
+        if isinstance(table, OnTheFly):  # it reads like the table, by numpy's indexing
+            self.table = cast(np.ndarray, table)
+            self.by_secret = cast(np.ndarray, table.T)
+        else:
+            self.table = np.ascontiguousarray(table)
+            # row per secret: fast to gather candidates; a symmetric table (F[g, s] = F[s, g],
+            # guesses and secrets the same codes, as in Mastermind) is its own transpose
+            self.by_secret = self.table if symmetric else np.ascontiguousarray(table.T)
+        #: counts by the compiled loop (arena.kernels): a table this big pays numba's start-up
+        self.compiled = len(self.secrets) * len(self.guesses) >= COMPILED_CELLS
         self.hit = hit
         self.same_secret = np.asarray(same_secret, dtype=np.intp)
         self.secret_guess = np.full(len(self.secrets), -1, dtype=np.intp)  # the inverse map
         named = self.same_secret >= 0
         self.secret_guess[self.same_secret[named]] = np.flatnonzero(named)
-        self.codes = _codes_in(self.table)  # the replies that occur
+        # the replies that occur (`codes`: known to the game without reading the whole table)
+        if codes is not None:
+            self.codes = np.asarray(codes, dtype=np.int64)
+        else:
+            self.codes = self._fly.codes() if self._fly is not None else _codes_in(self.table)
         self._occurring = frozenset(self.codes.tolist())
         self.n_codes = int(self.codes[-1]) + 1
         self._every_code = np.arange(self.n_codes)
@@ -169,8 +251,9 @@ class Game:
         self.all_secrets: Indexes = np.arange(len(self.secrets))
         self.all_guesses: Indexes = np.arange(len(self.guesses))
         self._guess_index = {label: i for i, label in enumerate(self.guesses)}
-        self.table.setflags(write=False)
-        self.by_secret.setflags(write=False)
+        if self._fly is None:
+            self.table.setflags(write=False)
+            self.by_secret.setflags(write=False)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}: {len(self.secrets)} secrets, {len(self.guesses)} guesses>"
@@ -298,6 +381,8 @@ class Game:
         make every metric pay for thousands of empty columns.
         """
         if self.n_codes <= max(_MANY_CODES, self.dense_codes):
+            if self.on_the_fly or self.compiled:
+                return ReplyCounts(self._compiled_counts(pool, candidates), self._every_code)
             return ReplyCounts(self._counts_in_chunks(pool, candidates), self._every_code)
         # sparse codes: few guesses (Hangman) or a block small enough to count whole
         block = self.by_secret[candidates] if pool is None else self.by_secret[candidates[:, None], pool]
@@ -330,6 +415,30 @@ class Game:
             else:
                 counts[start:start + step] = self._bincount(block)
         return counts
+
+    def fused_keys(self, pool: Indexes | None, candidates: Indexes, how: str, terms: np.ndarray,
+                   fixed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """For every guess of the pool, its partition of the candidates reduced at once by the
+        compiled loop (arena.kernels.table_keys: integer key, float key, largest class), without
+        a counts matrix; None where this game counts with numpy (small tables, sparse codes)."""
+        if not (self.on_the_fly or self.compiled) or self.n_codes > max(_MANY_CODES, self.dense_codes):
+            return None
+        from . import kernels  # numba: only for the big instances that pay for it
+
+        pool = self.all_guesses if pool is None else pool
+        if self._fly is not None:
+            return kernels.multiset_keys(self._fly.source, pool, candidates, self.n_codes, how, terms, fixed)
+        return kernels.table_keys(self.by_secret, pool, candidates, self.n_codes, how, terms, fixed)
+
+    def _compiled_counts(self, pool: Indexes | None, candidates: Indexes) -> np.ndarray:
+        """partition_counts by a compiled loop (arena.kernels): read off the table, one byte per
+        cell and no temporaries, or computed on the fly where the table is not in memory."""
+        pool = self.all_guesses if pool is None else pool
+        if self._fly is not None:
+            return self._fly.counts(pool, candidates, self.n_codes)
+        from .kernels import table_counts  # numba: only for the big instances that pay for it
+
+        return table_counts(self.table, pool, candidates, self.n_codes)
 
     def _bincount(self, block: np.ndarray) -> np.ndarray:
         """counts[i, code] over a (candidates x guesses) block: one np.bincount of the replies

@@ -10,7 +10,7 @@ import numpy as np
 
 from .errors import ArenaError
 from .game import Game, Index, Indexes
-from .metrics import METRICS, Counts, Metric
+from .metrics import METRICS, Counts, Metric, fused_tables
 from .spec import Param, canonical
 from .state import State
 from .traits import Traits
@@ -85,8 +85,26 @@ class Greedy:
         if last is not None:
             return last
         pool = self.pool(game, state)
+        if pool is None:
+            pool = symmetric_pool(game, state)
+        fused = self.fused_keys(game, pool, state.candidates)
+        if fused is not None:
+            return self.pick(game, state, pool, *fused)
         counts = game.partition_counts(pool, state.candidates)
         return self.best(game, state, pool, counts)
+
+    def fused_keys(self, game: Game, pool: np.ndarray | None, candidates: Indexes):
+        """(keys, largest class) of every guess by the game's compiled loop, or None (numpy)."""
+        if self.metric.fused is None:
+            return None
+        how = self.metric.fused[0] if self.exact else self.metric.fused[1]
+        if how is None:
+            return None
+        found = game.fused_keys(pool, candidates, how, *fused_tables(len(candidates), how == "float-entropy"))
+        if found is None:
+            return None
+        ikeys, fkeys, largest = found
+        return (ikeys if self.exact else fkeys), largest
 
     def pool(self, game: Game, state: State) -> np.ndarray | None:
         """The guesses considered (None: every guess): those the rules allow after the moves so
@@ -96,22 +114,61 @@ class Greedy:
         return game.allowed_guesses(state.history) if everything else game.candidate_guesses(state.candidates)
 
     def best(self, game: Game, state: State, pool: np.ndarray | None, counts: Counts) -> Index:
+        """The guess of best score by the partition counts of the pool (rows in pool order)."""
+        key = self.metric.key(counts) if self.exact else self.metric.float_key(counts)
+        return self.pick(game, state, pool, key, counts.max(axis=1))
+
+    def pick(self, game: Game, state: State, pool: np.ndarray | None, key: np.ndarray, largest: np.ndarray) -> Index:
+        """The guess of least key (`largest`: each guess's largest class), by the tie rule."""
         if pool is None:
             indexes, possible = game.all_guesses, game.is_candidate(state.candidates)
         elif self.values["pool"] == "all" and len(state.candidates) > self.values["small"]:
             indexes, possible = pool, game.is_candidate(state.candidates)[pool]  # the allowed guesses
         else:  # the consistent pool: a guess in it that names a secret names a candidate
             indexes, possible = pool, game.same_secret[pool] >= 0
-        key = self.metric.key(counts) if self.exact else self.metric.float_key(counts)
         tied = np.flatnonzero(key == key.min())
-        useless = (counts[tied].max(axis=1) == len(state.candidates)) & ~possible[tied]
+        useless = (largest[tied] == len(state.candidates)) & ~possible[tied]
         if useless.any():  # rare: the best score is a guess that cannot split the candidates
             key = key.astype(np.float64)
-            key[(counts.max(axis=1) == len(state.candidates)) & ~possible] = np.inf
+            key[(largest == len(state.candidates)) & ~possible] = np.inf
             tied = np.flatnonzero(key == key.min())
         if self.values["tiebreak"] == "consistent" and possible[tied].any():
             tied = tied[possible[tied]]
         return int(indexes[tied[0]])
+
+
+#: The symmetric pool is used up to this many guesses into a game: deeper, few symmetries fix
+#: the history, and finding them for every node costs more than the guesses they save.
+SYMMETRIC_DEPTH = 1
+
+
+def symmetric_pool(game: Game, state: State) -> Indexes | None:
+    """One guess per class of guesses equivalent under the game's symmetries that fix every guess
+    of the history (game.symmetry(): Mastermind's colour and position permutations), or None
+    (every guess) where the game has none or only the identity fixes the history.
+
+    Why the greedy choice is unchanged: if sigma fixes every guess of the history and keeps
+    every reply, it maps the secrets consistent with the history onto themselves, so when the
+    candidates are exactly those (`state.whole`), guess g and sigma g split them into classes
+    of the same sizes reply by reply: the same key, float keys included, and g is a candidate
+    if and only if sigma g is. Every guess of a class therefore ties, and the tie rule's
+    lowest index is the class's least guess, its representative (mastermind_symmetry.py)."""
+    if not state.whole or len(state.history) > SYMMETRIC_DEPTH:
+        return None
+    memo = game.__dict__.setdefault("_greedy_symmetry", {})
+    key: tuple[Index, ...] = ()
+    if key not in memo:
+        symmetry = game.symmetry()
+        memo[key] = None if symmetry is None else symmetry.stabilizer()
+    stabilizer = memo[key]
+    for guess, _ in state.history:  # prefix by prefix, each stabilizer computed once
+        if stabilizer is None:
+            return None
+        child = tuple(sorted(set(key) | {guess}))
+        if child not in memo:
+            memo[child] = stabilizer.after(guess)
+        key, stabilizer = child, memo[child]
+    return None if stabilizer is None else stabilizer.representatives(game.all_guesses)
 
 
 def greedy_tree(game: Game, metric: str, pool: str = "all", secrets: Indexes | None = None) -> Tree:

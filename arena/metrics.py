@@ -86,6 +86,22 @@ class Metric:
     #: the miss class's size per segment) -> key per segment. Lets a whole tree level be
     #: scored at once (arena.levels) without a dense counts matrix.
     runs_key: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None
+    #: The same keys as one reduction of the compiled loop (arena.kernels.REDUCTIONS), which
+    #: counts and reduces each guess in one pass with no counts matrix: `key`'s, `float_key`'s.
+    fused: tuple[str, str | None] | None = None
+
+
+def fused_tables(n: int, floats: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """What the compiled reductions read for n candidates: p log2 p per class size (p = c / n,
+    the floats _entropy_float_key adds; empty unless `floats`) and c log2 c in fixed point
+    (_entropy_key's)."""
+    if not floats:
+        return _NO_TERMS, _fixed_xlogx(n)
+    p = np.arange(n + 1) / n
+    return p * np.log2(np.where(p > 0, p, 1.0)), _fixed_xlogx(n)
+
+
+_NO_TERMS = np.zeros(1)
 
 
 def _n(counts: Counts) -> np.ndarray:
@@ -99,18 +115,20 @@ def _entropy_runs(sizes: np.ndarray, starts: np.ndarray, miss: np.ndarray) -> np
 METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric("minimax", lambda c: c.max(axis=1), lambda c: c.max(axis=1), "min",
            "smallest largest class (Knuth)",
-           runs_key=lambda c, starts, miss: np.maximum.reduceat(c, starts)),
+           runs_key=lambda c, starts, miss: np.maximum.reduceat(c, starts), fused=("largest", None)),
     Metric("expected", lambda c: (c.astype(np.int64) ** 2).sum(axis=1),
            lambda c: (c.astype(np.float64) ** 2).sum(axis=1) / _n(c), "min",
            "smallest expected class size",
-           runs_key=lambda c, starts, miss: np.add.reduceat(c.astype(np.int64) ** 2, starts)),
+           runs_key=lambda c, starts, miss: np.add.reduceat(c.astype(np.int64) ** 2, starts),
+           fused=("squares", None)),
     Metric("entropy", _entropy_key,
            lambda c: np.log2(_n(c)) - _xlog2x(c).sum(axis=1) / _n(c), "max",
-           "largest entropy of the reply, in bits", _entropy_float_key, _entropy_runs),
+           "largest entropy of the reply, in bits", _entropy_float_key, _entropy_runs,
+           fused=("fixed-entropy", "float-entropy")),
     Metric("most-parts", lambda c: -np.count_nonzero(c, axis=1), lambda c: np.count_nonzero(c, axis=1), "max",
            "most non-empty classes",
-           runs_key=lambda c, starts, miss: -np.diff(np.append(starts, len(c)))),
+           runs_key=lambda c, starts, miss: -np.diff(np.append(starts, len(c))), fused=("parts", None)),
     Metric("max-frequency", lambda c: c[:, 0], lambda c: 1 - c[:, 0] / _n(c), "max",
            "largest chance that the reply is not the all-miss reply",
-           runs_key=lambda c, starts, miss: miss),
+           runs_key=lambda c, starts, miss: miss, fused=("miss", None)),
 ]}

@@ -54,6 +54,11 @@ def human_size(n: float) -> str:
     raise AssertionError("unreachable")
 
 
+def fits_in_memory(nbytes: float) -> bool:
+    """Is `nbytes` within the memory budget (what check_memory would accept)?"""
+    return nbytes <= memory_limit()
+
+
 def check_memory(nbytes: float, what: str) -> None:
     """Refuse, before allocating, a structure of `nbytes` over the memory budget.
 

@@ -17,6 +17,10 @@ class State:
 
     candidates: Indexes
     history: tuple[Move, ...] = ()
+    #: the candidates are every secret of the game consistent with the history (the game started
+    #: from all its secrets, as a tree over every secret does): what the history's symmetries
+    #: fix is then the candidate set too (arena.greedy's symmetric pool)
+    whole: bool = False
 
     @property
     def turn(self) -> int:
@@ -24,4 +28,4 @@ class State:
         return len(self.history)
 
     def after(self, guess: Index, reply: Reply, candidates: Indexes) -> "State":
-        return State(candidates, self.history + ((guess, reply),))
+        return State(candidates, self.history + ((guess, reply),), self.whole)

@@ -75,7 +75,9 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
                     node.children[reply] = child
         return node
 
-    roots = [grow(State(part), label, 0) for label, part in game.openings(secrets)]
+    whole = len(secrets) == len(game.secrets)
+    roots = [grow(State(part, whole=whole and len(part) == len(game.secrets)), label, 0)
+             for label, part in game.openings(secrets)]
     return Tree(game, guesser.spec, [r for r in roots if r is not None], guesses, misses)
 
 

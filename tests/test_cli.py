@@ -299,7 +299,7 @@ def test_agents_lists_agents_and_parameters(capsys):
     ("mastermind:pegs=x", "knuth", ["pegs='x'", "integer"]),
     ("mastermind:pgs=3", "knuth", ["unknown parameter 'pgs'", "pegs, colors, repeats, alphabet"]),
     ("mastermind:repeats=maybe", "knuth", ["repeats='maybe'", "true or false"]),
-    ("mastermind:pegs=7", "lowest", ["over the memory limit"]),
+    ("mastermind:pegs=12", "lowest", ["over the memory limit"]),
     ("jotto:length=4", "lowest", ["length=4", "words=web2"]),
     ("jotto:words=/no/such/list.txt", "lowest", ["/no/such/list.txt"]),
 ])

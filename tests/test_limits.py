@@ -40,11 +40,15 @@ def one_line_error(capsys, *argv: str) -> str:
 
 # --- memory before allocation ----------------------------------------------------------------
 
-def test_a_jotto_table_over_the_budget_is_refused_before_it_is_built(monkeypatch):
-    # 32,286 nine-letter words: 2 GB of tables (it used to allocate 7.8 GB and die)
-    monkeypatch.setenv("ARENA_MEMORY_LIMIT", "1G")
-    with pytest.raises(ArenaError, match=r"feedback table of jotto.*32,286 guesses x 32,286 secrets.*"
-                                         r"over the memory limit of 1\.0 GiB"):
+def test_a_jotto_table_over_the_budget_is_computed_on_the_fly_or_refused(monkeypatch):
+    # 32,286 nine-letter words: a 1 GB table (it used to allocate 7.8 GB and die); over a 512 MB
+    # budget the replies are computed on the fly, and a budget too small even for that is refused
+    monkeypatch.setenv("ARENA_MEMORY_LIMIT", "512M")
+    game = make_game("jotto:words=web2,repeats=true,length=9")
+    assert game.on_the_fly and len(game.secrets) == 32_286 and game.codes.tolist() == list(range(11))
+    assert game.partition_counts(np.array([0]), game.all_secrets).sum() == 32_286
+    monkeypatch.setenv("ARENA_MEMORY_LIMIT", "1M")
+    with pytest.raises(ArenaError, match=r"jotto.*computed on the fly \(32,286 codes.*over the memory limit of 1\.0 MiB"):
         make_game("jotto:words=web2,repeats=true,length=9")
 
 
@@ -52,7 +56,7 @@ def test_a_jotto_table_over_the_budget_is_refused_before_it_is_built(monkeypatch
     ("mastermind:pegs=100000", "at most 14 pegs"),
     ("mastermind:pegs=14,colors=1000000000000", "more than any machine has"),
     ("mastermind:pegs=1,colors=100000", "over the memory limit"),
-    ("mastermind:pegs=8,colors=9,repeats=false", "over the memory limit"),
+    ("mastermind:pegs=12,colors=12,repeats=false", "over the memory limit"),
 ])
 def test_huge_mastermind_instances_are_one_line(capsys, spec, words):
     line = one_line_error(capsys, "evaluate", spec, "random")
@@ -69,9 +73,8 @@ def test_the_mastermind_code_cap_is_the_memory_budget(monkeypatch):
     from arena.game import check_table_memory
     monkeypatch.setenv("ARENA_MEMORY_LIMIT", "6G")
     check_table_memory("mastermind:pegs=5,colors=8", n, n, 1, mastermind.build_bytes(n, 5, 8))
-    monkeypatch.setenv("ARENA_MEMORY_LIMIT", "1G")
-    with pytest.raises(ArenaError, match="32,768 guesses x 32,768 secrets"):
-        make_game("mastermind:pegs=5,colors=8")
+    monkeypatch.setenv("ARENA_MEMORY_LIMIT", "1G")  # over the budget: computed on the fly
+    assert make_game("mastermind:pegs=5,colors=8").on_the_fly
 
 
 def test_a_huge_hangman_list_is_refused_before_it_is_built(monkeypatch, tmp_path):

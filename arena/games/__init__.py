@@ -25,6 +25,7 @@ from types import ModuleType
 
 from ..errors import ArenaError, choices
 from ..game import Game, GameType
+from ..resources import memory_limit
 from ..spec import bind, canonical, parse_spec
 
 #: The entry point group through which installed packages add games.
@@ -102,11 +103,13 @@ def make_game(spec: str) -> Game:
     name, raw = parse_spec(spec)
     kind = game_type(name)
     values = bind(f"game {name}", kind.params, raw)
-    return _build(canonical(name, kind.params, values), tuple(values.items()))
+    return _build(canonical(name, kind.params, values), tuple(values.items()), memory_limit())
 
 
 @lru_cache(maxsize=16)
-def _build(spec: str, items: tuple) -> Game:
+def _build(spec: str, items: tuple, budget: int) -> Game:
+    """The game, built once per budget: the memory budget decides between a table and
+    feedback on the fly (the same replies) and what is refused."""
     start = time.perf_counter()
     game = GAMES[spec.partition(":")[0]].make(spec, **dict(items))
     game.build_seconds = time.perf_counter() - start

@@ -19,7 +19,8 @@ import re
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import CHUNK, Game, GameType, check_table_memory
+from ..game import CHUNK, COMPILED_CELLS, Game, GameType, OnTheFly, check_on_the_fly_memory
+from ..resources import fits_in_memory
 from ..spec import Param
 from ..words import read_words
 
@@ -32,6 +33,8 @@ PARAMS = {
 }
 
 _WORD = re.compile(r"[a-z]+")
+#: No word has a hit code of its own (arena.kernels.NO_HIT; not imported: it loads numba).
+NO_HIT = -1
 
 
 def jotto_words(words: tuple[str, ...], length: int, repeats: bool) -> list[str]:
@@ -120,18 +123,54 @@ class Jotto(Game):
             raise ArenaError(f"{spec}: the list {words!r} has no playable words of length {length}"
                              + ("" if words != "sgb" else "; sgb has five-letter words only, try words=web2"))
         n = len(playable)
-        check_table_memory(spec, n, n, 1, build_bytes(n, length))
-        table = common_letters(playable, repeats)
         self.length, self.positions = length, positions
-        if positions:  # (in place, in common) as one code: only the secret has every letter in place
+        # (in place, in common) as one code: only the secret has every letter in place; without
+        # positions, where two words are anagrams a full match is not a hit, so the hit has its code
+        anagrams = not positions and has_anagrams(playable)
+        hit = length * (length + 1) + length if positions else length + anagrams
+        if fits_in_memory(n * n + build_bytes(n, length)):  # one table: it is symmetric
+            table = self.dense_table(playable, repeats, hit if anagrams else NO_HIT)
+        else:  # on the fly: the words' letters and tallies, and one node's counts
+            check_on_the_fly_memory(spec, n, 3 * length + 26 + 64 + 8 * (length + 2) ** 2)
+            table = self.on_the_fly(playable, hit if anagrams else NO_HIT)
+        super().__init__(spec, playable, playable, table, hit, np.arange(len(playable)), symmetric=True)
+
+    def dense_table(self, playable: list[str], repeats: bool, hit: int) -> np.ndarray:
+        """F[g, s]: numpy for small lists, the compiled loop of arena.kernels for big ones."""
+        n, length = len(playable), self.length
+        if n * n >= COMPILED_CELLS:
+            return self.letters(playable, hit).table()
+        table = common_letters(playable, repeats)
+        if self.positions:
             table += letters_in_place(playable) * np.uint8(length + 1)
-            hit = length * (length + 1) + length
+        if hit != NO_HIT:
+            np.fill_diagonal(table, hit)
+        return table
+
+    def letters(self, playable: list[str], hit: int = NO_HIT):
+        """The words as arena.kernels reads them: letters, tallies, and what a letter in place adds."""
+        from ..kernels import Multisets  # numba: only for the big instances that pay for it
+
+        codes = np.frombuffer("".join(playable).encode("ascii"), dtype=np.uint8).reshape(len(playable), -1) - ord("a")
+        return Multisets(codes, 26, place=self.length + 1 if self.positions else 0, hit=hit)
+
+    def on_the_fly(self, playable: list[str], hit: int) -> OnTheFly:
+        """The table computed when read. The replies that occur are found by counting whole
+        rows until every reply the rules allow has been seen (usually a few rows), else all."""
+        words = self.letters(playable, hit)
+        n, length = len(playable), self.length
+        if self.positions:
+            possible = {p * (length + 1) + c for c in range(length + 1) for p in range(c + 1)}
         else:
-            hit = length
-            if has_anagrams(playable):  # a full match is not a hit: F[g, s] == length off the diagonal
-                hit = length + 1
-                np.fill_diagonal(table, hit)
-        super().__init__(spec, playable, playable, table, hit, np.arange(len(playable)))
+            possible = set(range(length + 1)) | ({hit} if hit != NO_HIT else set())
+        width = max(possible) + 1
+        seen = np.zeros(width, dtype=bool)
+        step = max(1, (1 << 24) // n)
+        for start in range(0, n, step):
+            seen |= words.counts(np.arange(start, min(n, start + step)), np.arange(n), width).any(axis=0)
+            if set(np.flatnonzero(seen).tolist()) >= possible:
+                break
+        return OnTheFly(words, (n, n), np.flatnonzero(seen))
 
     def normalise_guess(self, label: str) -> str:
         return label.strip().lower()

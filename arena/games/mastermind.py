@@ -19,7 +19,8 @@ import re
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import CHUNK, Game, GameType, check_table_memory
+from ..game import CHUNK, COMPILED_CELLS, Game, GameType, OnTheFly, check_on_the_fly_memory
+from ..resources import fits_in_memory
 from ..spec import Param
 from .mastermind_symmetry import MastermindSymmetry
 
@@ -117,7 +118,9 @@ class Mastermind(Game):
         if pegs * (pegs + 1) > 255:  # replies are uint8 codes; checked first, so the count below stays small
             raise ArenaError(f"{spec}: at most 14 pegs, got {pegs:,}")
         n = code_count(pegs, colors, repeats)
-        check_table_memory(spec, n, n, 1, build_bytes(n, pegs, colors))
+        dense = fits_in_memory(n * n + build_bytes(n, pegs, colors))  # one table: it is symmetric
+        if not dense:  # on the fly: the codes, their tallies and labels, and one node's counts
+            check_on_the_fly_memory(spec, n, 9 * pegs + colors + 64 + 8 * (pegs + 1) ** 2)
         alphabet = alphabet or (_DIGITS if colors <= 9 else _WIDE)
         if len(alphabet) < colors or len(set(alphabet[:colors])) < colors:
             raise ArenaError(f"{spec}: alphabet {alphabet[:40]!r}{'...' if len(alphabet) > 40 else ''} needs "
@@ -125,8 +128,26 @@ class Mastermind(Game):
         self.pegs, self.colors, self.alphabet = pegs, colors, alphabet[:colors]
         self.codes_array = all_codes(pegs, colors, repeats)
         labels = ["".join(self.alphabet[c] for c in row) for row in self.codes_array]
-        table = black_white(self.codes_array, self.codes_array, colors)
-        super().__init__(spec, labels, labels, table, pegs * (pegs + 1), np.arange(len(labels)))
+        table, codes = self.feedback(dense)
+        super().__init__(spec, labels, labels, table, pegs * (pegs + 1), np.arange(len(labels)),
+                         symmetric=True, codes=codes)
+
+    def feedback(self, dense: bool) -> tuple[np.ndarray | OnTheFly, np.ndarray | None]:
+        """The table F[g, s] = black * (pegs + 1) + white and the replies that occur (None: read
+        them off the table): numpy for small games, the compiled loop of arena.kernels for big
+        ones (pegs * black + common: the same codes), or, when the table would not fit the
+        memory budget, the same replies computed on the fly."""
+        n, pegs = len(self.codes_array), self.pegs
+        if dense and n * n < COMPILED_CELLS:
+            return black_white(self.codes_array, self.codes_array, self.colors), None
+        from ..kernels import Multisets  # numba: only for the big instances that pay for it
+
+        codes = Multisets(self.codes_array, self.colors, place=pegs)
+        # the replies that occur: a colour and position permutation maps the row of a code onto
+        # the row of any code of its pattern (aabc, ...), so one code per pattern sees them all
+        _, first = np.unique(np.sort(codes.tallies, axis=1), axis=0, return_index=True)
+        seen = np.flatnonzero(codes.counts(first, np.arange(n), (pegs + 1) ** 2).sum(axis=0))
+        return (codes.table() if dense else OnTheFly(codes, (n, n), seen)), seen
 
     def symmetry(self) -> MastermindSymmetry:
         """The colour and position permutations, which keep every reply (mastermind_symmetry.py)."""

@@ -1,0 +1,348 @@
+"""Compiled loops for the engine's hot spots (numba), used where numpy would need big temporaries.
+
+Two jobs, one idea each:
+
+- `table_counts`: partition counts read off a dense feedback table, fused: for every guess of a
+  pool, one pass over the candidates adds each reply to that guess's row of counts. numpy
+  needs a gathered (candidates x pool) block, its widening to intp and a bincount (about 8
+  bytes of temporaries and three passes per cell); the loop reads one byte per cell.
+- the multiset replies of Mastermind and Jotto, computed from the codes instead of read from a
+  table (`Multisets.counts`, `.replies`, `.table`). A code is a row of
+  `symbols` (colours, letters) with its `tallies` (how often each symbol occurs), and
+
+      reply(g, s) = place * in_place(g, s) + common(g, s) (+ the hit code when g is s, `hit`)
+
+  where in_place counts the positions where g and s agree and common is the symbols they share
+  with multiplicity, sum over the distinct symbols c of g of min(tally_g[c], tally_s[c]).
+  Mastermind's black * (pegs + 1) + white is pegs * black + common (white = common - black);
+  Jotto's letters in common is place 0, its two-number variant place length + 1, and Jotto with
+  repeats gives a guess that is the secret its own code, as an anagram also shares every letter.
+  One cell costs a few byte comparisons, so a game too big for its table (Mastermind 6x6:
+  46,656 codes, a 2 GB table) computes the counts of every node on the fly.
+
+numba is imported with this module, which the engine imports only for instances big enough to
+need it (arena.game.COMPILED_CELLS): small commands keep their start-up time. Compiled code is
+cached beside the module (`cache=True`), so only the first run on a machine compiles.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: A `hit` argument meaning: no guess has a code of its own.
+NO_HIT = -1
+#: Most distinct tallies (kinds of codes) whose symbols in common are tabled (KINDS^2 bytes).
+KINDS = 2048
+#: Pairs whose replies `Multisets.replies` computes at once (its temporaries: a few bytes per symbol).
+CHUNK = 1 << 16
+
+
+@njit(cache=True, nogil=True)
+def _table_counts(table, pool, candidates, out):  # pragma: no cover - compiled
+    for i in range(len(pool)):
+        row = table[pool[i]]
+        counts = out[i]
+        for k in range(len(candidates)):
+            counts[row[candidates[k]]] += 1
+
+
+def table_counts(table: np.ndarray, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
+    """counts[i, r] = #{s in candidates : table[pool[i], s] == r}, as int64 (table: guess rows)."""
+    out = np.zeros((len(pool), n_codes), dtype=np.int64)
+    _table_counts(
+        table, np.ascontiguousarray(pool, dtype=np.intp), np.ascontiguousarray(candidates, dtype=np.intp), out
+    )
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _multiset_counts(symbols, tallies, pool, candidates, place, hit, out):  # pragma: no cover - compiled
+    width = symbols.shape[1]
+    distinct = np.empty(width, dtype=np.int64)
+    counts = np.empty(width, dtype=np.int64)
+    for i in range(len(pool)):
+        g = pool[i]
+        nd = 0  # the distinct symbols of g and their tallies
+        for j in range(width):
+            c = symbols[g, j]
+            seen = False
+            for d in range(nd):
+                if distinct[d] == c:
+                    seen = True
+            if not seen:
+                distinct[nd] = c
+                counts[nd] = tallies[g, c]
+                nd += 1
+        for k in range(len(candidates)):
+            s = candidates[k]
+            common = 0
+            for d in range(nd):
+                common += min(tallies[s, distinct[d]], counts[d])
+            same = 0
+            for j in range(width):
+                same += symbols[g, j] == symbols[s, j]
+            reply = common + place * same
+            if s == g and hit >= 0:
+                reply = hit
+            out[i, reply] += 1
+
+
+@njit(cache=True, nogil=True)
+def _multiset_table(by_position, place, hit, start, kinds, common, out):  # pragma: no cover - compiled
+    # common[kinds[g], kinds[s]]: the symbols g and s share, looked up by their tallies' kind;
+    # then one pass per position over the codes' symbols there (by_position[j]), which the
+    # compiler turns into vector instructions
+    n = out.shape[1]
+    for i in range(out.shape[0]):
+        g = start + i
+        shared = common[kinds[g]]
+        row = out[i]
+        for s in range(n):
+            row[s] = shared[kinds[s]]
+        for j in range(by_position.shape[0]):
+            column = by_position[j]
+            mine = column[g]
+            for s in range(n):
+                row[s] += place * (column[s] == mine)
+        if hit >= 0:
+            row[g] = hit
+
+
+class Multisets:
+    """The codes of a multiset game (Mastermind, Jotto) as the compiled loops read them:
+    `symbols[i, j]` the j-th symbol of code i, `tallies[i, c]` how often symbol c occurs in it,
+    the weight `place` of a symbol in place and the `hit` code (NO_HIT: none of its own).
+    Guesses and secrets are the same codes."""
+
+    def __init__(self, symbols: np.ndarray, alphabet: int, place: int, hit: int = NO_HIT):
+        self.symbols = np.ascontiguousarray(symbols, dtype=np.uint8)
+        n = len(self.symbols)
+        tallies = np.zeros((n, alphabet), dtype=np.uint8)
+        rows = np.arange(n)
+        for j in range(self.symbols.shape[1]):
+            np.add.at(tallies, (rows, self.symbols[:, j]), 1)
+        self.tallies = tallies
+        self.place = int(place)
+        self.hit = int(hit)
+
+    def __len__(self) -> int:
+        return len(self.symbols)
+
+    def counts(self, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
+        """counts[i, r] = #{s in candidates : reply(pool[i], s) == r}, computed on the fly."""
+        out = np.zeros((len(pool), n_codes), dtype=np.int64)
+        _multiset_counts(
+            self.symbols,
+            self.tallies,
+            np.ascontiguousarray(pool, dtype=np.intp),
+            np.ascontiguousarray(candidates, dtype=np.intp),
+            self.place,
+            self.hit,
+            out,
+        )
+        return out
+
+    def replies(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        """reply(g, s) for every pair of the broadcast arrays `guesses` and `secrets`, as uint8
+        (numpy: a few passes over the pairs; the loops above are for whole pools)."""
+        g, s = np.broadcast_arrays(np.asarray(guesses, dtype=np.intp), np.asarray(secrets, dtype=np.intp))
+        g, s = g.ravel(), s.ravel()
+        out = np.zeros(len(g), dtype=np.uint8)
+        for start in range(0, len(g), CHUNK):
+            a, b = g[start : start + CHUNK], s[start : start + CHUNK]
+            common = np.minimum(self.tallies[a], self.tallies[b]).sum(axis=1, dtype=np.uint8)
+            if self.place:
+                common += np.uint8(self.place) * (self.symbols[a] == self.symbols[b]).sum(axis=1, dtype=np.uint8)
+            if self.hit >= 0:
+                common[a == b] = self.hit
+            out[start : start + CHUNK] = common
+        return out.reshape(np.broadcast_shapes(np.shape(guesses), np.shape(secrets)))
+
+    def table(self, rows_at_once: int = 1 << 12) -> np.ndarray:
+        """The whole (codes x codes) table of replies, as uint8, a block of rows at a time. The
+        symbols in common depend only on the two codes' tallies, so they are looked up in a
+        table over the distinct tallies (462 for Mastermind 5x7) where it is small, else the
+        replies are computed pair by pair (`counts`' loop, one row at a time)."""
+        n = len(self)
+        table = np.empty((n, n), dtype=np.uint8)
+        kinds_of, kinds = np.unique(self.tallies, axis=0, return_inverse=True)
+        if len(kinds_of) > KINDS:
+            for start in range(n):
+                table[start] = self.replies(np.full(n, start), np.arange(n))
+            return table
+        common = np.minimum(kinds_of[:, None, :], kinds_of[None, :, :]).sum(axis=2, dtype=np.uint8)
+        kinds = kinds.ravel().astype(np.intp)
+        by_position = np.ascontiguousarray(self.symbols.T)
+        for start in range(0, n, rows_at_once):
+            _multiset_table(
+                by_position, np.uint8(self.place), self.hit, start, kinds, common, table[start : start + rows_at_once]
+            )
+        return table
+
+
+# --- partition keys: the counts of each guess reduced at once to what a metric reads ------------
+#: How a metric reduces one guess's class sizes c_r (arena.metrics: `Metric.fused` names one).
+REDUCTIONS = {"largest": 0, "squares": 1, "fixed-entropy": 2, "float-entropy": 3, "parts": 4, "miss": 5}
+
+
+@njit(cache=True, nogil=True)
+def _reduce(hist, how, terms, fixed):  # pragma: no cover - compiled
+    """(integer key, float key, largest class) of one guess's class sizes; lower keys are better."""
+    largest = 0
+    ikey = 0
+    fkey = 0.0
+    for r in range(len(hist)):
+        c = hist[r]
+        if c > largest:
+            largest = c
+        if how == 1:
+            ikey += c * c
+        elif how == 2:
+            ikey += fixed[c]
+        elif how == 3:
+            fkey = fkey + terms[c]  # reply by reply, as arena.metrics' float entropy adds them
+        elif how == 4 and c > 0:
+            ikey -= 1
+    if how == 0:
+        ikey = largest
+    elif how == 5:
+        ikey = hist[0]
+    return ikey, fkey, largest
+
+
+@njit(cache=True, nogil=True)
+def _table_keys(
+    by_secret, pool, every, candidates, n_codes, how, terms, fixed, ikeys, fkeys, largest
+):  # pragma: no cover
+    # candidate-major: each candidate's row of replies is read once, contiguously over the pool,
+    # into counts kept reply-major (a row of the pool per reply): independent increments, and
+    # the reductions then run along those rows, a reply at a time (the order float entropy adds)
+    m = len(pool)
+    counts = np.zeros((n_codes, m), dtype=np.int32)
+    for k in range(len(candidates)):
+        row = by_secret[candidates[k]]
+        if every:  # the pool is every guess: no gather
+            for i in range(m):
+                counts[row[i], i] += 1
+        else:
+            for i in range(m):
+                counts[row[pool[i]], i] += 1
+    for r in range(n_codes):
+        sizes = counts[r]
+        for i in range(m):
+            c = sizes[i]
+            if c > largest[i]:
+                largest[i] = c
+            if how == 1:
+                ikeys[i] += c * c
+            elif how == 2:
+                ikeys[i] += fixed[c]
+            elif how == 3:
+                fkeys[i] = fkeys[i] + terms[c]
+            elif how == 4 and c > 0:
+                ikeys[i] -= 1
+    if how == 0:
+        ikeys[:] = largest
+    elif how == 5:
+        ikeys[:] = counts[0]
+
+
+@njit(cache=True, nogil=True)
+def _multiset_keys(
+    symbols, tallies, pool, candidates, place, hit, n_codes, how, terms, fixed, ikeys, fkeys, largest
+):  # pragma: no cover - compiled
+    width = symbols.shape[1]
+    distinct = np.empty(width, dtype=np.int64)
+    counts = np.empty(width, dtype=np.int64)
+    hist = np.zeros(n_codes, dtype=np.int64)
+    for i in range(len(pool)):
+        g = pool[i]
+        nd = 0
+        for j in range(width):
+            c = symbols[g, j]
+            seen = False
+            for d in range(nd):
+                if distinct[d] == c:
+                    seen = True
+            if not seen:
+                distinct[nd] = c
+                counts[nd] = tallies[g, c]
+                nd += 1
+        hist[:] = 0
+        for k in range(len(candidates)):
+            s = candidates[k]
+            common = 0
+            for d in range(nd):
+                common += min(tallies[s, distinct[d]], counts[d])
+            same = 0
+            for j in range(width):
+                same += symbols[g, j] == symbols[s, j]
+            reply = common + place * same
+            if s == g and hit >= 0:
+                reply = hit
+            hist[reply] += 1
+        ikeys[i], fkeys[i], largest[i] = _reduce(hist, how, terms, fixed)
+
+
+def _key_arrays(m: int):
+    return np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.float64), np.zeros(m, dtype=np.int64)
+
+
+def table_keys(
+    by_secret: np.ndarray,
+    pool: np.ndarray,
+    candidates: np.ndarray,
+    n_codes: int,
+    how: str,
+    terms: np.ndarray,
+    fixed: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every guess of the pool, (integer key, float key, largest class) of its partition of
+    the candidates under reduction `how` (REDUCTIONS), read off a table by secret (by_secret[s, g]).
+    `terms`/`fixed`: p log2 p per class size (float entropy), c log2 c in fixed point (exact)."""
+    ikeys, fkeys, largest = _key_arrays(len(pool))
+    every = len(pool) == by_secret.shape[1] and pool[0] == 0 and pool[-1] == len(pool) - 1  # sorted: all
+    _table_keys(
+        by_secret,
+        np.ascontiguousarray(pool, dtype=np.intp),
+        every,
+        np.ascontiguousarray(candidates, dtype=np.intp),
+        n_codes,
+        REDUCTIONS[how],
+        terms,
+        fixed,
+        ikeys,
+        fkeys,
+        largest,
+    )
+    return ikeys, fkeys, largest
+
+
+def multiset_keys(
+    codes: Multisets,
+    pool: np.ndarray,
+    candidates: np.ndarray,
+    n_codes: int,
+    how: str,
+    terms: np.ndarray,
+    fixed: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """table_keys with the replies computed on the fly (Multisets)."""
+    ikeys, fkeys, largest = _key_arrays(len(pool))
+    _multiset_keys(
+        codes.symbols,
+        codes.tallies,
+        np.ascontiguousarray(pool, dtype=np.intp),
+        np.ascontiguousarray(candidates, dtype=np.intp),
+        codes.place,
+        codes.hit,
+        n_codes,
+        REDUCTIONS[how],
+        terms,
+        fixed,
+        ikeys,
+        fkeys,
+        largest,
+    )
+    return ikeys, fkeys, largest

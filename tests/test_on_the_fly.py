@@ -1,0 +1,134 @@
+"""The compiled engine (arena/kernels.py) against the numpy one: the same tables, counts, keys and
+trees. Feedback computed on the fly (a game over its memory budget) reads as the dense table,
+cell for cell, on instances where both fit; compiled counts and fused metric keys equal the
+numpy counts and metric keys; the greedy guesser's symmetric pool grows the same trees."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import arena.game
+import arena.games.jotto
+import arena.games.mastermind
+from agents import make_guesser
+from arena import make_game
+from arena.greedy import symmetric_pool
+from arena.metrics import METRICS, fused_tables
+from arena.state import State
+from arena.tree import grow_tree
+
+SPECS = [
+    "mastermind:pegs=3,colors=4",
+    "mastermind:pegs=4,colors=5,repeats=false",
+    "mastermind:pegs=2,colors=9",
+    "jotto:first=300",
+    "jotto:words=web2,repeats=true,first=400",
+    "jotto:positions=true,first=250",
+    "jotto:words=web2,repeats=true,positions=true,first=200",
+]
+
+
+def build(spec: str, monkeypatch, how: str):
+    """A fresh game: `numpy` (small-game path), `compiled` (numba table and counts) or `fly`."""
+    monkeypatch.delenv("ARENA_MEMORY_LIMIT", raising=False)
+    cells = 1 if how == "compiled" else 2**23
+    for module in (arena.game, arena.games.mastermind, arena.games.jotto):
+        monkeypatch.setattr(module, "COMPILED_CELLS", cells)
+    for module in (arena.games.mastermind, arena.games.jotto):  # as if the table were over the budget
+        monkeypatch.setattr(module, "fits_in_memory", lambda nbytes: how != "fly")
+    from arena.games import _build
+
+    _build.cache_clear()
+    game = make_game(spec)
+    _build.cache_clear()
+    return game
+
+
+@pytest.fixture(params=SPECS)
+def three(request, monkeypatch):
+    spec = request.param
+    games = {how: build(spec, monkeypatch, how) for how in ("numpy", "compiled", "fly")}
+    assert games["fly"].on_the_fly and not games["compiled"].on_the_fly and games["compiled"].compiled
+    assert not games["numpy"].compiled
+    return games
+
+
+def test_the_three_engines_give_the_same_table_and_codes(three):
+    dense, compiled, fly = three["numpy"], three["compiled"], three["fly"]
+    assert np.array_equal(dense.table, compiled.table)
+    n = len(dense.secrets)
+    assert np.array_equal(fly.table[:, np.arange(n)], dense.table)  # every cell, computed on the fly
+    assert np.array_equal(dense.codes, compiled.codes) and np.array_equal(dense.codes, fly.codes)
+    assert dense.hit == fly.hit and dense.n_codes == fly.n_codes
+
+
+def test_on_the_fly_reads_like_numpy_indexing(three):
+    dense, fly = three["numpy"], three["fly"]
+    S, pool = np.arange(1, len(dense.secrets), 3), np.arange(0, len(dense.guesses), 5)
+    for key in [(2, S), (S[:, None], pool), (slice(None), S), (pool,), (slice(3, 9), slice(None, 4)), (4, 7)]:
+        assert np.array_equal(fly.table[key], dense.table[key]), key
+        assert np.array_equal(fly.by_secret[key], dense.by_secret[key]), key
+    assert fly.reply(3, 5) == dense.reply(3, 5)
+    assert {r: c.tolist() for r, c in fly.partition(2, S).items()} == {
+        r: c.tolist() for r, c in dense.partition(2, S).items()
+    }
+
+
+def test_compiled_counts_and_fused_keys_equal_numpy(three):
+    dense = three["numpy"]
+    rng = np.random.default_rng(7)
+    for size in (2, 9, 60, len(dense.secrets)):
+        S = np.sort(rng.choice(len(dense.secrets), size, replace=False))
+        for pool in (None, np.sort(rng.choice(len(dense.guesses), 40, replace=False))):
+            counts = dense.partition_counts(pool, S)
+            for other in (three["compiled"], three["fly"]):
+                assert np.array_equal(other.partition_counts(pool, S), counts)
+                for metric in METRICS.values():
+                    for kind, key in zip(metric.fused, (metric.key, metric.float_key)):
+                        if kind is None:
+                            continue
+                        ikeys, fkeys, largest = other.fused_keys(pool, S, kind, *fused_tables(size))
+                        got = ikeys if key is metric.key else fkeys
+                        assert np.array_equal(got, key(counts)), (metric.name, kind)  # bit for bit
+                        assert np.array_equal(largest, counts.max(axis=1))
+
+
+@pytest.mark.parametrize(
+    "guesser",
+    ["knuth", "entropy", "most-parts", "expected", "max-frequency", "entropy:ties=exact", "minimax:pool=consistent"],
+)
+def test_greedy_trees_are_the_same_on_every_engine(three, guesser):
+    trees = [grow_tree(game, make_guesser(guesser)) for game in three.values()]
+    first = trees[0]
+    for tree in trees[1:]:
+        assert np.array_equal(tree.guesses, first.guesses)
+        assert [r.guess for r in tree.roots] == [r.guess for r in first.roots]
+
+
+def test_the_symmetric_pool_keeps_one_guess_per_class():
+    game = make_game("mastermind")
+    root = symmetric_pool(game, State(game.all_secrets, whole=True))
+    assert [game.guesses[g] for g in root] == ["1111", "1112", "1122", "1123", "1234"]  # the five code types
+    after = symmetric_pool(game, State(game.all_secrets, ((game.guess_index("1122"), 0),), whole=True))
+    assert after is not None and game.guess_index("1122") in after and len(after) < 1296
+    assert symmetric_pool(game, State(game.all_secrets[:100])) is None  # not every secret: no symmetry used
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 624), st.integers(0, 624), st.lists(st.integers(0, 624), min_size=1, max_size=40))
+def test_the_symmetric_pool_changes_no_greedy_choice(first, second, secrets):
+    """Below the first guess, the pool of representatives picks what the whole pool picks, for
+    every metric (including float entropy, whose keys must tie bit for bit)."""
+    game = make_game("mastermind:pegs=4,colors=5")
+    reply = game.reply(first, second)
+    S = game.consistent(game.all_secrets, first, reply)
+    state = State(S, ((first, reply),), whole=True)
+    reps = symmetric_pool(game, state)
+    for name in ("minimax", "entropy", "expected", "most-parts"):
+        rule = make_guesser(name).rule
+        whole = rule.best(game, state, None, game.partition_counts(None, S))
+        if reps is not None:
+            assert rule.best(game, state, reps, game.partition_counts(reps, S)) == whole, name
