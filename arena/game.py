@@ -438,7 +438,7 @@ class Game:
             return self._fly.counts(pool, candidates, self.n_codes)
         from .kernels import table_counts  # numba: only for the big instances that pay for it
 
-        return table_counts(self.table, pool, candidates, self.n_codes)
+        return table_counts(self.by_secret, pool, candidates, self.n_codes)
 
     def _bincount(self, block: np.ndarray) -> np.ndarray:
         """counts[i, code] over a (candidates x guesses) block: one np.bincount of the replies

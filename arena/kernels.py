@@ -2,10 +2,12 @@
 
 Two jobs, one idea each:
 
-- `table_counts`: partition counts read off a dense feedback table, fused: for every guess of a
-  pool, one pass over the candidates adds each reply to that guess's row of counts. numpy
-  needs a gathered (candidates x pool) block, its widening to intp and a bincount (about 8
-  bytes of temporaries and three passes per cell); the loop reads one byte per cell.
+- `table_counts`, `table_keys`: partition counts read off a dense feedback table, fused: each
+  candidate's row of replies is read once and each reply adds one to its guess's count (the
+  counts kept a row per reply, so the increments are independent); `table_keys` then reduces
+  every guess's counts to a metric's key without a counts matrix. numpy needs a gathered
+  (candidates x pool) block, its widening to intp and a bincount (about 8 bytes of
+  temporaries and three passes per cell); the loop reads one byte per cell.
 - the multiset replies of Mastermind and Jotto, computed from the codes instead of read from a
   table (`Multisets.counts`, `.replies`, `.table`). A code is a row of
   `symbols` (colours, letters) with its `tallies` (how often each symbol occurs), and
@@ -39,21 +41,30 @@ CHUNK = 1 << 16
 
 
 @njit(cache=True, nogil=True)
-def _table_counts(table, pool, candidates, out):  # pragma: no cover - compiled
-    for i in range(len(pool)):
-        row = table[pool[i]]
-        counts = out[i]
-        for k in range(len(candidates)):
-            counts[row[candidates[k]]] += 1
+def _table_counts(by_secret, pool, every, candidates, counts):  # pragma: no cover - compiled
+    # candidate-major: each candidate's row of replies is read once, contiguously over the pool,
+    # into counts kept reply-major (a row of the pool per reply): independent increments
+    for k in range(len(candidates)):
+        row = by_secret[candidates[k]]
+        if every:  # the pool is every guess: no gather
+            for i in range(len(pool)):
+                counts[row[i], i] += 1
+        else:
+            for i in range(len(pool)):
+                counts[row[pool[i]], i] += 1
 
 
-def table_counts(table: np.ndarray, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
-    """counts[i, r] = #{s in candidates : table[pool[i], s] == r}, as int64 (table: guess rows)."""
-    out = np.zeros((len(pool), n_codes), dtype=np.int64)
-    _table_counts(
-        table, np.ascontiguousarray(pool, dtype=np.intp), np.ascontiguousarray(candidates, dtype=np.intp), out
-    )
-    return out
+def is_every(pool: np.ndarray, n: int) -> bool:
+    """Is the (sorted) pool every one of n guesses?"""
+    return len(pool) == n and (n == 0 or (pool[0] == 0 and pool[-1] == n - 1))
+
+
+def table_counts(by_secret: np.ndarray, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
+    """counts[i, r] = #{s in candidates : by_secret[s, pool[i]] == r}, as int64."""
+    counts = np.zeros((n_codes, len(pool)), dtype=np.int32)
+    _table_counts(by_secret, np.ascontiguousarray(pool, dtype=np.intp), is_every(pool, by_secret.shape[1]),
+                  np.ascontiguousarray(candidates, dtype=np.intp), counts)
+    return counts.T.astype(np.int64)
 
 
 @njit(cache=True, nogil=True)
