@@ -62,8 +62,13 @@ def is_every(pool: np.ndarray, n: int) -> bool:
 def table_counts(by_secret: np.ndarray, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
     """counts[i, r] = #{s in candidates : by_secret[s, pool[i]] == r}, as int64."""
     counts = np.zeros((n_codes, len(pool)), dtype=np.int32)
-    _table_counts(by_secret, np.ascontiguousarray(pool, dtype=np.intp), is_every(pool, by_secret.shape[1]),
-                  np.ascontiguousarray(candidates, dtype=np.intp), counts)
+    _table_counts(
+        by_secret,
+        np.ascontiguousarray(pool, dtype=np.intp),
+        is_every(pool, by_secret.shape[1]),
+        np.ascontiguousarray(candidates, dtype=np.intp),
+        counts,
+    )
     return counts.T.astype(np.int64)
 
 
