@@ -73,35 +73,54 @@ def table_counts(by_secret: np.ndarray, pool: np.ndarray, candidates: np.ndarray
 
 
 @njit(cache=True, nogil=True)
-def _multiset_counts(symbols, tallies, pool, candidates, place, hit, out):  # pragma: no cover - compiled
-    width = symbols.shape[1]
-    distinct = np.empty(width, dtype=np.int64)
-    counts = np.empty(width, dtype=np.int64)
-    for i in range(len(pool)):
-        g = pool[i]
-        nd = 0  # the distinct symbols of g and their tallies
+def _guess_replies(
+    symbols, tallies, kinds, common, g, candidates, by_position, place, hit, replies
+):  # pragma: no cover
+    """replies[k] = reply(g, candidates[k]); `by_position[j, k]`: candidate k's symbol at j.
+    The symbols in common are looked up by kind (common[kinds[g], kinds[s]]) where the game has
+    few kinds of tallies, else summed over g's distinct symbols; then one pass per position."""
+    n = len(candidates)
+    if common.shape[0] > 0:
+        shared = common[kinds[g]]
+        for k in range(n):
+            replies[k] = shared[kinds[candidates[k]]]
+    else:
+        width = symbols.shape[1]
+        for k in range(n):
+            replies[k] = 0
         for j in range(width):
             c = symbols[g, j]
-            seen = False
-            for d in range(nd):
-                if distinct[d] == c:
-                    seen = True
-            if not seen:
-                distinct[nd] = c
-                counts[nd] = tallies[g, c]
-                nd += 1
+            first = True
+            for e in range(j):
+                if symbols[g, e] == c:
+                    first = False
+            if first:  # each distinct symbol once: min(its tally in g, in the candidate)
+                mine = tallies[g, c]
+                for k in range(n):
+                    t = tallies[candidates[k], c]
+                    replies[k] += t if t < mine else mine
+    if place:
+        for j in range(by_position.shape[0]):
+            column = by_position[j]
+            mine = symbols[g, j]
+            for k in range(n):
+                replies[k] += place * (column[k] == mine)
+    if hit >= 0:
+        for k in range(n):
+            if candidates[k] == g:
+                replies[k] = hit
+
+
+@njit(cache=True, nogil=True)
+def _multiset_counts(
+    symbols, tallies, kinds, common, pool, candidates, by_position, place, hit, out
+):  # pragma: no cover
+    replies = np.empty(len(candidates), dtype=np.int64)
+    for i in range(len(pool)):
+        _guess_replies(symbols, tallies, kinds, common, pool[i], candidates, by_position, place, hit, replies)
+        row = out[i]
         for k in range(len(candidates)):
-            s = candidates[k]
-            common = 0
-            for d in range(nd):
-                common += min(tallies[s, distinct[d]], counts[d])
-            same = 0
-            for j in range(width):
-                same += symbols[g, j] == symbols[s, j]
-            reply = common + place * same
-            if s == g and hit >= 0:
-                reply = hit
-            out[i, reply] += 1
+            row[replies[k]] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -141,6 +160,18 @@ class Multisets:
         self.tallies = tallies
         self.place = int(place)
         self.hit = int(hit)
+        # the kinds of tallies and the symbols each two kinds share, where there are few kinds
+        kinds_of, kinds = np.unique(tallies, axis=0, return_inverse=True)
+        self.kinds = kinds.ravel().astype(np.intp)
+        self.common = np.zeros((0, 0), dtype=np.uint8)
+        if len(kinds_of) <= KINDS:
+            self.common = np.minimum(kinds_of[:, None, :], kinds_of[None, :, :]).sum(axis=2, dtype=np.uint8)
+
+    def loop_arguments(self, candidates: np.ndarray) -> tuple:
+        """What _guess_replies reads, for these candidates."""
+        candidates = np.ascontiguousarray(candidates, dtype=np.intp)
+        by_position = np.ascontiguousarray(self.symbols[candidates].T)
+        return self.symbols, self.tallies, self.kinds, self.common, candidates, by_position
 
     def __len__(self) -> int:
         return len(self.symbols)
@@ -148,15 +179,9 @@ class Multisets:
     def counts(self, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
         """counts[i, r] = #{s in candidates : reply(pool[i], s) == r}, computed on the fly."""
         out = np.zeros((len(pool), n_codes), dtype=np.int64)
-        _multiset_counts(
-            self.symbols,
-            self.tallies,
-            np.ascontiguousarray(pool, dtype=np.intp),
-            np.ascontiguousarray(candidates, dtype=np.intp),
-            self.place,
-            self.hit,
-            out,
-        )
+        symbols, tallies, kinds, common, candidates, by_position = self.loop_arguments(candidates)
+        pool = np.ascontiguousarray(pool, dtype=np.intp)
+        _multiset_counts(symbols, tallies, kinds, common, pool, candidates, by_position, self.place, self.hit, out)
         return out
 
     def replies(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
@@ -176,25 +201,27 @@ class Multisets:
         return out.reshape(np.broadcast_shapes(np.shape(guesses), np.shape(secrets)))
 
     def table(self, rows_at_once: int = 1 << 12) -> np.ndarray:
-        """The whole (codes x codes) table of replies, as uint8, a block of rows at a time. The
-        symbols in common depend only on the two codes' tallies, so they are looked up in a
-        table over the distinct tallies (462 for Mastermind 5x7) where it is small, else the
-        replies are computed pair by pair (`counts`' loop, one row at a time)."""
+        """The whole (codes x codes) table of replies, as uint8, a block of rows at a time, the
+        symbols in common looked up by kind where there are few kinds (462 for Mastermind 5x7)."""
         n = len(self)
         table = np.empty((n, n), dtype=np.uint8)
-        kinds_of, kinds = np.unique(self.tallies, axis=0, return_inverse=True)
-        if len(kinds_of) > KINDS:
+        if not len(self.common):
+            every = np.arange(n)
             for start in range(n):
-                table[start] = self.replies(np.full(n, start), np.arange(n))
+                table[start] = self.counts_row(start, every)
             return table
-        common = np.minimum(kinds_of[:, None, :], kinds_of[None, :, :]).sum(axis=2, dtype=np.uint8)
-        kinds = kinds.ravel().astype(np.intp)
         by_position = np.ascontiguousarray(self.symbols.T)
         for start in range(0, n, rows_at_once):
-            _multiset_table(
-                by_position, np.uint8(self.place), self.hit, start, kinds, common, table[start : start + rows_at_once]
-            )
+            rows = table[start : start + rows_at_once]
+            _multiset_table(by_position, np.uint8(self.place), self.hit, start, self.kinds, self.common, rows)
         return table
+
+    def counts_row(self, guess: int, candidates: np.ndarray) -> np.ndarray:
+        """reply(guess, s) for every s of the candidates, by the compiled loop."""
+        replies = np.empty(len(candidates), dtype=np.int64)
+        symbols, tallies, kinds, common, candidates, by_position = self.loop_arguments(candidates)
+        _guess_replies(symbols, tallies, kinds, common, guess, candidates, by_position, self.place, self.hit, replies)
+        return replies
 
 
 # --- partition keys: the counts of each guess reduced at once to what a metric reads ------------
@@ -266,38 +293,30 @@ def _table_keys(
 
 @njit(cache=True, nogil=True)
 def _multiset_keys(
-    symbols, tallies, pool, candidates, place, hit, n_codes, how, terms, fixed, ikeys, fkeys, largest
+    symbols,
+    tallies,
+    kinds,
+    common,
+    pool,
+    candidates,
+    by_position,
+    place,
+    hit,
+    n_codes,
+    how,
+    terms,
+    fixed,
+    ikeys,
+    fkeys,
+    largest,
 ):  # pragma: no cover - compiled
-    width = symbols.shape[1]
-    distinct = np.empty(width, dtype=np.int64)
-    counts = np.empty(width, dtype=np.int64)
+    replies = np.empty(len(candidates), dtype=np.int64)
     hist = np.zeros(n_codes, dtype=np.int64)
     for i in range(len(pool)):
-        g = pool[i]
-        nd = 0
-        for j in range(width):
-            c = symbols[g, j]
-            seen = False
-            for d in range(nd):
-                if distinct[d] == c:
-                    seen = True
-            if not seen:
-                distinct[nd] = c
-                counts[nd] = tallies[g, c]
-                nd += 1
+        _guess_replies(symbols, tallies, kinds, common, pool[i], candidates, by_position, place, hit, replies)
         hist[:] = 0
         for k in range(len(candidates)):
-            s = candidates[k]
-            common = 0
-            for d in range(nd):
-                common += min(tallies[s, distinct[d]], counts[d])
-            same = 0
-            for j in range(width):
-                same += symbols[g, j] == symbols[s, j]
-            reply = common + place * same
-            if s == g and hit >= 0:
-                reply = hit
-            hist[reply] += 1
+            hist[replies[k]] += 1
         ikeys[i], fkeys[i], largest[i] = _reduce(hist, how, terms, fixed)
 
 
@@ -318,11 +337,10 @@ def table_keys(
     the candidates under reduction `how` (REDUCTIONS), read off a table by secret (by_secret[s, g]).
     `terms`/`fixed`: p log2 p per class size (float entropy), c log2 c in fixed point (exact)."""
     ikeys, fkeys, largest = _key_arrays(len(pool))
-    every = len(pool) == by_secret.shape[1] and pool[0] == 0 and pool[-1] == len(pool) - 1  # sorted: all
     _table_keys(
         by_secret,
         np.ascontiguousarray(pool, dtype=np.intp),
-        every,
+        is_every(pool, by_secret.shape[1]),
         np.ascontiguousarray(candidates, dtype=np.intp),
         n_codes,
         REDUCTIONS[how],
@@ -346,11 +364,16 @@ def multiset_keys(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """table_keys with the replies computed on the fly (Multisets)."""
     ikeys, fkeys, largest = _key_arrays(len(pool))
+    symbols, tallies, kinds, common, candidates, by_position = codes.loop_arguments(candidates)
+    pool = np.ascontiguousarray(pool, dtype=np.intp)
     _multiset_keys(
-        codes.symbols,
-        codes.tallies,
-        np.ascontiguousarray(pool, dtype=np.intp),
-        np.ascontiguousarray(candidates, dtype=np.intp),
+        symbols,
+        tallies,
+        kinds,
+        common,
+        pool,
+        candidates,
+        by_position,
         codes.place,
         codes.hit,
         n_codes,

@@ -132,3 +132,20 @@ def test_the_symmetric_pool_changes_no_greedy_choice(first, second, secrets):
         whole = rule.best(game, state, None, game.partition_counts(None, S))
         if reps is not None:
             assert rule.best(game, state, reps, game.partition_counts(reps, S)) == whole, name
+
+
+@pytest.mark.parametrize(
+    "spec", ["mastermind:pegs=3,colors=4", "jotto:words=web2,repeats=true,first=300", "jotto:positions=true,first=200"]
+)
+def test_without_the_table_of_kinds_the_loops_count_the_same(spec, monkeypatch):
+    """Games with many kinds of tallies (long Jotto lists) sum the symbols in common symbol by
+    symbol instead of looking them up: the same replies."""
+    from arena import kernels
+
+    game = make_game(spec)
+    monkeypatch.setattr(kernels, "KINDS", 0)
+    codes = build(spec, monkeypatch, "fly").table.source
+    assert len(codes.common) == 0
+    S = np.arange(0, len(game.secrets), 2)
+    assert np.array_equal(codes.counts(game.all_guesses, S, game.n_codes), game.partition_counts(None, S))
+    assert np.array_equal(codes.table(), game.table)
