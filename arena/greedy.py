@@ -119,22 +119,36 @@ class Greedy:
         return self.pick(game, state, pool, key, counts.max(axis=1))
 
     def pick(self, game: Game, state: State, pool: np.ndarray | None, key: np.ndarray, largest: np.ndarray) -> Index:
-        """The guess of least key (`largest`: each guess's largest class), by the tie rule."""
-        if pool is None:
-            indexes, possible = game.all_guesses, game.is_candidate(state.candidates)
-        elif self.values["pool"] == "all" and len(state.candidates) > self.values["small"]:
-            indexes, possible = pool, game.is_candidate(state.candidates)[pool]  # the allowed guesses
-        else:  # the consistent pool: a guess in it that names a secret names a candidate
-            indexes, possible = pool, game.same_secret[pool] >= 0
+        """The guess of least key (`largest`: each guess's largest class), by the tie rule.
+        Whether a guess may be the secret is asked only of the guesses that tie (most nodes of
+        a big game have a handful), not of the whole pool."""
+        n = len(state.candidates)
+        indexes = game.all_guesses if pool is None else pool
+        consistent = pool is not None and not (self.values["pool"] == "all" and n > self.values["small"])
+
+        def possible(at: np.ndarray) -> np.ndarray:
+            if consistent:  # the consistent pool: a guess in it that names a secret names a candidate
+                return game.same_secret[indexes[at]] >= 0
+            return names_a_candidate(game, state.candidates, indexes[at])
+
         tied = np.flatnonzero(key == key.min())
-        useless = (largest[tied] == len(state.candidates)) & ~possible[tied]
-        if useless.any():  # rare: the best score is a guess that cannot split the candidates
+        tied_possible = possible(tied)
+        if ((largest[tied] == n) & ~tied_possible).any():  # rare: the best guess cannot split the candidates
+            every = possible(np.arange(len(key)))
             key = key.astype(np.float64)
-            key[(largest == len(state.candidates)) & ~possible] = np.inf
+            key[(largest == n) & ~every] = np.inf
             tied = np.flatnonzero(key == key.min())
-        if self.values["tiebreak"] == "consistent" and possible[tied].any():
-            tied = tied[possible[tied]]
+            tied_possible = every[tied]
+        if self.values["tiebreak"] == "consistent" and tied_possible.any():
+            tied = tied[tied_possible]
         return int(indexes[tied[0]])
+
+
+def names_a_candidate(game: Game, candidates: Indexes, guesses: Indexes) -> np.ndarray:
+    """A boolean per guess: does it name one of the (sorted) candidates?"""
+    named = game.same_secret[guesses]
+    at = np.minimum(np.searchsorted(candidates, named), len(candidates) - 1)
+    return (named >= 0) & (candidates[at] == named)
 
 
 #: The symmetric pool is used up to this many guesses into a game: deeper, few symmetries fix
