@@ -29,8 +29,31 @@ cached beside the module (`cache=True`), so only the first run on a machine comp
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import njit
+
+from .resources import threads
+
+#: Cells (pool x candidates) below which a call runs on one thread: starting threads costs more.
+THREAD_CELLS = 1 << 21
+def in_slices(run, m: int, cells: int) -> None:
+    """run(lo, hi) over slices of range(m), on several threads when the work is big: the loops
+    release the GIL (nogil) and each slice writes only its own rows, so the result is the same
+    whatever the number of threads. The threads are started and joined within the call: none
+    outlives it, so a process may fork safely between calls."""
+    count = min(threads(), m) if cells >= THREAD_CELLS else 1
+    if count <= 1:
+        run(0, m)
+        return
+    bounds = np.linspace(0, m, count + 1).astype(int)
+    workers = [threading.Thread(target=run, args=(lo, hi)) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+
 
 #: A `hit` argument meaning: no guess has a code of its own.
 NO_HIT = -1
@@ -61,15 +84,21 @@ def is_every(pool: np.ndarray, n: int) -> bool:
 
 def table_counts(by_secret: np.ndarray, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
     """counts[i, r] = #{s in candidates : by_secret[s, pool[i]] == r}, as int64."""
-    counts = np.zeros((n_codes, len(pool)), dtype=np.int32)
-    _table_counts(
-        by_secret,
-        np.ascontiguousarray(pool, dtype=np.intp),
-        is_every(pool, by_secret.shape[1]),
-        np.ascontiguousarray(candidates, dtype=np.intp),
-        counts,
-    )
-    return counts.T.astype(np.int64)
+    pool, candidates = _indexes(pool), _indexes(candidates)
+    every = is_every(pool, by_secret.shape[1])
+    out = np.zeros((len(pool), n_codes), dtype=np.int64)
+
+    def run(lo: int, hi: int) -> None:
+        counts = np.zeros((n_codes, hi - lo), dtype=np.int32)
+        _table_counts(by_secret, pool[lo:hi], every and hi - lo == len(pool), candidates, counts)
+        out[lo:hi] = counts.T
+
+    in_slices(run, len(pool), len(pool) * len(candidates))
+    return out
+
+
+def _indexes(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.intp)
 
 
 @njit(cache=True, nogil=True)
@@ -180,8 +209,14 @@ class Multisets:
         """counts[i, r] = #{s in candidates : reply(pool[i], s) == r}, computed on the fly."""
         out = np.zeros((len(pool), n_codes), dtype=np.int64)
         symbols, tallies, kinds, common, candidates, by_position = self.loop_arguments(candidates)
-        pool = np.ascontiguousarray(pool, dtype=np.intp)
-        _multiset_counts(symbols, tallies, kinds, common, pool, candidates, by_position, self.place, self.hit, out)
+        pool = _indexes(pool)
+
+        def run(lo: int, hi: int) -> None:
+            _multiset_counts(
+                symbols, tallies, kinds, common, pool[lo:hi], candidates, by_position, self.place, self.hit, out[lo:hi]
+            )
+
+        in_slices(run, len(pool), len(pool) * len(candidates))
         return out
 
     def replies(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
@@ -211,9 +246,13 @@ class Multisets:
                 table[start] = self.counts_row(start, every)
             return table
         by_position = np.ascontiguousarray(self.symbols.T)
-        for start in range(0, n, rows_at_once):
-            rows = table[start : start + rows_at_once]
-            _multiset_table(by_position, np.uint8(self.place), self.hit, start, self.kinds, self.common, rows)
+
+        def run(lo: int, hi: int) -> None:
+            for start in range(lo, hi, rows_at_once):
+                rows = table[start : min(hi, start + rows_at_once)]
+                _multiset_table(by_position, np.uint8(self.place), self.hit, start, self.kinds, self.common, rows)
+
+        in_slices(run, n, n * n)
         return table
 
     def counts_row(self, guess: int, candidates: np.ndarray) -> np.ndarray:
@@ -337,19 +376,25 @@ def table_keys(
     the candidates under reduction `how` (REDUCTIONS), read off a table by secret (by_secret[s, g]).
     `terms`/`fixed`: p log2 p per class size (float entropy), c log2 c in fixed point (exact)."""
     ikeys, fkeys, largest = _key_arrays(len(pool))
-    _table_keys(
-        by_secret,
-        np.ascontiguousarray(pool, dtype=np.intp),
-        is_every(pool, by_secret.shape[1]),
-        np.ascontiguousarray(candidates, dtype=np.intp),
-        n_codes,
-        REDUCTIONS[how],
-        terms,
-        fixed,
-        ikeys,
-        fkeys,
-        largest,
-    )
+    pool, candidates, reduction = _indexes(pool), _indexes(candidates), REDUCTIONS[how]
+    every = is_every(pool, by_secret.shape[1])
+
+    def run(lo: int, hi: int) -> None:
+        _table_keys(
+            by_secret,
+            pool[lo:hi],
+            every and hi - lo == len(pool),
+            candidates,
+            n_codes,
+            reduction,
+            terms,
+            fixed,
+            ikeys[lo:hi],
+            fkeys[lo:hi],
+            largest[lo:hi],
+        )
+
+    in_slices(run, len(pool), len(pool) * len(candidates))
     return ikeys, fkeys, largest
 
 
@@ -365,23 +410,27 @@ def multiset_keys(
     """table_keys with the replies computed on the fly (Multisets)."""
     ikeys, fkeys, largest = _key_arrays(len(pool))
     symbols, tallies, kinds, common, candidates, by_position = codes.loop_arguments(candidates)
-    pool = np.ascontiguousarray(pool, dtype=np.intp)
-    _multiset_keys(
-        symbols,
-        tallies,
-        kinds,
-        common,
-        pool,
-        candidates,
-        by_position,
-        codes.place,
-        codes.hit,
-        n_codes,
-        REDUCTIONS[how],
-        terms,
-        fixed,
-        ikeys,
-        fkeys,
-        largest,
-    )
+    pool, reduction = _indexes(pool), REDUCTIONS[how]
+
+    def run(lo: int, hi: int) -> None:
+        _multiset_keys(
+            symbols,
+            tallies,
+            kinds,
+            common,
+            pool[lo:hi],
+            candidates,
+            by_position,
+            codes.place,
+            codes.hit,
+            n_codes,
+            reduction,
+            terms,
+            fixed,
+            ikeys[lo:hi],
+            fkeys[lo:hi],
+            largest[lo:hi],
+        )
+
+    in_slices(run, len(pool), len(pool) * len(candidates))
     return ikeys, fkeys, largest

@@ -15,6 +15,8 @@ import re
 from .errors import ArenaError
 
 ENV = "ARENA_MEMORY_LIMIT"
+#: Caps the threads of one compiled call (arena.kernels); a process pool shares the cores out.
+THREADS_ENV = "ARENA_THREADS"
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
 
@@ -24,6 +26,17 @@ def machine_memory() -> int:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):
         return 8 * 2**30
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def threads() -> int:
+    """How many threads a big compiled call may use: ARENA_THREADS, else every core."""
+    text = os.environ.get(THREADS_ENV, "").strip()
+    return int(text) if text.isdigit() and int(text) > 0 else cores()
 
 
 def parse_size(text: str) -> int:

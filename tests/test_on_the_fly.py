@@ -149,3 +149,24 @@ def test_without_the_table_of_kinds_the_loops_count_the_same(spec, monkeypatch):
     S = np.arange(0, len(game.secrets), 2)
     assert np.array_equal(codes.counts(game.all_guesses, S, game.n_codes), game.partition_counts(None, S))
     assert np.array_equal(codes.table(), game.table)
+
+
+def test_threads_split_the_pool_and_change_nothing(monkeypatch):
+    """Big calls run on several threads, each writing its own slice of the pool: the same
+    tables, counts and keys whatever the number of threads (here three, on every call)."""
+    from arena import kernels
+
+    spec = "mastermind:pegs=3,colors=5"
+    one = {how: build(spec, monkeypatch, how) for how in ("compiled", "fly")}
+    monkeypatch.setattr(kernels, "THREAD_CELLS", 1)
+    monkeypatch.setenv("ARENA_THREADS", "3")
+    assert kernels.threads() == 3  # arena.resources.threads, read on every call
+    many = {how: build(spec, monkeypatch, how) for how in ("compiled", "fly")}
+    assert np.array_equal(one["compiled"].table, many["compiled"].table)
+    S = np.arange(1, 125, 2)
+    for how in one:
+        assert np.array_equal(one[how].partition_counts(None, S), many[how].partition_counts(None, S))
+        for kind in ("largest", "float-entropy", "fixed-entropy"):
+            got = many[how].fused_keys(None, S, kind, *fused_tables(len(S)))
+            want = one[how].fused_keys(None, S, kind, *fused_tables(len(S)))
+            assert all(np.array_equal(a, b) for a, b in zip(got, want))

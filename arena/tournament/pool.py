@@ -29,6 +29,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import ArenaError
+from ..resources import THREADS_ENV, threads
 
 Result = tuple[str, "dict | None", "str | None", float]
 Play = Callable[[Any], Result]
@@ -82,9 +83,11 @@ def _watch(parent: int) -> None:
     os._exit(1)
 
 
-def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent: int) -> None:
-    """A worker's life: warm up, say so, then play tasks one at a time until told to stop."""
+def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent: int, share: int) -> None:
+    """A worker's life: warm up, say so, then play tasks one at a time until told to stop.
+    `share`: the threads its compiled loops may use (the cores shared out among the workers)."""
     die_with_parent(parent)
+    os.environ.setdefault(THREADS_ENV, str(share))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
     if warm:
         try:
@@ -105,9 +108,9 @@ def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent
 class _Worker:
     """One worker process, its pipe, and the task it is playing (None when idle)."""
 
-    def __init__(self, ctx, play: Play, warm: Callable[[], None] | None):
+    def __init__(self, ctx, play: Play, warm: Callable[[], None] | None, share: int = 1):
         self.conn, theirs = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(theirs, play, warm, os.getpid()),
+        self.process = ctx.Process(target=_serve, args=(theirs, play, warm, os.getpid(), share),
                                    name="arena-worker")  # not daemonic: an agent may start processes
         self.process.start()
         theirs.close()  # only the worker holds its end, so its death reads as end-of-file here
@@ -194,7 +197,7 @@ class Pool:
         return sum(w.task is not None for w in self.workers)
 
     def _hire(self) -> None:
-        self.workers.append(_Worker(self.ctx, self.play, self.warm))
+        self.workers.append(_Worker(self.ctx, self.play, self.warm, max(1, threads() // self.size)))
 
     def _wait(self) -> list[tuple[Any, Result]]:
         """Wait for the next message, death or deadline; settle them; return the finished tasks."""
