@@ -38,6 +38,8 @@ from .resources import threads
 
 #: Cells (pool x candidates) below which a call runs on one thread: starting threads costs more.
 THREAD_CELLS = 1 << 21
+
+
 def in_slices(run, m: int, cells: int) -> None:
     """run(lo, hi) over slices of range(m), on several threads when the work is big: the loops
     release the GIL (nogil) and each slice writes only its own rows, so the result is the same
@@ -153,6 +155,17 @@ def _multiset_counts(
 
 
 @njit(cache=True, nogil=True)
+def _multiset_rows(
+    symbols, tallies, kinds, common, start, candidates, by_position, place, hit, out
+):  # pragma: no cover
+    replies = np.empty(len(candidates), dtype=np.int64)
+    for i in range(out.shape[0]):
+        _guess_replies(symbols, tallies, kinds, common, start + i, candidates, by_position, place, hit, replies)
+        for k in range(len(candidates)):
+            out[i, k] = replies[k]
+
+
+@njit(cache=True, nogil=True)
 def _multiset_table(by_position, place, hit, start, kinds, common, out):  # pragma: no cover - compiled
     # common[kinds[g], kinds[s]]: the symbols g and s share, looked up by their tallies' kind;
     # then one pass per position over the codes' symbols there (by_position[j]), which the
@@ -240,10 +253,15 @@ class Multisets:
         symbols in common looked up by kind where there are few kinds (462 for Mastermind 5x7)."""
         n = len(self)
         table = np.empty((n, n), dtype=np.uint8)
-        if not len(self.common):
-            every = np.arange(n)
-            for start in range(n):
-                table[start] = self.counts_row(start, every)
+        if not len(self.common):  # many kinds (long Jotto lists): a row at a time, symbol by symbol
+            symbols, tallies, kinds, common, every, by_position = self.loop_arguments(np.arange(n))
+
+            def rows(lo: int, hi: int) -> None:
+                _multiset_rows(
+                    symbols, tallies, kinds, common, lo, every, by_position, self.place, self.hit, table[lo:hi]
+                )
+
+            in_slices(rows, n, n * n)
             return table
         by_position = np.ascontiguousarray(self.symbols.T)
 
@@ -254,13 +272,6 @@ class Multisets:
 
         in_slices(run, n, n * n)
         return table
-
-    def counts_row(self, guess: int, candidates: np.ndarray) -> np.ndarray:
-        """reply(guess, s) for every s of the candidates, by the compiled loop."""
-        replies = np.empty(len(candidates), dtype=np.int64)
-        symbols, tallies, kinds, common, candidates, by_position = self.loop_arguments(candidates)
-        _guess_replies(symbols, tallies, kinds, common, guess, candidates, by_position, self.place, self.hit, replies)
-        return replies
 
 
 # --- partition keys: the counts of each guess reduced at once to what a metric reads ------------
