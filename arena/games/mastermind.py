@@ -146,8 +146,11 @@ class Mastermind(Game):
         # the replies that occur: a colour and position permutation maps the row of a code onto
         # the row of any code of its pattern (aabc, ...), so one code per pattern sees them all
         _, first = np.unique(np.sort(codes.tallies, axis=1), axis=0, return_index=True)
+        if dense:
+            table = codes.table()
+            return table, np.unique(table[first])
         seen = np.flatnonzero(codes.counts(first, np.arange(n), (pegs + 1) ** 2).sum(axis=0))
-        return (codes.table() if dense else OnTheFly(codes, (n, n), seen)), seen
+        return OnTheFly(codes, (n, n), seen), seen
 
     def symmetry(self) -> MastermindSymmetry:
         """The colour and position permutations, which keep every reply (mastermind_symmetry.py)."""
