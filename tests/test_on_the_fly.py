@@ -170,3 +170,30 @@ def test_threads_split_the_pool_and_change_nothing(monkeypatch):
             got = many[how].fused_keys(None, S, kind, *fused_tables(len(S)))
             want = one[how].fused_keys(None, S, kind, *fused_tables(len(S)))
             assert all(np.array_equal(a, b) for a, b in zip(got, want))
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mastermind",
+        "mastermind:pegs=3,colors=5",
+        "mastermind:pegs=4,colors=6,repeats=false",
+        "mastermind:pegs=2,colors=7",
+        "mastermind:pegs=1,colors=1",
+    ],
+)
+def test_the_empty_history_representatives_are_the_type_minima(spec):
+    """The empty history's orbits are the code types: its mask, read off the types, is the one
+    the group's elements give (min over position permutations of the relabelled codes)."""
+    from arena.games.mastermind_symmetry import Stabilizer
+
+    game = make_game(spec)
+    root = Stabilizer(game)
+    forced, unused = root.forced_elements(), list(range(game.colors))
+    images = np.stack([root.index_of(root.relabel(root.apply(f), unused)) for f in forced])
+    listed = images.min(axis=0) == np.arange(len(game.secrets))
+    fast = root.type_minima()
+    if fast is False:
+        assert len(game.secrets) == 1
+    else:
+        assert np.array_equal(fast, listed)

@@ -100,6 +100,8 @@ class Stabilizer:
         return None if self._mask is False else self._mask
 
     def _compute_mask(self):
+        if not self.history and self.invariant is None:
+            return self.type_minima()
         forced = self.forced_elements()
         used = {int(c) for h in self.history for c in self.game.codes_array[h]}
         unused = [c for c in range(self.game.colors) if c not in used]
@@ -114,6 +116,20 @@ class Stabilizer:
             return rep == np.arange(len(rep))
         rep = images.min(axis=0)
         return rep == np.arange(len(rep))
+
+    def type_minima(self):
+        """The empty history's mask without listing G: its orbits are the code types (two codes
+        with the same colour multiplicities differ by a colour and a position permutation), so
+        the representatives are the first code of each type (False: one code, trivial group)."""
+        codes = self.game.codes_array
+        if len(codes) <= 1:
+            return False
+        tallies = np.zeros((len(codes), self.game.colors), dtype=np.int64)
+        np.add.at(tallies, (np.arange(len(codes))[:, None], codes), 1)
+        _, first = np.unique(np.sort(tallies, axis=1), axis=0, return_index=True)
+        mask = np.zeros(len(codes), dtype=bool)
+        mask[first] = True
+        return mask
 
     def forced_elements(self) -> list[tuple[tuple[int, ...], np.ndarray]]:
         """F: for each position permutation tau that some colour permutation makes fix every guess
