@@ -128,6 +128,24 @@ def test_a_worker_that_dies_warming_up_is_replaced_without_the_warm_up():
     assert results == {x: _double(x) for x in range(5)}
 
 
+def _threads(x):
+    return "ok", {"threads": os.environ.get("ARENA_THREADS")}, None, 0.0
+
+
+def test_the_workers_share_the_cores_out_for_their_compiled_loops(monkeypatch):
+    """Each of N workers may run its compiled loops (arena/kernels.py) on cores // N threads, so
+    a pool does not oversubscribe the machine; a user's ARENA_THREADS is kept."""
+    from arena.resources import cores
+
+    monkeypatch.delenv("ARENA_THREADS", raising=False)
+    with Pool(2, _threads) as pool:
+        shares = {result[1]["threads"] for _, result in pool.run(range(4))}
+    assert shares == {str(max(1, cores() // 2))}
+    monkeypatch.setenv("ARENA_THREADS", "5")
+    with Pool(2, _threads) as pool:
+        assert {result[1]["threads"] for _, result in pool.run(range(2))} == {"5"}
+
+
 # ----- a killed parent leaves no worker behind -------------------------------------------------
 
 PARENT = """
