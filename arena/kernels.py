@@ -321,20 +321,31 @@ def _table_keys(
         else:
             for i in range(m):
                 counts[row[pool[i]], i] += 1
-    for r in range(n_codes):
+    _reduce_rows(counts, how, terms, fixed, ikeys, fkeys, largest)
+
+
+@njit(cache=True, nogil=True)
+def _reduce_rows(counts, how, terms, fixed, ikeys, fkeys, largest):  # pragma: no cover - compiled
+    """_reduce for every guess at once, from counts kept a row per reply: one loop per
+    reduction, each over a row at a time (replies in order, as float entropy adds them), so
+    the compiler vectorises them."""
+    m = counts.shape[1]
+    for r in range(counts.shape[0]):
         sizes = counts[r]
         for i in range(m):
-            c = sizes[i]
-            if c > largest[i]:
-                largest[i] = c
-            if how == 1:
-                ikeys[i] += c * c
-            elif how == 2:
-                ikeys[i] += fixed[c]
-            elif how == 3:
-                fkeys[i] = fkeys[i] + terms[c]
-            elif how == 4 and c > 0:
-                ikeys[i] -= 1
+            largest[i] = max(largest[i], sizes[i])
+        if how == 1:
+            for i in range(m):
+                ikeys[i] += sizes[i] * sizes[i]
+        elif how == 2:
+            for i in range(m):
+                ikeys[i] += fixed[sizes[i]]
+        elif how == 3:
+            for i in range(m):
+                fkeys[i] = fkeys[i] + terms[sizes[i]]
+        elif how == 4:
+            for i in range(m):
+                ikeys[i] -= sizes[i] > 0
     if how == 0:
         ikeys[:] = largest
     elif how == 5:
