@@ -145,8 +145,13 @@ class Greedy:
 
 
 def names_a_candidate(game: Game, candidates: Indexes, guesses: Indexes) -> np.ndarray:
-    """A boolean per guess: does it name one of the (sorted) candidates?"""
+    """A boolean per guess: does it name one of the candidates? (By binary search where the
+    candidates are in increasing order, as the engine keeps them; else by a set lookup.)"""
     named = game.same_secret[guesses]
+    if len(candidates) == 0:
+        return np.zeros(len(guesses), dtype=bool)
+    if len(candidates) > 1 and not (candidates[1:] > candidates[:-1]).all():
+        return (named >= 0) & np.isin(named, candidates)
     at = np.minimum(np.searchsorted(candidates, named), len(candidates) - 1)
     return (named >= 0) & (candidates[at] == named)
 
@@ -159,7 +164,8 @@ SYMMETRIC_DEPTH = 1
 def symmetric_pool(game: Game, state: State) -> Indexes | None:
     """One guess per class of guesses equivalent under the game's symmetries that fix every guess
     of the history (game.symmetry(): Mastermind's colour and position permutations), or None
-    (every guess) where the game has none or only the identity fixes the history.
+    (every guess) where the game has none, the candidates are not all the history allows, or
+    the history is past SYMMETRIC_DEPTH guesses.
 
     Why the greedy choice is unchanged: if sigma fixes every guess of the history and keeps
     every reply, it maps the secrets consistent with the history onto themselves, so when the

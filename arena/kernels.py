@@ -80,8 +80,8 @@ def _table_counts(by_secret, pool, every, candidates, counts):  # pragma: no cov
 
 
 def is_every(pool: np.ndarray, n: int) -> bool:
-    """Is the (sorted) pool every one of n guesses?"""
-    return len(pool) == n and (n == 0 or (pool[0] == 0 and pool[-1] == n - 1))
+    """Is the pool every one of n guesses, in order (0, 1, ..., n - 1)?"""
+    return len(pool) == n and (n == 0 or (pool[0] == 0 and bool((np.diff(pool) == 1).all())))
 
 
 def table_counts(by_secret: np.ndarray, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
@@ -193,7 +193,7 @@ class Multisets:
     Guesses and secrets are the same codes."""
 
     def __init__(self, symbols: np.ndarray, alphabet: int, place: int, hit: int = NO_HIT):
-        self.symbols = np.ascontiguousarray(symbols, dtype=np.uint8)
+        self.symbols = np.ascontiguousarray(symbols, dtype=np.min_scalar_type(max(alphabet - 1, 0)))
         n = len(self.symbols)
         tallies = np.zeros((n, alphabet), dtype=np.uint8)
         rows = np.arange(n)
@@ -207,7 +207,10 @@ class Multisets:
         self.kinds = kinds.ravel().astype(np.intp)
         self.common = np.zeros((0, 0), dtype=np.uint8)
         if len(kinds_of) <= KINDS:
-            self.common = np.minimum(kinds_of[:, None, :], kinds_of[None, :, :]).sum(axis=2, dtype=np.uint8)
+            self.common = np.empty((len(kinds_of), len(kinds_of)), dtype=np.uint8)
+            for start in range(0, len(kinds_of), 64):  # 64 rows at a time: a few MB of temporaries
+                block = np.minimum(kinds_of[start : start + 64, None, :], kinds_of[None, :, :])
+                self.common[start : start + 64] = block.sum(axis=2, dtype=np.uint8)
 
     def loop_arguments(self, candidates: np.ndarray) -> tuple:
         """What _guess_replies reads, for these candidates."""

@@ -36,7 +36,11 @@ def cores() -> int:
 def threads() -> int:
     """How many threads a big compiled call may use: ARENA_THREADS, else every core."""
     text = os.environ.get(THREADS_ENV, "").strip()
-    return int(text) if text.isdigit() and int(text) > 0 else cores()
+    if not text:
+        return cores()
+    if not (text.isdigit() and int(text) > 0):
+        raise ArenaError(f"{THREADS_ENV}={text!r}: give a number of threads, 1 or more")
+    return int(text)
 
 
 def parse_size(text: str) -> int:

@@ -197,3 +197,44 @@ def test_the_empty_history_representatives_are_the_type_minima(spec):
         assert len(game.secrets) == 1
     else:
         assert np.array_equal(fast, listed)
+
+
+def test_a_pool_in_any_order_is_counted_guess_by_guess(monkeypatch):
+    """Only the pool 0, 1, ..., n - 1 takes the loops' no-gather path: a shuffled pool of every
+    guess, or one with repeats, is read guess by guess (one thread and several alike)."""
+    game = build("mastermind:pegs=3,colors=5", monkeypatch, "compiled")
+    rng = np.random.default_rng(3)
+    middle = rng.permutation(np.arange(1, 124))
+    for pool in (np.concatenate(([0], middle, [124])), np.r_[0, np.full(123, 7), 124]):
+        S = np.sort(rng.choice(125, 40, replace=False))
+        want = game._counts_in_chunks(pool, S)
+        assert np.array_equal(game.partition_counts(pool, S), want)
+        ikeys, _, largest = game.fused_keys(pool, S, "largest", *fused_tables(len(S)))
+        assert np.array_equal(ikeys, want.max(axis=1)) and np.array_equal(largest, want.max(axis=1))
+
+
+def test_more_than_256_colours_on_the_fly(monkeypatch):
+    """Colours beyond a byte keep their identity in the compiled loops (symbols as uint16)."""
+    from arena.games.mastermind import black_white
+
+    monkeypatch.setattr(arena.games.mastermind, "fits_in_memory", lambda nbytes: False)
+    alphabet = "".join(chr(0x4E00 + i) for i in range(300))
+    game = arena.games.mastermind.Mastermind("mastermind:pegs=2,colors=300", 2, 300, alphabet=alphabet)
+    assert game.on_the_fly and len(game.secrets) == 90_000
+    rng = np.random.default_rng(5)
+    guesses, secrets = rng.choice(90_000, 50), np.sort(rng.choice(90_000, 400, replace=False))
+    secrets = np.r_[secrets, 256, 300 * 256 + 0]  # colour 256 against colour 0
+    want = black_white(game.codes_array[guesses], game.codes_array[secrets], 300)
+    assert np.array_equal(game.table[guesses[:, None], secrets], want)
+    counts = game.partition_counts(guesses, secrets)
+    assert np.array_equal(counts, np.stack([np.bincount(row, minlength=game.n_codes) for row in want]))
+
+
+def test_a_bad_thread_count_is_one_line(monkeypatch):
+    from arena.errors import ArenaError
+    from arena.resources import threads
+
+    for bad in ("0", "four", "-2"):
+        monkeypatch.setenv("ARENA_THREADS", bad)
+        with pytest.raises(ArenaError, match="ARENA_THREADS"):
+            threads()

@@ -120,7 +120,7 @@ class Mastermind(Game):
         n = code_count(pegs, colors, repeats)
         dense = fits_in_memory(n * n + build_bytes(n, pegs, colors))  # one table: it is symmetric
         if not dense:  # on the fly: the codes, their tallies and labels, and one node's counts
-            check_on_the_fly_memory(spec, n, 9 * pegs + colors + 64 + 8 * (pegs + 1) ** 2)
+            check_on_the_fly_memory(spec, n, 21 * pegs + colors + 64 + 8 * (pegs + 1) ** 2)
         alphabet = alphabet or (_DIGITS if colors <= 9 else _WIDE)
         if len(alphabet) < colors or len(set(alphabet[:colors])) < colors:
             raise ArenaError(f"{spec}: alphabet {alphabet[:40]!r}{'...' if len(alphabet) > 40 else ''} needs "

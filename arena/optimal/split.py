@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -39,7 +40,7 @@ import numpy as np
 from ..errors import ArenaError
 from ..game import Game, Index
 from .bounds import INF
-from ..resources import memory_limit
+from ..resources import THREADS_ENV, memory_limit, threads
 from .search import CACHE_SHARE, NO_LIMIT, Search, Timeout, stabilizer
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).
@@ -84,6 +85,7 @@ def _start_worker(pool: str, deadline: float | None, workers: int) -> None:
     """In a forked worker: one search over the game the parent built (shared copy-on-write),
     its cache a share of what one search may hold (the workers together hold no more)."""
     game = _WORKER["game"]
+    os.environ.setdefault(THREADS_ENV, str(max(1, threads() // workers)))  # the compiled loops' share of the cores
     budget = int(memory_limit() * CACHE_SHARE / workers)
     _WORKER["search"] = Search(game, np.ones(len(game.secrets)), pool, None, _WORKER["sym"], deadline,
                                cache_budget=budget)
