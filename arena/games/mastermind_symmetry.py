@@ -68,22 +68,47 @@ class Stabilizer:
 
     `invariant` is None when every code is a secret of equal weight; else an array over the
     secrets (the weights, -1 for secrets the tree does not cover) that an element must preserve.
+
+    Cheap to extend. The search asks for `after(guess)` at every guess it tries, so a history's
+    group is built once (the stabilizers are kept by history in `shared`, shared by all nodes),
+    from its parent's: an element fixing H + (g) fixes H, so the forced elements of the longer
+    history are the parent's (tau, pi) whose partial colour map pi extends consistently and
+    injectively to the colours of g (`extend`), not a scan of all pegs! position permutations.
+    The orbit representatives (`mask`, a pass over every code for each forced element) are
+    computed only when a node asks for its pool: most histories only reach small classes that
+    are closed without a search.
     """
 
     def __init__(self, game, history: tuple[int, ...] = (), invariant: np.ndarray | None = None,
-                 _shared: dict | None = None):
+                 _shared: dict | None = None, _forced: list | None = None):
         self.game = game
         self.history = tuple(sorted(set(history)))
         self.invariant = invariant
-        self.shared = {} if _shared is None else _shared  # group data by history, shared by all nodes
-        self._mask: np.ndarray | None = None
+        self.shared = {} if _shared is None else _shared  # stabilizers by history, the code index
+        if "codes" not in self.shared:
+            self.shared["codes"] = [tuple(code) for code in game.codes_array.tolist()]
+        #: F (forced_elements) as (tau, pi) with pi a tuple over the colours, -1 where unused
+        self.forced = self._forced_from_scratch() if _forced is None else _forced
+        used = {c for h in self.history for c in self.shared["codes"][h]}
+        self.unused = [c for c in range(game.colors) if c not in used]
+        self._mask: np.ndarray | bool | None = None
 
     def after(self, guess: int) -> "Stabilizer | None":
         """The stabilizer of the history extended by `guess` (None once it is trivial)."""
         if guess in self.history:
             return self
-        child = Stabilizer(self.game, self.history + (guess,), self.invariant, self.shared)
-        return child if child.mask() is not None else None
+        history = tuple(sorted(self.history + (guess,)))
+        if history not in self.shared:
+            child = Stabilizer(self.game, history, self.invariant, self.shared, self.extend(guess))
+            self.shared[history] = None if child.trivial() else child
+        return self.shared[history]
+
+    def trivial(self) -> bool:
+        """Is the group the identity alone? With equal weights: one forced element and at most
+        one unused colour; with weights, when no other element keeps the invariant."""
+        if self.invariant is None:
+            return len(self.forced) == 1 and len(self.unused) <= 1
+        return self.mask() is None
 
     def representatives(self, pool: Indexes) -> Indexes:
         """The guesses of `pool` that are the least of their orbit."""
@@ -94,15 +119,12 @@ class Stabilizer:
     def mask(self) -> np.ndarray | None:
         """A boolean per code: is it its orbit's representative? None if the group is trivial."""
         if self._mask is None:
-            if self.history not in self.shared:
-                self.shared[self.history] = self._compute_mask()
-            self._mask = self.shared[self.history]
+            self._mask = self._compute_mask()
         return None if self._mask is False else self._mask
 
     def _compute_mask(self):
         forced = self.forced_elements()
-        used = {int(c) for h in self.history for c in self.game.codes_array[h]}
-        unused = [c for c in range(self.game.colors) if c not in used]
+        unused = self.unused
         if self.invariant is None:
             if len(forced) == 1 and len(unused) <= 1:
                 return False
@@ -118,27 +140,36 @@ class Stabilizer:
     def forced_elements(self) -> list[tuple[tuple[int, ...], np.ndarray]]:
         """F: for each position permutation tau that some colour permutation makes fix every guess
         of the history, (tau, pi) with pi the forced colour map (identity on unused colours)."""
-        codes = self.game.codes_array
         out = []
-        for tau in itertools.permutations(range(self.game.pegs)):
-            pi = np.full(self.game.colors, -1, dtype=np.int64)
-            ok = True
-            for h in self.history:
-                source, target = codes[h][list(tau)], codes[h]
-                for a, t in zip(source.tolist(), target.tolist()):
-                    if pi[a] == -1:
-                        pi[a] = t
-                    elif pi[a] != t:
-                        ok = False
-                        break
-                if not ok:
-                    break
-            mapped = pi[pi >= 0]
-            if not ok or len(set(mapped.tolist())) != len(mapped):
-                continue
+        for tau, partial in self.forced:
+            pi = np.array(partial, dtype=np.int64)
             free = pi < 0
             pi[free] = np.flatnonzero(free)  # identity on the unused colours
             out.append((tau, pi))
+        return out
+
+    def _forced_from_scratch(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """F of the history, every position permutation tried (the root's, or a history given whole)."""
+        out = []
+        for tau in itertools.permutations(range(self.game.pegs)):
+            pi: tuple[int, ...] | None = (-1,) * self.game.colors
+            for h in self.history:
+                pi = _extended(pi, tau, self.shared["codes"][h])
+                if pi is None:
+                    break
+            if pi is not None:
+                out.append((tau, pi))
+        return out
+
+    def extend(self, guess: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """F of the history extended by `guess`: the parent's elements whose colour map extends
+        to it (only they can fix the longer history)."""
+        code = self.shared["codes"][guess]
+        out = []
+        for tau, pi in self.forced:
+            longer = _extended(pi, tau, code)
+            if longer is not None:
+                out.append((tau, longer))
         return out
 
     def apply(self, element: tuple[tuple[int, ...], np.ndarray]) -> np.ndarray:
@@ -198,6 +229,21 @@ class Stabilizer:
                 np.minimum(least, images[keep].min(axis=0), out=least)
                 kept += int(keep.sum())
         return least if kept > 1 else None
+
+
+def _extended(pi: tuple[int, ...], tau: tuple[int, ...], code: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The partial colour map pi (-1: not yet forced) extended so that (tau, pi) fixes `code`,
+    pi(code[tau[i]]) = code[i] for every position i, or None if no injective extension does."""
+    pi_list = list(pi)
+    for source, t in zip(tau, code):
+        a = code[source]
+        if pi_list[a] == -1:
+            if t in pi_list:  # t is already the image of another colour: not injective
+                return None
+            pi_list[a] = t
+        elif pi_list[a] != t:
+            return None
+    return tuple(pi_list)
 
 
 def _with(pi: np.ndarray, unused: list[int], perm: tuple[int, ...]) -> np.ndarray:

@@ -20,7 +20,9 @@ some proven lower bound that is at least `budget` (the classic fail-high of alph
 3. guesses in order of that bound, ties to fewer expected candidates (sum of squared class
    sizes: a cheap heuristic, so the first tree found is already good); a guess is skipped once
    its bound reaches the best total found so far, which starts at the budget passed down;
-   on small sets, guesses whose replies coincide on every candidate are searched once;
+   a guess whose replies coincide on every candidate with a guess already searched at the
+   node has the same classes, hence the same cost, and is skipped (checked only for the
+   guesses actually searched: most nodes search one or two of their hundreds);
 4. inside a guess, classes in increasing size, each solved with what is left of the budget once
    the others' lower bounds are reserved: small classes are cheap (often closed forms below)
    and their exact values tighten the budget of the big ones; the guess is dropped as soon as
@@ -79,9 +81,6 @@ from .bounds import INF, determine_table, min_depth, slot_capacity, slot_depths,
 NO_LIMIT = 1 << 20
 #: Misses cost: a guess whose cost is within this of the best is a tie (costs are sums of weights).
 TIE = 1e-9  # "guesses left" when there is no depth limit
-#: Guesses with identical replies are merged at nodes of at most this many candidates (beyond,
-#: coincidences are rare and the comparison would cost more than it saves).
-DEDUPE_SIZE = 64
 #: Bytes a cache entry takes besides its key: the bytes object's header, the entry tuple and
 #: its floats, and the dict's slot (measured with sys.getsizeof, rounded up).
 ENTRY_BYTES = 200
@@ -211,7 +210,6 @@ class Search:
         self._tables: dict = {}
         self._letters: tuple | None = None  # every letter's replies on the node last bounded (class_misses)
         self.stats = Stats()
-        self.mix = np.random.default_rng(0).integers(1, 1 << 62, size=DEDUPE_SIZE, dtype=np.int64)
 
     # --- small helpers ---------------------------------------------------------------------
     def table(self, b: int) -> np.ndarray:
@@ -548,9 +546,8 @@ class Search:
         # guesses are taken in pool order within a bound and one tying a later best is searched
         tie = TIE if self.misses else 0.0
         order = tried[np.lexsort((np.arange(len(pool))[tried] if tie else spread[tried], bound[tried]))]
-        if len(S) <= DEDUPE_SIZE:
-            order = order[self.distinct_partitions(S, pool[order])]
         best, best_guess = budget, -1
+        seen: set[bytes] = set()  # the reply vectors of the guesses searched here
         for i in order:
             guess = int(pool[i])
             earlier = tie and 0 <= guess < best_guess  # may win a tie
@@ -559,6 +556,10 @@ class Search:
                 if tie and bound[i] < best + tie:
                     continue  # a later guess in pool order: ties do not move the best
                 break
+            replies = self.game.table[guess, S].tobytes()
+            if replies in seen:
+                continue  # the same classes as a guess searched here: the same cost
+            seen.add(replies)
             if at_root:  # the guesses left are bounded by bound[i] at least (sorted), the others by floor
                 self.root_lower = max(self.root_lower, known, min(best, floor, float(bound[i])))
             value = self.guess_value(guess, S, best + (tie if earlier else 0.0), left, b, sym, allowed)
@@ -574,21 +575,6 @@ class Search:
         proven = max(known, floor)
         self.remember(self.cache, key, (proven, INF, -1))
         return proven
-
-    def distinct_partitions(self, S: Indexes, guesses: Indexes) -> np.ndarray:
-        """Positions of the guesses whose replies on S differ from every earlier guess's: two
-        guesses with the same reply for every candidate have the same classes, hence the same
-        cost, and only the first needs a search. Reply vectors are compared by a random linear
-        hash, and equal hashes are checked element by element (a collision keeps both)."""
-        if len(guesses) < 2:
-            return np.arange(len(guesses))
-        block = self.game.by_secret[S[:, None], guesses].astype(np.int64)
-        digest = self.mix[: len(S)] @ block  # wraps modulo 2^64: still a fine hash
-        _, first, inverse = np.unique(digest, return_index=True, return_inverse=True)
-        twin = first[inverse.ravel()]
-        same = (block == block[:, twin]).all(axis=0)
-        keep = (twin == np.arange(len(guesses))) | ~same
-        return np.flatnonzero(keep)
 
     def guess_value(self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym,
                     allowed: Allowed | None = None) -> float:
