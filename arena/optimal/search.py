@@ -362,8 +362,8 @@ class Search:
         """For every guess of the pool, the lower bound w(S) + sum_r LB(S_r), and a tie-break
         heuristic (expected share of candidates left); also b, the most non-hit classes."""
         n = len(S)
-        if self.uniform and not self.misses and self.wide:
-            return self.uniform_scores(S, pool, left)
+        if self.uniform and not self.misses:
+            return self.uniform_scores(S, pool, left) if self.wide else self.few_code_scores(S, pool, left)
         counts, codes = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
@@ -382,6 +382,49 @@ class Search:
         if left < NO_LIMIT and not self.misses:
             bound[largest > slot_capacity(b, left - 1)] = INF
         spread = (counts.astype(np.float64) ** 2).sum(axis=1)
+        return bound, spread, b
+
+    def code_counts(self, S: Indexes, pool: Indexes) -> np.ndarray:
+        """counts[r, i] = how many candidates of S give reply r to guess pool[i], the hit row
+        zeroed: the partition counts transposed, one row per reply code, so that every
+        reduction over a guess's classes runs along the long axis (a whole row of guesses per
+        numpy operation, instead of one short row of codes per guess). Small blocks are counted
+        here, by one bincount of code * len(pool) + column; big ones by the game's counting."""
+        m = len(pool)
+        if len(S) * m <= SCORE_BLOCK:
+            keys = np.take(self.game.by_secret[S], pool, axis=1).astype(np.intp)
+            keys *= m
+            keys += np.arange(m, dtype=np.intp)
+            counts = np.bincount(keys.ravel(), minlength=m * self.game.n_codes).reshape(self.game.n_codes, m)
+        else:
+            counts = np.ascontiguousarray(self.game.reply_counts(pool, S).counts.T)
+        if self.hit >= 0:
+            counts[self.hit] = 0
+        return counts
+
+    def few_code_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """score_guesses with equal weights on a game with few reply codes (Jotto, Mastermind),
+        on the transposed counts (code_counts). As in uniform_scores, every class of k <= b + 1
+        secrets has slot bound 2k - 1, so a guess whose largest non-hit class has at most b + 1
+        secrets has the bound
+
+            n + sum_r (2 n_r - 1) = n + 2 (secrets not hit) - parts,
+
+        and only guesses with a larger class are read off the slot table."""
+        n = len(S)
+        counts = self.code_counts(S, pool)
+        largest = counts.max(axis=0)
+        parts = np.count_nonzero(counts, axis=0)
+        useful = largest < n  # a guess that leaves all of S in one class learns nothing
+        b = int(parts[useful].max(initial=1))
+        bound = (n + 2 * counts.sum(axis=0) - parts).astype(np.float64)
+        big = np.flatnonzero(largest > b + 1)
+        if len(big):
+            bound[big] = n + self.table(b)[counts[:, big]].sum(axis=0)
+        bound[~useful] = INF
+        if left < NO_LIMIT:
+            bound[largest > slot_capacity(b, left - 1)] = INF
+        spread = np.einsum("ij,ij->j", counts, counts).astype(np.float64)
         return bound, spread, b
 
     def uniform_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
