@@ -300,9 +300,10 @@ class Search:
 
     # --- the search --------------------------------------------------------------------------
     def solve(self, S: Indexes, budget: float = INF, left: int | None = None, sym=None,
-              allowed: Allowed | None = None) -> float:
+              allowed: Allowed | None = None, parts: int | None = None) -> float:
         """C(S) if it is below `budget`, else a lower bound >= budget (see the module docstring);
-        `allowed`: the guesses the path allows (hard mode; None: every guess)."""
+        `allowed`: the guesses the path allows (hard mode; None: every guess); `parts`: the
+        most non-hit classes a guess makes on a superset of S (a node's b; None: any number)."""
         left = self.limit if left is None else left
         n = len(S)
         if self.misses:
@@ -326,16 +327,37 @@ class Search:
                 return known
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
-        closed = None if self.misses else self.close_small(S, left)
+        closed = None if self.misses else self.close_small(S, left, self.b_max if parts is None else parts)
         if closed is not None:
             value, guess = closed
-            self.remember(self.cache, key, (value, value, guess))
-            return value
+            if guess >= 0:
+                self.remember(self.cache, key, (value, value, guess))
+                return value
+            if value > known:  # a proven bound: a node that cannot beat the budget is not searched
+                known = value
+                if known >= budget:
+                    self.remember(self.cache, key, (known, INF, -1))
+                    return known
         return self.search_node(S, budget, left, sym, key, known, allowed)
 
-    def close_small(self, S: Indexes, left: int) -> tuple[float, Index] | None:
-        """The exact value of a set too small to need a search, and its best guess, or None
-        (`left` >= 2 guesses are allowed)."""
+    def close_small(self, S: Indexes, left: int, parts: int) -> tuple[float, Index] | None:
+        """The exact value of a set too small to need a search and its best guess, or (guess
+        -1) a lower bound on its value read off its candidates, or None (`left` >= 2 guesses
+        are allowed; no guess makes more than `parts` non-hit classes on S).
+
+        The bound, equal weights: every class of c secrets costs at least 2c - 1 (one may be
+        hit first, the others need two guesses at least), so a candidate whose replies take d
+        distinct values on S (the hit among them) costs at least
+
+            n + sum over its d - 1 other classes of (2 c - 1) = 3n - 1 - d,
+
+        and a guess that is no candidate, making p <= min(n, parts) classes, at least 3n - p:
+
+            C(S) >= min(3n - 1 - max over candidates of d, 3n - min(n, parts)).
+
+        It needs only the n x n block of the candidates' replies, against a pass over every
+        guess of the pool for the node's own bound; when it reaches the budget the node fails
+        high without one (measured on 4x6: ...)."""
         n = len(S)
         named = self.game.secret_guess[S]
         if n == 2 and named.min() >= 0:  # guess the heavier: w1 + 2 w2
@@ -349,6 +371,7 @@ class Search:
                 if distinct[best] == n or (distinct[best] == n - 1 and left >= 3):
                     # all singletons: 2n - 1; one pair: 2n, which is the bound without a perfect candidate
                     return float(2 * n - 1 + (n - distinct[best])), int(named[best])
+                return float(min(3 * n - 1 - distinct[best], 3 * n - min(n, parts))), -1
             else:
                 # every secret but the one hit first needs two guesses: 2 w(S) - w_max at least,
                 # attained when a heaviest secret's guess splits the others into singletons
@@ -638,7 +661,7 @@ class Search:
             if total >= limit:
                 return total
         for (r, c), lb in zip(classes, bounds):
-            value = self.solve(c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c))
+            value = self.solve(c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b)
             total += value - lb
             if total >= limit:
                 return total
