@@ -116,6 +116,20 @@ def stabilizer(game: Game, invariant: np.ndarray | None = None):
     return None if symmetry is None else symmetry.stabilizer(invariant)
 
 
+def sorted_lazily(tried: Indexes, first: np.ndarray, second: np.ndarray, head: int = 16):
+    """`tried` in increasing order of (first, second), as np.lexsort orders them, but sorting
+    only the guesses up to the head-th least `first` (ties included, so the order is the same)
+    until the caller asks for more: most nodes search one or two guesses of their thousands."""
+    if len(tried) <= 4 * head:
+        yield from tried[np.lexsort((second[tried], first[tried]))].tolist()
+        return
+    keys = first[tried]
+    threshold = np.partition(keys, head - 1)[head - 1]
+    near = keys <= threshold
+    for part in (tried[near], tried[~near]):
+        yield from part[np.lexsort((second[part], first[part]))].tolist()
+
+
 class Timeout(Exception):
     """The time limit passed during the search."""
 
@@ -381,12 +395,17 @@ class Search:
                     return float(2 * w.sum() - w.max()), int(named[perfect[0]])
         return None
 
-    def score_guesses(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
+    def score_guesses(self, S: Indexes, pool: Indexes, left: int,
+                      budget: float = INF) -> tuple[np.ndarray, np.ndarray, int]:
         """For every guess of the pool, the lower bound w(S) + sum_r LB(S_r), and a tie-break
-        heuristic (expected share of candidates left); also b, the most non-hit classes."""
+        heuristic (expected share of candidates left: the sum of squared class sizes, which
+        may be left 0 for guesses whose bound reaches `budget`: they are never ordered); also
+        b, the most non-hit classes."""
         n = len(S)
         if self.uniform and not self.misses:
-            return self.uniform_scores(S, pool, left) if self.wide else self.few_code_scores(S, pool, left)
+            if self.wide:
+                return self.uniform_scores(S, pool, left)
+            return self.few_code_scores(S, pool, left, budget)
         counts, codes = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
@@ -425,7 +444,8 @@ class Search:
             counts[self.hit] = 0
         return counts
 
-    def few_code_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
+    def few_code_scores(self, S: Indexes, pool: Indexes, left: int,
+                        budget: float = INF) -> tuple[np.ndarray, np.ndarray, int]:
         """score_guesses with equal weights on a game with few reply codes (Jotto, Mastermind),
         on the transposed counts (code_counts). As in uniform_scores, every class of k <= b + 1
         secrets has slot bound 2k - 1, so a guess whose largest non-hit class has at most b + 1
@@ -447,7 +467,13 @@ class Search:
         bound[~useful] = INF
         if left < NO_LIMIT:
             bound[largest > slot_capacity(b, left - 1)] = INF
-        spread = np.einsum("ij,ij->j", counts, counts).astype(np.float64)
+        spread = np.zeros(len(pool))
+        kept = np.flatnonzero(bound < budget)
+        if len(kept) == len(pool):
+            spread[:] = np.einsum("ij,ij->j", counts, counts)
+        elif len(kept):
+            part = counts[:, kept]
+            spread[kept] = np.einsum("ij,ij->j", part, part)
         return bound, spread, b
 
     def uniform_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -602,7 +628,7 @@ class Search:
             self.report(self)
         at_root = key == self.root_key
         pool = self.pool(S, sym, allowed)
-        bound, spread, b = self.score_guesses(S, pool, left)
+        bound, spread, b = self.score_guesses(S, pool, left, budget)
         tried = np.flatnonzero(bound < budget)
         floor = float(bound[bound >= budget].min(initial=INF))  # least bound among untried guesses
         if len(tried) == 0:
@@ -611,7 +637,7 @@ class Search:
         # misses: ties go to the first guess of the pool (the alphabetically first letter), so
         # guesses are taken in pool order within a bound and one tying a later best is searched
         tie = TIE if self.misses else 0.0
-        order = tried[np.lexsort((np.arange(len(pool))[tried] if tie else spread[tried], bound[tried]))]
+        order = sorted_lazily(tried, bound, np.arange(len(pool)) if tie else spread)
         best, best_guess = budget, -1
         seen: set[bytes] = set()  # the reply vectors of the guesses searched here
         for i in order:
