@@ -116,18 +116,19 @@ def stabilizer(game: Game, invariant: np.ndarray | None = None):
     return None if symmetry is None else symmetry.stabilizer(invariant)
 
 
-def sorted_lazily(tried: Indexes, first: np.ndarray, second: np.ndarray, head: int = 16):
+def sorted_lazily(tried: Indexes, first: np.ndarray, second: Callable[[Indexes], np.ndarray], head: int = 16):
     """`tried` in increasing order of (first, second), as np.lexsort orders them, but sorting
     only the guesses up to the head-th least `first` (ties included, so the order is the same)
-    until the caller asks for more: most nodes search one or two guesses of their thousands."""
+    until the caller asks for more: most nodes search one or two guesses of their thousands.
+    `second(positions)` is the tie-break of those positions."""
     if len(tried) <= 4 * head:
-        yield from tried[np.lexsort((second[tried], first[tried]))].tolist()
+        yield from tried[np.lexsort((second(tried), first[tried]))].tolist()
         return
     keys = first[tried]
     threshold = np.partition(keys, head - 1)[head - 1]
     near = keys <= threshold
     for part in (tried[near], tried[~near]):
-        yield from part[np.lexsort((second[part], first[part]))].tolist()
+        yield from part[np.lexsort((second(part), first[part]))].tolist()
 
 
 class Timeout(Exception):
@@ -395,17 +396,23 @@ class Search:
                     return float(2 * w.sum() - w.max()), int(named[perfect[0]])
         return None
 
-    def score_guesses(self, S: Indexes, pool: Indexes, left: int,
-                      budget: float = INF) -> tuple[np.ndarray, np.ndarray, int]:
+    def score_guesses(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
         """For every guess of the pool, the lower bound w(S) + sum_r LB(S_r), and a tie-break
-        heuristic (expected share of candidates left: the sum of squared class sizes, which
-        may be left 0 for guesses whose bound reaches `budget`: they are never ordered); also
-        b, the most non-hit classes."""
+        heuristic (expected share of candidates left: the sum of squared class sizes); also b,
+        the most non-hit classes."""
+        bound, spread_of, b = self.node_scores(S, pool, left)
+        return bound, spread_of(np.arange(len(pool))), b
+
+    def node_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable, int]:
+        """score_guesses with the tie-break as a function of the guesses' positions in the pool:
+        a node orders only the few guesses it may search (sorted_lazily), and with few reply
+        codes their spread is summed for those alone."""
         n = len(S)
         if self.uniform and not self.misses:
-            if self.wide:
-                return self.uniform_scores(S, pool, left)
-            return self.few_code_scores(S, pool, left, budget)
+            if not self.wide:
+                return self.few_code_scores(S, pool, left)
+            bound, spread, b = self.uniform_scores(S, pool, left)
+            return bound, spread.__getitem__, b
         counts, codes = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
@@ -424,7 +431,7 @@ class Search:
         if left < NO_LIMIT and not self.misses:
             bound[largest > slot_capacity(b, left - 1)] = INF
         spread = (counts.astype(np.float64) ** 2).sum(axis=1)
-        return bound, spread, b
+        return bound, spread.__getitem__, b
 
     def code_counts(self, S: Indexes, pool: Indexes) -> np.ndarray:
         """counts[r, i] = how many candidates of S give reply r to guess pool[i], the hit row
@@ -444,37 +451,39 @@ class Search:
             counts[self.hit] = 0
         return counts
 
-    def few_code_scores(self, S: Indexes, pool: Indexes, left: int,
-                        budget: float = INF) -> tuple[np.ndarray, np.ndarray, int]:
-        """score_guesses with equal weights on a game with few reply codes (Jotto, Mastermind),
-        on the transposed counts (code_counts). As in uniform_scores, every class of k <= b + 1
-        secrets has slot bound 2k - 1, so a guess whose largest non-hit class has at most b + 1
-        secrets has the bound
+    def few_code_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable, int]:
+        """node_scores with equal weights on a game with few reply codes (Jotto, Mastermind), on
+        the transposed counts (code_counts), as bytes while classes fit (8 times less memory
+        for every pass below). As in uniform_scores, every class of k <= b + 1 secrets has slot
+        bound 2k - 1, so a guess whose largest non-hit class has at most b + 1 secrets has the
+        bound
 
-            n + sum_r (2 n_r - 1) = n + 2 (secrets not hit) - parts,
+            n + sum_r (2 n_r - 1) = n + 2 (n - [the guess is a candidate]) - parts,
 
         and only guesses with a larger class are read off the slot table."""
         n = len(S)
         counts = self.code_counts(S, pool)
+        if n < 256:
+            counts = counts.astype(np.uint8)
         largest = counts.max(axis=0)
-        parts = np.count_nonzero(counts, axis=0)
+        parts = (counts != 0).view(np.uint8).sum(axis=0, dtype=np.int32)
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
         b = int(parts[useful].max(initial=1))
-        bound = (n + 2 * counts.sum(axis=0) - parts).astype(np.float64)
+        member = np.zeros(len(self.game.secrets) + 1, dtype=np.int32)  # the last slot: guesses naming no secret
+        member[S] = 2
+        bound = (3 * n - member[self.game.same_secret[pool]] - parts).astype(np.float64)
         big = np.flatnonzero(largest > b + 1)
         if len(big):
             bound[big] = n + self.table(b)[counts[:, big]].sum(axis=0)
         bound[~useful] = INF
         if left < NO_LIMIT:
             bound[largest > slot_capacity(b, left - 1)] = INF
-        spread = np.zeros(len(pool))
-        kept = np.flatnonzero(bound < budget)
-        if len(kept) == len(pool):
-            spread[:] = np.einsum("ij,ij->j", counts, counts)
-        elif len(kept):
-            part = counts[:, kept]
-            spread[kept] = np.einsum("ij,ij->j", part, part)
-        return bound, spread, b
+
+        def spread_of(chosen: Indexes) -> np.ndarray:
+            part = counts[:, chosen].astype(np.int64)
+            return np.einsum("ij,ij->j", part, part).astype(np.float64)
+
+        return bound, spread_of, b
 
     def uniform_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
         """score_guesses with equal weights on a game with many reply codes, each with its column
@@ -628,7 +637,7 @@ class Search:
             self.report(self)
         at_root = key == self.root_key
         pool = self.pool(S, sym, allowed)
-        bound, spread, b = self.score_guesses(S, pool, left, budget)
+        bound, spread_of, b = self.node_scores(S, pool, left)
         tried = np.flatnonzero(bound < budget)
         floor = float(bound[bound >= budget].min(initial=INF))  # least bound among untried guesses
         if len(tried) == 0:
@@ -637,7 +646,7 @@ class Search:
         # misses: ties go to the first guess of the pool (the alphabetically first letter), so
         # guesses are taken in pool order within a bound and one tying a later best is searched
         tie = TIE if self.misses else 0.0
-        order = sorted_lazily(tried, bound, np.arange(len(pool)) if tie else spread)
+        order = sorted_lazily(tried, bound, (lambda chosen: chosen) if tie else spread_of)
         best, best_guess = budget, -1
         seen: set[bytes] = set()  # the reply vectors of the guesses searched here
         for i in order:
