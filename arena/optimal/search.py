@@ -97,6 +97,9 @@ LEVEL_SIZE = 1000
 #: Cells of the (candidates x guesses) block that uniform_scores counts at once (about 2 MB of
 #: intp keys: the temporaries stay in cache and need no fresh pages from the system).
 SCORE_BLOCK = 1 << 18
+#: Sets of at most this many secrets, all of them guesses, are closed or bounded (close_small)
+#: in plain Python lists rather than numpy arrays, which cost more to set up than to count.
+TINY_SET = 12
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
 
@@ -209,6 +212,8 @@ class Search:
         self.deadline = deadline
         self.hit = -1 if self.misses else int(game.hit)  # -1: no reply finishes a class
         self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
+        #: every secret is also a guess (close_small's candidates)
+        self.all_named = bool(game.secret_guess.min(initial=0) >= 0)
         self.node_limit: int | None = None  # stop (Timeout) after this many nodes in all
         self.cache: dict = {}
         self.fit_cache: dict = {}
@@ -374,6 +379,16 @@ class Search:
         guess of the pool for the node's own bound; when it reaches the budget the node fails
         high without one (measured on 4x6: ...)."""
         n = len(S)
+        if self.uniform and self.all_named and n <= TINY_SET:  # the same, in plain Python
+            if n == 2:
+                return 3.0, int(self.game.secret_guess[S[0]])
+            named = self.game.secret_guess[S]
+            rows = self.game.table[named[:, None], S].tolist()
+            distinct = [len(set(row)) for row in rows]
+            most = max(distinct)
+            if most == n or (most == n - 1 and left >= 3):
+                return float(3 * n - 1 - most), int(named[distinct.index(most)])
+            return float(min(3 * n - 1 - most, 3 * n - min(n, parts))), -1
         named = self.game.secret_guess[S]
         if n == 2 and named.min() >= 0:  # guess the heavier: w1 + 2 w2
             heavy = 0 if self.w[S[0]] >= self.w[S[1]] else 1
