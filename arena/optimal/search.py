@@ -100,6 +100,9 @@ SCORE_BLOCK = 1 << 18
 #: Sets of at most this many secrets, all of them guesses, are closed or bounded (close_small)
 #: in plain Python lists rather than numpy arrays, which cost more to set up than to count.
 TINY_SET = 12
+#: Sets of at most this many secrets, all of them guesses, are bounded by their candidates'
+#: classes before their pool is scored (close_small, candidate_bound).
+MID_SET = 64
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
 
@@ -409,7 +412,24 @@ class Search:
                 perfect = np.flatnonzero((distinct == n) & (w == w.max()))
                 if len(perfect):
                     return float(2 * w.sum() - w.max()), int(named[perfect[0]])
+        if self.uniform and self.all_named and n <= MID_SET and not self.misses:
+            return self.candidate_bound(S, named, parts), -1
         return None
+
+    def candidate_bound(self, S: Indexes, named: Indexes, parts: int) -> float:
+        """A lower bound on C(S), equal weights, from the candidates' classes alone: with T the
+        slot table for `parts` classes (bounds.py; it bounds every class below), a candidate
+        costs at least n + sum over its classes of T(c), and a guess that is no candidate, whose
+        p <= min(n, parts) classes hold all n secrets, at least n + the least sum of T over p
+        classes, which (T being convex with T(0) = 0) is that of the most even split."""
+        n = len(S)
+        table = self.table(parts)
+        counts = self.code_counts(S, named)
+        candidates = n + table[counts].sum(axis=0).min()
+        p = min(n, parts)
+        q, r = divmod(n, p)
+        others = n + r * table[q + 1] + (p - r) * table[q]
+        return float(min(candidates, others))
 
     def score_guesses(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
         """For every guess of the pool, the lower bound w(S) + sum_r LB(S_r), and a tie-break
