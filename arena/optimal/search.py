@@ -23,7 +23,9 @@ some proven lower bound that is at least `budget` (the classic fail-high of alph
    a guess whose replies coincide on every candidate with a guess already searched at the
    node has the same classes, hence the same cost, and is skipped (checked only for the
    guesses actually searched: most nodes search one or two of their hundreds);
-4. inside a guess, classes in increasing size, each solved with what is left of the budget once
+4. inside a guess, every class's bound raised to what the cache has proven for it (an exact
+   value or a failed search), and the guess dropped if that reaches the best; then the
+   classes in increasing size, each solved with what is left of the budget once
    the others' lower bounds are reserved: small classes are cheap (often closed forms below)
    and their exact values tighten the budget of the big ones; the guess is dropped as soon as
    its running total (exact values so far + bounds for the rest) reaches the best.
@@ -725,6 +727,15 @@ class Search:
         total = self.weight(S) + sum(bounds)
         if total >= limit:
             return total
+        if not self.restricted:  # bounds proven for the classes before (cached), before any is searched
+            for j, (r, c) in enumerate(classes):
+                if len(c) > 2:
+                    entry = self.cache.get(self.key(c, left - 1))
+                    if entry is not None and entry[0] > bounds[j]:
+                        total += entry[0] - bounds[j]
+                        bounds[j] = entry[0]
+            if total >= limit:
+                return total
         below = None if sym is None else sym.after(guess)
         if len(S) >= LEVEL_SIZE:
             total = self.level_bounds(guess, classes, bounds, total, limit, left - 1, below, allowed)
