@@ -105,6 +105,8 @@ TINY_SET = 12
 #: Sets of at most this many secrets, all of them guesses, are bounded by their candidates'
 #: classes before their pool is scored (close_small, candidate_bound).
 MID_SET = 64
+#: The best guess of a cache entry whose bound is close_small's (known_class_bounds): none yet.
+CLOSED = -2
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
 
@@ -360,7 +362,8 @@ class Search:
                 return known
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
-        closed = None if self.misses else self.close_small(S, left, self.b_max if parts is None else parts)
+        asked = entry is not None and entry[2] == CLOSED  # close_small's bound is the entry's
+        closed = None if self.misses or asked else self.close_small(S, left, self.b_max if parts is None else parts)
         if closed is not None:
             value, guess = closed
             if guess >= 0:
@@ -739,13 +742,8 @@ class Search:
         total = self.weight(S) + sum(bounds)
         if total >= limit:
             return total
-        if not self.restricted:  # bounds proven for the classes before (cached), before any is searched
-            for j, (r, c) in enumerate(classes):
-                if len(c) > 2:
-                    entry = self.cache.get(self.key(c, left - 1))
-                    if entry is not None and entry[0] > bounds[j]:
-                        total += entry[0] - bounds[j]
-                        bounds[j] = entry[0]
+        if not self.restricted:
+            total = self.known_class_bounds(classes, bounds, total, left - 1, b)
             if total >= limit:
                 return total
         below = None if sym is None else sym.after(guess)
@@ -758,6 +756,29 @@ class Search:
             total += value - lb
             if total >= limit:
                 return total
+        return total
+
+    def known_class_bounds(self, classes: list, bounds: list, total: float, left: int, b: int) -> float:
+        """Before any class of a guess is searched: each class's bound raised to what the cache
+        has proven for it (an exact value, or the bound of a search that failed high) or, for a
+        class met for the first time, to close_small's (its closed value, or its candidates'
+        bound), which is cached for the class's own search (marked CLOSED: close_small is not
+        asked again). `bounds` is updated in place; returns the new total."""
+        for j, (_, c) in enumerate(classes):
+            if len(c) <= 2:
+                continue  # closed by its class bound already
+            key = self.key(c, left)
+            entry = self.cache.get(key)
+            if entry is None:
+                closed = self.close_small(c, left, b)
+                if closed is None:
+                    continue
+                value, guess = closed
+                entry = (value, value, guess) if guess >= 0 else (value, INF, CLOSED)
+                self.remember(self.cache, key, entry)
+            if entry[0] > bounds[j]:
+                total += entry[0] - bounds[j]
+                bounds[j] = entry[0]
         return total
 
     def level_bounds(self, guess: Index, classes: list, bounds: list, total: float, limit: float, left: int,
