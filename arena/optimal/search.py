@@ -405,6 +405,8 @@ class Search:
             if most == n or (most == n - 1 and left >= 3):
                 return float(3 * n - 1 - most), int(named[distinct.index(most)])
             return float(min(3 * n - 1 - most, 3 * n - min(n, parts))), -1
+        if self.uniform and self.all_named and n <= MID_SET:
+            return self.close_by_candidates(S, left, parts)
         named = self.game.secret_guess[S]
         if n == 2 and named.min() >= 0:  # guess the heavier: w1 + 2 w2
             heavy = 0 if self.w[S[0]] >= self.w[S[1]] else 1
@@ -425,24 +427,33 @@ class Search:
                 perfect = np.flatnonzero((distinct == n) & (w == w.max()))
                 if len(perfect):
                     return float(2 * w.sum() - w.max()), int(named[perfect[0]])
-        if self.uniform and self.all_named and n <= MID_SET and not self.misses:
-            return self.candidate_bound(S, named, parts), -1
         return None
 
-    def candidate_bound(self, S: Indexes, named: Indexes, parts: int) -> float:
-        """A lower bound on C(S), equal weights, from the candidates' classes alone: with T the
-        slot table for `parts` classes (bounds.py; it bounds every class below), a candidate
-        costs at least n + sum over its classes of T(c), and a guess that is no candidate, whose
+    def close_by_candidates(self, S: Indexes, left: int, parts: int) -> tuple[float, Index]:
+        """close_small for a set of up to MID_SET secrets, equal weights, all of them guesses:
+        the closures, or else a lower bound from the candidates' classes alone. With T the slot
+        table for `parts` classes (bounds.py; it bounds every class below), a candidate costs
+        at least n + sum over its classes of T(c), and a guess that is no candidate, whose
         p <= min(n, parts) classes hold all n secrets, at least n + the least sum of T over p
-        classes, which (T being convex with T(0) = 0) is that of the most even split."""
-        n = len(S)
+        classes, which (T being convex with T(0) = 0) is that of the most even split. For
+        n <= parts + 1 (T(c) = 2c - 1) this is close_small's bound; beyond, it is tighter."""
+        n, codes = len(S), self.game.n_codes
+        named = self.game.secret_guess[S]
+        keys = self.game.table[named[:, None], S].astype(np.intp)
+        keys += np.arange(0, n * codes, codes, dtype=np.intp)[:, None]
+        counts = np.bincount(keys.ravel(), minlength=n * codes).reshape(n, codes)
+        distinct = np.count_nonzero(counts, axis=1)  # the hit class among them
+        best = int(distinct.argmax())
+        most = int(distinct[best])
+        if most == n or (most == n - 1 and left >= 3):
+            return float(3 * n - 1 - most), int(named[best])
+        counts[:, self.hit] = 0
         table = self.table(parts)
-        counts = self.code_counts(S, named)
-        candidates = n + table[counts].sum(axis=0).min()
+        candidates = n + table[counts].sum(axis=1).min()
         p = min(n, parts)
         q, r = divmod(n, p)
         others = n + r * table[q + 1] + (p - r) * table[q]
-        return float(min(candidates, others))
+        return float(min(candidates, others)), -1
 
     def score_guesses(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
         """For every guess of the pool, the lower bound w(S) + sum_r LB(S_r), and a tie-break
