@@ -754,7 +754,7 @@ class Search:
         if total >= limit:
             return total
         if not self.restricted:
-            total = self.known_class_bounds(classes, bounds, total, left - 1, b)
+            total = self.known_class_bounds(classes, bounds, total, limit, left - 1, b)
             if total >= limit:
                 return total
         below = None if sym is None else sym.after(guess)
@@ -769,13 +769,15 @@ class Search:
                 return total
         return total
 
-    def known_class_bounds(self, classes: list, bounds: list, total: float, left: int, b: int) -> float:
+    def known_class_bounds(self, classes: list, bounds: list, total: float, limit: float, left: int,
+                           b: int) -> float:
         """Before any class of a guess is searched: each class's bound raised to what the cache
         has proven for it (an exact value, or the bound of a search that failed high) or, for a
         class met for the first time, to close_small's (its closed value, or its candidates'
         bound), which is cached for the class's own search (marked CLOSED: close_small is not
-        asked again). `bounds` is updated in place; returns the new total."""
-        for j, (_, c) in enumerate(classes):
+        asked again), until the total reaches `limit` (the guess is dropped). `bounds` is
+        updated in place; returns the new total."""
+        for j, (_, c) in enumerate(classes):  # smallest first: their bounds cost least
             if len(c) <= 2:
                 continue  # closed by its class bound already
             key = self.key(c, left)
@@ -790,6 +792,8 @@ class Search:
             if entry[0] > bounds[j]:
                 total += entry[0] - bounds[j]
                 bounds[j] = entry[0]
+                if total >= limit:
+                    break  # the guess is dropped
         return total
 
     def level_bounds(self, guess: Index, classes: list, bounds: list, total: float, limit: float, left: int,
