@@ -105,6 +105,8 @@ TINY_SET = 12
 #: Sets of at most this many secrets, all of them guesses, are bounded by their candidates'
 #: classes before their pool is scored (close_small, candidate_bound).
 MID_SET = 64
+#: Classes of sets of at most this many secrets are grouped in plain Python (classes_of).
+SMALL_SPLIT = 32
 #: The best guess of a cache entry whose bound is close_small's (known_class_bounds): none yet.
 CLOSED = -2
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
@@ -333,10 +335,11 @@ class Search:
 
     # --- the search --------------------------------------------------------------------------
     def solve(self, S: Indexes, budget: float = INF, left: int | None = None, sym=None,
-              allowed: Allowed | None = None, parts: int | None = None) -> float:
+              allowed: Allowed | None = None, parts: int | None = None, key=None) -> float:
         """C(S) if it is below `budget`, else a lower bound >= budget (see the module docstring);
         `allowed`: the guesses the path allows (hard mode; None: every guess); `parts`: the
-        most non-hit classes a guess makes on a superset of S (a node's b; None: any number)."""
+        most non-hit classes a guess makes on a superset of S (a node's b; None: any number);
+        `key`: S's cache key, if the caller has it."""
         left = self.limit if left is None else left
         n = len(S)
         if self.misses:
@@ -352,7 +355,8 @@ class Search:
             return INF
         elif n == 2 and self.uniform and self.all_named:
             return 3.0  # one of the two, then the other (best_guess: the first); no cache entry
-        key = self.key(S, left, allowed)
+        if key is None:
+            key = self.key(S, left, allowed)
         entry = self.cache.get(key)
         known = 0.0
         if entry is not None:
@@ -740,11 +744,10 @@ class Search:
                     allowed: Allowed | None = None) -> float:
         """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit."""
         self.stats.guesses += 1
-        parts = self.game.partition(guess, S)
         if self.misses:
+            parts = self.game.partition(guess, S)
             return self.misses_value(S, parts, limit, left, None if sym is None else sym.after(guess))
-        classes = [(r, c) for r, c in parts.items() if r != self.hit]
-        classes.sort(key=lambda rc: len(rc[1]))
+        classes = self.classes_of(guess, S)
         if self.uniform:  # the slot table read directly (class_bound), inf past the depth limit
             table, room = self.table_list(b), slot_capacity(b, left - 1)
             bounds = [table[len(c)] if len(c) <= room else INF for _, c in classes]
@@ -753,8 +756,9 @@ class Search:
         total = self.weight(S) + sum(bounds)
         if total >= limit:
             return total
+        keys: list = [None] * len(classes)
         if not self.restricted:
-            total = self.known_class_bounds(classes, bounds, total, limit, left - 1, b)
+            total = self.known_class_bounds(classes, bounds, keys, total, limit, left - 1, b)
             if total >= limit:
                 return total
         below = None if sym is None else sym.after(guess)
@@ -762,25 +766,50 @@ class Search:
             total = self.level_bounds(guess, classes, bounds, total, limit, left - 1, below, allowed)
             if total >= limit:
                 return total
-        for (r, c), lb in zip(classes, bounds):
-            value = self.solve(c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b)
+        for (r, c), lb, key in zip(classes, bounds, keys):
+            value = self.solve(c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b,
+                               key)
             total += value - lb
             if total >= limit:
                 return total
         return total
 
-    def known_class_bounds(self, classes: list, bounds: list, total: float, limit: float, left: int,
+    def classes_of(self, guess: Index, S: Indexes) -> list[tuple[int, Indexes]]:
+        """The classes of S under `guess` but the hit, as (reply, candidates), smallest first
+        (ties in reply order; each class in S's order): game.partition, in plain Python on
+        small sets and without the dict on big ones."""
+        replies = self.game.table[guess, S]
+        if len(S) <= SMALL_SPLIT:
+            grouped: dict[int, list[int]] = {}
+            for secret, reply in zip(S.tolist(), replies.tolist()):
+                grouped.setdefault(reply, []).append(secret)
+            grouped.pop(self.hit, None)
+            classes = [(r, np.array(grouped[r], dtype=S.dtype)) for r in sorted(grouped)]
+            classes.sort(key=lambda rc: len(rc[1]))
+            return classes
+        ordered = S[np.argsort(replies, kind="stable")]
+        sizes = np.bincount(replies, minlength=self.game.n_codes)
+        ends = np.cumsum(sizes).tolist()
+        if self.hit >= 0:
+            sizes[self.hit] = 0
+        present = np.flatnonzero(sizes)
+        present = present[np.argsort(sizes[present], kind="stable")]
+        counts = sizes.tolist()
+        return [(r, ordered[ends[r] - counts[r]:ends[r]]) for r in present.tolist()]
+
+    def known_class_bounds(self, classes: list, bounds: list, keys: list, total: float, limit: float, left: int,
                            b: int) -> float:
         """Before any class of a guess is searched: each class's bound raised to what the cache
         has proven for it (an exact value, or the bound of a search that failed high) or, for a
         class met for the first time, to close_small's (its closed value, or its candidates'
         bound), which is cached for the class's own search (marked CLOSED: close_small is not
-        asked again), until the total reaches `limit` (the guess is dropped). `bounds` is
-        updated in place; returns the new total."""
+        asked again), until the total reaches `limit` (the guess is dropped). `bounds` and
+        `keys` (the classes' cache keys, for their searches) are filled in place; returns the
+        new total."""
         for j, (_, c) in enumerate(classes):  # smallest first: their bounds cost least
             if len(c) <= 2:
                 continue  # closed by its class bound already
-            key = self.key(c, left)
+            key = keys[j] = self.key(c, left)
             entry = self.cache.get(key)
             if entry is None:
                 closed = self.close_small(c, left, b)
