@@ -94,13 +94,17 @@ class Stabilizer:
         self._mask: np.ndarray | bool | None = None
 
     def after(self, guess: int) -> "Stabilizer | None":
-        """The stabilizer of the history extended by `guess` (None once it is trivial)."""
+        """The stabilizer of the history extended by `guess` (None once it is trivial, with
+        weights)."""
         if guess in self.history:
             return self
         history = tuple(sorted(self.history + (guess,)))
         if history not in self.shared:
             child = Stabilizer(self.game, history, self.invariant, self.shared, self.extend(guess))
-            self.shared[history] = None if child.trivial() else child
+            if child.trivial():  # with equal weights its nodes may still exchange dead colours
+                child = None if self.invariant is not None else self.shared.setdefault(
+                    "identity", Identity(self.game, self.shared))
+            self.shared[history] = child
         return self.shared[history]
 
     def trivial(self) -> bool:
@@ -110,10 +114,53 @@ class Stabilizer:
             return len(self.forced) == 1 and len(self.unused) <= 1
         return self.mask() is None
 
-    def representatives(self, pool: Indexes) -> Indexes:
-        """The guesses of `pool` that are the least of their orbit."""
-        mask = self.mask()
+    def representatives(self, pool: Indexes, candidates: Indexes | None = None) -> Indexes:
+        """The guesses of `pool` that are the least of their orbit; given the node's
+        `candidates` (equal weights), one per orbit of the larger group that also exchanges
+        the colours no candidate has (`node_mask`)."""
+        mask = self.mask() if candidates is None or self.invariant is not None else self.node_mask(candidates)
         return pool if mask is None else pool[mask[pool]]
+
+    def node_mask(self, candidates: Indexes) -> np.ndarray | None:
+        """The representatives at a node whose candidates S have none of the colours D (the
+        dead colours), equal weights, when F (forced_elements) is the identity alone.
+
+        Why it keeps the cost. A permutation of D fixes every candidate, so it maps S onto
+        itself, as every element of G_H does; the pool is all codes and the weights are equal,
+        so guesses in one orbit of K = <G_H, Sym(D)> have isomorphic classes of equal cost and
+        one per orbit is searched. With F the identity, G_H = Sym(U) (U: the colours the history
+        never used), and U lies in D or misses it (two unused colours are exchanged by G_H, so
+        they occur in S both or neither). So K is Sym(D), or Sym(U) x Sym(D), and its orbit
+        representatives are the codes whose colours of each group (D; U apart when it misses
+        D) appear in increasing order, the smallest first (`first_in_order`: relabelling in
+        order of first appearance leaves them unchanged). When F is larger, the history's
+        representatives (`mask`) are used."""
+        if len(self.forced) > 1:
+            return self.mask()
+        codes = self.game.codes_array
+        present = np.zeros(self.game.colors, dtype=bool)
+        present[codes[candidates]] = True
+        dead = tuple(np.flatnonzero(~present).tolist())
+        unused = tuple(self.unused)
+        if len(dead) < 2 or set(dead) <= set(unused):  # Sym(D) adds nothing to Sym(U)
+            return self.mask()
+        groups = (dead,) if len(unused) < 2 or set(unused) <= set(dead) else (dead, unused)
+        masks = self.shared.setdefault("node masks", {})
+        if groups not in masks:
+            masks[groups] = np.logical_and.reduce([self.first_in_order(group) for group in groups])
+        return masks[groups]
+
+    def first_in_order(self, group: tuple[int, ...]) -> np.ndarray:
+        """Per code: do the colours of `group` it uses appear, in order of first appearance,
+        as the smallest of the group, increasing? (Its relabelling within the group is itself.)"""
+        if "firsts" not in self.shared:
+            self.shared["firsts"] = _first_appearances(self.game.codes_array, self.game.colors)
+        firsts = self.shared["firsts"]  # codes x pegs, the colours by first appearance, then `colors`
+        rank = np.full(self.game.colors + 1, -1, dtype=np.int64)
+        rank[list(group)] = np.arange(len(group))
+        ranks = rank[firsts]
+        inside = ranks >= 0
+        return ((ranks == np.cumsum(inside, axis=1) - 1) | ~inside).all(axis=1)
 
     # --- the group --------------------------------------------------------------------------
     def mask(self) -> np.ndarray | None:
@@ -229,6 +276,32 @@ class Stabilizer:
                 np.minimum(least, images[keep].min(axis=0), out=least)
                 kept += int(keep.sum())
         return least if kept > 1 else None
+
+
+class Identity(Stabilizer):
+    """The trivial group of a history, equal weights: every longer history's is trivial too,
+    and its nodes' representatives are those of their dead colours alone (`node_mask`: at
+    most one colour is unused, and relabelling one colour changes nothing). One object serves
+    every such history."""
+
+    def __init__(self, game, shared: dict):
+        identity = (tuple(range(game.pegs)), tuple(range(game.colors)))
+        super().__init__(game, (), None, shared, [identity])
+        self.unused = []
+        self._mask = False
+
+    def after(self, guess: int) -> "Identity":
+        return self
+
+
+def _first_appearances(codes: np.ndarray, colors: int) -> np.ndarray:
+    """firsts[x] = the distinct colours of code x in order of first appearance, padded with
+    `colors` (no colour)."""
+    firsts = np.full(codes.shape, colors, dtype=np.int64)
+    for x, code in enumerate(codes.tolist()):
+        seen = list(dict.fromkeys(code))
+        firsts[x, :len(seen)] = seen
+    return firsts
 
 
 def _extended(pi: tuple[int, ...], tau: tuple[int, ...], code: tuple[int, ...]) -> tuple[int, ...] | None:

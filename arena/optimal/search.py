@@ -331,7 +331,7 @@ class Search:
             base = self.game.candidate_guesses(S)
         else:
             base = self.game.all_guesses if allowed is None else allowed.guesses
-        return base if sym is None else sym.representatives(base)
+        return base if sym is None else sym.representatives(base, S)
 
     # --- the search --------------------------------------------------------------------------
     def solve(self, S: Indexes, budget: float = INF, left: int | None = None, sym=None,
