@@ -28,6 +28,11 @@ of first appearance is invariant under Sym(U) and stays in the orbit, so
 is constant on each orbit of G_H and belongs to it: exactly one guess per orbit has rep(x) = x.
 With weights the group is listed explicitly instead (F x Sym(U) while that is small, else F) and
 cut down to the elements that preserve the weights; its orbit minima are the representatives.
+
+At a node, more. The stabilizer of the history maps the node's candidate set S onto itself, and
+so does every permutation of the dead colours D, those no candidate has (it fixes each
+candidate). With equal weights, where F is the identity, the search takes one guess per orbit of
+Sym(D) (x Sym(U)) instead (`Stabilizer.node_mask`; the argument is there).
 """
 
 from __future__ import annotations

@@ -14,21 +14,28 @@ non-empty.
 The search. `solve(S, budget)` returns C(S) exactly when it is below `budget`, and otherwise
 some proven lower bound that is at least `budget` (the classic fail-high of alpha-beta). Per node:
 
-1. the partition counts of S under every guess of the pool, in one `partition_counts` call;
+0. before S's pool is scored, a set of up to MID_SET secrets is closed or bounded from its
+   candidates alone (close_small; the candidates' bound of bounds.py): a set whose bound
+   reaches the budget fails high without a scan;
+1. the partition counts of S under every guess of the pool (with few reply codes, as one
+   row per reply, so that each reduction runs along the guesses: `code_counts`);
 2. for every guess, a lower bound w(S) + sum_r LB(S_r) from the slot bound (bounds.py), with b
    the largest number of non-hit classes any guess makes on S (it bounds every class below);
 3. guesses in order of that bound, ties to fewer expected candidates (sum of squared class
-   sizes: a cheap heuristic, so the first tree found is already good); a guess is skipped once
-   its bound reaches the best total found so far, which starts at the budget passed down;
-   a guess whose replies coincide on every candidate with a guess already searched at the
-   node has the same classes, hence the same cost, and is skipped (checked only for the
-   guesses actually searched: most nodes search one or two of their hundreds);
-4. inside a guess, every class's bound raised to what the cache has proven for it (an exact
-   value or a failed search), and the guess dropped if that reaches the best; then the
-   classes in increasing size, each solved with what is left of the budget once
-   the others' lower bounds are reserved: small classes are cheap (often closed forms below)
-   and their exact values tighten the budget of the big ones; the guess is dropped as soon as
-   its running total (exact values so far + bounds for the rest) reaches the best.
+   sizes: a cheap heuristic, so the first tree found is already good), sorted only as far as
+   the node gets (sorted_lazily); a guess is skipped once its bound reaches the best total
+   found so far, which starts at the budget passed down; a guess whose replies coincide on
+   every candidate with a guess already searched at the node has the same classes, hence the
+   same cost, and is skipped (checked only for the guesses actually searched: most nodes
+   search one or two of their hundreds);
+4. inside a guess, before any class is searched, every class's bound is raised to what the
+   cache has proven for it (an exact value or a failed search) or, for a class met for the
+   first time, to its closed value or its candidates' bound (known_class_bounds), and the
+   guess is dropped as soon as the total reaches the best; then the classes in increasing
+   size, each solved with what is left of the budget once the others' lower bounds are
+   reserved: small classes are cheap (often closed forms below) and their exact values
+   tighten the budget of the big ones; the guess is dropped as soon as its running total
+   (exact values so far + bounds for the rest) reaches the best.
 
 Exactness: a guess is only skipped or dropped when a lower bound on its cost reaches a cost
 already achieved (or the budget), so the value returned below the budget is the minimum.
@@ -38,8 +45,10 @@ best guess, or to the best lower bound proven so far. The cache is bounded: its 
 counted as entries go in (a fixed overhead plus the key), and past its budget (half the memory
 limit of arena.resources) the older half of the entries is forgotten. Only speed depends on
 the cache: a forgotten set is searched again when it is met again. Symmetries (the game's, e.g.
-arena/games/mastermind_symmetry.py, through `stabilizer`) restrict the pool
-to one guess per class of equivalent guesses. Small sets are closed without a search:
+arena/games/mastermind_symmetry.py, through `stabilizer`) restrict the pool to one guess per
+class of equivalent guesses: the stabilizer of the guesses made so far, and at a node, given
+its candidates, the permutations of the colours none of them has. Small sets are closed
+without a search:
 
 - one secret costs its weight, two cost w1 + 2 w2 (guess the heavier first);
 - n <= b + 1 secrets of equal weight cost at least 2n - 1 (the slot bound), attained when some
@@ -48,7 +57,10 @@ to one guess per class of equivalent guesses. Small sets are closed without a se
   a non-candidate makes at most n classes, n + sum(2 n_r - 1) >= 2n), attained by a candidate
   that leaves one pair (if a third guess is allowed);
 - with weights, n <= b + 1 secrets cost at least 2 w(S) - w_max, attained when a heaviest
-  secret's guess splits the others into singletons.
+  secret's guess splits the others into singletons;
+- otherwise (equal weights, up to MID_SET secrets, all of them guesses) the candidates' bound
+  of bounds.py: min(3n - 1 - the most distinct replies of a candidate, 3n - min(n, b)) while
+  n <= b + 1, and with the slot table beyond.
 
 The misses cost (game.rules.cost == "misses", Hangman). A guess costs nothing, a miss costs one:
 a set the game calls determined (one word left) is a leaf of cost 0, and otherwise
@@ -395,6 +407,7 @@ class Search:
 
             C(S) >= min(3n - 1 - max over candidates of d, 3n - min(n, parts)).
 
+        (bounds.py, "The candidates' bound"; close_by_candidates for sets beyond TINY_SET.)
         It needs only the n x n block of the candidates' replies, against a pass over every
         guess of the pool for the node's own bound; when it reaches the budget the node fails
         high without one (4x6: 1,816 sets searched without the bound, 1,618 with it)."""
