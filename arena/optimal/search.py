@@ -108,14 +108,15 @@ TWO_LEVELS = 40
 #: Guesses at nodes of at least this many candidates have their classes bounded one level deep
 #: (level_bounds) before any is searched: the root of Wordle (2,315), Jotto, Mastermind (1,296).
 LEVEL_SIZE = 1000
-#: Cells of the (candidates x guesses) block that uniform_scores counts at once (about 2 MB of
-#: intp keys: the temporaries stay in cache and need no fresh pages from the system).
+#: Cells of the (candidates x guesses) block that uniform_scores counts at once, and the most
+#: that code_counts counts itself (about 2 MB of intp keys: the temporaries stay in cache and
+#: need no fresh pages from the system).
 SCORE_BLOCK = 1 << 18
 #: Sets of at most this many secrets, all of them guesses, are closed or bounded (close_small)
 #: in plain Python lists rather than numpy arrays, which cost more to set up than to count.
 TINY_SET = 12
 #: Sets of at most this many secrets, all of them guesses, are bounded by their candidates'
-#: classes before their pool is scored (close_small, candidate_bound).
+#: classes before their pool is scored (close_small, close_by_candidates).
 MID_SET = 64
 #: Classes of sets of at most this many secrets are grouped in plain Python (classes_of).
 SMALL_SPLIT = 32
