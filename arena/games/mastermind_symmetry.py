@@ -180,7 +180,8 @@ class Stabilizer:
         if self.invariant is None:
             if len(forced) == 1 and len(unused) <= 1:
                 return False
-            images = np.stack([self.index_of(self.relabel(self.apply(f), unused)) for f in forced])
+            canonical = self.relabelled(unused)
+            images = np.stack([canonical[self.index_of(self.apply(f))] for f in forced])
         else:
             rep = self.explicit_minimum(forced, unused)
             if rep is None:
@@ -188,6 +189,16 @@ class Stabilizer:
             return rep == np.arange(len(rep))
         rep = images.min(axis=0)
         return rep == np.arange(len(rep))
+
+    def relabelled(self, unused: list[int]) -> np.ndarray:
+        """For every code, the index of the code with its unused colours relabelled (`relabel`),
+        kept by the set of unused colours: relabelling acts code by code, so relabel(f x) is
+        read off the index of f x."""
+        canonical = self.shared.setdefault("relabelled", {})
+        key = tuple(unused)
+        if key not in canonical:
+            canonical[key] = self.index_of(self.relabel(self.game.codes_array, unused))
+        return canonical[key]
 
     def forced_elements(self) -> list[tuple[tuple[int, ...], np.ndarray]]:
         """F: for each position permutation tau that some colour permutation makes fix every guess
