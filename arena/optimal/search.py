@@ -234,8 +234,9 @@ class Search:
         self.deadline = deadline
         self.hit = -1 if self.misses else int(game.hit)  # -1: no reply finishes a class
         self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
-        #: every secret is also a guess (close_small's candidates)
+        #: every secret is also a guess (close_small's candidates), and (`same_index`) secret i is guess i
         self.all_named = bool(game.secret_guess.min(initial=0) >= 0)
+        self.same_index = bool(np.array_equal(game.secret_guess, np.arange(len(game.secrets))))
         self.node_limit: int | None = None  # stop (Timeout) after this many nodes in all
         self.cache: dict = {}
         self.fit_cache: dict = {}
@@ -416,7 +417,7 @@ class Search:
         if self.uniform and self.all_named and n <= TINY_SET:  # the same, in plain Python
             if n == 2:
                 return 3.0, int(self.game.secret_guess[S[0]])
-            named = self.game.secret_guess[S]
+            named = S if self.same_index else self.game.secret_guess[S]
             rows = self.game.table[named[:, None], S].tolist()
             distinct = [len(set(row)) for row in rows]
             most = max(distinct)
