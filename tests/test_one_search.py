@@ -111,3 +111,36 @@ def test_counting_lost_games_needs_misses_and_strikes():
     game = make_game("hangman:length=4,first=40")
     with pytest.raises(ArenaError):
         Search(game, np.ones(len(game.secrets)), lost=True)
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=5", "mastermind:pegs=3,colors=6,repeats=false"])
+def test_the_symmetry_of_a_history_and_its_dead_colours_keeps_every_value(spec):
+    """Down a random history: the stabilizer built from its parent's forced elements equals the
+    one built from scratch, and the search at the history's candidate set, its pool cut to one
+    guess per orbit (of the history's stabilizer and of the permutations of the colours no
+    candidate has), finds the value of the search over every guess."""
+    from arena.games.mastermind_symmetry import Identity, Stabilizer
+
+    game = make_game(spec)
+    rng = np.random.default_rng(7)
+    plain = Search(game, np.ones(len(game.secrets)))
+    dead_seen = 0
+    for _ in range(12):
+        sym, S = stabilizer(game), game.all_secrets
+        secret = int(rng.integers(len(game.secrets)))
+        for _ in range(int(rng.integers(1, 4))):
+            guess = int(rng.integers(len(game.guesses)))
+            S = game.consistent(S, guess, game.reply(guess, secret))
+            history = tuple(sorted(set(sym.history + (guess,)))) if not isinstance(sym, Identity) else None
+            sym = sym.after(guess)
+            if history is not None:  # the parent's group was not trivial
+                scratch = Stabilizer(game, history)
+                if isinstance(sym, Identity):
+                    assert scratch.trivial()
+                else:
+                    assert {(t, p) for t, p in sym.forced} == {(t, p) for t, p in scratch.forced}
+            if len(S) > 1:
+                dead_seen += len(set(range(game.colors)) - set(game.codes_array[S].ravel().tolist())) >= 2
+                reduced = Search(game, np.ones(len(game.secrets)), symmetry=sym)
+                assert reduced.solve(S, sym=sym) == plain.solve(S), (sym.history, S)
+    assert dead_seen  # the dead colours' filter was met

@@ -183,6 +183,60 @@ def test_bounds_never_exceed_the_optimum():
         assert proven_bound(search, subset, 2) <= value
 
 
+def subset_optimum(game, S) -> float:
+    """min over trees of the guesses that find every secret of S (equal weights): the brute
+    force's recursion, on a subset."""
+    table, hit = game.table.tolist(), game.hit
+
+    @lru_cache(maxsize=None)
+    def cost(S: tuple) -> float:
+        if len(S) == 1:
+            return 1.0
+        best = math.inf
+        for g in range(len(game.guesses)):
+            classes: dict[int, list[int]] = {}
+            for s in S:
+                classes.setdefault(table[g][s], []).append(s)
+            if len(classes) == 1 and hit not in classes:
+                continue
+            total = float(len(S))
+            for reply, members in classes.items():
+                if reply != hit:
+                    total += cost(tuple(members))
+                if total >= best:
+                    break
+            best = min(best, total)
+        return best
+
+    return cost(tuple(int(s) for s in S))
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=6", "mastermind:pegs=3,colors=4"])
+def test_small_sets_closures_and_candidates_bound_match_the_brute_force(spec):
+    """close_small on random sets of 3 to 30 secrets, told the true most classes of any guess
+    (so that sets beyond b + 1 read the slot table): a closed value is the optimum, a bound
+    never exceeds it (bounds.py, "The candidates' bound")."""
+    game = make_game(spec)
+    search = Search(game, np.ones(len(game.secrets)))
+    rng = np.random.default_rng(5)
+    closed = bounded = beyond = 0
+    for _ in range(30):
+        S = np.sort(rng.choice(len(game.secrets), size=int(rng.integers(3, 31)), replace=False))
+        counts = game.partition_counts(None, S).copy()
+        counts[:, game.hit] = 0
+        parts = int(np.count_nonzero(counts, axis=1)[counts.max(axis=1) < len(S)].max())
+        optimum = subset_optimum(game, S)
+        value, guess = search.close_small(S, 64, parts)
+        if guess >= 0:
+            closed += 1
+            assert value == optimum
+        else:
+            bounded += 1
+            beyond += len(S) > parts + 1
+            assert value <= optimum
+    assert closed and bounded and beyond
+
+
 def test_symmetry_finds_the_five_first_guesses(mastermind):
     sym = stabilizer(mastermind)
     assert [mastermind.guesses[g] for g in sym.representatives(mastermind.all_guesses)] == \

@@ -28,6 +28,11 @@ of first appearance is invariant under Sym(U) and stays in the orbit, so
 is constant on each orbit of G_H and belongs to it: exactly one guess per orbit has rep(x) = x.
 With weights the group is listed explicitly instead (F x Sym(U) while that is small, else F) and
 cut down to the elements that preserve the weights; its orbit minima are the representatives.
+
+At a node, more. The stabilizer of the history maps the node's candidate set S onto itself, and
+so does every permutation of the dead colours D, those no candidate has (it fixes each
+candidate). With equal weights, where F is the identity, the search takes one guess per orbit of
+Sym(D) (x Sym(U)) instead (`Stabilizer.node_mask`; the argument is there).
 """
 
 from __future__ import annotations
@@ -68,47 +73,117 @@ class Stabilizer:
 
     `invariant` is None when every code is a secret of equal weight; else an array over the
     secrets (the weights, -1 for secrets the tree does not cover) that an element must preserve.
+
+    Cheap to extend. The search asks for `after(guess)` at every guess it tries, so a history's
+    group is built once (the stabilizers are kept by history in `shared`, shared by all nodes),
+    from its parent's: an element fixing H + (g) fixes H, so the forced elements of the longer
+    history are the parent's (tau, pi) whose partial colour map pi extends consistently and
+    injectively to the colours of g (`extend`), not a scan of all pegs! position permutations.
+    The orbit representatives (`mask`, a pass over every code for each forced element) are
+    computed only when a node asks for its pool: most histories only reach small classes that
+    are closed without a search.
     """
 
     def __init__(self, game, history: tuple[int, ...] = (), invariant: np.ndarray | None = None,
-                 _shared: dict | None = None):
+                 _shared: dict | None = None, _forced: list | None = None):
         self.game = game
         self.history = tuple(sorted(set(history)))
         self.invariant = invariant
-        self.shared = {} if _shared is None else _shared  # group data by history, shared by all nodes
-        self._mask: np.ndarray | None = None
+        self.shared = {} if _shared is None else _shared  # stabilizers by history, the code index
+        if "codes" not in self.shared:
+            self.shared["codes"] = [tuple(code) for code in game.codes_array.tolist()]
+        #: F (forced_elements) as (tau, pi) with pi a tuple over the colours, -1 where unused
+        self.forced = self._forced_from_scratch() if _forced is None else _forced
+        used = {c for h in self.history for c in self.shared["codes"][h]}
+        self.unused = [c for c in range(game.colors) if c not in used]
+        self._mask: np.ndarray | bool | None = None
 
     def after(self, guess: int) -> "Stabilizer | None":
-        """The stabilizer of the history extended by `guess` (None once it is trivial)."""
+        """The stabilizer of the history extended by `guess` (None once it is trivial, with
+        weights)."""
         if guess in self.history:
             return self
-        child = Stabilizer(self.game, self.history + (guess,), self.invariant, self.shared)
-        return child if child.mask() is not None else None
+        history = tuple(sorted(self.history + (guess,)))
+        if history not in self.shared:
+            child = Stabilizer(self.game, history, self.invariant, self.shared, self.extend(guess))
+            if child.trivial():  # with equal weights its nodes may still exchange dead colours
+                child = None if self.invariant is not None else self.shared.setdefault(
+                    "identity", Identity(self.game, self.shared))
+            self.shared[history] = child
+        return self.shared[history]
 
-    def representatives(self, pool: Indexes) -> Indexes:
-        """The guesses of `pool` that are the least of their orbit."""
-        mask = self.mask()
+    def trivial(self) -> bool:
+        """Is the group the identity alone? With equal weights: one forced element and at most
+        one unused colour; with weights, when no other element keeps the invariant."""
+        if self.invariant is None:
+            return len(self.forced) == 1 and len(self.unused) <= 1
+        return self.mask() is None
+
+    def representatives(self, pool: Indexes, candidates: Indexes | None = None) -> Indexes:
+        """The guesses of `pool` that are the least of their orbit; given the node's
+        `candidates` (equal weights), one per orbit of the larger group that also exchanges
+        the colours no candidate has (`node_mask`)."""
+        mask = self.mask() if candidates is None or self.invariant is not None else self.node_mask(candidates)
         return pool if mask is None else pool[mask[pool]]
+
+    def node_mask(self, candidates: Indexes) -> np.ndarray | None:
+        """The representatives at a node whose candidates S have none of the colours D (the
+        dead colours), equal weights, when F (forced_elements) is the identity alone.
+
+        Why it keeps the cost. A permutation of D fixes every candidate, so it maps S onto
+        itself, as every element of G_H does; the pool is all codes and the weights are equal,
+        so guesses in one orbit of K = <G_H, Sym(D)> have isomorphic classes of equal cost and
+        one per orbit is searched. With F the identity, G_H = Sym(U) (U: the colours the history
+        never used), and U lies in D or misses it (two unused colours are exchanged by G_H, so
+        they occur in S both or neither). So K is Sym(D), or Sym(U) x Sym(D), and its orbit
+        representatives are the codes whose colours of each group (D; U apart when it misses
+        D) appear in increasing order, the smallest first (`first_in_order`: relabelling in
+        order of first appearance leaves them unchanged). When F is larger, the history's
+        representatives (`mask`) are used."""
+        if len(self.forced) > 1:
+            return self.mask()
+        codes = self.game.codes_array
+        present = np.zeros(self.game.colors, dtype=bool)
+        present[codes[candidates]] = True
+        dead = tuple(np.flatnonzero(~present).tolist())
+        unused = tuple(self.unused)
+        if len(dead) < 2 or set(dead) <= set(unused):  # Sym(D) adds nothing to Sym(U)
+            return self.mask()
+        groups = (dead,) if len(unused) < 2 or set(unused) <= set(dead) else (dead, unused)
+        masks = self.shared.setdefault("node masks", {})
+        if groups not in masks:
+            masks[groups] = np.logical_and.reduce([self.first_in_order(group) for group in groups])
+        return masks[groups]
+
+    def first_in_order(self, group: tuple[int, ...]) -> np.ndarray:
+        """Per code: do the colours of `group` it uses appear, in order of first appearance,
+        as the smallest of the group, increasing? (Its relabelling within the group is itself.)"""
+        if "firsts" not in self.shared:
+            self.shared["firsts"] = _first_appearances(self.game.codes_array, self.game.colors)
+        firsts = self.shared["firsts"]  # codes x pegs, the colours by first appearance, then `colors`
+        rank = np.full(self.game.colors + 1, -1, dtype=np.int64)
+        rank[list(group)] = np.arange(len(group))
+        ranks = rank[firsts]
+        inside = ranks >= 0
+        return ((ranks == np.cumsum(inside, axis=1) - 1) | ~inside).all(axis=1)
 
     # --- the group --------------------------------------------------------------------------
     def mask(self) -> np.ndarray | None:
         """A boolean per code: is it its orbit's representative? None if the group is trivial."""
         if self._mask is None:
-            if self.history not in self.shared:
-                self.shared[self.history] = self._compute_mask()
-            self._mask = self.shared[self.history]
+            self._mask = self._compute_mask()
         return None if self._mask is False else self._mask
 
     def _compute_mask(self):
         if not self.history and self.invariant is None:
             return self.type_minima()
         forced = self.forced_elements()
-        used = {int(c) for h in self.history for c in self.game.codes_array[h]}
-        unused = [c for c in range(self.game.colors) if c not in used]
+        unused = self.unused
         if self.invariant is None:
             if len(forced) == 1 and len(unused) <= 1:
                 return False
-            images = np.stack([self.index_of(self.relabel(self.apply(f), unused)) for f in forced])
+            canonical = self.relabelled(unused)
+            images = np.stack([canonical[self.index_of(self.apply(f))] for f in forced])
         else:
             rep = self.explicit_minimum(forced, unused)
             if rep is None:
@@ -131,30 +206,49 @@ class Stabilizer:
         mask[first] = True
         return mask
 
+    def relabelled(self, unused: list[int]) -> np.ndarray:
+        """For every code, the index of the code with its unused colours relabelled (`relabel`),
+        kept by the set of unused colours: relabelling acts code by code, so relabel(f x) is
+        read off the index of f x."""
+        canonical = self.shared.setdefault("relabelled", {})
+        key = tuple(unused)
+        if key not in canonical:
+            canonical[key] = self.index_of(self.relabel(self.game.codes_array, unused))
+        return canonical[key]
+
     def forced_elements(self) -> list[tuple[tuple[int, ...], np.ndarray]]:
         """F: for each position permutation tau that some colour permutation makes fix every guess
         of the history, (tau, pi) with pi the forced colour map (identity on unused colours)."""
-        codes = self.game.codes_array
         out = []
-        for tau in itertools.permutations(range(self.game.pegs)):
-            pi = np.full(self.game.colors, -1, dtype=np.int64)
-            ok = True
-            for h in self.history:
-                source, target = codes[h][list(tau)], codes[h]
-                for a, t in zip(source.tolist(), target.tolist()):
-                    if pi[a] == -1:
-                        pi[a] = t
-                    elif pi[a] != t:
-                        ok = False
-                        break
-                if not ok:
-                    break
-            mapped = pi[pi >= 0]
-            if not ok or len(set(mapped.tolist())) != len(mapped):
-                continue
+        for tau, partial in self.forced:
+            pi = np.array(partial, dtype=np.int64)
             free = pi < 0
             pi[free] = np.flatnonzero(free)  # identity on the unused colours
             out.append((tau, pi))
+        return out
+
+    def _forced_from_scratch(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """F of the history, every position permutation tried (the root's, or a history given whole)."""
+        out = []
+        for tau in itertools.permutations(range(self.game.pegs)):
+            pi: tuple[int, ...] | None = (-1,) * self.game.colors
+            for h in self.history:
+                pi = _extended(pi, tau, self.shared["codes"][h])
+                if pi is None:
+                    break
+            if pi is not None:
+                out.append((tau, pi))
+        return out
+
+    def extend(self, guess: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """F of the history extended by `guess`: the parent's elements whose colour map extends
+        to it (only they can fix the longer history)."""
+        code = self.shared["codes"][guess]
+        out = []
+        for tau, pi in self.forced:
+            longer = _extended(pi, tau, code)
+            if longer is not None:
+                out.append((tau, longer))
         return out
 
     def apply(self, element: tuple[tuple[int, ...], np.ndarray]) -> np.ndarray:
@@ -214,6 +308,47 @@ class Stabilizer:
                 np.minimum(least, images[keep].min(axis=0), out=least)
                 kept += int(keep.sum())
         return least if kept > 1 else None
+
+
+class Identity(Stabilizer):
+    """The trivial group of a history, equal weights: every longer history's is trivial too,
+    and its nodes' representatives are those of their dead colours alone (`node_mask`: at
+    most one colour is unused, and relabelling one colour changes nothing). One object serves
+    every such history."""
+
+    def __init__(self, game, shared: dict):
+        identity = (tuple(range(game.pegs)), tuple(range(game.colors)))
+        super().__init__(game, (), None, shared, [identity])
+        self.unused = []
+        self._mask = False
+
+    def after(self, guess: int) -> "Identity":
+        return self
+
+
+def _first_appearances(codes: np.ndarray, colors: int) -> np.ndarray:
+    """firsts[x] = the distinct colours of code x in order of first appearance, padded with
+    `colors` (no colour)."""
+    firsts = np.full(codes.shape, colors, dtype=np.int64)
+    for x, code in enumerate(codes.tolist()):
+        seen = list(dict.fromkeys(code))
+        firsts[x, :len(seen)] = seen
+    return firsts
+
+
+def _extended(pi: tuple[int, ...], tau: tuple[int, ...], code: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The partial colour map pi (-1: not yet forced) extended so that (tau, pi) fixes `code`,
+    pi(code[tau[i]]) = code[i] for every position i, or None if no injective extension does."""
+    pi_list = list(pi)
+    for source, t in zip(tau, code):
+        a = code[source]
+        if pi_list[a] == -1:
+            if t in pi_list:  # t is already the image of another colour: not injective
+                return None
+            pi_list[a] = t
+        elif pi_list[a] != t:
+            return None
+    return tuple(pi_list)
 
 
 def _with(pi: np.ndarray, unused: list[int], perm: tuple[int, ...]) -> np.ndarray:

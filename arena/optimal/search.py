@@ -14,17 +14,28 @@ non-empty.
 The search. `solve(S, budget)` returns C(S) exactly when it is below `budget`, and otherwise
 some proven lower bound that is at least `budget` (the classic fail-high of alpha-beta). Per node:
 
-1. the partition counts of S under every guess of the pool, in one `partition_counts` call;
+0. before S's pool is scored, a set of up to MID_SET secrets is closed or bounded from its
+   candidates alone (close_small; the candidates' bound of bounds.py): a set whose bound
+   reaches the budget fails high without a scan;
+1. the partition counts of S under every guess of the pool (with few reply codes, as one
+   row per reply, so that each reduction runs along the guesses: `code_counts`);
 2. for every guess, a lower bound w(S) + sum_r LB(S_r) from the slot bound (bounds.py), with b
    the largest number of non-hit classes any guess makes on S (it bounds every class below);
 3. guesses in order of that bound, ties to fewer expected candidates (sum of squared class
-   sizes: a cheap heuristic, so the first tree found is already good); a guess is skipped once
-   its bound reaches the best total found so far, which starts at the budget passed down;
-   on small sets, guesses whose replies coincide on every candidate are searched once;
-4. inside a guess, classes in increasing size, each solved with what is left of the budget once
-   the others' lower bounds are reserved: small classes are cheap (often closed forms below)
-   and their exact values tighten the budget of the big ones; the guess is dropped as soon as
-   its running total (exact values so far + bounds for the rest) reaches the best.
+   sizes: a cheap heuristic, so the first tree found is already good), sorted only as far as
+   the node gets (sorted_lazily); a guess is skipped once its bound reaches the best total
+   found so far, which starts at the budget passed down; a guess whose replies coincide on
+   every candidate with a guess already searched at the node has the same classes, hence the
+   same cost, and is skipped (checked only for the guesses actually searched: most nodes
+   search one or two of their hundreds);
+4. inside a guess, before any class is searched, every class's bound is raised to what the
+   cache has proven for it (an exact value or a failed search) or, for a class met for the
+   first time, to its closed value or its candidates' bound (known_class_bounds), and the
+   guess is dropped as soon as the total reaches the best; then the classes in increasing
+   size, each solved with what is left of the budget once the others' lower bounds are
+   reserved: small classes are cheap (often closed forms below) and their exact values
+   tighten the budget of the big ones; the guess is dropped as soon as its running total
+   (exact values so far + bounds for the rest) reaches the best.
 
 Exactness: a guess is only skipped or dropped when a lower bound on its cost reaches a cost
 already achieved (or the budget), so the value returned below the budget is the minimum.
@@ -34,8 +45,10 @@ best guess, or to the best lower bound proven so far. The cache is bounded: its 
 counted as entries go in (a fixed overhead plus the key), and past its budget (half the memory
 limit of arena.resources) the older half of the entries is forgotten. Only speed depends on
 the cache: a forgotten set is searched again when it is met again. Symmetries (the game's, e.g.
-arena/games/mastermind_symmetry.py, through `stabilizer`) restrict the pool
-to one guess per class of equivalent guesses. Small sets are closed without a search:
+arena/games/mastermind_symmetry.py, through `stabilizer`) restrict the pool to one guess per
+class of equivalent guesses: the stabilizer of the guesses made so far, and at a node, given
+its candidates, the permutations of the colours none of them has. Small sets are closed
+without a search:
 
 - one secret costs its weight, two cost w1 + 2 w2 (guess the heavier first);
 - n <= b + 1 secrets of equal weight cost at least 2n - 1 (the slot bound), attained when some
@@ -44,7 +57,10 @@ to one guess per class of equivalent guesses. Small sets are closed without a se
   a non-candidate makes at most n classes, n + sum(2 n_r - 1) >= 2n), attained by a candidate
   that leaves one pair (if a third guess is allowed);
 - with weights, n <= b + 1 secrets cost at least 2 w(S) - w_max, attained when a heaviest
-  secret's guess splits the others into singletons.
+  secret's guess splits the others into singletons;
+- otherwise (equal weights, up to MID_SET secrets, all of them guesses) the candidates' bound
+  of bounds.py: min(3n - 1 - the most distinct replies of a candidate, 3n - min(n, b)) while
+  n <= b + 1, and with the slot table beyond.
 
 The misses cost (game.rules.cost == "misses", Hangman). A guess costs nothing, a miss costs one:
 a set the game calls determined (one word left) is a leaf of cost 0, and otherwise
@@ -79,9 +95,6 @@ from .bounds import INF, determine_table, min_depth, slot_capacity, slot_depths,
 NO_LIMIT = 1 << 20
 #: Misses cost: a guess whose cost is within this of the best is a tie (costs are sums of weights).
 TIE = 1e-9  # "guesses left" when there is no depth limit
-#: Guesses with identical replies are merged at nodes of at most this many candidates (beyond,
-#: coincidences are rare and the comparison would cost more than it saves).
-DEDUPE_SIZE = 64
 #: Bytes a cache entry takes besides its key: the bytes object's header, the entry tuple and
 #: its floats, and the dict's slot (measured with sys.getsizeof, rounded up).
 ENTRY_BYTES = 200
@@ -95,9 +108,20 @@ TWO_LEVELS = 40
 #: Guesses at nodes of at least this many candidates have their classes bounded one level deep
 #: (level_bounds) before any is searched: the root of Wordle (2,315), Jotto, Mastermind (1,296).
 LEVEL_SIZE = 1000
-#: Cells of the (candidates x guesses) block that uniform_scores counts at once (about 2 MB of
-#: intp keys: the temporaries stay in cache and need no fresh pages from the system).
+#: Cells of the (candidates x guesses) block that uniform_scores counts at once, and the most
+#: that code_counts counts itself (about 2 MB of intp keys: the temporaries stay in cache and
+#: need no fresh pages from the system).
 SCORE_BLOCK = 1 << 18
+#: Sets of at most this many secrets, all of them guesses, are closed or bounded (close_small)
+#: in plain Python lists rather than numpy arrays, which cost more to set up than to count.
+TINY_SET = 12
+#: Sets of at most this many secrets, all of them guesses, are bounded by their candidates'
+#: classes before their pool is scored (close_small, close_by_candidates).
+MID_SET = 64
+#: Classes of sets of at most this many secrets are grouped in plain Python (classes_of).
+SMALL_SPLIT = 32
+#: The best guess of a cache entry whose bound is close_small's (known_class_bounds): none yet.
+CLOSED = -2
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
 
@@ -115,6 +139,21 @@ def stabilizer(game: Game, invariant: np.ndarray | None = None):
     game has no symmetry or only the identity keeps the invariant."""
     symmetry = game.symmetry()
     return None if symmetry is None else symmetry.stabilizer(invariant)
+
+
+def sorted_lazily(tried: Indexes, first: np.ndarray, second: Callable[[Indexes], np.ndarray], head: int = 16):
+    """`tried` in increasing order of (first, second), as np.lexsort orders them, but sorting
+    only the guesses up to the head-th least `first` (ties included, so the order is the same)
+    until the caller asks for more: most nodes search one or two guesses of their thousands.
+    `second(positions)` is the tie-break of those positions."""
+    if len(tried) <= 4 * head:
+        yield from tried[np.lexsort((second(tried), first[tried]))].tolist()
+        return
+    keys = first[tried]
+    threshold = np.partition(keys, head - 1)[head - 1]
+    near = keys <= threshold
+    for part in (tried[near], tried[~near]):
+        yield from part[np.lexsort((second(part), first[part]))].tolist()
 
 
 class Timeout(Exception):
@@ -195,6 +234,9 @@ class Search:
         self.deadline = deadline
         self.hit = -1 if self.misses else int(game.hit)  # -1: no reply finishes a class
         self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
+        #: every secret is also a guess (close_small's candidates), and (`same_index`) secret i is guess i
+        self.all_named = bool(game.secret_guess.min(initial=0) >= 0)
+        self.same_index = bool(np.array_equal(game.secret_guess, np.arange(len(game.secrets))))
         self.node_limit: int | None = None  # stop (Timeout) after this many nodes in all
         self.cache: dict = {}
         self.fit_cache: dict = {}
@@ -211,7 +253,6 @@ class Search:
         self._tables: dict = {}
         self._letters: tuple | None = None  # every letter's replies on the node last bounded (class_misses)
         self.stats = Stats()
-        self.mix = np.random.default_rng(0).integers(1, 1 << 62, size=DEDUPE_SIZE, dtype=np.int64)
 
     # --- small helpers ---------------------------------------------------------------------
     def table(self, b: int) -> np.ndarray:
@@ -219,6 +260,12 @@ class Search:
         if b not in self._tables:
             self._tables[b] = slot_table(len(self.game.secrets), b)
         return self._tables[b]
+
+    def table_list(self, b: int) -> list[float]:
+        """table(b) as a Python list (faster to index one class at a time)."""
+        if ("list", b) not in self._tables:
+            self._tables[("list", b)] = self.table(b).tolist()
+        return self._tables[("list", b)]
 
     def depths(self, b: int) -> np.ndarray:
         """The depth of each slot, shallowest first, for nodes of at most b non-hit classes."""
@@ -298,13 +345,15 @@ class Search:
             base = self.game.candidate_guesses(S)
         else:
             base = self.game.all_guesses if allowed is None else allowed.guesses
-        return base if sym is None else sym.representatives(base)
+        return base if sym is None else sym.representatives(base, S)
 
     # --- the search --------------------------------------------------------------------------
     def solve(self, S: Indexes, budget: float = INF, left: int | None = None, sym=None,
-              allowed: Allowed | None = None) -> float:
+              allowed: Allowed | None = None, parts: int | None = None, key=None) -> float:
         """C(S) if it is below `budget`, else a lower bound >= budget (see the module docstring);
-        `allowed`: the guesses the path allows (hard mode; None: every guess)."""
+        `allowed`: the guesses the path allows (hard mode; None: every guess); `parts`: the
+        most non-hit classes a guess makes on a superset of S (a node's b; None: any number);
+        `key`: S's cache key, if the caller has it."""
         left = self.limit if left is None else left
         n = len(S)
         if self.misses:
@@ -318,7 +367,10 @@ class Search:
             return float(self.w[S[0]]) if left >= 1 else INF
         elif left <= 1:
             return INF
-        key = self.key(S, left, allowed)
+        elif n == 2 and self.uniform and self.all_named:
+            return 3.0  # one of the two, then the other (best_guess: the first); no cache entry
+        if key is None:
+            key = self.key(S, left, allowed)
         entry = self.cache.get(key)
         known = 0.0
         if entry is not None:
@@ -328,17 +380,52 @@ class Search:
                 return known
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
-        closed = None if self.misses else self.close_small(S, left)
+        asked = entry is not None and entry[2] == CLOSED  # close_small's bound is the entry's
+        closed = None if self.misses or asked else self.close_small(S, left, self.b_max if parts is None else parts)
         if closed is not None:
             value, guess = closed
-            self.remember(self.cache, key, (value, value, guess))
-            return value
+            if guess >= 0:
+                self.remember(self.cache, key, (value, value, guess))
+                return value
+            if value > known:  # a proven bound: a node that cannot beat the budget is not searched
+                known = value
+                if known >= budget:
+                    self.remember(self.cache, key, (known, INF, -1))
+                    return known
         return self.search_node(S, budget, left, sym, key, known, allowed)
 
-    def close_small(self, S: Indexes, left: int) -> tuple[float, Index] | None:
-        """The exact value of a set too small to need a search, and its best guess, or None
-        (`left` >= 2 guesses are allowed)."""
+    def close_small(self, S: Indexes, left: int, parts: int) -> tuple[float, Index] | None:
+        """The exact value of a set too small to need a search and its best guess, or (guess
+        -1) a lower bound on its value read off its candidates, or None (`left` >= 2 guesses
+        are allowed; no guess makes more than `parts` non-hit classes on S).
+
+        The bound, equal weights: every class of c secrets costs at least 2c - 1 (one may be
+        hit first, the others need two guesses at least), so a candidate whose replies take d
+        distinct values on S (the hit among them) costs at least
+
+            n + sum over its d - 1 other classes of (2 c - 1) = 3n - 1 - d,
+
+        and a guess that is no candidate, making p <= min(n, parts) classes, at least 3n - p:
+
+            C(S) >= min(3n - 1 - max over candidates of d, 3n - min(n, parts)).
+
+        (bounds.py, "The candidates' bound"; close_by_candidates for sets beyond TINY_SET.)
+        It needs only the n x n block of the candidates' replies, against a pass over every
+        guess of the pool for the node's own bound; when it reaches the budget the node fails
+        high without one (4x6: 1,816 sets searched without the bound, 1,618 with it)."""
         n = len(S)
+        if self.uniform and self.all_named and n <= TINY_SET:  # the same, in plain Python
+            if n == 2:
+                return 3.0, int(self.game.secret_guess[S[0]])
+            named = S if self.same_index else self.game.secret_guess[S]
+            rows = self.game.table[named[:, None], S].tolist()
+            distinct = [len(set(row)) for row in rows]
+            most = max(distinct)
+            if most == n or (most == n - 1 and left >= 3):
+                return float(3 * n - 1 - most), int(named[distinct.index(most)])
+            return float(min(3 * n - 1 - most, 3 * n - min(n, parts))), -1
+        if self.uniform and self.all_named and n <= MID_SET:
+            return self.close_by_candidates(S, left, parts)
         named = self.game.secret_guess[S]
         if n == 2 and named.min() >= 0:  # guess the heavier: w1 + 2 w2
             heavy = 0 if self.w[S[0]] >= self.w[S[1]] else 1
@@ -351,6 +438,7 @@ class Search:
                 if distinct[best] == n or (distinct[best] == n - 1 and left >= 3):
                     # all singletons: 2n - 1; one pair: 2n, which is the bound without a perfect candidate
                     return float(2 * n - 1 + (n - distinct[best])), int(named[best])
+                return float(min(3 * n - 1 - distinct[best], 3 * n - min(n, parts))), -1
             else:
                 # every secret but the one hit first needs two guesses: 2 w(S) - w_max at least,
                 # attained when a heaviest secret's guess splits the others into singletons
@@ -360,12 +448,49 @@ class Search:
                     return float(2 * w.sum() - w.max()), int(named[perfect[0]])
         return None
 
+    def close_by_candidates(self, S: Indexes, left: int, parts: int) -> tuple[float, Index]:
+        """close_small for a set of up to MID_SET secrets, equal weights, all of them guesses:
+        the closures, or else a lower bound from the candidates' classes alone. With T the slot
+        table for `parts` classes (bounds.py; it bounds every class below), a candidate costs
+        at least n + sum over its classes of T(c), and a guess that is no candidate, whose
+        p <= min(n, parts) classes hold all n secrets, at least n + the least sum of T over p
+        classes, which (T being convex with T(0) = 0) is that of the most even split. For
+        n <= parts + 1 (T(c) = 2c - 1) this is close_small's bound; beyond, it is tighter."""
+        n, codes = len(S), self.game.n_codes
+        named = self.game.secret_guess[S]
+        keys = self.game.table[named[:, None], S].astype(np.intp)
+        keys += np.arange(0, n * codes, codes, dtype=np.intp)[:, None]
+        counts = np.bincount(keys.ravel(), minlength=n * codes).reshape(n, codes)
+        distinct = np.count_nonzero(counts, axis=1)  # the hit class among them
+        best = int(distinct.argmax())
+        most = int(distinct[best])
+        if most == n or (most == n - 1 and left >= 3):
+            return float(3 * n - 1 - most), int(named[best])
+        counts[:, self.hit] = 0
+        table = self.table(parts)
+        candidates = n + table[counts].sum(axis=1).min()
+        p = min(n, parts)
+        q, r = divmod(n, p)
+        others = n + r * table[q + 1] + (p - r) * table[q]
+        return float(min(candidates, others)), -1
+
     def score_guesses(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
         """For every guess of the pool, the lower bound w(S) + sum_r LB(S_r), and a tie-break
-        heuristic (expected share of candidates left); also b, the most non-hit classes."""
+        heuristic (expected share of candidates left: the sum of squared class sizes); also b,
+        the most non-hit classes."""
+        bound, spread_of, b = self.node_scores(S, pool, left)
+        return bound, spread_of(np.arange(len(pool))), b
+
+    def node_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable, int]:
+        """score_guesses with the tie-break as a function of the guesses' positions in the pool:
+        a node orders only the few guesses it may search (sorted_lazily), and with few reply
+        codes their spread is summed for those alone."""
         n = len(S)
-        if self.uniform and not self.misses and self.wide:
-            return self.uniform_scores(S, pool, left)
+        if self.uniform and not self.misses:
+            if not self.wide:
+                return self.few_code_scores(S, pool, left)
+            bound, spread, b = self.uniform_scores(S, pool, left)
+            return bound, spread.__getitem__, b
         counts, codes = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
@@ -384,7 +509,59 @@ class Search:
         if left < NO_LIMIT and not self.misses:
             bound[largest > slot_capacity(b, left - 1)] = INF
         spread = (counts.astype(np.float64) ** 2).sum(axis=1)
-        return bound, spread, b
+        return bound, spread.__getitem__, b
+
+    def code_counts(self, S: Indexes, pool: Indexes) -> np.ndarray:
+        """counts[r, i] = how many candidates of S give reply r to guess pool[i], the hit row
+        zeroed: the partition counts transposed, one row per reply code, so that every
+        reduction over a guess's classes runs along the long axis (a whole row of guesses per
+        numpy operation, instead of one short row of codes per guess). Small blocks are counted
+        here, by one bincount of code * len(pool) + column; big ones by the game's counting."""
+        m = len(pool)
+        if len(S) * m <= SCORE_BLOCK:
+            keys = np.take(self.game.by_secret[S], pool, axis=1).astype(np.intp)
+            keys *= m
+            keys += np.arange(m, dtype=np.intp)
+            counts = np.bincount(keys.ravel(), minlength=m * self.game.n_codes).reshape(self.game.n_codes, m)
+        else:
+            counts = np.ascontiguousarray(self.game.reply_counts(pool, S).counts.T)
+        if self.hit >= 0:
+            counts[self.hit] = 0
+        return counts
+
+    def few_code_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable, int]:
+        """node_scores with equal weights on a game with few reply codes (Jotto, Mastermind), on
+        the transposed counts (code_counts), as bytes while classes fit (8 times less memory
+        for every pass below). As in uniform_scores, every class of k <= b + 1 secrets has slot
+        bound 2k - 1, so a guess whose largest non-hit class has at most b + 1 secrets has the
+        bound
+
+            n + sum_r (2 n_r - 1) = n + 2 (n - [the guess is a candidate]) - parts,
+
+        and only guesses with a larger class are read off the slot table."""
+        n = len(S)
+        counts = self.code_counts(S, pool)
+        if n < 256:
+            counts = counts.astype(np.uint8)
+        largest = counts.max(axis=0)
+        parts = (counts != 0).view(np.uint8).sum(axis=0, dtype=np.int32)
+        useful = largest < n  # a guess that leaves all of S in one class learns nothing
+        b = int(parts[useful].max(initial=1))
+        member = np.zeros(len(self.game.secrets) + 1, dtype=np.int32)  # the last slot: guesses naming no secret
+        member[S] = 2
+        bound = (3 * n - member[self.game.same_secret[pool]] - parts).astype(np.float64)
+        big = np.flatnonzero(largest > b + 1)
+        if len(big):
+            bound[big] = n + self.table(b)[counts[:, big]].sum(axis=0)
+        bound[~useful] = INF
+        if left < NO_LIMIT:
+            bound[largest > slot_capacity(b, left - 1)] = INF
+
+        def spread_of(chosen: Indexes) -> np.ndarray:
+            part = counts[:, chosen].astype(np.int64)
+            return np.einsum("ij,ij->j", part, part).astype(np.float64)
+
+        return bound, spread_of, b
 
     def uniform_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]:
         """score_guesses with equal weights on a game with many reply codes, each with its column
@@ -538,7 +715,7 @@ class Search:
             self.report(self)
         at_root = key == self.root_key
         pool = self.pool(S, sym, allowed)
-        bound, spread, b = self.score_guesses(S, pool, left)
+        bound, spread_of, b = self.node_scores(S, pool, left)
         tried = np.flatnonzero(bound < budget)
         floor = float(bound[bound >= budget].min(initial=INF))  # least bound among untried guesses
         if len(tried) == 0:
@@ -547,10 +724,9 @@ class Search:
         # misses: ties go to the first guess of the pool (the alphabetically first letter), so
         # guesses are taken in pool order within a bound and one tying a later best is searched
         tie = TIE if self.misses else 0.0
-        order = tried[np.lexsort((np.arange(len(pool))[tried] if tie else spread[tried], bound[tried]))]
-        if len(S) <= DEDUPE_SIZE:
-            order = order[self.distinct_partitions(S, pool[order])]
+        order = sorted_lazily(tried, bound, (lambda chosen: chosen) if tie else spread_of)
         best, best_guess = budget, -1
+        seen: set[bytes] = set()  # the reply vectors of the guesses searched here
         for i in order:
             guess = int(pool[i])
             earlier = tie and 0 <= guess < best_guess  # may win a tie
@@ -559,6 +735,10 @@ class Search:
                 if tie and bound[i] < best + tie:
                     continue  # a later guess in pool order: ties do not move the best
                 break
+            replies = self.game.table[guess, S].tobytes()
+            if replies in seen:
+                continue  # the same classes as a guess searched here: the same cost
+            seen.add(replies)
             if at_root:  # the guesses left are bounded by bound[i] at least (sorted), the others by floor
                 self.root_lower = max(self.root_lower, known, min(best, floor, float(bound[i])))
             value = self.guess_value(guess, S, best + (tie if earlier else 0.0), left, b, sym, allowed)
@@ -575,44 +755,89 @@ class Search:
         self.remember(self.cache, key, (proven, INF, -1))
         return proven
 
-    def distinct_partitions(self, S: Indexes, guesses: Indexes) -> np.ndarray:
-        """Positions of the guesses whose replies on S differ from every earlier guess's: two
-        guesses with the same reply for every candidate have the same classes, hence the same
-        cost, and only the first needs a search. Reply vectors are compared by a random linear
-        hash, and equal hashes are checked element by element (a collision keeps both)."""
-        if len(guesses) < 2:
-            return np.arange(len(guesses))
-        block = self.game.by_secret[S[:, None], guesses].astype(np.int64)
-        digest = self.mix[: len(S)] @ block  # wraps modulo 2^64: still a fine hash
-        _, first, inverse = np.unique(digest, return_index=True, return_inverse=True)
-        twin = first[inverse.ravel()]
-        same = (block == block[:, twin]).all(axis=0)
-        keep = (twin == np.arange(len(guesses))) | ~same
-        return np.flatnonzero(keep)
-
     def guess_value(self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym,
                     allowed: Allowed | None = None) -> float:
         """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit."""
         self.stats.guesses += 1
-        parts = self.game.partition(guess, S)
         if self.misses:
+            parts = self.game.partition(guess, S)
             return self.misses_value(S, parts, limit, left, None if sym is None else sym.after(guess))
-        classes = [(r, c) for r, c in parts.items() if r != self.hit]
-        classes.sort(key=lambda rc: len(rc[1]))
-        bounds = [self.class_bound(c, b, left - 1) for _, c in classes]
+        classes = self.classes_of(guess, S)
+        if self.uniform:  # the slot table read directly (class_bound), inf past the depth limit
+            table, room = self.table_list(b), slot_capacity(b, left - 1)
+            bounds = [table[len(c)] if len(c) <= room else INF for _, c in classes]
+        else:
+            bounds = [self.class_bound(c, b, left - 1) for _, c in classes]
         total = self.weight(S) + sum(bounds)
         if total >= limit:
             return total
+        keys: list = [None] * len(classes)
+        if not self.restricted:
+            total = self.known_class_bounds(classes, bounds, keys, total, limit, left - 1, b)
+            if total >= limit:
+                return total
         below = None if sym is None else sym.after(guess)
         if len(S) >= LEVEL_SIZE:
             total = self.level_bounds(guess, classes, bounds, total, limit, left - 1, below, allowed)
             if total >= limit:
                 return total
-        for (r, c), lb in zip(classes, bounds):
-            value = self.solve(c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c))
+        for (r, c), lb, key in zip(classes, bounds, keys):
+            value = self.solve(c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b,
+                               key)
             total += value - lb
             if total >= limit:
                 return total
+        return total
+
+    def classes_of(self, guess: Index, S: Indexes) -> list[tuple[int, Indexes]]:
+        """The classes of S under `guess` but the hit, as (reply, candidates), smallest first
+        (ties in reply order; each class in S's order): game.partition, in plain Python on
+        small sets and without the dict on big ones."""
+        replies = self.game.table[guess, S]
+        if len(S) <= SMALL_SPLIT:
+            grouped: dict[int, list[int]] = {}
+            for secret, reply in zip(S.tolist(), replies.tolist()):
+                grouped.setdefault(reply, []).append(secret)
+            grouped.pop(self.hit, None)
+            classes = [(r, np.array(grouped[r], dtype=S.dtype)) for r in sorted(grouped)]
+            classes.sort(key=lambda rc: len(rc[1]))
+            return classes
+        ordered = S[np.argsort(replies, kind="stable")]
+        sizes = np.bincount(replies, minlength=self.game.n_codes)
+        ends = np.cumsum(sizes).tolist()
+        if self.hit >= 0:
+            sizes[self.hit] = 0
+        present = np.flatnonzero(sizes)
+        present = present[np.argsort(sizes[present], kind="stable")]
+        counts = sizes.tolist()
+        return [(r, ordered[ends[r] - counts[r]:ends[r]]) for r in present.tolist()]
+
+    def known_class_bounds(self, classes: list, bounds: list, keys: list, total: float, limit: float, left: int,
+                           b: int) -> float:
+        """Before any class of a guess is searched: each class's bound raised to what the cache
+        has proven for it (an exact value, or the bound of a search that failed high) or, for a
+        class met for the first time, to close_small's (its closed value, or its candidates'
+        bound), which is cached for the class's own search (marked CLOSED: close_small is not
+        asked again), until the total reaches `limit` (the guess is dropped). `bounds` and
+        `keys` (the classes' cache keys, for their searches) are filled in place; returns the
+        new total."""
+        for j, (_, c) in enumerate(classes):  # smallest first: their bounds cost least
+            if len(c) <= 2:
+                continue  # closed by its class bound already
+            key = keys[j] = self.key(c, left)
+            entry = self.cache.get(key)
+            if entry is None:
+                closed = self.close_small(c, left, b)
+                if closed is None:
+                    continue
+                value, guess = closed
+                entry = (value, value, guess) if guess >= 0 else (value, INF, CLOSED)
+                self.remember(self.cache, key, entry)
+            if entry[0] > bounds[j]:
+                total += entry[0] - bounds[j]
+                bounds[j] = entry[0]
+                if total >= limit:
+                    break  # the guess is dropped
         return total
 
     def level_bounds(self, guess: Index, classes: list, bounds: list, total: float, limit: float, left: int,
@@ -776,7 +1001,7 @@ class Search:
         without searching it, like the pair left by a 2n closure) from a search now."""
         if self.misses and (self.game.determined(S) or (self.lost and left <= 0)):
             return -1  # nothing left to decide: the word is known, or the game is lost
-        if len(S) == 1:
+        if len(S) == 1 or (len(S) == 2 and self.uniform and self.all_named):
             return int(self.game.secret_guess[S[0]])
         key = self.key(S, left, allowed)
         entry = self.cache.get(key)
