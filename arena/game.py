@@ -430,6 +430,18 @@ class Game:
             return kernels.multiset_keys(self._fly.source, pool, candidates, self.n_codes, how, terms, fixed)
         return kernels.table_keys(self.by_secret, pool, candidates, self.n_codes, how, terms, fixed)
 
+    def reply_major_counts(self, pool: Indexes, candidates: Indexes) -> np.ndarray | None:
+        """counts[r, i]: how many candidates give reply r to guess pool[i] (partition_counts
+        transposed, a row per reply, as the exact search reduces them), by the compiled loop;
+        None where this game counts with numpy (small tables, sparse codes)."""
+        if not (self.on_the_fly or self.compiled) or self.n_codes > max(_MANY_CODES, self.dense_codes):
+            return None
+        if self._fly is not None:
+            return np.ascontiguousarray(self._fly.counts(pool, candidates, self.n_codes).T)
+        from .kernels import reply_major_counts  # numba: only for the big instances that pay for it
+
+        return reply_major_counts(self.by_secret, pool, candidates, self.n_codes)
+
     def _compiled_counts(self, pool: Indexes | None, candidates: Indexes) -> np.ndarray:
         """partition_counts by a compiled loop (arena.kernels): read off the table, one byte per
         cell and no temporaries, or computed on the fly where the table is not in memory."""

@@ -99,6 +99,21 @@ def table_counts(by_secret: np.ndarray, pool: np.ndarray, candidates: np.ndarray
     return out
 
 
+def reply_major_counts(by_secret: np.ndarray, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
+    """table_counts transposed, as the loop keeps them: counts[r, i], int32, a row per reply."""
+    pool, candidates = _indexes(pool), _indexes(candidates)
+    every = is_every(pool, by_secret.shape[1])
+    out = np.zeros((n_codes, len(pool)), dtype=np.int32)
+
+    def run(lo: int, hi: int) -> None:
+        counts = np.zeros((n_codes, hi - lo), dtype=np.int32)
+        _table_counts(by_secret, pool[lo:hi], every and hi - lo == len(pool), candidates, counts)
+        out[:, lo:hi] = counts
+
+    in_slices(run, len(pool), len(pool) * len(candidates))
+    return out
+
+
 def _indexes(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.intp)
 

@@ -238,3 +238,15 @@ def test_a_bad_thread_count_is_one_line(monkeypatch):
         monkeypatch.setenv("ARENA_THREADS", bad)
         with pytest.raises(ArenaError, match="ARENA_THREADS"):
             threads()
+
+
+def test_the_exact_search_finds_the_same_optimum_on_every_engine(three):
+    """The exact search counts big games' nodes with the compiled loop (Game.reply_major_counts):
+    the same optimum, the same sets searched, on the table, compiled and on the fly."""
+    from arena.optimal import optimal_tree
+
+    if len(next(iter(three.values())).secrets) > 130:
+        pytest.skip("a small instance is enough")
+    solved = {how: optimal_tree(game) for how, game in three.items()}
+    values = {(tree.value, tree.lower_bound, tree.searched, tree.guesses.sum()) for tree in solved.values()}
+    assert len(values) == 1, values

@@ -515,10 +515,14 @@ class Search:
         """counts[r, i] = how many candidates of S give reply r to guess pool[i], the hit row
         zeroed: the partition counts transposed, one row per reply code, so that every
         reduction over a guess's classes runs along the long axis (a whole row of guesses per
-        numpy operation, instead of one short row of codes per guess). Small blocks are counted
-        here, by one bincount of code * len(pool) + column; big ones by the game's counting."""
+        numpy operation, instead of one short row of codes per guess). A big game's compiled loop
+        (arena.kernels, through the game) counts in this layout; else small blocks are counted
+        here, by one bincount of code * len(pool) + column, and big ones by the game's counting."""
         m = len(pool)
-        if len(S) * m <= SCORE_BLOCK:
+        compiled = self.game.reply_major_counts(pool, S) if self.game.compiled or self.game.on_the_fly else None
+        if compiled is not None:  # big games (arena.kernels): one byte read per cell, in this layout
+            counts = compiled
+        elif len(S) * m <= SCORE_BLOCK:
             keys = np.take(self.game.by_secret[S], pool, axis=1).astype(np.intp)
             keys *= m
             keys += np.arange(m, dtype=np.intp)
