@@ -156,24 +156,21 @@ def names_a_candidate(game: Game, candidates: Indexes, guesses: Indexes) -> np.n
     return (named >= 0) & (candidates[at] == named)
 
 
-#: The symmetric pool is used up to this many guesses into a game: deeper, few symmetries fix
-#: the history, and finding them for every node costs more than the guesses they save.
-SYMMETRIC_DEPTH = 1
-
-
 def symmetric_pool(game: Game, state: State) -> Indexes | None:
     """One guess per class of guesses equivalent under the game's symmetries that fix every guess
-    of the history (game.symmetry(): Mastermind's colour and position permutations), or None
-    (every guess) where the game has none, the candidates are not all the history allows, or
-    the history is past SYMMETRIC_DEPTH guesses.
+    of the history, and exchange the colours no candidate has (game.symmetry(): Mastermind's
+    colour and position permutations; `Stabilizer.representatives` with the candidates), or
+    None (every guess) where the game has none or the candidates are not all the history allows.
 
     Why the greedy choice is unchanged: if sigma fixes every guess of the history and keeps
-    every reply, it maps the secrets consistent with the history onto themselves, so when the
-    candidates are exactly those (`state.whole`), guess g and sigma g split them into classes
-    of the same sizes reply by reply: the same key, float keys included, and g is a candidate
-    if and only if sigma g is. Every guess of a class therefore ties, and the tie rule's
-    lowest index is the class's least guess, its representative (mastermind_symmetry.py)."""
-    if not state.whole or len(state.history) > SYMMETRIC_DEPTH:
+    every reply, it maps the secrets consistent with the history onto themselves (a colour no
+    candidate has is exchanged without moving any), so when the candidates are exactly those
+    (`state.whole`), guess g and sigma g split them into classes of the same sizes reply by
+    reply: the same key, float keys included, and g is a candidate if and only if sigma g is.
+    Every guess of a class therefore ties, and the tie rule's lowest index is the class's least
+    guess (the least code in numerical order), its representative (mastermind_symmetry.py).
+    The stabilizers are built once per history, each from its parent's."""
+    if not state.whole:
         return None
     memo = game.__dict__.setdefault("_greedy_symmetry", {})
     key: tuple[Index, ...] = ()
@@ -188,7 +185,7 @@ def symmetric_pool(game: Game, state: State) -> Indexes | None:
         if child not in memo:
             memo[child] = stabilizer.after(guess)
         key, stabilizer = child, memo[child]
-    return None if stabilizer is None else stabilizer.representatives(game.all_guesses)
+    return None if stabilizer is None else stabilizer.representatives(game.all_guesses, state.candidates)
 
 
 def greedy_tree(game: Game, metric: str, pool: str = "all", secrets: Indexes | None = None) -> Tree:
