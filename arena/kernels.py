@@ -415,26 +415,30 @@ def table_keys(
     """For every guess of the pool, (integer key, float key, largest class) of its partition of
     the candidates under reduction `how` (REDUCTIONS), read off a table by secret (by_secret[s, g]).
     `terms`/`fixed`: p log2 p per class size (float entropy), c log2 c in fixed point (exact)."""
-    ikeys, fkeys, largest = _key_arrays(len(pool))
-    pool, candidates, reduction = _indexes(pool), _indexes(candidates), REDUCTIONS[how]
+    pool, candidates = _indexes(pool), _indexes(candidates)
     every = is_every(pool, by_secret.shape[1])
+    return _keys_in_slices(
+        _table_keys,
+        lambda lo, hi: (by_secret, pool[lo:hi], every and hi - lo == len(pool), candidates),
+        len(pool),
+        len(candidates),
+        n_codes,
+        how,
+        terms,
+        fixed,
+    )
+
+
+def _keys_in_slices(loop, head, m: int, n: int, n_codes: int, how: str, terms: np.ndarray, fixed: np.ndarray):
+    """The keys of m guesses on n candidates by `loop`, over slices of the pool (in_slices):
+    `head(lo, hi)` gives the loop's first arguments for the slice, the rest are the same."""
+    ikeys, fkeys, largest = _key_arrays(m)
+    reduction = REDUCTIONS[how]
 
     def run(lo: int, hi: int) -> None:
-        _table_keys(
-            by_secret,
-            pool[lo:hi],
-            every and hi - lo == len(pool),
-            candidates,
-            n_codes,
-            reduction,
-            terms,
-            fixed,
-            ikeys[lo:hi],
-            fkeys[lo:hi],
-            largest[lo:hi],
-        )
+        loop(*head(lo, hi), n_codes, reduction, terms, fixed, ikeys[lo:hi], fkeys[lo:hi], largest[lo:hi])
 
-    in_slices(run, len(pool), len(pool) * len(candidates))
+    in_slices(run, m, m * n)
     return ikeys, fkeys, largest
 
 
@@ -448,29 +452,15 @@ def multiset_keys(
     fixed: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """table_keys with the replies computed on the fly (Multisets)."""
-    ikeys, fkeys, largest = _key_arrays(len(pool))
     symbols, tallies, kinds, common, candidates, by_position = codes.loop_arguments(candidates)
-    pool, reduction = _indexes(pool), REDUCTIONS[how]
-
-    def run(lo: int, hi: int) -> None:
-        _multiset_keys(
-            symbols,
-            tallies,
-            kinds,
-            common,
-            pool[lo:hi],
-            candidates,
-            by_position,
-            codes.place,
-            codes.hit,
-            n_codes,
-            reduction,
-            terms,
-            fixed,
-            ikeys[lo:hi],
-            fkeys[lo:hi],
-            largest[lo:hi],
-        )
-
-    in_slices(run, len(pool), len(pool) * len(candidates))
-    return ikeys, fkeys, largest
+    pool = _indexes(pool)
+    return _keys_in_slices(
+        _multiset_keys,
+        lambda lo, hi: (symbols, tallies, kinds, common, pool[lo:hi], candidates, by_position, codes.place, codes.hit),
+        len(pool),
+        len(candidates),
+        n_codes,
+        how,
+        terms,
+        fixed,
+    )
