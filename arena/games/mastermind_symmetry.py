@@ -158,14 +158,20 @@ class Stabilizer:
     def first_in_order(self, group: tuple[int, ...]) -> np.ndarray:
         """Per code: do the colours of `group` it uses appear, in order of first appearance,
         as the smallest of the group, increasing? (Its relabelling within the group is itself.)"""
-        if "firsts" not in self.shared:
-            self.shared["firsts"] = _first_appearances(self.game.codes_array, self.game.colors)
-        firsts = self.shared["firsts"]  # codes x pegs, the colours by first appearance, then `colors`
-        rank = np.full(self.game.colors + 1, -1, dtype=np.int64)
+        if "firsts" not in self.shared:  # a column per rank of first appearance, in narrow ints
+            firsts = _first_appearances(self.game.codes_array, self.game.colors)
+            self.shared["firsts"] = np.ascontiguousarray(firsts.T.astype(np.min_scalar_type(self.game.colors)))
+        firsts = self.shared["firsts"]  # pegs x codes: the colours by first appearance, then `colors`
+        rank = np.full(self.game.colors + 1, -1, dtype=np.int16)
         rank[list(group)] = np.arange(len(group))
-        ranks = rank[firsts]
-        inside = ranks >= 0
-        return ((ranks == np.cumsum(inside, axis=1) - 1) | ~inside).all(axis=1)
+        ok = np.ones(firsts.shape[1], dtype=bool)
+        seen = np.zeros(firsts.shape[1], dtype=np.int16)  # the group's colours met so far
+        for column in firsts:  # the k-th colour of the group to appear must be its k-th
+            ranks = rank[column]
+            inside = ranks >= 0
+            ok &= ~inside | (ranks == seen)
+            seen += inside
+        return ok
 
     # --- the group --------------------------------------------------------------------------
     def mask(self) -> np.ndarray | None:
