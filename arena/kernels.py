@@ -1,8 +1,9 @@
 """Compiled loops for the engine's hot spots (numba), used where numpy would need big temporaries.
 
-Two jobs, one idea each:
+Two jobs, one idea each, and one way to share the cores:
 
-- `table_counts`, `table_keys`: partition counts read off a dense feedback table, fused: each
+- `table_counts`, `reply_major_counts` (the exact search's layout), `table_keys`: partition
+  counts read off a dense feedback table, fused: each
   candidate's row of replies is read once and each reply adds one to its guess's count (the
   counts kept a row per reply, so the increments are independent); `table_keys` then reduces
   every guess's counts to a metric's key without a counts matrix. numpy needs a gathered
@@ -20,7 +21,10 @@ Two jobs, one idea each:
   Jotto's letters in common is place 0, its two-number variant place length + 1, and Jotto with
   repeats gives a guess that is the secret its own code, as an anagram also shares every letter.
   One cell costs a few byte comparisons, so a game too big for its table (Mastermind 6x6:
-  46,656 codes, a 2 GB table) computes the counts of every node on the fly.
+  46,656 codes, a 2 GB table) computes the counts of every node on the fly (`multiset_keys`
+  reduces them to a metric's keys as `table_keys` does).
+- `in_slices`: a big call (THREAD_CELLS) splits its pool over threads (arena.resources.threads,
+  ARENA_THREADS); the loops release the GIL and each writes only its slice.
 
 numba is imported with this module, which the engine imports only for instances big enough to
 need it (arena.game.COMPILED_CELLS): small commands keep their start-up time. Compiled code is
