@@ -1,9 +1,11 @@
 """A game instance: secrets, guesses and the feedback table `F[g, s]` between them.
 
 Everything in the project is an index into `game.secrets` or `game.guesses`. The table is
-built once, with vectorised numpy, by the game's constructor; the primitives that agents and
-solvers use (`consistent`, `partition`, `partition_counts`, `reply_counts`) read it and never
-recompute a reply.
+built once, with vectorised numpy (or, for big instances, the compiled loops of
+arena.kernels), by the game's constructor; the primitives that agents and solvers use
+(`consistent`, `partition`, `partition_counts`, `reply_counts`, `fused_keys`) read it and
+never recompute a reply. A table that would not fit the memory budget is `OnTheFly`: it reads
+like the table, cell for cell, and computes what is read.
 
 A game also says what it is and owns what is specific to it, so that no code outside
 arena/games/ asks which game it has: `rules` (does a guess hit, is a miss a strike, what a
