@@ -13,6 +13,9 @@ idea each:
     words        word lists: shipped (sgb, web2) or any file
     errors       ArenaError (a user's mistake) and RuleBreak (an agent's)
     resources    the memory budget an instance is checked against before it is built
+    codes        codes as rows of symbols: letter codes of words, symbol tallies
+    kernels      compiled loops (numba) for big instances: tables, counts, metric keys,
+                 feedback on the fly (imported only by instances that need them)
   engine
     state        State: what a guesser knows (candidates, moves so far)
     seeding      mix64: seeded draws as hashes, no random generator

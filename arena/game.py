@@ -223,8 +223,6 @@ class Game:
         self.spec = spec
         self.secrets = tuple(secrets)
         self.guesses = tuple(guesses)
-        #: computed on the fly (OnTheFly), the table's cells are never all in memory at once
-        self.on_the_fly = isinstance(table, OnTheFly)
         self._fly: OnTheFly | None = table if isinstance(table, OnTheFly) else None
         if isinstance(table, OnTheFly):  # it reads like the table, by numpy's indexing
             self.table = cast(np.ndarray, table)
@@ -383,7 +381,7 @@ class Game:
         make every metric pay for thousands of empty columns.
         """
         if self.n_codes <= max(_MANY_CODES, self.dense_codes):
-            if self.on_the_fly or self.compiled:
+            if self.uses_kernels:
                 return ReplyCounts(self._compiled_counts(pool, candidates), self._every_code)
             return ReplyCounts(self._counts_in_chunks(pool, candidates), self._every_code)
         # sparse codes: few guesses (Hangman) or a block small enough to count whole
@@ -418,12 +416,23 @@ class Game:
                 counts[start:start + step] = self._bincount(block)
         return counts
 
+    @property
+    def on_the_fly(self) -> bool:
+        """Is the table computed on the fly (OnTheFly), its cells never all in memory at once?"""
+        return self._fly is not None
+
+    @property
+    def uses_kernels(self) -> bool:
+        """Are partition counts taken by the compiled loops of arena.kernels: a table computed on
+        the fly, or one big enough to pay numba's start-up, with a column per reply code?"""
+        return (self._fly is not None or self.compiled) and self.n_codes <= max(_MANY_CODES, self.dense_codes)
+
     def fused_keys(self, pool: Indexes | None, candidates: Indexes, how: str, terms: np.ndarray,
                    fixed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """For every guess of the pool, its partition of the candidates reduced at once by the
         compiled loop (arena.kernels.table_keys: integer key, float key, largest class), without
         a counts matrix; None where this game counts with numpy (small tables, sparse codes)."""
-        if not (self.on_the_fly or self.compiled) or self.n_codes > max(_MANY_CODES, self.dense_codes):
+        if not self.uses_kernels:
             return None
         from . import kernels  # numba: only for the big instances that pay for it
 
@@ -436,7 +445,7 @@ class Game:
         """counts[r, i]: how many candidates give reply r to guess pool[i] (partition_counts
         transposed, a row per reply, as the exact search reduces them), by the compiled loop;
         None where this game counts with numpy (small tables, sparse codes)."""
-        if not (self.on_the_fly or self.compiled) or self.n_codes > max(_MANY_CODES, self.dense_codes):
+        if not self.uses_kernels:
             return None
         if self._fly is not None:
             return np.ascontiguousarray(self._fly.counts(pool, candidates, self.n_codes).T)

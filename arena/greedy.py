@@ -172,19 +172,14 @@ def symmetric_pool(game: Game, state: State) -> Indexes | None:
     The stabilizers are built once per history, each from its parent's."""
     if not state.whole:
         return None
-    memo = game.__dict__.setdefault("_greedy_symmetry", {})
-    key: tuple[Index, ...] = ()
-    if key not in memo:
+    if "_greedy_symmetry" not in game.__dict__:  # the empty history's, kept with the game
         symmetry = game.symmetry()
-        memo[key] = None if symmetry is None else symmetry.stabilizer()
-    stabilizer = memo[key]
-    for guess, _ in state.history:  # prefix by prefix, each stabilizer computed once
+        game.__dict__["_greedy_symmetry"] = None if symmetry is None else symmetry.stabilizer()
+    stabilizer = game.__dict__["_greedy_symmetry"]
+    for guess, _ in state.history:  # each history's stabilizer is kept by the stabilizers themselves
         if stabilizer is None:
             return None
-        child = tuple(sorted(set(key) | {guess}))
-        if child not in memo:
-            memo[child] = stabilizer.after(guess)
-        key, stabilizer = child, memo[child]
+        stabilizer = stabilizer.after(guess)
     return None if stabilizer is None else stabilizer.representatives(game.all_guesses, state.candidates)
 
 

@@ -38,6 +38,7 @@ import threading
 import numpy as np
 from numba import njit
 
+from .codes import symbol_tallies
 from .resources import threads
 
 #: Cells (pool x candidates) below which a call runs on one thread: starting threads costs more.
@@ -90,21 +91,12 @@ def is_every(pool: np.ndarray, n: int) -> bool:
 
 def table_counts(by_secret: np.ndarray, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
     """counts[i, r] = #{s in candidates : by_secret[s, pool[i]] == r}, as int64."""
-    pool, candidates = _indexes(pool), _indexes(candidates)
-    every = is_every(pool, by_secret.shape[1])
-    out = np.zeros((len(pool), n_codes), dtype=np.int64)
-
-    def run(lo: int, hi: int) -> None:
-        counts = np.zeros((n_codes, hi - lo), dtype=np.int32)
-        _table_counts(by_secret, pool[lo:hi], every and hi - lo == len(pool), candidates, counts)
-        out[lo:hi] = counts.T
-
-    in_slices(run, len(pool), len(pool) * len(candidates))
-    return out
+    return reply_major_counts(by_secret, pool, candidates, n_codes).T.astype(np.int64)
 
 
 def reply_major_counts(by_secret: np.ndarray, pool: np.ndarray, candidates: np.ndarray, n_codes: int) -> np.ndarray:
-    """table_counts transposed, as the loop keeps them: counts[r, i], int32, a row per reply."""
+    """counts[r, i] = #{s in candidates : by_secret[s, pool[i]] == r}, int32, a row per reply (as
+    the loop keeps them; `table_counts` is the same, transposed)."""
     pool, candidates = _indexes(pool), _indexes(candidates)
     every = is_every(pool, by_secret.shape[1])
     out = np.zeros((n_codes, len(pool)), dtype=np.int32)
@@ -213,12 +205,7 @@ class Multisets:
 
     def __init__(self, symbols: np.ndarray, alphabet: int, place: int, hit: int = NO_HIT):
         self.symbols = np.ascontiguousarray(symbols, dtype=np.min_scalar_type(max(alphabet - 1, 0)))
-        n = len(self.symbols)
-        tallies = np.zeros((n, alphabet), dtype=np.uint8)
-        rows = np.arange(n)
-        for j in range(self.symbols.shape[1]):
-            np.add.at(tallies, (rows, self.symbols[:, j]), 1)
-        self.tallies = tallies
+        self.tallies = tallies = symbol_tallies(self.symbols, alphabet)
         self.place = int(place)
         self.hit = int(hit)
         # the kinds of tallies and the symbols each two kinds share, where there are few kinds

@@ -18,6 +18,7 @@ import re
 
 import numpy as np
 
+from ..codes import letter_codes, symbol_tallies
 from ..errors import ArenaError
 from ..game import CHUNK, COMPILED_CELLS, Game, GameType, OnTheFly, check_on_the_fly_memory
 from ..resources import fits_in_memory
@@ -54,8 +55,7 @@ def jotto_words(words: tuple[str, ...], length: int, repeats: bool) -> list[str]
 
 def letter_counts(words: list[str]) -> np.ndarray:
     """counts[i, c] = how many times letter c stands in words[i]."""
-    codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(len(words), -1) - ord("a")
-    return (codes[:, :, None] == np.arange(26, dtype=np.uint8)).sum(axis=1, dtype=np.uint8)
+    return symbol_tallies(letter_codes(words), 26)
 
 
 def build_bytes(n: int, length: int) -> int:
@@ -86,7 +86,7 @@ def common_letters(words: list[str], repeats: bool) -> np.ndarray:
 def letters_in_place(words: list[str]) -> np.ndarray:
     """F[g, s] = how many positions g and s have the same letter (in row blocks, a position
     at a time, to bound memory)."""
-    codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(len(words), -1)
+    codes = letter_codes(words)
     n, length = codes.shape
     table = np.empty((n, n), dtype=np.uint8)
     step = max(1, CHUNK // n)
@@ -132,7 +132,7 @@ class Jotto(Game):
             table = self.dense_table(playable, repeats, hit if anagrams else NO_HIT)
         else:  # on the fly: the words' letters and tallies, and one node's counts
             check_on_the_fly_memory(spec, n, 3 * length + 26 + 64 + 8 * (length + 2) ** 2)
-            table = self.on_the_fly(playable, hit if anagrams else NO_HIT)
+            table = self.computed_table(playable, hit if anagrams else NO_HIT)
         super().__init__(spec, playable, playable, table, hit, np.arange(len(playable)), symmetric=True)
 
     def dense_table(self, playable: list[str], repeats: bool, hit: int) -> np.ndarray:
@@ -151,10 +151,9 @@ class Jotto(Game):
         """The words as arena.kernels reads them: letters, tallies, and what a letter in place adds."""
         from ..kernels import Multisets  # numba: only for the big instances that pay for it
 
-        codes = np.frombuffer("".join(playable).encode("ascii"), dtype=np.uint8).reshape(len(playable), -1) - ord("a")
-        return Multisets(codes, 26, place=self.length + 1 if self.positions else 0, hit=hit)
+        return Multisets(letter_codes(playable), 26, place=self.length + 1 if self.positions else 0, hit=hit)
 
-    def on_the_fly(self, playable: list[str], hit: int) -> OnTheFly:
+    def computed_table(self, playable: list[str], hit: int) -> OnTheFly:
         """The table computed when read. The replies that occur are found by counting whole
         rows until every reply the rules allow has been seen (usually a few rows), else all."""
         words = self.letters(playable, hit)

@@ -22,7 +22,7 @@ from ..errors import ArenaError
 from ..game import CHUNK, COMPILED_CELLS, Game, GameType, OnTheFly, check_on_the_fly_memory
 from ..resources import fits_in_memory
 from ..spec import Param
-from .mastermind_symmetry import MastermindSymmetry
+from .mastermind_symmetry import MastermindSymmetry, type_firsts
 
 PARAMS = {
     "pegs": Param("pegs", int, 4, "positions in a code"),
@@ -145,7 +145,7 @@ class Mastermind(Game):
         codes = Multisets(self.codes_array, self.colors, place=pegs)
         # the replies that occur: a colour and position permutation maps the row of a code onto
         # the row of any code of its pattern (aabc, ...), so one code per pattern sees them all
-        _, first = np.unique(np.sort(codes.tallies, axis=1), axis=0, return_index=True)
+        first = type_firsts(codes.tallies)
         if dense:
             table = codes.table()
             return table, np.unique(table[first])

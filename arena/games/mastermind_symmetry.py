@@ -43,6 +43,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..codes import symbol_tallies
 from ..game import Indexes
 
 #: Largest group listed element by element (weighted case); beyond it Sym(U) is left out.
@@ -205,11 +206,8 @@ class Stabilizer:
         codes = self.game.codes_array
         if len(codes) <= 1:
             return False
-        tallies = np.zeros((len(codes), self.game.colors), dtype=np.int64)
-        np.add.at(tallies, (np.arange(len(codes))[:, None], codes), 1)
-        _, first = np.unique(np.sort(tallies, axis=1), axis=0, return_index=True)
         mask = np.zeros(len(codes), dtype=bool)
-        mask[first] = True
+        mask[type_firsts(symbol_tallies(codes, self.game.colors))] = True
         return mask
 
     def relabelled(self, unused: list[int]) -> np.ndarray:
@@ -330,6 +328,13 @@ class Identity(Stabilizer):
 
     def after(self, guess: int) -> "Identity":
         return self
+
+
+def type_firsts(tallies: np.ndarray) -> np.ndarray:
+    """The index of the first code of each code type (aabc, ...), given every code's colour
+    tallies: two codes with the same multiplicities, sorted, are one type."""
+    _, first = np.unique(np.sort(tallies, axis=1), axis=0, return_index=True)
+    return first
 
 
 def _first_appearances(codes: np.ndarray, colors: int) -> np.ndarray:

@@ -45,6 +45,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..codes import letter_codes, symbol_tallies
 from ..errors import ArenaError
 from ..game import CHUNK, Game, GameType, Index, Indexes, Reply, Rules, check_table_memory, code_dtype
 from ..spec import Param
@@ -73,11 +74,6 @@ def wordle_words(words: Sequence[str], length: int) -> list[str]:
     """The playable words in list order: lower-cased, a-z only, of the given length, each once."""
     kept = (w.lower() for w in words)
     return list(dict.fromkeys(w for w in kept if len(w) == length and _WORD.fullmatch(w)))
-
-
-def letter_codes(words: Sequence[str]) -> np.ndarray:
-    """codes[i, p] = the letter at position p of words[i], 0..25 (all words of one length)."""
-    return (np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(len(words), -1) - ord("a"))
 
 
 def build_bytes(n_guesses: int, n_secrets: int, length: int) -> int:
@@ -166,7 +162,7 @@ class Wordle(Game):
         self.rules = Rules(hits=True, strikes=False, cost="guesses", restricted=hard)
         self.dense_codes = 3**length
         self.letters = letter_codes(words)
-        self.letter_counts = (self.letters[:, :, None] == np.arange(26, dtype=np.uint8)).sum(axis=1, dtype=np.uint8)
+        self.letter_counts = symbol_tallies(self.letters, 26)
         index = {w: i for i, w in enumerate(secrets)}
         same_secret = np.array([index.get(w, -1) for w in words], dtype=np.intp)
         table = wordle_table(self.letters, letter_codes(secrets))

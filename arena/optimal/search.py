@@ -519,7 +519,7 @@ class Search:
         (arena.kernels, through the game) counts in this layout; else small blocks are counted
         here, by one bincount of code * len(pool) + column, and big ones by the game's counting."""
         m = len(pool)
-        compiled = self.game.reply_major_counts(pool, S) if self.game.compiled or self.game.on_the_fly else None
+        compiled = self.game.reply_major_counts(pool, S)
         if compiled is not None:  # big games (arena.kernels): one byte read per cell, in this layout
             counts = compiled
         elif len(S) * m <= SCORE_BLOCK:

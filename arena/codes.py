@@ -1,0 +1,27 @@
+"""Codes as rows of symbols: words as rows of letters, and how often each symbol stands in a row.
+
+The word games hand their words to numpy as letter codes (`letter_codes`); the multiset games
+(Mastermind's colours, Jotto's letters) read replies off symbol tallies (`symbol_tallies`):
+the compiled loops of arena.kernels, Mastermind's code types (mastermind_symmetry) and Wordle's
+hard-mode checks all count them here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def letter_codes(words: Sequence[str]) -> np.ndarray:
+    """codes[i, p] = the letter at position p of words[i], 0..25 (words of one length, a-z)."""
+    return np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(len(words), -1) - ord("a")
+
+
+def symbol_tallies(symbols: np.ndarray, alphabet: int) -> np.ndarray:
+    """tallies[i, c] = how often symbol c (a colour, a letter) stands in row i of `symbols`."""
+    tallies = np.zeros((len(symbols), alphabet), dtype=np.uint8)
+    rows = np.arange(len(symbols))
+    for column in np.asarray(symbols).T:
+        np.add.at(tallies, (rows, column), 1)
+    return tallies
