@@ -62,20 +62,14 @@ def check_table_memory(spec: str, n_guesses: int, n_secrets: int, itemsize: int,
     """Refuse, before it is built, a feedback table over the memory budget: the table, its
     transposed copy `by_secret` and `extra` bytes of temporaries that its build needs."""
     what = f"the feedback table of {spec} ({count_label(n_guesses)} guesses x {count_label(n_secrets)} secrets)"
-    nbytes = 2 * n_guesses * n_secrets * itemsize + extra
-    if nbytes >= 2**60:  # exact ints can be astronomically big: say so without converting to float
-        raise ArenaError(f"{what} needs about 10^{len(str(nbytes)) - 1} bytes, more than any machine has")
-    check_memory(nbytes, what)
+    check_memory(2 * n_guesses * n_secrets * itemsize + extra, what)
 
 
 def check_on_the_fly_memory(spec: str, n: int, per_code: int) -> None:
     """Refuse, before it is built, a game computed on the fly (OnTheFly) whose codes, their
     labels and one node's partition counts (`per_code` bytes per code, about) exceed the budget."""
     what = f"{spec} computed on the fly ({count_label(n)} codes; its feedback table would not fit either)"
-    nbytes = n * per_code
-    if nbytes >= 2**60:
-        raise ArenaError(f"{what} needs about 10^{len(str(nbytes)) - 1} bytes, more than any machine has")
-    check_memory(nbytes, what)
+    check_memory(n * per_code, what)
 
 
 def _codes_in(table: np.ndarray) -> np.ndarray:

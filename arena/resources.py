@@ -81,6 +81,8 @@ def check_memory(nbytes: float, what: str) -> None:
 
     `what` names it for the message: "the feedback table of mastermind:pegs=9 (9 x 9 codes)".
     """
+    if nbytes >= 2**60:  # exact ints can be astronomically big: say so without converting to float
+        raise ArenaError(f"{what} needs about 10^{len(str(int(nbytes))) - 1} bytes, more than any machine has")
     limit = memory_limit()
     if nbytes > limit:
         source = f"set by {ENV}" if os.environ.get(ENV) else f"a quarter of this machine's memory; set {ENV} to change it"
