@@ -12,6 +12,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+#: A `hit` code meaning: no code has a hit reply of its own (arena.kernels.Multisets; Jotto
+#: without anagrams, where a full match is the hit anyway).
+NO_HIT = -1
+
 
 def letter_codes(words: Sequence[str]) -> np.ndarray:
     """codes[i, p] = the letter at position p of words[i], 0..25 (words of one length, a-z)."""

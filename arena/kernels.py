@@ -38,7 +38,7 @@ import threading
 import numpy as np
 from numba import njit
 
-from .codes import symbol_tallies
+from .codes import NO_HIT, symbol_tallies
 from .resources import threads
 
 #: Cells (pool x candidates) below which a call runs on one thread: starting threads costs more.
@@ -62,8 +62,6 @@ def in_slices(run, m: int, cells: int) -> None:
         worker.join()
 
 
-#: A `hit` argument meaning: no guess has a code of its own.
-NO_HIT = -1
 #: Most distinct tallies (kinds of codes) whose symbols in common are tabled (KINDS^2 bytes).
 KINDS = 2048
 #: Pairs whose replies `Multisets.replies` computes at once (its temporaries: a few bytes per symbol).

@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from ..codes import letter_codes, symbol_tallies
+from ..codes import NO_HIT, letter_codes, symbol_tallies
 from ..errors import ArenaError
 from ..game import CHUNK, COMPILED_CELLS, Game, GameType, OnTheFly, check_on_the_fly_memory
 from ..resources import fits_in_memory
@@ -34,8 +34,6 @@ PARAMS = {
 }
 
 _WORD = re.compile(r"[a-z]+")
-#: No word has a hit code of its own (arena.kernels.NO_HIT; not imported: it loads numba).
-NO_HIT = -1
 
 
 def jotto_words(words: tuple[str, ...], length: int, repeats: bool) -> list[str]:
