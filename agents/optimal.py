@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 import arena
-from arena.costs import COSTS, cost_for
+from arena.costs import COSTS, KINDS, cost_for
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes
 from arena.spec import Param, canonical
@@ -135,6 +135,10 @@ class TreePlayer(Guesser):
         return state.turn == 0 and len(state.candidates) == len(game.secrets)
 
 
+#: the costs that limit what is counted of themselves (lost games: the strikes)
+LIMITED = tuple(name for name, kind in KINDS.items() if kind.limits_itself)
+
+
 class Optimal(TreePlayer):
     """The tree of least expected guesses (exact branch and bound, arena.optimal.optimal_tree)."""
 
@@ -159,7 +163,7 @@ class Optimal(TreePlayer):
                 raise ArenaError(f"optimal: {name} must be 0 (no limit) or a positive number of {unit}, "
                                  f"got {self.values[name]}")
         self.depth_limited = (bool(self.values["max"]) or self.values["objective"] == "worst"
-                              or self.values["cost"] == "lost")
+                              or self.values["cost"] in LIMITED)
 
     def cost(self, game: Game) -> str | None:
         """The cost asked for (None: the game's own)."""
@@ -167,9 +171,7 @@ class Optimal(TreePlayer):
 
     def spent(self, game: Game, replies: tuple) -> int:
         """What the limit has used: the guesses made or, where misses are counted, the misses."""
-        if cost_for(game, self.cost(game)).name == "guesses":
-            return len(replies)
-        return sum(int(game.is_miss(r)) for r in replies)
+        return cost_for(game, self.cost(game)).spent(game, replies)
 
     #: a time limit does not change an exact tree; fixed openers do (the best tree after them)
     untreed = ("time",)
@@ -178,7 +180,7 @@ class Optimal(TreePlayer):
         """With fixed openers, the first decision after them in a game that began with every
         secret: the tree after the openers is built for the whole game at once."""
         openers = self.openers_for(game)
-        if not openers or self.values["objective"] != "average" or self.values["cost"] == "lost":
+        if not openers or self.values["objective"] != "average" or not cost_for(game, self.cost(game)).solves_openers:
             return super().whole_game(game, state)  # those trees are solved class by class
         if tuple(g for g, _ in state.history) != openers:
             return False
@@ -194,16 +196,15 @@ class Optimal(TreePlayer):
         from arena.optimal import optimal_tree
 
         cost = cost_for(game, self.cost(game))
-        limit = self.values["max"] or (game.strikes if cost.name == "lost" else None)
+        limit = self.values["max"] or cost.default_limit()
         if limit is not None:  # off the tree after some guesses: the same limit, counted from the start
-            limit -= spent
-            if limit < 1 and cost.name == "guesses":
-                raise ArenaError(f"optimal:max={self.values['max']}: no guesses left after {spent}")
-            if limit < 0 or (limit == 0 and cost.name == "lost"):  # lost already: play for fewest misses
-                cost, limit = cost_for(game, "misses"), None
+            try:
+                cost, limit = cost.after(game, limit - spent)
+            except ArenaError:
+                raise ArenaError(f"optimal:max={self.values['max']}: no guesses left after {spent}") from None
         openers = self.values["openers"] if secrets is None else ()
         return optimal_tree(game, secrets, self.weights(game), self.values["pool"], self.values["objective"],
-                            limit, self.values["time"] or None, cost=cost.name, openers=openers)
+                            limit, self.values["time"] or None, cost=cost, openers=openers)
 
 
 AGENTS = [Optimal]

@@ -199,3 +199,41 @@ def test_the_front_door_is_the_only_upward_import():
     stray = [f"{name}:{n}" for name, path in MODULES.items() if name != FRONT_DOOR_FROM
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if FRONT_DOOR in line]
     assert not stray, f"`{FRONT_DOOR}` outside arena/game.py: {stray}"
+
+
+#: The names of the costs (arena.costs.KINDS), as the architecture test reads them without
+#: importing the package.
+COST_NAMES = {"guesses", "misses", "lost"}
+
+
+def cost_name_tests(source: str, where: str) -> list[str]:
+    """Comparisons of a cost (an expression naming a cost or a cost's `.name`) with a cost's
+    name spelled as a string: `paid.name == "lost"`, `cost != "guesses"`, `cost in ("misses",)`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        names = [s.value for side in sides for s in ast.walk(side)
+                 if isinstance(s, ast.Constant) and s.value in COST_NAMES]
+        subject = " ".join(ast.unparse(side) for side in sides
+                           if not isinstance(side, (ast.Constant, ast.Tuple, ast.List, ast.Set)))
+        if names and ("cost" in subject.lower() or subject.endswith(".name") or "paid" in subject):
+            found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_cost_is_told_apart_by_its_name():
+    """A cost is an object with the operations the solvers need (arena.costs): nothing outside
+    that module compares a cost, or its name, with a cost's name."""
+    found = [line for name, path in MODULES.items() if name != "arena.costs"
+             for line in cost_name_tests(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "\n".join(found)
+
+
+def test_the_cost_name_test_sees_one():
+    """The check above finds what it is for, and passes a comparison of something else."""
+    source = ('def f(paid, cost, args):\n'
+              '    return paid.name == "lost" or cost in ("misses", "guesses") or args.objective == "lost"\n')
+    assert [line.split(": ", 1)[1] for line in cost_name_tests(source, "probe")] == [
+        "paid.name == 'lost'", "cost in ('misses', 'guesses')"]

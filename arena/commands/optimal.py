@@ -37,14 +37,15 @@ def cmd_optimal(args) -> None:
         raise ArenaError(f"--bound-levels must be at least 1, got {args.bound_levels}")
     if args.time_limit is not None and not args.time_limit > 0:
         raise ArenaError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
-    from ..costs import cost_for
+    from ..costs import Guesses, Lost, cost_for
 
     from ..optimal.solve import check_choice
     check_choice("objective", args.objective, ("average", "worst", "lost"))
-    if args.objective == "lost" and args.cost not in (None, "lost"):
+    if args.objective == "lost" and args.cost not in (None, Lost.name):
         raise ArenaError(f"--objective lost counts lost games: it cannot be combined with --cost {args.cost}")
     objective, cost = ("average", "lost") if args.objective == "lost" else (args.objective, args.cost)
-    cost = cost_for(game, cost).name
+    paid = cost_for(game, cost)
+    cost = paid.name
     openers = plus_list(args.openers, "--openers") if args.openers else ()
     if args.start and openers:
         raise ArenaError("--start improves a guesser's whole tree: it cannot be combined with --openers")
@@ -81,7 +82,7 @@ def cmd_optimal(args) -> None:
         costs = tree.costs[tree.secrets]
         print(json.dumps({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
                          | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
-                         | ({} if cost == "guesses" else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
+                         | ({} if paid == Guesses() else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
                          | adversaries(tree, objective) | split_figures(tree) | timings(game, tree.seconds)))
         return
     print(report(tree, args.weights))
@@ -195,7 +196,8 @@ def report(tree, weighted: str | None = None) -> str:
     unit = cost_unit(tree)
     head = (f"{tree.guesser} on {tree.game.spec}: {n:,} secrets; total {int(cost.sum()):,} {unit}, "
             f"mean {cost.mean():.4f}, worst {cost.max()}")
-    if tree.cost != "guesses":
+    from ..costs import cost_for
+    if not cost_for(tree.game, tree.cost).pays_every_guess:
         head += f" (guesses until determined: mean {tree.guesses[tree.secrets].mean():.4f})"
     if weighted:
         head += f"; weighted cost {tree.value:.6g}"

@@ -236,7 +236,7 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
     every word loses no more often: its frontier serves), then counted at the end.
     """
     paid = cost_for(game, cost)
-    listed = cost_for(game, "misses") if paid.name == "lost" else paid
+    listed = paid.counted
     check_enumeration_size(game, frontier, max_trees)
     nodes: dict[bytes, _Options] = {}
 
@@ -293,6 +293,6 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
         block, guess, combo, children = combine(S, openings, OPENINGS, np.zeros(len(S), np.int8))
         nodes[root] = _Options(block, guess, combo, {OPENINGS: children})
     costs = nodes[root].costs
-    if paid.name == "lost":
-        costs = (costs >= paid.strikes).astype(np.int8)
+    if listed is not paid:  # lost games: the misses listed, compared with the strikes
+        costs = paid.of_rows(costs, costs).astype(np.int8)
     return TreeEnumeration(game, costs, frontier, nodes, root, paid.name)

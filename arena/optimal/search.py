@@ -85,7 +85,7 @@ from itertools import islice
 
 import numpy as np
 
-from ..costs import cost_for
+from ..costs import Cost, Lost, Misses, cost_for
 from ..errors import ArenaError
 from ..game import _MANY_CODES as MANY_CODES
 from ..game import Game, Index, Indexes
@@ -200,23 +200,25 @@ class Search:
 
     def __init__(self, game: Game, weights: np.ndarray, pool: str = "all", max_guesses: int | None = None,
                  symmetry=None, deadline: float | None = None, cache_budget: int | None = None,
-                 lost: bool = False, cost: str | None = None):
-        #: what is paid (arena.costs): "guesses" or, on games without hits (Hangman), "misses"
-        #: (the game's own cost unless `cost` says otherwise); "lost" is the misses counted as
-        #: lost games, as `lost=True` is
-        self.cost = cost_for(game, cost)
-        if self.cost.name == "lost":
-            lost, max_guesses = True, game.strikes if max_guesses is None else max_guesses
-            self.cost = cost_for(game, "misses")
+                 lost: bool = False, cost: str | Cost | None = None):
+        #: what is paid (arena.costs): guesses or, on games without hits (Hangman), misses
+        #: (the game's own cost unless `cost` says otherwise); lost games are the misses counted
+        #: within `max_guesses` strikes (default: the cost's own), as `lost=True` asks
+        paid = cost_for(game, cost)
+        if lost:
+            if paid != Misses() or max_guesses is None:
+                raise ArenaError(f"{game.spec}: counting lost games needs the misses cost and a number of strikes")
+            paid = Lost(max_guesses)
+        max_guesses = paid.default_limit() if max_guesses is None else max_guesses
+        #: the cost counted on the way down (lost games: the misses)
+        self.cost = paid.counted
         #: the game ends when the candidates are determined, not by a hit: see "The misses cost"
         self.misses = not game.rules.hits
-        #: misses cost only: a secret costs its weight once its misses reach `max_guesses` (the
-        #: strikes: a lost game), and nothing otherwise
-        self.lost = bool(lost)
-        if self.lost and (self.cost.name != "misses" or max_guesses is None):
-            raise ArenaError(f"{game.spec}: counting lost games needs the misses cost and a number of strikes")
+        #: a secret costs its weight once its misses reach `max_guesses` (the strikes: a lost
+        #: game), and nothing otherwise
+        self.lost = paid is not self.cost
         #: every guess is paid (guesses until determined), not only the misses
-        self.every_guess = self.misses and self.cost.name == "guesses"
+        self.every_guess = self.misses and paid.pays_every_guess
         self.game = game
         self.w = np.asarray(weights, dtype=np.float64)
         self.uniform = bool(np.all(self.w == 1.0))

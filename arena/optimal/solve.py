@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..costs import Cost, cost_for
+from ..costs import Cost, Guesses, cost_for
 from ..errors import ArenaError, choices
 from ..game import Game, Index, Indexes
 from ..greedy import greedy_tree
@@ -82,7 +82,7 @@ def _plain(x: float):
 def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Sequence[float] | None = None,
                  pool: str = "all", objective: str = "average", max_guesses: int | None = None,
                  time_limit: float | None = None, progress: ProgressLine | None = None,
-                 cost: str | None = None, openers: Sequence[Index | str] = ()) -> SolvedTree:
+                 cost: str | Cost | None = None, openers: Sequence[Index | str] = ()) -> SolvedTree:
     """The decision tree minimising sum_s w_s x cost(s) over `secrets` (default all).
 
     cost: what a secret costs (arena.costs): the guesses to find it (Jotto, Mastermind), or on
@@ -109,7 +109,7 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
     paid = cost_for(game, cost)
     if max_guesses is not None and (not isinstance(max_guesses, (int, np.integer)) or max_guesses < 1):
         raise ArenaError(f"max_guesses must be a positive integer or None, got {max_guesses!r}")
-    if paid.name == "lost" and objective != "average":
+    if not paid.has_worst_case and objective != "average":
         raise ArenaError("the lost-games cost is the chance of losing: it has no worst-case objective "
                          "(the worst case is the fewest misses in the worst case: cost misses, objective worst)")
     if time_limit is not None and not time_limit > 0:
@@ -120,12 +120,12 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
     everything_alike = scale is not None and len(S) == len(game.secrets)
     sym = stabilizer(game, None if everything_alike else invariant(game, S, w))
     fixed = opener_indexes(game, openers)
-    if fixed and paid.name == "lost":
+    if fixed and not paid.solves_openers:
         raise ArenaError("openers: fixed first guesses are solved for the guesses or misses cost, not lost games")
     if fixed and objective == "worst":
         raise ArenaError("openers: fixed first guesses are solved for the average (objective average); "
                          "objective worst searches its own first guess")
-    label = agent_spec(pool, objective, max_guesses, paid.name if paid.name != game.rules.cost else None,
+    label = agent_spec(pool, objective, max_guesses, paid.name if paid != cost_for(game) else None,
                        tuple(game.guesses[g] for g in fixed))
     unit = 1.0 if scale is None else scale
 
@@ -135,12 +135,12 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
         limit, bound, prover = max_guesses, 0, None
         if objective == "worst":
             try:
-                limit, prover = least_depth(game, part, w, pool, sym, max_guesses, deadline, paid.name)
+                limit, prover = least_depth(game, part, w, pool, sym, max_guesses, deadline, paid)
                 bound = limit
             except Timeout:  # the search below times out at once and returns the best greedy tree
                 pass
         check_search_memory(game, part, pool)
-        search = Search(game, w, pool, limit, sym, deadline, cost=paid.name)
+        search = Search(game, w, pool, limit, sym, deadline, cost=paid)
         watch(search, progress, unit)
         if fixed:
             root, tree_costs, lower = search_opened(search, part, fixed, opening, paid, time_limit is not None)
@@ -165,9 +165,7 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
 
 def paid_cost(paid: Cost, costs: np.ndarray) -> np.ndarray:
     """The cost `paid` of each secret, from its (guesses, misses) rows."""
-    if paid.name == "guesses":
-        return costs[0]
-    return costs[1] if paid.name == "misses" else (costs[1] >= paid.strikes).astype(np.int64)
+    return paid.of_rows(costs[0], costs[1])
 
 
 def check_search_memory(game: Game, S: Indexes, pool: str) -> None:
@@ -241,7 +239,7 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | Incumbent | None,
     counts (default: guesses); `path` where S is met (default: the root, nothing seen yet),
     and then the value and the bound are what S's subtree costs."""
     game = search.game
-    paid = paid or Cost("guesses")
+    paid = paid or Guesses()
     if isinstance(incumbent, Tree):
         incumbent = whole_incumbent(incumbent, search.w, paid, S)
     path = path or Path(sym=search.symmetry)
@@ -326,7 +324,7 @@ def subtree_cost(paid: Cost, costs: np.ndarray, w: np.ndarray, S: Indexes, path:
     """What S's subtree costs, from each secret's (guesses, misses) counted from the root: the
     cost less what the path to S paid (guesses: its length; misses: its misses; lost games
     are counted where they happen, below S)."""
-    before = {"guesses": len(path.replies), "misses": path.missed}.get(paid.name, 0)
+    before = paid.paid(len(path.replies), path.missed)
     return float(paid_cost(paid, costs)[S] @ w[S]) - before * float(w[S].sum())
 
 
@@ -484,7 +482,7 @@ def opener_indexes(game: Game, openers: Sequence[Index | str]) -> tuple[Index, .
 
 # --- the pieces of the solve ------------------------------------------------------------------
 def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int | None,
-                deadline: float | None, cost: str | None = None) -> tuple[int, Search]:
+                deadline: float | None, cost: str | Cost | None = None) -> tuple[int, Search]:
     """The fewest guesses (Hangman: misses, or the cost given) that find every secret of S in
     the worst case (at most `cap`), counted up from the proven bound (bounds.py), and the search
     that proved it (its `fits` cache holds a tree within that depth: `fitting_tree`)."""
@@ -537,7 +535,7 @@ def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int
               paid: Cost | None = None, metrics: Sequence[str] = SEED_METRICS) -> Tree | None:
     """The best greedy tree (by weighted cost) of `metrics` that respects the limit: the
     incumbent that a time-limited search has to beat, so that it always has a tree to return."""
-    paid = paid or Cost("guesses")
+    paid = paid or Guesses()
     best = None
     for metric in metrics:
         tree = greedy_tree(game, metric, pool, S)
@@ -551,7 +549,7 @@ def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int
 def incumbent_value(tree: Tree, w: np.ndarray, paid: Cost | None = None, S: Indexes | None = None) -> float:
     """The tree's weighted cost over S (default: the secrets it covers)."""
     S = tree.secrets if S is None else S
-    return float((paid or Cost("guesses")).of(tree)[S] @ w[S])
+    return float((paid or Guesses()).of(tree)[S] @ w[S])
 
 
 def tree_from_search(search: Search, S: Indexes, opening: str = "",
