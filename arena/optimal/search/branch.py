@@ -1,0 +1,420 @@
+"""Depth-first branch and bound for the strategy tree of least expected cost.
+
+The problem. A node is a set S of secrets still possible (with weights w). Its cost C(S) is the
+total weight-times-guesses its subtree spends: one guess paid by every secret of S, plus the
+cost of every class the guess leaves (the hit class, the guess itself, is finished):
+
+    C(S) = min over guesses g of  [ w(S) + sum over non-hit replies r of C(S_r(g)) ]
+    C({s}) = w_s,   C(empty) = 0.
+
+A guess that leaves all of S in one non-hit class learns nothing and is never taken. With a limit
+of K guesses, C_K(S) is the same recursion with K - 1 for the classes and C_0(S) = inf for S
+non-empty.
+
+The search. `solve(S, budget)` returns C(S) exactly when it is below `budget`, and otherwise
+some proven lower bound that is at least `budget` (the classic fail-high of alpha-beta). Per node:
+
+0. before S's pool is scored, a set of up to MID_SET secrets is closed or bounded from its
+   candidates alone (close_small; the candidates' bound of bounds.py): a set whose bound
+   reaches the budget fails high without a scan;
+1. the partition counts of S under every guess of the pool (with few reply codes, as one
+   row per reply, so that each reduction runs along the guesses: `code_counts`);
+2. for every guess, a lower bound w(S) + sum_r LB(S_r) from the slot bound (bounds.py), with b
+   the largest number of non-hit classes any guess makes on S (it bounds every class below);
+3. guesses in order of that bound, ties to fewer expected candidates (sum of squared class
+   sizes: a cheap heuristic, so the first tree found is already good), sorted only as far as
+   the node gets (sorted_lazily); a guess is skipped once its bound reaches the best total
+   found so far, which starts at the budget passed down; a guess whose replies coincide on
+   every candidate with a guess already searched at the node has the same classes, hence the
+   same cost, and is skipped (checked only for the guesses actually searched: most nodes
+   search one or two of their hundreds);
+4. inside a guess, before any class is searched, every class's bound is raised to what the
+   cache has proven for it (an exact value or a failed search) or, for a class met for the
+   first time, to its closed value or its candidates' bound (known_class_bounds), and the
+   guess is dropped as soon as the total reaches the best; then the classes in increasing
+   size, each solved with what is left of the budget once the others' lower bounds are
+   reserved: small classes are cheap (often closed forms below) and their exact values
+   tighten the budget of the big ones; the guess is dropped as soon as its running total
+   (exact values so far + bounds for the rest) reaches the best.
+
+Exactness: a guess is only skipped or dropped when a lower bound on its cost reaches a cost
+already achieved (or the budget), so the value returned below the budget is the minimum.
+
+A cache maps each candidate set (and guesses left, under a depth limit) to its exact value and
+best guess, or to the best lower bound proven so far. The cache is bounded: its bytes are
+counted as entries go in (a fixed overhead plus the key), and past its budget (half the memory
+limit of arena.resources) the older half of the entries is forgotten. Only speed depends on
+the cache: a forgotten set is searched again when it is met again. Symmetries (the game's, e.g.
+arena/games/mastermind_symmetry.py, through `stabilizer`) restrict the pool to one guess per
+class of equivalent guesses: the stabilizer of the guesses made so far, and at a node, given
+its candidates, the permutations of the colours none of them has. Small sets are closed
+without a search:
+
+- one secret costs its weight, two cost w1 + 2 w2 (guess the heavier first);
+- n <= b + 1 secrets of equal weight cost at least 2n - 1 (the slot bound), attained when some
+  candidate splits the other n - 1 into singletons; without such a candidate every guess costs
+  at least 2n (a candidate leaves a class of two or more, which costs one more than singletons;
+  a non-candidate makes at most n classes, n + sum(2 n_r - 1) >= 2n), attained by a candidate
+  that leaves one pair (if a third guess is allowed);
+- with weights, n <= b + 1 secrets cost at least 2 w(S) - w_max, attained when a heaviest
+  secret's guess splits the others into singletons;
+- otherwise (equal weights, up to MID_SET secrets, all of them guesses) the candidates' bound
+  of bounds.py: min(3n - 1 - the most distinct replies of a candidate, 3n - min(n, b)) while
+  n <= b + 1, and with the slot table beyond.
+
+The misses cost (game.rules.cost == "misses", Hangman). A guess costs nothing, a miss costs one:
+a set the game calls determined (one word left) is a leaf of cost 0, and otherwise
+
+    M(S) = min over guesses g splitting S of  sum over replies r of [ [r is a miss] w(S_r) + M(S_r) ]
+
+(no class is finished by a hit). The same branch and bound runs with the bound of a guess its
+miss class's weight (every class costs at least 0 more: bounds.py), classes searched with the
+misses they have left, and ties to the first guess of the pool (the alphabetically first
+letter), so the tree is the one the exact Hangman guesser always played. Counting lost games
+(`lost`, with K = `max_guesses` strikes) is the same recursion with nothing paid for a miss and
+a class of weight w(S_r) that has no strike left costing w(S_r) (lost, even if determined).
+The worst case under misses is `worst_case` (no slot bound: a class may need no miss at all).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ...costs import Cost, Lost, Misses, cost_for
+from ...errors import ArenaError
+from ...game import _MANY_CODES as MANY_CODES
+from ...game import Game, Index, Indexes
+from ...resources import memory_limit
+from ..bounds import INF, slot_capacity
+from .allowed import Allowed, HardMode
+from .cache import CACHE_SHARE, CLOSED, Caches
+from .closures import Closures
+from .depth import DepthLimits
+from .misses import MissBounds
+from .scoring import Scoring, sorted_lazily
+from .state import NO_LIMIT, Stats, Timeout
+
+#: Misses cost: a guess whose cost is within this of the best is a tie (costs are sums of weights).
+TIE = 1e-9
+#: Guesses at nodes of at least this many candidates have their classes bounded one level deep
+#: (level_bounds) before any is searched: the root of Wordle (2,315), Jotto, Mastermind (1,296).
+LEVEL_SIZE = 1000
+#: Classes of sets of at most this many secrets are grouped in plain Python (classes_of).
+SMALL_SPLIT = 32
+#: The progress callback is offered the search every this many nodes (a power of two, minus one).
+REPORT_MASK = 63
+
+
+def stabilizer(game: Game, invariant: np.ndarray | None = None):
+    """The game's symmetry fixing the empty history, restricted to the elements that keep
+    `invariant` (weights, -1 for secrets not covered; None: all codes alike), or None when the
+    game has no symmetry or only the identity keeps the invariant."""
+    symmetry = game.symmetry()
+    return None if symmetry is None else symmetry.stabilizer(invariant)
+
+
+class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
+    """The branch and bound over one game, pool, weighting and depth limit.
+
+    `weights` is a float64 array over all secrets of the game; `symmetry` (or None) maps a
+    history of guesses to the guesses worth trying (`stabilizer`)."""
+
+    def __init__(self, game: Game, weights: np.ndarray, pool: str = "all", max_guesses: int | None = None,
+                 symmetry=None, deadline: float | None = None, cache_budget: int | None = None,
+                 lost: bool = False, cost: str | Cost | None = None):
+        #: what is paid (arena.costs): guesses or, on games without hits (Hangman), misses
+        #: (the game's own cost unless `cost` says otherwise); lost games are the misses counted
+        #: within `max_guesses` strikes (default: the cost's own), as `lost=True` asks
+        paid = cost_for(game, cost)
+        if lost:
+            if paid != Misses() or max_guesses is None:
+                raise ArenaError(f"{game.spec}: counting lost games needs the misses cost and a number of strikes")
+            paid = Lost(max_guesses)
+        max_guesses = paid.default_limit() if max_guesses is None else max_guesses
+        #: the cost counted on the way down (lost games: the misses)
+        self.cost = paid.counted
+        #: the game ends when the candidates are determined, not by a hit: see "The misses cost"
+        self.misses = not game.rules.hits
+        #: a secret costs its weight once its misses reach `max_guesses` (the strikes: a lost
+        #: game), and nothing otherwise
+        self.lost = paid is not self.cost
+        #: every guess is paid (guesses until determined), not only the misses
+        self.every_guess = self.misses and paid.pays_every_guess
+        self.game = game
+        self.w = np.asarray(weights, dtype=np.float64)
+        self.uniform = bool(np.all(self.w == 1.0))
+        self.consistent_pool = pool == "consistent"
+        #: the allowed guesses depend on the path (hard mode): the pool at a node is what its
+        #: moves allow (the consistent pool needs no check: a candidate is always allowed)
+        self.restricted = bool(game.rules.restricted) and not self.consistent_pool and not self.misses
+        #: many reply codes, each with its column in the counts (Wordle's 243): uniform_scores
+        #: counts them itself; with few codes (Jotto, Mastermind) the game's own counting, one
+        #: comparison per code, is faster (measured at 200 candidates: Wordle 54 ms against
+        #: 220 ms; Jotto 22 ms against 13 ms, Mastermind 8.8 against 6.1)
+        self.wide = MANY_CODES < game.n_codes <= game.dense_codes
+        self.limit = NO_LIMIT if max_guesses is None else int(max_guesses)
+        self.symmetry = symmetry
+        self.deadline = deadline
+        self.hit = -1 if self.misses else int(game.hit)  # -1: no reply finishes a class
+        self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
+        #: every secret is also a guess (close_small's candidates), and (`same_index`) secret i is guess i
+        self.all_named = bool(game.secret_guess.min(initial=0) >= 0)
+        self.same_index = bool(np.array_equal(game.secret_guess, np.arange(len(game.secrets))))
+        self.node_limit: int | None = None  # stop (Timeout) after this many nodes in all
+        self.cache: dict = {}
+        self.fit_cache: dict = {}
+        #: bytes the caches may hold (about), and what they hold now
+        self.cache_budget = int(memory_limit() * CACHE_SHARE) if cache_budget is None else int(cache_budget)
+        self.cache_bytes = 0
+        self.forgotten = 0  # entries dropped to stay within the budget
+        self.root_key = None
+        self.progress: tuple[float, Index] = (INF, -1)  # the best root guess found so far
+        self.incumbent = INF  # the cost of a tree known before the search (its starting budget)
+        self.root_lower = 0.0  # a lower bound on the root's cost proven so far (see search_node)
+        self.report: Callable[[Search], None] | None = None  # offered the search now and then
+        self.timed_out = False  # set when a Timeout stopped the search at the root
+        self._tables: dict = {}
+        self._letters: tuple | None = None  # every letter's replies on the node last bounded (class_misses)
+        self.stats = Stats()
+
+    def weight(self, S: Indexes) -> float:
+        return float(len(S)) if self.uniform else float(self.w[S].sum())
+
+    def pool(self, S: Indexes, sym, allowed: Allowed | None = None) -> Indexes:
+        """The guesses tried at S: every guess (that the path allows) or the candidates, one
+        per symmetry class."""
+        if self.consistent_pool:
+            base = self.game.candidate_guesses(S)
+        else:
+            base = self.game.all_guesses if allowed is None else allowed.guesses
+        return base if sym is None else sym.representatives(base, S)
+
+    def solve(self, S: Indexes, budget: float = INF, left: int | None = None, sym=None,
+              allowed: Allowed | None = None, parts: int | None = None, key=None) -> float:
+        """C(S) if it is below `budget`, else a lower bound >= budget (see the module docstring);
+        `allowed`: the guesses the path allows (hard mode; None: every guess); `parts`: the
+        most non-hit classes a guess makes on a superset of S (a node's b; None: any number);
+        `key`: S's cache key, if the caller has it."""
+        left = self.limit if left is None else left
+        n = len(S)
+        if self.misses:
+            if self.lost and left <= 0:  # the strikes ran out, even on a determined word
+                return self.weight(S)
+            if left < 0:  # past a limit on the cost (objective worst, or max=K)
+                return INF
+            if self.game.determined(S):
+                return 0.0
+        elif n == 1:
+            return float(self.w[S[0]]) if left >= 1 else INF
+        elif left <= 1:
+            return INF
+        elif n == 2 and self.uniform and self.all_named:
+            return 3.0  # one of the two, then the other (best_guess: the first); no cache entry
+        if key is None:
+            key = self.key(S, left, allowed)
+        entry = self.cache.get(key)
+        known = 0.0
+        if entry is not None:
+            self.stats.hits += 1
+            known, value, _ = entry
+            if value == known or known >= budget:
+                return known
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise Timeout
+        asked = entry is not None and entry[2] == CLOSED  # close_small's bound is the entry's
+        closed = None if self.misses or asked else self.close_small(S, left, self.b_max if parts is None else parts)
+        if closed is not None:
+            value, guess = closed
+            if guess >= 0:
+                self.remember(self.cache, key, (value, value, guess))
+                return value
+            if value > known:  # a proven bound: a node that cannot beat the budget is not searched
+                known = value
+                if known >= budget:
+                    self.remember(self.cache, key, (known, INF, -1))
+                    return known
+        return self.search_node(S, budget, left, sym, key, known, allowed)
+
+    def search_node(self, S: Indexes, budget: float, left: int, sym, key, known: float,
+                    allowed: Allowed | None = None) -> float:
+        self.stats.nodes += 1
+        if self.node_limit is not None and self.stats.nodes > self.node_limit:
+            raise Timeout  # an effort limit: unlike a deadline, the same on every machine
+        if self.report is not None and not self.stats.nodes & REPORT_MASK:
+            self.report(self)
+        at_root = key == self.root_key
+        pool = self.pool(S, sym, allowed)
+        bound, spread_of, b = self.node_scores(S, pool, left)
+        tried = np.flatnonzero(bound < budget)
+        floor = float(bound[bound >= budget].min(initial=INF))  # least bound among untried guesses
+        if len(tried) == 0:
+            self.remember(self.cache, key, (max(known, floor), INF, -1))
+            return max(known, floor)
+        # misses: ties go to the first guess of the pool (the alphabetically first letter), so
+        # guesses are taken in pool order within a bound and one tying a later best is searched
+        tie = TIE if self.misses else 0.0
+        order = sorted_lazily(tried, bound, (lambda chosen: chosen) if tie else spread_of)
+        best, best_guess = budget, -1
+        seen: set[bytes] = set()  # the reply vectors of the guesses searched here
+        for i in order:
+            guess = int(pool[i])
+            earlier = tie and 0 <= guess < best_guess  # may win a tie
+            if bound[i] >= best + (tie if earlier else 0.0):
+                floor = min(floor, float(bound[i]))
+                if tie and bound[i] < best + tie:
+                    continue  # a later guess in pool order: ties do not move the best
+                break
+            replies = self.game.table[guess, S].tobytes()
+            if replies in seen:
+                continue  # the same classes as a guess searched here: the same cost
+            seen.add(replies)
+            if at_root:  # the guesses left are bounded by bound[i] at least (sorted), the others by floor
+                self.root_lower = max(self.root_lower, known, min(best, floor, float(bound[i])))
+            value = self.guess_value(guess, S, best + (tie if earlier else 0.0), left, b, sym, allowed)
+            if value < best - (tie if best_guess >= 0 else 0.0) or (earlier and value < best + tie):
+                best, best_guess = min(best, value), guess
+                if at_root:
+                    self.progress = (best, best_guess)
+            else:
+                floor = min(floor, value)
+        if best_guess >= 0:
+            self.remember(self.cache, key, (best, best, best_guess))
+            return best
+        proven = max(known, floor)
+        self.remember(self.cache, key, (proven, INF, -1))
+        return proven
+
+    def guess_value(self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym,
+                    allowed: Allowed | None = None) -> float:
+        """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit."""
+        self.stats.guesses += 1
+        if self.misses:
+            parts = self.game.partition(guess, S)
+            return self.misses_value(S, parts, limit, left, None if sym is None else sym.after(guess))
+        classes = self.classes_of(guess, S)
+        if self.uniform:  # the slot table read directly (class_bound), inf past the depth limit
+            table, room = self.table_list(b), slot_capacity(b, left - 1)
+            bounds = [table[len(c)] if len(c) <= room else INF for _, c in classes]
+        else:
+            bounds = [self.class_bound(c, b, left - 1) for _, c in classes]
+        total = self.weight(S) + sum(bounds)
+        if total >= limit:
+            return total
+        keys: list = [None] * len(classes)
+        if not self.restricted:
+            total = self.known_class_bounds(classes, bounds, keys, total, limit, left - 1, b)
+            if total >= limit:
+                return total
+        below = None if sym is None else sym.after(guess)
+        if len(S) >= LEVEL_SIZE:
+            total = self.level_bounds(guess, classes, bounds, total, limit, left - 1, below, allowed)
+            if total >= limit:
+                return total
+        for (r, c), lb, key in zip(classes, bounds, keys):
+            value = self.solve(c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b,
+                               key)
+            total += value - lb
+            if total >= limit:
+                return total
+        return total
+
+    def classes_of(self, guess: Index, S: Indexes) -> list[tuple[int, Indexes]]:
+        """The classes of S under `guess` but the hit, as (reply, candidates), smallest first
+        (ties in reply order; each class in S's order): game.partition, in plain Python on
+        small sets and without the dict on big ones."""
+        replies = self.game.table[guess, S]
+        if len(S) <= SMALL_SPLIT:
+            grouped: dict[int, list[int]] = {}
+            for secret, reply in zip(S.tolist(), replies.tolist()):
+                grouped.setdefault(reply, []).append(secret)
+            grouped.pop(self.hit, None)
+            classes = [(r, np.array(grouped[r], dtype=S.dtype)) for r in sorted(grouped)]
+            classes.sort(key=lambda rc: len(rc[1]))
+            return classes
+        ordered = S[np.argsort(replies, kind="stable")]
+        sizes = np.bincount(replies, minlength=self.game.n_codes)
+        ends = np.cumsum(sizes).tolist()
+        if self.hit >= 0:
+            sizes[self.hit] = 0
+        present = np.flatnonzero(sizes)
+        present = present[np.argsort(sizes[present], kind="stable")]
+        counts = sizes.tolist()
+        return [(r, ordered[ends[r] - counts[r]:ends[r]]) for r in present.tolist()]
+
+    def known_class_bounds(self, classes: list, bounds: list, keys: list, total: float, limit: float, left: int,
+                           b: int) -> float:
+        """Before any class of a guess is searched: each class's bound raised to what the cache
+        has proven for it (an exact value, or the bound of a search that failed high) or, for a
+        class met for the first time, to close_small's (its closed value, or its candidates'
+        bound), which is cached for the class's own search (marked CLOSED: close_small is not
+        asked again), until the total reaches `limit` (the guess is dropped). `bounds` and
+        `keys` (the classes' cache keys, for their searches) are filled in place; returns the
+        new total."""
+        for j, (_, c) in enumerate(classes):  # smallest first: their bounds cost least
+            if len(c) <= 2:
+                continue  # closed by its class bound already
+            key = keys[j] = self.key(c, left)
+            entry = self.cache.get(key)
+            if entry is None:
+                closed = self.close_small(c, left, b)
+                if closed is None:
+                    continue
+                value, guess = closed
+                entry = (value, value, guess) if guess >= 0 else (value, INF, CLOSED)
+                self.remember(self.cache, key, entry)
+            if entry[0] > bounds[j]:
+                total += entry[0] - bounds[j]
+                bounds[j] = entry[0]
+                if total >= limit:
+                    break  # the guess is dropped
+        return total
+
+    def level_bounds(self, guess: Index, classes: list, bounds: list, total: float, limit: float, left: int,
+                     sym, allowed: Allowed | None) -> float:
+        """At a big node: raise the bounds of the guess's classes, biggest first, to one level
+        of search, until the guess's total bound reaches `limit` (it is then dropped without
+        searching a class). One level: a class C costs at least
+
+            min over guesses h of  w(C) + sum over h's classes of their slot bound
+
+        which is what search_node computes first at C; here it is the whole cost of proving
+        that a first guess cannot beat the incumbent, for most first guesses (measured on
+        Wordle: the slot bound of SALET is 6,883, this 7,812, the optimum 7,920). Each bound
+        is cached as proven for C, so C's own search starts from it. `bounds` is updated in
+        place; returns the new total."""
+        for j in sorted(range(len(classes)), key=lambda j: -len(classes[j][1])):
+            r, C = classes[j]
+            if len(C) <= 2:
+                break  # the rest are closed exactly by their class bound already
+            below = self.class_allowed(allowed, guess, r, C)
+            key = self.key(C, left, below)
+            entry = self.cache.get(key)
+            if entry is not None:
+                level = entry[0]
+            else:
+                scored, _, _ = self.score_guesses(C, self.pool(C, sym, below), left)
+                level = float(scored.min(initial=INF))
+                self.remember(self.cache, key, (level, INF, -1))
+            if level > bounds[j]:
+                total += level - bounds[j]
+                bounds[j] = level
+            if total >= limit:
+                break
+        return total
+
+    def best_guess(self, S: Indexes, left: int, allowed: Allowed | None = None) -> Index:
+        """The best guess at S: from the cache, or (for a class that a closed-form value covered
+        without searching it, like the pair left by a 2n closure) from a search now."""
+        if self.misses and (self.game.determined(S) or (self.lost and left <= 0)):
+            return -1  # nothing left to decide: the word is known, or the game is lost
+        if len(S) == 1 or (len(S) == 2 and self.uniform and self.all_named):
+            return int(self.game.secret_guess[S[0]])
+        key = self.key(S, left, allowed)
+        entry = self.cache.get(key)
+        if entry is None or entry[0] != entry[1]:
+            self.solve(S, INF, left, None, allowed)
+            entry = self.cache[key]
+        return entry[2]

@@ -1,0 +1,101 @@
+"""Small sets closed without a search (one secret, two, a candidate that splits the rest
+into singletons), or bounded from their candidates' classes alone before their pool is scored.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...game import Index, Indexes
+from .state import SearchState
+
+#: Sets of at most this many secrets, all of them guesses, are closed or bounded (close_small)
+#: in plain Python lists rather than numpy arrays, which cost more to set up than to count.
+TINY_SET = 12
+#: Sets of at most this many secrets, all of them guesses, are bounded by their candidates'
+#: classes before their pool is scored (close_small, close_by_candidates).
+MID_SET = 64
+
+
+class Closures(SearchState):
+    """close_small and close_by_candidates."""
+
+    def close_small(self, S: Indexes, left: int, parts: int) -> tuple[float, Index] | None:
+        """The exact value of a set too small to need a search and its best guess, or (guess
+        -1) a lower bound on its value read off its candidates, or None (`left` >= 2 guesses
+        are allowed; no guess makes more than `parts` non-hit classes on S).
+
+        The bound, equal weights: every class of c secrets costs at least 2c - 1 (one may be
+        hit first, the others need two guesses at least), so a candidate whose replies take d
+        distinct values on S (the hit among them) costs at least
+
+            n + sum over its d - 1 other classes of (2 c - 1) = 3n - 1 - d,
+
+        and a guess that is no candidate, making p <= min(n, parts) classes, at least 3n - p:
+
+            C(S) >= min(3n - 1 - max over candidates of d, 3n - min(n, parts)).
+
+        (bounds.py, "The candidates' bound"; close_by_candidates for sets beyond TINY_SET.)
+        It needs only the n x n block of the candidates' replies, against a pass over every
+        guess of the pool for the node's own bound; when it reaches the budget the node fails
+        high without one (4x6: 1,816 sets searched without the bound, 1,618 with it)."""
+        n = len(S)
+        if self.uniform and self.all_named and n <= TINY_SET:  # the same, in plain Python
+            if n == 2:
+                return 3.0, int(self.game.secret_guess[S[0]])
+            named = S if self.same_index else self.game.secret_guess[S]
+            rows = self.game.table[named[:, None], S].tolist()
+            distinct = [len(set(row)) for row in rows]
+            most = max(distinct)
+            if most == n or (most == n - 1 and left >= 3):
+                return float(3 * n - 1 - most), int(named[distinct.index(most)])
+            return float(min(3 * n - 1 - most, 3 * n - min(n, parts))), -1
+        if self.uniform and self.all_named and n <= MID_SET:
+            return self.close_by_candidates(S, left, parts)
+        named = self.game.secret_guess[S]
+        if n == 2 and named.min() >= 0:  # guess the heavier: w1 + 2 w2
+            heavy = 0 if self.w[S[0]] >= self.w[S[1]] else 1
+            return float(self.w[S].sum() + self.w[S[1 - heavy]]), int(named[heavy])
+        if n <= self.b_max + 1 and named.min() >= 0:
+            block = np.sort(self.game.table[named[:, None], S], axis=1)
+            distinct = 1 + (block[:, 1:] != block[:, :-1]).sum(axis=1)
+            if self.uniform:
+                best = int(distinct.argmax())
+                if distinct[best] == n or (distinct[best] == n - 1 and left >= 3):
+                    # all singletons: 2n - 1; one pair: 2n, which is the bound without a perfect candidate
+                    return float(2 * n - 1 + (n - distinct[best])), int(named[best])
+                return float(min(3 * n - 1 - distinct[best], 3 * n - min(n, parts))), -1
+            else:
+                # every secret but the one hit first needs two guesses: 2 w(S) - w_max at least,
+                # attained when a heaviest secret's guess splits the others into singletons
+                w = self.w[S]
+                perfect = np.flatnonzero((distinct == n) & (w == w.max()))
+                if len(perfect):
+                    return float(2 * w.sum() - w.max()), int(named[perfect[0]])
+        return None
+
+    def close_by_candidates(self, S: Indexes, left: int, parts: int) -> tuple[float, Index]:
+        """close_small for a set of up to MID_SET secrets, equal weights, all of them guesses:
+        the closures, or else a lower bound from the candidates' classes alone. With T the slot
+        table for `parts` classes (bounds.py; it bounds every class below), a candidate costs
+        at least n + sum over its classes of T(c), and a guess that is no candidate, whose
+        p <= min(n, parts) classes hold all n secrets, at least n + the least sum of T over p
+        classes, which (T being convex with T(0) = 0) is that of the most even split. For
+        n <= parts + 1 (T(c) = 2c - 1) this is close_small's bound; beyond, it is tighter."""
+        n, codes = len(S), self.game.n_codes
+        named = self.game.secret_guess[S]
+        keys = self.game.table[named[:, None], S].astype(np.intp)
+        keys += np.arange(0, n * codes, codes, dtype=np.intp)[:, None]
+        counts = np.bincount(keys.ravel(), minlength=n * codes).reshape(n, codes)
+        distinct = np.count_nonzero(counts, axis=1)  # the hit class among them
+        best = int(distinct.argmax())
+        most = int(distinct[best])
+        if most == n or (most == n - 1 and left >= 3):
+            return float(3 * n - 1 - most), int(named[best])
+        counts[:, self.hit] = 0
+        table = self.table(parts)
+        candidates = n + table[counts].sum(axis=1).min()
+        p = min(n, parts)
+        q, r = divmod(n, p)
+        others = n + r * table[q + 1] + (p - r) * table[q]
+        return float(min(candidates, others)), -1

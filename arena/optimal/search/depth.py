@@ -1,0 +1,114 @@
+"""Depth limits and bounds at the root: can a set be finished within k guesses (or misses),
+the least such k (the worst case), and the lower bound proven so far on a set's cost.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ...errors import ArenaError
+from ...game import Indexes
+from ..bounds import INF, min_depth, slot_capacity
+from .allowed import Allowed
+from .state import SearchState, Timeout
+
+
+class DepthLimits(SearchState):
+    """fits, worst_case, root_bound and known_bound."""
+
+    def step(self, reply) -> int:
+        """What one reply costs the guesser: a guess, or (cost "misses") 1 for a miss, else 0."""
+        return self.cost.step(self.game, reply) if self.misses else 1
+
+    def fits(self, S: Indexes, left: int, sym=None, allowed: Allowed | None = None) -> bool:
+        """Can every secret of S be found within `left` guesses (misses: be determined, the
+        game's `determined`, within `left` misses)? Depth-first, guesses whose largest class
+        is smallest first; with guesses, a class too big for its slots is refused at once."""
+        n = len(S)
+        if self.misses:
+            if self.game.determined(S) or left < 0:
+                return left >= 0
+        elif n <= 1:
+            return left >= n
+        elif left <= 1 or n > slot_capacity(self.b_max, left):
+            return False
+        key = (self.set_bytes(S), left) if allowed is None else (self.set_bytes(S), left, allowed.key)
+        if key in self.fit_cache:
+            return self.fit_cache[key]
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise Timeout
+        pool = self.pool(S, sym, allowed)
+        counts, _ = self.hit_free_counts(pool, S)
+        largest = counts.max(axis=1)
+        b = int(np.count_nonzero(counts, axis=1)[largest < n].max(initial=1))
+        room = n if self.misses else slot_capacity(b, left - 1)  # misses: no slot bound (bounds.py)
+        fitting = np.flatnonzero((largest < n) & (largest <= room))
+        ok = False
+        for i in fitting[np.argsort(largest[fitting], kind="stable")]:
+            guess = int(pool[i])
+            below = None if sym is None else sym.after(guess)
+            classes = sorted(((c, left - self.step(r), r) for r, c in self.game.partition(guess, S).items()
+                              if r != self.hit), key=lambda cl: len(cl[0]), reverse=True)
+            if all(self.fits(c, k, below, self.class_allowed(allowed, guess, r, c)) for c, k, r in classes):
+                ok = True
+                break
+        self.remember(self.fit_cache, key, ok)
+        return ok
+
+    def worst_case(self, S: Indexes, sym=None) -> int:
+        """W(S): the fewest guesses (misses) that find every secret of S in the worst case,
+        the least depth that `fits`, counted up from the proven bound: min_depth (bounds.py)
+        for guesses, 0 for misses."""
+        depth = 0 if self.misses else min_depth(len(S), self.b_max)
+        while not self.fits(S, depth, sym):
+            depth += 1
+            if depth > len(S) + 1:  # every useful guess shrinks the classes: no guess splits S
+                raise ArenaError(f"{self.game.spec}: no guess tells apart "
+                                 f"{', '.join(self.game.secrets[s] for s in S[:3])}")
+        return depth
+
+    def root_bound(self, S: Indexes, sym=None, left: int | None = None, allowed: Allowed | None = None) -> float:
+        """A lower bound on C(S) from what the search has proven so far: for every guess,
+        what the guess itself costs (w(S), or under misses its miss class) plus, over its
+        classes, the best bound known (exact value, cached bound, or the class bound),
+        minimised over guesses; never below a bound cached for S itself. In hard mode the
+        classes are bounded by their class bound only (their cache keys would need every
+        guess's allowed set)."""
+        left = self.limit if left is None else left
+        pool = self.pool(S, sym, allowed)
+        counts, _ = self.hit_free_counts(pool, S)
+        useful = counts.max(axis=1) < len(S)
+        b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
+        best = INF
+        for i in np.flatnonzero(useful):
+            total = 0.0 if self.misses else self.weight(S)
+            for r, c in self.game.partition(int(pool[i]), S).items():
+                if r == self.hit:
+                    continue
+                if self.misses and self.step(r) and not self.lost:
+                    total += self.weight(c)  # each secret of the class pays this reply
+                total += self.known_bound(c, b, left - self.step(r), cached=not self.restricted)
+                if total >= best:
+                    break
+            best = min(best, total)
+        entry = self.cache.get(self.key(S, left, allowed))
+        return max(best, entry[0]) if entry else best
+
+    def known_bound(self, S: Indexes, b: int, left: int, cached: bool = True) -> float:
+        """The best lower bound on C(S) known without searching: cache (if `cached`) or class bound."""
+        if self.misses:
+            if self.lost and left <= 0:
+                return self.weight(S)
+            if left < 0:
+                return INF
+            if self.game.determined(S):
+                return 0.0
+            slot = self.determine_bound(S)
+        elif len(S) == 1:
+            return float(self.w[S[0]]) if left >= 1 else INF
+        else:
+            slot = self.class_bound(S, b, left)
+        entry = self.cache.get(self.key(S, left)) if cached else None
+        return slot if entry is None else max(slot, entry[0])

@@ -1,0 +1,125 @@
+"""The costs of a game that ends when the secret is determined (Hangman): the misses, lost
+games, or guesses until determined. Their bounds (bounds.py: "The misses cost", "Guesses until
+determined") and the value of a guess under them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...game import Indexes
+from ..bounds import determine_table
+from .state import SearchState
+
+#: Misses cost: classes are bounded by their first letter's misses (first_misses) at nodes of at
+#: least this many candidates; below, the bound costs more time than it saves.
+FIRST_MISSES = 32
+#: Misses cost: nodes of at least this many candidates are bounded two letters deep (next_misses).
+TWO_LEVELS = 40
+
+
+class MissBounds(SearchState):
+    """The bounds and guess values of the costs counted until determined."""
+
+    def miss_bound(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """Misses cost: for every guess, the weight of its miss class (each of those secrets pays
+        this miss; every class costs at least 0 more, bounds.py), or 0 when counting lost games."""
+        if self.every_guess:  # every secret pays this guess, and every class of two or more another
+            return self.weight(S) + self.determine_bounds(S, pool, counts, codes)
+        column = [i for i, code in enumerate(codes.tolist()) if self.game.is_miss(code)]
+        if self.lost or not column:
+            return np.zeros(len(pool), dtype=np.float64)
+        paid = counts[:, column[0]].astype(np.float64) if self.uniform else self.class_masses(S, pool, codes)[:, column[0]]
+        return paid + self.next_misses(S, pool) if len(S) >= TWO_LEVELS else paid
+
+    def first_misses(self, S: Indexes, classes: list[Indexes]) -> np.ndarray:
+        """Misses cost: for each class C of a partition of S, the least miss weight of a first
+        guess at C, a lower bound on M(C) (bounds.py, "two levels"; `class_misses`)."""
+        label = np.empty(len(S), dtype=np.intp)
+        for j, C in enumerate(classes):
+            label[np.searchsorted(S, C)] = j
+        member = np.zeros((len(S), len(classes)))
+        member[np.arange(len(S)), label] = 1.0
+        return self.class_misses(S, member)
+
+    def next_misses(self, S: Indexes, pool: Indexes) -> np.ndarray:
+        """For every guess g of the pool, the sum over its classes C of the least miss weight of
+        the next guess at C (`class_misses`): all classes of all guesses in one matrix."""
+        replies = self.game.by_secret[S[:, None], pool]  # replies[i, k]: to guess pool[k], of S[i]
+        owner, members = [], []
+        for k in range(len(pool)):
+            _, inverse = np.unique(replies[:, k], return_inverse=True)
+            members.append(inverse.ravel() + len(owner))
+            owner.extend([k] * (int(inverse.max()) + 1))
+        member = np.zeros((len(S), len(owner)))
+        for column in members:
+            member[np.arange(len(S)), column] = 1.0
+        return np.bincount(np.asarray(owner), weights=self.class_misses(S, member), minlength=len(pool))
+
+    def class_misses(self, S: Indexes, member: np.ndarray) -> np.ndarray:
+        """Misses cost: for each class C of candidates of S (member[i, j] = 1 when S[i] is in
+        class j), the bound of bounds.py's "two levels":
+
+            M(C) >= w(C) - max over letters h splitting C of w(words of C containing h)
+
+        (0 for a determined class). Every letter's replies on S (kept for the node) times the
+        one-hot classes give each class's weight containing each letter, and whether the letter
+        splits it (its replies on C are not all equal: |C| sum r^2 > (sum r)^2)."""
+        if self._letters is None or self._letters[0] is not S:
+            replies = self.game.table[:, S].astype(np.float64)  # every letter, not only the pool's
+            self._letters = (S, replies, (replies > 0) * self.w[S])
+        _, replies, present = self._letters
+        size = member.sum(axis=0)
+        first, second = replies @ member, (replies * replies) @ member
+        splits = size * second - first * first > 0.5
+        best = np.where(splits, present @ member, -1.0).max(axis=0)
+        return np.where(best >= 0, self.w[S] @ member - best, 0.0)
+
+    def determine_table(self, b: int) -> np.ndarray:
+        """table[n]: the fewest guesses that determine n equally likely secrets (guesses
+        until determined, classes of at most b replies): bounds.determine_table."""
+        if ("determine", b) not in self._tables:
+            self._tables[("determine", b)] = determine_table(len(self.game.secrets), b)
+        return self._tables[("determine", b)]
+
+    def determine_bounds(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """Guesses until determined: for every guess, a lower bound on what its classes cost
+        after it (bounds.py): the leaf-depth bound of each class with equal weights, and with
+        weights the mass of the classes not yet determined (each pays one more guess at least)."""
+        useful = counts.max(axis=1) < len(S)
+        b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
+        if self.uniform:
+            return self.determine_table(b)[counts].sum(axis=1)
+        mass = self.class_masses(S, pool, codes)
+        return np.where(counts >= 2, mass, 0.0).sum(axis=1)
+
+    def determine_bound(self, C: Indexes) -> float:
+        """A lower bound on what a class costs before it is searched: 0 under misses (bounds.py),
+        and under guesses until determined one guess for each secret of an undetermined class."""
+        return self.weight(C) if self.every_guess and not self.game.determined(C) else 0.0
+
+    def misses_value(self, S: Indexes, parts: dict, limit: float, left: int, below) -> float:
+        """Misses cost: the weight of the miss class (each of its secrets pays this miss; none
+        when counting lost games) + the classes' costs, each with the misses it has left, if
+        below `limit`, else a lower bound >= limit. Before it is searched, a class is bounded
+        below by the miss weight of its best first letter (`first_misses`), by one guess a
+        secret when every guess is paid, and by its weight when it has lost (no strikes left)."""
+        classes = sorted(((c, left - self.step(r)) for r, c in parts.items()), key=lambda cl: len(cl[0]))
+        paid = 0.0 if self.lost else sum(self.weight(c) for r, c in parts.items() if self.step(r))
+        if paid >= limit:
+            return paid
+        if self.lost or self.every_guess:
+            bounds = [self.weight(c) if self.lost and k <= 0 else self.determine_bound(c) for c, k in classes]
+        elif len(S) >= FIRST_MISSES:
+            bounds = self.first_misses(S, [c for c, _ in classes]).tolist()
+        else:
+            bounds = [0.0] * len(classes)
+        total = paid + sum(bounds)
+        if total >= limit:
+            return total
+        for (c, k), lb in zip(classes, bounds):
+            value = self.solve(c, limit - (total - lb), k, below)
+            total += value - lb
+            if total >= limit:
+                return total
+        return total
