@@ -8,11 +8,19 @@ Modules, one idea each:
 
     bounds     lower bounds on the guesses (or misses) a class of secrets still needs, and
                their derivation
-    search     the one exact search (branch and bound, under guesses or misses), also behind
-               the equilibrium's best responses, the minimax chooser's look-ahead
-               (Search.worst_case) and the exact Hangman guesser (fewest-misses)
-    solve      `optimal_tree`, the public entry: the search's result as an arena.tree Tree
-               (also after fixed openers: `openers=`)
+    search/    the one exact search (branch and bound, under any cost of arena.costs), also
+               behind the equilibrium's best responses, the minimax chooser's look-ahead
+               (Search.worst_case) and the exact Hangman guesser (fewest-misses); its own
+               __init__ maps its modules (branch, scoring, closures, misses, depth, cache)
+    solve      `optimal_tree`, the public entry: checks the arguments, seeds and runs the
+               search, and returns its result as an arena.tree Tree (also after fixed
+               openers: `openers=`)
+    growing    the one tree grower of the exact search (grow_by): the optimal tree, a tree
+               read off a depth proof, a search's best guesses
+
+One exact search, from the command line down: `arena optimal` (arena/commands/optimal.py) ->
+solve.optimal_tree -> solve.search_below -> search.Search.solve (branch.py) -> search_node ->
+guess_value -> solve on each class; then growing.tree_from_search reads the tree back.
     split      the root split: every first guess searched by worker processes with one
                incumbent, a resumable journal and a proven bound (`arena optimal --workers N`)
     lookahead  rollout trees and exact subtree repair for instances too big to solve

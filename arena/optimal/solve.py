@@ -1,9 +1,9 @@
 """`optimal_tree`: the strategy tree of least expected guesses, as an arena.tree.Tree.
 
-The search itself is in search.py (branch and bound), its bounds in bounds.py; the symmetries
-are the game's (`game.symmetry()`). This module checks the arguments, chooses the depth for
-`objective="worst"`, seeds a time-limited search with the best greedy tree, and turns the
-search's cache into a Tree (with the value and the proven lower bound beside it).
+The search itself is the package search/ (branch and bound), its bounds in bounds.py; the
+symmetries are the game's (`game.symmetry()`). This module checks the arguments, chooses the
+depth for `objective="worst"`, seeds a time-limited search with the best greedy tree, and turns
+the search's cache into a Tree (growing.py; with the value and the proven lower bound beside it).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..tree import Node, Tree
 from ..resources import check_memory
 from .bounds import INF, min_depth
 from .progress import ProgressLine
+from .growing import Path, fitting_tree, tree_from_search
 from .search import NO_LIMIT, Search, Timeout, stabilizer
 
 POOLS = ("all", "consistent")
@@ -192,18 +193,6 @@ def watch(search: Search, progress: ProgressLine | None, unit: float = 1.0) -> N
                       f"{progress.elapsed:,.0f} s")
 
     search.report = report
-
-
-@dataclass
-class Path:
-    """Where a search starts: the replies already seen (after fixed openers), the guesses or
-    misses left, the misses made, the symmetry and the guesses allowed there (hard mode)."""
-
-    replies: tuple = ()
-    left: int | None = None  # None: the search's limit
-    missed: int = 0
-    sym: object = None
-    allowed: object = None
 
 
 @dataclass
@@ -497,40 +486,6 @@ def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int 
     return depth, search
 
 
-def fitting_tree(search: Search, S: Indexes, depth: int, opening: str, label: str) -> Tree:
-    """A tree that finds every secret of S within `depth` guesses (misses), read off the proof
-    that one exists (`least_depth`): at each set the first guess of the pool whose classes all
-    fit (Search.fits, cached by the proof). The incumbent of a time-limited worst-case search
-    when no greedy tree keeps within the depth."""
-    game = search.game
-    search.deadline = None  # the proof is done: what is left are cache lookups
-
-    def fitting(part: Indexes, left: int, allowed) -> Index:
-        for guess in search.pool(part, None, allowed).tolist():
-            parts = game.partition(guess, part)
-            if len(parts) == 1 and not game.finished(next(iter(parts))):
-                continue  # learns nothing
-            if all(game.finished(r) or search.fits(c, left - search.step(r), None,
-                                                   search.class_allowed(allowed, guess, r, c))
-                   for r, c in parts.items()):
-                return guess
-        raise AssertionError("fits() proved a tree that it cannot find again")  # a bug, not a user's mistake
-
-    root, costs = grow_by(search, S, fitting, opening, left=depth)
-    return Tree(game, label, [root] if root is not None else [], costs[0], costs[1])
-
-
-def fewest_missing(game: Game, part: Indexes, pool: Indexes) -> Index:
-    """After a game is lost (counting lost games): the guess of the pool that splits `part` with
-    the fewest candidates missing it. Nothing is left to lose, so any splitting guess serves;
-    an exact fewest-misses search here could take longer than the whole lost-games search."""
-    block = game.table[pool][:, part]
-    splits = (block != block[:, :1]).any(axis=1)
-    miss = np.array([game.is_miss(code) for code in range(int(block.max()) + 1)], dtype=bool)
-    missing = miss[block].sum(axis=1)
-    return int(pool[np.flatnonzero(splits)[np.argmin(missing[splits])]])
-
-
 def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int | None,
               paid: Cost | None = None, metrics: Sequence[str] = SEED_METRICS) -> Tree | None:
     """The best greedy tree (by weighted cost) of `metrics` that respects the limit: the
@@ -552,51 +507,3 @@ def incumbent_value(tree: Tree, w: np.ndarray, paid: Cost | None = None, S: Inde
     return float((paid or Guesses()).of(tree)[S] @ w[S])
 
 
-def tree_from_search(search: Search, S: Indexes, opening: str = "",
-                     root_guess: Index | None = None, path: Path | None = None) -> tuple[Node, np.ndarray]:
-    """The tree of best guesses that the search's cache holds for S (every set on the way was
-    solved exactly): its root, and each secret's (guesses, misses) under it, counted from the
-    game's start (`path`: the replies, misses and allowed guesses before S). A branch ends with
-    a hit or, where the game ends so (Hangman), once the secret is determined; a game already
-    lost (counting lost games) goes on with the splitting guess fewest candidates miss."""
-    path = path or Path()
-
-    def choose(part: Indexes, left: int, allowed) -> Index:
-        guess = search.best_guess(part, left, allowed)
-        # lost already: nothing more to lose (fewest_missing)
-        return guess if guess >= 0 else fewest_missing(search.game, part, search.pool(part, None, allowed))
-
-    deadline, search.deadline = search.deadline, None  # a closed-form class may still need its (tiny) search
-    try:
-        return grow_by(search, S, choose, opening, path.replies,
-                       search.limit if path.left is None else path.left, path.missed, path.allowed, root_guess)
-    finally:
-        search.deadline = deadline
-
-
-def grow_by(search: Search, S: Indexes, choose, opening: str = "", replies: tuple = (), left: int = 0,
-            missed: int = 0, allowed=None, root_guess: Index | None = None) -> tuple[Node | None, np.ndarray]:
-    """The tree of the guesses `choose(candidates, left, allowed)` names from S (`root_guess`
-    first, if given), and each secret's (guesses, misses) under it: a branch ends with a hit or,
-    where the game ends so (Hangman), once the secret is determined. `left` is what a depth
-    limit leaves (guesses, or misses: Search.step), `allowed` what the path allows (hard mode)."""
-    game = search.game
-    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
-
-    def grow(part: Indexes, replies: tuple, left: int, missed: int, allowed, guess: Index | None = None) -> Node | None:
-        if search.misses and game.determined(part):
-            costs[:, part] = [[len(replies)], [missed]]
-            return None
-        node = Node(int(choose(part, left, allowed) if guess is None else guess), part, replies, opening=opening)
-        for reply, cls in game.partition(node.guess, part).items():
-            miss = missed + int(game.is_miss(reply))
-            if game.finished(reply):
-                costs[:, cls] = [[len(replies) + 1], [miss]]
-            else:
-                child = grow(cls, replies + (reply,), left - search.step(reply), miss,
-                             search.class_allowed(allowed, node.guess, reply, cls))
-                if child is not None:
-                    node.children[reply] = child
-        return node
-
-    return grow(S, replies, left, missed, allowed, root_guess), costs
