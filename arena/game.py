@@ -33,6 +33,11 @@ Reply = int  # a feedback code, a small non-negative integer
 #: Above this many codes a reply alphabet is sparse (Hangman's position masks): codes are
 #: re-indexed densely per block before counting.
 _MANY_CODES = 64
+#: The miss: the all-blank reply (no letter in common, no peg, a letter not in the word), a
+#: strike in Hangman. It is the smallest code, so the partition counts put it in column 0
+#: (MISS_COLUMN). Every module that needs it asks here (`Game.miss`, `Game.is_miss`).
+MISS: int = 0
+MISS_COLUMN = 0
 #: Counting by one comparison per code beats np.bincount for blocks this big with this few codes.
 _FEW_CODES = 8
 _BIG_BLOCK = 100_000
@@ -148,7 +153,7 @@ class ReplyCounts(NamedTuple):
     """Partition counts that say which reply each column is (`Game.reply_counts`)."""
 
     counts: np.ndarray  # counts[i, j]: candidates giving reply codes[j] to guess i of the pool
-    codes: np.ndarray  # the reply code of each column, increasing; codes[0] is the miss, 0
+    codes: np.ndarray  # the reply code of each column, increasing; codes[0] is the miss (MISS)
 
     def column(self, reply: Reply) -> int | None:
         """The column that counts `reply`, or None where no candidate gives it."""
@@ -210,6 +215,7 @@ class Game:
     #: codes nearly all occur says so here: Wordle's 243); beyond, the alphabet is sparse.
     dense_codes: int = _MANY_CODES
     strikes: int | None = None  # misses that lose the game (Hangman), None where misses don't count
+    miss: Reply = MISS  # the all-blank reply (MISS)
     build_seconds: float = 0.0  # how long make_game took to build it (lists and table; arena.games)
 
     def __init__(self, spec: str, secrets: Sequence[str], guesses: Sequence[str], table: np.ndarray | OnTheFly,
@@ -481,7 +487,7 @@ class Game:
 
     def is_miss(self, reply: Reply) -> bool:
         """Was this reply a miss, the all-blank reply (a strike in Hangman)?"""
-        return reply == 0
+        return reply == self.miss
 
     def candidate_guesses(self, candidates: Indexes) -> Indexes:
         """The consistent pool: guesses that may be the secret (Hangman: letters that may be in it)."""

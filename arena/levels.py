@@ -55,7 +55,7 @@ def grow_by_levels(game: Game, guesser, secrets: Indexes):
         node_of = np.repeat(np.arange(len(parents)), sizes)
         choice = _choose(game, order, node_of, sizes, level, openers, runs_key, n_guesses, n_codes)
         replies = game.table[choice[node_of], order]
-        misses[order] += replies == 0
+        misses[order] += replies == game.miss
         level += 1
         # split every node by its reply: sort (node, reply) keeping the candidates' order
         key = node_of.astype(np.int64) * n_codes + replies
@@ -102,7 +102,7 @@ def _choose(game, order, node_of, sizes, level, openers, runs_key, n_guesses, n_
     run_segment, run_reply = run_keys // n_codes, run_keys % n_codes
     seg_starts = np.concatenate(([0], np.flatnonzero(np.diff(run_segment)) + 1))  # every (node, guess) has a run
     miss = np.zeros(n_nodes * n_guesses, dtype=np.int64)
-    missed = run_reply == 0
+    missed = run_reply == game.miss
     miss[run_segment[missed]] = run_sizes[missed]
     score = runs_key(run_sizes, seg_starts, miss).astype(np.int64).reshape(n_nodes, n_guesses)
     largest = np.maximum.reduceat(run_sizes, seg_starts).reshape(n_nodes, n_guesses)

@@ -26,6 +26,8 @@ from typing import Callable
 
 import numpy as np
 
+from .game import MISS_COLUMN
+
 Counts = np.ndarray  # (guesses, replies) partition counts
 
 
@@ -128,7 +130,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric("most-parts", lambda c: -np.count_nonzero(c, axis=1), lambda c: np.count_nonzero(c, axis=1), "max",
            "most non-empty classes",
            runs_key=lambda c, starts, miss: -np.diff(np.append(starts, len(c))), fused=("parts", None)),
-    Metric("max-frequency", lambda c: c[:, 0], lambda c: 1 - c[:, 0] / _n(c), "max",
+    Metric("max-frequency", lambda c: c[:, MISS_COLUMN], lambda c: 1 - c[:, MISS_COLUMN] / _n(c), "max",
            "largest chance that the reply is not the all-miss reply",
            runs_key=lambda c, starts, miss: miss, fused=("miss", None)),
 ]}

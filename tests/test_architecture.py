@@ -237,3 +237,32 @@ def test_the_cost_name_test_sees_one():
               '    return paid.name == "lost" or cost in ("misses", "guesses") or args.objective == "lost"\n')
     assert [line.split(": ", 1)[1] for line in cost_name_tests(source, "probe")] == [
         "paid.name == 'lost'", "cost in ('misses', 'guesses')"]
+
+
+def miss_literals(source: str, where: str) -> list[str]:
+    """Comparisons of a reply (an expression naming a reply) with the literal 0, as if "reply 0
+    is the miss" were known outside the game: `replies == 0`, `reply > 0`, `run_reply == 0`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1
+                and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Gt, ast.Lt))):
+            continue  # a range check (0 <= reply < n) says nothing of the miss
+        sides = [node.left, *node.comparators]
+        zero = any(isinstance(s, ast.Constant) and s.value == 0 and not isinstance(s.value, bool) for s in sides)
+        subject = " ".join(ast.unparse(s) for s in sides if not isinstance(s, ast.Constant))
+        if zero and "repl" in subject.lower() and "len(" not in subject:
+            found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_miss_is_asked_of_the_game():
+    """Which reply is the miss is declared by the game (arena.game.MISS, `Game.miss`,
+    `Game.is_miss`); nothing else compares a reply with the literal 0."""
+    found = [line for name, path in MODULES.items() if name != "arena.game"
+             for line in miss_literals(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "\n".join(found)
+
+
+def test_the_miss_literal_test_sees_one():
+    source = "def f(game, replies, run_reply):\n    return (replies == 0) | (run_reply > 0) | (len(replies) == 0)\n"
+    assert [line.split(": ", 1)[1] for line in miss_literals(source, "probe")] == ["replies == 0", "run_reply > 0"]

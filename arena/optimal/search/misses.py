@@ -67,7 +67,7 @@ class MissBounds(SearchState):
         splits it (its replies on C are not all equal: |C| sum r^2 > (sum r)^2)."""
         if self._letters is None or self._letters[0] is not S:
             replies = self.game.table[:, S].astype(np.float64)  # every letter, not only the pool's
-            self._letters = (S, replies, (replies > 0) * self.w[S])
+            self._letters = (S, replies, (replies != self.game.miss) * self.w[S])
         _, replies, present = self._letters
         size = member.sum(axis=0)
         first, second = replies @ member, (replies * replies) @ member
