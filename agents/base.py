@@ -13,6 +13,7 @@ from typing import Any, Callable, ClassVar, TypeVar
 from arena.errors import ArenaError
 from arena.game import Game, Index
 from arena.greedy import only_candidate
+from arena.players import AgentProtocol, GuesserProtocol
 from arena.spec import Param, canonical, plus_list
 from arena.state import Move, State
 from arena.traits import Traits
@@ -24,8 +25,8 @@ OPENERS = Param("openers", plus_list, (), "fixed first guesses, joined by + (e.g
 T = TypeVar("T")
 
 
-class Agent:
-    """What guessers and choosers share. A subclass sets `name`, `summary`, `params` (a dict
+class Agent(AgentProtocol):
+    """What guessers and choosers share (arena.players.AgentProtocol). A subclass sets `name`, `summary`, `params` (a dict
     of Param) and `traits` (a Traits, stating where it differs from the defaults)."""
 
     role: ClassVar[str] = "agent"
@@ -65,8 +66,8 @@ class Agent:
         return self._per_game[key]
 
 
-class Guesser(Agent):
-    """Base class of guessers: a subclass implements `choose(game, state)`; the base handles
+class Guesser(Agent, GuesserProtocol):
+    """Base class of guessers (arena.players.GuesserProtocol, whose optional hooks default there): a subclass implements `choose(game, state)`; the base handles
     the openers (fixed first guesses)."""
 
     role: ClassVar[str] = "guesser"

@@ -23,6 +23,7 @@ import numpy as np
 
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes, Reply
+from arena.players import ChooserProtocol
 from arena.seeding import mix64
 from arena.spec import Param
 from arena.state import State
@@ -35,9 +36,9 @@ from .base import Agent
 _TWO64 = 2.0**64
 
 
-class Chooser(Agent):
-    """Base class of choosers (agents.base.Agent): a subclass implements `start` (optional)
-    and `reply`."""
+class Chooser(Agent, ChooserProtocol):
+    """Base class of choosers (agents.base.Agent, arena.players.ChooserProtocol): a subclass
+    implements `start` (optional) and `reply`; `opening` and `meet` default in the protocol."""
 
     role: ClassVar[str] = "chooser"
     name: ClassVar[str] = "chooser"
@@ -50,11 +51,6 @@ class Chooser(Agent):
     def start(self, game: Game, secrets: Indexes, seed: int) -> None:
         """A new game over `secrets`, the secrets it may choose from (a committed chooser draws here)."""
         self.secret = None
-
-    def opening(self, game: Game, openings: list[tuple[str, Indexes]]) -> int:
-        """Which of the game's openings (Hangman: word lengths) to play, for a chooser without
-        a secret: by default the one with the most secrets, as the evil rule keeps the largest class."""
-        return int(np.argmax([len(part) for _, part in openings]))
 
     def reply(self, game: Game, state: State, guess: Index) -> Reply:
         raise NotImplementedError

@@ -47,7 +47,7 @@ def ask(prompt: str) -> str:
 
 def score_text(game: Game, guesser, candidates: Indexes, guess: Index) -> str:
     """The guesser's score of this guess, as people read it (scoring guessers only, else "")."""
-    metric = getattr(guesser, "metric", None)
+    metric = guesser.metric
     if metric is None or len(candidates) < 2:
         return ""
     value = metric.value(game.partition_counts(np.array([guess]), candidates))[0]

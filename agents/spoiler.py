@@ -55,11 +55,11 @@ class Spoiler(Committed):
     def costs(self, game: Game, guesser) -> np.ndarray:
         """What each secret costs the guesser, as one sortable number: guesses, or in games with
         strikes misses first and guesses second. Grown once per game and guesser."""
-        return self.per_game(game, f"costs of {guesser.spec} {getattr(guesser, 'entropy', None)}",
+        return self.per_game(game, f"costs of {guesser.spec} {guesser.entropy}",
                              lambda: self._costs(game, guesser))
 
     def _costs(self, game: Game, guesser) -> np.ndarray:
-        if not guesser.deterministic and getattr(guesser, "entropy", None) is None:
+        if not guesser.deterministic and guesser.entropy is None:
             guesser = guesser.seeded(guesser.values.get("seed", 0))
         tree = grow_tree(game, guesser)
         cost = tree.guesses.astype(np.int64)

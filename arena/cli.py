@@ -116,7 +116,7 @@ def cmd_tree(args) -> None:
     start = time.perf_counter()
     tree = grow_tree(game, guesser)
     seconds = time.perf_counter() - start
-    print(f"{getattr(guesser, 'label', guesser.spec)} on {game.spec}: total {int(tree.guesses.sum()):,}, "
+    print(f"{guesser.label} on {game.spec}: total {int(tree.guesses.sum()):,}, "
           f"mean {tree.guesses.mean():.3f}, worst {tree.guesses.max()} ({seconds:.2f} s)")
     print(tree.table(min_count=args.min_count, depth=args.depth))
     if args.save:

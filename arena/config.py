@@ -282,8 +282,7 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
             make_agent(cell.chooser, "chooser", allow_import=allow_import)
             guesser = make_agent(cell.guesser, "guesser", allow_import=allow_import)
             game = make_game(cell.game)  # cached: the run reuses it
-            if hasattr(guesser, "openers_for"):
-                guesser.openers_for(game)
+            guesser.openers_for(game)  # checks the openers against the game
         except ArenaError as e:
             raise ArenaError(f"{config.path}: cell {i + 1} ({cell.label}): {e}") from None
 

@@ -290,7 +290,7 @@ def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None,
         if repeat == 1:
             kept = trees
     strikes = tuple(strikes or ((game.strikes,) if game.strikes else ()))
-    return Evaluation(game.spec, getattr(guesser, "label", guesser.spec), seconds=time.perf_counter() - start,
+    return Evaluation(game.spec, guesser.label, seconds=time.perf_counter() - start,
                       seed=seed, trees=kept, strikes=strikes, **stream.fields())
 
 

@@ -25,8 +25,7 @@ _NEVER = np.iinfo(np.int64).max  # the key of a guess that cannot be chosen
 
 def can_grow_by_levels(game: Game, guesser) -> bool:
     """Is `guesser` a scoring guesser with an exact key, on a game whose guesses are never secrets?"""
-    level_key = getattr(guesser, "level_key", None)
-    return (level_key is not None and level_key() is not None and not game.rules.hits
+    return (guesser.level_key() is not None and not game.rules.hits
             and len(game.guesses) <= FEW_GUESSES and (game.same_secret < 0).all())
 
 

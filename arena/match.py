@@ -38,6 +38,7 @@ from .errors import ArenaError, RuleBreak
 from .evaluate import Evaluation, Streamed, evaluate, repetition_chunks
 from .game import Game, Index, Indexes, Reply
 from .seeding import mix64
+from .players import AgentProtocol, ChooserProtocol, GuesserProtocol
 from .state import State
 from .traits import Traits
 
@@ -104,22 +105,20 @@ def _next_guess(game: Game, guesser, state) -> Index:
     return guesser.guess(game, state)
 
 
-def _choose_opening(game: Game, chooser, openings: list[tuple[str, Indexes]]) -> tuple[str, Indexes]:
+def _choose_opening(game: Game, chooser: ChooserProtocol, openings: list[tuple[str, Indexes]]) -> tuple[str, Indexes]:
     if len(openings) == 1:
         return openings[0]
-    secret = getattr(chooser, "secret", None)
+    secret = chooser.secret
     if secret is not None:  # a committed chooser's secret fixes it
         return next((label, part) for label, part in openings if secret in set(part.tolist()))
-    if not hasattr(chooser, "opening"):  # as agents.chooser.Chooser does: the most secrets
-        return max(openings, key=lambda opening: len(opening[1]))
     k = chooser.opening(game, openings)
     if not (isinstance(k, (int, np.integer)) and 0 <= k < len(openings)):
         raise RuleBreak(f"chooser {_name(chooser)} chose opening {k!r}, not one of 0..{len(openings) - 1}")
     return openings[int(k)]
 
 
-def _name(agent) -> str:
-    return getattr(agent, "label", None) or getattr(agent, "spec", repr(agent))
+def _name(agent: AgentProtocol) -> str:
+    return agent.label or agent.spec
 
 
 def checked_guess(game: Game, guesser, state, guess, number: int) -> Index:
@@ -151,7 +150,7 @@ def checked_reply(game: Game, chooser, state, guess: Index, number: int) -> tupl
 OnTurn = Callable[[int, Turn, object], None]
 
 
-def play_match(game: Game, guesser, chooser, secrets: Indexes | None = None, seed: int = 0,
+def play_match(game: Game, guesser: GuesserProtocol, chooser: ChooserProtocol, secrets: Indexes | None = None, seed: int = 0,
                on_open: Callable[[str, Indexes], None] | None = None, on_turn: OnTurn | None = None,
                stop_at_strikes: bool = False, max_turns: int = MAX_TURNS) -> Match:
     """One game of `guesser` against `chooser` over `secrets` (default: every secret).
@@ -162,8 +161,7 @@ def play_match(game: Game, guesser, chooser, secrets: Indexes | None = None, see
     the misses reach the game's strike limit, as a real game does.
     """
     secrets = game.all_secrets if secrets is None else np.asarray(secrets)
-    if hasattr(chooser, "meet"):  # a chooser that studies its opponent (the spoiler)
-        chooser.meet(guesser)
+    chooser.meet(guesser)  # a chooser that studies its opponent (the spoiler); nothing by default
     chooser.start(game, secrets, seed)
     opening, candidates = _choose_opening(game, chooser, game.openings(secrets))
     if on_open:
@@ -195,7 +193,7 @@ def play_match(game: Game, guesser, chooser, secrets: Indexes | None = None, see
     solved = solved or _is_over(game, state)
     if counted is None:  # stopped at the strike limit before the game was decided
         counted = (len(turns), misses)
-    secret = getattr(chooser, "secret", None)
+    secret = chooser.secret
     if secret is None and len(state.candidates) == 1:
         secret = int(state.candidates[0])
     return Match(game, _name(guesser), _name(chooser), opening, len(candidates), tuple(turns), secret,
@@ -204,7 +202,7 @@ def play_match(game: Game, guesser, chooser, secrets: Indexes | None = None, see
 
 # --- a scripted chooser: one line of play through the same referee ---------------------------
 
-class Scripted:
+class Scripted(ChooserProtocol):
     """A chooser whose replies are given: `answer(guess)` is the reply to each guess (a
     committed secret's, or the next of a script). The referee checks them as any chooser's."""
 

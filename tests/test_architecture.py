@@ -266,3 +266,33 @@ def test_the_miss_is_asked_of_the_game():
 def test_the_miss_literal_test_sees_one():
     source = "def f(game, replies, run_reply):\n    return (replies == 0) | (run_reply > 0) | (len(replies) == 0)\n"
     assert [line.split(": ", 1)[1] for line in miss_literals(source, "probe")] == ["replies == 0", "run_reply > 0"]
+
+
+#: The one module that may probe an agent's attributes: the registry checks that a class named
+#: by a Python path (module:Class) is an agent at all, before anything calls it.
+PROBES_ALLOWED = {"agents.registry"}
+
+
+def agent_probes(source: str, where: str) -> list[str]:
+    """hasattr/getattr calls on an agent (an expression naming a guesser, chooser, agent or
+    opponent): what the declared interfaces of arena.players replace."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("hasattr", "getattr")
+                and node.args and any(word in ast.unparse(node.args[0]).lower()
+                                      for word in ("guesser", "chooser", "agent", "opponent"))):
+            found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_agents_are_called_through_their_interfaces():
+    """The referee, the evaluation, the solvers and the front end call the methods of
+    arena.players' protocols (whose optional hooks have defaults) and never probe an agent."""
+    found = [line for name, path in MODULES.items() if name not in PROBES_ALLOWED
+             for line in agent_probes(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "\n".join(found)
+
+
+def test_the_probe_test_sees_one():
+    source = 'def f(chooser, args):\n    return hasattr(chooser, "meet") or getattr(args, "out", None)\n'
+    assert [line.split(": ", 1)[1] for line in agent_probes(source, "probe")] == ["hasattr(chooser, 'meet')"]

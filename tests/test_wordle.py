@@ -19,6 +19,7 @@ from agents import make_chooser, make_guesser
 from arena import make_game
 from arena.errors import ArenaError, RuleBreak
 from arena.games.wordle import letter_codes, wordle_table
+from arena.players import GuesserProtocol
 from arena.match import Scripted, play_match
 from arena.traits import Traits
 from arena.tree import grow_tree
@@ -138,7 +139,7 @@ def test_options_and_their_mistakes(capsys, tmp_path):
 
 # --- hard mode ---------------------------------------------------------------------------------
 
-class Sequence:
+class Sequence(GuesserProtocol):
     """A guesser that plays the given words in order (to break hard mode on purpose)."""
 
     traits = Traits()

@@ -159,7 +159,7 @@ def dask_client(args):
 
 
 def split_lines(tree) -> list[str]:
-    result = getattr(tree, "split", None)
+    result = tree.split
     if result is None:
         return []
     return [f"root split: {result.closed:,} of {len(result.openings):,} first guesses closed "
@@ -202,7 +202,7 @@ def report(tree, weighted: str | None = None) -> str:
     if weighted:
         head += f"; weighted cost {tree.value:.6g}"
     what = "weighted cost" if weighted else f"total {unit}"
-    trees = f"tree opening with {'+'.join(tree.openers)}" if getattr(tree, "openers", ()) else "tree"
+    trees = f"tree opening with {'+'.join(tree.openers)}" if tree.openers else "tree"
     if "objective=worst" in tree.guesser:  # the worst case is proven least first, then the total among such trees
         trees = (f"tree needs fewer than {tree.depth_bound} {unit} in the worst case, and no tree with that "
                  f"worst case")
@@ -218,7 +218,7 @@ def report(tree, weighted: str | None = None) -> str:
 
 
 def split_figures(tree) -> dict:
-    result = getattr(tree, "split", None)
+    result = tree.split
     if result is None:
         return {}
     return {"first_guess": tree.game.guesses[result.best_guess], "first_guesses": len(result.openings),

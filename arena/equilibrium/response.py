@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..optimal import optimal_tree
+from ..optimal import SolvedTree, optimal_tree
 from ..tree import Tree
 
 #: The solver named in the double oracle's method line.
@@ -31,7 +31,7 @@ def best_response(game, weights: np.ndarray, cost: str | None = None) -> Tree:
 
 
 def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = None,
-                          progress=None, cost: str | None = None) -> tuple[Tree, float]:
+                          progress=None, cost: str | None = None) -> tuple[SolvedTree, float]:
     """A best response found within `time_limit` seconds (None: no limit), and a proven lower
     bound on the least expected cost of any tree against `weights`.
 

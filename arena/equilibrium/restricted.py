@@ -28,7 +28,7 @@ def guesser_trees(game: Game, guessers: Sequence) -> list[Tree]:
     """The tree of each guesser (a random guesser plays its tree for its own seed)."""
     trees = []
     for guesser in guessers:
-        label = getattr(guesser, "label", guesser.spec)
+        label = guesser.label
         if not guesser.deterministic:
             guesser = guesser.seeded(guesser.values.get("seed", 0), 0)
         tree = grow_tree(game, guesser)

@@ -74,7 +74,7 @@ def fewest_against(game: Game, chooser, candidates: Indexes, cost: str | None = 
         if key in memo:
             return memo[key][0]
         if deadline is not None and time.perf_counter() > deadline:
-            raise ArenaError(f"{game.spec}: the search against {getattr(chooser, 'spec', 'the chooser')} "
+            raise ArenaError(f"{game.spec}: the search against {chooser.spec} "
                              f"passed its time limit of {time_limit:g} s")
         stats[0] += 1
         value, choice, cut = INF, -1, False

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -47,6 +47,7 @@ class SolvedTree(Tree):
     stopped: bool = False  # did the time limit stop the search?
     cost: str = "guesses"  # what `value` counts (arena.costs)
     openers: tuple[str, ...] = ()  # fixed first guesses: value and bound are the best after them
+    split: Any = None  # the root split's result (arena.optimal.split.SplitResult) when it made the tree
 
     @property
     def costs(self) -> np.ndarray:
