@@ -29,7 +29,6 @@ from arena.spec import Param
 from arena.state import State
 from arena.traits import Traits
 from arena.weights import read_weights, secret_index
-from arena.weights import weight as _weight  # noqa: F401  (agents.equilibrium reads its mix with it)
 
 from .base import Agent
 

@@ -131,7 +131,7 @@ def saved_chooser_mix(game: Game, file: str) -> np.ndarray:
 
     from arena.equilibrium.solution import FORMAT
 
-    from .chooser import _weight, secret_index
+    from arena.weights import secret_index, weight
 
     try:
         with open(file, encoding="utf-8") as f:
@@ -148,7 +148,7 @@ def saved_chooser_mix(game: Game, file: str) -> np.ndarray:
     weights = np.zeros(len(game.secrets))
     for label, p in mix.items():
         try:
-            weights[secret_index(game, str(label))] = _weight(p, file, label)
+            weights[secret_index(game, str(label))] = weight(p, file, label)
         except ArenaError as e:
             raise ArenaError(f"{file}: {e}" if file not in str(e) else str(e)) from None
     if weights.sum() <= 0:

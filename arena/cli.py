@@ -5,31 +5,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import json
 import os
-import pkgutil
 import sys
 import time
 
 import numpy as np
 
+from .commands.common import playing_guesser, strike_limits
 from .errors import ArenaError, RuleBreak, choices
 
 
 def _game(spec: str):
     from .games import make_game
     return make_game(spec)
-
-
-def _guesser(spec: str, command: str = "evaluate"):
-    """The guesser written `spec`, for a command that plays it by itself (not a person)."""
-    from agents import make_guesser
-
-    guesser = make_guesser(spec)
-    if guesser.traits.interactive:
-        raise ArenaError(f"{spec} plays interactively: use `arena play`, not `arena {command}`")
-    return guesser
 
 
 def cmd_evaluate(args) -> None:
@@ -42,10 +31,10 @@ def cmd_evaluate(args) -> None:
         raise ArenaError(f"--repeat must be at least 1, got {args.repeat}")
     if args.plot:
         check_plot_file(args.plot)  # before the work, not after it
-    game, guesser = _game(args.game), _guesser(args.guesser)
+    game, guesser = _game(args.game), playing_guesser(args.guesser)
     chooser = make_chooser(args.chooser)
     seed = args.seed if args.seed is not None else guesser.values.get("seed", 0)
-    result = evaluate_against(game, guesser, chooser, repeat=args.repeat, seed=seed, strikes=_strikes(args.strikes))
+    result = evaluate_against(game, guesser, chooser, repeat=args.repeat, seed=seed, strikes=strike_limits(args.strikes))
     if args.plot:
         plot_histogram([result], args.plot)
     if args.json:
@@ -61,19 +50,6 @@ def cmd_evaluate(args) -> None:
     print(text_histogram(result.histogram))
     if args.plot:
         print(f"histogram written to {args.plot}")
-
-
-def _strikes(text: str | None) -> tuple[int, ...] | None:
-    """`6,8,9` as (6, 8, 9)."""
-    if not text:
-        return None
-    try:
-        limits = tuple(int(t) for t in text.split(","))
-    except ValueError:
-        raise ArenaError(f"--strikes {text!r}: give strike limits as integers, like 6,8,9") from None
-    if any(k < 1 for k in limits):
-        raise ArenaError(f"--strikes {text!r}: every limit must be at least 1")
-    return limits
 
 
 def cmd_rank(args) -> None:
@@ -110,7 +86,7 @@ def cmd_tree(args) -> None:
             raise ArenaError(f"{option} must be 0 or more, got {value}")
     if args.save:
         check_output_file(args.save, "--save")  # before growing the tree, not after
-    game, guesser = _game(args.game), _guesser(args.guesser, "tree")
+    game, guesser = _game(args.game), playing_guesser(args.guesser, "tree")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)
     start = time.perf_counter()
@@ -308,9 +284,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="exit 1 if any cell failed or was not run yet")
     p.set_defaults(func=cmd_report, no_plots=True)
 
-    from . import commands
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{commands.__name__}.{info.name}").add_commands(sub)
+    from .commands import command_modules
+    for module in command_modules():
+        module.add_commands(sub)
     _add_allow_import(sub)
     return parser
 

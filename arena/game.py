@@ -32,7 +32,7 @@ Reply = int  # a feedback code, a small non-negative integer
 
 #: Above this many codes a reply alphabet is sparse (Hangman's position masks): codes are
 #: re-indexed densely per block before counting.
-_MANY_CODES = 64
+MANY_CODES = 64
 #: The miss: the all-blank reply (no letter in common, no peg, a letter not in the word), a
 #: strike in Hangman. It is the smallest code, so the partition counts put it in column 0
 #: (MISS_COLUMN). Every module that needs it asks here (`Game.miss`, `Game.is_miss`).
@@ -213,7 +213,7 @@ class Game:
     rules: Rules = Rules()
     #: Up to this many codes partition counts have a column per code (above 64, a game whose
     #: codes nearly all occur says so here: Wordle's 243); beyond, the alphabet is sparse.
-    dense_codes: int = _MANY_CODES
+    dense_codes: int = MANY_CODES
     strikes: int | None = None  # misses that lose the game (Hangman), None where misses don't count
     miss: Reply = MISS  # the all-blank reply (MISS)
     build_seconds: float = 0.0  # how long make_game took to build it (lists and table; arena.games)
@@ -380,7 +380,7 @@ class Game:
         block, in code order, with the miss (code 0) always first: a full-width block would
         make every metric pay for thousands of empty columns.
         """
-        if self.n_codes <= max(_MANY_CODES, self.dense_codes):
+        if self.n_codes <= max(MANY_CODES, self.dense_codes):
             if self.uses_kernels:
                 return ReplyCounts(self._compiled_counts(pool, candidates), self._every_code)
             return ReplyCounts(self._counts_in_chunks(pool, candidates), self._every_code)
@@ -425,7 +425,7 @@ class Game:
     def uses_kernels(self) -> bool:
         """Are partition counts taken by the compiled loops of arena.kernels: a table computed on
         the fly, or one big enough to pay numba's start-up, with a column per reply code?"""
-        return (self._fly is not None or self.compiled) and self.n_codes <= max(_MANY_CODES, self.dense_codes)
+        return (self._fly is not None or self.compiled) and self.n_codes <= max(MANY_CODES, self.dense_codes)
 
     def fused_keys(self, pool: Indexes | None, candidates: Indexes, how: str, terms: np.ndarray,
                    fixed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:

@@ -11,6 +11,7 @@ import numpy as np
 from .errors import ArenaError
 from .game import Game, Index, Indexes
 from .metrics import METRICS, Counts, Metric, fused_tables
+from .players import GuesserProtocol
 from .spec import Param, canonical
 from .state import State
 from .traits import Traits
@@ -40,7 +41,7 @@ def only_candidate(game: Game, state: State) -> Index | None:
     return None
 
 
-class Greedy:
+class Greedy(GuesserProtocol):
     """Guess the best-scoring guess of the pool by one metric of the partition counts.
 
     The pool is every guess (`pool=all`) or only the guesses that may be the secret

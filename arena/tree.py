@@ -20,6 +20,7 @@ from .errors import ArenaError, RuleBreak
 from .game import Game, Index, Indexes
 from .games import make_game
 from .levels import can_grow_by_levels, grow_by_levels
+from .players import GuesserProtocol
 from .state import State
 from .strategy import Node, Tree
 from .traits import Traits
@@ -160,7 +161,7 @@ def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> Save
     return plan
 
 
-class SavedTree:
+class SavedTree(GuesserProtocol):
     """A saved tree played as a guesser: the guess it stores for the replies so far. (The `tree`
     agent, agents/replay.py, is this with a spec.) `spec` names it in messages."""
 

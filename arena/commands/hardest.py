@@ -27,7 +27,7 @@ def check_repeat(repeat: int) -> None:
 
 
 def cmd_hardest(args) -> None:
-    from ..cli import _guesser
+    from .common import playing_guesser
     from ..evaluate import evaluate
     from ..games import make_game
 
@@ -35,7 +35,7 @@ def cmd_hardest(args) -> None:
         raise ArenaError(f"--top must be at least 1, got {args.top}")
     check_repeat(args.repeat)
     game = make_game(args.game)
-    result = evaluate(game, _guesser(args.guesser, "hardest"), repeat=args.repeat, seed=args.seed)
+    result = evaluate(game, playing_guesser(args.guesser, "hardest"), repeat=args.repeat, seed=args.seed)
     rows = hardest(result, args.top)
     strikes = game.strikes
     print(f"hardest secrets of {game.spec} for {result.guesser}"
@@ -48,7 +48,7 @@ def cmd_hardest(args) -> None:
 
 
 def cmd_compare(args) -> None:
-    from ..cli import _guesser, _strikes
+    from .common import playing_guesser, strike_limits
     from ..evaluate import evaluate, plot_distributions
     from ..games import make_game
     from ..outfile import check_plot_file
@@ -57,8 +57,8 @@ def cmd_compare(args) -> None:
     if args.plot:
         check_plot_file(args.plot)  # before the evaluations, not after them
     game = make_game(args.game)
-    limits = _strikes(args.strikes) or ((game.strikes,) if game.strikes else ())
-    guessers = [_guesser(g, "compare") for g in args.guessers]  # every spec checked before any is played
+    limits = strike_limits(args.strikes) or ((game.strikes,) if game.strikes else ())
+    guessers = [playing_guesser(g, "compare") for g in args.guessers]  # every spec checked before any is played
     results = [evaluate(game, guesser, repeat=args.repeat, seed=args.seed, strikes=limits) for guesser in guessers]
     width = max(len(r.guesser) for r in results)
     head = f"{'guesser':<{width}} {'mean':>6} {'worst':>5}"

@@ -150,11 +150,11 @@ def solve(game, moves: list[tuple[int, int, str]]):
 
 def cmd_solve(args) -> None:
     from agents.human import score_text
-    from ..cli import _guesser
+    from .common import playing_guesser
     from ..games import make_game
 
     game = make_game(args.game)
-    guesser = _guesser(args.guesser, "solve")
+    guesser = playing_guesser(args.guesser, "solve")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)
     state = solve(game, parse_history(game, args.history or []))

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from ..errors import RuleBreak
 from ..game import Game, Index, Indexes
+from ..players import GuesserProtocol
 from ..tree import Node, Tree, check_tree, grow_tree, read_plan
 
 #: A plan: the guess at each decision point, by (opening, replies so far...); the opening is
@@ -24,8 +25,8 @@ def plan_key(game: Game, state) -> tuple:
     return (opening,) + tuple(r for _, r in state.history)
 
 
-class PlanPlayer:
-    """A guesser (in the duck-typed sense `grow_tree` needs) that follows a plan."""
+class PlanPlayer(GuesserProtocol):
+    """A guesser (arena.players.GuesserProtocol) that follows a plan."""
 
     deterministic = True
 

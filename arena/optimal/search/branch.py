@@ -85,7 +85,7 @@ import numpy as np
 
 from ...costs import Cost, Lost, Misses, cost_for
 from ...errors import ArenaError
-from ...game import _MANY_CODES as MANY_CODES
+from ...game import MANY_CODES
 from ...game import Game, Index, Indexes
 from ...resources import memory_limit
 from ..bounds import INF, slot_capacity
