@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 
 from arena.errors import ArenaError
-from arena.optimal.bounds import min_depth
 from arena.game import Game, Index, Indexes, Reply
+from arena.optimal.bounds import min_depth
 from arena.spec import Param
 from arena.traits import Traits
 
@@ -68,6 +68,7 @@ class WorstCase:
         key = candidates.tobytes()
         if key not in self.upper:
             from arena.tree import grow_tree
+
             from .registry import make_guesser
 
             if self.greedy is None:

@@ -8,7 +8,8 @@ game is freed when its last user lets go of it (tests/test_agent_contract.py che
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, TypeVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 from arena.errors import ArenaError
 from arena.game import Game, Index
@@ -53,7 +54,7 @@ class Agent(AgentProtocol):
     def deterministic(self) -> bool:
         return self.traits.deterministic
 
-    def seeded(self, *entropy: int) -> "Agent":
+    def seeded(self, *entropy: int) -> Agent:
         """This agent with its random choices drawn from `entropy` (deterministic ones: itself)."""
         return self
 

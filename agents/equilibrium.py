@@ -130,7 +130,6 @@ def saved_chooser_mix(game: Game, file: str) -> np.ndarray:
     import json
 
     from arena.equilibrium.solution import FORMAT
-
     from arena.weights import secret_index, weight
 
     try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -23,8 +23,8 @@ from arena.costs import COSTS, KINDS, cost_for
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes
 from arena.spec import Param, canonical
-from arena.tree import Tree, load_tree
 from arena.traits import Traits
+from arena.tree import Tree, load_tree
 from arena.weights import read_weights
 
 from .base import Guesser, State, only_candidate
@@ -32,7 +32,7 @@ from .base import Guesser, State, only_candidate
 TREES = Path(arena.__file__).resolve().parent / "data" / "trees"  # shipped as package data
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped_trees() -> dict[tuple[str, str], Path]:
     """(game spec, guesser spec) -> the shipped tree file, from the files' own headers."""
     found = {}

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import entry_points
-from typing import Any, Iterator
+from typing import Any
 
 from arena.errors import ArenaError, choices
 from arena.spec import bind, parse_spec

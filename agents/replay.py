@@ -5,8 +5,8 @@ from __future__ import annotations
 from arena.errors import ArenaError
 from arena.game import Game, Index
 from arena.spec import Param
-from arena.tree import SavedTree
 from arena.traits import Traits
+from arena.tree import SavedTree
 
 from .base import Guesser, State
 

@@ -37,7 +37,7 @@ class RandomConsistent(Guesser):
         super().__init__(**values)
         self.entropy: tuple[int, ...] = (self.values["seed"],)
 
-    def seeded(self, *entropy: int) -> "RandomConsistent":
+    def seeded(self, *entropy: int) -> RandomConsistent:
         twin = type(self)(**self.values)
         twin.entropy = tuple(entropy)
         return twin

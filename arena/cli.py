@@ -23,6 +23,7 @@ def _game(spec: str):
 
 def cmd_evaluate(args) -> None:
     from agents import make_chooser
+
     from .evaluate import plot_histogram, text_histogram
     from .match import evaluate_against
     from .outfile import check_plot_file
@@ -77,9 +78,8 @@ def cmd_rank(args) -> None:
 
 
 def cmd_tree(args) -> None:
-    from .tree import grow_tree
-
     from .outfile import check_output_file
+    from .tree import grow_tree
 
     for option, value in (("--depth", args.depth), ("--min-count", args.min_count)):
         if value is not None and value < 0:

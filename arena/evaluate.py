@@ -13,7 +13,6 @@ from .frames import counts, frame
 from .game import Game
 from .tree import Tree, grow_tree
 
-
 #: Per-game arrays (`guesses[r, s]`, `misses[r, s]`) are kept up to this many games (32 MB
 #: each); above it an Evaluation keeps only the streamed sums, so memory does not grow with
 #: the repetitions.
@@ -48,7 +47,7 @@ class Sums:
         self.histogram = dict(sorted(self.histogram.items()))
 
     @classmethod
-    def of(cls, values: np.ndarray) -> "Sums":
+    def of(cls, values: np.ndarray) -> Sums:
         sums = cls()
         sums.add(values)
         return sums

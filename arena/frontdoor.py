@@ -28,7 +28,8 @@ import numpy as np
 from agents import make_chooser, make_guesser
 
 from .errors import ArenaError, choices
-from .evaluate import Evaluation, evaluate as evaluate_all
+from .evaluate import Evaluation
+from .evaluate import evaluate as evaluate_all
 from .game import Game
 from .match import evaluate_against
 from .metrics import METRICS

@@ -17,8 +17,9 @@ determined game. `GameType` is how a game module (or a plug-in) registers a game
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, NamedTuple, Sequence, cast
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -117,7 +118,7 @@ class OnTheFly:
         return self.shape[0]
 
     @property
-    def T(self) -> "OnTheFly":
+    def T(self) -> OnTheFly:
         return OnTheFly(self.source, self.shape[::-1], self._codes, not self.transposed)
 
     def codes(self) -> np.ndarray:

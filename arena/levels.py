@@ -81,7 +81,7 @@ def grow_by_levels(game: Game, guesser, secrets: Indexes):
         parents = new_parents
         if level > 200:
             raise RuleBreak(f"guesser {guesser.spec} makes no progress after 200 guesses")
-    for label, part in game.openings(secrets):
+    for _, part in game.openings(secrets):
         if len(part) == 1:
             guesses[part] = 0
     return Tree(game, guesser.spec, roots, guesses, misses)

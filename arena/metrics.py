@@ -21,8 +21,8 @@ So entropy takes `ties=float` (the default, as published) or `ties=exact`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

@@ -19,7 +19,7 @@ Both carry `spec` (the canonical spec), `label` (as the user wrote it) and `trai
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .game import Game, Index, Indexes, Reply
 from .state import State
@@ -33,8 +33,8 @@ class AgentProtocol(Protocol):
     """What a guesser and a chooser share."""
 
     spec: str
-    label: str
-    traits: Traits
+    label: str = ""  # as the user wrote the spec (empty: the spec itself)
+    traits: ClassVar[Traits] = Traits()
 
     @property
     def deterministic(self) -> bool:

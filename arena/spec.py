@@ -7,8 +7,9 @@ naming the parameter and the valid choices instead of a traceback deep inside th
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .errors import ArenaError, choices
 

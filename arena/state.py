@@ -27,5 +27,5 @@ class State:
         """How many guesses have been made."""
         return len(self.history)
 
-    def after(self, guess: Index, reply: Reply, candidates: Indexes) -> "State":
+    def after(self, guess: Index, reply: Reply, candidates: Indexes) -> State:
         return State(candidates, self.history + ((guess, reply),), self.whole)

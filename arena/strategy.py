@@ -4,9 +4,9 @@ secret, with its printed table and JSON form. Growing and loading them: arena.tr
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
@@ -21,7 +21,7 @@ class Node:
     guess: Index
     candidates: Indexes  # the secrets that reach this point
     replies: tuple[Reply, ...]  # the replies that led here
-    children: dict[Reply, "Node"] = field(default_factory=dict)
+    children: dict[Reply, Node] = field(default_factory=dict)
     opening: str = ""  # what the guesser was told first (Hangman: the length)
 
     @property
@@ -29,7 +29,7 @@ class Node:
         """Guesses already made before this one."""
         return len(self.replies)
 
-    def walk(self) -> Iterator["Node"]:
+    def walk(self) -> Iterator[Node]:
         """This node and every node below it, depth first in reply order."""
         yield self
         for reply in sorted(self.children):

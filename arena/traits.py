@@ -35,6 +35,6 @@ class Traits:
         """A chooser that holds no secret (the opposite of committed)."""
         return not self.committed
 
-    def but(self, **changes: bool) -> "Traits":
+    def but(self, **changes: bool) -> Traits:
         """These traits with some changed (for a subclass that differs from its base)."""
         return replace(self, **changes)

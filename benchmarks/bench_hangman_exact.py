@@ -20,15 +20,16 @@ The last row is the engine alone on the largest list it solves in minutes (one r
 from __future__ import annotations
 
 import argparse
-from functools import partial
 import sys
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 import plain_hangman as plain  # noqa: E402  (benchmarks/plain_hangman.py)
-from timing import RUNS, clock, row as timing_row  # noqa: E402
+from timing import RUNS, clock  # noqa: E402
+from timing import row as timing_row
 
 from arena import make_game  # noqa: E402
 from arena.optimal import optimal_tree  # noqa: E402

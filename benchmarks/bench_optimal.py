@@ -32,22 +32,20 @@ import os
 import subprocess
 import sys
 import time
-from functools import partial
 from collections import Counter
-from functools import lru_cache
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 from arena import make_game
 from arena.optimal import optimal_tree
-from arena.optimal.search import Search
-from arena.optimal.search import stabilizer
+from arena.optimal.search import Search, stabilizer
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout whose code the --scratch rows run
 sys.path.insert(0, str(Path(__file__).parent))
-from timing import RUNS, clock, row as timing_row  # noqa: E402  (benchmarks/timing.py)
-
+from timing import RUNS, clock  # noqa: E402  (benchmarks/timing.py)
+from timing import row as timing_row  # noqa: E402
 
 #: This benchmark's rows (timing.row) with its own task column width.
 row = partial(timing_row, width=58, digits=2)
@@ -62,7 +60,7 @@ def plain_optimum(table: list[list[int]], hit: int) -> int:
     b_max = len({r for row in table for r in row} - {hit})
     cache: dict[tuple[int, ...], tuple[int, float]] = {}  # set -> (proven bound, exact value or inf)
 
-    @lru_cache(maxsize=None)
+    @cache
     def slot(n: int, b: int) -> int:
         total, depth, width = 0, 1, 1
         while n > 0:

@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from arena.config import load_config
-from arena.tournament.run import run_config
 from arena.games import make_game
 from arena.tournament.cells import expand
+from arena.tournament.run import run_config
 
 
 def bare(task) -> None:

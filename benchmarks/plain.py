@@ -22,11 +22,12 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter, defaultdict
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import product
 from math import log2
 from pathlib import Path
-from typing import Callable, NamedTuple, Sequence, Union
+from typing import NamedTuple
 
 DEFAULT_WORDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgb-words.txt"
 
@@ -35,7 +36,7 @@ DEFAULT_WORDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgb-w
 # ---------------------------------------------------------------------------
 
 
-def jotto_words(path: Union[str, Path]) -> list[str]:
+def jotto_words(path: str | Path) -> list[str]:
     """Five-letter words with five distinct letters, one word per letter set.
 
     Keeps the order in which each letter set first appears and, for each set,
@@ -56,7 +57,7 @@ Reply = int
 Counts = list[int]
 
 
-@lru_cache(maxsize=None)
+@cache
 def letters(word: str) -> frozenset[str]:
     """The set of letters in word (cached: the same words are asked about often)."""
     return frozenset(word)
@@ -134,7 +135,7 @@ class Node(NamedTuple):
     branches: dict
 
 
-Tree = Union[str, Node]  # a leaf is the single remaining target word
+Tree = str | Node  # a leaf is the single remaining target word
 
 
 def minimizing_tree(

@@ -13,7 +13,8 @@ from agents.adversary import WorstCase
 from agents.chooser import Chooser
 from arena import ArenaError, RuleBreak, make_game
 from arena.evaluate import evaluate
-from arena.match import evaluate_against as evaluate_agents, play_match
+from arena.match import evaluate_against as evaluate_agents
+from arena.match import play_match
 from arena.traits import Traits
 from arena.tree import grow_tree
 
@@ -210,7 +211,7 @@ def brute_worst_case(game, candidates) -> int:
     """W(C) by plain recursion over every guess (the definition in agents/adversary.py)."""
     hits = game.hit is not None
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def w(key: tuple) -> int:
         c = np.array(key)
         if len(c) <= 1:

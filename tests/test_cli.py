@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_run import run
 
 KNUTH_HISTOGRAM = {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
@@ -486,8 +485,9 @@ def test_run_unwritable_csv(capsys, tmp_path):
 
 
 def test_version(capsys):
-    import arena
     from cli_run import run
+
+    import arena
 
     rc, out, _ = run(capsys, "--version")
     assert rc == 0 and out.strip() == f"arena {arena.__version__}" and arena.__version__[0].isdigit()

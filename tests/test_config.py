@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arena.config import DEFAULT_TOLERANCE, Cell, _check_specs, _range, agrees, parse_config
-from arena.tournament.run import run_cell
 from arena.errors import ArenaError
+from arena.tournament.run import run_cell
 
 SMALL = "mastermind:pegs=2,colors=3"  # 9 codes: lowest needs 24 guesses in all (mean 2.67, worst 4)
 

@@ -12,13 +12,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from cli_run import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents import make_guesser
 from arena import make_game
 from arena.cli import main
-from cli_run import run
 from arena.equilibrium import (
     best_response,
     count_trees,

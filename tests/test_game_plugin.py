@@ -13,7 +13,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from cli_run import one_line, run
 from plugin_package import install_package
 

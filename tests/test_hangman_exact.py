@@ -4,10 +4,11 @@ equilibria against a full enumeration of letter trees solved by linprog and by n
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
+from cli_run import one_line, run
 
 from agents import make_chooser, make_guesser
 from arena.costs import cost_for
@@ -18,7 +19,6 @@ from arena.match import evaluate_against
 from arena.optimal import optimal_tree
 from arena.optimal.against import conceded, fewest_against
 from arena.tree import grow_tree
-from cli_run import one_line, run
 
 LISTS = {
     "ake": "bake cake fake lake make rake take wake",
@@ -56,21 +56,21 @@ def plain_values(words: tuple[str, ...], strikes: int) -> dict[str, float]:
             if len(parts) > 1:
                 yield parts
 
-    @lru_cache(maxsize=None)
+    @cache
     def misses(S):
         return 0 if len(S) <= 1 else min(sum(miss * len(C) + misses(C) for miss, C in p) for p in splits(S))
 
-    @lru_cache(maxsize=None)
+    @cache
     def letters(S):
         return 0 if len(S) <= 1 else min(sum(len(C) + letters(C) for _, C in p) for p in splits(S))
 
-    @lru_cache(maxsize=None)
+    @cache
     def lost(S, left):
         if left <= 0:
             return len(S)
         return 0 if len(S) <= 1 else min(sum(lost(C, left - miss) for miss, C in p) for p in splits(S))
 
-    @lru_cache(maxsize=None)
+    @cache
     def worst(S):
         return 0 if len(S) <= 1 else min(max(miss + worst(C) for miss, C in p) for p in splits(S))
 

@@ -55,7 +55,7 @@ def test_quick_rows_are_consistent(study, capsys):
         assert sum(r["support"].values()) == pytest.approx(1.0)
         assert sum(Fraction(x) for x in r["support_exact"].values()) == 1
 
-    for (spec, strikes), r in lost.items():
+    for r in lost.values():
         assert 0 <= r["uniform"] <= r["value"] + TOL <= 1 + 2 * TOL
         assert r["lower"] - TOL <= r["value"] <= r["upper"] + TOL
     for spec in {s for s, _ in lost}:  # one more strike never loses more

@@ -11,12 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import one_line, run
 
-from agents import imports_allowed, make_chooser, make_guesser
-from agents import registry
+from agents import imports_allowed, make_chooser, make_guesser, registry
 from arena.cli import build_parser
 from arena.errors import ArenaError
-from cli_run import one_line, run
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "mastermind:pegs=2,colors=3"
@@ -91,8 +90,6 @@ def test_python_api_default_keyword_and_context(payload):
 def test_the_current_directory_is_not_searched(tmp_path):
     """A module beside the user is found only if the user puts its directory on PYTHONPATH
     (`-P`: Python itself adds nothing, as with the installed `arena` script)."""
-    if sys.version_info < (3, 11):
-        pytest.skip("python -P needs 3.11")
     marker = tmp_path / "marker"
     (tmp_path / "cwdagent.py").write_text(PAYLOAD.format(marker=str(marker)))
     argv = [sys.executable, "-P", "-m", "arena.cli", "evaluate", SMALL, "cwdagent:Sneaky", "--allow-import"]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import run
 
 from agents import make_chooser, make_guesser
 from arena import evaluate as evaluate_module
@@ -27,7 +28,6 @@ from arena.match import evaluate_against
 from arena.tournament.tally import Tally
 from arena.tree import MAX_GUESSES
 from arena.words import read_words
-from cli_run import run
 
 
 def one_line_error(capsys, *argv: str) -> str:

@@ -18,7 +18,7 @@ def brute_worst(game, candidates) -> int:
     """W(C) = min over splitting guesses of max over replies of [cost of the reply + W(class)]."""
     misses = game.rules.cost == "misses"
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def w(key: tuple) -> int:
         c = np.array(key)
         if misses and game.determined(c):
@@ -64,7 +64,7 @@ def brute_misses(game, weights, lost_at=None):
     the first such letter (ties within 1e-9); lost_at=K: the weight of the secrets whose misses
     reach K instead. Returns (value, letter) from (candidates, strikes left)."""
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def m(key: tuple, left: int) -> tuple[float, int]:
         c = np.array(key)
         if lost_at is not None and left <= 0:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -21,9 +21,8 @@ from arena.evaluate import evaluate
 from arena.optimal import optimal_tree
 from arena.optimal.bounds import slot_table, weighted_bound
 from arena.optimal.lookahead import Rollout, improve_tree, proven_bound
-from arena.optimal.search import Search
+from arena.optimal.search import Search, stabilizer
 from arena.optimal.solve import refine
-from arena.optimal.search import stabilizer
 from arena.tree import grow_tree, load_tree
 
 
@@ -34,7 +33,7 @@ def brute_force(game, pool="all", weights=None, max_guesses=None) -> float:
     w = [1.0] * n if weights is None else [float(x) for x in weights]
     naming = {int(game.same_secret[g]): g for g in range(len(game.guesses)) if game.same_secret[g] >= 0}
 
-    @lru_cache(maxsize=None)
+    @cache
     def cost(S: tuple, left: int) -> float:
         if len(S) == 1:
             return w[S[0]] if left >= 1 else math.inf
@@ -188,7 +187,7 @@ def subset_optimum(game, S) -> float:
     force's recursion, on a subset."""
     table, hit = game.table.tolist(), game.hit
 
-    @lru_cache(maxsize=None)
+    @cache
     def cost(S: tuple) -> float:
         if len(S) == 1:
             return 1.0

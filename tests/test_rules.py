@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import run
 
 from arena import make_game
+from arena.errors import ArenaError
 from arena.game import Game, GameType
 from arena.games import GAMES, builtin, game_type
-from arena.errors import ArenaError
-from cli_run import run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -119,7 +119,8 @@ def test_hangman_finishes_and_writes_its_own_lines():
     assert jotto.turn_line(1, [(0, jotto.hit)], 1, 5) == f"Guess 1: {jotto.guesses[0]}, Reply: 5, Consistent targets: 1"
 
 
-#: Files that still test the kind of game: the exact searches', being redone by another slice.
+#: Testing the kind of game (its hit, its class): the game says what it needs through its rules
+#: (`game.rules`), so nothing outside arena/game.py and arena/games/ does.
 KIND_TEST = re.compile(r"\.hit is (not )?None|isinstance\((self\.)?game, |hasattr\((self\.)?game, ")
 
 

@@ -19,17 +19,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import run
 
 from arena import make_game
-from cli_run import run
 from arena.equilibrium import double_oracle, enumerate_trees, solve_matrix_game
 from arena.equilibrium.enumeration import bounded_count, check_enumeration_size, count_trees, product_size
 from arena.errors import ArenaError
 from arena.optimal import optimal_tree
 from arena.optimal.progress import ProgressLine
-from arena.optimal.search import Search
+from arena.optimal.search import Search, stabilizer
 from arena.optimal.solve import search_below
-from arena.optimal.search import stabilizer
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,10 +19,10 @@ import pytest
 
 from arena.cli import main
 from arena.config import Cell, Config, load_config, parse_config
-from arena.tournament.run import run_config
 from arena.errors import ArenaError
 from arena.tournament import expand, task_seed
 from arena.tournament.cells import MAX_TASKS
+from arena.tournament.run import run_config
 
 ROOT = Path(__file__).resolve().parents[1]
 ARENA = [sys.executable, "-m", "arena.cli"]
@@ -150,9 +150,9 @@ def test_a_word_file_edited_mid_run_stops_the_run_keeping_what_is_stored(tmp_pat
 # --- failures are data ----------------------------------------------------------------------------
 
 def test_failed_cells_are_rows_in_every_output(tmp_path, capsys):
+    from agents import make_guesser
     from arena.games import make_game
     from arena.tree import grow_tree
-    from agents import make_guesser
 
     tree = tmp_path / "tree.json"  # saved for the first game: it fails (ArenaError) on the second
     grow_tree(make_game("mastermind:pegs=2,colors=3"), make_guesser("lowest")).save(str(tree))

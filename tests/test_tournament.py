@@ -10,12 +10,12 @@ import time
 from pathlib import Path
 
 import pytest
+from plugin_package import install_package
 
 from arena.cli import main
 from arena.config import load_config
-from arena.tournament.run import run_config
 from arena.tournament import expand, task_seed
-from plugin_package import install_package
+from arena.tournament.run import run_config
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 

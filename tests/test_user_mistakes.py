@@ -10,7 +10,6 @@ import json
 import sys
 
 import pytest
-
 from cli_run import one_line, run
 
 SMALL = "mastermind:pegs=2,colors=3"  # 9 secrets: any work done by mistake is instant
@@ -25,7 +24,7 @@ def files(tmp_path, monkeypatch):
     contents = {
         "notjson.json": "not json at all\n",
         "binary.txt": b"\xff\xfe\x00junk",
-        "deep.json": '{"format":"arena-tree/1","game":"%s","root":%s}' % (SMALL, deep),
+        "deep.json": f'{{"format":"arena-tree/1","game":"{SMALL}","root":{deep}}}',
         "badnode.json": json.dumps({"format": "arena-tree/1", "game": SMALL, "root": {"guess": "11", "replies": "x"}}),
         "badreply.json": json.dumps({"format": "arena-tree/1", "game": SMALL,
                                      "root": {"guess": "11", "replies": {"zz": {"guess": "12"}}}}),

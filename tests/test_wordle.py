@@ -19,8 +19,8 @@ from agents import make_chooser, make_guesser
 from arena import make_game
 from arena.errors import ArenaError, RuleBreak
 from arena.games.wordle import letter_codes, wordle_table
-from arena.players import GuesserProtocol
 from arena.match import Scripted, play_match
+from arena.players import GuesserProtocol
 from arena.traits import Traits
 from arena.tree import grow_tree
 

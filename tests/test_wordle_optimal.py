@@ -14,14 +14,13 @@ import math
 
 import numpy as np
 import pytest
+from cli_run import run
 
 from agents import make_guesser
 from arena import ArenaError, make_game
 from arena.evaluate import evaluate
 from arena.optimal import optimal_tree
 from arena.words import read_words
-
-from cli_run import run
 
 
 def brute_force(game, secrets=None, history=(), pool="all") -> float:

@@ -37,11 +37,10 @@ def split_specs(text: str) -> list[str]:
 
 def solve(args):
     """The Equilibrium the arguments ask for."""
+    from ..costs import cost_for
     from ..equilibrium import double_oracle, solve_enumerated, solve_restricted
     from ..equilibrium.symmetry import no_symmetry
     from ..games import make_game
-
-    from ..costs import cost_for
 
     game = make_game(args.game)
     cost = cost_for(game, args.payoff).name

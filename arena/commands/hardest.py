@@ -27,9 +27,9 @@ def check_repeat(repeat: int) -> None:
 
 
 def cmd_hardest(args) -> None:
-    from .common import playing_guesser
     from ..evaluate import evaluate
     from ..games import make_game
+    from .common import playing_guesser
 
     if args.top < 1:
         raise ArenaError(f"--top must be at least 1, got {args.top}")
@@ -48,10 +48,10 @@ def cmd_hardest(args) -> None:
 
 
 def cmd_compare(args) -> None:
-    from .common import playing_guesser, strike_limits
     from ..evaluate import evaluate, plot_distributions
     from ..games import make_game
     from ..outfile import check_plot_file
+    from .common import playing_guesser, strike_limits
 
     check_repeat(args.repeat)
     if args.plot:

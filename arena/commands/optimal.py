@@ -38,7 +38,6 @@ def cmd_optimal(args) -> None:
     if args.time_limit is not None and not args.time_limit > 0:
         raise ArenaError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
     from ..costs import Guesses, Lost, cost_for
-
     from ..optimal.solve import check_choice
     check_choice("objective", args.objective, ("average", "worst", "lost"))
     if args.objective == "lost" and args.cost not in (None, Lost.name):
@@ -181,6 +180,7 @@ def warn_if_long(game) -> None:
 
 def _start_tree(game, spec: str):
     from agents import make_guesser
+
     from ..tree import grow_tree
 
     guesser = make_guesser(spec)
@@ -238,6 +238,7 @@ def adversaries(tree, objective: str) -> dict:
     if objective != "worst" or tree.game.rules.hits or not tree.exact:
         return {}
     from agents import make_chooser
+
     from ..optimal.against import conceded, fewest_against
 
     evil = make_chooser("evil")

@@ -20,6 +20,7 @@ def _agents(args):
     """The game, the guesser and the chooser that `arena play` names."""
     from agents import make_chooser, make_guesser
     from agents.chooser import secret_index
+
     from ..games import make_game
 
     game = make_game(args.game)
@@ -64,6 +65,7 @@ def _ending(game, match) -> str:
 
 def cmd_play(args) -> None:
     from agents.human import Quit
+
     from ..match import chooser_seed, play_match
 
     game, guesser, chooser = _agents(args)
@@ -150,8 +152,9 @@ def solve(game, moves: list[tuple[int, int, str]]):
 
 def cmd_solve(args) -> None:
     from agents.human import score_text
-    from .common import playing_guesser
+
     from ..games import make_game
+    from .common import playing_guesser
 
     game = make_game(args.game)
     guesser = playing_guesser(args.guesser, "solve")

@@ -68,7 +68,7 @@ def _lemke_howson(game, size: int):
             with np.errstate(over="raise"):
                 pair = game.lemke_howson(initial_dropped_label=label)
         except FloatingPointError as e:
-            warnings.warn(f"label {label}: the tableau overflowed ({e})", RuntimeWarning)
+            warnings.warn(f"label {label}: the tableau overflowed ({e})", RuntimeWarning, stacklevel=2)
             continue
         yield pair
 

@@ -39,8 +39,8 @@ import numpy as np
 
 from ..costs import Cost, cost_for
 from ..game import Game
-from ..tree import Tree
 from ..resources import memory_limit
+from ..tree import Tree
 from .matrix import lp_bytes, solve_matrix_game
 from .payoff import PayoffMatrix
 from .rational import (

@@ -14,8 +14,8 @@ import numpy as np
 from ..costs import cost_for
 from ..errors import ArenaError
 from ..game import Game
-from ..tree import Tree, grow_tree
 from ..resources import check_memory
+from ..tree import Tree, grow_tree
 from .enumeration import MAX_TREES, count_trees, enumerate_trees
 from .matrix import lp_bytes
 from .payoff import PayoffMatrix

@@ -181,7 +181,7 @@ class Jotto(Game):
 
     def reply_label(self, reply: int) -> str:
         if self.positions:
-            return "%d,%d" % self.place_common(reply)
+            return "{},{}".format(*self.place_common(reply))
         return "hit" if reply == self.hit and self.hit > self.length else str(reply)
 
     def reply_help(self) -> str:

@@ -167,7 +167,7 @@ class Mastermind(Game):
         return divmod(reply, self.pegs + 1)
 
     def reply_label(self, reply: int) -> str:
-        return "%d,%d" % self.black_white(reply)
+        return "{},{}".format(*self.black_white(reply))
 
     def reply_help(self) -> str:
         return "black,white (like 1,2; or pegs like RWW; - for none)"

@@ -56,7 +56,7 @@ class MastermindSymmetry:
     def __init__(self, game):
         self.game = game
 
-    def stabilizer(self, invariant: np.ndarray | None = None) -> "Stabilizer | None":
+    def stabilizer(self, invariant: np.ndarray | None = None) -> Stabilizer | None:
         """The symmetry of the empty history, for the exact search, or None if it is trivial.
 
         `invariant` is None when every code is a secret of equal weight; else an array over the
@@ -99,7 +99,7 @@ class Stabilizer:
         self.unused = [c for c in range(game.colors) if c not in used]
         self._mask: np.ndarray | bool | None = None
 
-    def after(self, guess: int) -> "Stabilizer | None":
+    def after(self, guess: int) -> Stabilizer | None:
         """The stabilizer of the history extended by `guess` (None once it is trivial, with
         weights)."""
         if guess in self.history:
@@ -326,7 +326,7 @@ class Identity(Stabilizer):
         self.unused = []
         self._mask = False
 
-    def after(self, guess: int) -> "Identity":
+    def after(self, guess: int) -> Identity:
         return self
 
 

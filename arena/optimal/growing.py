@@ -65,7 +65,7 @@ def fewest_missing(game: Game, part: Indexes, pool: Indexes) -> Index:
 
 
 def tree_from_search(search: Search, S: Indexes, opening: str = "",
-                     root_guess: Index | None = None, path: Path | None = None) -> tuple[Node, np.ndarray]:
+                     root_guess: Index | None = None, path: Path | None = None) -> tuple[Node | None, np.ndarray]:
     """The tree of best guesses that the search's cache holds for S (every set on the way was
     solved exactly): its root, and each secret's (guesses, misses) under it, counted from the
     game's start (`path`: the replies, misses and allowed guesses before S). A branch ends with

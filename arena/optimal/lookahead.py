@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 

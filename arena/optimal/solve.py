@@ -9,8 +9,9 @@ the search's cache into a Tree (growing.py; with the value and the proven lower 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,11 +19,11 @@ from ..costs import Cost, Guesses, cost_for
 from ..errors import ArenaError, choices
 from ..game import Game, Index, Indexes
 from ..greedy import greedy_tree
-from ..tree import Node, Tree
 from ..resources import check_memory
+from ..tree import Node, Tree
 from .bounds import INF, min_depth
-from .progress import ProgressLine
 from .growing import Path, fitting_tree, tree_from_search
+from .progress import ProgressLine
 from .search import NO_LIMIT, Search, Timeout, stabilizer
 
 POOLS = ("all", "consistent")
@@ -252,7 +253,7 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | Incumbent | None,
             return (*tree_from_search(search, S, opening, guess, path),
                     min(search.root_bound(S, sym, left, allowed), best))
         if incumbent is None:
-            raise ArenaError(f"{game.spec}: no tree within {search.limit} guesses found before the time limit")
+            raise ArenaError(f"{game.spec}: no tree within {search.limit} guesses found before the time limit") from None
         return incumbent.root, incumbent.costs, min(search.root_bound(S, sym, left, allowed), budget)
 
 

@@ -39,8 +39,8 @@ import numpy as np
 
 from ..errors import ArenaError
 from ..game import Game, Index
-from .bounds import INF
 from ..resources import THREADS_ENV, memory_limit, threads
+from .bounds import INF
 from .search import CACHE_SHARE, NO_LIMIT, Search, Timeout, stabilizer
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).

@@ -80,13 +80,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
 from ...costs import Cost, Lost, Misses, cost_for
 from ...errors import ArenaError
-from ...game import MANY_CODES
-from ...game import Game, Index, Indexes
+from ...game import MANY_CODES, Game, Index, Indexes
 from ...resources import memory_limit
 from ..bounds import INF, slot_capacity
 from .allowed import Allowed, HardMode
@@ -158,7 +158,7 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         self.limit = NO_LIMIT if max_guesses is None else int(max_guesses)
         self.symmetry = symmetry
         self.deadline = deadline
-        self.hit = -1 if self.misses else int(game.hit)  # -1: no reply finishes a class
+        self.hit = -1 if self.misses else int(cast(int, game.hit))  # -1: no reply finishes a class (a game with hits has one)
         self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
         #: every secret is also a guess (close_small's candidates), and (`same_index`) secret i is guess i
         self.all_named = bool(game.secret_guess.min(initial=0) >= 0)

@@ -46,7 +46,8 @@ class MissBounds(SearchState):
         """For every guess g of the pool, the sum over its classes C of the least miss weight of
         the next guess at C (`class_misses`): all classes of all guesses in one matrix."""
         replies = self.game.by_secret[S[:, None], pool]  # replies[i, k]: to guess pool[k], of S[i]
-        owner, members = [], []
+        owner: list[int] = []
+        members: list[np.ndarray] = []
         for k in range(len(pool)):
             _, inverse = np.unique(replies[:, k], return_inverse=True)
             members.append(inverse.ravel() + len(owner))

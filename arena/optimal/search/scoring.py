@@ -219,7 +219,7 @@ class Scoring(SearchState):
         block = self.game.by_secret[S[:, None], pool]
         if len(codes) != self.game.n_codes:  # a sparse reply alphabet: the counts' own columns
             block = np.searchsorted(codes, block)
-        width, codes = len(pool), len(codes)
-        keys = block.astype(np.intp) + np.arange(width, dtype=np.intp) * codes
+        width, n_codes = len(pool), len(codes)
+        keys = block.astype(np.intp) + np.arange(width, dtype=np.intp) * n_codes
         weights = np.broadcast_to(self.w[S][:, None], block.shape)
-        return np.bincount(keys.ravel(), weights=weights.ravel(), minlength=width * codes).reshape(width, codes)
+        return np.bincount(keys.ravel(), weights=weights.ravel(), minlength=width * n_codes).reshape(width, n_codes)
