@@ -50,14 +50,6 @@ class Agent(AgentProtocol):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 
-    @property
-    def deterministic(self) -> bool:
-        return self.traits.deterministic
-
-    def seeded(self, *entropy: int) -> Agent:
-        """This agent with its random choices drawn from `entropy` (deterministic ones: itself)."""
-        return self
-
     def per_game(self, game: Game, what: str, build: Callable[[], T]) -> T:
         """`build()`, computed once per game and kept by the game's spec: the cache holds no
         game, so games are freed, and an id reused by a later game cannot find a stale entry."""

@@ -67,6 +67,8 @@ class Committed(Chooser):
         raise NotImplementedError
 
     def reply(self, game: Game, state: State, guess: Index) -> Reply:
+        if self.secret is None:
+            raise RuntimeError(f"{self.spec}: reply before start")  # the referee starts every game
         return game.reply(guess, self.secret)
 
 

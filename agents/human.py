@@ -168,7 +168,7 @@ class HumanChooser(Chooser):
     def contradiction(self, game: Game, state: State, guess: Index, reply: Reply) -> str:
         """Which earlier reply this one contradicts: the first guess after which no secret fits."""
         label = f"{game.reply_label(reply)} to {game.guesses[guess]}"
-        possible = self.first
+        possible = state.candidates if self.first is None else self.first
         if not len(game.consistent(possible, guess, reply)):
             return f"No secret gives {label}: try again."
         for number, (g, r) in enumerate(state.history, 1):

@@ -53,6 +53,7 @@ class Greedy(GuesserProtocol):
 
     traits = Traits()
     deterministic = True
+    metric: Metric
 
     def __init__(self, metric: Metric | str, **values: Any):
         self.metric = METRICS[metric] if isinstance(metric, str) else metric
@@ -116,7 +117,8 @@ class Greedy(GuesserProtocol):
 
     def best(self, game: Game, state: State, pool: np.ndarray | None, counts: Counts) -> Index:
         """The guess of best score by the partition counts of the pool (rows in pool order)."""
-        key = self.metric.key(counts) if self.exact else self.metric.float_key(counts)
+        float_key = self.metric.float_key
+        key = self.metric.key(counts) if self.exact or float_key is None else float_key(counts)
         return self.pick(game, state, pool, key, counts.max(axis=1))
 
     def pick(self, game: Game, state: State, pool: np.ndarray | None, key: np.ndarray, largest: np.ndarray) -> Index:

@@ -25,8 +25,8 @@ _NEVER = np.iinfo(np.int64).max  # the key of a guess that cannot be chosen
 
 def can_grow_by_levels(game: Game, guesser) -> bool:
     """Is `guesser` a scoring guesser with an exact key, on a game whose guesses are never secrets?"""
-    return (guesser.level_key() is not None and not game.rules.hits
-            and len(game.guesses) <= FEW_GUESSES and (game.same_secret < 0).all())
+    return bool(guesser.level_key() is not None and not game.rules.hits
+                and len(game.guesses) <= FEW_GUESSES and (game.same_secret < 0).all())
 
 
 def grow_by_levels(game: Game, guesser, secrets: Indexes):

@@ -330,7 +330,7 @@ class MatchEvaluation(Evaluation):
 
 
 def evaluate_against(game: Game, guesser, chooser, repeat: int = 1, seed: int = 0,
-                     strikes: tuple[int, ...] | None = None) -> Evaluation:
+                     strikes: tuple[int, ...] | None = None) -> MatchEvaluation:
     """`guesser` against `chooser` on `game` (agents: the command line and configs
     build them from specs); see the module docstring.
 

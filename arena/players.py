@@ -18,8 +18,9 @@ Both carry `spec` (the canonical spec), `label` (as the user wrote it) and `trai
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from .game import Game, Index, Indexes, Reply
 from .state import State
@@ -35,11 +36,17 @@ class AgentProtocol(Protocol):
     spec: str
     label: str = ""  # as the user wrote the spec (empty: the spec itself)
     traits: ClassVar[Traits] = Traits()
+    #: the declared parameters' values, by name (none by default)
+    values: Mapping[str, Any] = MappingProxyType({})
 
     @property
     def deterministic(self) -> bool:
         """The same moves whatever the seed (the declared trait)."""
         return self.traits.deterministic
+
+    def seeded(self, *entropy: int) -> Self:
+        """This agent with its random choices drawn from `entropy` (by default: itself)."""
+        return self
 
 
 class GuesserProtocol(AgentProtocol, Protocol):
@@ -82,3 +89,4 @@ class ChooserProtocol(AgentProtocol, Protocol):
     def meet(self, guesser: GuesserProtocol) -> None:
         """Meet the guesser before the game (a chooser that studies its opponent: the spoiler);
         nothing by default."""
+        return None

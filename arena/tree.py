@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
 from .errors import ArenaError, RuleBreak
-from .game import Game, Index, Indexes
+from .game import Game, Index, Indexes, Reply
 from .games import make_game
 from .levels import can_grow_by_levels, grow_by_levels
 from .players import GuesserProtocol
@@ -120,7 +121,7 @@ def check_tree(where: str | Path, data) -> dict:
 
 def _check_nodes(path: str | Path, opening: str, root) -> None:
     """Every node under `root` well formed and at most MAX_GUESSES deep, walked with a stack."""
-    stack = [(root, ())]
+    stack: list[tuple[Any, tuple[str, ...]]] = [(root, ())]
     while stack:
         node, replies = stack.pop()
         shown = "|".join(replies) if len(replies) <= 6 else f"{len(replies)} replies (...|{'|'.join(replies[-3:])})"
@@ -146,7 +147,7 @@ def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> Save
         raise ArenaError(f"{name or where} was saved for {data['game']}, not {game.spec}")
     plan: SavedPlan = {}
     for opening, root in data["openings"].items():
-        stack = [(root, (opening,))]
+        stack: list[tuple[Any, tuple[Any, ...]]] = [(root, (opening,))]
         while stack:
             node, replies = stack.pop()
             at = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
@@ -188,7 +189,7 @@ class SavedTree(GuesserProtocol):
         replies = (opening,) + tuple(r for _, r in state.history)
         if replies not in plan:
             raise RuleBreak(f"{self.spec} has no guess after replies "
-                            f"{game.history_label(replies[1:]) or '(none)'}")
+                            f"{game.history_label(cast(tuple[Reply, ...], replies[1:])) or '(none)'}")
         return plan[replies]
 
 

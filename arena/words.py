@@ -61,7 +61,8 @@ def _gunzip(raw: bytes, name: str) -> bytes:
     """A gzipped list decompressed, stopping (in one line) once its words would not fit in memory;
     a truncated or corrupt file is one line too."""
     cap = memory_limit() // _BYTES_PER_CHAR + 1
-    out, rest = [], raw
+    out: list[bytes] = []
+    rest = raw
     try:
         while rest:  # a .gz may hold several members one after another
             stream = zlib.decompressobj(wbits=31)

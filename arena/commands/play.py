@@ -3,6 +3,8 @@ assistant: the secrets a history of replies leaves, and the best next guess)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..errors import ArenaError
@@ -111,6 +113,11 @@ def _possible(game, match) -> np.ndarray:
 
 # --- solve -------------------------------------------------------------------------------------
 
+def given_reply(reply: int, guess: int) -> int:
+    """The reply a script gives, whatever the guess (the referee checks it as any chooser's)."""
+    return reply
+
+
 def parse_history(game, items: list[str]) -> list[tuple[int, int, str]]:
     """`GUESS=REPLY` items as (guess, reply, the item as written)."""
     moves = []
@@ -142,7 +149,7 @@ def solve(game, moves: list[tuple[int, int, str]]):
         if reason:
             raise ArenaError(f"guess {number}, {item}, breaks the rules: {reason}")
         try:
-            reply, left = checked_reply(game, Scripted(lambda _, reply=reply: reply), state, guess, number)
+            reply, left = checked_reply(game, Scripted(partial(given_reply, reply)), state, guess, number)
         except RuleBreak:
             raise ArenaError(f"no secret is consistent with these replies: none is left after guess {number}, "
                              f"{item}") from None

@@ -35,8 +35,10 @@ so a count that runs out of sets proves the enumeration too big as well.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import reduce
+from typing import cast
 
 import numpy as np
 
@@ -240,7 +242,7 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
     check_enumeration_size(game, frontier, max_trees)
     nodes: dict[bytes, _Options] = {}
 
-    def combine(S: Indexes, parts: list[tuple[Reply, Indexes]], guess: Index, base: np.ndarray) -> tuple:
+    def combine(S: Indexes, parts: Sequence[tuple[Reply | str, Indexes]], guess: Index, base: np.ndarray) -> tuple:
         """The options of one guess (or of the openings): every combination of its classes'."""
         children = [(r, options(C)) for r, C in parts]
         sizes = [len(nodes[c].costs) for _, c in children]
@@ -252,7 +254,7 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
         for (r, C), (_, child), size in zip(parts, children, sizes):
             stride //= size
             which = (combo // stride) % size
-            step = 0 if guess == OPENINGS else listed.step(game, r)
+            step = 0 if guess == OPENINGS else listed.step(game, cast(Reply, r))
             block[:, np.searchsorted(S, C)] = step + nodes[child].costs[which]
         keep = undominated_columns(block.T) if frontier else combo
         return block[keep], np.full(len(keep), guess), combo[keep], children

@@ -66,7 +66,9 @@ class _Columns:
     """The guesser's trees found so far (one per distinct payoff column) and their LP."""
 
     def __init__(self, symmetry: Symmetry, paid: Cost):
-        self.symmetry, self.paid, self.trees, self.seen = symmetry, paid, [], set()
+        self.symmetry, self.paid = symmetry, paid
+        self.trees: list[Tree] = []
+        self.seen: set[bytes] = set()  # the trees' payoff columns, as bytes
 
     def add(self, tree: Tree) -> bool:
         key = self.symmetry.totals(self.paid.of(tree)).tobytes()
@@ -154,6 +156,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
                          f"between the bounds (gap {max(0.0, upper - lower):.2g})")
             break
 
+    assert solution is not None  # the loop above solves the LP at least once
     exact = None
     if settled and certify and time_limit is not None and time.perf_counter() - start > time_limit:
         notes.append("not certified: the time limit passed before the exact check")

@@ -42,7 +42,7 @@ class ExactSolution:
     column: tuple[Fraction, ...]
 
 
-def as_fractions(A: np.ndarray, divisors: Sequence[int] | None = None) -> Matrix:
+def as_fractions(A: np.ndarray, divisors: Sequence[int] | np.ndarray | None = None) -> Matrix:
     """An integer matrix (divided row by row by `divisors`, e.g. orbit sizes) as Fractions."""
     A = np.asarray(A)
     if not np.issubdtype(A.dtype, np.integer):
@@ -57,7 +57,7 @@ def transpose(A: Matrix) -> Matrix:
 
 def conceded(A: Matrix, y: Sequence[Fraction]) -> Fraction:
     """max_i (A y)_i: the most the row player gets against the column strategy y."""
-    return max(sum(yk * a for yk, a in zip(y, row) if yk) for row in A)
+    return max(sum((yk * a for yk, a in zip(y, row) if yk), Fraction(0)) for row in A)
 
 
 def guaranteed(A: Matrix, x: Sequence[Fraction]) -> Fraction:

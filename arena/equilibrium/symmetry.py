@@ -20,6 +20,7 @@ and its value is the value of the full game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,7 +37,7 @@ class Symmetry:
     labels: tuple[str, ...]
     group: str  # how the group is described to people
     order: int = 1  # |G|
-    _act: object = field(default=None, repr=False, compare=False)
+    _act: Callable[[int], np.ndarray] | None = field(default=None, repr=False, compare=False)
 
     @property
     def sizes(self) -> np.ndarray:

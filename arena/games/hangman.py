@@ -46,7 +46,8 @@ LETTERS = string.ascii_lowercase
 
 def hangman_words(words: tuple[str, ...], other: str, spec: str) -> tuple[list[str], list[str]]:
     """The words lowercased and deduplicated in list order, and those set aside for other characters."""
-    kept, odd = [], []
+    kept: list[str] = []
+    odd: list[str] = []
     for w in dict.fromkeys(w.lower() for w in words):
         (kept if re.fullmatch(r"[a-z]+", w) else odd).append(w)
     if odd and other == "refuse":
@@ -74,8 +75,8 @@ def position_masks(words: list[str]) -> np.ndarray:
     lengths = np.array([len(w) for w in words])
     for length in np.unique(lengths):
         index = np.flatnonzero(lengths == length)
-        chars = np.frombuffer("".join(words[i] for i in index).encode("utf-32-le"), dtype=np.uint32)
-        chars = chars.reshape(len(index), length).astype(np.int64) - ord("a")
+        points = np.frombuffer("".join(words[i] for i in index).encode("utf-32-le"), dtype=np.uint32)
+        chars = points.reshape(len(index), length).astype(np.int64) - ord("a")
         bits = np.uint32(1) << np.arange(length, dtype=np.uint32)
         for letter in range(26):
             masks[letter, index] = ((chars == letter) * bits).sum(axis=1, dtype=np.uint32)

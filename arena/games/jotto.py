@@ -15,6 +15,7 @@ every letter in place, so no anagram needs a reply of its own, with or without r
 from __future__ import annotations
 
 import re
+from typing import cast
 
 import numpy as np
 
@@ -126,6 +127,7 @@ class Jotto(Game):
         # positions, where two words are anagrams a full match is not a hit, so the hit has its code
         anagrams = not positions and has_anagrams(playable)
         hit = length * (length + 1) + length if positions else length + anagrams
+        table: np.ndarray | OnTheFly
         if fits_in_memory(n * n + build_bytes(n, length)):  # one table: it is symmetric
             table = self.dense_table(playable, repeats, hit if anagrams else NO_HIT)
         else:  # on the fly: the words' letters and tallies, and one node's counts
@@ -199,7 +201,7 @@ class Jotto(Game):
 
     def parse_reply(self, text: str) -> int:
         if not self.positions:
-            return self.hit if text.strip() == "hit" else super().parse_reply(text)
+            return cast(int, self.hit) if text.strip() == "hit" else super().parse_reply(text)
         parts = [p for p in re.split(r"[,\s/]+", text.strip()) if p]
         if len(parts) != 2 or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
             raise ArenaError(f"reply {text!r}: write letters in place,letters in common, like 1,3")

@@ -248,10 +248,10 @@ class Wordle(Game):
             for p, letter in greens:
                 if self.letters[guess, p] != letter:
                     return f"hard mode: letter {p + 1} must be {chr(ord('A') + letter)} (green in {shown})"
-            for letter in np.flatnonzero(need):
-                if self.letter_counts[guess, letter] < need[letter]:
-                    times = "" if need[letter] == 1 else f" {need[letter]} times"
-                    return f"hard mode: the guess must use {chr(ord('A') + int(letter))}{times} (shown in {shown})"
+            for needed in np.flatnonzero(need):
+                if self.letter_counts[guess, needed] < need[needed]:
+                    times = "" if need[needed] == 1 else f" {need[needed]} times"
+                    return f"hard mode: the guess must use {chr(ord('A') + int(needed))}{times} (shown in {shown})"
         return None
 
 

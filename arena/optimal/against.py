@@ -46,7 +46,8 @@ class Path:
 
 def conceded(game: Game, root: Node, chooser, cost: str | None = None) -> int:
     """What the tree from `root` pays when the chooser answers every guess: its one path."""
-    paid, state, node = 0, State(root.candidates), root
+    paid, state = 0, State(root.candidates)
+    node: Node | None = root
     rule = cost_for(game, cost)
     while node is not None:
         reply = chooser.reply(game, state, node.guess)

@@ -10,12 +10,13 @@ a fitting tree read off a depth proof, and a search's best guesses all use.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..game import Game, Index, Indexes
 from ..tree import Node, Tree
-from .search import Search
+from .search import Allowed, Search
 
 
 @dataclass
@@ -26,8 +27,8 @@ class Path:
     replies: tuple = ()
     left: int | None = None  # None: the search's limit
     missed: int = 0
-    sym: object = None
-    allowed: object = None
+    sym: Any = None  # the symmetry left there (arena.optimal.search.stabilizer)
+    allowed: Allowed | None = None
 
 
 def fitting_tree(search: Search, S: Indexes, depth: int, opening: str, label: str) -> Tree:

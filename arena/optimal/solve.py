@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -82,7 +82,8 @@ def _plain(x: float):
     return int(x) if float(x).is_integer() else float(x)
 
 
-def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Sequence[float] | None = None,
+def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None,
+                 weights: Sequence[float] | np.ndarray | None = None,
                  pool: str = "all", objective: str = "average", max_guesses: int | None = None,
                  time_limit: float | None = None, progress: ProgressLine | None = None,
                  cost: str | Cost | None = None, openers: Sequence[Index | str] = ()) -> SolvedTree:
@@ -150,7 +151,7 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
         else:
             incumbent = seed_tree(game, part, w, pool, limit, paid) if time_limit is not None else None
             if incumbent is None and prover is not None and time_limit is not None:
-                incumbent = fitting_tree(prover, part, limit, opening, label)  # no greedy tree is within the limit
+                incumbent = fitting_tree(prover, part, cast(int, limit), opening, label)  # no greedy tree is within the limit
             root, tree_costs, lower = search_below(search, part, incumbent, opening, paid)
         roots.append(root)
         costs[:, part] = tree_costs[:, part]
@@ -159,8 +160,8 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
         depth_bound = max(depth_bound, bound or (0 if search.misses else min_depth(len(part), search.b_max)))
         nodes, stopped = nodes + search.stats.nodes, stopped or search.timed_out
     value = sum(values) * unit
-    roots = [root for root in roots if root is not None]  # an opening of one word needs no guess
-    return SolvedTree(game, label, roots, costs[0], costs[1], value=value,
+    grown = [root for root in roots if root is not None]  # an opening of one word needs no guess
+    return SolvedTree(game, label, grown, costs[0], costs[1], value=value,
                       lower_bound=min(sum(lowers) * unit, value), seconds=time.perf_counter() - start,
                       searched=nodes, depth_bound=depth_bound, time_limit=time_limit, stopped=stopped,
                       cost=paid.name, openers=tuple(game.guesses[g] for g in fixed))
@@ -223,7 +224,7 @@ def whole_incumbent(tree: Tree | None, w: np.ndarray, paid: Cost, S: Indexes) ->
 
 
 def search_below(search: Search, S: Indexes, incumbent: Tree | Incumbent | None, opening: str = "",
-                 paid: Cost | None = None, path: Path | None = None) -> tuple[Node, np.ndarray, float]:
+                 paid: Cost | None = None, path: Path | None = None) -> tuple[Node | None, np.ndarray, float]:
     """The root of the best tree the search finds for S, cheaper than the incumbent (if any),
     each secret's (guesses, misses) under it, and a proven lower bound on the optimum: the
     optimum itself unless the time limit stopped the search. `paid` is the cost the search
@@ -245,6 +246,7 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | Incumbent | None,
             raise ArenaError(f"{game.spec}: no tree finds every secret within {search.limit} guesses")
         if value < budget:
             return (*tree_from_search(search, S, opening, path=path), value)
+        assert incumbent is not None  # the budget is finite only with one
         return incumbent.root, incumbent.costs, budget  # nothing beats the incumbent
     except Timeout:
         search.timed_out = True
@@ -391,7 +393,7 @@ def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None =
     root, costs, lower = search_below(search, S, tree, tree.roots[0].opening)
     value = float(costs[0][S] @ w[S])
     guesser = tree.guesser if root is tree.roots[0] else agent_spec(pool, "average", None)
-    return SolvedTree(game, guesser, [root], costs[0], costs[1], value=value,
+    return SolvedTree(game, guesser, [root] if root is not None else [], costs[0], costs[1], value=value,
                       lower_bound=min(max(lower, level_bound), value), seconds=time.perf_counter() - start,
                       searched=search.stats.nodes, depth_bound=min_depth(len(S), search.b_max),
                       time_limit=time_limit, stopped=search.timed_out)
@@ -403,7 +405,7 @@ def check_choice(name: str, value: str, valid: Sequence[str]) -> None:
         raise ArenaError(f"{name} must be one of {choices(valid)}, got {value!r}")
 
 
-def secret_set(game: Game, secrets: Sequence[Index] | None) -> Indexes:
+def secret_set(game: Game, secrets: Sequence[Index] | np.ndarray | None) -> Indexes:
     """The secrets to cover, as a sorted array of distinct valid indexes."""
     if secrets is None:
         return game.all_secrets
@@ -413,7 +415,7 @@ def secret_set(game: Game, secrets: Sequence[Index] | None) -> Indexes:
     return S
 
 
-def weight_vector(game: Game, S: Indexes, weights: Sequence[float] | None) -> tuple[np.ndarray, float | None]:
+def weight_vector(game: Game, S: Indexes, weights: Sequence[float] | np.ndarray | None) -> tuple[np.ndarray, float | None]:
     """Weights over all secrets of the game (float64), and the common weight when all of S's are
     equal (then the vector is all ones and the values are rescaled at the end), else None."""
     w = np.ones(len(game.secrets), dtype=np.float64)
