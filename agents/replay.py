@@ -29,13 +29,6 @@ class Replay(Guesser):
             raise ArenaError("agent tree: give the saved tree as tree:file=PATH")
         self.saved = SavedTree(self.values["file"], self.spec)
 
-    @property
-    def data(self) -> dict:
-        return self.saved.data
-
-    def plan_for(self, game: Game) -> dict[tuple, Index]:
-        return self.saved.plan_for(game)
-
     def choose(self, game: Game, state: State) -> Index:
         return self.saved.guess(game, state)
 

@@ -8,7 +8,7 @@ idea each:
 
   games
     game         Game: the table F[g, s] and its primitives, Rules, GameType
-    games/       the games by name, as plug-ins (jotto, mastermind, hangman; entry points)
+    games/       the games by name, as plug-ins (jotto, mastermind, hangman, wordle; entry points)
     spec         spec strings `name:key=value,...`, for games and agents alike
     words        word lists: shipped (sgb, web2) or any file
     errors       ArenaError (a user's mistake) and RuleBreak (an agent's)
@@ -20,6 +20,7 @@ idea each:
     state        State: what a guesser knows (candidates, moves so far)
     seeding      mix64: seeded draws as hashes, no random generator
     traits       Traits: what an agent declares about itself
+    players      GuesserProtocol and ChooserProtocol: the agents as the engine calls them
     caches       caches keyed by game spec, holding no game (shared_by_game_spec)
     metrics      the partition metrics a scoring guesser rates guesses by
     greedy       the greedy (scoring) guesser, and its trees the solvers start from
@@ -30,6 +31,7 @@ idea each:
     match        the referee: a guesser against a chooser, every reply checked (also
                  transcripts and replayed histories: the one game loop)
     weights      weights files: one reader for every agent and command that takes weights
+    costs        what a game costs the guesser (Guesses, Misses, Lost): the solvers' payoffs
   solvers
     optimal/     the exact search: trees of least expected guesses, and look-ahead trees
     equilibrium/ the chooser against the guesser as a zero-sum game

@@ -30,11 +30,6 @@ class Traits:
     interactive: bool = False
     every_secret_once: bool = False
 
-    @property
-    def adaptive(self) -> bool:
-        """A chooser that holds no secret (the opposite of committed)."""
-        return not self.committed
-
     def but(self, **changes: bool) -> Traits:
         """These traits with some changed (for a subclass that differs from its base)."""
         return replace(self, **changes)
