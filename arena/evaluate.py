@@ -96,12 +96,28 @@ class Evaluation:
     def __post_init__(self):
         """Built from whole arrays: derive the sums and the per-secret worst from them."""
         if self.sums is None:
+            if self.guesses is None:
+                raise ValueError("an Evaluation is built from its guesses or from its sums")
             object.__setattr__(self, "sums", Sums.of(self.guesses))
             object.__setattr__(self, "shape", tuple(self.guesses.shape))
             object.__setattr__(self, "worst", self.guesses.max(axis=0))
             if self.misses is not None:
                 object.__setattr__(self, "miss_sums", Sums.of(self.misses))
                 object.__setattr__(self, "worst_misses", self.misses.max(axis=0))
+
+    @property
+    def guess_sums(self) -> Sums:
+        """The sums of the guesses (set when the evaluation is built)."""
+        if self.sums is None:
+            raise ValueError("an Evaluation without its sums")  # __post_init__ sets them
+        return self.sums
+
+    @property
+    def counted_misses(self) -> Sums:
+        """The sums of the misses, where misses count (Hangman); a ValueError elsewhere."""
+        if self.miss_sums is None:
+            raise ValueError(f"{self.game}: misses are not counted in this game")
+        return self.miss_sums
 
     @property
     def counts_misses(self) -> bool:
@@ -124,19 +140,19 @@ class Evaluation:
     @property
     def total(self) -> int:
         """Guesses over all games (for one repetition: the published 'total')."""
-        return self.sums.total
+        return self.guess_sums.total
 
     @property
     def mean(self) -> float:
-        return self.sums.mean
+        return self.guess_sums.mean
 
     @property
     def std(self) -> float:
-        return float(self.guesses.std()) if self.guesses is not None else self.sums.std
+        return float(self.guesses.std()) if self.guesses is not None else self.guess_sums.std
 
     @property
     def max(self) -> int:
-        return self.sums.worst
+        return self.guess_sums.worst
 
     @property
     def mean_total(self) -> float:
@@ -146,26 +162,26 @@ class Evaluation:
     @property
     def histogram(self) -> dict[int, int]:
         """Number of guesses -> how many games took that many."""
-        return dict(self.sums.histogram)
+        return dict(self.guess_sums.histogram)
 
     @property
     def misses_mean(self) -> float:
-        return self.miss_sums.mean
+        return self.counted_misses.mean
 
     @property
     def misses_std(self) -> float:
-        return float(self.misses.std()) if self.misses is not None else self.miss_sums.std
+        return float(self.misses.std()) if self.misses is not None else self.counted_misses.std
 
     @property
     def misses_max(self) -> int:
-        return self.miss_sums.worst
+        return self.counted_misses.worst
 
     def summary(self) -> str:
         """`mean = 4.48 ± 0.64 guesses; worst = 5`, as the command prints it (Hangman adds the
         misses and the games lost at each strike limit)."""
         text = f"mean = {self.mean:.2f} ± {self.std:.2f} guesses; worst = {self.max}"
         if self.counts_misses:
-            games = self.miss_sums.count
+            games = self.counted_misses.count
             text += (f"\nmisses: mean = {self.misses_mean:.2f} ± {self.misses_std:.2f}; worst = {self.misses_max}"
                      + "".join(f"\nlost with {k} strikes: {self.lost(k):,} of {games:,} ({100 * self.lost(k) / games:.2f}%)"
                                for k in self.strikes))
@@ -213,9 +229,9 @@ class Evaluation:
     def _misses_json(self) -> dict:
         if not self.counts_misses:
             return {}
-        return {"misses_total": self.miss_sums.total, "misses_mean": round(self.misses_mean, 6),
+        return {"misses_total": self.counted_misses.total, "misses_mean": round(self.misses_mean, 6),
                 "misses_max": self.misses_max,
-                "misses_histogram": {str(v): c for v, c in self.miss_sums.histogram.items()},
+                "misses_histogram": {str(v): c for v, c in self.counted_misses.histogram.items()},
                 "strikes": self.strikes[0] if len(self.strikes) == 1 else list(self.strikes),
                 "lost": self.lost(self.strikes[0]) if len(self.strikes) == 1 else
                 {str(k): self.lost(k) for k in self.strikes}}
@@ -240,7 +256,9 @@ class Streamed:
         np.maximum(self.worst, guesses.max(axis=0), out=self.worst)
         if self.keeping:
             self.blocks.append(guesses)
-        if self.miss_sums is not None:
+        if self.miss_sums is not None and self.worst_misses is not None:
+            if misses is None:
+                raise ValueError("misses count in this game: every block needs its misses")
             self.miss_sums.add(misses)
             np.maximum(self.worst_misses, misses.max(axis=0), out=self.worst_misses)
             if self.keeping:

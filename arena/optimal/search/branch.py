@@ -201,12 +201,9 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         left = self.limit if left is None else left
         n = len(S)
         if self.misses:
-            if self.lost and left <= 0:  # the strikes ran out, even on a determined word
-                return self.weight(S)
-            if left < 0:  # past a limit on the cost (objective worst, or max=K)
-                return INF
-            if self.game.determined(S):
-                return 0.0
+            leaf = self.determined_leaf(S, left)
+            if leaf is not None:
+                return leaf
         elif n == 1:
             return float(self.w[S[0]]) if left >= 1 else INF
         elif left <= 1:
@@ -408,8 +405,8 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
     def best_guess(self, S: Indexes, left: int, allowed: Allowed | None = None) -> Index:
         """The best guess at S: from the cache, or (for a class that a closed-form value covered
         without searching it, like the pair left by a 2n closure) from a search now."""
-        if self.misses and (self.game.determined(S) or (self.lost and left <= 0)):
-            return -1  # nothing left to decide: the word is known, or the game is lost
+        if self.misses and self.nothing_to_decide(S, left):
+            return -1
         if len(S) == 1 or (len(S) == 2 and self.uniform and self.all_named):
             return int(self.game.secret_guess[S[0]])
         key = self.key(S, left, allowed)

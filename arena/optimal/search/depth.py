@@ -87,7 +87,7 @@ class DepthLimits(SearchState):
             for r, c in self.game.partition(int(pool[i]), S).items():
                 if r == self.hit:
                     continue
-                if self.misses and self.step(r) and not self.lost:
+                if self.misses and self.pays(r):
                     total += self.weight(c)  # each secret of the class pays this reply
                 total += self.known_bound(c, b, left - self.step(r), cached=not self.restricted)
                 if total >= best:
@@ -99,12 +99,9 @@ class DepthLimits(SearchState):
     def known_bound(self, S: Indexes, b: int, left: int, cached: bool = True) -> float:
         """The best lower bound on C(S) known without searching: cache (if `cached`) or class bound."""
         if self.misses:
-            if self.lost and left <= 0:
-                return self.weight(S)
-            if left < 0:
-                return INF
-            if self.game.determined(S):
-                return 0.0
+            leaf = self.determined_leaf(S, left)
+            if leaf is not None:
+                return leaf
             slot = self.determine_bound(S)
         elif len(S) == 1:
             return float(self.w[S[0]]) if left >= 1 else INF

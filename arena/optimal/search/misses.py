@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...game import Indexes
-from ..bounds import determine_table
+from ..bounds import INF, determine_table
 from .state import SearchState
 
 #: Misses cost: classes are bounded by their first letter's misses (first_misses) at nodes of at
@@ -19,7 +19,32 @@ TWO_LEVELS = 40
 
 
 class MissBounds(SearchState):
-    """The bounds and guess values of the costs counted until determined."""
+    """The bounds and guess values of the costs counted until determined: what a set that
+    needs no search costs, what a reply pays, the bounds of a guess and of a class, and the
+    value of a guess. `lost` (counting lost games) and `every_guess` (guesses until
+    determined) are the cost's, set by Search from arena.costs; the branch and bound asks
+    these methods and never reads them."""
+
+    def determined_leaf(self, S: Indexes, left: int) -> float | None:
+        """The value of S without a search, or None: a game with no strikes left costs its
+        weight when counting lost games (even on a determined word), a set past a limit on
+        the cost (objective worst, or max=K) is infinite, a determined set costs nothing."""
+        if self.lost and left <= 0:
+            return self.weight(S)
+        if left < 0:
+            return INF
+        if self.game.determined(S):
+            return 0.0
+        return None
+
+    def nothing_to_decide(self, S: Indexes, left: int) -> bool:
+        """No guess to make at S: the word is known, or the game is lost already."""
+        return bool(self.game.determined(S) or (self.lost and left <= 0))
+
+    def pays(self, reply) -> bool:
+        """Does each secret of the class this reply leaves pay for it (a miss, or every guess
+        when guesses are counted; nothing when lost games are counted)?"""
+        return bool(self.step(reply)) and not self.lost
 
     def miss_bound(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Misses cost: for every guess, the weight of its miss class (each of those secrets pays
