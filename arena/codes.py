@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-#: A `hit` code meaning: no code has a hit reply of its own (arena.kernels.Multisets; Jotto
+#: A `hit` code meaning: no code has a hit reply of its own (arena.games.multisets.Multisets; Jotto
 #: without anagrams, where a full match is the hit anyway).
 NO_HIT = -1
 

@@ -101,8 +101,9 @@ class OnTheFly:
     indexing (an index, a slice or arrays that broadcast, on either axis), `.T` the same
     replies by secret, and whole partition counts through the source's compiled loop.
 
-    `source` computes replies: `replies(guesses, secrets)` for broadcast index arrays and
-    `counts(pool, candidates, n_codes)`; arena.kernels.Multisets is Mastermind's and Jotto's.
+    `source` computes replies: `replies(guesses, secrets)` for broadcast index arrays,
+    `counts(pool, candidates, n_codes)` and a metric's `keys` (arena.kernels.table_keys'
+    arguments); arena.games.multisets.Multisets is Mastermind's and Jotto's.
     Its answers are the dense table's, cell for cell (tests/test_on_the_fly.py)."""
 
     dtype = np.dtype(np.uint8)
@@ -439,7 +440,7 @@ class Game:
 
         pool = self.all_guesses if pool is None else pool
         if self._fly is not None:
-            return kernels.multiset_keys(self._fly.source, pool, candidates, self.n_codes, how, terms, fixed)
+            return self._fly.source.keys(pool, candidates, self.n_codes, how, terms, fixed)
         return kernels.table_keys(self.by_secret, pool, candidates, self.n_codes, how, terms, fixed)
 
     def reply_major_counts(self, pool: Indexes, candidates: Indexes) -> np.ndarray | None:

@@ -1,4 +1,4 @@
-"""The compiled engine (arena/kernels.py) against the numpy one: the same tables, counts, keys and
+"""The compiled engine (arena/kernels.py, arena/games/multisets.py) against the numpy one: the same tables, counts, keys and
 trees. Feedback computed on the fly (a game over its memory budget) reads as the dense table,
 cell for cell, on instances where both fit; compiled counts and fused metric keys equal the
 numpy counts and metric keys; the greedy guesser's symmetric pool grows the same trees."""
@@ -143,10 +143,10 @@ def test_the_symmetric_pool_changes_no_greedy_choice(guesses, secret):
 def test_without_the_table_of_kinds_the_loops_count_the_same(spec, monkeypatch):
     """Games with many kinds of tallies (long Jotto lists) sum the symbols in common symbol by
     symbol instead of looking them up: the same replies."""
-    from arena import kernels
+    from arena.games import multisets
 
     game = make_game(spec)
-    monkeypatch.setattr(kernels, "KINDS", 0)
+    monkeypatch.setattr(multisets, "KINDS", 0)
     codes = build(spec, monkeypatch, "fly").table.source
     assert len(codes.common) == 0
     S = np.arange(0, len(game.secrets), 2)

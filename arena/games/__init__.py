@@ -11,6 +11,8 @@ load is named in a one-line ArenaError. Modules, one idea each:
     wordle               Wordle: green/yellow/grey per letter; hard mode; Absurdle's tie rule
     mastermind_symmetry  Mastermind's colour and position permutations (game.symmetry()),
                          for the exact search and the equilibrium's code types
+    multisets            Mastermind's and Jotto's reply formula, compiled (numba): big
+                         tables built fast, and replies on the fly when no table fits
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ from ..spec import bind, canonical, parse_spec
 GROUP = "arena.games"
 
 
+#: Modules of this package that define no game: compiled code (numba), imported only by the
+#: games whose instances need it, never to list the games.
+NOT_GAMES = frozenset({"multisets"})
+
 #: The order `arena games` has always listed the first games in; others follow by module name.
 _LISTED_FIRST = ("jotto", "mastermind", "hangman")
 
@@ -42,6 +48,8 @@ def builtin() -> dict[str, GameType]:
     table: dict[str, GameType] = {}
     rank = {name: i for i, name in enumerate(_LISTED_FIRST)}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: (rank.get(m.name, len(rank)), m.name)):
+        if info.name in NOT_GAMES:
+            continue
         kind = getattr(importlib.import_module(f"{__name__}.{info.name}"), "GAME", None)
         if isinstance(kind, GameType):
             table[kind.name] = kind

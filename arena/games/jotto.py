@@ -149,7 +149,7 @@ class Jotto(Game):
 
     def letters(self, playable: list[str], hit: int = NO_HIT):
         """The words as arena.kernels reads them: letters, tallies, and what a letter in place adds."""
-        from ..kernels import Multisets  # numba: only for the big instances that pay for it
+        from .multisets import Multisets  # numba: only for the big instances that pay for it
 
         return Multisets(letter_codes(playable), 26, place=self.length + 1 if self.positions else 0, hit=hit)
 

@@ -140,7 +140,7 @@ class Mastermind(Game):
         n, pegs = len(self.codes_array), self.pegs
         if dense and n * n < COMPILED_CELLS:
             return black_white(self.codes_array, self.codes_array, self.colors), None
-        from ..kernels import Multisets  # numba: only for the big instances that pay for it
+        from .multisets import Multisets  # numba: only for the big instances that pay for it
 
         codes = Multisets(self.codes_array, self.colors, place=pegs)
         # the replies that occur: a colour and position permutation maps the row of a code onto
