@@ -160,7 +160,8 @@ def cmd_run(args) -> None:
     with lock:  # held while the store and the outputs beside it are written
         report = run_config(config, progress=not args.json and sys.stderr.isatty(), workers=workers,
                             backend=args.backend, scheduler=args.scheduler, out=args.out, force=args.force,
-                            retry_failed=args.retry_failed, timeout=timeout)
+                            retry_failed=args.retry_failed, timeout=timeout,
+                            notice=lambda line: print(f"arena run: {args.out}: {line}", file=sys.stderr))
         _show_report(report, args)
     _exit_status(report, args)
 
@@ -350,8 +351,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"arena {args.command}: error: out of memory; the instance is too big for this machine "
               "(ARENA_MEMORY_LIMIT sets the budget that instances are checked against)", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("arena: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        saved = f": {e}" if str(e) else ""  # what was kept, where the command knows (arena run --out)
+        print(f"arena {args.command}: interrupted{saved}", file=sys.stderr)
         return 130
     return 0
 

@@ -32,15 +32,18 @@ class Sums:
     squares: int = 0
     worst: int = 0
     histogram: dict[int, int] = field(default_factory=dict)
+    repetition_squares: int = 0  # sum over repetitions of (the repetition's total)**2
 
     def add(self, values: np.ndarray) -> None:
-        """Count a block of per-game values."""
+        """Count a block of per-game values: one row per repetition (a 1-D block is one)."""
         if not values.size:
             return
         v = np.asarray(values, dtype=np.int64)
         self.count += int(v.size)
         self.total += int(v.sum())
         self.squares += int((v * v).sum())
+        rows = v.reshape(-1, v.shape[-1]).sum(axis=1)  # exact: Python ints below
+        self.repetition_squares += sum(int(t) * int(t) for t in rows.tolist())
         self.worst = max(self.worst, int(v.max()))
         keys, counts = np.unique(v, return_counts=True)
         for key, c in zip(keys.tolist(), counts.tolist()):

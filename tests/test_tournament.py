@@ -99,13 +99,18 @@ def _stored(path) -> int:
         return 0
 
 
-def test_a_changed_config_is_refused_unless_forced(tmp_path, capsys):
+def test_a_changed_config_runs_only_its_new_tasks_and_force_discards(tmp_path, capsys):
     out = str(tmp_path / "out")
     assert main(["run", write(tmp_path), "--out", out, "--no-plots"]) == 0
+    held = _stored(tmp_path / "out" / "results.sqlite")
     changed = write(tmp_path, CONFIG.replace("seed = 42", "seed = 43"), "u.toml")
-    assert main(["run", changed, "--out", out, "--no-plots"]) == 2
-    assert "different config" in capsys.readouterr().err
+    capsys.readouterr()
+    assert main(["run", changed, "--out", out, "--no-plots"]) == 0
+    assert "reused" in capsys.readouterr().err
+    grown = _stored(tmp_path / "out" / "results.sqlite")
+    assert grown > held  # the old seed's results are kept beside the new ones
     assert main(["run", changed, "--out", out, "--force", "--no-plots"]) == 0
+    assert _stored(tmp_path / "out" / "results.sqlite") == grown - held
 
 
 def test_report_reprints_a_stored_tournament(tmp_path, capsys):

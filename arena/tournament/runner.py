@@ -24,6 +24,7 @@ from ..games import make_game
 from ..match import evaluate_against
 from .cells import Task
 from .pool import Pool, context, play_in_child
+from .provenance import verify
 from .tally import Tally
 
 
@@ -32,6 +33,7 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
 
     start = time.perf_counter()
     try:
+        verify(task.code)  # this process runs the code the task is keyed on, not an older import
         game = make_game(task.game)
         guesser = make_guesser(task.guesser, allow_import=task.allow_import)
         strikes = task.strikes or None
@@ -59,17 +61,19 @@ Report = Callable[[Task, tuple], None]
 
 
 def run_tasks(tasks: list[Task], on_done: Report, workers: int = 1, backend: str = "local",
-              scheduler: str | None = None, progress: bool = False, timeout: float | None = None) -> None:
+              scheduler: str | None = None, progress: bool = False, timeout: float | None = None,
+              done: int = 0) -> None:
     """Run every task, calling on_done(task, result) in this process as each one finishes.
 
     With `timeout` (seconds), a task still running after it fails "timed out after N s" and
-    its worker is replaced; with workers=1 the tasks then run in a child process.
+    its worker is replaced; with workers=1 the tasks then run in a child process. `done` tasks
+    of the run were finished before (a resumed run): the progress bar counts from there.
     """
     if timeout is not None and not timeout > 0:
         raise ArenaError(f"the task time limit must be a positive number of seconds, got {timeout}")
     if timeout == float("inf"):
         timeout = None
-    bar = _Progress(len(tasks)) if progress else None
+    bar = _Progress(len(tasks) + done, done) if progress else None
     finished = _each_result(tasks, workers, backend, scheduler, timeout)
     try:
         for task, result in finished:
@@ -182,13 +186,13 @@ def _play_in_child(task: Task, timeout: float | None) -> tuple:
 class _Progress:
     """Tasks done, rate and time left: a tqdm bar on stderr."""
 
-    def __init__(self, total: int):
+    def __init__(self, total: int, initial: int = 0):
         from tqdm import tqdm  # lazy: heavy (only a run with a progress bar needs it)
 
         from ..optimal.progress import screen
 
         # the caller shows it only on a terminal (arena run: stderr is a tty and no --json)
-        self.bar = tqdm(total=total, unit="task", file=sys.stderr, **screen())
+        self.bar = tqdm(total=total, initial=initial, unit="task", file=sys.stderr, **screen())
 
     def step(self) -> None:
         self.bar.update(1)
