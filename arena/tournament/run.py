@@ -15,15 +15,13 @@ from typing import Callable
 
 from ..config import Cell, Config
 from ..errors import ArenaError
-from ..report import Report, judge
+from ..report import NOT_RUN, Report, judge_cell
 from ..words import SHIPPED
 from .cells import expand, file_digest, files_read
 from .runner import run_tasks
 from .store import Store
-from .tally import Tally
 
 BACKENDS = ("local", "dask")
-NOT_RUN = "not run yet (resume with arena run CONFIG --out DIR)"
 
 
 def fingerprint(tasks) -> str:
@@ -174,24 +172,6 @@ def _stop_if_changed(watch: FileWatch, out: str | None, stored: int | None) -> N
         kept = f"; the {stored} results stored before are kept in {out}" if out and stored is not None else ""
         raise ArenaError(f"{name} changed during the run, so its results would mix two versions of it: "
                          f"stopped{kept} (restore the file, or run again: the tasks that read it then run with the new one)")
-
-
-def judge_cell(cell, mine: list):
-    """A cell's Result from its tasks' results in block order (None: a task not run yet).
-
-    Failed tasks fail the cell with the first task's error (and how many failed); missing ones
-    mark it not run; otherwise the tallies add up to the cell's figures.
-    """
-    seconds = sum(r[3] for r in mine if r is not None)
-    if not mine or any(r is None for r in mine):
-        return judge(cell, {}, seconds, NOT_RUN, status="not run")
-    errors = [r[2] for r in mine if r[0] != "ok"]
-    if errors:
-        more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
-        return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
-    tallies = [Tally.from_json(r[1]) for r in mine]
-    tally = sum(tallies[1:], tallies[0])
-    return judge(cell, tally.figures(), seconds, histogram=tally.histogram)
 
 
 def run_cell(cell: Cell):

@@ -25,6 +25,7 @@ class Tally:
     lost: dict[int, int] = field(default_factory=dict)
     guesses_rep_sq: int = 0  # sum over repetitions of (guesses in the repetition)**2
     misses_rep_sq: int | None = None  # the same for misses, where misses count
+    misses_histogram: dict[int, int] = field(default_factory=dict)  # misses -> games, where misses count
 
     @classmethod
     def of(cls, evaluation) -> "Tally":
@@ -36,6 +37,7 @@ class Tally:
         if evaluation.miss_sums is not None:
             tally.misses, tally.misses_worst = evaluation.miss_sums.total, evaluation.miss_sums.worst
             tally.misses_rep_sq = evaluation.miss_sums.repetition_squares
+            tally.misses_histogram = dict(evaluation.miss_sums.histogram)
             tally.lost = {k: evaluation.lost(k) for k in evaluation.strikes}
         return tally
 
@@ -47,9 +49,12 @@ class Tally:
         worst_m = None if misses is None else max(self.misses_worst or 0, other.misses_worst or 0)
         lost = {k: self.lost.get(k, 0) + other.lost.get(k, 0) for k in {*self.lost, *other.lost}}
         rep_sq_m = None if misses is None else (self.misses_rep_sq or 0) + (other.misses_rep_sq or 0)
+        miss_hist = dict(self.misses_histogram)
+        for k, v in other.misses_histogram.items():
+            miss_hist[k] = miss_hist.get(k, 0) + v
         return Tally(self.games + other.games, self.repeat + other.repeat, self.guesses + other.guesses,
                      self.guesses_sq + other.guesses_sq, max(self.worst, other.worst), hist, misses, worst_m, lost,
-                     self.guesses_rep_sq + other.guesses_rep_sq, rep_sq_m)
+                     self.guesses_rep_sq + other.guesses_rep_sq, rep_sq_m, dict(sorted(miss_hist.items())))
 
     def figures(self) -> dict[str, float]:
         """The figures a table shows: per repetition where the published ones are (total, lost),
@@ -74,7 +79,8 @@ class Tally:
                 "worst": self.worst, "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
                 "misses": self.misses, "misses_worst": self.misses_worst,
                 "lost": {str(k): v for k, v in sorted(self.lost.items())},
-                "guesses_rep_sq": self.guesses_rep_sq, "misses_rep_sq": self.misses_rep_sq}
+                "guesses_rep_sq": self.guesses_rep_sq, "misses_rep_sq": self.misses_rep_sq,
+                "misses_histogram": {str(k): v for k, v in sorted(self.misses_histogram.items())}}
 
     @classmethod
     def from_json(cls, data: Any) -> "Tally":
@@ -95,11 +101,12 @@ class Tally:
             raise ArenaError(f"a tally's {counts['games']} games are not {counts['repeat']} equal repetitions")
         return cls(counts["games"], counts["repeat"], counts["guesses"], counts["guesses_sq"], counts["worst"],
                    _int_table("histogram", data["histogram"]), misses, misses_worst, _int_table("lost", data["lost"]),
-                   _count("guesses_rep_sq", data["guesses_rep_sq"]), rep_sq_m)
+                   _count("guesses_rep_sq", data["guesses_rep_sq"]), rep_sq_m,
+                   _int_table("misses_histogram", data["misses_histogram"]))
 
 
 _FIELDS = ("games", "repeat", "guesses", "guesses_sq", "worst", "histogram", "misses", "misses_worst", "lost",
-           "guesses_rep_sq", "misses_rep_sq")
+           "guesses_rep_sq", "misses_rep_sq", "misses_histogram")
 
 
 def standard_error(total: int, repetition_squares: int, repeat: int, games: int) -> float:
