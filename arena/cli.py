@@ -330,10 +330,20 @@ def _add_allow_import(sub) -> None:
                                 "which runs their code")
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments; one the subcommand does not take is refused with that subcommand's usage
+    (`arena evaluate: error: unrecognized arguments: --workers 2`), not the top level's."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        sub = next(a for a in parser._subparsers._group_actions if isinstance(a, argparse._SubParsersAction))
+        sub.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     from agents.registry import imports_allowed
 
-    args = build_parser().parse_args(argv)
+    args = _parse(build_parser(), argv)
     try:
         with imports_allowed(getattr(args, "allow_import", False)):  # module:Class specs import only when asked
             args.func(args)
@@ -355,6 +365,14 @@ def main(argv: list[str] | None = None) -> int:
         saved = f": {e}" if str(e) else ""  # what was kept, where the command knows (arena run --out)
         print(f"arena {args.command}: interrupted{saved}", file=sys.stderr)
         return 130
+    except Exception as e:  # an agent from outside the project failed: its line, not our traceback
+        from agents.registry import agent_fault
+
+        fault = agent_fault(e)
+        if fault is None:
+            raise
+        print(f"arena {args.command}: error: {fault}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -233,15 +233,15 @@ def expand(cells, block: int = 5, files: dict[str, str] | None = None, allow_imp
     repeats = cell_repeats(cells, allow_import)
     check_task_count(repeats, block, where)
     files = files_read(cells) if files is None else files
-    codes: dict[tuple[str, str], tuple] = {}
+    codes: dict[tuple[str, str, str], tuple] = {}
     tasks = []
     for i, (cell, repeat) in enumerate(zip(cells, repeats)):
         limits = tuple(sorted({int(k[4:]) for k in cell.published if k.startswith("lost")} | set(cell.strikes)))
         read = tuple((name, files.get(name) or file_digest(name))
                      for name in _names(cell))
-        code = codes.get((cell.chooser, cell.guesser))
+        code = codes.get((cell.game, cell.chooser, cell.guesser))
         if code is None:
-            code = codes[cell.chooser, cell.guesser] = task_code(cell.chooser, cell.guesser)
+            code = codes[cell.game, cell.chooser, cell.guesser] = task_code(cell.game, cell.chooser, cell.guesser)
             verify(code)  # this process holds the code the keys name (not an older import of it)
         for b, start in enumerate(range(0, repeat, block)):
             seed = task_seed(cell.seed, cell.game, cell.chooser, cell.guesser, b)

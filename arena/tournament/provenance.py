@@ -154,12 +154,32 @@ def _values(params: str) -> list[str]:
         return []
 
 
-def task_code(*specs: str) -> tuple[Source, ...]:
-    """Every source a task's agents run: the project's, then each outside agent's, once each."""
+def game_sources(spec: str) -> list[Source]:
+    """The code a game spec runs beyond the project's: a plug-in game's module and distribution."""
+    from .. import games
+
+    try:
+        name = parse_spec(spec)[0]
+    except ArenaError:
+        return []
+    if name in games.builtin():
+        return []
+    for ep in entry_points(group=games.GROUP):
+        if ep.name == name:
+            module = ep.value.partition(":")[0].strip()
+            dist = getattr(ep, "dist", None)
+            return [(f"module {module.split('.')[0]}", module_code(module))] + (
+                [(f"distribution {dist.name}", str(dist.version))] if dist is not None else [])
+    return []
+
+
+def task_code(game: str, *agents: str) -> tuple[Source, ...]:
+    """Every source a task runs: the project's, then a plug-in game's and each outside agent's,
+    each under the spec that runs it (`first_ten:FirstTen | module first_ten`)."""
     sources: dict[str, str] = {"arena": project_code()}
-    for spec in specs:
-        for what, digest in spec_sources(spec):
-            sources.setdefault(what, digest)
+    for spec, found in [(game, game_sources(game)), *((spec, spec_sources(spec)) for spec in agents)]:
+        for what, digest in found:
+            sources.setdefault(f"{spec.strip()} | {what}", digest)
     return tuple(sources.items())
 
 
@@ -176,13 +196,14 @@ def verify(code: tuple[Source, ...]) -> None:
             if digest != project_code():
                 raise ArenaError(f"this process runs arena {project_code()}, not {digest} as the task is keyed on")
             continue
+        what = what.rpartition(" | ")[2]
         if not what.startswith("module "):
             continue
         top = what.split(" ", 1)[1]
         now = module_code(top)
-        first = _loaded.setdefault(top, now) if top in sys.modules else now
         if top not in sys.modules:
-            _loaded[top] = now
+            _loaded[top] = now  # it will be imported from the files as they are now
+        first = _loaded.setdefault(top, now)
         if first != digest or now != digest:
             raise ArenaError(f"the code of {top} changed on disk after this Python process imported it, so it "
                              f"would run the old code under the new code's key; restart the process (or the "

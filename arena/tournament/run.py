@@ -146,24 +146,19 @@ def rerun_reason(task, code: dict, files: dict) -> str:
     code and files it was made with and those of the task now."""
     now_code, now_files = dict(task.code), dict(task.files)
     changed = [f"{name} changed" for name in sorted(now_files) if name in files and files[name] != now_files[name]]
-    for source in now_code:
-        if source in code and code[source] != now_code[source]:
-            if source == "arena":
-                changed.append(f"arena changed ({code[source]} -> {now_code[source]})")
-            else:
-                changed.append(f"{_agent_named(task, source)}: code changed")
+    if code.get("arena", now_code["arena"]) != now_code["arena"]:
+        changed.append(f"arena changed ({code['arena']} -> {now_code['arena']})")
+    for source, digest in now_code.items():
+        spec, _, what = source.partition(" | ")
+        if not what or code.get(source, digest) == digest:
+            continue
+        if what.startswith("distribution "):
+            changed.append(f"{spec}: {what.split(' ', 1)[1]} {code[source]} -> {digest}")
+        elif f"{spec}: code changed" not in changed:
+            changed.append(f"{spec}: code changed")
     if not changed and set(now_code) != set(code):
         changed.append("the code it runs changed")
     return ", ".join(changed) or "its inputs changed"
-
-
-def _agent_named(task, source: str) -> str:
-    """The label of the task's agent that runs code from `source` ("module first_ten")."""
-    what = source.split(" ", 1)[-1]
-    for spec in (task.guesser, task.chooser):
-        if what in spec:
-            return spec
-    return what
 
 
 def _stop_if_changed(watch: FileWatch, out: str | None, stored: int | None) -> None:

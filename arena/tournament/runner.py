@@ -18,6 +18,7 @@ import traceback
 from typing import Callable, Iterable
 
 from agents import make_chooser, make_guesser
+from agents.registry import agent_fault
 
 from ..errors import ArenaError
 from ..games import make_game
@@ -41,9 +42,15 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
         result = evaluate_against(game, guesser, chooser, repeat=task.repeat, seed=task.seed, strikes=strikes)
         return "ok", Tally.of(result).to_json(), None, time.perf_counter() - start
     except Exception as e:  # an agent's failure is this task's result, not the tournament's end
-        where = traceback.extract_tb(e.__traceback__)[-1]
-        error = f"{type(e).__name__}: {e} (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"
-        return "failed", None, error, time.perf_counter() - start
+        return "failed", None, agent_fault(e) or _located(e), time.perf_counter() - start
+
+
+def _located(error: BaseException) -> str:
+    """An error with the innermost line of the project's code it passed through (not numpy's)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    ours = [f for f in frames if "/arena/" in f.filename or "/agents/" in f.filename] or frames
+    where = ours[-1]
+    return f"{type(error).__name__}: {error} (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"
 
 
 
