@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..config import Cell, Config
 from ..errors import ArenaError
-from ..report import NOT_RUN, Report, judge_cell
+from ..report import Report, judge_cell
 from ..words import SHIPPED
 from .cells import expand, file_digest, files_read
 from .runner import run_tasks
