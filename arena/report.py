@@ -244,6 +244,35 @@ class Report:
         return (f"  meta-game on {pay.title}: value {pay.describe(solution.value)}; choosers: "
                 f"{mix(choosers, solution.row)}; guessers: {mix(guessers, solution.column)}")
 
+    def grid(self, game: str):
+        """A game's guesser x chooser grid on its payoff, as a pandas DataFrame (guessers as the
+        index, choosers as columns; NaN where a cell failed or was not run)."""
+        grids = self.grids()
+        if game not in grids:
+            raise ArenaError(f"no guesser x chooser grid for {game!r}; grids: {', '.join(grids) or 'none'}")
+        choosers, guessers, cells = grids[game]
+        pay = self.payoff_for(game)
+        values = [[cells[c, g].ours.get(pay.figure) if (c, g) in cells and cells[c, g].measured else None
+                   for c in choosers] for g in guessers]
+        frame = pandas().DataFrame(values, index=guessers, columns=choosers, dtype=float)
+        frame.index.name, frame.columns.name = "guesser", pay.title
+        return frame
+
+    def meta_game_solution(self, game: str) -> dict | None:
+        """The equilibrium of a game's grid as a zero-sum game on its payoff: the value, its
+        payoff and unit, and both mixes by name (None when a cell is missing)."""
+        grids = self.grids()
+        if game not in grids:
+            raise ArenaError(f"no guesser x chooser grid for {game!r}; grids: {', '.join(grids) or 'none'}")
+        if game not in self.mixes:
+            self.meta_game(game, *grids[game])
+        if game not in self.mixes:
+            return None
+        choosers, row, guessers, column, value = self.mixes[game]
+        pay = self.payoff_for(game)
+        return {"value": float(value), "payoff": pay.key, "unit": pay.unit,
+                "choosers": dict(zip(choosers, map(float, row))), "guessers": dict(zip(guessers, map(float, column)))}
+
     def ranking(self, game: str | None = None) -> list[dict]:
         """The guessers ranked per game and chooser on the game's payoff (smallest first): its
         mean, and where random agents repeated, the standard error between repetitions and a

@@ -356,6 +356,15 @@ def test_from_dir_loads_a_finished_run_as_the_run_returned_it(hangman_run):
     random_rows = [r for r in ranking if r["guesser"] == "random"]
     assert all(r["ci_low"] < r["mean"] < r["ci_high"] and r["se"] > 0 for r in random_rows)
     assert all(r["se"] is None for r in ranking if r["guesser"] == "most-parts")
+    game = "hangman:length=5,first=40"
+    grid = stored.grid(game)
+    assert grid.columns.name == "mean misses per game" and list(grid.columns) == ["uniform", "evil"]
+    assert grid.loc["random", "evil"] == pytest.approx(next(r.ours["misses"] for r in report.results
+                                                            if r.cell.label == "random" and r.cell.chooser == "evil"))
+    solution = stored.meta_game_solution(game)
+    assert solution["payoff"] == "misses" and solution["unit"] == "misses"
+    assert sum(solution["choosers"].values()) == pytest.approx(1) and sum(solution["guessers"].values()) == pytest.approx(1)
+    assert solution["value"] == pytest.approx(min(grid.max(axis=1)))  # here the grid has a saddle point
 
 
 def test_from_dir_loads_a_partial_and_a_failed_run(tmp_path, monkeypatch):

@@ -143,11 +143,12 @@ def test_an_agent_that_raises_fails_its_own_cells(tmp_path, capsys, monkeypatch)
     path = write(tmp_path, 'game = "mastermind:pegs=2,colors=3"\nguessers = ["lowest", "brokenagent:Broken"]\n')
     assert main(["run", path, "--allow-import"]) == 0  # a module:Class agent imports only when allowed
     out = capsys.readouterr().out
-    assert "FAILED 'brokenagent:Broken': ValueError: this agent always fails" in out
+    assert ("FAILED 'brokenagent:Broken': guesser brokenagent:Broken failed at brokenagent.py:11 in choose "
+            "(raise ValueError(\"this agent always fails\")): ValueError: this agent always fails") in out
     from agents import imports_allowed
     with imports_allowed():
         report = run_config(load_config(path))
-    assert report.results[0].error is None and report.results[1].error.startswith("ValueError")
+    assert report.results[0].error is None and report.results[1].error.endswith("ValueError: this agent always fails")
 
 
 PLUGIN = {
