@@ -143,7 +143,7 @@ def test_an_agent_that_raises_fails_its_own_cells(tmp_path, capsys, monkeypatch)
     path = write(tmp_path, 'game = "mastermind:pegs=2,colors=3"\nguessers = ["lowest", "brokenagent:Broken"]\n')
     assert main(["run", path, "--allow-import"]) == 0  # a module:Class agent imports only when allowed
     out = capsys.readouterr().out
-    assert ("FAILED 'brokenagent:Broken': guesser brokenagent:Broken failed at brokenagent.py:11 in choose "
+    assert ("FAILED 'brokenagent:Broken': guesser brokenagent:Broken failed at brokenagent.py:9 in choose "
             "(raise ValueError(\"this agent always fails\")): ValueError: this agent always fails") in out
     from agents import imports_allowed
     with imports_allowed():
