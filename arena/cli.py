@@ -45,12 +45,28 @@ def cmd_evaluate(args) -> None:
     game, guesser = _game(args.game), _guesser(args.guesser)
     chooser = make_chooser(args.chooser)
     seed = args.seed if args.seed is not None else guesser.values.get("seed", 0)
+    if args.time_limit is not None and not args.exploitability:
+        raise ArenaError("--time-limit bounds the game value's search: give it with --exploitability")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ArenaError(f"--time-limit must be a number of seconds > 0, got {args.time_limit}")
     result = evaluate_against(game, guesser, chooser, repeat=args.repeat, seed=seed, strikes=_strikes(args.strikes))
+    exploit = None
+    if args.exploitability:
+        from .equilibrium.exploitable import exploitability
+
+        if args.chooser != "uniform":
+            raise ArenaError("--exploitability plays the guesser against its worst secret, not --chooser")
+        if args.time_limit is None:
+            from .commands.equilibrium import warn_if_long
+
+            warn_if_long(game, no_symmetry=False)
+        exploit = exploitability(game, guesser, repeat=args.repeat, seed=seed, time_limit=args.time_limit)
     if args.plot:
         plot_histogram([result], args.plot)
     if args.json:
         from .games import timings
-        print(json.dumps(result.to_json() | timings(game, result.seconds)))
+        extra = {"exploitability": exploit.to_json()} if exploit else {}
+        print(json.dumps(result.to_json() | timings(game, result.seconds) | extra))
         return
     print(result.header())
     print(result.summary())
@@ -61,6 +77,10 @@ def cmd_evaluate(args) -> None:
     print(text_histogram(result.histogram))
     if args.plot:
         print(f"histogram written to {args.plot}")
+    if exploit:
+        print(f"exploitability of {exploit.guesser} ({exploit.cost}):")
+        for line in exploit.lines():
+            print(f"  {line}")
 
 
 def _strikes(text: str | None) -> tuple[int, ...] | None:
@@ -241,6 +261,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="write a histogram")
     p.add_argument("--strikes", metavar="K,K,...", help="report losses at these strike limits (Hangman)")
+    p.add_argument("--exploitability", action="store_true",
+                   help="also the guesser's cost against its worst secret beside the game value (double oracle)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="with --exploitability: stop the game value's search, bracketing it")
     p.add_argument("--chooser", default="uniform",
                    help="chooser spec (default uniform: every secret once); evil, minimax, spoiler: what they force")
     p.set_defaults(func=cmd_evaluate)

@@ -494,3 +494,29 @@ def test_an_interrupted_run_says_what_it_stored_and_the_resumed_bar_counts_from_
                         type("Bar", (), {"step": lambda self: None, "close": lambda self: None})())
     run_config(load_config(config), out=str(tmp_path / "out"), progress=True)
     assert bars == [(3, 1)]
+
+
+# --- exploitability -----------------------------------------------------------------------------
+
+def test_exploitability_is_the_worst_secret_less_the_game_value(capsys):
+    from agents import make_guesser
+    from arena.equilibrium import double_oracle
+    from arena.equilibrium.exploitable import exploitability
+
+    game = make_game(SMALL)
+    eq = double_oracle(game)
+    knuth = exploitability(game, make_guesser("knuth"), equilibrium=eq)
+    tree_worst = int(game.tree("knuth").guesses.max())
+    assert knuth.worst == tree_worst and knuth.error is None and str(knuth.value) == "219/68"
+    assert knuth.exploitability[0] == pytest.approx(tree_worst - 219 / 68)
+    random = exploitability(game, make_guesser("random"), repeat=8, seed=3, equilibrium=eq)
+    from arena.tree import grow_tree
+
+    per_secret = sum(grow_tree(game, make_guesser("random").seeded(3, r)).guesses for r in range(8)) / 8
+    assert random.worst == pytest.approx(per_secret.max()) and random.error > 0
+    assert random.worst >= float(random.value) - 1e-9  # no guesser beats the value on its worst secret
+    assert main(["evaluate", SMALL, "knuth", "--exploitability"]) == 0
+    out = capsys.readouterr().out
+    assert "game value: 3.220588 guesses = 219/68 (exact)" in out and "exploitability: 0.779412 guesses" in out
+    assert main(["evaluate", SMALL, "knuth", "--time-limit", "3"]) == 2
+    assert "give it with --exploitability" in capsys.readouterr().err
