@@ -25,6 +25,7 @@ class Payoff:
     figure: str  # the per-game mean among a result's figures
     worst: str | None  # the figure of the worst game, where one exists
     error: str | None  # the figure of the mean's standard error (random agents), where one exists
+    against_worst: str | None  # the figure of the cost against the guesser's worst secret, where one exists
     title: str  # what it is, for a heading: "mean misses per game"
     unit: str  # what a value counts, after a number: "misses"
 
@@ -35,13 +36,13 @@ class Payoff:
         return f"{value:.4f} {self.unit}"
 
 
-GUESSES = Payoff("guesses", "mean", "max", "mean_se", "mean guesses per game", "guesses")
-MISSES = Payoff("misses", "misses", "misses_max", "misses_se", "mean misses per game", "misses")
+GUESSES = Payoff("guesses", "mean", "max", "mean_se", "worst_secret", "mean guesses per game", "guesses")
+MISSES = Payoff("misses", "misses", "misses_max", "misses_se", "misses_worst_secret", "mean misses per game", "misses")
 
 
 def lost(strikes: int) -> Payoff:
     """The share of games lost within `strikes` strikes (the guesser missed that many times)."""
-    return Payoff(f"lost{strikes}", f"lost{strikes}_rate", None, None,
+    return Payoff(f"lost{strikes}", f"lost{strikes}_rate", None, None, None,
                   f"share of games lost within {strikes} strikes", f"of games lost within {strikes} strikes")
 
 

@@ -209,15 +209,19 @@ class Report:
             limits = sorted({int(k[4:-5]) for r in cells.values() for k in r.ours
                              if k.startswith("lost") and k.endswith("_rate")})
             texts = {(c, g): _grid_text(cells.get((c, g)), pay, limits) for c in choosers for g in guessers}
-            width = max(12, *(len(t) for t in texts.values()), *map(len, choosers))
-            lw = max(len("guesser"), *map(len, guessers))
-            worst = " (worst)" if pay.worst else ""
-            losses = f" [loss rate within {', '.join(map(str, limits))} strikes]" if limits else ""
-            lines.append(f"{game}: {pay.title}{' ± standard error' if _any_error(cells, pay) else ''}{worst}"
-                         f"{losses}")
-            lines.append(f"{'guesser':<{lw}} " + " ".join(f"{c:>{width}}" for c in choosers))
+            worst = self.worst_secrets(game)
+            columns = choosers + (["worst secret"] if worst else [])
             for g in guessers:
-                lines.append(f"{g:<{lw}} " + " ".join(f"{texts[c, g]:>{width}}" for c in choosers))
+                texts["worst secret", g] = f"{worst[g]:.3f}" if g in worst else ""
+            width = max(12, *(len(t) for t in texts.values()), *map(len, columns))
+            lw = max(len("guesser"), *map(len, guessers))
+            worst_game = " (worst)" if pay.worst else ""
+            losses = f" [loss rate within {', '.join(map(str, limits))} strikes]" if limits else ""
+            lines.append(f"{game}: {pay.title}{' ± standard error' if _any_error(cells, pay) else ''}{worst_game}"
+                         f"{losses}" + ("; worst secret: its cost against the worst chooser" if worst else ""))
+            lines.append(f"{'guesser':<{lw}} " + " ".join(f"{c:>{width}}" for c in columns))
+            for g in guessers:
+                lines.append(f"{g:<{lw}} " + " ".join(f"{texts[c, g]:>{width}}" for c in columns))
             lines.append(self.meta_game(game, choosers, guessers, cells))
         return "\n".join(lines)
 
@@ -273,6 +277,20 @@ class Report:
         return {"value": float(value), "payoff": pay.key, "unit": pay.unit,
                 "choosers": dict(zip(choosers, map(float, row))), "guessers": dict(zip(guessers, map(float, column)))}
 
+    def worst_secrets(self, game: str) -> dict[str, float]:
+        """Per guesser of a game, its (mean) cost in the game's payoff against its worst secret,
+        read off a cell where it played every secret (against the uniform chooser): its value
+        against the worst chooser of all, to set beside the game's value (`arena evaluate GAME
+        GUESSER --exploitability`)."""
+        pay = self.payoff_for(game)
+        found: dict[str, float] = {}
+        if pay.against_worst is None:
+            return found
+        for r in self.results:
+            if r.cell.game == game and r.measured and pay.against_worst in r.ours:
+                found.setdefault(r.cell.label, r.ours[pay.against_worst])
+        return found
+
     def ranking(self, game: str | None = None) -> list[dict]:
         """The guessers ranked per game and chooser on the game's payoff (smallest first): its
         mean, and where random agents repeated, the standard error between repetitions and a
@@ -307,9 +325,9 @@ class Report:
         published, and the verdict."""
         seen = {k for r in self.results for k in r.ours}
         limits = sorted({int(k[4:-5]) for k in seen if k.startswith("lost") and k.endswith("_rate")})
-        figures = ["total", "mean", "mean_se", "mean_ci_low", "mean_ci_high", "std", "max"]
+        figures = ["total", "mean", "mean_se", "mean_ci_low", "mean_ci_high", "std", "max", "worst_secret"]
         if "misses" in seen or any(r.cell.published.get("misses") is not None for r in self.results):
-            figures += ["misses", "misses_se", "misses_ci_low", "misses_ci_high", "misses_max"]
+            figures += ["misses", "misses_se", "misses_ci_low", "misses_ci_high", "misses_max", "misses_worst_secret"]
         figures += [f"{what}{k}{rate}" for k in limits for what, rate in (("lost", ""), ("lost", "_rate"))]
         published = ["total", "mean", "max"] + [k for k in dict.fromkeys(
             k for r in self.results for k in r.cell.published) if k not in ("total", "mean", "max")]

@@ -520,3 +520,30 @@ def test_exploitability_is_the_worst_secret_less_the_game_value(capsys):
     assert "game value: 3.220588 guesses = 219/68 (exact)" in out and "exploitability: 0.779412 guesses" in out
     assert main(["evaluate", SMALL, "knuth", "--time-limit", "3"]) == 2
     assert "give it with --exploitability" in capsys.readouterr().err
+
+
+def test_the_grid_has_each_guessers_cost_against_its_worst_secret(hangman_run):
+    from agents import make_guesser
+    from arena.tree import grow_tree
+
+    out, report = hangman_run
+    game = "hangman:length=5,first=40"
+    worst = report.worst_secrets(game)
+    assert worst["most-parts"] == grow_tree(make_game(game), make_guesser("most-parts")).misses.max()
+    random = next(r for r in report.results if r.cell.label == "random" and r.cell.chooser == "uniform").ours
+    assert random["misses"] <= worst["random"] <= random["misses_max"]
+    assert "worst secret" in (out / "summary.txt").read_text().splitlines()[-4]
+    assert float(csv_rows(out / "results.csv")["random|uniform"]["misses_worst_secret"]) == worst["random"]
+
+
+def test_per_secret_totals_add_up_block_by_block():
+    from agents import make_guesser
+    from arena.evaluate import evaluate
+    from arena.tournament.tally import Tally
+
+    game = make_game(SMALL)
+    one, two = (evaluate(game, make_guesser("random"), repeat=3, seed=s) for s in (1, 2))
+    both = Tally.of(one, every_secret=True) + Tally.of(two, every_secret=True)
+    assert both.secret_guesses == list(one.guesses.sum(axis=0) + two.guesses.sum(axis=0))
+    assert both.figures()["worst_secret"] == (one.guesses.sum(axis=0) + two.guesses.sum(axis=0)).max() / 6
+    assert Tally.from_json(both.to_json()) == both

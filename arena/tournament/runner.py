@@ -40,7 +40,9 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
         strikes = task.strikes or None
         chooser = make_chooser(task.chooser, allow_import=task.allow_import)
         result = evaluate_against(game, guesser, chooser, repeat=task.repeat, seed=task.seed, strikes=strikes)
-        return "ok", Tally.of(result).to_json(), None, time.perf_counter() - start
+        every = chooser.traits.every_secret_once
+        tally = Tally.of(result, every_secret=every, random=not guesser.deterministic)
+        return "ok", tally.to_json(), None, time.perf_counter() - start
     except Exception as e:  # an agent's failure is this task's result, not the tournament's end
         return "failed", None, agent_fault(e) or _located(e), time.perf_counter() - start
 
