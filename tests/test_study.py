@@ -159,64 +159,21 @@ def test_a_module_changed_after_this_process_imported_it_is_refused(tmp_path, mo
 
 # --- studies grow -----------------------------------------------------------------------------
 
+HEAD = """
+seed = 5
+repeat = 4
+block = 2
+game = "{game}"
+chooser = "uniform"
+"""
+ROW = "[[rows]]\nguesser = \"{}\"\n"
+#: The study, grown three times: a guesser added, a chooser added, the seed of one row changed.
 GROWING = [
-    '''
-    seed = 5
-    repeat = 4
-    block = 2
-    game = "{game}"
-    chooser = "uniform"
-    [[rows]]
-    guesser = "lowest"
-    [[rows]]
-    guesser = "random"
-    ''',
-    '''
-    seed = 5
-    repeat = 4
-    block = 2
-    game = "{game}"
-    chooser = "uniform"
-    [[rows]]
-    guesser = "lowest"
-    [[rows]]
-    guesser = "random"
-    [[rows]]
-    guesser = "entropy"
-    ''',
-    '''
-    seed = 5
-    repeat = 4
-    block = 2
-    game = "{game}"
-    chooser = "uniform"
-    [[rows]]
-    guesser = "lowest"
-    [[rows]]
-    guesser = "random"
-    [[rows]]
-    guesser = "entropy"
-    [[rows]]
-    guesser = "lowest"
-    chooser = "evil"
-    ''',
-    '''
-    seed = 5
-    repeat = 4
-    block = 2
-    game = "{game}"
-    chooser = "uniform"
-    [[rows]]
-    guesser = "lowest"
-    [[rows]]
-    guesser = "random"
-    seed = 6
-    [[rows]]
-    guesser = "entropy"
-    [[rows]]
-    guesser = "lowest"
-    chooser = "evil"
-    ''',
+    HEAD + ROW.format("lowest") + ROW.format("random"),
+    HEAD + ROW.format("lowest") + ROW.format("random") + ROW.format("entropy"),
+    HEAD + ROW.format("lowest") + ROW.format("random") + ROW.format("entropy") + ROW.format("lowest") + 'chooser = "evil"\n',
+    HEAD + ROW.format("lowest") + ROW.format("random") + "seed = 6\n" + ROW.format("entropy") + ROW.format("lowest")
+    + 'chooser = "evil"\n',
 ]
 
 
