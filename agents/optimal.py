@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import cache, lru_cache
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-import arena
 from arena.costs import COSTS, KINDS, cost_for
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes
@@ -29,7 +29,7 @@ from arena.weights import read_weights
 
 from .base import Guesser, State, only_candidate
 
-TREES = Path(arena.__file__).resolve().parent / "data" / "trees"  # shipped as package data
+TREES = Path(str(resources.files("arena").joinpath("data", "trees")))  # shipped as package data
 
 
 @cache
