@@ -110,6 +110,10 @@ def cmd_tree(args) -> None:
             raise ArenaError(f"{option} must be 0 or more, got {value}")
     if args.save:
         check_output_file(args.save, "--save")  # before growing the tree, not after
+    if args.plot:
+        from .treeplot import check_drawable
+        check_drawable(args.plot)
+        check_output_file(args.plot, "--plot")
     game, guesser = _game(args.game), _guesser(args.guesser, "tree")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)
@@ -122,6 +126,12 @@ def cmd_tree(args) -> None:
     if args.save:
         tree.save(args.save)
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
+    if args.plot:
+        from .treeplot import DEPTH, draw_tree
+        draw_tree(tree, args.plot, depth=args.depth or DEPTH, min_count=args.min_count)
+        levels = args.depth or DEPTH
+        print(f"tree drawn to {args.plot} ({levels} level{'s' if levels != 1 else ''} of guesses; "
+              "the subtrees below, and classes under --min-count secrets, folded)")
 
 
 def cmd_games(args) -> None:
@@ -257,6 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-count", type=int, default=3, help="only decision points reached by this many secrets")
     p.add_argument("--seed", type=int, default=0, help="seed for a random guesser's tree")
     p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
+    p.add_argument("--plot", metavar="FILE.svg",
+                   help="draw the tree to --depth levels (default 2), deeper subtrees and classes under "
+                        "--min-count secrets folded: .svg, .png or .pdf (Graphviz's dot), or .dot (its source)")
     p.set_defaults(func=cmd_tree)
 
     sub.add_parser("games", help="the games and their parameters").set_defaults(func=cmd_games)
