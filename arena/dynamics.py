@@ -140,9 +140,9 @@ def dynamics(game: MatrixGame, time: float = TIME, steps: int = STEPS, iteration
                     np.asarray(solution.row), np.asarray(solution.column))
 
 
-def _mixes(counts: list) -> np.ndarray:
+def _mixes(plays: list) -> np.ndarray:
     """Play counts as empirical mixes (the first, before any play, uniform)."""
-    counts = np.array(counts, dtype=np.float64)
+    counts = np.array(plays, dtype=np.float64)
     totals = counts.sum(axis=1, keepdims=True)
     uniform = np.full(counts.shape[1], 1 / counts.shape[1])
     return np.where(totals > 0, counts / np.where(totals > 0, totals, 1), uniform)
