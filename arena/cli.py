@@ -216,11 +216,14 @@ def _show_report(report, args) -> None:
 def cmd_report(args) -> None:
     """The tables of a stored tournament, from DIR/results.sqlite, without running anything:
     the stored config is read as data (no agent is imported), and no lock is taken."""
+    from .report_views import check_views, show_views
     from .tournament.output import stored_report
 
     args.out = None
+    check_views(args)
     report = stored_report(args.dir)
     _show_report(report, args)
+    show_views(report, args)
     _exit_status(report, args)
 
 
@@ -319,6 +322,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
     p.add_argument("--strict", action="store_true", help="exit 1 if any cell failed or was not run yet")
+    p.add_argument("--export", metavar="FILE.nfg", help="write each game's meta-game as Gambit's .nfg or a .csv "
+                                                        "payoff matrix (several games: FILE-GAME.nfg)")
+    p.add_argument("--dynamics", action="store_true", help="replicator dynamics and fictitious play on each "
+                                                           "meta-game: a table, and DIR/dynamics-GAME.png")
+    p.add_argument("--html", metavar="FILE.html", help="write the whole tournament as one self-contained page")
     p.set_defaults(func=cmd_report, no_plots=True)
 
     from . import commands
