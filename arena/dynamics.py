@@ -157,7 +157,7 @@ def replicator(A: np.ndarray, times: np.ndarray) -> tuple[np.ndarray, np.ndarray
     and the shares stay on the simplex by construction. nashpy's own integration (odeint on the
     shares) leaves the simplex on these games: shares of nan, or all 0, by t = 50 on the demo
     tournament's meta-games."""
-    from scipy.integrate import solve_ivp
+    from scipy.integrate import solve_ivp  # lazy: heavy
 
     m, n = A.shape
     flow = lambda t, z: np.concatenate((A @ softmax(z[m:]), -(softmax(z[:m]) @ A)))

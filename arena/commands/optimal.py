@@ -150,7 +150,7 @@ def dask_client(args):
     try:
         from dask.distributed import Client  # lazy: heavy
     except ImportError:
-        raise ArenaError("--backend dask needs Dask: pip install 'guessing-arena[dask]'") from None
+        raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
     if not args.scheduler:
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     from ..tournament.runner import _connect
