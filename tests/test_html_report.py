@@ -154,3 +154,16 @@ def test_the_screenshot_shows_the_page(page, tmp_path):
     assert pixels.shape[:2] == (2400, 1200)
     colours = np.unique((pixels * 255).astype(np.uint8).reshape(-1, 3), axis=0)
     assert pixels.std() > 0.05 and len(colours) > 500  # text, tables and the heat map's colours, not a blank page
+
+
+def test_heat_map_numbers_are_dark_on_light_cells_and_light_on_dark(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from arena.tournament.output import ink_on
+
+    image = plt.imshow(np.array([[4.0, 8.0]]), cmap="viridis")  # viridis: dark purple to light yellow
+    assert (ink_on(image, 4.0), ink_on(image, 8.0)) == ("white", "black")
+    plt.close("all")
