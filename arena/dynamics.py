@@ -76,12 +76,14 @@ class Dynamics:
                      f"{self.exploitability(*averages):.4f}")
         return "\n".join(lines)
 
-    def plot(self, path) -> None:
+    def plot(self, path=None):
         """The shares over time, both sides, both dynamics, each beside its equilibrium share
-        (dashed). `path` is a file name or a binary file object (PNG)."""
+        (dashed), written to `path` (a file name or a binary file object: PNG); with no path,
+        the matplotlib Figure (a notebook shows it)."""
         import matplotlib  # lazy: heavy
 
-        matplotlib.use("Agg")
+        if path is not None:  # a file: no screen needed (a notebook keeps its own backend)
+            matplotlib.use("Agg")
         import matplotlib.pyplot as plt  # lazy: heavy
 
         fig, axes = plt.subplots(2, 2, figsize=(11, 6.4), sharey=True)
@@ -109,8 +111,11 @@ class Dynamics:
         axes[0, 1].legend(fontsize=7, loc="upper right")
         fig.suptitle(f"{self.game.title}: value {self.value:.3f}", fontsize=10)
         fig.tight_layout()
+        if path is None:
+            return fig
         fig.savefig(path, dpi=110, format="png")
         plt.close(fig)
+        return None
 
 
 def dynamics(game: MatrixGame, time: float = TIME, steps: int = STEPS, iterations: int = ITERATIONS,
