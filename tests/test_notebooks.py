@@ -78,8 +78,11 @@ def test_the_notebook_runs(name, tmp_path, monkeypatch):
 def stored_prints(name: str) -> list[str]:
     """What each code cell of the stored notebook printed (its stdout stream)."""
     data = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
-    return ["".join("".join(o["text"]) for o in c["outputs"] if o["output_type"] == "stream" and o["name"] == "stdout")
-            for c in data["cells"] if c["cell_type"] == "code"]
+    return [
+        "".join("".join(o["text"]) for o in c["outputs"] if o["output_type"] == "stream" and o["name"] == "stdout")
+        for c in data["cells"]
+        if c["cell_type"] == "code"
+    ]
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -100,8 +103,11 @@ KERNEL = all(importlib.util.find_spec(m) for m in ("nbclient", "nbformat", "ipyk
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_a_jupyter_kernel_runs_the_notebook(name, tmp_path):
     notebook = execute(name, tmp_path)
-    printed = ["".join("".join(o["text"]) for o in c.outputs if o.output_type == "stream" and o.name == "stdout")
-               for c in notebook.cells if c.cell_type == "code"]
+    printed = [
+        "".join("".join(o["text"]) for o in c.outputs if o.output_type == "stream" and o.name == "stdout")
+        for c in notebook.cells
+        if c.cell_type == "code"
+    ]
     assert [TIMING.sub("T s", p) for p in printed] == [TIMING.sub("T s", p) for p in stored_prints(name)]
 
 
@@ -111,8 +117,9 @@ def execute(name: str, where: Path):
     import nbformat  # lazy: heavy
 
     notebook = nbformat.read(EXAMPLES / name, as_version=4)
-    client = nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3", record_timing=False,
-                                     resources={"metadata": {"path": str(where)}})
+    client = nbclient.NotebookClient(
+        notebook, timeout=600, kernel_name="python3", record_timing=False, resources={"metadata": {"path": str(where)}}
+    )
     client.execute()
     return notebook
 
