@@ -109,7 +109,7 @@ def equilibrium_game(eq) -> MatrixGame:
 
 
 def meta_game(game: str, choosers: list[str], guessers: list[str], cells: dict, key: str = "mean",
-              unit: str = "guesses") -> MatrixGame:
+              title: str = "mean guesses per game") -> MatrixGame:
     """A tournament's chooser x guesser grid (Report.grids) as a game: payoff the cells' `key`
     (mean guesses, or mean misses). Every cell must have been measured."""
     missing = [f"{g} vs {c}" for c in choosers for g in guessers
@@ -118,18 +118,30 @@ def meta_game(game: str, choosers: list[str], guessers: list[str], cells: dict, 
         raise ArenaError(f"{game}: the meta-game has cells without figures ({', '.join(missing[:3])}"
                          f"{' ...' if len(missing) > 3 else ''}): it cannot be exported")
     payoff = np.array([[cells[c, g].ours[key] for g in guessers] for c in choosers], dtype=np.float64)
-    return MatrixGame(f"{game}: meta-game, mean {unit} per game", tuple(choosers), tuple(guessers), payoff)
+    return MatrixGame(f"{game}: meta-game, {title}", tuple(choosers), tuple(guessers), payoff)
 
 
 def meta_games(report) -> dict[str, MatrixGame]:
-    """Each game's meta-game of a Report whose cells all ran (in misses where misses count)."""
+    """Each game's meta-game of a Report whose cells all ran, in the payoff its meta-game line
+    solves (`grid_payoff`): the exported game's value is the value the report prints."""
     out = {}
     for game, (choosers, guessers, cells) in report.grids().items():
         if any(cells.get((c, g)) is None or not cells[c, g].measured for c in choosers for g in guessers):
             continue
-        key = "misses" if "misses" in cells[choosers[0], guessers[0]].ours else "mean"
-        out[game] = meta_game(game, choosers, guessers, cells, key, "misses" if key == "misses" else "guesses")
+        key, title = grid_payoff(report, game, cells[choosers[0], guessers[0]])
+        out[game] = meta_game(game, choosers, guessers, cells, key, title)
     return out
+
+
+def grid_payoff(report, game: str, first) -> tuple[str, str]:
+    """(the figure a game's meta-game is solved on, what it is). A Report that lets a config
+    choose the payoff says which (`payoff_for`, from issue 20's payoffs); otherwise it is the
+    game's own cost, as Report.meta_game takes it: misses where they count, else guesses."""
+    chosen = getattr(report, "payoff_for", None)
+    if chosen is not None:
+        pay = chosen(game)
+        return pay.figure, pay.title
+    return ("misses", "mean misses per game") if "misses" in first.ours else ("mean", "mean guesses per game")
 
 
 # --- Gambit's .nfg --------------------------------------------------------------------------

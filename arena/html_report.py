@@ -150,21 +150,32 @@ def mix_table(side: str, names, mix) -> str:
 
 
 def cells_section(report) -> str:
-    """Every cell's row, as results.csv has it."""
+    """Every cell's row: who played, its figures, and whether it ran."""
     columns = ["label", "game", "chooser", "guesser", "repeat", "total", "mean", "std", "max", "status", "error"]
-    index = [report.COLUMNS.index(c) for c in columns]
     rows = []
-    for row in report.rows():
+    for r in report.results:
+        c = r.cell
+        values = [c.label, c.game, c.chooser, c.guesser, c.repeat, *(r.ours.get(k) for k in ("total", "mean", "std", "max")),
+                  r.status, r.error]
         tds = []
-        for c, k in zip(columns, index):
-            v = row[k]
-            text = "" if v is None else f"{v:.4f}" if isinstance(v, float) else str(v)
-            mark = ' class="failed"' if c == "status" and v != "ok" else ""
-            tds.append(f"<td{mark}>{html.escape(text)}</td>")
+        for name, v in zip(columns, values):
+            mark = ' class="failed"' if name == "status" and v != "ok" else ""
+            tds.append(f"<td{mark}>{html.escape(_shown(name, v))}</td>")
         rows.append(f"<tr>{''.join(tds)}</tr>")
     head = "".join(f"<th>{c}</th>" for c in columns)
     return (f"<h2>Every cell</h2><table class=\"sortable cells\"><thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+def _shown(column: str, value) -> str:
+    """A cell's figure as the table shows it: means to 4 decimals, counts with commas."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and column in ("mean", "std"):
+        return f"{value:.4f}"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
 
 
 def failed_section(report) -> str:
