@@ -122,26 +122,16 @@ def meta_game(game: str, choosers: list[str], guessers: list[str], cells: dict, 
 
 
 def meta_games(report) -> dict[str, MatrixGame]:
-    """Each game's meta-game of a Report whose cells all ran, in the payoff its meta-game line
-    solves (`grid_payoff`): the exported game's value is the value the report prints."""
+    """Each game's meta-game of a Report whose cells all ran, on the payoff its meta-game line
+    solves (`Report.payoff_for`): the exported game's value is the value the report prints."""
     out = {}
     for game, (choosers, guessers, cells) in report.grids().items():
-        if any(cells.get((c, g)) is None or not cells[c, g].measured for c in choosers for g in guessers):
+        pay = report.payoff_for(game)
+        if any(cells.get((c, g)) is None or not cells[c, g].measured or pay.figure not in cells[c, g].ours
+               for c in choosers for g in guessers):
             continue
-        key, title = grid_payoff(report, game, cells[choosers[0], guessers[0]])
-        out[game] = meta_game(game, choosers, guessers, cells, key, title)
+        out[game] = meta_game(game, choosers, guessers, cells, pay.figure, pay.title)
     return out
-
-
-def grid_payoff(report, game: str, first) -> tuple[str, str]:
-    """(the figure a game's meta-game is solved on, what it is). A Report that lets a config
-    choose the payoff says which (`payoff_for`, from issue 20's payoffs); otherwise it is the
-    game's own cost, as Report.meta_game takes it: misses where they count, else guesses."""
-    chosen = getattr(report, "payoff_for", None)
-    if chosen is not None:
-        pay = chosen(game)
-        return pay.figure, pay.title
-    return ("misses", "mean misses per game") if "misses" in first.ours else ("mean", "mean guesses per game")
 
 
 # --- Gambit's .nfg --------------------------------------------------------------------------

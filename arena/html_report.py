@@ -28,6 +28,7 @@ td.failed { color: #b00020; font-weight: bold; }
 img { max-width: 100%; border: 1px solid #ddd; margin: .4em 0; display: block; }
 pre { background: #f6f8fa; padding: .7em; overflow-x: auto; font-size: .8em; }
 .note { color: #555; font-size: .9em; }
+div.wide { overflow-x: auto; }
 """
 
 #: Click a head to sort its table by that column (numbers as numbers), again to reverse.
@@ -94,23 +95,27 @@ def html_page(report, dynamics: bool = True) -> str:
 
 def game_section(report, game: str, choosers: list[str], guessers: list[str], cells: dict,
                  dynamics: bool) -> list[str]:
-    """A game's grid, plots, meta-game and dynamics."""
+    """A game's grid, plots, meta-game and dynamics, on the game's payoff (`Report.payoff_for`)."""
+    from .payoff import GUESSES, MISSES
     from .tournament.output import equilibrium_mixes, heat_map, histograms
 
+    pay = report.payoff_for(game)
+    worst = " (worst game)" if pay.worst else ""
     out = [f"<h2>{html.escape(game)}</h2>", "<h3>Guessers against choosers</h3>",
-           "<p class=\"note\">Mean guesses per game (worst game); a failed cell says so.</p>",
-           grid_table(choosers, guessers, cells)]
-    out.append(image(lambda f: heat_map(game, choosers, guessers, cells, f), f"heat map of {game}"))
-    out.append(image(lambda f: histograms(game, choosers, guessers, cells, f), f"histograms of {game}"))
+           f"<p class=\"note\">{html.escape(pay.title)}{worst}; a failed cell says so.</p>",
+           grid_table(choosers, guessers, cells, pay)]
+    out.append(image(lambda f: heat_map(game, choosers, guessers, cells, f, pay), f"heat map of {game}"))
+    out.append(image(lambda f: histograms(game, choosers, guessers, cells, f, MISSES if pay is MISSES else GUESSES),
+                     f"histograms of {game}"))
     out.append("<h3>Meta-game</h3>")
     if game not in report.mixes:
         out.append("<p>Not solved: a cell failed or is missing.</p>")
         return out
     row_names, row, column_names, column, value = report.mixes[game]
-    out.append(f"<p>Value <b>{value:.4f}</b> to the chooser; the equilibrium mixes:</p>")
+    out.append(f"<p>Value <b>{html.escape(pay.describe(value))}</b> to the chooser; the equilibrium mixes:</p>")
     out.append(mix_table("chooser", row_names, row))
     out.append(mix_table("guesser", column_names, column))
-    out.append(image(lambda f: equilibrium_mixes(game, row_names, row, column_names, column, value, f),
+    out.append(image(lambda f: equilibrium_mixes(game, row_names, row, column_names, column, value, f, pay),
                      f"equilibrium mixes of {game}"))
     if dynamics:
         from .dynamics import dynamics as learn
@@ -125,7 +130,9 @@ def game_section(report, game: str, choosers: list[str], guessers: list[str], ce
     return out
 
 
-def grid_table(choosers: list[str], guessers: list[str], cells: dict) -> str:
+def grid_table(choosers: list[str], guessers: list[str], cells: dict, pay) -> str:
+    """The guesser x chooser grid on the payoff `pay`: its mean (and the worst game, where one
+    exists), sortable."""
     head = "".join(f"<th>{html.escape(c)}</th>" for c in choosers)
     rows = []
     for g in guessers:
@@ -134,10 +141,14 @@ def grid_table(choosers: list[str], guessers: list[str], cells: dict) -> str:
             r = cells.get((c, g))
             if r is None:
                 tds.append("<td></td>")
-            elif not r.measured:
+            elif not r.measured or pay.figure not in r.ours:
                 tds.append(f"<td class=\"failed\" title=\"{html.escape(r.error or '')}\">{html.escape(r.status)}</td>")
             else:
-                tds.append(f"<td data-sort=\"{r.ours['mean']!r}\">{r.ours['mean']:.3f} ({r.ours['max']})</td>")
+                v = r.ours[pay.figure]
+                text = f"{v:.1%}" if pay.key.startswith("lost") else f"{v:.3f}"
+                if pay.worst and pay.worst in r.ours:
+                    text += f" ({r.ours[pay.worst]})"
+                tds.append(f"<td data-sort=\"{v!r}\">{text}</td>")
         rows.append(f"<tr><td>{html.escape(g)}</td>{''.join(tds)}</tr>")
     return (f"<table class=\"sortable grid\"><thead><tr><th>guesser</th>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")
@@ -150,31 +161,29 @@ def mix_table(side: str, names, mix) -> str:
 
 
 def cells_section(report) -> str:
-    """Every cell's row: who played, its figures, and whether it ran."""
-    columns = ["label", "game", "chooser", "guesser", "repeat", "total", "mean", "std", "max", "status", "error"]
+    """Every cell's row, with results.csv's columns (every payoff figure, the standard errors,
+    what was published, the status and the error)."""
+    columns = report.columns()
     rows = []
-    for r in report.results:
-        c = r.cell
-        values = [c.label, c.game, c.chooser, c.guesser, c.repeat, *(r.ours.get(k) for k in ("total", "mean", "std", "max")),
-                  r.status, r.error]
+    for values in report.rows():
         tds = []
         for name, v in zip(columns, values):
             mark = ' class="failed"' if name == "status" and v != "ok" else ""
             tds.append(f"<td{mark}>{html.escape(_shown(name, v))}</td>")
         rows.append(f"<tr>{''.join(tds)}</tr>")
-    head = "".join(f"<th>{c}</th>" for c in columns)
-    return (f"<h2>Every cell</h2><table class=\"sortable cells\"><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    return (f"<h2>Every cell</h2><div class=\"wide\"><table class=\"sortable cells\"><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 
 def _shown(column: str, value) -> str:
     """A cell's figure as the table shows it: means to 4 decimals, counts with commas."""
     if value is None:
         return ""
-    if isinstance(value, float) and column in ("mean", "std"):
+    if isinstance(value, float) and value != int(value):
         return f"{value:.4f}"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value:,}"
+        return f"{int(value):,}"
     return str(value)
 
 
