@@ -43,7 +43,12 @@ idea each:
     commands/    the subcommands beyond the core ones, one module each
     frontdoor    the Game methods evaluate, tree, optimal, equilibrium and rank (one import for
                  a notebook: `make_game("mastermind").evaluate("knuth")`), reached by the
-                 one marked upward import the architecture test accepts
+                 one marked upward import the architecture test accepts  views (what a study looks like; each reads what the layers above built)
+    treeplot     strategy trees drawn with Graphviz (`arena tree --plot`)
+    export       matrix games (an equilibrium's, a meta-game) as Gambit's .nfg or CSV, read back
+    dynamics     replicator dynamics and fictitious play on a matrix game, beside its equilibrium
+    html_report  a tournament as one self-contained HTML page
+    report_views `arena report`'s --export, --dynamics and --html
 """
 
 from .errors import ArenaError, RuleBreak

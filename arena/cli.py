@@ -130,6 +130,10 @@ def cmd_tree(args) -> None:
             raise ArenaError(f"{option} must be 0 or more, got {value}")
     if args.save:
         check_output_file(args.save, "--save")  # before growing the tree, not after
+    if args.plot:
+        from .treeplot import check_drawable
+        check_drawable(args.plot)
+        check_output_file(args.plot, "--plot")
     game, guesser = _game(args.game), _guesser(args.guesser, "tree")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)
@@ -142,6 +146,12 @@ def cmd_tree(args) -> None:
     if args.save:
         tree.save(args.save)
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
+    if args.plot:
+        from .treeplot import DEPTH, draw_tree
+        draw_tree(tree, args.plot, depth=args.depth or DEPTH, min_count=args.min_count)
+        levels = args.depth or DEPTH
+        print(f"tree drawn to {args.plot} ({levels} level{'s' if levels != 1 else ''} of guesses; "
+              "the subtrees below, and classes under --min-count secrets, folded)")
 
 
 def cmd_games(args) -> None:
@@ -227,11 +237,14 @@ def _show_report(report, args) -> None:
 def cmd_report(args) -> None:
     """The tables of a stored tournament, from DIR/results.sqlite, without running anything:
     the stored config is read as data (no agent is imported), and no lock is taken."""
+    from .report_views import check_views, show_views
     from .tournament.output import stored_report
 
     args.out = None
+    check_views(args)
     report = stored_report(args.dir)
     _show_report(report, args)
+    show_views(report, args)
     _exit_status(report, args)
 
 
@@ -282,6 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-count", type=int, default=3, help="only decision points reached by this many secrets")
     p.add_argument("--seed", type=int, default=0, help="seed for a random guesser's tree")
     p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
+    p.add_argument("--plot", metavar="FILE.svg",
+                   help="draw the tree to --depth levels (default 2), deeper subtrees and classes under "
+                        "--min-count secrets folded: .svg, .png or .pdf (Graphviz's dot), or .dot (its source)")
     p.set_defaults(func=cmd_tree)
 
     sub.add_parser("games", help="the games and their parameters").set_defaults(func=cmd_games)
@@ -331,6 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
     p.add_argument("--strict", action="store_true", help="exit 1 if any cell failed or was not run yet")
+    p.add_argument("--export", metavar="FILE.nfg", help="write each game's meta-game as Gambit's .nfg or a .csv "
+                                                        "payoff matrix (several games: FILE-GAME.nfg)")
+    p.add_argument("--dynamics", action="store_true", help="replicator dynamics and fictitious play on each "
+                                                           "meta-game: a table, and DIR/dynamics-GAME.png")
+    p.add_argument("--html", metavar="FILE.html", help="write the whole tournament as one self-contained page")
     p.set_defaults(func=cmd_report, no_plots=True)
 
     from . import commands

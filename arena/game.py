@@ -202,6 +202,12 @@ class Game:
     `hit` is the reply that means "you guessed the secret" (None where no guess is a secret),
     and `same_secret[g]` is the secret that guess g names, or -1. `rules` says what kind of
     game it is.
+
+    Attributes read by agents and solvers: `secrets` and `guesses` (the labels, indexed by
+    secret and guess), `table` (the feedback table F[g, s], read-only; computed on the fly by
+    numpy-style indexing for a game too big to hold it), `codes` (the reply codes that occur)
+    and `n_codes` (one more than the largest: the width of a row of `partition_counts`),
+    `all_secrets` and `all_guesses` (index arrays of every secret and guess).
     """
 
     name: str = "game"
@@ -274,14 +280,29 @@ class Game:
         return frontdoor.tree(self, guesser, seed=seed)
 
     def optimal(self, **kwargs):
-        """The exact tree of least expected guesses (arena.optimal.optimal_tree's options)."""
+        """The exact tree of least expected guesses: a SolvedTree, proven optimal unless stopped.
+
+        Keyword arguments are arena.optimal.optimal_tree's: `secrets` (indexes; default all),
+        `weights` (one per secret: the chooser's mix), `pool` ("all" guesses, or "consistent"
+        ones only), `objective` ("average"; "worst": least worst case first; "lost": fewest
+        games lost within the strikes), `max_guesses` (a limit on every game), `time_limit`
+        (seconds; a stopped search returns its best tree and proven bounds), `cost` (what a
+        game costs: "guesses", or Hangman's "misses"/"lost") and `openers` (fixed first
+        guesses, as indexes or labels). E.g. `make_game("mastermind").optimal().total == 5625`."""
         from . import frontdoor  # front door: upward by design
 
         return frontdoor.optimal(self, **kwargs)
 
     def equilibrium(self, **kwargs):
-        """The game's equilibrium: `guessers=[...]` (agents or specs) for the game against them,
-        `trees=True` over every tree of a tiny game, else the double oracle's options."""
+        """The game as a zero-sum game, solved: an Equilibrium (value, bounds, both mixes).
+
+        `guessers=[...]` (agents or specs): the chooser's secrets against those guessers' trees
+        only. `trees=True`: against every guesser tree of a tiny game (solve_enumerated's
+        `frontier`, `max_trees`, `cost`). Otherwise the double oracle's keyword arguments:
+        `symmetry` (None: the game's own; `no_symmetry(game)` to switch it off), `tolerance`
+        (the gap that counts as closed), `time_limit` (seconds), `initial` (trees to start
+        from), `certify`, `smoothing`, `progress` (called with each Step), and `cost`
+        ("guesses", or Hangman's "misses"/"lost")."""
         from . import frontdoor  # front door: upward by design
 
         return frontdoor.equilibrium(self, **kwargs)

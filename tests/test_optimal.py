@@ -316,3 +316,17 @@ def test_the_command(capsys, tmp_path):
     assert data["lower_bound"] <= data["value"] <= data["total"]
     assert main(["optimal", "mastermind:pegs=2,colors=4", "--objective", "longest"]) == 2
     assert "average, worst" in capsys.readouterr().err
+
+
+def test_the_optimal_table_stops_at_two_guesses_unless_asked(capsys):
+    from cli_run import run
+
+    rc, out, _ = run(capsys, "optimal", "mastermind:pegs=3,colors=4")
+    assert rc == 0
+    lines = out.splitlines()
+    assert lines[-1].startswith("... ") and "--full for all" in lines[-1]
+    left = int(lines[-1].split()[1])
+    rc, full, _ = run(capsys, "optimal", "mastermind:pegs=3,colors=4", "--full")
+    table = lambda text: [line for line in text.splitlines() if line.startswith("|") or line.startswith(" ")]
+    assert "--full for all" not in full and len(table(full)) == len(table(out)) + left
+    assert all(row.count("|") < 2 for row in table(out))  # fewer than two guesses deep: one reply at most

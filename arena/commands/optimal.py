@@ -87,9 +87,26 @@ def cmd_optimal(args) -> None:
     print(report(tree, args.weights))
     for line in split_lines(tree) + adversary_lines(tree, objective):
         print(line)
-    print(tree.table(min_count=args.min_count, depth=args.depth))
+    print(table_with_rest(tree, args))
     if args.save:
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
+
+
+#: The table's depth by default: the first guess and the guesses after each reply to it.
+TABLE_DEPTH = 2
+
+
+def table_with_rest(tree, args) -> str:
+    """The strategy table to --depth (default TABLE_DEPTH; --full: every row), and a line
+    saying how many rows deeper down were left out and how to see them."""
+    depth = None if args.full else args.depth if args.depth is not None else TABLE_DEPTH
+    text = tree.table(min_count=args.min_count, depth=depth)
+    if depth is None:
+        return text
+    left = len(tree.rows(min_count=args.min_count)) - len(tree.rows(min_count=args.min_count, depth=depth))
+    if left:
+        text += f"\n... {left:,} more rows {depth} or more guesses deep (--depth D to see more, --full for all)"
+    return text
 
 
 def check_split(args, openers) -> None:
@@ -150,7 +167,7 @@ def dask_client(args):
     try:
         from dask.distributed import Client  # lazy: heavy
     except ImportError:
-        raise ArenaError("--backend dask needs Dask: pip install 'guessing-arena[dask]'") from None
+        raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
     if not args.scheduler:
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     from ..tournament.runner import _connect
@@ -287,7 +304,9 @@ def add_commands(sub) -> None:
                    help="with --backend dask: the scheduler's address, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--journal", metavar="FILE.jsonl", default=None,
                    help="with --workers: append each first guess closed to FILE, and skip those already in it")
-    p.add_argument("--depth", type=int, default=None, help="table rows fewer than D guesses deep")
+    p.add_argument("--depth", type=int, default=None,
+                   help=f"table rows fewer than D guesses deep (default {TABLE_DEPTH}: the first two guesses)")
+    p.add_argument("--full", action="store_true", help="the whole table, every depth")
     p.add_argument("--min-count", type=int, default=3, help="table rows reached by at least this many secrets")
     p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object (no table)")

@@ -117,7 +117,7 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
         from dask.distributed import Client, as_completed as dask_completed  # lazy: heavy
         from distributed.scheduler import KilledWorker  # lazy: heavy
     except ImportError:
-        raise ArenaError("--backend dask needs Dask: pip install 'guessing-arena[dask]'") from None
+        raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
     if not scheduler:
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     if timeout is not None and not hasattr(os, "fork"):
