@@ -3,6 +3,7 @@ or any file of one word a line."""
 
 from __future__ import annotations
 
+import time
 import zlib
 from functools import lru_cache
 from importlib import resources
@@ -20,12 +21,35 @@ SHIPPED = {"sgb": "sgb-words.txt", "web2": "web2.txt.gz",
            "wordle-answers": "wordle-answers.txt", "wordle-guesses": "wordle-guesses.txt"}
 
 
-@lru_cache(maxsize=8)
+#: A file modified this recently is read (or hashed) afresh each time: its size and time do not
+#: yet tell its contents, as file times have a coarse tick (git's "racy" entries).
+RACY_SECONDS = 2.0
+
+
+def racy(mtime_ns: int) -> bool:
+    """Modified in the last RACY_SECONDS: a second edit could keep its (size, time)."""
+    return time.time_ns() - mtime_ns < RACY_SECONDS * 1e9
+
+
 def read_words(name_or_path: str) -> tuple[str, ...]:
     """The words of a shipped list (`sgb`, `web2`) or of a text file, one word a line, in file order.
 
     Blank lines are skipped; nothing else is changed (case folding and filtering are the game's job).
+    Read once per contents: a file is read again when its size or time changed (or while racy).
     """
+    if name_or_path in SHIPPED:
+        return _read_words(name_or_path, None)
+    try:
+        st = Path(name_or_path).expanduser().stat()
+    except (OSError, ValueError):
+        return _read_words.__wrapped__(name_or_path, None)  # not there: the reader says so in one line
+    if racy(st.st_mtime_ns):
+        return _read_words.__wrapped__(name_or_path, None)
+    return _read_words(name_or_path, (st.st_size, st.st_mtime_ns, st.st_ino))
+
+
+@lru_cache(maxsize=8)
+def _read_words(name_or_path: str, stamp: tuple | None) -> tuple[str, ...]:
     if name_or_path in SHIPPED:
         data = resources.files("arena") / "data" / SHIPPED[name_or_path]
         raw = data.read_bytes()

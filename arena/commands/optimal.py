@@ -55,6 +55,8 @@ def cmd_optimal(args) -> None:
         check_split(args, openers)
     elif args.backend != "local" or args.scheduler:
         raise ArenaError("--backend and --scheduler split the first guesses: give --workers N")
+    elif args.journal or args.new_journal:
+        raise ArenaError("--journal records the first guesses the root split closes: give --workers N too")
     if args.time_limit is None and not openers and args.workers is None:
         warn_if_long(game)
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
@@ -95,11 +97,11 @@ def cmd_optimal(args) -> None:
 def check_split(args, openers) -> None:
     """--workers splits the root of the plain average: refuse what it does not combine with."""
     clash = [flag for flag, given in (("--openers", bool(openers)), ("--start", bool(args.start)),
-                                      ("--weights", bool(args.weights)), ("--max", args.max is not None),
+                                      ("--max", args.max is not None),
                                       ("--objective", args.objective != "average"), ("--cost", args.cost is not None))
              if given]
     if clash:
-        raise ArenaError(f"--workers searches every first guess for the least total with equal weights: "
+        raise ArenaError(f"--workers searches every first guess for the least (weighted) total: "
                          f"it cannot be combined with {clash[0]}")
     if args.workers < 1:
         raise ArenaError(f"--workers must be a positive number of processes, got {args.workers}")
@@ -116,17 +118,22 @@ def split_tree(game, args, progress):
         if progress.due():
             progress.show(text)
 
+    weights = None
+    if args.weights:
+        from ..weights import read_weights
+        weights = read_weights(args.weights, game)
     client = dask_client(args)
     try:
         result = split_root(game, args.pool, args.workers, args.time_limit, args.journal, status=status,
-                            executor=None if client is None else client.get_executor(pure=False))
+                            executor=None if client is None else client.get_executor(pure=False),
+                            weights=weights, new_journal=args.new_journal)
     finally:
         if client is not None:
             client.close()
     if result.best_guess < 0:
         raise ArenaError(f"{game.spec}: no first guess was solved before the time limit "
                          f"({result.closed:,} of {len(result.openings):,} closed); run again with --journal to resume")
-    tree = optimal_tree(game, pool=args.pool, openers=[game.guesses[result.best_guess]])
+    tree = optimal_tree(game, weights=weights, pool=args.pool, openers=[game.guesses[result.best_guess]])
     tree.guesser, tree.openers = agent_spec(args.pool, "average", None), ()
     tree.lower_bound = min(result.lower_bound, tree.value)
     tree.seconds += result.seconds
@@ -286,7 +293,10 @@ def add_commands(sub) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="with --backend dask: the scheduler's address, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--journal", metavar="FILE.jsonl", default=None,
-                   help="with --workers: append each first guess closed to FILE, and skip those already in it")
+                   help="with --workers: append each first guess closed to FILE, and skip those already in it "
+                        "(a journal of another game, word file, pool, weights or arena version is refused)")
+    p.add_argument("--new-journal", action="store_true",
+                   help="with --journal: a journal of other inputs is set aside (renamed FILE.old) and started anew")
     p.add_argument("--depth", type=int, default=None, help="table rows fewer than D guesses deep")
     p.add_argument("--min-count", type=int, default=3, help="table rows reached by at least this many secrets")
     p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
