@@ -19,6 +19,7 @@ from ..errors import ArenaError, choices
 from ..game import Game, Index, Indexes
 from ..greedy import greedy_tree
 from ..tree import Node, Tree
+from ..weights import check_weights
 from ..resources import check_memory
 from .bounds import INF, min_depth
 from .progress import ProgressLine
@@ -440,6 +441,7 @@ def weight_vector(game: Game, S: Indexes, weights: Sequence[float] | None) -> tu
                          f"(one per secret of the game), got {len(given)}")
     if not np.all(np.isfinite(w[S])) or np.any(w[S] < 0):
         raise ArenaError("weights must be finite and non-negative")
+    check_weights(w[S], game)
     common = w[S][0]
     if common > 0 and np.all(w[S] == common):
         return np.ones(len(game.secrets), dtype=np.float64), float(common)
