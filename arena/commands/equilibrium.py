@@ -55,7 +55,7 @@ def solve(args):
         return solve_restricted(game, [make_guesser(spec) for spec in specs], cost)
     if args.method == "enumerate":
         try:
-            return solve_enumerated(game, frontier=not args.all_trees, cost=cost)
+            return solve_enumerated(game, frontier=not args.all_trees, cost=cost, time_limit=args.time_limit)
         except ValueError as e:
             raise ArenaError(str(e)) from None
     if args.time_limit is None:

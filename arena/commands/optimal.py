@@ -124,9 +124,12 @@ def split_tree(game, args, progress):
         weights = read_weights(args.weights, game)
     client = dask_client(args)
     try:
+        from ..tournament.runner import NO_WORKER_SECONDS
         result = split_root(game, args.pool, args.workers, args.time_limit, args.journal, status=status,
                             executor=None if client is None else client.get_executor(pure=False),
-                            weights=weights, new_journal=args.new_journal)
+                            weights=weights, new_journal=args.new_journal,
+                            alive=None if client is None else lambda: bool(client.scheduler_info().get("workers")),
+                            no_worker_seconds=NO_WORKER_SECONDS)
     finally:
         if client is not None:
             client.close()

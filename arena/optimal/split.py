@@ -33,14 +33,16 @@ import os
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from ..errors import ArenaError
 from ..game import Game, Index
+from ..orphans import die_with_parent
 from .bounds import INF
 from .journal import Journal, Limits, journal_key, weights_digest
 from ..resources import THREADS_ENV, memory_limit, threads
@@ -85,9 +87,11 @@ class SplitResult:
         return self.lower_bound >= self.value
 
 
-def _start_worker(pool: str, deadline: float | None, workers: int) -> None:
+def _start_worker(pool: str, deadline: float | None, workers: int, parent: int) -> None:
     """In a forked worker: one search over the game the parent built (shared copy-on-write),
-    its cache a share of what one search may hold (the workers together hold no more)."""
+    its cache a share of what one search may hold (the workers together hold no more). It
+    ends with the parent, whatever signal ends that (arena.orphans)."""
+    die_with_parent(parent)
     game = _WORKER["game"]
     os.environ.setdefault(THREADS_ENV, str(max(1, threads() // workers)))  # the compiled loops' share of the cores
     budget = int(memory_limit() * CACHE_SHARE / workers)
@@ -141,13 +145,16 @@ def _close_on(state: dict, guess: Index, limit: float) -> tuple[Index, float, bo
 def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: float | None = None,
                journal: str | Path | None = None, incumbent: float = INF,
                status=None, executor=None, weights: Sequence[float] | None = None,
-               new_journal: bool = False) -> SplitResult:
+               new_journal: bool = False, alive: Callable[[], bool] | None = None,
+               no_worker_seconds: float = 60.0) -> SplitResult:
     """The best first guess over every secret of `game`, its first guesses searched by `workers`
     processes (module docstring). `weights`: one per secret (default all equal: the value is
     the total number of guesses). `journal`: a file to resume from and append to (journal.py);
     one of other inputs is refused, or with `new_journal` set aside as FILE.old.
     `incumbent`: the cost of a tree known beforehand, in the weights' units (the search only
-    looks for better); `status(text)` is called after each task.
+    looks for better); `status(text)` is called after each task. `alive()`: does the executor
+    still have a worker (a Dask cluster's); none for `no_worker_seconds` is an ArenaError (the
+    journal keeps what was closed).
     `executor`: a concurrent.futures executor of the caller's whose workers were not forked
     from this process, such as a Dask cluster's (`client.get_executor()`): each of its workers
     builds the game from its spec once and keeps its own search; `workers` is then the number
@@ -190,9 +197,10 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     pending: dict = {}
     stopped = False
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    own = executor is None
     if executor is None:
         executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                       initargs=(pool, deadline, workers))
+                                       initargs=(pool, deadline, workers, os.getpid()))
 
         def submit(g: Index, limit: float):
             return executor.submit(_close, g, limit)
@@ -203,7 +211,7 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
             left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
             return executor.submit(_close_remote, game.spec, pool, workers, left, g, limit, remote_weights)
     try:
-        with executor:
+        with _shut_down(executor, wait_on_error=own):
             while queue or pending:
                 while queue and len(pending) < workers:
                     g = queue.pop(0)
@@ -217,7 +225,7 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
                     pending[submit(g, incumbent)] = g
                 if not pending:
                     break
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                done = _next_done(pending, alive, no_worker_seconds)
                 for future in done:
                     del pending[future]
                     g, value, exact, seconds, nodes = future.result()
@@ -242,6 +250,38 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     closed = sum(1 for o in openings.values() if o.closed or o.bound >= incumbent)
     return SplitResult(game, pool, best_guess, incumbent * scale, lower * scale, openings, searched, closed,
                        time.perf_counter() - start, stopped)
+
+
+@contextmanager
+def _shut_down(executor, wait_on_error: bool):
+    """Shut the executor down on leaving: waiting for its tasks, except after an error when
+    `wait_on_error` is False (a cluster's executor: its pending tasks are cancelled, as a
+    cluster with no worker would never finish them)."""
+    try:
+        yield
+    except BaseException:
+        executor.shutdown(wait=wait_on_error)
+        raise
+    executor.shutdown(wait=True)
+
+
+def _next_done(pending: dict, alive: Callable[[], bool] | None, no_worker_seconds: float) -> set:
+    """The tasks finished next; with `alive`, an ArenaError once no worker has lived for
+    `no_worker_seconds` (a cluster whose workers all died never finishes a task)."""
+    if alive is None:
+        return wait(pending, return_when=FIRST_COMPLETED)[0]
+    alone_since = None
+    while True:
+        done = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)[0]
+        if done:
+            return done
+        if alive():
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.perf_counter()
+        elif time.perf_counter() - alone_since >= no_worker_seconds:
+            raise ArenaError(f"no Dask worker for {no_worker_seconds:g} s: the root split stopped "
+                             "(a --journal keeps the first guesses closed; run again to resume)")
 
 
 def proven_lower(openings: dict[Index, Opening], incumbent: float) -> float:
