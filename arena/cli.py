@@ -11,6 +11,7 @@ import os
 import pkgutil
 import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -329,12 +330,32 @@ def _add_allow_import(sub) -> None:
                                 "which runs their code")
 
 
+@contextlib.contextmanager
+def notes_on_stderr(command: str):
+    """A game's notes (words of a user's list left out, arena.words.WordsLeftOut) as one line
+    each on stderr, `arena COMMAND: note: ...`, not as a Python warning with its source line."""
+    from .words import WordsLeftOut
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, WordsLeftOut):
+            print(f"arena {command}: note: {message}", file=sys.stderr, flush=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():  # restores showwarning and the filters on leaving
+        warnings.simplefilter("always", WordsLeftOut)
+        warnings.showwarning = show
+        yield
+
+
 def main(argv: list[str] | None = None) -> int:
     from agents.registry import imports_allowed
 
     args = build_parser().parse_args(argv)
     try:
-        with imports_allowed(getattr(args, "allow_import", False)):  # module:Class specs import only when asked
+        with imports_allowed(getattr(args, "allow_import", False)), notes_on_stderr(args.command):  # module:Class specs import only when asked
             args.func(args)
     except (ArenaError, RuleBreak) as e:
         print(f"arena {args.command}: error: {e}", file=sys.stderr)

@@ -30,7 +30,7 @@ from ..game import (
     code_dtype,
 )
 from ..spec import Param
-from ..words import read_words
+from ..words import Dropped, read_words
 
 PARAMS = {
     "words": Param("words", str, "web2", "shipped list (web2, sgb) or a file, one word a line"),
@@ -44,17 +44,28 @@ PARAMS = {
 LETTERS = string.ascii_lowercase
 
 
-def hangman_words(words: tuple[str, ...], other: str, spec: str) -> tuple[list[str], list[str]]:
-    """The words lowercased and deduplicated in list order, and those set aside for other characters."""
-    kept, odd = [], []
-    for w in dict.fromkeys(w.lower() for w in words):
-        (kept if re.fullmatch(r"[a-z]+", w) else odd).append(w)
+def hangman_words(words: tuple[str, ...], other: str, spec: str,
+                  dropped: Dropped | None = None) -> tuple[list[str], list[str]]:
+    """The words lowercased and deduplicated in list order, and those set aside for other
+    characters (with other=reveal: only those with no letter a-z at all). `dropped` counts the
+    words left out, by reason."""
+    dropped = Dropped() if dropped is None else dropped
+    kept, odd, seen = [], [], set()
+    for w in (w.lower() for w in words):
+        if w in seen:
+            dropped.add("listed twice", w)
+            continue
+        seen.add(w)
+        if re.fullmatch(r"[a-z]+", w) or (other == "reveal" and re.search(r"[a-z]", w)):
+            kept.append(w)
+        else:
+            odd.append(w)
     if odd and other == "refuse":
         raise ArenaError(f"{spec}: {len(odd)} words have characters outside a-z (such as {', '.join(odd[:3])}); "
                          "use other=skip to leave them out or other=reveal to show those characters")
-    if other == "reveal":
-        kept = [w for w in dict.fromkeys(w.lower() for w in words) if re.search(r"[a-z]", w)]
-    return kept, ([] if other == "reveal" else odd)
+    for w in odd:
+        dropped.add("with no letter a-z" if other == "reveal" else "with characters outside a-z", w)
+    return kept, odd
 
 
 def build_bytes(words: list[str]) -> int:
@@ -82,6 +93,17 @@ def position_masks(words: list[str]) -> np.ndarray:
     return masks
 
 
+def fits(word: str, length: int, dropped: Dropped) -> bool:
+    """Is the word at most 32 letters long (a reply is a 32-bit mask) and of `length` (0: any)?"""
+    if len(word) > 32:
+        dropped.add("longer than 32 letters", word)
+    elif length and len(word) != length:
+        dropped.add(f"not of {length} letters", word)
+    else:
+        return True
+    return False
+
+
 class Hangman(Game):
     """Hangman over a word list: secrets are words, guesses the letters a..z."""
 
@@ -97,12 +119,15 @@ class Hangman(Game):
             raise ArenaError(f"{spec}: length and first must be 0 (all) or positive")
         if length > 32:
             raise ArenaError(f"{spec}: length must be at most 32")
-        playable, self.skipped = hangman_words(read_words(words), other, spec)
-        playable = [w for w in playable if len(w) <= 32 and (not length or len(w) == length)]
+        listed, dropped = read_words(words), Dropped()
+        playable, self.skipped = hangman_words(listed, other, spec, dropped)
+        playable = [w for w in playable if fits(w, length, dropped)]
         if first:
             playable = playable[:first]
         if not playable:
-            raise ArenaError(f"{spec}: the list {words!r} has no words" + (f" of length {length}" if length else ""))
+            raise ArenaError(f"{spec}: the list {words!r} has no words" + (f" of length {length}" if length else "")
+                             + (f" ({dropped.summary(words, len(listed))})" if dropped.count else ""))
+        dropped.tell(spec, words, len(listed))
         check_table_memory(spec, 26, len(playable), 4, build_bytes(playable))
         raw = position_masks(playable)
         self.masks, dense = np.unique(np.concatenate(([0], raw.ravel())), return_inverse=True)
