@@ -534,7 +534,13 @@ class Game:
         """How much each of these replies tells: here the code itself (Jotto: letters in common)."""
         return replies.copy()
 
-    def opening_line(self, label: str, candidates: Indexes, length: int) -> str | None:
+    def shape(self, candidates: Indexes) -> int | str:
+        """What the candidates of one opening show before the first guess, for the printouts
+        (`turn_line`): here the length of their labels (Hangman: its pattern, shown
+        characters and all)."""
+        return len(self.secrets[candidates[0]])
+
+    def opening_line(self, label: str, candidates: Indexes, length: int | str) -> str | None:
         """What `arena play` prints when the guesser is told the opening (None: nothing)."""
         return f"The guesser is told: {label} ({len(candidates):,} possible)" if label else None
 
@@ -542,9 +548,9 @@ class Game:
         """The question a human chooser answers to pick the opening."""
         return f"Tell the guesser what it may know first ({labels[0]} .. {labels[-1]}): "
 
-    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int) -> str:
+    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int | str) -> str:
         """One line of a transcript, in the published examples' format, for the last move of
-        `history` (`left` secrets possible after it; `length` the secrets' label length)."""
+        `history` (`left` secrets possible after it; `length` the secrets' `shape`)."""
         guess, reply = history[-1]
         return f"Guess {number}: {self.guesses[guess]}, Reply: {self.reply_label(reply)}, Consistent targets: {left}"
 

@@ -135,7 +135,7 @@ def known_total(game: Game, S: Indexes, weights: np.ndarray, g: Index) -> float:
     total = 0.0
     for reply, part in game.partition(int(g), S).items():
         w = weights[part]
-        if game.hit is not None and reply == game.hit:
+        if game.finished(reply):
             total += float(w.sum())
         else:
             total += float(np.dot(w, np.arange(2, len(part) + 2)))

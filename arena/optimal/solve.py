@@ -158,7 +158,7 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | None = None, weights: Se
         nodes, stopped = nodes + search.stats.nodes, stopped or search.timed_out
     value = sum(values) * unit
     roots = [root for root in roots if root is not None]  # an opening of one word needs no guess
-    return SolvedTree(game, label, roots, costs[0], costs[1], value=value,
+    return SolvedTree(game, label, roots, costs[0], costs[1], covered=np.sort(S), value=value,
                       lower_bound=min(sum(lowers) * unit, value), seconds=time.perf_counter() - start,
                       searched=nodes, depth_bound=depth_bound, time_limit=time_limit, stopped=stopped,
                       cost=paid.name, openers=tuple(game.guesses[g] for g in fixed))
