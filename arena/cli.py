@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import json
 import os
 import pkgutil
 import sys
@@ -16,6 +15,7 @@ import warnings
 import numpy as np
 
 from .errors import ArenaError, RuleBreak, choices
+from .outfile import print_json, stdout_for_json_only
 
 
 def _game(spec: str):
@@ -51,7 +51,7 @@ def cmd_evaluate(args) -> None:
         plot_histogram([result], args.plot)
     if args.json:
         from .games import timings
-        print(json.dumps(result.to_json() | timings(game, result.seconds)))
+        print_json(result.to_json() | timings(game, result.seconds))
         return
     print(result.header())
     print(result.summary())
@@ -193,7 +193,7 @@ def _show_report(report, args) -> None:
         for path in write_outputs(report, args.out, plots=not args.no_plots):
             print(f"wrote {path}", file=sys.stderr)
     if args.json:
-        print(json.dumps(report.to_json()))
+        print_json(report.to_json())
         return
     # a tournament's grids are what a person reads first; its cells are one row per (chooser,
     # guesser) and wait behind --cells (summary.txt keeps them); a reproduction is its cells
@@ -355,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        with imports_allowed(getattr(args, "allow_import", False)), notes_on_stderr(args.command):  # module:Class specs import only when asked
+        with imports_allowed(getattr(args, "allow_import", False)), notes_on_stderr(args.command), \
+                stdout_for_json_only(bool(getattr(args, "json", False))):  # module:Class specs import only when asked
             args.func(args)
     except (ArenaError, RuleBreak) as e:
         print(f"arena {args.command}: error: {e}", file=sys.stderr)

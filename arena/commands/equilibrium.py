@@ -7,13 +7,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from fractions import Fraction
 
 import numpy as np
 
 from ..errors import ArenaError
+from ..outfile import print_json
 from ..optimal.progress import ProgressLine, is_terminal
 
 METHODS = ("oracle", "enumerate")
@@ -164,7 +164,7 @@ def cmd_equilibrium(args) -> None:
         data = eq.to_json() | timings(eq.game, eq.seconds)
         if check is not None:
             data["nashpy"] = {"value": check.value, "method": check.method, "warnings": list(check.warnings)}
-        print(json.dumps(data))
+        print_json(data)
         return
     print(report(eq, check))
     if args.save:

@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from ..errors import ArenaError
+from ..outfile import print_json
 
 #: Above this many secrets (with no symmetry to cut the search; Mastermind has one) the exact
 #: search is not expected to finish in minutes, and a run without --time-limit is warned:
@@ -81,10 +81,10 @@ def cmd_optimal(args) -> None:
     if args.json:
         from ..games import timings
         costs = tree.costs[tree.secrets]
-        print(json.dumps({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
-                         | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
-                         | ({} if cost == "guesses" else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
-                         | adversaries(tree, objective) | split_figures(tree) | timings(game, tree.seconds)))
+        print_json({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
+                   | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
+                   | ({} if cost == "guesses" else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
+                   | adversaries(tree, objective) | split_figures(tree) | timings(game, tree.seconds))
         return
     print(report(tree, args.weights))
     for line in split_lines(tree) + adversary_lines(tree, objective):
