@@ -13,6 +13,7 @@ idea each:
     words        word lists: shipped (sgb, web2) or any file
     digests      SHA-256 of the files a result was computed from (saved states are keyed by them)
     errors       ArenaError (a user's mistake) and RuleBreak (an agent's)
+    door         the Python API's arguments checked at the door (ArenaError / ArenaTypeError)
     orphans      worker processes that end with their parent, whatever signal ends it
     resources    the memory budget an instance is checked against before it is built
     codes        codes as rows of symbols: letter codes of words, symbol tallies

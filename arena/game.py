@@ -22,7 +22,8 @@ from typing import Callable, Mapping, NamedTuple, Sequence, cast
 
 import numpy as np
 
-from .errors import ArenaError
+from . import door
+from .errors import ArenaError, ArenaTypeError
 from .resources import check_memory
 from .spec import Param
 
@@ -300,6 +301,9 @@ class Game:
     # --- labels -------------------------------------------------------------------------
     def guess_index(self, label: str) -> Index:
         """The index of the guess written `label`, or an ArenaError saying what a guess looks like."""
+        if not isinstance(label, str):
+            raise ArenaTypeError(f"guess_index takes a guess as written, a str such as {self.guesses[0]!r}, got "
+                                 f"{label!r} ({type(label).__name__}); game.guesses[i] is the guess of index i")
         key = self.normalise_guess(label)
         if key not in self._guess_index:
             raise ArenaError(f"{label!r} is not a guess of {self.spec}: {self.describe_guesses()}")
@@ -339,7 +343,21 @@ class Game:
 
     def partition(self, guess: Index, candidates: Indexes) -> dict[Reply, Indexes]:
         """The candidates split by their reply to `guess`, in reply order (each class keeps
-        the candidates' order)."""
+        the candidates' order). `guess` is an index into the guesses (no index from the end),
+        `candidates` an int array of indexes into the secrets."""
+        # O(1) checks only: this is the solvers' inner loop (an index array's range is checked
+        # where it is not an int array already, and where it is, by numpy's own IndexError)
+        if isinstance(guess, bool) or not isinstance(guess, (int, np.integer)) or not 0 <= guess < len(self.guesses):
+            door.index(guess, "partition: guess", len(self.guesses), "guesses")
+        if not isinstance(candidates, np.ndarray) or candidates.dtype.kind not in "iu":
+            candidates = door.indexes(candidates, "partition: candidates", len(self.secrets), "secrets")
+        try:
+            return self._partition(guess, candidates)
+        except IndexError:
+            door.indexes(candidates, "partition: candidates", len(self.secrets), "secrets")
+            raise
+
+    def _partition(self, guess: Index, candidates: Indexes) -> dict[Reply, Indexes]:
         if len(candidates) <= _TINY:  # most nodes of a tree are this small: plain Python is faster
             classes: dict[Reply, list[Index]] = {}
             for secret, reply in zip(candidates.tolist(), self.table[guess, candidates].tolist()):

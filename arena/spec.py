@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .errors import ArenaError, choices
+from .errors import ArenaError, ArenaTypeError, choices
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     >>> parse_spec("minimax:pool=all,small=3")
     ('minimax', {'pool': 'all', 'small': '3'})
     """
-    if not isinstance(spec, str) or not spec.strip():
+    if not isinstance(spec, str):
+        raise ArenaTypeError(f"a spec is a str, name or name:key=value,key=value (such as 'mastermind:pegs=3'), "
+                             f"got {spec!r} ({type(spec).__name__})")
+    if not spec.strip():
         raise ArenaError(f"empty spec {spec!r}: write name or name:key=value,key=value")
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
