@@ -16,14 +16,19 @@ agents and installed entry points need no permission (they are code the user ins
 from __future__ import annotations
 
 import importlib
+import inspect
+import os
 import pkgutil
+import traceback
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Iterator
 
+from arena import __file__ as _arena_init
 from arena.errors import ArenaError, choices
 from arena.spec import bind, parse_spec
 from arena.traits import Traits
@@ -102,9 +107,17 @@ def lookup(name: str, role: str) -> tuple[type, dict[str, str], Alias | None]:
 
 
 def names(role: str) -> list[str]:
-    """Every name an agent of this role can be given: built-ins and entry points."""
+    """Every name an agent of this role can be given: built-ins and the entry points whose
+    class plays this role (one that fails to load is listed under both: its error says why)."""
     found = set(builtin()[role])
-    found.update(ep.name for ep in entry_points(group="arena.agents"))
+    for ep in entry_points(group="arena.agents"):
+        try:
+            cls = ep.load()
+        except Exception:  # a broken plug-in: lookup reports it by name
+            found.add(ep.name)
+            continue
+        if getattr(cls, "role", "guesser") == role:
+            found.add(ep.name)
     return sorted(found)
 
 
@@ -198,7 +211,40 @@ def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = 
         raise ArenaError(f"{role} {name!r} declares no traits: give its class `traits = Traits(...)` "
                          f"(arena.traits), or subclass agents.{role.title()}")
     agent.label = spec.strip()  # as the user wrote it (the alias survives: `knuth`, not `minimax`)
+    _note_outside_code(cls, role, agent.label)
     return agent
+
+
+# --- an outside agent's failure, told as such --------------------------------------------------
+
+_PROJECT = tuple(str(Path(p).resolve().parent) + os.sep for p in (__file__, _arena_init))
+_outside: dict[str, str] = {}  # source file of an agent class from outside the project -> "guesser first_ten:FirstTen"
+
+
+def _note_outside_code(cls: type, role: str, label: str) -> None:
+    """Remember the files of an agent's classes that are not the project's (a module:Class or
+    entry-point agent), so a failure in them is reported as that agent's, at its own line."""
+    for klass in cls.__mro__:
+        try:
+            path = inspect.getsourcefile(klass)
+        except TypeError:  # a built-in class (object)
+            continue
+        if path and not str(Path(path).resolve()).startswith(_PROJECT):
+            _outside.setdefault(str(Path(path).resolve()), f"{role} {label}")
+
+
+def agent_fault(error: BaseException) -> str | None:
+    """If `error` was raised in (or below) the code of an agent from outside the project, one
+    line naming the agent and its own file, line and function: `guesser first_ten:FirstTen
+    failed at first_ten.py:14 in choose (pool[np.argmax(...)]): ValueError: ...`; else None."""
+    frames = traceback.extract_tb(error.__traceback__)
+    for frame in reversed(frames):
+        agent = _outside.get(str(Path(frame.filename).resolve()))
+        if agent is not None:
+            code = f" ({frame.line.strip()})" if frame.line else ""
+            detail = f"{type(error).__name__}: {error}".rstrip(": ").replace("\n", " ")
+            return f"{agent} failed at {Path(frame.filename).name}:{frame.lineno} in {frame.name}{code}: {detail}"
+    return None
 
 
 def make_guesser(spec: str, *, allow_import: bool | None = None):

@@ -46,12 +46,28 @@ def cmd_evaluate(args) -> None:
     game, guesser = _game(args.game), _guesser(args.guesser)
     chooser = make_chooser(args.chooser)
     seed = args.seed if args.seed is not None else guesser.values.get("seed", 0)
+    if args.time_limit is not None and not args.exploitability:
+        raise ArenaError("--time-limit bounds the game value's search: give it with --exploitability")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ArenaError(f"--time-limit must be a number of seconds > 0, got {args.time_limit}")
     result = evaluate_against(game, guesser, chooser, repeat=args.repeat, seed=seed, strikes=_strikes(args.strikes))
+    exploit = None
+    if args.exploitability:
+        from .equilibrium.exploitable import exploitability
+
+        if args.chooser != "uniform":
+            raise ArenaError("--exploitability plays the guesser against its worst secret, not --chooser")
+        if args.time_limit is None:
+            from .commands.equilibrium import warn_if_long
+
+            warn_if_long(game, no_symmetry=False)
+        exploit = exploitability(game, guesser, repeat=args.repeat, seed=seed, time_limit=args.time_limit)
     if args.plot:
         plot_histogram([result], args.plot)
     if args.json:
         from .games import timings
-        print_json(result.to_json() | timings(game, result.seconds))
+        extra = {"exploitability": exploit.to_json()} if exploit else {}
+        print_json(result.to_json() | timings(game, result.seconds) | extra)
         return
     print(result.header())
     print(result.summary())
@@ -62,6 +78,10 @@ def cmd_evaluate(args) -> None:
     print(text_histogram(result.histogram))
     if args.plot:
         print(f"histogram written to {args.plot}")
+    if exploit:
+        print(f"exploitability of {exploit.guesser} ({exploit.cost}):")
+        for line in exploit.lines():
+            print(f"  {line}")
 
 
 def _strikes(text: str | None) -> tuple[int, ...] | None:
@@ -161,7 +181,8 @@ def cmd_run(args) -> None:
     with lock:  # held while the store and the outputs beside it are written
         report = run_config(config, progress=not args.json and sys.stderr.isatty(), workers=workers,
                             backend=args.backend, scheduler=args.scheduler, out=args.out, force=args.force,
-                            retry_failed=args.retry_failed, timeout=timeout)
+                            retry_failed=args.retry_failed, timeout=timeout,
+                            notice=lambda line: print(f"arena run: {args.out}: {line}", file=sys.stderr))
         _show_report(report, args)
     _exit_status(report, args)
 
@@ -241,6 +262,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="write a histogram")
     p.add_argument("--strikes", metavar="K,K,...", help="report losses at these strike limits (Hangman)")
+    p.add_argument("--exploitability", action="store_true",
+                   help="also the guesser's cost against its worst secret beside the game value (double oracle)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="with --exploitability: stop the game value's search, bracketing it")
     p.add_argument("--chooser", default="uniform",
                    help="chooser spec (default uniform: every secret once); evil, minimax, spoiler: what they force")
     p.set_defaults(func=cmd_evaluate)
@@ -350,10 +375,20 @@ def notes_on_stderr(command: str):
         yield
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments; one the subcommand does not take is refused with that subcommand's usage
+    (`arena evaluate: error: unrecognized arguments: --workers 2`), not the top level's."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        sub = next(a for a in parser._subparsers._group_actions if isinstance(a, argparse._SubParsersAction))
+        sub.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     from agents.registry import imports_allowed
 
-    args = build_parser().parse_args(argv)
+    args = _parse(build_parser(), argv)
     try:
         with imports_allowed(getattr(args, "allow_import", False)), notes_on_stderr(args.command), \
                 stdout_for_json_only(bool(getattr(args, "json", False))):  # module:Class specs import only when asked
@@ -372,9 +407,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"arena {args.command}: error: out of memory; the instance is too big for this machine "
               "(ARENA_MEMORY_LIMIT sets the budget that instances are checked against)", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("arena: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        saved = f": {e}" if str(e) else ""  # what was kept, where the command knows (arena run --out)
+        print(f"arena {args.command}: interrupted{saved}", file=sys.stderr)
         return 130
+    except Exception as e:  # an agent from outside the project failed: its line, not our traceback
+        from agents.registry import agent_fault
+
+        fault = agent_fault(e)
+        if fault is None:
+            raise
+        print(f"arena {args.command}: error: {fault}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -17,7 +17,9 @@ A config is a grid, a list of rows, or both:
 Optional top-level keys: `block = 5` (repetitions of a random agent per task, the grain of
 parallel work and of resuming; a config may make at most 200,000 tasks), `strikes = [6, 8]`
 (strike limits to count losses at), `task_timeout = 60` (seconds a task may run before it is
-recorded as failed; `arena run --task-timeout` overrides it).
+recorded as failed; `arena run --task-timeout` overrides it), `payoff = "misses"` (what the
+grids and meta-games measure). Every key is in `KEYS`, from which the reference page
+docs/reference/config.md is written; an unknown key is refused with the nearest valid one.
 
 Without [[rows]], the grid `games` x `choosers` x `guessers` (each a spec, a list of specs or of
 {spec, label} tables) gives the cells. With [[rows]], the rows are the cells and the top-level
@@ -27,6 +29,7 @@ Without [[rows]], the grid `games` x `choosers` x `guessers` (each a spec, a lis
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import re
 import tomllib
@@ -38,12 +41,82 @@ from agents.registry import imports_are_allowed, make_agent, module_path
 
 from .errors import ArenaError, choices
 from .games import make_game
+from .payoff import payoff
 from .spec import parse_spec
 from .tournament.cells import files_read
 
-TOP_KEYS = {"title", "description", "seed", "repeat", "block", "strikes", "task_timeout", "game", "games", "guesser",
-            "guessers", "chooser", "choosers", "rows"}
-ROW_KEYS = {"label", "game", "guesser", "chooser", "repeat", "seed", "strikes", "published", "tolerance", "note"}
+@dataclass(frozen=True)
+class Key:
+    """One key a config may hold: where (top level, or in a [[rows]] table), what value it
+    takes, its default, and what it does. The parser checks keys against this table, and the
+    reference page of config keys (docs/reference/config.md) is written from it."""
+
+    name: str
+    where: str  # "top" or "row"
+    value: str
+    default: str
+    doc: str
+
+
+KEYS = (
+    Key("title", "top", "string", "the file's name", "the heading of the tables and the summary"),
+    Key("description", "top", "string", "none", "free text, kept with the stored results"),
+    Key("seed", "top", "integer >= 0", "0", "the tournament seed: every random choice of every cell flows from it"),
+    Key("repeat", "top", "integer >= 1", "1", "repetitions of a cell whose guesser or chooser is random "
+        "(a deterministic pair plays once)"),
+    Key("block", "top", "integer >= 1", "5", "repetitions per task: the grain of parallel work and of resuming "
+        "(at most 200,000 tasks a config)"),
+    Key("strikes", "top", "integer or list of integers >= 1", "[]", "strike limits to count games lost at "
+        "(Hangman), e.g. [6, 8]"),
+    Key("task_timeout", "top", "number of seconds > 0", "no limit", "a task still running after this is recorded "
+        "as failed (`arena run --task-timeout` overrides it)"),
+    Key("payoff", "top", "guesses, misses or lostK", "the game's cost: misses where they count, else guesses",
+        "what the summary grids, heat maps and meta-games measure (lostK: the share of games lost within K strikes)"),
+    Key("game", "top", "spec", "none", "the game of every cell (or every row's default)"),
+    Key("games", "top", "list of specs or of {spec, label}", "none", "the games of a grid"),
+    Key("guesser", "top", "spec", "none", "the guesser of every cell (or every row's default)"),
+    Key("guessers", "top", "list of specs or of {spec, label}", "none", "the guessers of a grid"),
+    Key("chooser", "top", "spec", "uniform", "the chooser of every cell (or every row's default)"),
+    Key("choosers", "top", "list of specs or of {spec, label}", "[\"uniform\"]", "the choosers of a grid"),
+    Key("rows", "top", "array of tables ([[rows]])", "none", "the cells one by one, instead of a grid"),
+    Key("label", "row", "string", "the guesser's spec", "the cell's name in the tables"),
+    Key("game", "row", "spec", "the top-level game", "this row's game"),
+    Key("guesser", "row", "spec", "the top-level guesser", "this row's guesser"),
+    Key("chooser", "row", "spec", "the top-level chooser", "this row's chooser"),
+    Key("repeat", "row", "integer >= 1", "the top-level repeat", "this row's repetitions"),
+    Key("seed", "row", "integer >= 0", "the top-level seed", "this row's seed"),
+    Key("strikes", "row", "integer or list of integers >= 1", "the top-level strikes", "this row's strike limits"),
+    Key("published", "row", "table of figures", "{}", "the published figures to reproduce: total, mean, max, "
+        "misses, misses_max, lostK (a number, or a range like \"7.32-7.38\")"),
+    Key("tolerance", "row", "table of figures", "mean 0.005, misses 0.005, others 0", "how far ours may be from "
+        "each published figure (a number, or a percentage like \"5%\")"),
+    Key("note", "row", "string", "none", "printed under the table beside the row"),
+)
+TOP_KEYS = {k.name for k in KEYS if k.where == "top"}
+ROW_KEYS = {k.name for k in KEYS if k.where == "row"}
+SINGULAR = {"game": "games", "guesser": "guessers", "chooser": "choosers"}
+
+
+def reference() -> str:
+    """The reference page of config keys, in Markdown, written from KEYS (docs/reference/config.md)."""
+    lines = ["# Config keys", "",
+             "Every key an `arena run` config may hold, as the parser reads it (written from "
+             "`arena.config.KEYS` by `python -m arena.config`; a test checks this page is current). "
+             "An unknown key is refused with the valid ones.", ""]
+    for where, heading in (("top", "Top level"), ("row", "In a `[[rows]]` table")):
+        lines += [f"## {heading}", "", "| key | value | default | what it does |", "| --- | --- | --- | --- |"]
+        lines += [f"| `{k.name}` | {k.value} | {k.default} | {k.doc} |" for k in KEYS if k.where == where]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _unknown_key(where: str, key: str, valid: set[str]) -> ArenaError:
+    """An unknown key, with the nearest valid one if it looks like a typo."""
+    close = difflib.get_close_matches(key, sorted(valid), n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return _fail(where, f"unknown key {key!r}{hint} (valid keys: {choices(sorted(valid))})")
+
+
 FIGURES = ("total", "mean", "max", "misses", "misses_max", "lostK")
 DEFAULT_TOLERANCE = {"total": 0, "mean": 0.005, "max": 0, "misses": 0.005, "misses_max": 0, "lost": 0}
 _FORMATS = {"total": ",.0f", "mean": ".2f", "max": "d", "misses": ".2f", "misses_max": "d", "lost": ",d"}
@@ -82,6 +155,7 @@ class Config:
     task_timeout: float | None = None  # seconds a task may run before it is failed (None: no limit)
     allow_import: bool = False  # may module:Class agents be imported (never on `arena report`)
     files: dict[str, str] | None = None  # file -> SHA-256 of every file the cells read, hashed on loading
+    payoff: str | None = None  # what the grids and meta-games measure (arena.payoff); None: each game's cost
 
 
 def _fail(where: str, message: str) -> ArenaError:
@@ -167,7 +241,18 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
     """
     unknown = set(data) - TOP_KEYS
     if unknown:
-        raise _fail(path, f"unknown key {sorted(unknown)[0]!r}; valid keys: {choices(sorted(TOP_KEYS))}")
+        raise _unknown_key(path, sorted(unknown)[0], TOP_KEYS)
+    for single, plural in SINGULAR.items():
+        if isinstance(data.get(single), list):
+            raise _fail(path, f"{single} takes one spec; for a list write {plural} = [...]")
+    pay = data.get("payoff")
+    if pay is not None:
+        if not isinstance(pay, str):
+            raise _fail(f"{path}: payoff", f"expected a string such as \"misses\", got {pay!r}")
+        try:
+            payoff(pay)
+        except ArenaError as e:
+            raise _fail(f"{path}: payoff", str(e)) from None
     seed = _int(f"{path}: seed", data.get("seed", 0))
     strikes = _strike_list(f"{path}: strikes", data.get("strikes", []))
     repeat = _int(f"{path}: repeat", data.get("repeat", 1), 1)
@@ -198,7 +283,7 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
         where = f"{path}: rows[{i}]"
         unknown = set(row) - ROW_KEYS
         if unknown:
-            raise _fail(where, f"unknown key {sorted(unknown)[0]!r}; valid keys: {choices(sorted(ROW_KEYS))}")
+            raise _unknown_key(where, sorted(unknown)[0], ROW_KEYS)
         picked = {}
         for key in ("game", "guesser", "chooser"):
             if key in row:
@@ -219,8 +304,14 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
     for cell in cells:
         for kind, spec in (("game", cell.game), ("chooser", cell.chooser), ("guesser", cell.guesser)):
             _check_syntax(path, kind, spec)
+    if pay is not None and pay.startswith("lost"):
+        limits = {k for cell in cells for k in cell.strikes} | {int(k[4:]) for cell in cells for k in cell.published
+                                                                  if _figure_kind(k) == "lost"}
+        if int(pay[4:]) not in limits:
+            raise _fail(f"{path}: payoff", f"{pay} counts games lost within {pay[4:]} strikes, but no cell counts "
+                        f"them: add strikes = [{pay[4:]}]")
     return Config(str(data.get("title", Path(path).stem)), cells, path, _int(f"{path}: block", data.get("block", 5), 1),
-                  task_timeout=timeout, allow_import=allow_import)
+                  task_timeout=timeout, allow_import=allow_import, payoff=pay)
 
 
 def _timeout(where: str, value: Any) -> float:
@@ -295,6 +386,10 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
                     raise ArenaError(f"{agent.label} plays at the terminal (arena play), not in a tournament")
                 if hasattr(agent, "check"):  # a game it can never play: an unknown secret, a missing file
                     agent.check(game)
+            if config.payoff in ("misses",) or (config.payoff or "").startswith("lost"):
+                if not game.strikes:
+                    raise ArenaError(f"payoff {config.payoff!r} needs a game where misses count, and {game.spec} "
+                                     "has none (payoff = \"guesses\" measures every game)")
             if hasattr(guesser, "openers_for"):
                 guesser.openers_for(game)
         except ArenaError as e:
@@ -310,3 +405,7 @@ def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
         low, high = _range(published)
         return low - tolerance <= ours <= high + tolerance
     return abs(ours - published) <= tolerance + 1e-9
+
+
+if __name__ == "__main__":  # python -m arena.config > docs/reference/config.md
+    print(reference())

@@ -33,15 +33,18 @@ class Sums:
     squares: int = 0
     worst: int = 0
     histogram: dict[int, int] = field(default_factory=dict)
+    repetition_squares: int = 0  # sum over repetitions of (the repetition's total)**2
 
     def add(self, values: np.ndarray) -> None:
-        """Count a block of per-game values."""
+        """Count a block of per-game values: one row per repetition (a 1-D block is one)."""
         if not values.size:
             return
         v = np.asarray(values, dtype=np.int64)
         self.count += int(v.size)
         self.total += int(v.sum())
         self.squares += int((v * v).sum())
+        rows = v.reshape(-1, v.shape[-1]).sum(axis=1)  # exact: Python ints below
+        self.repetition_squares += sum(int(t) * int(t) for t in rows.tolist())
         self.worst = max(self.worst, int(v.max()))
         keys, counts = np.unique(v, return_counts=True)
         for key, c in zip(keys.tolist(), counts.tolist()):
@@ -94,6 +97,8 @@ class Evaluation:
     shape: tuple[int, int] = (0, 0)  # (repetitions, secrets)
     worst: np.ndarray | None = field(default=None, repr=False, compare=False)
     worst_misses: np.ndarray | None = field(default=None, repr=False, compare=False)
+    column_totals: np.ndarray | None = field(default=None, repr=False, compare=False)  # sum over repetitions, per secret
+    column_misses: np.ndarray | None = field(default=None, repr=False, compare=False)  # the same for misses
 
     def __post_init__(self):
         """Built from whole arrays: derive the sums and the per-secret worst from them."""
@@ -101,9 +106,11 @@ class Evaluation:
             object.__setattr__(self, "sums", Sums.of(self.guesses))
             object.__setattr__(self, "shape", tuple(self.guesses.shape))
             object.__setattr__(self, "worst", self.guesses.max(axis=0))
+            object.__setattr__(self, "column_totals", self.guesses.sum(axis=0, dtype=np.int64))
             if self.misses is not None:
                 object.__setattr__(self, "miss_sums", Sums.of(self.misses))
                 object.__setattr__(self, "worst_misses", self.misses.max(axis=0))
+                object.__setattr__(self, "column_misses", self.misses.sum(axis=0, dtype=np.int64))
 
     @property
     def counts_misses(self) -> bool:
@@ -233,6 +240,8 @@ class Streamed:
         self.sums, self.miss_sums = Sums(), (Sums() if counts_misses else None)
         self.worst = np.zeros(columns, dtype=np.int64)
         self.worst_misses = np.zeros(columns, dtype=np.int64) if counts_misses else None
+        self.column_totals = np.zeros(columns, dtype=np.int64)
+        self.column_misses = np.zeros(columns, dtype=np.int64) if counts_misses else None
         self.blocks: list[np.ndarray] = []
         self.miss_blocks: list[np.ndarray] = []
 
@@ -240,11 +249,13 @@ class Streamed:
         """Count a block of rows (repetitions) of per-game guesses (and misses)."""
         self.sums.add(guesses)
         np.maximum(self.worst, guesses.max(axis=0), out=self.worst)
+        self.column_totals += guesses.sum(axis=0, dtype=np.int64)
         if self.keeping:
             self.blocks.append(guesses)
         if self.miss_sums is not None:
             self.miss_sums.add(misses)
             np.maximum(self.worst_misses, misses.max(axis=0), out=self.worst_misses)
+            self.column_misses += misses.sum(axis=0, dtype=np.int64)
             if self.keeping:
                 self.miss_blocks.append(misses)
 
@@ -254,7 +265,8 @@ class Streamed:
         return {"guesses": np.concatenate(self.blocks) if kept else None,
                 "misses": np.concatenate(self.miss_blocks) if kept and self.miss_sums is not None else None,
                 "sums": self.sums, "miss_sums": self.miss_sums, "shape": (self.repeat, self.columns),
-                "worst": self.worst, "worst_misses": self.worst_misses}
+                "worst": self.worst, "worst_misses": self.worst_misses,
+                "column_totals": self.column_totals, "column_misses": self.column_misses}
 
 
 def repetition_chunks(repeat: int, games_each: int) -> list[range]:

@@ -1,14 +1,23 @@
 """The results of a config: each cell judged against its published figures, the table that
-puts ours beside theirs, the guesser x chooser summary and the meta-game, and the CSV."""
+puts ours beside theirs, the guesser x chooser summary and the meta-game on a named payoff,
+the ranking of the guessers, and the CSV; and a stored run loaded back (`Report.from_dir`)."""
 
 from __future__ import annotations
 
 import csv
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from .config import DEFAULT_TOLERANCE, _FORMATS, Cell, Config, _figure_kind, agrees
+from .config import DEFAULT_TOLERANCE, _FORMATS, Cell, Config, _figure_kind, agrees, parse_config
+from .errors import ArenaError
 from .frames import pandas
+from .payoff import Payoff, default, payoff
+from .tournament.store import read_store
+from .tournament.tally import Tally
+
+NOT_RUN = "not run yet (resume with arena run CONFIG --out DIR)"
 
 
 @dataclass
@@ -20,6 +29,7 @@ class Result:
     error: str | None = None  # an agent that raised or broke the rules: its cell failed
     histogram: dict[int, int] | None = None  # guesses -> games, for the plots
     status: str = "ok"  # ok (figures measured), failed (a task failed) or not run (not stored yet)
+    misses_histogram: dict[int, int] | None = None  # misses -> games, where misses count
 
     @property
     def measured(self) -> bool:
@@ -28,7 +38,8 @@ class Result:
 
 
 def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None = None,
-          histogram: dict[int, int] | None = None, status: str | None = None) -> Result:
+          histogram: dict[int, int] | None = None, status: str | None = None,
+          misses_histogram: dict[int, int] | None = None) -> Result:
     """The cell's result, with its verdict against the published figures.
 
     With an `error` and no figures the cell failed (status `failed`, or `not run`); an error
@@ -41,7 +52,36 @@ def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None 
         return Result(cell, ours, seconds, False, f"no figure {missing[0]!r} for this game")
     verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[_figure_kind(k)]))
                 for k, v in cell.published.items()]
-    return Result(cell, ours, seconds, all(verdicts) if verdicts else None, histogram=histogram)
+    return Result(cell, ours, seconds, all(verdicts) if verdicts else None, histogram=histogram,
+                  misses_histogram=misses_histogram)
+
+
+def judge_cell(cell: Cell, mine: list) -> Result:
+    """A cell's Result from its tasks' results in block order (None: a task not run yet).
+
+    Failed tasks fail the cell with the first task's error (and how many failed); missing ones
+    mark it not run; otherwise the tallies add up to the cell's figures.
+    """
+    seconds = sum(r[3] for r in mine if r is not None)
+    if not mine or any(r is None for r in mine):
+        return judge(cell, {}, seconds, NOT_RUN, status="not run")
+    errors = [r[2] for r in mine if r[0] != "ok"]
+    if errors:
+        more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
+        return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
+    tallies = [Tally.from_json(r[1]) for r in mine]
+    tally = sum(tallies[1:], tallies[0])
+    return judge(cell, tally.figures(), seconds, histogram=tally.histogram,
+                 misses_histogram=tally.misses_histogram if tally.misses is not None else None)
+
+
+def confidence_interval(mean: float, error: float, repeat: int, level: float = 0.95) -> tuple[float, float]:
+    """Student's t interval of a mean estimated from `repeat` repetitions with standard error
+    `error`: mean -/+ t_{(1+level)/2, repeat-1} * error."""
+    from scipy.stats import t  # lazy: heavy
+
+    half = float(t.ppf((1 + level) / 2, repeat - 1)) * error
+    return mean - half, mean + half
 
 
 @dataclass
@@ -114,6 +154,39 @@ class Report:
              "seconds": round(r.seconds, 3)}
             for r in self.results]}
 
+    @classmethod
+    def from_dir(cls, directory: str | Path) -> "Report":
+        """The Report of a run stored in `directory` (by `arena run CONFIG --out DIR`), from the
+        store alone: the config last run into it (read as data: no agent is imported or built),
+        its plan and its results. A partial run's missing cells are `not run`, a failed task's
+        cell `failed`; a missing, damaged or foreign store is an ArenaError saying what to do."""
+        text, plan, rows = read_store(directory)
+        path = Path(directory) / "results.sqlite"
+        fix = f"rerun arena run CONFIG --out {directory} --force to rebuild the store"
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ArenaError(f"{path}: the stored config is not valid TOML ({e}); {fix}") from None
+        try:
+            config = parse_config(data, f"{path} (stored config)")
+        except ArenaError as e:
+            raise ArenaError(f"{e}; {fix}") from None
+        config.text = text
+        by_cell: list[list] = [[] for _ in config.cells]
+        for key, cell, block in plan:
+            if not isinstance(cell, int) or not 0 <= cell < len(by_cell):
+                raise ArenaError(f"{path}: the stored plan names cell {cell!r} of {len(by_cell)}; {fix}")
+            by_cell[cell].append(rows.get(key))
+        judged = [judge_cell(cell, mine) for cell, mine in zip(config.cells, by_cell)]
+        return cls(config, judged, sum(r.seconds for r in judged))
+
+    def payoff_for(self, game: str) -> Payoff:
+        """The payoff this game's grid, heat map and meta-game use: the config's `payoff`, else
+        the game's own cost (misses where they count, else guesses)."""
+        if self.config.payoff:
+            return payoff(self.config.payoff)
+        return default(any("misses" in r.ours for r in self.results if r.cell.game == game))
+
     def grids(self) -> dict[str, tuple[list[str], list[str], dict]]:
         """Per game: the choosers, the guessers and (chooser, guesser) -> result, for games where
         several choosers played (a tournament rather than a reproduction)."""
@@ -128,76 +201,202 @@ class Report:
         return {g: v for g, v in out.items() if len(v[0]) > 1}
 
     def summary(self) -> str:
-        """Guessers x choosers per game: mean guesses (worst), and the loss rate where strikes count."""
+        """Guessers x choosers per game, on the game's payoff: its mean (± its standard error
+        where random agents repeat), the worst game, and the loss rate within each strike limit."""
         lines = []
         for game, (choosers, guessers, cells) in self.grids().items():
-            lw = max(len("guesser"), *map(len, guessers))
-            lines.append(f"{game}: mean guesses (worst) [loss rate]")
-            lines.append(f"{'guesser':<{lw}} " + " ".join(f"{c:>22}" for c in choosers))
+            pay = self.payoff_for(game)
+            limits = sorted({int(k[4:-5]) for r in cells.values() for k in r.ours
+                             if k.startswith("lost") and k.endswith("_rate")})
+            texts = {(c, g): _grid_text(cells.get((c, g)), pay, limits) for c in choosers for g in guessers}
+            worst = self.worst_secrets(game)
+            columns = choosers + (["worst secret"] if worst else [])
             for g in guessers:
-                row = []
-                for c in choosers:
-                    r = cells.get((c, g))
-                    if r is None or not r.measured:
-                        row.append(r.status if r is not None else "")
-                        continue
-                    text = f"{r.ours['mean']:.3f} ({r.ours['max']})"
-                    lost = [k for k in r.ours if k.startswith("lost")]
-                    if lost:
-                        text += f" [{r.ours[lost[0]] / max(1, r.ours['total'] / r.ours['mean']):.1%}]"
-                    row.append(text)
-                lines.append(f"{g:<{lw}} " + " ".join(f"{t:>22}" for t in row))
+                texts["worst secret", g] = f"{worst[g]:.3f}" if g in worst else ""
+            width = max(12, *(len(t) for t in texts.values()), *map(len, columns))
+            lw = max(len("guesser"), *map(len, guessers))
+            worst_game = " (worst)" if pay.worst else ""
+            losses = f" [loss rate within {', '.join(map(str, limits))} strikes]" if limits else ""
+            lines.append(f"{game}: {pay.title}{' ± standard error' if _any_error(cells, pay) else ''}{worst_game}"
+                         f"{losses}" + ("; worst secret: its cost against the worst chooser" if worst else ""))
+            lines.append(f"{'guesser':<{lw}} " + " ".join(f"{c:>{width}}" for c in columns))
+            for g in guessers:
+                lines.append(f"{g:<{lw}} " + " ".join(f"{texts[c, g]:>{width}}" for c in columns))
             lines.append(self.meta_game(game, choosers, guessers, cells))
         return "\n".join(lines)
 
     def meta_game(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> str:
-        """The chooser x guesser table as a zero-sum game (payoff to the chooser: mean guesses, or
-        mean misses where misses count)."""
+        """The chooser x guesser table as a zero-sum game whose payoff to the chooser is the
+        game's payoff (`payoff_for`), named with its unit."""
         if len(choosers) < 2 and len(guessers) < 2:
             return ""
+        pay = self.payoff_for(game)
         if any(cells.get((c, g)) is None or not cells[c, g].measured for c in choosers for g in guessers):
-            return "  meta-game: not solved (a cell failed or is missing)"
+            return f"  meta-game on {pay.title}: not solved (a cell failed or is missing)"
+        missing = [(c, g) for c in choosers for g in guessers if pay.figure not in cells[c, g].ours]
+        if missing:
+            return f"  meta-game on {pay.title}: not solved ({missing[0][1]} against {missing[0][0]} has no {pay.key})"
         try:
             from .equilibrium import solve_matrix_game
         except ImportError:
             return "  meta-game: the equilibrium solver is not available"
         import numpy as np
-        key = "misses" if "misses" in cells[choosers[0], guessers[0]].ours else "mean"
-        payoff = np.array([[cells[c, g].ours[key] for g in guessers] for c in choosers])
-        solution = solve_matrix_game(payoff)
+        matrix = np.array([[cells[c, g].ours[pay.figure] for g in guessers] for c in choosers])
+        solution = solve_matrix_game(matrix)
         self.mixes[game] = (choosers, solution.row, guessers, solution.column, solution.value)
         mix = lambda names, p: ", ".join(f"{n} {q:.3f}" for n, q in zip(names, p) if q > 1e-9)
-        unit = "misses" if key == "misses" else "guesses"
-        return (f"  meta-game value {solution.value:.4f} {unit}; choosers: {mix(choosers, solution.row)}; "
-                f"guessers: {mix(guessers, solution.column)}")
+        return (f"  meta-game on {pay.title}: value {pay.describe(solution.value)}; choosers: "
+                f"{mix(choosers, solution.row)}; guessers: {mix(guessers, solution.column)}")
 
-    #: results.csv's columns, and the frame's.
-    COLUMNS = ("label", "game", "chooser", "guesser", "repeat", "seed", "total", "mean", "std", "max",
-               "published_total", "published_mean", "published_max", "agree", "status", "error")
+    def grid(self, game: str):
+        """A game's guesser x chooser grid on its payoff, as a pandas DataFrame (guessers as the
+        index, choosers as columns; NaN where a cell failed or was not run)."""
+        grids = self.grids()
+        if game not in grids:
+            raise ArenaError(f"no guesser x chooser grid for {game!r}; grids: {', '.join(grids) or 'none'}")
+        choosers, guessers, cells = grids[game]
+        pay = self.payoff_for(game)
+        values = [[cells[c, g].ours.get(pay.figure) if (c, g) in cells and cells[c, g].measured else None
+                   for c in choosers] for g in guessers]
+        frame = pandas().DataFrame(values, index=guessers, columns=choosers, dtype=float)
+        frame.index.name, frame.columns.name = "guesser", pay.title
+        return frame
 
-    def rows(self) -> list[list]:
-        """One row per cell in COLUMNS' order, failed ones included (a figure not measured or
-        not published is None): what results.csv and the frame hold."""
+    def meta_game_solution(self, game: str) -> dict | None:
+        """The equilibrium of a game's grid as a zero-sum game on its payoff: the value, its
+        payoff and unit, and both mixes by name (None when a cell is missing)."""
+        grids = self.grids()
+        if game not in grids:
+            raise ArenaError(f"no guesser x chooser grid for {game!r}; grids: {', '.join(grids) or 'none'}")
+        if game not in self.mixes:
+            self.meta_game(game, *grids[game])
+        if game not in self.mixes:
+            return None
+        choosers, row, guessers, column, value = self.mixes[game]
+        pay = self.payoff_for(game)
+        return {"value": float(value), "payoff": pay.key, "unit": pay.unit,
+                "choosers": dict(zip(choosers, map(float, row))), "guessers": dict(zip(guessers, map(float, column)))}
+
+    def worst_secrets(self, game: str) -> dict[str, float]:
+        """Per guesser of a game, its (mean) cost in the game's payoff against its worst secret,
+        read off a cell where it played every secret (against the uniform chooser): its value
+        against the worst chooser of all, to set beside the game's value (`arena evaluate GAME
+        GUESSER --exploitability`)."""
+        pay = self.payoff_for(game)
+        found: dict[str, float] = {}
+        if pay.against_worst is None:
+            return found
+        for r in self.results:
+            if r.cell.game == game and r.measured and pay.against_worst in r.ours:
+                found.setdefault(r.cell.label, r.ours[pay.against_worst])
+        return found
+
+    def ranking(self, game: str | None = None) -> list[dict]:
+        """The guessers ranked per game and chooser on the game's payoff (smallest first): its
+        mean, and where random agents repeated, the standard error between repetitions and a
+        95% Student-t confidence interval (None for an exact figure). Cells not measured are left out."""
         rows = []
         for r in self.results:
-            c, p, o = r.cell, r.cell.published, r.ours
-            rows.append([c.label, c.game, c.chooser, c.guesser, c.repeat, c.seed, o.get("total"),
-                         round(o["mean"], 6) if "mean" in o else None, round(o["std"], 6) if "std" in o else None,
-                         o.get("max"), p.get("total"), p.get("mean"), p.get("max"), r.agree, r.status, r.error])
+            if not r.measured or game is not None and r.cell.game != game:
+                continue
+            pay = self.payoff_for(r.cell.game)
+            if pay.figure not in r.ours:
+                continue
+            mean, error = r.ours[pay.figure], r.ours.get(pay.error) if pay.error else None
+            low, high = confidence_interval(mean, error, r.cell.repeat) if error is not None else (None, None)
+            rows.append({"game": r.cell.game, "chooser": r.cell.chooser, "guesser": r.cell.label, "payoff": pay.key,
+                         "mean": mean, "se": error, "ci_low": low, "ci_high": high})
+        rows.sort(key=lambda row: (row["game"], row["chooser"], row["mean"]))
+        place: dict[tuple[str, str], int] = {}
+        for row in rows:
+            place[row["game"], row["chooser"]] = place.get((row["game"], row["chooser"]), 0) + 1
+            row["rank"] = place[row["game"], row["chooser"]]
         return rows
+
+    def ranking_frame(self, game: str | None = None):
+        """`ranking()` as a pandas DataFrame."""
+        return pandas().DataFrame(self.ranking(game), columns=["game", "chooser", "rank", "guesser", "payoff", "mean",
+                                                               "se", "ci_low", "ci_high"])
+
+    def columns(self) -> list[str]:
+        """results.csv's columns, and the frame's: the cell, every payoff figure any cell measured
+        (guesses; misses and the games lost within each strike limit where misses count), the
+        standard errors and 95% intervals of the means where random agents repeat, what was
+        published, and the verdict."""
+        seen = {k for r in self.results for k in r.ours}
+        limits = sorted({int(k[4:-5]) for k in seen if k.startswith("lost") and k.endswith("_rate")})
+        figures = ["total", "mean", "mean_se", "mean_ci_low", "mean_ci_high", "std", "max", "worst_secret"]
+        if "misses" in seen or any(r.cell.published.get("misses") is not None for r in self.results):
+            figures += ["misses", "misses_se", "misses_ci_low", "misses_ci_high", "misses_max", "misses_worst_secret"]
+        figures += [f"{what}{k}{rate}" for k in limits for what, rate in (("lost", ""), ("lost", "_rate"))]
+        published = ["total", "mean", "max"] + [k for k in dict.fromkeys(
+            k for r in self.results for k in r.cell.published) if k not in ("total", "mean", "max")]
+        return (["label", "game", "chooser", "guesser", "repeat", "seed"] + figures +
+                [f"published_{k}" for k in published] + ["agree", "status", "error"])
+
+    def rows(self) -> list[list]:
+        """One row per cell in `columns()` order, failed ones included (a figure not measured or
+        not published is None): what results.csv and the frame hold."""
+        columns = self.columns()
+        return [[_cell_value(r, column) for column in columns] for r in self.results]
 
     def write_csv(self, path: str) -> None:
         """One row per cell, failed ones included (figures blank, status and error filled in);
         no timings, so the same seed gives the same bytes whatever the workers."""
         with open(path, "w", newline="") as f:
             w = csv.writer(f)  # writes None as a blank field
-            w.writerow(self.COLUMNS)
+            w.writerow(self.columns())
             w.writerows(self.rows())
 
     def to_frame(self):
         """results.csv as a pandas DataFrame: one row per cell, the same columns (a blank
         field is None; `pandas.read_csv` reads it as NaN)."""
-        return pandas().DataFrame(self.rows(), columns=list(self.COLUMNS))
+        return pandas().DataFrame(self.rows(), columns=self.columns())
+
+
+def _cell_value(r: Result, column: str) -> Any:
+    """One field of a cell's CSV row."""
+    c, o = r.cell, r.ours
+    identity = {"label": c.label, "game": c.game, "chooser": c.chooser, "guesser": c.guesser, "repeat": c.repeat,
+                "seed": c.seed, "agree": r.agree, "status": r.status, "error": r.error}
+    if column in identity:
+        return identity[column]
+    if column.startswith("published_"):
+        return c.published.get(column[len("published_"):])
+    if column.endswith(("_ci_low", "_ci_high")):
+        mean_key = column.rsplit("_ci_", 1)[0]
+        error = o.get(f"{mean_key}_se")
+        if error is None or mean_key not in o:
+            return None
+        low, high = confidence_interval(o[mean_key], error, c.repeat)
+        return round(low if column.endswith("low") else high, 6)
+    value = o.get(column)
+    exact = column == "total" or column.startswith("lost") and not column.endswith("_rate")  # counts, kept whole
+    return round(value, 6) if isinstance(value, float) and not exact else value
+
+
+def _any_error(cells: dict, pay: Payoff) -> bool:
+    return pay.error is not None and any(pay.error in r.ours for r in cells.values() if r is not None)
+
+
+def _grid_text(r: Result | None, pay: Payoff, limits: list[int]) -> str:
+    """One cell of a summary grid: `3.270 ±0.021 (5) [12.5%, 3.1%]`, or why it has no figure."""
+    if r is None:
+        return ""
+    if not r.measured:
+        return r.status
+    if pay.figure not in r.ours:
+        return f"no {pay.key}"
+    value = r.ours[pay.figure]
+    text = f"{value:.1%}" if pay.key.startswith("lost") else f"{value:.3f}"
+    if pay.error and pay.error in r.ours:
+        text += f" ±{r.ours[pay.error]:.3f}"
+    if pay.worst:
+        text += f" ({r.ours[pay.worst]})"
+    rates = [r.ours.get(f"lost{k}_rate") for k in limits]
+    if limits and all(v is not None for v in rates):
+        text += " [" + ", ".join(f"{v:.1%}" for v in rates) + "]"
+    return text
 
 
 def _figure(key: str, value: Any, repeat: int = 1) -> str:

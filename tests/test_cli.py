@@ -514,9 +514,9 @@ def test_a_tournament_prints_its_grids_and_its_cells_only_when_asked(tmp_path, c
     config.write_text('title = "t"\ngames = ["mastermind:pegs=2,colors=3"]\nchoosers = ["uniform", "evil"]\n'
                       'guessers = ["lowest", "knuth"]\n')
     rc, short, _ = run(capsys, "run", str(config))
-    assert rc == 0 and "mean guesses (worst)" in short and "cell " not in short and "4 cells" in short
+    assert rc == 0 and "mean guesses per game (worst)" in short and "cell " not in short and "4 cells" in short
     rc, full, _ = run(capsys, "run", str(config), "--cells")
-    assert rc == 0 and full.splitlines()[1].startswith("cell ") and "mean guesses (worst)" in full
+    assert rc == 0 and full.splitlines()[1].startswith("cell ") and "mean guesses per game (worst)" in full
     reproduction = tmp_path / "r.toml"  # one chooser: no grid, so the cells are the table
     reproduction.write_text('title = "r"\ngames = ["mastermind:pegs=2,colors=3"]\nguessers = ["knuth"]\n')
     rc, out, _ = run(capsys, "run", str(reproduction))

@@ -99,13 +99,18 @@ def _stored(path) -> int:
         return 0
 
 
-def test_a_changed_config_is_refused_unless_forced(tmp_path, capsys):
+def test_a_changed_config_runs_only_its_new_tasks_and_force_discards(tmp_path, capsys):
     out = str(tmp_path / "out")
     assert main(["run", write(tmp_path), "--out", out, "--no-plots"]) == 0
+    held = _stored(tmp_path / "out" / "results.sqlite")
     changed = write(tmp_path, CONFIG.replace("seed = 42", "seed = 43"), "u.toml")
-    assert main(["run", changed, "--out", out, "--no-plots"]) == 2
-    assert "different config" in capsys.readouterr().err
+    capsys.readouterr()
+    assert main(["run", changed, "--out", out, "--no-plots"]) == 0
+    assert "reused" in capsys.readouterr().err
+    grown = _stored(tmp_path / "out" / "results.sqlite")
+    assert grown > held  # the old seed's results are kept beside the new ones
     assert main(["run", changed, "--out", out, "--force", "--no-plots"]) == 0
+    assert _stored(tmp_path / "out" / "results.sqlite") == grown - held
 
 
 def test_report_reprints_a_stored_tournament(tmp_path, capsys):
@@ -138,11 +143,12 @@ def test_an_agent_that_raises_fails_its_own_cells(tmp_path, capsys, monkeypatch)
     path = write(tmp_path, 'game = "mastermind:pegs=2,colors=3"\nguessers = ["lowest", "brokenagent:Broken"]\n')
     assert main(["run", path, "--allow-import"]) == 0  # a module:Class agent imports only when allowed
     out = capsys.readouterr().out
-    assert "FAILED 'brokenagent:Broken': ValueError: this agent always fails" in out
+    assert ("FAILED 'brokenagent:Broken': guesser brokenagent:Broken failed at brokenagent.py:9 in choose "
+            "(raise ValueError(\"this agent always fails\")): ValueError: this agent always fails") in out
     from agents import imports_allowed
     with imports_allowed():
         report = run_config(load_config(path))
-    assert report.results[0].error is None and report.results[1].error.startswith("ValueError")
+    assert report.results[0].error is None and report.results[1].error.endswith("ValueError: this agent always fails")
 
 
 PLUGIN = {

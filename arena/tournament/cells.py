@@ -6,10 +6,14 @@ number of workers, the backend, or the order in which tasks finish.
 
 A task's key (its identity in the results store) is a hash of everything that can change
 its result: the game, chooser and guesser specs, the seeds, the block and its size, the
-strike limits, and the contents of every file the game or the agents read (word lists,
-weights, saved trees and equilibria, the shipped word lists). Two rows of a config that
-differ in any of these never share a stored result, and a store never serves a result made
-from another version of a file.
+strike limits, the contents of every file the game or the agents read (word lists,
+weights, saved trees and equilibria, the shipped word lists), and the code that computes it
+(the project's version and source, and any outside agent's source and distribution: see
+provenance.py). Two rows of a config that differ in any of these never share a stored
+result, and a store never serves a result made from another version of a file or of the code.
+
+A task's `slot` hashes the same identity without the files and the code: the place the task
+fills in a study, so a store can say why it reruns a task it held ("first-ten: code changed").
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from ..errors import ArenaError
 from ..games import GAMES
 from ..spec import bind, canonical, parse_spec
 from ..words import SHIPPED
+from .provenance import task_code, verify
 
 #: Most tasks a run may have: each is a row in memory and in the store, so a config asking for
 #: more (a huge `repeat` in small blocks) is refused before any is built.
@@ -50,21 +55,28 @@ class Task:
     cell_seed: int = 0  # the cell's seed, which `seed` is derived from
     files: tuple[tuple[str, str], ...] = ()  # (file as named in a spec, its SHA-256) for every file read
     allow_import: bool = field(default=False, compare=False)  # may module:Class agents be imported
+    code: tuple[tuple[str, str], ...] = ()  # (source, digest) of the code it runs: provenance.task_code
 
     @cached_property
     def key(self) -> str:
         """The task's identity in the results store: a SHA-256 of everything its result depends on."""
-        return task_key(self)
+        return _sha(self.identity())
+
+    @cached_property
+    def slot(self) -> str:
+        """The task's place in a study: its key without the files' contents and the code."""
+        return _sha({k: v for k, v in self.identity().items() if k not in ("files", "code")})
 
     def identity(self) -> dict:
         """What the key hashes, readable (the store keeps it beside the result)."""
         return {"game": canonical_game(self.game), "chooser": self.chooser, "guesser": self.guesser,
                 "cell_seed": self.cell_seed, "seed": self.seed, "block": self.block, "repeat": self.repeat,
-                "strikes": list(self.strikes), "files": [list(f) for f in self.files]}
+                "strikes": list(self.strikes), "files": [list(f) for f in self.files],
+                "code": [list(c) for c in self.code]}
 
 
-def task_key(task: Task) -> str:
-    text = json.dumps(task.identity(), sort_keys=True, separators=(",", ":"))
+def _sha(data: dict) -> str:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -183,15 +195,20 @@ def expand(cells, block: int = 5, files: dict[str, str] | None = None, allow_imp
     repeats = cell_repeats(cells, allow_import)
     check_task_count(repeats, block, where)
     files = files_read(cells) if files is None else files
+    codes: dict[tuple[str, str, str], tuple] = {}
     tasks = []
     for i, (cell, repeat) in enumerate(zip(cells, repeats)):
         limits = tuple(sorted({int(k[4:]) for k in cell.published if k.startswith("lost")} | set(cell.strikes)))
         read = tuple((name, files.get(name) or file_digest(name))
                      for name in _names(cell))
+        code = codes.get((cell.game, cell.chooser, cell.guesser))
+        if code is None:
+            code = codes[cell.game, cell.chooser, cell.guesser] = task_code(cell.game, cell.chooser, cell.guesser)
+            verify(code)  # this process holds the code the keys name (not an older import of it)
         for b, start in enumerate(range(0, repeat, block)):
             seed = task_seed(cell.seed, cell.game, cell.chooser, cell.guesser, b)
             tasks.append(Task(i, cell.game, cell.chooser, cell.guesser, b, min(block, repeat - start), seed, limits,
-                              cell.seed, read, allow_import))
+                              cell.seed, read, allow_import, code))
     return tasks
 
 

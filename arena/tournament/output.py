@@ -3,16 +3,12 @@ a stored tournament rebuilt without running anything."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from ..config import parse_config
-from ..errors import ArenaError
+from ..payoff import GUESSES, MISSES, Payoff
 from ..report import Report
-from .run import judge_cell
-from .store import read_store
 
 
 def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
@@ -25,13 +21,14 @@ def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
     written[1].write_text(report.table() + "\n\n" + report.summary() + "\n")
     if plots:
         for game, grid in report.grids().items():
+            pay = report.payoff_for(game)
             written.append(out / f"heatmap-{_slug(game)}.png")
-            heat_map(game, *grid, written[-1])
+            heat_map(game, *grid, written[-1], pay)
             written.append(out / f"histograms-{_slug(game)}.png")
-            histograms(game, *grid, written[-1])
+            histograms(game, *grid, written[-1], MISSES if pay is MISSES else GUESSES)
             if game in report.mixes:
                 written.append(out / f"equilibrium-{_slug(game)}.png")
-                equilibrium_mixes(game, *report.mixes[game], written[-1])
+                equilibrium_mixes(game, *report.mixes[game], written[-1], pay)
     return written
 
 
@@ -43,29 +40,31 @@ def _pyplot():
     return plt
 
 
-def histograms(game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path) -> None:
-    """Per chooser, the distribution of guesses per game for each guesser."""
+def histograms(game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path,
+               pay: Payoff = GUESSES) -> None:
+    """Per chooser, the distribution of guesses (or misses) per game for each guesser."""
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(choosers), figsize=(4 * len(choosers), 3.4), squeeze=False, sharey=True)
     for ax, chooser in zip(axes[0], choosers):
         for guesser in guessers:
             r = cells.get((chooser, guesser))
-            if r is None or not r.measured or not r.histogram:
+            histogram = r.misses_histogram if r is not None and pay is MISSES else r.histogram if r else None
+            if r is None or not r.measured or not histogram:
                 continue
-            values = sorted(r.histogram)
-            total = sum(r.histogram.values())
-            ax.plot(values, [r.histogram[v] / total for v in values], marker="o", ms=3, label=guesser)
-        ax.set_title(chooser, fontsize=9)
-        ax.set_xlabel("guesses per game")
+            values = sorted(histogram)
+            total = sum(histogram.values())
+            ax.plot(values, [histogram[v] / total for v in values], marker="o", ms=3, label=guesser)
+        ax.set_title(f"against {chooser}", fontsize=9)
+        ax.set_xlabel(f"{pay.unit} per game")
     axes[0][0].set_ylabel("share of games")
     axes[0][-1].legend(fontsize=7)
-    fig.suptitle(game)
+    fig.suptitle(f"{game}: distribution of {pay.unit} per game")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
-def equilibrium_mixes(game: str, choosers, row, guessers, column, value, path: Path) -> None:
+def equilibrium_mixes(game: str, choosers, row, guessers, column, value, path: Path, pay: Payoff = GUESSES) -> None:
     """The meta-game's equilibrium: the chooser's mix and the guesser's mix, as bars."""
     plt = _pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.2))
@@ -76,7 +75,7 @@ def equilibrium_mixes(game: str, choosers, row, guessers, column, value, path: P
     for ax in (left, right):
         ax.set_xlim(0, 1)
         ax.tick_params(labelsize=8)
-    fig.suptitle(f"{game}: meta-game value {value:.3f}")
+    fig.suptitle(f"{game}: meta-game on {pay.title}, value {pay.describe(value)}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -86,10 +85,11 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in text).strip("-")
 
 
-def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path) -> None:
-    """Mean guesses for each guesser (rows) against each chooser (columns)."""
+def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path,
+             pay: Payoff = GUESSES) -> None:
+    """The payoff (mean guesses by default) of each guesser (rows) against each chooser (columns)."""
     plt = _pyplot()
-    values = np.array([[cells[c, g].ours.get("mean", np.nan) if (c, g) in cells and cells[c, g].measured
+    values = np.array([[cells[c, g].ours.get(pay.figure, np.nan) if (c, g) in cells and cells[c, g].measured
                         else np.nan for c in choosers] for g in guessers])
     fig, ax = plt.subplots(figsize=(1.6 * len(choosers) + 3, 0.45 * len(guessers) + 1.8))
     image = ax.imshow(values, cmap="viridis", aspect="auto")
@@ -98,37 +98,17 @@ def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, p
     for (i, j), v in np.ndenumerate(values):
         r = cells.get((choosers[j], guessers[i]))
         if not np.isnan(v):
-            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color="white")
+            ax.text(j, i, f"{v:.1%}" if pay.key.startswith("lost") else f"{v:.2f}", ha="center", va="center",
+                    fontsize=7, color="white")
         elif r is not None and not r.measured:  # a failed cell stays blank, marked as such
             ax.text(j, i, r.status, ha="center", va="center", fontsize=7, color="tab:red")
-    fig.colorbar(image, ax=ax, label="mean guesses")
-    ax.set_title(game)
+    fig.colorbar(image, ax=ax, label=pay.title)
+    ax.set_title(f"{game}: {pay.title}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
 
-def stored_report(directory: str):
-    """The Report of a stored tournament, from the store alone: its config's text (read as data:
-    no agent is imported or built), its task plan and its results."""
-
-    text, plan, rows = read_store(directory)
-    path = Path(directory) / "results.sqlite"
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ArenaError(f"{path}: the stored config is not valid TOML ({e}); rerun arena run CONFIG "
-                         f"--out {directory} --force to rebuild the store") from None
-    try:
-        config = parse_config(data, f"{path} (stored config)")
-    except ArenaError as e:
-        raise ArenaError(f"{e}; rerun arena run CONFIG --out {directory} --force to rebuild the store") from None
-    config.text = text
-    by_cell: list[list] = [[] for _ in config.cells]
-    for key, cell, block in plan:
-        if not isinstance(cell, int) or not 0 <= cell < len(by_cell):
-            raise ArenaError(f"{path}: the stored plan names cell {cell!r} of {len(by_cell)}; rerun arena run "
-                             f"CONFIG --out {directory} --force to rebuild the store")
-        by_cell[cell].append(rows.get(key))
-    judged = [judge_cell(cell, mine) for cell, mine in zip(config.cells, by_cell)]
-    return Report(config, judged, sum(r.seconds for r in judged))
+def stored_report(directory: str) -> Report:
+    """The Report of a stored tournament (`Report.from_dir`)."""
+    return Report.from_dir(directory)

@@ -11,18 +11,17 @@ import hashlib
 import json
 import math
 import time
+from typing import Callable
 
 from ..config import Cell, Config
 from ..errors import ArenaError
-from ..report import Report, judge
+from ..report import Report, judge_cell
 from ..words import SHIPPED
 from .cells import expand, file_digest, files_read
 from .runner import run_tasks
 from .store import Store
-from .tally import Tally
 
 BACKENDS = ("local", "dask")
-NOT_RUN = "not run yet (resume with arena run CONFIG --out DIR)"
 
 
 def fingerprint(tasks) -> str:
@@ -62,14 +61,18 @@ def check_timeout(timeout: float | None) -> float | None:
 
 def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
                scheduler: str | None = None, out: str | None = None, force: bool = False,
-               retry_failed: bool = False, timeout: float | None = None, allow_import: bool | None = None):
+               retry_failed: bool = False, timeout: float | None = None, allow_import: bool | None = None,
+               notice: Callable[[str], None] | None = None):
     """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
 
-    With `out`, every finished task is committed to DIR/results.sqlite and a second run
-    resumes: only the missing tasks run (failed ones too with `retry_failed`). `timeout` is the
-    per-task time limit in seconds (default: the config's task_timeout); `allow_import`
-    (default: as the config was loaded) lets module:Class agents be imported. Returns an
-    arena.report.Report; a failed cell is a failed Result in it, not an exception.
+    With `out`, every finished task is committed to DIR/results.sqlite, a store of results by
+    content: a later run of this config, or of a grown or changed one, reuses every result whose
+    key (specs, seeds, files, code) it holds and runs only the rest (failed ones too with
+    `retry_failed`); `force` discards the store first. `notice(line)` is told what is reused and
+    why each task runs. `timeout` is the per-task time limit in seconds (default: the config's
+    task_timeout); `allow_import` (default: as the config was loaded) lets module:Class agents be
+    imported. Returns an arena.report.Report; a failed cell is a failed Result in it, not an
+    exception.
     """
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
@@ -83,10 +86,13 @@ def run_config(config: Config, progress: bool = False, workers: int = 1, backend
     _stop_if_changed(watch, out, None)  # edited since the config was checked
     tasks = expand(config.cells, config.block, files=files, allow_import=allow, where=config.path or "the config")
     store = Store(out, fingerprint(tasks), config.text, force, plan=tasks, files=files) if out else None
+    stored = [0]
     try:
-        results = store.results() if store else {}
+        results = store.results(t.key for t in tasks) if store else {}
         pending = [t for t in tasks if t.key not in results or (retry_failed and results[t.key][0] != "ok")]
-        stored = [len(results)]
+        if store and notice and store.held:  # a store with results in it: say what is reused, what runs and why
+            notice(plan_line(tasks, pending, results, store.earlier(t.slot for t in pending if t.key not in results)))
+        stored[0] = len(tasks) - len(pending)
 
         def on_done(task, result) -> None:
             _stop_if_changed(watch, out, stored[0])
@@ -98,7 +104,12 @@ def run_config(config: Config, progress: bool = False, workers: int = 1, backend
             stored[0] += 1
 
         run_tasks(pending, on_done, workers=min(workers, max(1, len(pending))), backend=backend,
-                  scheduler=scheduler, progress=progress, timeout=timeout)
+                  scheduler=scheduler, progress=progress, timeout=timeout, done=len(tasks) - len(pending))
+    except KeyboardInterrupt:
+        if not store:
+            raise
+        raise KeyboardInterrupt(f"{stored[0]} of {len(tasks)} tasks are stored in {out}; run the same command "
+                                "again to resume") from None
     finally:
         if store:
             store.close()
@@ -109,30 +120,53 @@ def run_config(config: Config, progress: bool = False, workers: int = 1, backend
                   time.perf_counter() - start)
 
 
+def plan_line(tasks, pending, results: dict, earlier: dict[str, tuple[dict, dict]]) -> str:
+    """What a run with a store will do: `48 tasks reused, 12 to run (10 new; 2 rerun: first-ten:
+    code changed)`, the reasons read off the stored results each rerun task replaces."""
+    reasons: dict[str, int] = {}
+    new = retried = 0
+    for task in pending:
+        if task.key in results:
+            retried += 1
+        elif task.slot not in earlier:
+            new += 1
+        else:
+            why = rerun_reason(task, *earlier[task.slot])
+            reasons[why] = reasons.get(why, 0) + 1
+    parts = [f"{new} new"] if new else []
+    parts += [f"{retried} failed, run again"] if retried else []
+    parts += [f"{n} rerun: {why}" for why, n in reasons.items()]
+    reused = len(tasks) - len(pending)
+    detail = f" ({'; '.join(parts)})" if parts else ""
+    return f"{reused:,} task{'s' * (reused != 1)} reused, {len(pending):,} to run{detail}"
+
+
+def rerun_reason(task, code: dict, files: dict) -> str:
+    """Why a task runs although the store held a result for its place: what differs between the
+    code and files it was made with and those of the task now."""
+    now_code, now_files = dict(task.code), dict(task.files)
+    changed = [f"{name} changed" for name in sorted(now_files) if name in files and files[name] != now_files[name]]
+    if code.get("arena", now_code["arena"]) != now_code["arena"]:
+        changed.append(f"arena changed ({code['arena']} -> {now_code['arena']})")
+    for source, digest in now_code.items():
+        spec, _, what = source.partition(" | ")
+        if not what or code.get(source, digest) == digest:
+            continue
+        if what.startswith("distribution "):
+            changed.append(f"{spec}: {what.split(' ', 1)[1]} {code[source]} -> {digest}")
+        elif f"{spec}: code changed" not in changed:
+            changed.append(f"{spec}: code changed")
+    if not changed and set(now_code) != set(code):
+        changed.append("the code it runs changed")
+    return ", ".join(changed) or "its inputs changed"
+
+
 def _stop_if_changed(watch: FileWatch, out: str | None, stored: int | None) -> None:
     name = watch.changed()
     if name is not None:
         kept = f"; the {stored} results stored before are kept in {out}" if out and stored is not None else ""
         raise ArenaError(f"{name} changed during the run, so its results would mix two versions of it: "
-                         f"stopped{kept} (restore the file, or rerun with --force to start over with the new one)")
-
-
-def judge_cell(cell, mine: list):
-    """A cell's Result from its tasks' results in block order (None: a task not run yet).
-
-    Failed tasks fail the cell with the first task's error (and how many failed); missing ones
-    mark it not run; otherwise the tallies add up to the cell's figures.
-    """
-    seconds = sum(r[3] for r in mine if r is not None)
-    if not mine or any(r is None for r in mine):
-        return judge(cell, {}, seconds, NOT_RUN, status="not run")
-    errors = [r[2] for r in mine if r[0] != "ok"]
-    if errors:
-        more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
-        return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
-    tallies = [Tally.from_json(r[1]) for r in mine]
-    tally = sum(tallies[1:], tallies[0])
-    return judge(cell, tally.figures(), seconds, histogram=tally.histogram)
+                         f"stopped{kept} (restore the file, or run again: the tasks that read it then run with the new one)")
 
 
 def run_cell(cell: Cell):

@@ -20,12 +20,14 @@ import traceback
 from typing import Callable, Iterable
 
 from agents import make_chooser, make_guesser
+from agents.registry import agent_fault
 
 from ..errors import ArenaError
 from ..games import make_game
 from ..match import evaluate_against
 from .cells import Task
 from .pool import Pool, context, play_in_child
+from .provenance import verify
 from .tally import Tally
 
 
@@ -34,16 +36,25 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
 
     start = time.perf_counter()
     try:
+        verify(task.code)  # this process runs the code the task is keyed on, not an older import
         game = make_game(task.game)
         guesser = make_guesser(task.guesser, allow_import=task.allow_import)
         strikes = task.strikes or None
         chooser = make_chooser(task.chooser, allow_import=task.allow_import)
         result = evaluate_against(game, guesser, chooser, repeat=task.repeat, seed=task.seed, strikes=strikes)
-        return "ok", Tally.of(result).to_json(), None, time.perf_counter() - start
+        every = chooser.traits.every_secret_once
+        tally = Tally.of(result, every_secret=every, random=not guesser.deterministic)
+        return "ok", tally.to_json(), None, time.perf_counter() - start
     except Exception as e:  # an agent's failure is this task's result, not the tournament's end
-        where = traceback.extract_tb(e.__traceback__)[-1]
-        error = f"{type(e).__name__}: {e} (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"
-        return "failed", None, error, time.perf_counter() - start
+        return "failed", None, agent_fault(e) or _located(e), time.perf_counter() - start
+
+
+def _located(error: BaseException) -> str:
+    """An error with the innermost line of the project's code it passed through (not numpy's)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    ours = [f for f in frames if "/arena/" in f.filename or "/agents/" in f.filename] or frames
+    where = ours[-1]
+    return f"{type(error).__name__}: {error} (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"
 
 
 
@@ -66,17 +77,19 @@ _WORKER_CHECK_SECONDS = 1.0
 
 
 def run_tasks(tasks: list[Task], on_done: Report, workers: int = 1, backend: str = "local",
-              scheduler: str | None = None, progress: bool = False, timeout: float | None = None) -> None:
+              scheduler: str | None = None, progress: bool = False, timeout: float | None = None,
+              done: int = 0) -> None:
     """Run every task, calling on_done(task, result) in this process as each one finishes.
 
     With `timeout` (seconds), a task still running after it fails "timed out after N s" and
-    its worker is replaced; with workers=1 the tasks then run in a child process.
+    its worker is replaced; with workers=1 the tasks then run in a child process. `done` tasks
+    of the run were finished before (a resumed run): the progress bar counts from there.
     """
     if timeout is not None and not timeout > 0:
         raise ArenaError(f"the task time limit must be a positive number of seconds, got {timeout}")
     if timeout == float("inf"):
         timeout = None
-    bar = _Progress(len(tasks)) if progress else None
+    bar = _Progress(len(tasks) + done, done) if progress else None
     finished = _each_result(tasks, workers, backend, scheduler, timeout)
     try:
         for task, result in finished:
@@ -221,13 +234,13 @@ def _play_in_child(task: Task, timeout: float | None) -> tuple:
 class _Progress:
     """Tasks done, rate and time left: a tqdm bar on stderr."""
 
-    def __init__(self, total: int):
+    def __init__(self, total: int, initial: int = 0):
         from tqdm import tqdm  # lazy: heavy (only a run with a progress bar needs it)
 
         from ..optimal.progress import screen
 
         # the caller shows it only on a terminal (arena run: stderr is a tty and no --json)
-        self.bar = tqdm(total=total, unit="task", file=sys.stderr, **screen())
+        self.bar = tqdm(total=total, initial=initial, unit="task", file=sys.stderr, **screen())
 
     def step(self) -> None:
         self.bar.update(1)

@@ -6,10 +6,16 @@ A task is stored under its key (a hash of everything its result depends on, see
 arena.tournament.cells) with its identity beside it in readable columns; a failed task is a
 row like any other, with its status and error.
 
-The store also keeps the config's fingerprint (so results of another config are never mixed
-in), the config's text, the files it read and their hashes, and the plan: every task's key,
-cell and block in order, so `arena report` rebuilds the tables from the store alone without
-importing or building any agent.
+The store is a set of results by content: a task's key hashes everything its result depends
+on, its code included, so a run of any config reuses every result whose key it holds and runs
+only the rest. A study grows (a guesser added, a seed changed) without recomputing anything it
+already has, and a changed agent, word file or project version is run afresh, never served
+stale. Results no longer in the config stay in the store, unreported; `force` discards them all.
+
+The store also keeps the text of the config last run into it, the files it read and their
+hashes, and its plan: every task's key, cell and block in order, so `arena report` (and
+`Report.from_dir`) rebuild the tables from the store alone without importing or building any
+agent.
 
 One writer per directory: DIR/lock is held (a POSIX record lock, which dies with its process
 and is not inherited by worker processes) for as long as a run writes; it names the holder's
@@ -29,7 +35,7 @@ from pathlib import Path
 from ..errors import ArenaError
 from .tally import Tally
 
-FORMAT = "2"  # the store's layout; stores of another layout are refused, never misread
+FORMAT = "3"  # the store's layout; stores of another layout are refused, never misread
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,7 +44,8 @@ CREATE TABLE IF NOT EXISTS plan (position INTEGER PRIMARY KEY, key TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS tasks (
     key TEXT PRIMARY KEY, cell INTEGER, game TEXT, chooser TEXT, guesser TEXT, cell_seed INTEGER,
     block INTEGER, repeat INTEGER, seed INTEGER, strikes TEXT, files TEXT,
-    status TEXT NOT NULL, error TEXT, tally TEXT, seconds REAL);
+    status TEXT NOT NULL, error TEXT, tally TEXT, seconds REAL, slot TEXT, code TEXT);
+CREATE INDEX IF NOT EXISTS tasks_by_slot ON tasks (slot);
 """
 
 STATUSES = ("ok", "failed")
@@ -126,8 +133,9 @@ def _read_holder(fd: int) -> str:
 class Store:
     """The SQLite results of one tournament, in DIR/results.sqlite, open for writing.
 
-    Opening takes the directory's lock; a damaged file, a store of another layout, or the
-    results of a different config are refused (with `force`: discarded and started afresh).
+    Opening takes the directory's lock; a damaged file or a store of another layout is refused
+    (with `force`: discarded and started afresh). The results of another config are kept:
+    the tasks the two share are reused, the others stay stored but unreported.
     """
 
     def __init__(self, directory: str | Path, fingerprint: str, config_text: str, force: bool = False,
@@ -143,7 +151,9 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             for statement in filter(str.strip, SCHEMA.split(";")):
                 self.db.execute(statement)
-            self._check_config(fingerprint, files or {}, force)
+            if force:
+                self.db.execute("DELETE FROM tasks")
+            self.held = self.db.execute("SELECT count(*) FROM tasks").fetchone()[0]  # results held on opening
             self._set_meta("format", FORMAT)
             self._set_meta("fingerprint", fingerprint)
             self._set_meta("config", config_text)
@@ -200,18 +210,6 @@ class Store:
                              "afresh, or use another --out directory") from None
         return db
 
-    def _check_config(self, fingerprint: str, files: dict[str, str], force: bool) -> None:
-        stored = self.meta("fingerprint")
-        if stored is None or stored == fingerprint:
-            return
-        if not force:
-            changed = _changed_files(self.meta("files"), files)
-            what = (f"results made with another version of {changed}" if changed
-                    else "results of a different config")
-            raise ArenaError(f"{self.directory} holds {what}; use --force to discard them, or another --out directory")
-        self.db.execute("DELETE FROM tasks")
-        self.db.execute("DELETE FROM plan")
-
     def _set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
@@ -224,29 +222,47 @@ class Store:
         if self.meta("fingerprint") != self.fingerprint:
             raise ArenaError(f"{self.path} was changed by something else during the run; stopped")
 
-    def done(self) -> set[str]:
-        """Keys of the tasks already stored (finished or failed)."""
-        return {k for (k,) in self.db.execute("SELECT key FROM tasks")}
-
     def save(self, task, status: str, tally: dict | None, error: str | None, seconds: float) -> None:
         """Commit one task's result (its own transaction), with its identity in readable columns."""
         try:
             with self.db:
-                self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                 (task.key, task.cell, task.game, task.chooser, task.guesser, task.cell_seed,
                                  task.block, task.repeat, task.seed, json.dumps(list(task.strikes)),
                                  json.dumps(dict(task.files)), status, error,
-                                 json.dumps(tally) if tally is not None else None, seconds))
+                                 json.dumps(tally) if tally is not None else None, seconds, task.slot,
+                                 json.dumps(dict(task.code))))
         except sqlite3.Error as e:
             raise ArenaError(f"{self.path}: cannot store a result ({e}); the results stored so far are kept") from None
 
-    def results(self) -> dict[str, Result]:
-        """Every stored result by key, each checked (a damaged row is an ArenaError naming it)."""
+    def results(self, keys) -> dict[str, Result]:
+        """The stored results of these keys (those it holds), each checked (a damaged row is an
+        ArenaError naming it). Rows of other keys are not read: they may be another config's."""
+        wanted = list(dict.fromkeys(keys))
+        rows = []
         try:
-            rows = self.db.execute("SELECT key, cell, block, status, tally, error, seconds FROM tasks").fetchall()
+            for start in range(0, len(wanted), 500):  # SQLite's limit on bound parameters
+                part = wanted[start:start + 500]
+                rows += self.db.execute("SELECT key, cell, block, status, tally, error, seconds FROM tasks "
+                                        f"WHERE key IN ({','.join('?' * len(part))})", part).fetchall()
         except sqlite3.Error as e:
             raise ArenaError(f"{self.path} is damaged ({e}); rerun with --force to start afresh") from None
         return {row[0]: _result(self.path, row, "rerun with --force to start afresh") for row in rows}
+
+    def earlier(self, slots) -> dict[str, tuple[dict, dict]]:
+        """For each of these slots the store holds a result of (under another key): the code
+        and files that result was made with, to say why the task runs again."""
+        wanted = list(dict.fromkeys(slots))
+        found: dict[str, tuple[dict, dict]] = {}
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            for slot, code, files in self.db.execute(
+                    f"SELECT slot, code, files FROM tasks WHERE slot IN ({','.join('?' * len(part))})", part):
+                try:
+                    found[slot] = (json.loads(code or "{}"), json.loads(files or "{}"))
+                except ValueError:
+                    found[slot] = ({}, {})
+        return found
 
     def close(self) -> None:
         try:
@@ -278,16 +294,6 @@ def _damage(path: Path) -> str | None:
     except sqlite3.Error as e:
         return str(e)
     return None if verdict == [("ok",)] else "; ".join(str(v[0]) for v in verdict[:2])
-
-
-def _changed_files(stored: str | None, files: dict[str, str]) -> str | None:
-    """The first file whose contents differ from those the stored results were made with."""
-    try:
-        before = json.loads(stored) if stored else {}
-    except ValueError:
-        return None
-    changed = [name for name in files if name in before and before[name] != files[name]]
-    return changed[0] if changed else None
 
 
 def _result(path: Path, row: tuple, fix: str) -> Result:
@@ -333,7 +339,8 @@ def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], 
         db.execute("BEGIN")  # one read transaction: a consistent snapshot while a run may be writing
         row = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
         plan = db.execute("SELECT key, cell, block FROM plan ORDER BY position").fetchall()
-        rows = db.execute("SELECT key, cell, block, status, tally, error, seconds FROM tasks").fetchall()
+        rows = db.execute("SELECT key, cell, block, status, tally, error, seconds FROM tasks "
+                          "WHERE key IN (SELECT key FROM plan)").fetchall()
         db.execute("COMMIT")
     except sqlite3.Error as e:
         raise ArenaError(f"{path}: not a tournament store ({e}); {fix}") from None

@@ -23,16 +23,33 @@ class Tally:
     misses: int | None = None
     misses_worst: int | None = None
     lost: dict[int, int] = field(default_factory=dict)
+    guesses_rep_sq: int = 0  # sum over repetitions of (guesses in the repetition)**2
+    misses_rep_sq: int | None = None  # the same for misses, where misses count
+    misses_histogram: dict[int, int] = field(default_factory=dict)  # misses -> games, where misses count
+    # Against every secret once per repetition (a uniform chooser): the cost of the guesser's
+    # worst secret, summed over the repetitions (a random guesser: per secret, its total).
+    secret_guesses: list[int] | None = None
+    secret_misses: list[int] | None = None
 
     @classmethod
-    def of(cls, evaluation) -> "Tally":
+    def of(cls, evaluation, every_secret: bool = False, random: bool = True) -> "Tally":
         """The tally of an arena.evaluate.Evaluation, from its exact streamed sums (which it keeps
-        however many repetitions it played; its per-game arrays it may not)."""
+        however many repetitions it played; its per-game arrays it may not). `every_secret`: the
+        evaluation played each secret once per repetition, so its per-secret totals are kept:
+        each secret's total for a `random` guesser (its blocks add up secret by secret), only the
+        worst for a deterministic one (played once: the worst secret is all the figure needs)."""
         g = evaluation.sums
-        tally = cls(g.count, evaluation.repeat, g.total, g.squares, g.worst, dict(g.histogram))
+        tally = cls(g.count, evaluation.repeat, g.total, g.squares, g.worst, dict(g.histogram),
+                    guesses_rep_sq=g.repetition_squares)
         if evaluation.miss_sums is not None:
             tally.misses, tally.misses_worst = evaluation.miss_sums.total, evaluation.miss_sums.worst
+            tally.misses_rep_sq = evaluation.miss_sums.repetition_squares
+            tally.misses_histogram = dict(evaluation.miss_sums.histogram)
             tally.lost = {k: evaluation.lost(k) for k in evaluation.strikes}
+        if every_secret:
+            tally.secret_guesses = _per_secret(evaluation.column_totals, random)
+            if evaluation.column_misses is not None:
+                tally.secret_misses = _per_secret(evaluation.column_misses, random)
         return tally
 
     def __add__(self, other: "Tally") -> "Tally":
@@ -42,24 +59,47 @@ class Tally:
         misses = None if self.misses is None and other.misses is None else (self.misses or 0) + (other.misses or 0)
         worst_m = None if misses is None else max(self.misses_worst or 0, other.misses_worst or 0)
         lost = {k: self.lost.get(k, 0) + other.lost.get(k, 0) for k in {*self.lost, *other.lost}}
+        rep_sq_m = None if misses is None else (self.misses_rep_sq or 0) + (other.misses_rep_sq or 0)
+        secret_guesses = _add_secrets(self.secret_guesses, other.secret_guesses)
+        secret_misses = _add_secrets(self.secret_misses, other.secret_misses)
+        miss_hist = dict(self.misses_histogram)
+        for k, v in other.misses_histogram.items():
+            miss_hist[k] = miss_hist.get(k, 0) + v
         return Tally(self.games + other.games, self.repeat + other.repeat, self.guesses + other.guesses,
-                     self.guesses_sq + other.guesses_sq, max(self.worst, other.worst), hist, misses, worst_m, lost)
+                     self.guesses_sq + other.guesses_sq, max(self.worst, other.worst), hist, misses, worst_m, lost,
+                     self.guesses_rep_sq + other.guesses_rep_sq, rep_sq_m, dict(sorted(miss_hist.items())),
+                     secret_guesses, secret_misses)
 
     def figures(self) -> dict[str, float]:
-        """The figures a table shows: per repetition where the published ones are (total, lost)."""
+        """The figures a table shows: per repetition where the published ones are (total, lost),
+        per game otherwise (mean, misses, the loss rates `lostK_rate`), and where the cell was
+        played more than once, the standard error of each mean between repetitions (`mean_se`,
+        `misses_se`)."""
         mean = self.guesses / self.games
         out = {"total": self.guesses / self.repeat, "mean": mean, "max": self.worst,
                "std": math.sqrt(max(self.guesses_sq / self.games - mean * mean, 0.0))}
+        if self.repeat > 1:
+            out["mean_se"] = standard_error(self.guesses, self.guesses_rep_sq, self.repeat, self.games)
+        if self.secret_guesses is not None:
+            out["worst_secret"] = max(self.secret_guesses) / self.repeat
         if self.misses is not None:
             out |= {"misses": self.misses / self.games, "misses_max": self.misses_worst}
-            out |= {f"lost{k}": self.lost[k] / self.repeat for k in sorted(self.lost)}
+            if self.repeat > 1:
+                out["misses_se"] = standard_error(self.misses, self.misses_rep_sq or 0, self.repeat, self.games)
+            if self.secret_misses is not None:
+                out["misses_worst_secret"] = max(self.secret_misses) / self.repeat
+            for k in sorted(self.lost):
+                out |= {f"lost{k}": self.lost[k] / self.repeat, f"lost{k}_rate": self.lost[k] / self.games}
         return out
 
     def to_json(self) -> dict:
         return {"games": self.games, "repeat": self.repeat, "guesses": self.guesses, "guesses_sq": self.guesses_sq,
                 "worst": self.worst, "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
                 "misses": self.misses, "misses_worst": self.misses_worst,
-                "lost": {str(k): v for k, v in sorted(self.lost.items())}}
+                "lost": {str(k): v for k, v in sorted(self.lost.items())},
+                "guesses_rep_sq": self.guesses_rep_sq, "misses_rep_sq": self.misses_rep_sq,
+                "misses_histogram": {str(k): v for k, v in sorted(self.misses_histogram.items())},
+                "secret_guesses": self.secret_guesses, "secret_misses": self.secret_misses}
 
     @classmethod
     def from_json(cls, data: Any) -> "Tally":
@@ -75,11 +115,56 @@ class Tally:
             raise ArenaError("a tally counts at least one game and one repetition")
         misses = None if data["misses"] is None else _count("misses", data["misses"])
         misses_worst = None if data["misses_worst"] is None else _count("misses_worst", data["misses_worst"])
+        rep_sq_m = None if data["misses_rep_sq"] is None else _count("misses_rep_sq", data["misses_rep_sq"])
+        if counts["games"] % counts["repeat"]:
+            raise ArenaError(f"a tally's {counts['games']} games are not {counts['repeat']} equal repetitions")
         return cls(counts["games"], counts["repeat"], counts["guesses"], counts["guesses_sq"], counts["worst"],
-                   _int_table("histogram", data["histogram"]), misses, misses_worst, _int_table("lost", data["lost"]))
+                   _int_table("histogram", data["histogram"]), misses, misses_worst, _int_table("lost", data["lost"]),
+                   _count("guesses_rep_sq", data["guesses_rep_sq"]), rep_sq_m,
+                   _int_table("misses_histogram", data["misses_histogram"]),
+                   _counts("secret_guesses", data["secret_guesses"]), _counts("secret_misses", data["secret_misses"]))
 
 
-_FIELDS = ("games", "repeat", "guesses", "guesses_sq", "worst", "histogram", "misses", "misses_worst", "lost")
+_FIELDS = ("games", "repeat", "guesses", "guesses_sq", "worst", "histogram", "misses", "misses_worst", "lost",
+           "guesses_rep_sq", "misses_rep_sq", "misses_histogram", "secret_guesses", "secret_misses")
+
+
+def _per_secret(totals, every: bool) -> list[int]:
+    """Per-secret totals as stored: every secret's, or only the worst (a list of every secret's
+    cost would be as long as the word list, and a deterministic guesser needs only its worst)."""
+    values = [int(v) for v in totals]
+    return values if every else [max(values, default=0)]
+
+
+def _add_secrets(a: list[int] | None, b: list[int] | None) -> list[int] | None:
+    """Two blocks' per-secret totals: summed secret by secret (None unless both have them)."""
+    if a is None or b is None:
+        return None
+    if len(a) != len(b):
+        raise ArenaError(f"per-secret totals of {len(a)} and {len(b)} secrets cannot be added")
+    return [x + y for x, y in zip(a, b)]
+
+
+def _counts(name: str, value: Any) -> list[int] | None:
+    """A stored list of counts, or None."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value:
+        raise ArenaError(f"tally field {name!r} must be a non-empty list of counts, got {value!r}")
+    return [_count(f"{name}[{i}]", v) for i, v in enumerate(value)]
+
+
+def standard_error(total: int, repetition_squares: int, repeat: int, games: int) -> float:
+    """The standard error of a per-game mean estimated from `repeat` independent repetitions
+    over the same secrets: with x_r the mean of repetition r (its total over games/repeat),
+    s^2 = sum (x_r - mean)^2 / (repeat - 1) and SE = s / sqrt(repeat). From exact integer sums:
+    s^2 = (repeat * sum T_r^2 - total^2) / (repeat (repeat - 1) n^2), n = games per repetition.
+    The secrets themselves are enumerated, not sampled, so this is the agents' randomness only."""
+    if repeat < 2:
+        return 0.0
+    n = games // repeat
+    variance = (repeat * repetition_squares - total * total) / (repeat * (repeat - 1) * n * n)
+    return math.sqrt(max(variance, 0.0) / repeat)
 
 
 def _count(name: str, value: Any) -> int:

@@ -1,0 +1,210 @@
+"""The code behind a result: what a task's key hashes besides its specs, seeds and files.
+
+A stored result is only as good as the code that computed it, so a task's key covers:
+
+- the project itself (every built-in game, agent, referee and evaluation): its version and a
+  SHA-256 of its two packages' files (`arena/`, `agents/`), so an upgrade or an edit that
+  changes a guesser is never resumed silently;
+- each agent the task's specs name from outside the project: for a `module:Class` path or an
+  entry-point name, a SHA-256 of its top-level package's source files (found on sys.path
+  without importing anything), and for an entry point the installed distribution's name and
+  version. Specs nested in parameters (`spoiler:against=mypkg:Mine`) count too.
+
+A Python process runs the code it imported, not the code on disk: `verify` checks, where the
+task runs, that each module's files are still those this process first imported, so a worker
+(or a notebook) holding an older copy of an agent fails the task instead of filing an old
+result under the new code's key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from functools import lru_cache
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from agents.registry import ROLES, builtin, module_path
+
+from ..errors import ArenaError
+from ..spec import parse_spec
+
+#: A source: (what, digest), e.g. ("arena", "0.2.0+3f2a..."), ("module first_ten", "9c1e..."),
+#: ("distribution first-ten", "1.0").
+Source = tuple[str, str]
+
+MAX_SOURCE_FILES = 5_000  # a "package" bigger than this is not an agent's source: refuse, don't crawl
+
+
+def project_version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+@lru_cache(maxsize=1)
+def _project_files_digest() -> str:
+    import agents
+
+    from .. import __file__ as arena_init
+
+    roots = [Path(arena_init).parent, Path(agents.__file__).parent]
+    return _tree_digest(roots, suffixes=None)
+
+
+def project_code() -> str:
+    """The project's version and the SHA-256 (first 16 hex digits) of its packages' files."""
+    return f"{project_version()}+{_project_files_digest()[:16]}"
+
+
+def _tree_digest(roots: list[Path], suffixes: tuple[str, ...] | None = (".py",)) -> str:
+    """SHA-256 over the relative names and contents of every file under `roots` (compiled
+    caches aside), in a fixed order."""
+    sha = hashlib.sha256()
+    for root in roots:
+        files = sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                       and not p.name.endswith((".pyc", ".nbi", ".nbc"))
+                       and (suffixes is None or p.suffix in suffixes))
+        if len(files) > MAX_SOURCE_FILES:
+            raise ArenaError(f"{root} holds {len(files):,} source files: too many to be an agent's package; "
+                             "put the agent in a package of its own")
+        sha.update(f"{root.name}\0".encode())
+        for path in files:
+            sha.update(f"{path.relative_to(root).as_posix()}\0".encode())
+            sha.update(_file_digest(str(path), *_stat(path)).encode())
+    return sha.hexdigest()
+
+
+def _stat(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
+
+
+@lru_cache(maxsize=4096)
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+    """Keyed by size and modification time as well as path, so an edited file is hashed afresh."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def module_code(module: str) -> str:
+    """SHA-256 of the source files of `module`'s top-level package (or of the module's one
+    file), located on sys.path without importing it."""
+    top = module.split(".")[0]
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError) as e:
+        raise ArenaError(f"cannot locate the Python module {top}: {e}") from None
+    if spec is None:
+        raise ArenaError(f"cannot locate the Python module {top} (not on PYTHONPATH)")
+    if spec.submodule_search_locations:
+        roots = [Path(p) for p in spec.submodule_search_locations]
+    elif spec.origin and Path(spec.origin).is_file():
+        return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()
+    else:
+        return f"built-in {top}"  # a module with no source file (compiled in): its name is all there is
+    return _tree_digest(roots)
+
+
+def _entry_point(name: str):
+    for ep in entry_points(group="arena.agents"):
+        if ep.name == name:
+            return ep
+    return None
+
+
+def spec_sources(spec: str, depth: int = 0) -> list[Source]:
+    """The code an agent spec runs, beyond the project's own: its module's source (and for an
+    entry point, its distribution), then that of any agent named in its parameters."""
+    if depth > 4 or not isinstance(spec, str):
+        return []
+    spec = spec.strip()
+    found: list[Source] = []
+    path = module_path(spec)
+    head = spec.partition(":")[0]
+    is_builtin = any(head in builtin()[role] for role in ROLES)
+    if path and not ("." not in head and is_builtin):
+        module = path[0].partition(":")[0]
+        found.append((f"module {module.split('.')[0]}", module_code(module)))
+        params = path[1]
+    else:
+        try:
+            name, raw = parse_spec(spec)
+        except ArenaError:
+            return []
+        params = ",".join(f"{k}={v}" for k, v in raw.items())
+        if not is_builtin:
+            ep = _entry_point(name)
+            if ep is not None:
+                module = ep.value.partition(":")[0].strip()
+                found.append((f"module {module.split('.')[0]}", module_code(module)))
+                dist = getattr(ep, "dist", None)
+                if dist is not None:
+                    found.append((f"distribution {dist.name}", str(dist.version)))
+    for value in _values(params):
+        for part in value.split("+"):
+            found.extend(spec_sources(part, depth + 1))
+    return found
+
+
+def _values(params: str) -> list[str]:
+    try:
+        return [str(v) for v in parse_spec("x:" + params)[1].values()] if params else []
+    except ArenaError:
+        return []
+
+
+def game_sources(spec: str) -> list[Source]:
+    """The code a game spec runs beyond the project's: a plug-in game's module and distribution."""
+    from .. import games
+
+    try:
+        name = parse_spec(spec)[0]
+    except ArenaError:
+        return []
+    if name in games.builtin():
+        return []
+    for ep in entry_points(group=games.GROUP):
+        if ep.name == name:
+            module = ep.value.partition(":")[0].strip()
+            dist = getattr(ep, "dist", None)
+            return [(f"module {module.split('.')[0]}", module_code(module))] + (
+                [(f"distribution {dist.name}", str(dist.version))] if dist is not None else [])
+    return []
+
+
+def task_code(game: str, *agents: str) -> tuple[Source, ...]:
+    """Every source a task runs: the project's, then a plug-in game's and each outside agent's,
+    each under the spec that runs it (`first_ten:FirstTen | module first_ten`)."""
+    sources: dict[str, str] = {"arena": project_code()}
+    for spec, found in [(game, game_sources(game)), *((spec, spec_sources(spec)) for spec in agents)]:
+        for what, digest in found:
+            sources.setdefault(f"{spec.strip()} | {what}", digest)
+    return tuple(sources.items())
+
+
+# --- the code in memory ----------------------------------------------------------------------
+
+_loaded: dict[str, str] = {}  # top-level module -> the digest of its files when this process first used them
+
+
+def verify(code: tuple[Source, ...]) -> None:
+    """Where a task runs: is every outside module it is keyed on, as this process has it
+    imported (or is about to import it), the code of the key? An ArenaError if not."""
+    for what, digest in code:
+        if what == "arena":
+            if digest != project_code():
+                raise ArenaError(f"this process runs arena {project_code()}, not {digest} as the task is keyed on")
+            continue
+        what = what.rpartition(" | ")[2]
+        if not what.startswith("module "):
+            continue
+        top = what.split(" ", 1)[1]
+        now = module_code(top)
+        if top not in sys.modules:
+            _loaded[top] = now  # it will be imported from the files as they are now
+        first = _loaded.setdefault(top, now)
+        if first != digest or now != digest:
+            raise ArenaError(f"the code of {top} changed on disk after this Python process imported it, so it "
+                             f"would run the old code under the new code's key; restart the process (or the "
+                             f"notebook's kernel) to run the new code")
