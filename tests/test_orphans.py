@@ -63,7 +63,7 @@ def test_a_killed_parent_leaves_no_process(command, sig):
         workers: set[int] = set()
         while time.monotonic() < deadline:  # working: the split's workers started, or a few seconds in
             workers = children(proc.pid)
-            if (len(workers) >= 2 if command == "optimal" else time.monotonic() > deadline - 56):
+            if (len(workers) >= 2 if command == "optimal" else time.monotonic() > deadline - 58):
                 break
             time.sleep(0.1)
         if command == "optimal":
