@@ -56,6 +56,11 @@ class Agent:
         """This agent with its random choices drawn from `entropy` (deterministic ones: itself)."""
         return self
 
+    def check(self, game: Game) -> None:
+        """An ArenaError, before any game is played, if this agent can never play `game` (a
+        secret it names is not one, a file it reads is missing, a game it declines). Cheap:
+        nothing is solved here. The default finds nothing wrong."""
+
     def per_game(self, game: Game, what: str, build: Callable[[], T]) -> T:
         """`build()`, computed once per game and kept by the game's spec: the cache holds no
         game, so games are freed, and an id reused by a later game cannot find a stale entry."""

@@ -11,7 +11,10 @@ idea each:
     games/       the games by name, as plug-ins (jotto, mastermind, hangman; entry points)
     spec         spec strings `name:key=value,...`, for games and agents alike
     words        word lists: shipped (sgb, web2) or any file
+    digests      SHA-256 of the files a result was computed from (saved states are keyed by them)
     errors       ArenaError (a user's mistake) and RuleBreak (an agent's)
+    door         the Python API's arguments checked at the door (ArenaError / ArenaTypeError)
+    orphans      worker processes that end with their parent, whatever signal ends it
     resources    the memory budget an instance is checked against before it is built
     codes        codes as rows of symbols: letter codes of words, symbol tallies
     kernels      compiled loops (numba) for big instances: tables, counts, metric keys,

@@ -6,15 +6,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import json
 import os
 import pkgutil
 import sys
 import time
+import warnings
 
 import numpy as np
 
 from .errors import ArenaError, RuleBreak, choices
+from .outfile import print_json, stdout_for_json_only
 
 
 def _game(spec: str):
@@ -66,7 +67,7 @@ def cmd_evaluate(args) -> None:
     if args.json:
         from .games import timings
         extra = {"exploitability": exploit.to_json()} if exploit else {}
-        print(json.dumps(result.to_json() | timings(game, result.seconds) | extra))
+        print_json(result.to_json() | timings(game, result.seconds) | extra)
         return
     print(result.header())
     print(result.summary())
@@ -223,7 +224,7 @@ def _show_report(report, args) -> None:
         for path in write_outputs(report, args.out, plots=not args.no_plots):
             print(f"wrote {path}", file=sys.stderr)
     if args.json:
-        print(json.dumps(report.to_json()))
+        print_json(report.to_json())
         return
     # a tournament's grids are what a person reads first; its cells are one row per (chooser,
     # guesser) and wait behind --cells (summary.txt keeps them); a reproduction is its cells
@@ -375,6 +376,26 @@ def _add_allow_import(sub) -> None:
                                 "which runs their code")
 
 
+@contextlib.contextmanager
+def notes_on_stderr(command: str):
+    """A game's notes (words of a user's list left out, arena.words.WordsLeftOut) as one line
+    each on stderr, `arena COMMAND: note: ...`, not as a Python warning with its source line."""
+    from .words import WordsLeftOut
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, WordsLeftOut):
+            print(f"arena {command}: note: {message}", file=sys.stderr, flush=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():  # restores showwarning and the filters on leaving
+        warnings.simplefilter("always", WordsLeftOut)
+        warnings.showwarning = show
+        yield
+
+
 def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
     """The arguments; one the subcommand does not take is refused with that subcommand's usage
     (`arena evaluate: error: unrecognized arguments: --workers 2`), not the top level's."""
@@ -390,7 +411,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = _parse(build_parser(), argv)
     try:
-        with imports_allowed(getattr(args, "allow_import", False)):  # module:Class specs import only when asked
+        with imports_allowed(getattr(args, "allow_import", False)), notes_on_stderr(args.command), \
+                stdout_for_json_only(bool(getattr(args, "json", False))):  # module:Class specs import only when asked
             args.func(args)
     except (ArenaError, RuleBreak) as e:
         print(f"arena {args.command}: error: {e}", file=sys.stderr)

@@ -22,7 +22,8 @@ from typing import Callable, Mapping, NamedTuple, Sequence, cast
 
 import numpy as np
 
-from .errors import ArenaError
+from . import door
+from .errors import ArenaError, ArenaTypeError
 from .resources import check_memory
 from .spec import Param
 
@@ -321,6 +322,9 @@ class Game:
     # --- labels -------------------------------------------------------------------------
     def guess_index(self, label: str) -> Index:
         """The index of the guess written `label`, or an ArenaError saying what a guess looks like."""
+        if not isinstance(label, str):
+            raise ArenaTypeError(f"guess_index takes a guess as written, a str such as {self.guesses[0]!r}, got "
+                                 f"{label!r} ({type(label).__name__}); game.guesses[i] is the guess of index i")
         key = self.normalise_guess(label)
         if key not in self._guess_index:
             raise ArenaError(f"{label!r} is not a guess of {self.spec}: {self.describe_guesses()}")
@@ -360,7 +364,21 @@ class Game:
 
     def partition(self, guess: Index, candidates: Indexes) -> dict[Reply, Indexes]:
         """The candidates split by their reply to `guess`, in reply order (each class keeps
-        the candidates' order)."""
+        the candidates' order). `guess` is an index into the guesses (no index from the end),
+        `candidates` an int array of indexes into the secrets."""
+        # O(1) checks only: this is the solvers' inner loop (an index array's range is checked
+        # where it is not an int array already, and where it is, by numpy's own IndexError)
+        if isinstance(guess, bool) or not isinstance(guess, (int, np.integer)) or not 0 <= guess < len(self.guesses):
+            door.index(guess, "partition: guess", len(self.guesses), "guesses")
+        if not isinstance(candidates, np.ndarray) or candidates.dtype.kind not in "iu":
+            candidates = door.indexes(candidates, "partition: candidates", len(self.secrets), "secrets")
+        try:
+            return self._partition(guess, candidates)
+        except IndexError:
+            door.indexes(candidates, "partition: candidates", len(self.secrets), "secrets")
+            raise
+
+    def _partition(self, guess: Index, candidates: Indexes) -> dict[Reply, Indexes]:
         if len(candidates) <= _TINY:  # most nodes of a tree are this small: plain Python is faster
             classes: dict[Reply, list[Index]] = {}
             for secret, reply in zip(candidates.tolist(), self.table[guess, candidates].tolist()):
@@ -555,7 +573,13 @@ class Game:
         """How much each of these replies tells: here the code itself (Jotto: letters in common)."""
         return replies.copy()
 
-    def opening_line(self, label: str, candidates: Indexes, length: int) -> str | None:
+    def shape(self, candidates: Indexes) -> int | str:
+        """What the candidates of one opening show before the first guess, for the printouts
+        (`turn_line`): here the length of their labels (Hangman: its pattern, shown
+        characters and all)."""
+        return len(self.secrets[candidates[0]])
+
+    def opening_line(self, label: str, candidates: Indexes, length: int | str) -> str | None:
         """What `arena play` prints when the guesser is told the opening (None: nothing)."""
         return f"The guesser is told: {label} ({len(candidates):,} possible)" if label else None
 
@@ -563,9 +587,9 @@ class Game:
         """The question a human chooser answers to pick the opening."""
         return f"Tell the guesser what it may know first ({labels[0]} .. {labels[-1]}): "
 
-    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int) -> str:
+    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int | str) -> str:
         """One line of a transcript, in the published examples' format, for the last move of
-        `history` (`left` secrets possible after it; `length` the secrets' label length)."""
+        `history` (`left` secrets possible after it; `length` the secrets' `shape`)."""
         guess, reply = history[-1]
         return f"Guess {number}: {self.guesses[guess]}, Reply: {self.reply_label(reply)}, Consistent targets: {left}"
 

@@ -284,7 +284,7 @@ def test_the_optimal_agent_off_its_tree_and_its_errors(mastermind):
             evaluate(small, make_guesser(spec))
     for kwargs, words in [({"pool": "some"}, "all, consistent"), ({"objective": "best"}, "average, worst"),
                           ({"max_guesses": 0}, "positive"), ({"weights": [1, 2]}, "expected 16"),
-                          ({"weights": -np.ones(16)}, "non-negative"), ({"secrets": [0, 99]}, "between")]:
+                          ({"weights": -np.ones(16)}, "non-negative"), ({"secrets": [0, 99]}, "not an index of the 16 secrets")]:
         with pytest.raises(ArenaError, match=words):
             optimal_tree(small, **kwargs)
     with pytest.raises(ArenaError, match="does not fit"):  # Jotto has no misses cost

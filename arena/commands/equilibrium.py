@@ -7,13 +7,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from fractions import Fraction
 
 import numpy as np
 
 from ..errors import ArenaError
+from ..outfile import print_json
 from ..optimal.progress import ProgressLine, is_terminal
 
 METHODS = ("oracle", "enumerate")
@@ -55,7 +55,7 @@ def solve(args):
         return solve_restricted(game, [make_guesser(spec) for spec in specs], cost)
     if args.method == "enumerate":
         try:
-            return solve_enumerated(game, frontier=not args.all_trees, cost=cost)
+            return solve_enumerated(game, frontier=not args.all_trees, cost=cost, time_limit=args.time_limit)
         except ValueError as e:
             raise ArenaError(str(e)) from None
     if args.time_limit is None:
@@ -173,7 +173,7 @@ def cmd_equilibrium(args) -> None:
         data = eq.to_json() | timings(eq.game, eq.seconds)
         if check is not None:
             data["nashpy"] = {"value": check.value, "method": check.method, "warnings": list(check.warnings)}
-        print(json.dumps(data))
+        print_json(data)
         return
     print(report(eq, check))
     if args.save:

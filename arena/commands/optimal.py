@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from ..errors import ArenaError
+from ..outfile import print_json
 
 #: Above this many secrets (with no symmetry to cut the search; Mastermind has one) the exact
 #: search is not expected to finish in minutes, and a run without --time-limit is warned:
@@ -55,6 +55,8 @@ def cmd_optimal(args) -> None:
         check_split(args, openers)
     elif args.backend != "local" or args.scheduler:
         raise ArenaError("--backend and --scheduler split the first guesses: give --workers N")
+    elif args.journal or args.new_journal:
+        raise ArenaError("--journal records the first guesses the root split closes: give --workers N too")
     if args.time_limit is None and not openers and args.workers is None:
         warn_if_long(game)
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
@@ -79,10 +81,10 @@ def cmd_optimal(args) -> None:
     if args.json:
         from ..games import timings
         costs = tree.costs[tree.secrets]
-        print(json.dumps({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
-                         | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
-                         | ({} if cost == "guesses" else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
-                         | adversaries(tree, objective) | split_figures(tree) | timings(game, tree.seconds)))
+        print_json({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
+                   | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
+                   | ({} if cost == "guesses" else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
+                   | adversaries(tree, objective) | split_figures(tree) | timings(game, tree.seconds))
         return
     print(report(tree, args.weights))
     for line in split_lines(tree) + adversary_lines(tree, objective):
@@ -112,11 +114,11 @@ def table_with_rest(tree, args) -> str:
 def check_split(args, openers) -> None:
     """--workers splits the root of the plain average: refuse what it does not combine with."""
     clash = [flag for flag, given in (("--openers", bool(openers)), ("--start", bool(args.start)),
-                                      ("--weights", bool(args.weights)), ("--max", args.max is not None),
+                                      ("--max", args.max is not None),
                                       ("--objective", args.objective != "average"), ("--cost", args.cost is not None))
              if given]
     if clash:
-        raise ArenaError(f"--workers searches every first guess for the least total with equal weights: "
+        raise ArenaError(f"--workers searches every first guess for the least (weighted) total: "
                          f"it cannot be combined with {clash[0]}")
     if args.workers < 1:
         raise ArenaError(f"--workers must be a positive number of processes, got {args.workers}")
@@ -133,17 +135,25 @@ def split_tree(game, args, progress):
         if progress.due():
             progress.show(text)
 
+    weights = None
+    if args.weights:
+        from ..weights import read_weights
+        weights = read_weights(args.weights, game)
     client = dask_client(args)
     try:
+        from ..tournament.runner import NO_WORKER_SECONDS
         result = split_root(game, args.pool, args.workers, args.time_limit, args.journal, status=status,
-                            executor=None if client is None else client.get_executor(pure=False))
+                            executor=None if client is None else client.get_executor(pure=False),
+                            weights=weights, new_journal=args.new_journal,
+                            alive=None if client is None else lambda: bool(client.scheduler_info().get("workers")),
+                            no_worker_seconds=NO_WORKER_SECONDS)
     finally:
         if client is not None:
             client.close()
     if result.best_guess < 0:
         raise ArenaError(f"{game.spec}: no first guess was solved before the time limit "
                          f"({result.closed:,} of {len(result.openings):,} closed); run again with --journal to resume")
-    tree = optimal_tree(game, pool=args.pool, openers=[game.guesses[result.best_guess]])
+    tree = optimal_tree(game, weights=weights, pool=args.pool, openers=[game.guesses[result.best_guess]])
     tree.guesser, tree.openers = agent_spec(args.pool, "average", None), ()
     tree.lower_bound = min(result.lower_bound, tree.value)
     tree.seconds += result.seconds
@@ -303,7 +313,10 @@ def add_commands(sub) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="with --backend dask: the scheduler's address, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--journal", metavar="FILE.jsonl", default=None,
-                   help="with --workers: append each first guess closed to FILE, and skip those already in it")
+                   help="with --workers: append each first guess closed to FILE, and skip those already in it "
+                        "(a journal of another game, word file, pool, weights or arena version is refused)")
+    p.add_argument("--new-journal", action="store_true",
+                   help="with --journal: a journal of other inputs is set aside (renamed FILE.old) and started anew")
     p.add_argument("--depth", type=int, default=None,
                    help=f"table rows fewer than D guesses deep (default {TABLE_DEPTH}: the first two guesses)")
     p.add_argument("--full", action="store_true", help="the whole table, every depth")
