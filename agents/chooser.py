@@ -91,6 +91,10 @@ class Fixed(Committed):
     params = {"secret": Param("secret", str, "", "the secret, as the game writes it")}
     traits = Committed.traits.but(deterministic=True)
 
+    def check(self, game: Game) -> None:
+        """The secret named is one of the game's."""
+        self.draw(game, game.all_secrets, 0)
+
     def draw(self, game: Game, secrets: Indexes, seed: int) -> Index:
         if not self.values["secret"]:
             raise ArenaError("chooser fixed: give the secret as fixed:secret=WORD")
@@ -113,6 +117,10 @@ class Weighted(Committed):
         super().__init__(**values)
         if not self.values["file"]:
             raise ArenaError("chooser weighted: give the weights as weighted:file=PATH")
+
+    def check(self, game: Game) -> None:
+        """The file is there and weighs the game's secrets (read once, kept for the games)."""
+        self.weights(game)
 
     def weights(self, game: Game) -> np.ndarray:
         """The probability of every secret of the game (read once per game)."""

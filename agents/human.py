@@ -143,8 +143,9 @@ class HumanChooser(Chooser):
             if not text:
                 print(f"  type one of: {', '.join(labels)}")
                 continue
+            shortcuts = [label.split()[0] for label in labels]  # "5" for "5 letters", where it names one
             for k, label in enumerate(labels):
-                if text in (label, label.split()[0]):
+                if text == label or (text == shortcuts[k] and shortcuts.count(text) == 1):
                     return k
             print(f"  {text!r} is not one of: {', '.join(labels)}")
 

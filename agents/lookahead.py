@@ -54,6 +54,10 @@ class Lookahead(TreePlayer):
             if self.values[name] < low:
                 raise ArenaError(f"lookahead: {name} must be at least {low}, got {self.values[name]}")
 
+    def check(self, game: Game) -> None:
+        """A game the rollouts can play (guesses that hit; Wordle's hard mode with pool=consistent)."""
+        self.rollout_for(game)
+
     def rollout_for(self, game: Game):
         from arena.optimal.lookahead import Rollout
 

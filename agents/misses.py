@@ -48,13 +48,22 @@ class FewestMisses(Guesser):
         from .registry import make_guesser
         self.greedy = make_guesser(f"{self.values['greedy']}:tiebreak=first")
 
-    def choose(self, game: Game, state: State) -> Index:
+    def check(self, game: Game) -> None:
+        self.strikes(game)
+
+    @staticmethod
+    def strikes(game: Game) -> int:
+        """The game's strike limit; a game without strikes is refused."""
         if game.strikes is None:
             raise ArenaError(f"fewest-misses plays games with strikes (hangman), not {game.spec}")
+        return game.strikes
+
+    def choose(self, game: Game, state: State) -> Index:
+        strikes = self.strikes(game)
         if len(state.candidates) > self.values["exact"]:
             return self.greedy.choose(game, state)
         lost = self.values["objective"] == "lost"
-        left = game.strikes - sum(game.is_miss(r) for _, r in state.history)
+        left = strikes - sum(game.is_miss(r) for _, r in state.history)
         # fewest misses, also once the game is lost (nothing is left to lose)
         search = self.search(game, lost=lost and left > 0)
         letter = search.best_guess(state.candidates, left if search.lost else search.limit)

@@ -11,7 +11,10 @@ idea each:
     games/       the games by name, as plug-ins (jotto, mastermind, hangman, wordle; entry points)
     spec         spec strings `name:key=value,...`, for games and agents alike
     words        word lists: shipped (sgb, web2) or any file
+    digests      SHA-256 of the files a result was computed from (saved states are keyed by them)
     errors       ArenaError (a user's mistake) and RuleBreak (an agent's)
+    door         the Python API's arguments checked at the door (ArenaError / ArenaTypeError)
+    orphans      worker processes that end with their parent, whatever signal ends it
     resources    the memory budget an instance is checked against before it is built
     codes        codes as rows of symbols: letter codes of words, symbol tallies
     kernels      compiled loops (numba) for big instances: tables, counts, metric keys,
@@ -45,7 +48,12 @@ idea each:
     commands/    the subcommands beyond the core ones, one module each
     frontdoor    the Game methods evaluate, tree, optimal, equilibrium and rank (one import for
                  a notebook: `make_game("mastermind").evaluate("knuth")`), reached by the
-                 one marked upward import the architecture test accepts
+                 one marked upward import the architecture test accepts  views (what a study looks like; each reads what the layers above built)
+    treeplot     strategy trees drawn with Graphviz (`arena tree --plot`)
+    export       matrix games (an equilibrium's, a meta-game) as Gambit's .nfg or CSV, read back
+    dynamics     replicator dynamics and fictitious play on a matrix game, beside its equilibrium
+    html_report  a tournament as one self-contained HTML page
+    report_views `arena report`'s --export, --dynamics and --html
 """
 
 from .errors import ArenaError, RuleBreak

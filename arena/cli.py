@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 import time
+import warnings
 
 import numpy as np
 
 from .commands.common import playing_guesser, strike_limits
 from .errors import ArenaError, RuleBreak, choices
+from .outfile import print_json, stdout_for_json_only
 
 
 def _game(spec: str):
@@ -56,7 +57,7 @@ def cmd_evaluate(args) -> None:
     if args.json:
         from .games import timings
         extra = {"exploitability": exploit.to_json()} if exploit else {}
-        print(json.dumps(result.to_json() | timings(game, result.seconds) | extra))
+        print_json(result.to_json() | timings(game, result.seconds) | extra)
         return
     print(result.header())
     print(result.summary())
@@ -106,6 +107,10 @@ def cmd_tree(args) -> None:
             raise ArenaError(f"{option} must be 0 or more, got {value}")
     if args.save:
         check_output_file(args.save, "--save")  # before growing the tree, not after
+    if args.plot:
+        from .treeplot import check_drawable
+        check_drawable(args.plot)
+        check_output_file(args.plot, "--plot")
     game, guesser = _game(args.game), playing_guesser(args.guesser, "tree")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)
@@ -118,6 +123,12 @@ def cmd_tree(args) -> None:
     if args.save:
         tree.save(args.save)
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
+    if args.plot:
+        from .treeplot import DEPTH, draw_tree
+        draw_tree(tree, args.plot, depth=args.depth or DEPTH, min_count=args.min_count)
+        levels = args.depth or DEPTH
+        print(f"tree drawn to {args.plot} ({levels} level{'s' if levels != 1 else ''} of guesses; "
+              "the subtrees below, and classes under --min-count secrets, folded)")
 
 
 def cmd_games(args) -> None:
@@ -189,7 +200,7 @@ def _show_report(report, args) -> None:
         for path in write_outputs(report, args.out, plots=not args.no_plots):
             print(f"wrote {path}", file=sys.stderr)
     if args.json:
-        print(json.dumps(report.to_json()))
+        print_json(report.to_json())
         return
     # a tournament's grids are what a person reads first; its cells are one row per (chooser,
     # guesser) and wait behind --cells (summary.txt keeps them); a reproduction is its cells
@@ -203,11 +214,14 @@ def _show_report(report, args) -> None:
 def cmd_report(args) -> None:
     """The tables of a stored tournament, from DIR/results.sqlite, without running anything:
     the stored config is read as data (no agent is imported), and no lock is taken."""
+    from .report_views import check_views, show_views
     from .tournament.output import stored_report
 
     args.out = None
+    check_views(args)
     report = stored_report(args.dir)
     _show_report(report, args)
+    show_views(report, args)
     _exit_status(report, args)
 
 
@@ -258,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-count", type=int, default=3, help="only decision points reached by this many secrets")
     p.add_argument("--seed", type=int, default=0, help="seed for a random guesser's tree")
     p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
+    p.add_argument("--plot", metavar="FILE.svg",
+                   help="draw the tree to --depth levels (default 2), deeper subtrees and classes under "
+                        "--min-count secrets folded: .svg, .png or .pdf (Graphviz's dot), or .dot (its source)")
     p.set_defaults(func=cmd_tree)
 
     sub.add_parser("games", help="the games and their parameters").set_defaults(func=cmd_games)
@@ -307,6 +324,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
     p.add_argument("--strict", action="store_true", help="exit 1 if any cell failed or was not run yet")
+    p.add_argument("--export", metavar="FILE.nfg", help="write each game's meta-game as Gambit's .nfg or a .csv "
+                                                        "payoff matrix (several games: FILE-GAME.nfg)")
+    p.add_argument("--dynamics", action="store_true", help="replicator dynamics and fictitious play on each "
+                                                           "meta-game: a table, and DIR/dynamics-GAME.png")
+    p.add_argument("--html", metavar="FILE.html", help="write the whole tournament as one self-contained page")
     p.set_defaults(func=cmd_report, no_plots=True)
 
     from .commands import command_modules
@@ -330,6 +352,26 @@ def _add_allow_import(sub) -> None:
                                 "which runs their code")
 
 
+@contextlib.contextmanager
+def notes_on_stderr(command: str):
+    """A game's notes (words of a user's list left out, arena.words.WordsLeftOut) as one line
+    each on stderr, `arena COMMAND: note: ...`, not as a Python warning with its source line."""
+    from .words import WordsLeftOut
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, WordsLeftOut):
+            print(f"arena {command}: note: {message}", file=sys.stderr, flush=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():  # restores showwarning and the filters on leaving
+        warnings.simplefilter("always", WordsLeftOut)
+        warnings.showwarning = show
+        yield
+
+
 def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
     """The arguments; one the subcommand does not take is refused with that subcommand's usage
     (`arena evaluate: error: unrecognized arguments: --workers 2`), not the top level's."""
@@ -345,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = _parse(build_parser(), argv)
     try:
-        with imports_allowed(getattr(args, "allow_import", False)):  # module:Class specs import only when asked
+        with imports_allowed(getattr(args, "allow_import", False)), notes_on_stderr(args.command), \
+                stdout_for_json_only(bool(getattr(args, "json", False))):  # module:Class specs import only when asked
             args.func(args)
     except (ArenaError, RuleBreak) as e:
         print(f"arena {args.command}: error: {e}", file=sys.stderr)

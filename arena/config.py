@@ -187,9 +187,15 @@ def _strike_list(where: str, value: Any) -> tuple[int, ...]:
     return tuple(_int(where, v, 1) for v in items)
 
 
+#: The largest integer a config may give: what the results store (SQLite INTEGER) holds.
+MAX_INT = 2 ** 63 - 1
+
+
 def _int(where: str, value: Any, low: int = 0) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise _fail(where, f"expected an integer >= {low}, got {value!r}")
+    if value > MAX_INT:
+        raise _fail(where, f"expected an integer from {low} to 2^63-1, got {value}")
     return value
 
 
@@ -344,6 +350,8 @@ def load_config(path: str, allow_import: bool | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ArenaError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ArenaError(f"{path}: arrays or tables nested too deeply to read (a config nests a few levels)") from None
     config = parse_config(data, path, allow_import=allow_import)
     config.text = text
     config.files = files_read(config.cells)
@@ -370,9 +378,13 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
 
     for i, cell in enumerate(config.cells):
         try:
-            make_agent(cell.chooser, "chooser", allow_import=allow_import)
+            chooser = make_agent(cell.chooser, "chooser", allow_import=allow_import)
             guesser = make_agent(cell.guesser, "guesser", allow_import=allow_import)
             game = make_game(cell.game)  # cached: the run reuses it
+            for agent in (chooser, guesser):
+                if agent.traits.interactive:
+                    raise ArenaError(f"{agent.label} plays at the terminal (arena play), not in a tournament")
+                agent.check(game)  # a game it can never play: an unknown secret, a missing file
             if config.payoff in ("misses",) or (config.payoff or "").startswith("lost"):
                 if not game.strikes:
                     raise ArenaError(f"payoff {config.payoff!r} needs a game where misses count, and {game.spec} "

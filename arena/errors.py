@@ -17,3 +17,8 @@ class RuleBreak(RuntimeError):
 def choices(names) -> str:
     """`a, b, c`: the valid choices, for error messages."""
     return ", ".join(str(n) for n in names)
+
+
+class ArenaTypeError(ArenaError, TypeError):
+    """An argument of the wrong type given to the Python API (arena.door): a TypeError, and a
+    user's mistake like any ArenaError (one line on the command line)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import door
 from .errors import ArenaError
 from .frames import counts, frame
 from .game import Game
@@ -302,8 +303,12 @@ def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None,
     are grown and summed a block at a time (their trees dropped), so memory does not grow with
     `repeat`; the seeds do not depend on the blocks. The trees are kept for one repetition only.
     """
-    if repeat < 1:
-        raise ArenaError(f"repeat must be at least 1, got {repeat}")
+    door.game(game)
+    door.agent(guesser, "guesser")
+    repeat = door.integer(repeat, "repeat", low=1)
+    if seed is not None:
+        seed = door.integer(seed, "seed")
+    strikes = door.strike_limits(strikes)
     start = time.perf_counter()
     if guesser.deterministic:
         repeat, seed = 1, None

@@ -1,6 +1,6 @@
 """Results as pandas DataFrames (`.to_frame()`), for people who study the games in a notebook.
 
-pandas is an optional extra (`pip install 'guessing-arena[frames]'`): it is imported only when
+pandas is an optional extra (`pip install -e '.[frames]'`): it is imported only when
 a frame is asked for, and its absence is a user's mistake with a one-line remedy.
 """
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from .errors import ArenaError
 
-INSTALL = "pip install 'guessing-arena[frames]'"
+INSTALL = "pip install -e '.[frames]'"
 
 
 def pandas() -> Any:

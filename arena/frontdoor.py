@@ -27,7 +27,8 @@ import numpy as np
 
 from agents import make_chooser, make_guesser
 
-from .errors import ArenaError, choices
+from . import door
+from .errors import ArenaError, ArenaTypeError, choices
 from .evaluate import Evaluation
 from .evaluate import evaluate as evaluate_all
 from .game import Game
@@ -37,21 +38,24 @@ from .strategy import Tree
 from .tree import grow_tree
 
 
-def guesser_of(guesser: Any):
+def guesser_of(guesser: Any, name: str = "guesser"):
     """An agent object as is; a spec string (`knuth`, `entropy:pool=all`) built by agents.make_guesser."""
-    return make_guesser(guesser) if isinstance(guesser, str) else guesser
+    return make_guesser(guesser) if isinstance(guesser, str) else door.agent(guesser, "guesser", name)
 
 
 def chooser_of(chooser: Any):
     """An agent object as is; a spec string (`uniform`, `evil`, `weighted:file=F`) built by agents.make_chooser."""
-    return make_chooser(chooser) if isinstance(chooser, str) else chooser
+    return make_chooser(chooser) if isinstance(chooser, str) else door.agent(chooser, "chooser")
 
 
 def evaluate(game: Game, guesser: Any, chooser: Any = None, repeat: int = 1, seed: int = 0,
              strikes: tuple[int, ...] | None = None) -> Evaluation:
     """`guesser` against every secret of `game` (arena.evaluate.evaluate), or, given a
     `chooser`, against that chooser (arena.match.evaluate_against): `arena evaluate`'s figures."""
+    door.game(game)
     player = guesser_of(guesser)
+    repeat, seed = door.integer(repeat, "repeat", low=1), door.integer(seed, "seed")
+    strikes = door.strike_limits(strikes)
     if chooser is None:
         return evaluate_all(game, player, repeat=repeat, seed=seed, strikes=strikes)
     return evaluate_against(game, player, chooser_of(chooser), repeat=repeat, seed=seed, strikes=strikes)
@@ -60,7 +64,9 @@ def evaluate(game: Game, guesser: Any, chooser: Any = None, repeat: int = 1, see
 def tree(game: Game, guesser: Any, seed: int = 0) -> Tree:
     """The strategy tree of `guesser` against every secret (arena.tree.grow_tree); a random
     guesser is seeded (seed, 0), as the first repetition of an evaluation."""
+    door.game(game)
     player = guesser_of(guesser)
+    seed = door.integer(seed, "seed")
     return grow_tree(game, player if player.deterministic else player.seeded(seed, 0))
 
 
@@ -69,7 +75,7 @@ def optimal(game: Game, **kwargs: Any):
     secrets, weights, pool, objective, max_guesses, time_limit)."""
     from .optimal import optimal_tree  # the solver is loaded only when asked for
 
-    return optimal_tree(game, **kwargs)
+    return optimal_tree(door.game(game), **kwargs)
 
 
 def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, **kwargs: Any):
@@ -78,10 +84,15 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
     or else of the whole game by the double oracle (double_oracle(game, **kwargs))."""
     from . import equilibrium as solvers  # the solvers (and scipy) are loaded only when asked for
 
+    door.game(game)
+    if "time_limit" in kwargs:
+        kwargs["time_limit"] = door.seconds(kwargs["time_limit"])
+    if not isinstance(trees, bool):
+        raise ArenaTypeError(f"trees must be True or False, got {trees!r}")
     if guessers is not None:
         if trees or kwargs:
             raise ArenaError("equilibrium: named guessers take no other options")
-        return solvers.solve_restricted(game, [guesser_of(g) for g in guessers])
+        return solvers.solve_restricted(game, [guesser_of(g, "guessers (each)") for g in door.specs(guessers, "guessers")])
     if trees:
         return solvers.solve_enumerated(game, **kwargs)
     return solvers.double_oracle(game, **kwargs)
@@ -90,10 +101,11 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
 def best_first(game: Game, metric: str, top: int = 10):
     """The indexes of the `top` best first guesses by `metric` (stable order), every guess's
     metric value, and the whole pool's ReplyCounts against every secret."""
+    if not isinstance(metric, str):
+        raise ArenaTypeError(f"metric must be a metric's name such as 'entropy', got {metric!r}")
     if metric not in METRICS:
         raise ArenaError(f"unknown metric {metric!r}; metrics: {choices(METRICS)}")
-    if top < 1:
-        raise ArenaError(f"top must be at least 1, got {top}")
+    top = door.integer(top, "top", low=1)
     scorer = METRICS[metric]
     replies = game.reply_counts(None, game.all_secrets)
     order = np.argsort(scorer.key(replies.counts), kind="stable")[:top]

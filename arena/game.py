@@ -23,7 +23,8 @@ from typing import NamedTuple, cast
 
 import numpy as np
 
-from .errors import ArenaError
+from . import door
+from .errors import ArenaError, ArenaTypeError
 from .resources import check_memory
 from .spec import Param
 
@@ -209,6 +210,12 @@ class Game:
     `hit` is the reply that means "you guessed the secret" (None where no guess is a secret),
     and `same_secret[g]` is the secret that guess g names, or -1. `rules` says what kind of
     game it is.
+
+    Attributes read by agents and solvers: `secrets` and `guesses` (the labels, indexed by
+    secret and guess), `table` (the feedback table F[g, s], read-only; computed on the fly by
+    numpy-style indexing for a game too big to hold it), `codes` (the reply codes that occur)
+    and `n_codes` (one more than the largest: the width of a row of `partition_counts`),
+    `all_secrets` and `all_guesses` (index arrays of every secret and guess).
     """
 
     name: str = "game"
@@ -282,14 +289,29 @@ class Game:
         return frontdoor.tree(self, guesser, seed=seed)
 
     def optimal(self, **kwargs):
-        """The exact tree of least expected guesses (arena.optimal.optimal_tree's options)."""
+        """The exact tree of least expected guesses: a SolvedTree, proven optimal unless stopped.
+
+        Keyword arguments are arena.optimal.optimal_tree's: `secrets` (indexes; default all),
+        `weights` (one per secret: the chooser's mix), `pool` ("all" guesses, or "consistent"
+        ones only), `objective` ("average"; "worst": least worst case first; "lost": fewest
+        games lost within the strikes), `max_guesses` (a limit on every game), `time_limit`
+        (seconds; a stopped search returns its best tree and proven bounds), `cost` (what a
+        game costs: "guesses", or Hangman's "misses"/"lost") and `openers` (fixed first
+        guesses, as indexes or labels). E.g. `make_game("mastermind").optimal().total == 5625`."""
         from . import frontdoor  # front door: upward by design
 
         return frontdoor.optimal(self, **kwargs)
 
     def equilibrium(self, **kwargs):
-        """The game's equilibrium: `guessers=[...]` (agents or specs) for the game against them,
-        `trees=True` over every tree of a tiny game, else the double oracle's options."""
+        """The game as a zero-sum game, solved: an Equilibrium (value, bounds, both mixes).
+
+        `guessers=[...]` (agents or specs): the chooser's secrets against those guessers' trees
+        only. `trees=True`: against every guesser tree of a tiny game (solve_enumerated's
+        `frontier`, `max_trees`, `cost`). Otherwise the double oracle's keyword arguments:
+        `symmetry` (None: the game's own; `no_symmetry(game)` to switch it off), `tolerance`
+        (the gap that counts as closed), `time_limit` (seconds), `initial` (trees to start
+        from), `certify`, `smoothing`, `progress` (called with each Step), and `cost`
+        ("guesses", or Hangman's "misses"/"lost")."""
         from . import frontdoor  # front door: upward by design
 
         return frontdoor.equilibrium(self, **kwargs)
@@ -308,6 +330,9 @@ class Game:
     # --- labels -------------------------------------------------------------------------
     def guess_index(self, label: str) -> Index:
         """The index of the guess written `label`, or an ArenaError saying what a guess looks like."""
+        if not isinstance(label, str):
+            raise ArenaTypeError(f"guess_index takes a guess as written, a str such as {self.guesses[0]!r}, got "
+                                 f"{label!r} ({type(label).__name__}); game.guesses[i] is the guess of index i")
         key = self.normalise_guess(label)
         if key not in self._guess_index:
             raise ArenaError(f"{label!r} is not a guess of {self.spec}: {self.describe_guesses()}")
@@ -347,7 +372,21 @@ class Game:
 
     def partition(self, guess: Index, candidates: Indexes) -> dict[Reply, Indexes]:
         """The candidates split by their reply to `guess`, in reply order (each class keeps
-        the candidates' order)."""
+        the candidates' order). `guess` is an index into the guesses (no index from the end),
+        `candidates` an int array of indexes into the secrets."""
+        # O(1) checks only: this is the solvers' inner loop (an index array's range is checked
+        # where it is not an int array already, and where it is, by numpy's own IndexError)
+        if isinstance(guess, bool) or not isinstance(guess, (int, np.integer)) or not 0 <= guess < len(self.guesses):
+            door.index(guess, "partition: guess", len(self.guesses), "guesses")
+        if not isinstance(candidates, np.ndarray) or candidates.dtype.kind not in "iu":
+            candidates = door.indexes(candidates, "partition: candidates", len(self.secrets), "secrets")
+        try:
+            return self._partition(guess, candidates)
+        except IndexError:
+            door.indexes(candidates, "partition: candidates", len(self.secrets), "secrets")
+            raise
+
+    def _partition(self, guess: Index, candidates: Indexes) -> dict[Reply, Indexes]:
         if len(candidates) <= _TINY:  # most nodes of a tree are this small: plain Python is faster
             classes: dict[Reply, list[Index]] = {}
             for secret, reply in zip(candidates.tolist(), self.table[guess, candidates].tolist()):
@@ -542,7 +581,13 @@ class Game:
         """How much each of these replies tells: here the code itself (Jotto: letters in common)."""
         return replies.copy()
 
-    def opening_line(self, label: str, candidates: Indexes, length: int) -> str | None:
+    def shape(self, candidates: Indexes) -> int | str:
+        """What the candidates of one opening show before the first guess, for the printouts
+        (`turn_line`): here the length of their labels (Hangman: its pattern, shown
+        characters and all)."""
+        return len(self.secrets[candidates[0]])
+
+    def opening_line(self, label: str, candidates: Indexes, length: int | str) -> str | None:
         """What `arena play` prints when the guesser is told the opening (None: nothing)."""
         return f"The guesser is told: {label} ({len(candidates):,} possible)" if label else None
 
@@ -550,9 +595,9 @@ class Game:
         """The question a human chooser answers to pick the opening."""
         return f"Tell the guesser what it may know first ({labels[0]} .. {labels[-1]}): "
 
-    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int) -> str:
+    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int | str) -> str:
         """One line of a transcript, in the published examples' format, for the last move of
-        `history` (`left` secrets possible after it; `length` the secrets' label length)."""
+        `history` (`left` secrets possible after it; `length` the secrets' `shape`)."""
         guess, reply = history[-1]
         return f"Guess {number}: {self.guesses[guess]}, Reply: {self.reply_label(reply)}, Consistent targets: {left}"
 

@@ -84,7 +84,7 @@ def grow_by_levels(game: Game, guesser, secrets: Indexes):
     for _, part in game.openings(secrets):
         if len(part) == 1:
             guesses[part] = 0
-    return Tree(game, guesser.spec, roots, guesses, misses)
+    return Tree(game, guesser.spec, roots, guesses, misses, covered=np.sort(secrets))
 
 
 def _choose(game, order, node_of, sizes, level, openers, runs_key, n_guesses, n_codes) -> np.ndarray:

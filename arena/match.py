@@ -79,7 +79,7 @@ class Match:
     lost: bool  # stopped at the strike limit
     guesses: int  # as evaluate counts them: until the hit, or (Hangman) until one word is left
     misses: int  # misses among those guesses
-    length: int = 0  # the length of the secrets' labels in play (for Hangman's pattern)
+    length: int | str = 0  # the secrets' shape in play (Game.shape: their length; Hangman's pattern)
 
     def lines(self) -> list[str]:
         """`Guess 1: stoma, Reply: 1, Consistent targets: 1118`, one line a turn (Hangman:
@@ -197,7 +197,7 @@ def play_match(game: Game, guesser: GuesserProtocol, chooser: ChooserProtocol, s
     if secret is None and len(state.candidates) == 1:
         secret = int(state.candidates[0])
     return Match(game, _name(guesser), _name(chooser), opening, len(candidates), tuple(turns), secret,
-                 solved, lost, counted[0], counted[1], len(game.secrets[candidates[0]]))
+                 solved, lost, counted[0], counted[1], game.shape(candidates))
 
 
 # --- a scripted chooser: one line of play through the same referee ---------------------------
@@ -225,7 +225,7 @@ class Transcript:
 
     game: Game
     turns: tuple[Turn, ...]
-    length: int = 0  # the secrets' label length (Hangman's pattern)
+    length: int | str = 0  # the secrets' shape (Hangman's pattern)
 
     @property
     def guesses(self) -> list[str]:

@@ -1,13 +1,22 @@
 """Checks on an output file, made before any work: a `--plot out.xyz` (a format matplotlib cannot
 write) or a `--plot`/`--save` path in a missing or read-only directory would otherwise fail only
-after the evaluation it was to show had run (for the format, with matplotlib's traceback)."""
+after the evaluation it was to show had run (for the format, with matplotlib's traceback).
+
+And the `--json` output kept clean: while a command with --json runs, anything printed (an
+agent's print(), forked workers' too) goes to stderr, and only `print_json` writes to stdout.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import sys
 import tempfile
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TextIO
 
 from .errors import ArenaError, choices
 
@@ -61,3 +70,28 @@ def _writable(folder: Path) -> bool:
             return True
     except OSError:
         return False
+
+
+_JSON_OUT: list[TextIO] = []  # the real stdout while a --json command runs
+
+
+@contextlib.contextmanager
+def stdout_for_json_only(enabled: bool) -> Iterator[None]:
+    """With `enabled`: sys.stdout is stderr until the end (agents may print; processes forked
+    meanwhile inherit it), and `print_json` alone writes to the real stdout."""
+    if not enabled:
+        yield
+        return
+    real = sys.stdout
+    _JSON_OUT.append(real)
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = real
+        _JSON_OUT.pop()
+
+
+def print_json(data: Any) -> None:
+    """One JSON object on its own line of the real stdout (see stdout_for_json_only)."""
+    print(json.dumps(data), file=_JSON_OUT[-1] if _JSON_OUT else sys.stdout, flush=True)

@@ -13,7 +13,7 @@ and its subclasses do; so does the referee's own `Scripted` chooser):
                      opening to play: the most secrets), meet(guesser) (study the opponent)
 
 Both carry `spec` (the canonical spec), `label` (as the user wrote it) and `traits`
-(arena.traits.Traits).
+(arena.traits.Traits), and may `check(game)` before any game that they can play it.
 """
 
 from __future__ import annotations
@@ -47,6 +47,12 @@ class AgentProtocol(Protocol):
     def seeded(self, *entropy: int) -> Self:
         """This agent with its random choices drawn from `entropy` (by default: itself)."""
         return self
+
+    def check(self, game: Game) -> None:
+        """An ArenaError, before any game is played, if this agent can never play `game` (a
+        secret it names is not one, a file it reads is missing, a game it declines). Cheap:
+        nothing is solved here. The default finds nothing wrong."""
+        return None
 
 
 class GuesserProtocol(AgentProtocol, Protocol):

@@ -7,11 +7,12 @@ naming the parameter and the valid choices instead of a traceback deep inside th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ArenaError, choices
+from .errors import ArenaError, ArenaTypeError, choices
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,13 @@ class Param:
                 return False
             raise ArenaError(f"{where} must be true or false")
         if self.kind is int or self.kind is float:
-            try:
-                return self.kind(text)
-            except ValueError:
-                raise ArenaError(f"{where} must be {'an integer' if self.kind is int else 'a number'}") from None
+            # Python's int() and float() also take full-width and other scripts' digits, digit
+            # groups (1_000) and, for float, nan and inf: a spec's number is ASCII digits only
+            number = _INTEGER if self.kind is int else _NUMBER
+            if not number.fullmatch(text.strip()):
+                raise ArenaError(f"{where} must be {'an integer' if self.kind is int else 'a number'} "
+                                 "written in the digits 0-9")
+            return self.kind(text)
         if callable(self.kind) and self.kind is not str:
             return self.kind(text, where)
         return text
@@ -53,13 +57,20 @@ class Param:
         return f"{self.name:<9} {kind:<18} default {default:<11} {self.help}".rstrip()
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split `name:key=value,key=value` into the name and a dict of raw values.
 
     >>> parse_spec("minimax:pool=all,small=3")
     ('minimax', {'pool': 'all', 'small': '3'})
     """
-    if not isinstance(spec, str) or not spec.strip():
+    if not isinstance(spec, str):
+        raise ArenaTypeError(f"a spec is a str, name or name:key=value,key=value (such as 'mastermind:pegs=3'), "
+                             f"got {spec!r} ({type(spec).__name__})")
+    if not spec.strip():
         raise ArenaError(f"empty spec {spec!r}: write name or name:key=value,key=value")
     name, _, rest = spec.strip().partition(":")
     name = name.strip()

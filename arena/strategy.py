@@ -50,6 +50,9 @@ class Tree:
     roots: list[Node]
     guesses: np.ndarray
     misses: np.ndarray
+    #: the secrets the tree covers, where an opening of one secret needs no root (Hangman: a
+    #: length, or a shape, with one word); None: those of the roots
+    covered: Indexes | None = None
 
     @property
     def root(self) -> Node:
@@ -59,6 +62,8 @@ class Tree:
 
     @property
     def secrets(self) -> Indexes:
+        if self.covered is not None:
+            return np.sort(np.asarray(self.covered))
         return np.sort(np.concatenate([r.candidates for r in self.roots]))
 
     def cost_of(self, node: Node) -> np.ndarray:

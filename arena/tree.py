@@ -80,7 +80,7 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
     whole = len(secrets) == len(game.secrets)
     roots = [grow(State(part, whole=whole and len(part) == len(game.secrets)), label, 0)
              for label, part in game.openings(secrets)]
-    return Tree(game, guesser.spec, [r for r in roots if r is not None], guesses, misses)
+    return Tree(game, guesser.spec, [r for r in roots if r is not None], guesses, misses, covered=np.sort(secrets))
 
 
 # --- saved trees: the one reader (for `tree:file=`, load_tree and saved equilibria) ----------

@@ -55,3 +55,14 @@ class Exit(Lowest):
 
     def choose(self, game, state):
         os._exit(3)
+
+
+class Chatty(Lowest):
+    """Plays as `lowest`, printing a line at every move (an agent's print(), which --json keeps
+    off stdout)."""
+
+    name = "chatty"
+
+    def choose(self, game, state):
+        print(f"chatty: {len(state.candidates)} candidates")
+        return super().choose(game, state)

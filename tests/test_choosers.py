@@ -259,7 +259,7 @@ def test_bad_chooser_specs():
 
 @pytest.mark.parametrize("content, needle", [("1122 -1\n", "non-negative"), ("1122 x\n", "not a number"),
                                              ("1122\n", "one 'secret weight' a line"), ("9999 1\n", "not a secret"),
-                                             ("1122 0\n", "add up to 0"), ('{"1122": "lots"}', "not a number")])
+                                             ("1122 0\n", "every weight is 0"), ('{"1122": "lots"}', "not a number")])
 def test_bad_weights_are_named(mastermind, tmp_path, content, needle):
     path = tmp_path / "w.txt"
     path.write_text(content)

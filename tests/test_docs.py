@@ -3,8 +3,8 @@ what the page says it prints.
 
 Each page of docs/ is read block by block, in order, in a fresh directory:
 
-- a block after `<!-- file: NAME -->` is written to NAME (a guesser module, a config), for the
-  examples after it to use;
+- a block after a line ``File `NAME`:`` (and a blank line) is written to NAME (a guesser
+  module, a config), for the examples after it to use: the reader sees the file's name;
 - a `console` block holds `$ arena ...` commands, each followed by what it prints on stdout;
   they run in this process (tests/cli_run.py's way), and the output is compared as doctest
   compares (a `...` stands for any text, here a line left out); timings (`0.14 s`) are not
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
 
-FENCE = re.compile(r"(?:<!-- file: (?P<file>[\w./-]+) -->\n)?```(?P<kind>\w*)\n(?P<body>.*?)^```", re.S | re.M)
+FENCE = re.compile(r"(?:^File `(?P<file>[\w./-]+)`:\n\n)?```(?P<kind>\w*)\n(?P<body>.*?)^```", re.S | re.M)
 TIMING = re.compile(r"\b\d+(?:\.\d+)? s\b")
 #: What a bash block may hold: setting up, not examples with output.
 SETUP = ("python -m pip install ", "pip install ", "dask scheduler", "dask worker ")

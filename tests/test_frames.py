@@ -158,6 +158,6 @@ def test_without_pandas_a_frame_is_one_line_saying_how_to_install_it(monkeypatch
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_pandas)
-    with pytest.raises(ArenaError, match=r"pip install 'guessing-arena\[frames\]'") as caught:
+    with pytest.raises(ArenaError, match=r"pip install -e '\.\[frames\]'") as caught:
         result.to_frame()
     assert "\n" not in str(caught.value)

@@ -283,7 +283,7 @@ def test_the_optimal_agent_off_its_tree_and_its_errors(mastermind):
             evaluate(small, make_guesser(spec))
     for kwargs, words in [({"pool": "some"}, "all, consistent"), ({"objective": "best"}, "average, worst"),
                           ({"max_guesses": 0}, "positive"), ({"weights": [1, 2]}, "expected 16"),
-                          ({"weights": -np.ones(16)}, "non-negative"), ({"secrets": [0, 99]}, "between")]:
+                          ({"weights": -np.ones(16)}, "non-negative"), ({"secrets": [0, 99]}, "not an index of the 16 secrets")]:
         with pytest.raises(ArenaError, match=words):
             optimal_tree(small, **kwargs)
     with pytest.raises(ArenaError, match="does not fit"):  # Jotto has no misses cost
@@ -315,3 +315,17 @@ def test_the_command(capsys, tmp_path):
     assert data["lower_bound"] <= data["value"] <= data["total"]
     assert main(["optimal", "mastermind:pegs=2,colors=4", "--objective", "longest"]) == 2
     assert "average, worst" in capsys.readouterr().err
+
+
+def test_the_optimal_table_stops_at_two_guesses_unless_asked(capsys):
+    from cli_run import run
+
+    rc, out, _ = run(capsys, "optimal", "mastermind:pegs=3,colors=4")
+    assert rc == 0
+    lines = out.splitlines()
+    assert lines[-1].startswith("... ") and "--full for all" in lines[-1]
+    left = int(lines[-1].split()[1])
+    rc, full, _ = run(capsys, "optimal", "mastermind:pegs=3,colors=4", "--full")
+    table = lambda text: [line for line in text.splitlines() if line.startswith("|") or line.startswith(" ")]
+    assert "--full for all" not in full and len(table(full)) == len(table(out)) + left
+    assert all(row.count("|") < 2 for row in table(out))  # fewer than two guesses deep: one reply at most

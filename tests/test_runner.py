@@ -211,7 +211,7 @@ def test_killing_the_parent_kills_its_workers(tmp_path, workers):
 
 WATCHED = """
 import os, sys, threading, time
-from arena.tournament.pool import _watch
+from arena.orphans import _watch
 
 middle = os.getpid()
 child = os.fork()

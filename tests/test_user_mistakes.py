@@ -102,7 +102,7 @@ def test_negative_seeds_and_zero_depth_are_fine(capsys, argv):
     (["evaluate", SMALL, "knuth:openers=12+12"], ["opener 12 is given twice"]),
     (["evaluate", "hangman:words=words.txt", "entropy:openers=e+E"], ["opener e is given twice"]),
     (["evaluate", SMALL, "knuth:openers=99"], ["opener '99' is not a guess"]),
-    (["evaluate", SMALL, "optimal:time=nan"], ["time must be 0 (no limit) or a positive number"]),
+    (["evaluate", SMALL, "optimal:time=nan"], ["time='nan' must be a number"]),
     (["evaluate", SMALL, "tree:file=missing.json"], ["missing.json", "No such file"]),
     (["evaluate", SMALL, "tree:file=adir"], ["adir", "directory"]),
     (["evaluate", SMALL, "tree:file=notjson.json"], ["notjson.json: not a saved strategy tree"]),

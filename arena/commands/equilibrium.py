@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from fractions import Fraction
 
@@ -15,6 +14,7 @@ import numpy as np
 
 from ..errors import ArenaError
 from ..optimal.progress import ProgressLine, is_terminal
+from ..outfile import print_json
 
 METHODS = ("oracle", "enumerate")
 
@@ -54,7 +54,7 @@ def solve(args):
         return solve_restricted(game, [make_guesser(spec) for spec in specs], cost)
     if args.method == "enumerate":
         try:
-            return solve_enumerated(game, frontier=not args.all_trees, cost=cost)
+            return solve_enumerated(game, frontier=not args.all_trees, cost=cost, time_limit=args.time_limit)
         except ValueError as e:
             raise ArenaError(str(e)) from None
     if args.time_limit is None:
@@ -152,7 +152,16 @@ def cmd_equilibrium(args) -> None:
     from ..equilibrium import nashpy_solution
     from ..equilibrium.payoff import PayoffMatrix
 
+    if args.export:
+        from ..export import export_format
+        from ..outfile import check_output_file
+        export_format(args.export)
+        check_output_file(args.export, "--export")  # before the work, not after it
     eq = solve(args)
+    if args.export:
+        from ..export import equilibrium_game
+        equilibrium_game(eq).save(args.export)
+        print(f"arena equilibrium: the game solved written to {args.export}", file=sys.stderr)
     check = None
     if args.check:  # nashpy on the payoff matrix of the trees the guesser mixes
         check = nashpy_solution(PayoffMatrix.of(np.array([eq.tree_costs(t) for t in eq.trees]), eq.symmetry).A)
@@ -163,7 +172,7 @@ def cmd_equilibrium(args) -> None:
         data = eq.to_json() | timings(eq.game, eq.seconds)
         if check is not None:
             data["nashpy"] = {"value": check.value, "method": check.method, "warnings": list(check.warnings)}
-        print(json.dumps(data))
+        print_json(data)
         return
     print(report(eq, check))
     if args.save:
@@ -192,4 +201,7 @@ def add_commands(sub) -> None:
                    help="print the bounds after each best response on stderr (the default on a terminal, without --json)")
     p.add_argument("--save", metavar="FILE.json", help="save the solution with its trees (for equilibrium:file=)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--export", metavar="FILE.nfg",
+                   help="write the matrix game solved (chooser rows x the guesser's trees) as Gambit's .nfg "
+                        "or a .csv payoff matrix (the double oracle's: its final restricted game)")
     p.set_defaults(func=cmd_equilibrium)

@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from ..errors import ArenaError
+from ..outfile import print_json
 
 #: Above this many secrets (with no symmetry to cut the search; Mastermind has one) the exact
 #: search is not expected to finish in minutes, and a run without --time-limit is warned:
@@ -55,6 +55,8 @@ def cmd_optimal(args) -> None:
         check_split(args, openers)
     elif args.backend != "local" or args.scheduler:
         raise ArenaError("--backend and --scheduler split the first guesses: give --workers N")
+    elif args.journal or args.new_journal:
+        raise ArenaError("--journal records the first guesses the root split closes: give --workers N too")
     if args.time_limit is None and not openers and args.workers is None:
         warn_if_long(game)
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
@@ -79,27 +81,44 @@ def cmd_optimal(args) -> None:
     if args.json:
         from ..games import timings
         costs = tree.costs[tree.secrets]
-        print(json.dumps({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
-                         | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
-                         | ({} if paid == Guesses() else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
-                         | adversaries(tree, objective) | split_figures(tree) | timings(game, tree.seconds)))
+        print_json({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
+                   | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
+                   | ({} if paid == Guesses() else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
+                   | adversaries(tree, objective) | split_figures(tree) | timings(game, tree.seconds))
         return
     print(report(tree, args.weights))
     for line in split_lines(tree) + adversary_lines(tree, objective):
         print(line)
-    print(tree.table(min_count=args.min_count, depth=args.depth))
+    print(table_with_rest(tree, args))
     if args.save:
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
+
+
+#: The table's depth by default: the first guess and the guesses after each reply to it.
+TABLE_DEPTH = 2
+
+
+def table_with_rest(tree, args) -> str:
+    """The strategy table to --depth (default TABLE_DEPTH; --full: every row), and a line
+    saying how many rows deeper down were left out and how to see them."""
+    depth = None if args.full else args.depth if args.depth is not None else TABLE_DEPTH
+    text = tree.table(min_count=args.min_count, depth=depth)
+    if depth is None:
+        return text
+    left = len(tree.rows(min_count=args.min_count)) - len(tree.rows(min_count=args.min_count, depth=depth))
+    if left:
+        text += f"\n... {left:,} more rows {depth} or more guesses deep (--depth D to see more, --full for all)"
+    return text
 
 
 def check_split(args, openers) -> None:
     """--workers splits the root of the plain average: refuse what it does not combine with."""
     clash = [flag for flag, given in (("--openers", bool(openers)), ("--start", bool(args.start)),
-                                      ("--weights", bool(args.weights)), ("--max", args.max is not None),
+                                      ("--max", args.max is not None),
                                       ("--objective", args.objective != "average"), ("--cost", args.cost is not None))
              if given]
     if clash:
-        raise ArenaError(f"--workers searches every first guess for the least total with equal weights: "
+        raise ArenaError(f"--workers searches every first guess for the least (weighted) total: "
                          f"it cannot be combined with {clash[0]}")
     if args.workers < 1:
         raise ArenaError(f"--workers must be a positive number of processes, got {args.workers}")
@@ -116,17 +135,25 @@ def split_tree(game, args, progress):
         if progress.due():
             progress.show(text)
 
+    weights = None
+    if args.weights:
+        from ..weights import read_weights
+        weights = read_weights(args.weights, game)
     client = dask_client(args)
     try:
+        from ..tournament.runner import NO_WORKER_SECONDS
         result = split_root(game, args.pool, args.workers, args.time_limit, args.journal, status=status,
-                            executor=None if client is None else client.get_executor(pure=False))
+                            executor=None if client is None else client.get_executor(pure=False),
+                            weights=weights, new_journal=args.new_journal,
+                            alive=None if client is None else lambda: bool(client.scheduler_info().get("workers")),
+                            no_worker_seconds=NO_WORKER_SECONDS)
     finally:
         if client is not None:
             client.close()
     if result.best_guess < 0:
         raise ArenaError(f"{game.spec}: no first guess was solved before the time limit "
                          f"({result.closed:,} of {len(result.openings):,} closed); run again with --journal to resume")
-    tree = optimal_tree(game, pool=args.pool, openers=[game.guesses[result.best_guess]])
+    tree = optimal_tree(game, weights=weights, pool=args.pool, openers=[game.guesses[result.best_guess]])
     tree.guesser, tree.openers = agent_spec(args.pool, "average", None), ()
     tree.lower_bound = min(result.lower_bound, tree.value)
     tree.seconds += result.seconds
@@ -150,7 +177,7 @@ def dask_client(args):
     try:
         from dask.distributed import Client  # lazy: heavy
     except ImportError:
-        raise ArenaError("--backend dask needs Dask: pip install 'guessing-arena[dask]'") from None
+        raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
     if not args.scheduler:
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     from ..tournament.runner import _connect
@@ -289,8 +316,13 @@ def add_commands(sub) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="with --backend dask: the scheduler's address, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--journal", metavar="FILE.jsonl", default=None,
-                   help="with --workers: append each first guess closed to FILE, and skip those already in it")
-    p.add_argument("--depth", type=int, default=None, help="table rows fewer than D guesses deep")
+                   help="with --workers: append each first guess closed to FILE, and skip those already in it "
+                        "(a journal of another game, word file, pool, weights or arena version is refused)")
+    p.add_argument("--new-journal", action="store_true",
+                   help="with --journal: a journal of other inputs is set aside (renamed FILE.old) and started anew")
+    p.add_argument("--depth", type=int, default=None,
+                   help=f"table rows fewer than D guesses deep (default {TABLE_DEPTH}: the first two guesses)")
+    p.add_argument("--full", action="store_true", help="the whole table, every depth")
     p.add_argument("--min-count", type=int, default=3, help="table rows reached by at least this many secrets")
     p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object (no table)")

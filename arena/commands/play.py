@@ -74,10 +74,10 @@ def cmd_play(args) -> None:
     _introduce(game, guesser, chooser)
     player = guesser if guesser.deterministic else guesser.seeded(args.seed, 0)
     history: list = []
-    length = [0]
+    length: list[int | str] = [0]
 
     def on_open(label: str, candidates) -> None:
-        length[0] = len(game.secrets[candidates[0]])
+        length[0] = game.shape(candidates)
         line = game.opening_line(label, candidates, length[0])
         if line is not None:
             print(line)

@@ -12,6 +12,7 @@ by a pure strategy is tested, not by mixtures; of two identical strategies the f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,13 +37,15 @@ class Reduction:
         return full
 
 
-def undominated_columns(M: np.ndarray, strict: bool = False) -> np.ndarray:
+def undominated_columns(M: np.ndarray, strict: bool = False,
+                        tick: Callable[[int], None] | None = None) -> np.ndarray:
     """Indexes of the columns of M that no other column dominates from the minimiser's side
     (weakly: <= everywhere, keeping the first of identical columns; strictly: < everywhere).
 
     Columns are visited by increasing sum: a column can only be dominated by one whose sum is
     no larger, and (weak case) a later column with an equal sum that is <= everywhere is equal,
-    so one pass against the columns kept so far decides every column.
+    so one pass against the columns kept so far decides every column. `tick(cells)` is told
+    the cells compared, every TICK columns (a caller's time limit or budget may stop it there).
     """
     M = np.asarray(M)
     if strict:  # identical columns do not dominate each other strictly: all stay candidates
@@ -51,14 +54,26 @@ def undominated_columns(M: np.ndarray, strict: bool = False) -> np.ndarray:
         first = np.unique(M, axis=1, return_index=True)[1]
     order = first[np.lexsort((first, M[:, first].sum(axis=0)))]
     kept: list[int] = []
-    frontier = np.empty((M.shape[0], 0), dtype=M.dtype)
-    for j in order:
+    frontier = np.empty((M.shape[0], 16), dtype=M.dtype)  # the kept columns, in a buffer grown by doubling
+    compared = 0
+    for step, j in enumerate(order, 1):
         column = M[:, j:j + 1]
-        beaten = (frontier < column).all(axis=0) if strict else (frontier <= column).all(axis=0)
+        held = frontier[:, :len(kept)]
+        beaten = (held < column).all(axis=0) if strict else (held <= column).all(axis=0)
+        compared += held.size
         if not beaten.any():
+            if len(kept) == frontier.shape[1]:
+                frontier = np.hstack([frontier, np.empty_like(frontier)])
+            frontier[:, len(kept)] = column[:, 0]
             kept.append(int(j))
-            frontier = np.hstack([frontier, column])
+        if tick is not None and step % TICK == 0:
+            tick(compared)
+            compared = 0
     return np.sort(np.array(kept, dtype=np.intp))
+
+
+#: undominated_columns reports its progress every this many columns.
+TICK = 256
 
 
 def reduce_dominated(A: np.ndarray, strict: bool = False) -> Reduction:

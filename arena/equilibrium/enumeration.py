@@ -35,6 +35,7 @@ so a count that runs out of sets proves the enumeration too big as well.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import reduce
@@ -54,6 +55,11 @@ MAX_TREES = 5_000_000
 #: The size checks give up (and refuse) after this many candidate sets: the enumeration would
 #: visit at least as many, each with its own products of options.
 COUNT_BUDGET = 20_000
+#: Refuse to go on once the listing has built and compared this many cells of options (a
+#: frontier's true size is known only as it is listed: L(root) is a floor, T(root) a ceiling).
+#: Mastermind 2x4 (39,168 undominated trees, 10 s) stays under it; 4x2 (134,880 trees, a
+#: minute of listing and then a long LP: 882 s and 876 MB in all) passes it within seconds.
+MAX_CELLS = 100_000_000_000
 #: What the refusals suggest instead.
 USE_ORACLE = "use the double oracle instead (the default method: drop --method enumerate)"
 
@@ -227,7 +233,8 @@ def product_size(sizes: list[int], max_trees: int, spec: str) -> int:
 
 
 def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TREES,
-                    cost: str | None = None) -> TreeEnumeration:
+                    cost: str | None = None, time_limit: float | None = None,
+                    max_cells: int = MAX_CELLS) -> TreeEnumeration:
     """Every tree of the game (or its undominated ones) with its cost on every secret.
 
     Each node's options are the concatenation, over its useful guesses, of the Cartesian
@@ -236,17 +243,32 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
     A game that tells the guesser something first has a root whose options are the products
     of its openings' options. Lost games are listed as misses (a tree with fewer misses on
     every word loses no more often: its frontier serves), then counted at the end.
+
+    The listing's real size shows only as it goes: past `max_cells` cells of options built, or
+    past `time_limit` seconds, it stops with an ArenaError (a listing has no partial answer).
     """
     paid = cost_for(game, cost)
     listed = paid.counted
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     check_enumeration_size(game, frontier, max_trees)
     nodes: dict[bytes, _Options] = {}
+    built = [0]  # cells of options built and compared so far
+
+    def account(cells: int) -> None:
+        built[0] += cells
+        if built[0] > max_cells:
+            raise ArenaError(f"listing the {'undominated ' if frontier else ''}trees of {game.spec} has built and "
+                             f"compared more than {max_cells:,} cells of options, too many to finish soon; {USE_ORACLE}")
+        if deadline is not None and time.perf_counter() > deadline:
+            raise ArenaError(f"listing the trees of {game.spec} passed the time limit of {time_limit:g} s "
+                             f"(a listing has no partial answer); {USE_ORACLE}, which stops with bounds")
 
     def combine(S: Indexes, parts: Sequence[tuple[Reply | str, Indexes]], guess: Index, base: np.ndarray) -> tuple:
         """The options of one guess (or of the openings): every combination of its classes'."""
         children = [(r, options(C)) for r, C in parts]
         sizes = [len(nodes[c].costs) for _, c in children]
         n = product_size(sizes, max_trees, game.spec)
+        account(n * len(S))
         check_memory(n * (4 * len(S) + 32), f"listing the trees of {game.spec} ({n:,} options at one decision point)")
         block = np.broadcast_to(base, (n, len(S))).copy()
         combo = np.arange(n, dtype=np.int64)
@@ -256,7 +278,7 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
             which = (combo // stride) % size
             step = 0 if guess == OPENINGS else listed.step(game, cast(Reply, r))
             block[:, np.searchsorted(S, C)] = step + nodes[child].costs[which]
-        keep = undominated_columns(block.T) if frontier else combo
+        keep = undominated_columns(block.T, tick=account) if frontier else combo
         return block[keep], np.full(len(keep), guess), combo[keep], children
 
     def options(S: Indexes) -> bytes:
@@ -270,6 +292,7 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
             return key
         blocks, guesses, combos, classes = [], [], [], {}
         for g in useful_guesses(game, S).tolist():
+            account(0)
             parts = game.partition(g, S)
             hit = np.zeros(len(S), np.int8)
             for r, C in parts.items():
@@ -281,7 +304,7 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
             combos.append(combo)
         costs, guess, combo = np.vstack(blocks), np.concatenate(guesses), np.concatenate(combos)
         if frontier:
-            keep = undominated_columns(costs.T)
+            keep = undominated_columns(costs.T, tick=account)
             costs, guess, combo = costs[keep], guess[keep], combo[keep]
         nodes[key] = _Options(costs, guess, combo, classes)
         return key

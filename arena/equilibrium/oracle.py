@@ -126,7 +126,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
         tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name)
         # the response was not proven best: the time limit stopped its search (a finished search
-        # is exact, up to the misses cost's tie tolerance, arena/optimal/search.py)
+        # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
         stopped = tree.stopped
         if not stopped and uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
             uniform_value = bound

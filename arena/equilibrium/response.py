@@ -7,7 +7,7 @@ possible (W(S) = sum of their weights, every one of which pays for the next gues
     cost(S) = W(S) + min over guesses g of  sum over the classes C of S under g, except the hit,  cost(C),
 
 with cost({s}) = w_s: the weighted average objective of the project's one exact search,
-`arena.optimal.optimal_tree` (branch and bound over candidate sets, arena/optimal/search.py).
+`arena.optimal.optimal_tree` (branch and bound over candidate sets, arena/optimal/search/).
 Where the game ends once the secret is determined (Hangman), the same search minimises the
 weighted misses (or letters, or lost games: arena.costs) instead.
 """

@@ -69,11 +69,12 @@ def solve_restricted(game: Game, guessers: Sequence, cost: str | None = None) ->
 
 
 def solve_enumerated(game: Game, frontier: bool = True, max_trees: int = MAX_TREES,
-                     cost: str | None = None) -> Equilibrium:
+                     cost: str | None = None, time_limit: float | None = None) -> Equilibrium:
     """The chooser against every guesser tree (`frontier`: every undominated one; the same
-    value and equilibria, see enumeration.py), by listing them all; payoff `cost`."""
+    value and equilibria, see enumeration.py), by listing them all; payoff `cost`. Past
+    `time_limit` seconds of listing: an ArenaError (a listing has no partial answer)."""
     start = time.perf_counter()
-    trees = enumerate_trees(game, frontier=frontier, max_trees=max_trees, cost=cost)
+    trees = enumerate_trees(game, frontier=frontier, max_trees=max_trees, cost=cost, time_limit=time_limit)
     rows, columns = len(game.secrets), len(trees)
     # the costs as int64 and the payoffs as float64, then the LP on them
     check_memory(rows * columns * 16 + lp_bytes(rows, columns),

@@ -25,10 +25,12 @@ from functools import lru_cache
 from importlib.metadata import entry_points
 from types import ModuleType
 
+from ..digests import file_digest, is_file
 from ..errors import ArenaError, choices
 from ..game import Game, GameType
 from ..resources import memory_limit
 from ..spec import bind, canonical, parse_spec
+from ..words import SHIPPED
 
 #: The entry point group through which installed packages add games.
 GROUP = "arena.games"
@@ -111,13 +113,19 @@ def make_game(spec: str) -> Game:
     name, raw = parse_spec(spec)
     kind = game_type(name)
     values = bind(f"game {name}", kind.params, raw)
-    return _build(canonical(name, kind.params, values), tuple(values.items()), memory_limit())
+    return _build(canonical(name, kind.params, values), tuple(values.items()), memory_limit(), contents(values))
+
+
+def contents(values: dict) -> tuple[tuple[str, str], ...]:
+    """(file, SHA-256) of every file a game's parameters name: a game is built again when one changed."""
+    return tuple((v, file_digest(v)) for v in values.values() if isinstance(v, str) and v not in SHIPPED and is_file(v))
 
 
 @lru_cache(maxsize=16)
-def _build(spec: str, items: tuple, budget: int) -> Game:
-    """The game, built once per budget: the memory budget decides between a table and
-    feedback on the fly (the same replies) and what is refused."""
+def _build(spec: str, items: tuple, budget: int, files: tuple = ()) -> Game:
+    """The game, built once per budget and per contents of the files it reads: the memory
+    budget decides between a table and feedback on the fly (the same replies) and what is
+    refused."""
     start = time.perf_counter()
     game = GAMES[spec.partition(":")[0]].make(spec, **dict(items))
     game.build_seconds = time.perf_counter() - start

@@ -8,6 +8,12 @@ values) but few occur (2,845 in web2), so the table stores a dense code per mask
 Without `length=` the game covers every length and the guesser is told the word's length
 before the first letter, as a real player is: each length is its own tree. Scoring follows
 the published study: a word costs the misses (and letters) until one candidate is left.
+
+With `other=reveal`, words keep their characters outside a-z (a hyphen, an apostrophe, é), and
+those are shown from the start, as on paper: the guesser is told the word's *shape* (its
+length and its shown characters, `_-_` for a-b) before the first letter. The shape is the
+opening, so every solver, agent, referee and printout sees it from the first move, and words
+that differ only in shown characters (a-b, a'b) are told apart by it.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from ..game import (
     code_dtype,
 )
 from ..spec import Param
-from ..words import read_words
+from ..words import Dropped, read_words
 
 PARAMS = {
     "words": Param("words", str, "web2", "shipped list (web2, sgb) or a file, one word a line"),
@@ -44,18 +50,30 @@ PARAMS = {
 LETTERS = string.ascii_lowercase
 
 
-def hangman_words(words: tuple[str, ...], other: str, spec: str) -> tuple[list[str], list[str]]:
-    """The words lowercased and deduplicated in list order, and those set aside for other characters."""
+def hangman_words(words: tuple[str, ...], other: str, spec: str,
+                  dropped: Dropped | None = None) -> tuple[list[str], list[str]]:
+    """The words lowercased and deduplicated in list order, and those set aside for other
+    characters (with other=reveal: only those with no letter a-z at all). `dropped` counts the
+    words left out, by reason."""
+    dropped = Dropped() if dropped is None else dropped
     kept: list[str] = []
     odd: list[str] = []
-    for w in dict.fromkeys(w.lower() for w in words):
-        (kept if re.fullmatch(r"[a-z]+", w) else odd).append(w)
+    seen: set[str] = set()
+    for w in (w.lower() for w in words):
+        if w in seen:
+            dropped.add("listed twice", w)
+            continue
+        seen.add(w)
+        if re.fullmatch(r"[a-z]+", w) or (other == "reveal" and re.search(r"[a-z]", w)):
+            kept.append(w)
+        else:
+            odd.append(w)
     if odd and other == "refuse":
         raise ArenaError(f"{spec}: {len(odd)} words have characters outside a-z (such as {', '.join(odd[:3])}); "
                          "use other=skip to leave them out or other=reveal to show those characters")
-    if other == "reveal":
-        kept = [w for w in dict.fromkeys(w.lower() for w in words) if re.search(r"[a-z]", w)]
-    return kept, ([] if other == "reveal" else odd)
+    for w in odd:
+        dropped.add("with no letter a-z" if other == "reveal" else "with characters outside a-z", w)
+    return kept, odd
 
 
 def build_bytes(words: list[str]) -> int:
@@ -83,6 +101,22 @@ def position_masks(words: list[str]) -> np.ndarray:
     return masks
 
 
+def fits(word: str, length: int, dropped: Dropped) -> bool:
+    """Is the word at most 32 letters long (a reply is a 32-bit mask) and of `length` (0: any)?"""
+    if len(word) > 32:
+        dropped.add("longer than 32 letters", word)
+    elif length and len(word) != length:
+        dropped.add(f"not of {length} letters", word)
+    else:
+        return True
+    return False
+
+
+def shape_of(word: str) -> str:
+    """`_-_` for a-b: the letters a-z hidden, every other character shown."""
+    return re.sub(r"[a-z]", "_", word)
+
+
 class Hangman(Game):
     """Hangman over a word list: secrets are words, guesses the letters a..z."""
 
@@ -98,12 +132,15 @@ class Hangman(Game):
             raise ArenaError(f"{spec}: length and first must be 0 (all) or positive")
         if length > 32:
             raise ArenaError(f"{spec}: length must be at most 32")
-        playable, self.skipped = hangman_words(read_words(words), other, spec)
-        playable = [w for w in playable if len(w) <= 32 and (not length or len(w) == length)]
+        listed, dropped = read_words(words), Dropped()
+        playable, self.skipped = hangman_words(listed, other, spec, dropped)
+        playable = [w for w in playable if fits(w, length, dropped)]
         if first:
             playable = playable[:first]
         if not playable:
-            raise ArenaError(f"{spec}: the list {words!r} has no words" + (f" of length {length}" if length else ""))
+            raise ArenaError(f"{spec}: the list {words!r} has no words" + (f" of length {length}" if length else "")
+                             + (f" ({dropped.summary(words, len(listed))})" if dropped.count else ""))
+        dropped.tell(spec, words, len(listed))
         check_table_memory(spec, 26, len(playable), 4, build_bytes(playable))
         raw = position_masks(playable)
         self.masks, dense = np.unique(np.concatenate(([0], raw.ravel())), return_inverse=True)
@@ -112,6 +149,11 @@ class Hangman(Game):
         super().__init__(spec, playable, list(LETTERS), table, None, np.full(26, -1))
         self.strikes = strikes
         self.lengths = np.array([len(w) for w in playable])
+        shapes = [shape_of(w) for w in playable]
+        #: the shapes in order (by length, the all-hidden shape first), and each word's
+        self.shapes = sorted(set(shapes), key=lambda t: (len(t), t.count("_") != len(t), t))
+        rank = {t: k for k, t in enumerate(self.shapes)}
+        self.shape_ids = np.array([rank[t] for t in shapes], dtype=np.intp)
 
     def describe_guesses(self) -> str:
         return "the letters a to z"
@@ -154,9 +196,15 @@ class Hangman(Game):
         """`_ a _ _ _`: the word as the guesser sees it (characters outside a-z are always shown)."""
         return " ".join(c if c in revealed or c not in LETTERS else "_" for c in word)
 
-    def shown(self, history: Sequence[tuple[Index, Reply]], length: int) -> str:
-        """`_ a _ _ _`: the positions the hits so far have shown, in a word of `length` letters."""
-        cells = ["_"] * length
+    def shape(self, candidates: Indexes) -> str:
+        """`_-_`: what every candidate shows before the first letter (they share one opening)."""
+        return self.shapes[int(self.shape_ids[candidates[0]])]
+
+    def shown(self, history: Sequence[tuple[Index, Reply]], shape: int | str) -> str:
+        """`_ a _ _ _`: the positions the hits so far have shown, in a word of `shape` (its
+        length, every character hidden, or as shown before the first letter, like `_-_`)."""
+        cells = ["_"] * shape if isinstance(shape, int) else list(shape)
+        length = len(cells)
         for guess, reply in history:
             for position in self.positions(reply):
                 if position <= length:
@@ -171,13 +219,17 @@ class Hangman(Game):
         """The positions shown."""
         return np.array([int(m).bit_count() for m in self.masks[replies]], dtype=np.int64)
 
-    def opening_line(self, label: str, candidates: Indexes, length: int) -> str | None:
-        return f"The word has {label or f'{length} letters'}: {self.shown([], length)} ({len(candidates):,} possible)"
+    def opening_line(self, label: str, candidates: Indexes, length: int | str) -> str | None:
+        shape = self.shape(candidates) if len(candidates) else length
+        size = len(shape) if isinstance(shape, str) else shape
+        return f"The word has {size} letters: {self.shown([], shape)} ({len(candidates):,} possible)"
 
     def opening_question(self, labels: list[str]) -> str:
+        if any(len(label.split()) > 2 for label in labels):  # shown characters: the shapes by name
+            return f"Your word's length and shown characters ({', '.join(labels)})? "
         return f"How many letters has your word ({labels[0].split()[0]}-{labels[-1].split()[0]})? "
 
-    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int) -> str:
+    def turn_line(self, number: int, history: Sequence[tuple[Index, Reply]], left: int, length: int | str) -> str:
         """The word as the guesser sees it, and the strikes."""
         guess, reply = history[-1]
         misses = sum(self.is_miss(r) for _, r in history)
@@ -201,8 +253,15 @@ class Hangman(Game):
         return len(candidates) <= 1
 
     def openings(self, secrets: Indexes) -> list[tuple[str, Indexes]]:
-        lengths = self.lengths[secrets]
-        return [(f"{n} letter" + ("s" if n != 1 else ""), secrets[lengths == n]) for n in np.unique(lengths).tolist()]
+        """One per shape: the word's length (`5 letters`), and with other=reveal the characters
+        shown from the start (`3 letters _-_`)."""
+        ids = self.shape_ids[secrets]
+        return [(self.shape_label(k), secrets[ids == k]) for k in np.unique(ids).tolist()]
+
+    def shape_label(self, k: int) -> str:
+        shape = self.shapes[k]
+        label = f"{len(shape)} letter" + ("s" if len(shape) != 1 else "")
+        return label if shape.count("_") == len(shape) else f"{label} {shape}"
 
     def candidate_guesses(self, candidates: Indexes) -> Indexes:
         """The letters that may be in the word and would tell something: not in every candidate

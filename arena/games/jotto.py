@@ -24,7 +24,7 @@ from ..errors import ArenaError
 from ..game import CHUNK, COMPILED_CELLS, Game, GameType, OnTheFly, check_on_the_fly_memory
 from ..resources import fits_in_memory
 from ..spec import Param
-from ..words import read_words
+from ..words import Dropped, read_words
 
 PARAMS = {
     "words": Param("words", str, "sgb", "shipped list (sgb, web2) or a file, one word a line"),
@@ -37,18 +37,29 @@ PARAMS = {
 _WORD = re.compile(r"[a-z]+")
 
 
-def jotto_words(words: tuple[str, ...], length: int, repeats: bool) -> list[str]:
+def jotto_words(words: tuple[str, ...], length: int, repeats: bool, dropped: Dropped | None = None) -> list[str]:
     """The playable words, in list order: lowercase a-z of the given length; without repeats,
-    distinct letters only and one word per letter set (first position, last word)."""
+    distinct letters only and one word per letter set (first position, last word). `dropped`
+    counts the others, by reason."""
+    dropped = Dropped() if dropped is None else dropped
     seen: dict = {}
     for w in words:
         w = w.lower()
-        if len(w) != length or not _WORD.fullmatch(w):
-            continue
-        if repeats:
+        if len(w) != length:
+            dropped.add(f"not of {length} letters", w)
+        elif not _WORD.fullmatch(w):
+            dropped.add("with characters outside a-z", w)
+        elif repeats:
+            if w in seen:
+                dropped.add("listed twice", w)
             seen.setdefault(w, w)
-        elif len(set(w)) == length:
-            seen[frozenset(w)] = w
+        elif len(set(w)) != length:
+            dropped.add("with a repeated letter", w)
+        else:
+            key = frozenset(w)
+            if key in seen:
+                dropped.add("listed twice" if seen[key] == w else "an anagram of a later word", seen[key])
+            seen[key] = w
     return list(seen.values())
 
 
@@ -115,12 +126,15 @@ class Jotto(Game):
             raise ArenaError(f"{spec}: with positions=true length must be at most 14, got {length}")
         if first < 0:
             raise ArenaError(f"{spec}: first must be 0 (all) or a positive count, got {first}")
-        playable = jotto_words(read_words(words), length, repeats)
+        listed, dropped = read_words(words), Dropped()
+        playable = jotto_words(listed, length, repeats, dropped)
         if first:
             playable = playable[:first]
         if not playable:
             raise ArenaError(f"{spec}: the list {words!r} has no playable words of length {length}"
-                             + ("" if words != "sgb" else "; sgb has five-letter words only, try words=web2"))
+                             + ("" if words != "sgb" else "; sgb has five-letter words only, try words=web2")
+                             + (f" ({dropped.summary(words, len(listed))})" if dropped.count else ""))
+        dropped.tell(spec, words, len(listed))
         n = len(playable)
         self.length, self.positions = length, positions
         # (in place, in common) as one code: only the secret has every letter in place; without

@@ -49,7 +49,7 @@ from ..codes import letter_codes, symbol_tallies
 from ..errors import ArenaError
 from ..game import CHUNK, Game, GameType, Index, Indexes, Reply, Rules, check_table_memory, code_dtype
 from ..spec import Param
-from ..words import read_words
+from ..words import Dropped, read_words
 
 PARAMS = {
     "answers": Param("answers", str, "wordle", "the secrets: shipped list (wordle) or a file, one word a line"),
@@ -70,10 +70,31 @@ _MARKS = {"G": GREEN, "g": GREEN, "🟩": GREEN, "Y": YELLOW, "y": YELLOW, "🟨
 _LABEL = {GREY: ".", YELLOW: "Y", GREEN: "G"}
 
 
-def wordle_words(words: Sequence[str], length: int) -> list[str]:
-    """The playable words in list order: lower-cased, a-z only, of the given length, each once."""
-    kept = (w.lower() for w in words)
-    return list(dict.fromkeys(w for w in kept if len(w) == length and _WORD.fullmatch(w)))
+def wordle_words(words: Sequence[str], length: int, dropped: Dropped | None = None) -> list[str]:
+    """The playable words in list order: lower-cased, a-z only, of the given length, each once.
+    `dropped` counts the others, by reason."""
+    dropped = Dropped() if dropped is None else dropped
+    kept: dict[str, None] = {}
+    for w in (w.lower() for w in words):
+        if len(w) != length:
+            dropped.add(f"not of {length} letters", w)
+        elif not _WORD.fullmatch(w):
+            dropped.add("with characters outside a-z", w)
+        elif w in kept:
+            dropped.add("listed twice", w)
+        else:
+            kept[w] = None
+    return list(kept)
+
+
+def playable_list(spec: str, name: str, length: int) -> list[str]:
+    """The playable words of a list (a shipped one or a file), a user's file told about the
+    words its filters left out."""
+    listed, dropped = read_words(name), Dropped()
+    words = wordle_words(listed, length, dropped)
+    if words:
+        dropped.tell(spec, name, len(listed))
+    return words
 
 
 def build_bytes(n_guesses: int, n_secrets: int, length: int) -> int:
@@ -144,14 +165,14 @@ class Wordle(Game):
             raise ArenaError(f"{spec}: length must be between 1 and 10, got {length}")
         if first < 0:
             raise ArenaError(f"{spec}: first must be 0 (all) or a positive count, got {first}")
-        secrets = wordle_words(read_words(_SHIPPED["answers"] if answers == "wordle" else answers), length)
+        secrets = playable_list(spec, _SHIPPED["answers"] if answers == "wordle" else answers, length)
         if first:
             secrets = secrets[:first]
         if not secrets:
             raise ArenaError(f"{spec}: the answers {answers!r} have no words of {length} letters"
                              + ("; the shipped lists have five-letter words only" if answers == "wordle" else ""))
         if guesses:
-            accepted = wordle_words(read_words(_SHIPPED["guesses"] if guesses == "wordle" else guesses), length)
+            accepted = playable_list(spec, _SHIPPED["guesses"] if guesses == "wordle" else guesses, length)
         else:
             accepted = wordle_words(read_words(_SHIPPED["guesses"]), length) if not first else []
         known = set(accepted)

@@ -23,6 +23,8 @@ solve.optimal_tree -> solve.search_below -> search.Search.solve (branch.py) -> s
 guess_value -> solve on each class; then growing.tree_from_search reads the tree back.
     split      the root split: every first guess searched by worker processes with one
                incumbent, a resumable journal and a proven bound (`arena optimal --workers N`)
+    journal    the split's journal: keyed by the game, its files' contents, the weights and the
+               version; every record checked as it is read
     lookahead  rollout trees and exact subtree repair for instances too big to solve
     against    against a deterministic chooser that holds no secret (evil Hangman, Absurdle):
                what a tree concedes to it, and the shortest path that beats it

@@ -15,12 +15,14 @@ from typing import Any, cast
 
 import numpy as np
 
+from .. import door
 from ..costs import Cost, Guesses, cost_for
-from ..errors import ArenaError, choices
+from ..errors import ArenaError, ArenaTypeError, choices
 from ..game import Game, Index, Indexes
 from ..greedy import greedy_tree
 from ..resources import check_memory
 from ..tree import Node, Tree
+from ..weights import check_weights
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
 from .progress import ProgressLine
@@ -108,16 +110,16 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None
     open so (with the time limit, classes not finished keep their best greedy subtree).
     """
     start = time.perf_counter()
+    door.game(game)
     check_choice("pool", pool, POOLS)
     check_choice("objective", objective, OBJECTIVES)
     paid = cost_for(game, cost)
-    if max_guesses is not None and (not isinstance(max_guesses, (int, np.integer)) or max_guesses < 1):
-        raise ArenaError(f"max_guesses must be a positive integer or None, got {max_guesses!r}")
+    if max_guesses is not None:
+        max_guesses = door.integer(max_guesses, "max_guesses", low=1)
     if not paid.has_worst_case and objective != "average":
         raise ArenaError("the lost-games cost is the chance of losing: it has no worst-case objective "
                          "(the worst case is the fewest misses in the worst case: cost misses, objective worst)")
-    if time_limit is not None and not time_limit > 0:
-        raise ArenaError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    time_limit = door.seconds(time_limit)
     S = secret_set(game, secrets)
     w, scale = weight_vector(game, S, weights)
     deadline = None if time_limit is None else start + time_limit
@@ -161,7 +163,7 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None
         nodes, stopped = nodes + search.stats.nodes, stopped or search.timed_out
     value = sum(values) * unit
     grown = [root for root in roots if root is not None]  # an opening of one word needs no guess
-    return SolvedTree(game, label, grown, costs[0], costs[1], value=value,
+    return SolvedTree(game, label, grown, costs[0], costs[1], covered=np.sort(S), value=value,
                       lower_bound=min(sum(lowers) * unit, value), seconds=time.perf_counter() - start,
                       searched=nodes, depth_bound=depth_bound, time_limit=time_limit, stopped=stopped,
                       cost=paid.name, openers=tuple(game.guesses[g] for g in fixed))
@@ -401,7 +403,7 @@ def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None =
 
 # --- arguments ------------------------------------------------------------------------------
 def check_choice(name: str, value: str, valid: Sequence[str]) -> None:
-    if value not in valid:
+    if not isinstance(value, str) or value not in valid:
         raise ArenaError(f"{name} must be one of {choices(valid)}, got {value!r}")
 
 
@@ -409,9 +411,10 @@ def secret_set(game: Game, secrets: Sequence[Index] | np.ndarray | None) -> Inde
     """The secrets to cover, as a sorted array of distinct valid indexes."""
     if secrets is None:
         return game.all_secrets
-    S = np.unique(np.asarray(secrets, dtype=np.intp))
-    if len(S) == 0 or S[0] < 0 or S[-1] >= len(game.secrets) or len(S) != len(np.asarray(secrets).ravel()):
-        raise ArenaError(f"secrets must be distinct indexes between 0 and {len(game.secrets) - 1}")
+    given = door.indexes(secrets, "secrets", len(game.secrets), "secrets")
+    S = np.unique(given)
+    if len(S) == 0 or len(S) != len(given):
+        raise ArenaError(f"secrets must be distinct indexes between 0 and {len(game.secrets) - 1}, at least one")
     return S
 
 
@@ -421,7 +424,12 @@ def weight_vector(game: Game, S: Indexes, weights: Sequence[float] | np.ndarray 
     w = np.ones(len(game.secrets), dtype=np.float64)
     if weights is None:
         return w, 1.0
-    given = np.asarray(weights, dtype=np.float64).ravel()
+    try:
+        if isinstance(weights, (str, bytes)):
+            raise TypeError
+        given = np.asarray(weights, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise ArenaTypeError(f"weights must be numbers, one per secret (or None), got {weights!r:.60}") from None
     if len(given) == len(S):
         w[S] = given
     elif len(given) == len(game.secrets):
@@ -431,6 +439,7 @@ def weight_vector(game: Game, S: Indexes, weights: Sequence[float] | np.ndarray 
                          f"(one per secret of the game), got {len(given)}")
     if not np.all(np.isfinite(w[S])) or np.any(w[S] < 0):
         raise ArenaError("weights must be finite and non-negative")
+    check_weights(w[S], game)
     common = w[S][0]
     if common > 0 and np.all(w[S] == common):
         return np.ones(len(game.secrets), dtype=np.float64), float(common)

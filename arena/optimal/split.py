@@ -19,19 +19,22 @@ At any moment the optimum is at least
 
 (a guess's best bound: its root bound, or what a task interrupted by the time limit proved);
 when every first guess is closed this equals the incumbent, and the optimum is proven.
-Every closed guess is appended to the journal (JSON lines: game, pool, guess, bound, exact), so
-a run stopped by the time limit, or killed, resumes where it stopped: a guess closed with bound
-B stays closed, as the incumbent only ever drops.
+Every closed guess is appended to the journal (journal.py: JSON lines keyed by the game, the
+contents of the files it reads, the pool, the weights and the project's version), so a run
+stopped by the time limit, or killed, resumes where it stopped: a guess closed with bound B
+stays closed, as the incumbent only ever drops. A journal of other inputs is refused, and each
+record is checked as it is read.
 """
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,9 +42,12 @@ import numpy as np
 
 from ..errors import ArenaError
 from ..game import Game, Index
+from ..orphans import die_with_parent
 from ..resources import THREADS_ENV, memory_limit, threads
 from .bounds import INF
+from .journal import Journal, Limits, journal_key, weights_digest
 from .search import CACHE_SHARE, NO_LIMIT, Search, Timeout, stabilizer
+from .solve import invariant, weight_vector
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).
 _WORKER: dict = {}
@@ -69,7 +75,7 @@ class SplitResult:
     pool: str
     best_guess: Index
     value: float
-    lower_bound: float
+    lower_bound: float  # value and lower_bound in the weights' units (the number of guesses with none)
     openings: dict[Index, Opening] = field(default_factory=dict)
     searched: int = 0  # first guesses searched in this run (tasks finished)
     closed: int = 0
@@ -81,14 +87,15 @@ class SplitResult:
         return self.lower_bound >= self.value
 
 
-def _start_worker(pool: str, deadline: float | None, workers: int) -> None:
+def _start_worker(pool: str, deadline: float | None, workers: int, parent: int) -> None:
     """In a forked worker: one search over the game the parent built (shared copy-on-write),
-    its cache a share of what one search may hold (the workers together hold no more)."""
+    its cache a share of what one search may hold (the workers together hold no more). It
+    ends with the parent, whatever signal ends that (arena.orphans)."""
+    die_with_parent(parent)
     game = _WORKER["game"]
     os.environ.setdefault(THREADS_ENV, str(max(1, threads() // workers)))  # the compiled loops' share of the cores
     budget = int(memory_limit() * CACHE_SHARE / workers)
-    _WORKER["search"] = Search(game, np.ones(len(game.secrets)), pool, None, _WORKER["sym"], deadline,
-                               cache_budget=budget)
+    _WORKER["search"] = Search(game, _WORKER["w"], pool, None, _WORKER["sym"], deadline, cache_budget=budget)
 
 
 def _close(guess: Index, limit: float) -> tuple[Index, float, bool, float, int]:
@@ -102,16 +109,20 @@ _REMOTE: dict = {}
 
 
 def _close_remote(spec: str, pool: str, workers: int, seconds_left: float | None, guess: Index,
-                  limit: float) -> tuple[Index, float, bool, float, int]:
+                  limit: float, weights: tuple[str, np.ndarray | None] = ("equal", None)
+                  ) -> tuple[Index, float, bool, float, int]:
     """A task on a Dask worker (which the parent did not fork, so it builds the game from its
-    spec, once): `_close` on the worker's own search, with the time the parent has left."""
-    key = (spec, pool)
+    spec, once): `_close` on the worker's own search, with the time the parent has left.
+    `weights`: (their digest, the search's weights or None for all equal)."""
+    key = (spec, pool, weights[0])
     if key not in _REMOTE:
         from ..games import make_game
 
         game = make_game(spec)
-        S, sym = game.all_secrets, stabilizer(game)
-        search = Search(game, np.ones(len(game.secrets)), pool, None, sym, None,
+        S = game.all_secrets
+        w = np.ones(len(game.secrets)) if weights[1] is None else weights[1]
+        sym = stabilizer(game, None if weights[1] is None else invariant(game, S, w))
+        search = Search(game, w, pool, None, sym, None,
                         cache_budget=int(memory_limit() * CACHE_SHARE / workers))
         _REMOTE[key] = dict(game=game, S=S, sym=sym, search=search,
                             b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2])
@@ -131,27 +142,19 @@ def _close_on(state: dict, guess: Index, limit: float) -> tuple[Index, float, bo
     return int(guess), float(value), bool(value < limit), time.perf_counter() - started, search.stats.nodes - nodes
 
 
-def read_journal(path: Path | None, game: Game, pool: str) -> list[dict]:
-    """The journal's records for this game and pool (other lines are ignored)."""
-    if path is None or not path.exists():
-        return []
-    records = []
-    for line in path.read_text().splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue  # a line cut by a kill: that guess is searched again
-        if record.get("game") == game.spec and record.get("pool") == pool:
-            records.append(record)
-    return records
-
-
 def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: float | None = None,
                journal: str | Path | None = None, incumbent: float = INF,
-               status=None, executor=None) -> SplitResult:
-    """The best first guess over every secret of `game` (equal weights), its first guesses
-    searched by `workers` processes (module docstring). `incumbent`: the cost of a tree known
-    beforehand (the search only looks for better); `status(text)` is called after each task.
+               status=None, executor=None, weights: Sequence[float] | np.ndarray | None = None,
+               new_journal: bool = False, alive: Callable[[], bool] | None = None,
+               no_worker_seconds: float = 60.0) -> SplitResult:
+    """The best first guess over every secret of `game`, its first guesses searched by `workers`
+    processes (module docstring). `weights`: one per secret (default all equal: the value is
+    the total number of guesses). `journal`: a file to resume from and append to (journal.py);
+    one of other inputs is refused, or with `new_journal` set aside as FILE.old.
+    `incumbent`: the cost of a tree known beforehand, in the weights' units (the search only
+    looks for better); `status(text)` is called after each task. `alive()`: does the executor
+    still have a worker (a Dask cluster's); none for `no_worker_seconds` is an ArenaError (the
+    journal keeps what was closed).
     `executor`: a concurrent.futures executor of the caller's whose workers were not forked
     from this process, such as a Dask cluster's (`client.get_executor()`): each of its workers
     builds the game from its spec once and keeps its own search; `workers` is then the number
@@ -160,48 +163,55 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
         raise ArenaError(f"{game.spec}: the root split searches the first guesses of a game whose guesses "
                          "hit the secret, with one opening")
-    if not isinstance(workers, int) or workers < 1:
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"workers must be a positive number of processes, got {workers!r}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     S = game.all_secrets
-    sym = stabilizer(game)
-    scout = Search(game, np.ones(len(game.secrets)), pool, None, sym)
+    w, scale = weight_vector(game, S, weights)
+    if scale is None and not w[S].sum() > 0:
+        raise ArenaError("weights: every secret weighs 0, so every tree costs 0; give some secret a positive weight")
+    scale = 1.0 if scale is None else scale
+    incumbent = incumbent / scale
+    sym = stabilizer(game, None if np.all(w == 1) else invariant(game, S, w))
+    scout = Search(game, w, pool, None, sym)
     guesses = scout.pool(S, sym)
     bound, spread, b = scout.score_guesses(S, guesses, NO_LIMIT)
     openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
     best_guess = -1
-    path = None if journal is None else Path(journal)
-    for record in read_journal(path, game, pool):
-        g = game.guess_index(record["guess"])
-        if g in openings:
-            o = openings[g]
-            o.bound, o.exact = max(o.bound, float(record["bound"])), o.exact or bool(record["exact"])
-            if o.exact and o.bound < incumbent:
-                incumbent, best_guess = o.bound, g
+    given = None if weights is None else w * scale
+    log = None if journal is None else Journal(journal, journal_key(game, pool, given), set_aside=new_journal)
+    limits = Limits(game, S, w, {g: o.bound for g, o in openings.items()})
+    for record in [] if log is None else log.records(game, limits):
+        o = openings[record.guess]
+        o.bound, o.exact = max(o.bound, record.bound), o.exact or record.exact
+        if o.exact and o.bound < incumbent:
+            incumbent, best_guess = o.bound, record.guess
     for o in openings.values():  # a bound closes a guess only against an incumbent at most it
         o.closed = o.exact or o.bound >= incumbent
     queue = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
     queue = [g for g in queue if not openings[g].closed]
     searched = 0
 
-    _WORKER.update(game=game, S=S, b=b, sym=sym)
+    _WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
     pending: dict = {}
     stopped = False
-    log = None if path is None else path.open("a")
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    own = executor is None
     if executor is None:
         executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                       initargs=(pool, deadline, workers))
+                                       initargs=(pool, deadline, workers, os.getpid()))
 
         def submit(g: Index, limit: float):
             return executor.submit(_close, g, limit)
     else:
+        remote_weights = ("equal", None) if np.all(w == 1) else (weights_digest(w), w)
+
         def submit(g: Index, limit: float):
             left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            return executor.submit(_close_remote, game.spec, pool, workers, left, g, limit)
+            return executor.submit(_close_remote, game.spec, pool, workers, left, g, limit, remote_weights)
     try:
-        with executor:
+        with _shut_down(executor, wait_on_error=own):
             while queue or pending:
                 while queue and len(pending) < workers:
                     g = queue.pop(0)
@@ -215,7 +225,7 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
                     pending[submit(g, incumbent)] = g
                 if not pending:
                     break
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                done = _next_done(pending, alive, no_worker_seconds)
                 for future in done:
                     del pending[future]
                     g, value, exact, seconds, nodes = future.result()
@@ -229,10 +239,7 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
                     if exact and value < incumbent:
                         incumbent, best_guess = value, g
                     if log is not None:
-                        log.write(json.dumps({"game": game.spec, "pool": pool, "guess": game.guesses[g],
-                                              "bound": value, "exact": exact, "seconds": round(seconds, 3),
-                                              "nodes": nodes}) + "\n")
-                        log.flush()
+                        log.append(game, g, value, exact, seconds, nodes)
                     if status is not None:
                         status(split_status(openings, incumbent, best_guess, game, start))
     finally:
@@ -241,8 +248,40 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
         _WORKER.clear()
     lower = proven_lower(openings, incumbent)
     closed = sum(1 for o in openings.values() if o.closed or o.bound >= incumbent)
-    return SplitResult(game, pool, best_guess, incumbent, lower, openings, searched, closed,
+    return SplitResult(game, pool, best_guess, incumbent * scale, lower * scale, openings, searched, closed,
                        time.perf_counter() - start, stopped)
+
+
+@contextmanager
+def _shut_down(executor, wait_on_error: bool):
+    """Shut the executor down on leaving: waiting for its tasks, except after an error when
+    `wait_on_error` is False (a cluster's executor: its pending tasks are cancelled, as a
+    cluster with no worker would never finish them)."""
+    try:
+        yield
+    except BaseException:
+        executor.shutdown(wait=wait_on_error)
+        raise
+    executor.shutdown(wait=True)
+
+
+def _next_done(pending: dict, alive: Callable[[], bool] | None, no_worker_seconds: float) -> set:
+    """The tasks finished next; with `alive`, an ArenaError once no worker has lived for
+    `no_worker_seconds` (a cluster whose workers all died never finishes a task)."""
+    if alive is None:
+        return wait(pending, return_when=FIRST_COMPLETED)[0]
+    alone_since = None
+    while True:
+        done = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)[0]
+        if done:
+            return done
+        if alive():
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.perf_counter()
+        elif time.perf_counter() - alone_since >= no_worker_seconds:
+            raise ArenaError(f"no Dask worker for {no_worker_seconds:g} s: the root split stopped "
+                             "(a --journal keeps the first guesses closed; run again to resume)")
 
 
 def proven_lower(openings: dict[Index, Opening], incumbent: float) -> float:

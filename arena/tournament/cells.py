@@ -23,12 +23,12 @@ import json
 import math
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from pathlib import Path
 from typing import Iterable
 
 from agents.registry import make_agent, module_path
 
 from .. import games, words
+from ..digests import is_file, file_digest
 from ..errors import ArenaError
 from ..games import GAMES
 from ..spec import bind, canonical, parse_spec
@@ -120,45 +120,7 @@ def spec_values(spec: str, kind: str) -> list[str]:
 def spec_files(spec: str, kind: str) -> list[str]:
     """The files a spec's parameters name: shipped word lists (`sgb`, `web2`) and existing files."""
 
-    return sorted({v for v in spec_values(spec, kind) if v in SHIPPED or _is_file(v)})
-
-
-def _is_file(text: str) -> bool:
-    try:
-        return bool(text) and Path(text).expanduser().is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def file_digest(name: str) -> str:
-    """SHA-256 of a shipped word list's package file or of a file's bytes (re-read only when
-    its size or modification time changed)."""
-
-    if name in SHIPPED:
-        return _shipped_digest(name)
-    path = Path(name).expanduser()
-    try:
-        st = path.stat()
-        return _digest(str(path.resolve()), st.st_size, st.st_mtime_ns)
-    except OSError as e:
-        raise ArenaError(f"cannot read {name}: {e.strerror}") from None
-
-
-@lru_cache(maxsize=None)
-def _shipped_digest(name: str) -> str:
-    from importlib import resources
-
-    return hashlib.sha256((resources.files("arena") / "data" / SHIPPED[name]).read_bytes()).hexdigest()
-
-
-@lru_cache(maxsize=256)
-def _digest(path: str, size: int, mtime_ns: int) -> str:
-    """Keyed by size and time as well as path, so an edited file is hashed afresh."""
-    sha = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            sha.update(chunk)
-    return sha.hexdigest()
+    return sorted({v for v in spec_values(spec, kind) if v in SHIPPED or is_file(v)})
 
 
 def files_read(cells) -> dict[str, str]:
@@ -184,7 +146,7 @@ _seen: dict[str, str] = {}  # file -> the contents (SHA-256) this process last b
 def _forget_built() -> None:
     """Empty the per-process caches of games and word lists (keyed by spec, not contents)."""
 
-    words.read_words.cache_clear()
+    words._read_words.cache_clear()
     games._build.cache_clear()
 
 

@@ -95,11 +95,13 @@ def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, p
     image = ax.imshow(values, cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(choosers)), choosers, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(len(guessers)), guessers, fontsize=8)
+    ax.set_xlabel("chooser", fontsize=9)
+    ax.set_ylabel("guesser", fontsize=9)
     for (i, j), v in np.ndenumerate(values):
         r = cells.get((choosers[j], guessers[i]))
         if not np.isnan(v):
             ax.text(j, i, f"{v:.1%}" if pay.key.startswith("lost") else f"{v:.2f}", ha="center", va="center",
-                    fontsize=7, color="white")
+                    fontsize=8, color=ink_on(image, v))
         elif r is not None and not r.measured:  # a failed cell stays blank, marked as such
             ax.text(j, i, r.status, ha="center", va="center", fontsize=7, color="tab:red")
     fig.colorbar(image, ax=ax, label=pay.title)
@@ -107,6 +109,13 @@ def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, p
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def ink_on(image, value: float) -> str:
+    """Black on a light cell, white on a dark one (by the colour's luminance), so that every
+    number of a heat map can be read."""
+    red, green, blue, _ = image.cmap(image.norm(value))
+    return "black" if 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.45 else "white"
 
 
 def stored_report(directory: str) -> Report:

@@ -22,21 +22,19 @@ import os
 import pickle
 import signal
 import sys
-import threading
 import time
 from collections import deque
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import ArenaError
+from ..orphans import die_with_parent
 from ..resources import THREADS_ENV, threads
 
 Result = tuple[str, "dict | None", "str | None", float]
 Play = Callable[[Any], Result]
 
 _READY = "ready"  # a worker's first message: warmed up, the clock of its first task may start
-_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
-_WATCH_SECONDS = 0.5  # how often the fallback watchdog looks for its parent
 _GONE, _NOTHING = object(), object()  # what a wake-up can mean besides a message
 
 
@@ -57,30 +55,6 @@ def died(exitcode: int | None, seconds: float) -> Result:
     """A task whose process ended without a result: a signal (negative code) or an exit code."""
     how = f"signal {-exitcode}" if exitcode is not None and exitcode < 0 else f"exit code {exitcode}"
     return "failed", None, f"worker died ({how})", seconds
-
-
-def die_with_parent(parent: int) -> None:
-    """Make this process end when `parent` does, so a killed run leaves no worker behind."""
-    armed = False
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
-        except (OSError, AttributeError):
-            armed = False
-    if os.getppid() != parent:  # the parent died before the kernel was told to watch it
-        os._exit(1)
-    if not armed:
-        threading.Thread(target=_watch, args=(parent,), name="arena-parent-watch", daemon=True).start()
-
-
-def _watch(parent: int) -> None:
-    """The fallback where prctl is missing: poll for the parent; once orphaned, exit at once."""
-    while os.getppid() == parent:
-        time.sleep(_WATCH_SECONDS)
-    os._exit(1)
 
 
 def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent: int, share: int) -> None:

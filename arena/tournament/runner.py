@@ -4,7 +4,9 @@ Workers build each game once (the feedback table is cached per process by make_g
 return plain data; only the parent process writes to the store, one task at a time, as they
 finish. A task fails alone, its error recorded, whether its agent raises or breaks the rules,
 runs past the time limit ("timed out after N s"), or takes its process down ("worker died").
-Workers never outlive the run (see pool.py).
+Workers never outlive the run (see pool.py). On Dask, a cluster left with no live worker for
+NO_WORKER_SECONDS fails the tasks still pending ("no Dask worker for 60 s") and the run ends,
+keeping what was stored; a later run resumes them.
 """
 
 from __future__ import annotations
@@ -68,6 +70,11 @@ def _warm(games: list[str]) -> None:
 
 Report = Callable[[Task, tuple], None]
 
+#: A Dask cluster with no live worker this long fails the tasks still pending.
+NO_WORKER_SECONDS = 60.0
+#: How often a Dask run that is waiting asks the scheduler how many workers it has.
+_WORKER_CHECK_SECONDS = 1.0
+
 
 def run_tasks(tasks: list[Task], on_done: Report, workers: int = 1, backend: str = "local",
               scheduler: str | None = None, progress: bool = False, timeout: float | None = None,
@@ -117,7 +124,7 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
         from dask.distributed import Client, as_completed as dask_completed  # lazy: heavy
         from distributed.scheduler import KilledWorker  # lazy: heavy
     except ImportError:
-        raise ArenaError("--backend dask needs Dask: pip install 'guessing-arena[dask]'") from None
+        raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
     if not scheduler:
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     if timeout is not None and not hasattr(os, "fork"):
@@ -130,7 +137,13 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
         index = {f.key: t for f, t in zip(futures, tasks)}
         retried = set()
         finished = dask_completed(futures)
-        for future in finished:
+        for future in _as_long_as_workers(client, finished):
+            if future is None:  # no worker for NO_WORKER_SECONDS: what is pending fails
+                for key, task in list(index.items()):
+                    yield task, ("failed", None, f"no Dask worker for {NO_WORKER_SECONDS:g} s", 0.0)
+                finished.clear()
+                client.cancel(futures)
+                return
             task = index.pop(future.key)
             try:
                 result = future.result()
@@ -139,6 +152,7 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
                 # it: play each again alone in a forked child, where only the culprit dies
                 if future.key not in retried and hasattr(os, "fork"):
                     again = client.submit(_play_in_child, task, timeout=timeout, pure=False)
+                    futures.append(again)
                     index[again.key] = task
                     retried.add(again.key)
                     finished.add(again)
@@ -150,6 +164,31 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
             yield task, result
     finally:
         client.close()
+
+
+def _as_long_as_workers(client, finished):
+    """The futures of `finished` (a Dask as_completed) as each completes; then None, once, if
+    the cluster has had no live worker for NO_WORKER_SECONDS while some were still pending."""
+    alone_since: float | None = None
+    next_check = time.monotonic() + _WORKER_CHECK_SECONDS
+    while not finished.is_empty():
+        batch = finished.next_batch(block=False)
+        if batch:
+            alone_since = None
+            yield from batch
+            continue
+        time.sleep(0.05)
+        now = time.monotonic()
+        if now < next_check:
+            continue
+        next_check = now + _WORKER_CHECK_SECONDS
+        if client.scheduler_info().get("workers"):
+            alone_since = None
+        elif alone_since is None:
+            alone_since = now
+        elif now - alone_since >= NO_WORKER_SECONDS:
+            yield None
+            return
 
 
 def _check_address(scheduler: str, example: str) -> None:

@@ -184,6 +184,9 @@ class Store:
 
     def _open(self, force: bool) -> sqlite3.Connection:
         """The store's connection, after checking the file is a sound store of this layout."""
+        if self.path.is_dir() or not (self.path.is_file() or not self.path.exists()):
+            raise ArenaError(f"{self.path} is {'a directory' if self.path.is_dir() else 'not a file'}, not a results "
+                             "store (--force discards only a store file); move it, or use another --out directory")
         damage = _damage(self.path) if self.path.exists() else None
         if damage and not force:
             raise ArenaError(f"{self.path} is damaged ({damage}); rerun with --force to discard it and start "

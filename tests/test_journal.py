@@ -1,0 +1,187 @@
+"""The root split's journal is keyed by its inputs and checked as it is read (arena/optimal/journal.py).
+
+A journal written for one word file, weights or arena version is refused under another, in one
+line naming what changed; with --new-journal it is set aside and the optimum found is the plain
+search's. Each record that cannot be right (not a record, a non-finite bound, a bound above a
+known total, an exact value below the proven root bound, a guess of no game) is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from cli_run import one_line, run
+
+from arena import ArenaError, make_game
+from arena.optimal import journal as journal_module
+from arena.optimal import optimal_tree
+from arena.optimal.split import split_root
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: Random trials of "change the word file under a journal" (the issue found 9 wrong of 20).
+TRIALS = 20
+
+
+def word_list(rng: random.Random, n: int) -> list[str]:
+    words: set[str] = set()
+    while len(words) < n:
+        words.add("".join(rng.sample(LETTERS[:12], 4)))
+    return sorted(words)
+
+
+def write(path, words) -> None:
+    path.write_text("\n".join(words) + "\n")
+
+
+@pytest.mark.parametrize("trial", range(TRIALS))
+def test_a_changed_word_file_never_resumes_a_stale_journal(tmp_path, monkeypatch, trial):
+    """The issue's trial: solve, change the words behind the same name, resume. Refused, naming
+    the file; set aside, the optimum is the plain search's, proven."""
+    monkeypatch.chdir(tmp_path)
+    rng = random.Random(trial)
+    words = word_list(rng, rng.randint(12, 24))
+    write(tmp_path / "w.txt", words)
+    spec = "jotto:words=w.txt,length=4"
+    first = split_root(make_game(spec), workers=1, journal="j.jsonl")
+    assert first.exact and first.value == optimal_tree(make_game(spec)).value
+    changed = words[:] if trial % 3 else words[:-2]  # drop two words, or swap one for another
+    if trial % 3:
+        changed[rng.randrange(len(changed))] = next(w for w in word_list(rng, 40) if w not in words)
+    write(tmp_path / "w.txt", changed)
+    game = make_game(spec)
+    with pytest.raises(ArenaError, match="the contents of w.txt changed"):
+        split_root(game, workers=1, journal="j.jsonl")
+    again = split_root(game, workers=1, journal="j.jsonl", new_journal=True)
+    assert again.exact and again.value == again.lower_bound == optimal_tree(game).value
+    assert (tmp_path / "j.jsonl.old").exists()
+
+
+def test_the_command_line_names_what_changed(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "w.txt", word_list(random.Random(5), 16))
+    argv = ["optimal", "jotto:words=w.txt,length=4", "--workers", "2", "--journal", "j.jsonl", "--json"]
+    rc, out, err = run(capsys, *argv)
+    assert rc == 0, err
+    write(tmp_path / "w.txt", word_list(random.Random(6), 16))
+    rc, out, err = run(capsys, *argv)
+    one_line(rc, err, "j.jsonl", "the contents of w.txt changed", "--new-journal")
+    rc, out, err = run(capsys, *argv, "--new-journal")
+    assert rc == 0 and json.loads(out)["total"] == optimal_tree(make_game("jotto:words=w.txt,length=4")).value
+
+
+def test_a_changed_weight_is_refused_and_the_weighted_optimum_found(capsys, tmp_path):
+    spec = "mastermind:pegs=2,colors=4"
+    game = make_game(spec)
+    weights = {s: 1 + (i % 3) for i, s in enumerate(game.secrets)}
+    path, journal = tmp_path / "w.json", tmp_path / "j.jsonl"
+    path.write_text(json.dumps(weights))
+    argv = ["optimal", spec, "--workers", "2", "--journal", journal, "--weights", path, "--json"]
+    rc, out, err = run(capsys, *argv)
+    w = np.array([weights[s] for s in game.secrets], dtype=float)
+    assert rc == 0 and json.loads(out)["value"] == pytest.approx(optimal_tree(game, weights=w).value), err
+    weights[game.secrets[0]] = 7
+    path.write_text(json.dumps(weights))
+    rc, out, err = run(capsys, *argv)
+    one_line(rc, err, "its weights differ")
+    rc, out, err = run(capsys, *argv, "--new-journal")
+    w[0] = 7
+    figures = json.loads(out)
+    assert rc == 0 and figures["exact"] and figures["value"] == pytest.approx(optimal_tree(game, weights=w).value)
+    # and equal weights are another input again
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal)
+    one_line(rc, err, "its weights differ")
+
+
+def test_another_project_version_is_refused(tmp_path, monkeypatch):
+    game = make_game("mastermind:pegs=2,colors=4")
+    split_root(game, workers=1, journal=tmp_path / "j.jsonl")
+    monkeypatch.setattr(journal_module, "project_version", lambda: "999.0")
+    with pytest.raises(ArenaError, match="written by arena .*, this is arena 999.0"):
+        split_root(game, workers=1, journal=tmp_path / "j.jsonl")
+
+
+def test_another_pool_and_an_old_journal_are_refused(tmp_path):
+    game = make_game("mastermind:pegs=2,colors=4")
+    split_root(game, workers=1, journal=tmp_path / "j.jsonl")
+    with pytest.raises(ArenaError, match="guess pool differs"):
+        split_root(game, pool="consistent", workers=1, journal=tmp_path / "j.jsonl")
+    old = tmp_path / "old.jsonl"  # the format before keys: the spec alone
+    old.write_text(json.dumps({"game": game.spec, "pool": "all", "guess": "11", "bound": 40.0, "exact": True}) + "\n")
+    with pytest.raises(ArenaError, match="older arena"):
+        split_root(game, workers=1, journal=old)
+
+
+BAD_RECORDS = {
+    "5": "a record is an object",
+    "null": "a record is an object",
+    "[]": "a record is an object",
+    '{"bound": 50, "exact": true}': "a record is an object",
+    '{"guess": "12", "bound": 50}': "a record is an object",
+    '{"guess": "12", "bound": "abc", "exact": true}': "finite number",
+    '{"guess": "12", "bound": Infinity, "exact": true}': "finite number",
+    '{"guess": "12", "bound": NaN, "exact": false}': "finite number",
+    '{"guess": "12", "bound": true, "exact": false}': "finite number",
+    '{"guess": "12", "bound": 50, "exact": "yes"}': "true or false",
+    '{"guess": 12, "bound": 50, "exact": true}': "as text",
+    '{"guess": "zz", "bound": 50, "exact": true}': "not a guess",
+    '{"guess": "12", "bound": 1e9, "exact": false}': "cannot be right",
+    '{"guess": "12", "bound": 3, "exact": true}': "cannot be right",
+    "{not json": "not a JSON record",
+    "[" * 100_000: "not a JSON record",
+}
+
+
+@pytest.mark.parametrize("line", list(BAD_RECORDS), ids=range(len(BAD_RECORDS)))
+def test_a_record_that_cannot_be_right_is_one_line(capsys, tmp_path, line):
+    spec = "mastermind:pegs=2,colors=4"
+    journal = tmp_path / "j.jsonl"
+    argv = ["optimal", spec, "--workers", "1", "--journal", journal]
+    assert run(capsys, *argv)[0] == 0
+    with journal.open("a") as f:
+        f.write(line + "\n")
+    lines = len(journal.read_text().splitlines())
+    rc, out, err = run(capsys, *argv)
+    one_line(rc, err, f"line {lines}", BAD_RECORDS[line])
+
+
+def test_the_issue_s_infinite_bound_on_mastermind_3x4(capsys, tmp_path):
+    """The issue's hand edit: a record "bound": Infinity made mastermind 3x4 "exact" at 208 (206)."""
+    spec, journal = "mastermind:pegs=3,colors=4", tmp_path / "j.jsonl"
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal, "--json")
+    assert rc == 0 and json.loads(out)["total"] == 206
+    lines = journal.read_text().splitlines()
+    best = json.loads(out)["first_guess"]
+    edited = [line if json.loads(line).get("guess") != best else line.replace('"bound": 206.0', '"bound": Infinity')
+              for line in lines]
+    assert edited != lines
+    journal.write_text("\n".join(edited) + "\n")
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal, "--json")
+    one_line(rc, err, "finite number")
+
+
+def test_non_utf8_and_a_directory_are_one_line(capsys, tmp_path):
+    spec, journal = "mastermind:pegs=2,colors=4", tmp_path / "j.jsonl"
+    assert run(capsys, "optimal", spec, "--workers", "1", "--journal", journal)[0] == 0
+    with journal.open("ab") as f:
+        f.write(b'{"guess": "\xff\xfe", "bound": 1, "exact": true}\n')
+    one_line(*run(capsys, "optimal", spec, "--workers", "1", "--journal", journal)[::2], "not UTF-8")
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "1", "--journal", tmp_path)
+    one_line(rc, err, "is a directory")
+
+
+def test_a_last_line_cut_by_a_kill_is_dropped_and_cut_off(capsys, tmp_path):
+    spec, journal = "mastermind:pegs=2,colors=4", tmp_path / "j.jsonl"
+    assert run(capsys, "optimal", spec, "--workers", "1", "--journal", journal)[0] == 0
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:10])  # the last record half written
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "1", "--journal", journal, "--json")
+    assert rc == 0 and json.loads(out)["exact"], err
+    assert all(json.loads(line) for line in journal.read_text().splitlines())
+
+
+def test_journal_without_workers_is_refused(capsys, tmp_path):
+    rc, out, err = run(capsys, "optimal", "mastermind:pegs=2,colors=3", "--journal", tmp_path / "j.jsonl")
+    one_line(rc, err, "--workers")

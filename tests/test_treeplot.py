@@ -1,0 +1,85 @@
+"""Strategy trees drawn (arena/treeplot.py): what the boxes and edges say, folding, the files
+written, and the one-line errors."""
+
+import shutil
+
+import pytest
+from cli_run import one_line, run
+
+from agents import make_guesser
+from arena import ArenaError, make_game
+from arena.tree import grow_tree
+from arena.treeplot import count_boxes, draw_tree, tree_graph
+
+SMALL = "mastermind:pegs=3,colors=4"
+
+
+@pytest.fixture(scope="module")
+def tree():
+    return grow_tree(make_game(SMALL), make_guesser("knuth"))
+
+
+def test_the_graph_names_guesses_replies_sizes_and_costs(tree):
+    source = tree_graph(tree, depth=1).source
+    root = tree.root
+    assert f'"{tree.game.guesses[root.guess]}\n64 secrets\n216 guesses (3.38, worst 4)"' in source
+    for reply in root.children:  # every reply on an edge from the root
+        assert f"label={tree.game.reply_label(reply)}" in source.replace('"', "")
+    assert source.count(" -> ") == len(root.children)
+    assert source.count("dashed") == sum(1 for c in root.children.values() if c.children)  # folded below depth 1
+
+
+def test_deeper_drawings_have_more_boxes_until_the_whole_tree(tree):
+    every = sum(1 for _ in tree.nodes())
+    sizes = [count_boxes(tree, depth, 1) for depth in (1, 2, 3, None)]
+    assert sizes == sorted(sizes) and sizes[-1] == every and sizes[0] == 1 + len(tree.root.children)
+    assert "dashed" not in tree_graph(tree, depth=None).source
+
+
+def test_small_classes_fold_into_one_box(tree):
+    assert count_boxes(tree, None, min_count=10) < count_boxes(tree, None, min_count=1)
+
+
+def test_a_dot_file_needs_no_graphviz_program(tree, tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    path = draw_tree(tree, tmp_path / "tree.dot", depth=2)
+    assert path.read_text().startswith("digraph tree {")
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed (apt-get install graphviz)")
+@pytest.mark.parametrize("suffix, magic", [(".svg", b"<?xml"), (".png", b"\x89PNG"), (".pdf", b"%PDF")])
+def test_graphviz_draws_svg_png_and_pdf(tree, tmp_path, suffix, magic):
+    path = draw_tree(tree, tmp_path / f"tree{suffix}")
+    assert path.read_bytes().startswith(magic)
+    if suffix == ".svg":
+        assert "216 guesses" in path.read_text()
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed (apt-get install graphviz)")
+def test_arena_tree_plot_draws_the_tree(tree, tmp_path, capsys):
+    rc, out, err = run(capsys, "tree", SMALL, "knuth", "--plot", tmp_path / "t.svg", "--depth", "1")
+    assert rc == 0, err
+    assert "tree drawn to" in out
+    assert (tmp_path / "t.svg").read_text().count('<g id="node') == 1 + len(tree.root.children)
+
+
+def test_a_missing_dot_program_is_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    rc, _, err = run(capsys, "tree", SMALL, "knuth", "--plot", tmp_path / "t.svg")
+    one_line(rc, err, "Graphviz", "dot", "t.dot")
+    assert not (tmp_path / "t.svg").exists()
+
+
+def test_bad_plot_files_and_huge_drawings_are_one_line(tmp_path, capsys):
+    rc, _, err = run(capsys, "tree", SMALL, "knuth", "--plot", tmp_path / "t.txt")
+    one_line(rc, err, ".svg", ".dot")
+    rc, _, err = run(capsys, "tree", SMALL, "knuth", "--plot", tmp_path / "nowhere" / "t.svg")
+    one_line(rc, err, "does not exist")
+    rc, _, err = run(capsys, "tree", "jotto:first=600", "entropy", "--plot", tmp_path / "t.dot", "--depth", "9",
+                     "--min-count", "1")
+    one_line(rc, err, "too many to read", "--depth")
+
+
+def test_a_depth_of_zero_is_refused(tree):
+    with pytest.raises(ArenaError, match="depth 1 or more"):
+        tree_graph(tree, depth=0)
