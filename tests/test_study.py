@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
+import arena.digests as digests
 import arena.tournament.runner as runner
 from arena import make_game
 from arena.cli import main
 from arena.config import load_config, reference
 from arena.errors import ArenaError
 from arena.report import Report
-from arena.tournament import expand, provenance
+from arena.tournament import expand
 from arena.tournament.run import run_config
 from plugin_package import install_package
 
@@ -140,7 +141,7 @@ def test_a_new_project_version_reruns_every_task(tmp_path, monkeypatch):
     lines = []
     run_config(load_config(config), out=out, notice=lines.append)
     assert lines == ["2 tasks reused, 0 to run"]
-    monkeypatch.setattr(provenance, "project_version", lambda: "9.9.9")
+    monkeypatch.setattr(digests, "project_version", lambda: "9.9.9")
     lines.clear()
     run_config(load_config(config), out=out, notice=lines.append)
     assert re.fullmatch(r"0 tasks reused, 2 to run \(2 rerun: arena changed \(\S+ -> 9\.9\.9\+\w+\)\)", lines[0])
