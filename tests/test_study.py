@@ -23,7 +23,6 @@ from arena.errors import ArenaError
 from arena.report import Report
 from arena.tournament import expand
 from arena.tournament.run import run_config
-from plugin_package import install_package
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,39 +82,31 @@ def test_a_changed_module_class_agent_reruns_exactly_its_cells_with_the_new_numb
     assert "4 tasks reused, 0 to run" in third.stderr
 
 
-PLUGIN = {
-    "pyproject.toml": '''
-        [build-system]
-        requires = ["setuptools"]
-        build-backend = "setuptools.build_meta"
-
-        [project]
-        name = "arena-study-plugin"
-        version = "{version}"
-
-        [project.entry-points."arena.agents"]
-        pick = "study_plugin:Pick"
-        ''',
-    "study_plugin.py": '''
-        from agents import Guesser
+PLUGIN = '''
+from agents import Guesser
 
 
-        class Pick(Guesser):
-            """The consistent guess at a fixed place in the pool."""
+class Pick(Guesser):
+    """The consistent guess at a fixed place in the pool."""
 
-            name = "pick"
+    name = "pick"
 
-            def choose(self, game, state):
-                pool = game.candidate_guesses(state.candidates)
-                return int(pool[min({place}, len(pool) - 1)])
-        ''',
-}
+    def choose(self, game, state):
+        pool = game.candidate_guesses(state.candidates)
+        return int(pool[min({place}, len(pool) - 1)])
+'''
 
 
 def _plugin(root: Path, version: str, place: int) -> Path:
+    """A distribution `arena-study-plugin` installed into root (a folder for PYTHONPATH) as pip
+    would leave it: the module and its .dist-info with the `arena.agents` entry point."""
     root.mkdir()
-    files = {name: text.replace("{version}", version).replace("{place}", str(place)) for name, text in PLUGIN.items()}
-    return install_package(root, files)
+    (root / "study_plugin.py").write_text(PLUGIN.replace("{place}", str(place)))
+    info = root / f"arena_study_plugin-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: arena-study-plugin\nVersion: {version}\n")
+    (info / "entry_points.txt").write_text("[arena.agents]\npick = study_plugin:Pick\n")
+    return root
 
 
 def test_an_entry_point_agent_reruns_when_its_code_or_its_distribution_changes(tmp_path):
