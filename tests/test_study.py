@@ -13,15 +13,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from plugin_package import install_package
 
+import arena.digests as digests
 import arena.tournament.runner as runner
 from arena import make_game
 from arena.cli import main
 from arena.config import load_config, reference
 from arena.errors import ArenaError
 from arena.report import Report
-from arena.tournament import expand, provenance
+from arena.tournament import expand
 from arena.tournament.run import run_config
 
 ARENA = str(Path(sys.executable).with_name("arena"))
@@ -82,39 +82,31 @@ def test_a_changed_module_class_agent_reruns_exactly_its_cells_with_the_new_numb
     assert "4 tasks reused, 0 to run" in third.stderr
 
 
-PLUGIN = {
-    "pyproject.toml": '''
-        [build-system]
-        requires = ["setuptools"]
-        build-backend = "setuptools.build_meta"
-
-        [project]
-        name = "arena-study-plugin"
-        version = "{version}"
-
-        [project.entry-points."arena.agents"]
-        pick = "study_plugin:Pick"
-        ''',
-    "study_plugin.py": '''
-        from agents import Guesser
+PLUGIN = '''
+from agents import Guesser
 
 
-        class Pick(Guesser):
-            """The consistent guess at a fixed place in the pool."""
+class Pick(Guesser):
+    """The consistent guess at a fixed place in the pool."""
 
-            name = "pick"
+    name = "pick"
 
-            def choose(self, game, state):
-                pool = game.candidate_guesses(state.candidates)
-                return int(pool[min({place}, len(pool) - 1)])
-        ''',
-}
+    def choose(self, game, state):
+        pool = game.candidate_guesses(state.candidates)
+        return int(pool[min({place}, len(pool) - 1)])
+'''
 
 
 def _plugin(root: Path, version: str, place: int) -> Path:
+    """A distribution `arena-study-plugin` installed into root (a folder for PYTHONPATH) as pip
+    would leave it: the module and its .dist-info with the `arena.agents` entry point."""
     root.mkdir()
-    files = {name: text.replace("{version}", version).replace("{place}", str(place)) for name, text in PLUGIN.items()}
-    return install_package(root, files)
+    (root / "study_plugin.py").write_text(PLUGIN.replace("{place}", str(place)))
+    info = root / f"arena_study_plugin-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: arena-study-plugin\nVersion: {version}\n")
+    (info / "entry_points.txt").write_text("[arena.agents]\npick = study_plugin:Pick\n")
+    return root
 
 
 def test_an_entry_point_agent_reruns_when_its_code_or_its_distribution_changes(tmp_path):
@@ -140,7 +132,7 @@ def test_a_new_project_version_reruns_every_task(tmp_path, monkeypatch):
     lines = []
     run_config(load_config(config), out=out, notice=lines.append)
     assert lines == ["2 tasks reused, 0 to run"]
-    monkeypatch.setattr(provenance, "project_version", lambda: "9.9.9")
+    monkeypatch.setattr(digests, "project_version", lambda: "9.9.9")
     lines.clear()
     run_config(load_config(config), out=out, notice=lines.append)
     assert re.fullmatch(r"0 tasks reused, 2 to run \(2 rerun: arena changed \(\S+ -> 9\.9\.9\+\w+\)\)", lines[0])

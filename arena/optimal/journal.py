@@ -28,19 +28,13 @@ from typing import IO
 
 import numpy as np
 
-from ..digests import file_digest, is_file
+from ..digests import file_digest, is_file, project_code
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 
 FORMAT = "arena-journal/2"
 #: Relative slack when a bound read back is compared with the bounds computed now (floats).
 TOLERANCE = 1e-9
-
-
-def project_version() -> str:
-    from .. import __version__
-
-    return __version__
 
 
 def canonical_spec(spec: str) -> str:
@@ -77,7 +71,7 @@ def journal_key(game: Game, pool: str, weights: np.ndarray | None = None) -> dic
     """Everything the root split's records depend on (the journal's first line)."""
     return {"journal": FORMAT, "game": canonical_spec(game.spec), "files": game_files(game.spec),
             "pool": pool, "objective": "average", "cost": "guesses", "max_guesses": None,
-            "weights": weights_digest(weights), "version": project_version()}
+            "weights": weights_digest(weights), "version": project_code()}
 
 
 def key_change(stored: dict, key: dict) -> str | None:

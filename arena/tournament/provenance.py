@@ -21,71 +21,18 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
-from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
 
 from agents.registry import ROLES, builtin, module_path
 
+from ..digests import project_code, tree_digest
 from ..errors import ArenaError
 from ..spec import parse_spec
 
 #: A source: (what, digest), e.g. ("arena", "0.2.0+3f2a..."), ("module first_ten", "9c1e..."),
 #: ("distribution first-ten", "1.0").
 Source = tuple[str, str]
-
-MAX_SOURCE_FILES = 5_000  # a "package" bigger than this is not an agent's source: refuse, don't crawl
-
-
-def project_version() -> str:
-    from .. import __version__
-
-    return __version__
-
-
-@lru_cache(maxsize=1)
-def _project_files_digest() -> str:
-    import agents
-
-    from .. import __file__ as arena_init
-
-    roots = [Path(arena_init).parent, Path(agents.__file__).parent]
-    return _tree_digest(roots, suffixes=None)
-
-
-def project_code() -> str:
-    """The project's version and the SHA-256 (first 16 hex digits) of its packages' files."""
-    return f"{project_version()}+{_project_files_digest()[:16]}"
-
-
-def _tree_digest(roots: list[Path], suffixes: tuple[str, ...] | None = (".py",)) -> str:
-    """SHA-256 over the relative names and contents of every file under `roots` (compiled
-    caches aside), in a fixed order."""
-    sha = hashlib.sha256()
-    for root in roots:
-        files = sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                       and not p.name.endswith((".pyc", ".nbi", ".nbc"))
-                       and (suffixes is None or p.suffix in suffixes))
-        if len(files) > MAX_SOURCE_FILES:
-            raise ArenaError(f"{root} holds {len(files):,} source files: too many to be an agent's package; "
-                             "put the agent in a package of its own")
-        sha.update(f"{root.name}\0".encode())
-        for path in files:
-            sha.update(f"{path.relative_to(root).as_posix()}\0".encode())
-            sha.update(_file_digest(str(path), *_stat(path)).encode())
-    return sha.hexdigest()
-
-
-def _stat(path: Path) -> tuple[int, int]:
-    st = path.stat()
-    return st.st_size, st.st_mtime_ns
-
-
-@lru_cache(maxsize=4096)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    """Keyed by size and modification time as well as path, so an edited file is hashed afresh."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
 
 def module_code(module: str) -> str:
     """SHA-256 of the source files of `module`'s top-level package (or of the module's one
@@ -103,7 +50,7 @@ def module_code(module: str) -> str:
         return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()
     else:
         return f"built-in {top}"  # a module with no source file (compiled in): its name is all there is
-    return _tree_digest(roots)
+    return tree_digest(roots)
 
 
 def _entry_point(name: str):
