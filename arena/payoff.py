@@ -46,6 +46,11 @@ def lost(strikes: int) -> Payoff:
                   f"share of games lost within {strikes} strikes", f"of games lost within {strikes} strikes")
 
 
+def loss_limits(figures) -> list[int]:
+    """The strike limits whose loss rate (`lost(K).figure`) is among these figure names."""
+    return sorted({int(m[1]) for k in figures if (m := re.fullmatch(r"lost([1-9]\d*)_rate", k))})
+
+
 def payoff(key: str) -> Payoff:
     """The payoff a config names; an ArenaError listing the valid ones otherwise."""
     if key == "guesses":

@@ -13,7 +13,7 @@ from typing import Any
 from .config import DEFAULT_TOLERANCE, _FORMATS, Cell, Config, _figure_kind, agrees, parse_config
 from .errors import ArenaError
 from .frames import pandas
-from .payoff import Payoff, default, payoff
+from .payoff import Payoff, default, loss_limits, lost, payoff
 from .tournament.store import read_store
 from .tournament.tally import Tally
 
@@ -206,8 +206,7 @@ class Report:
         lines = []
         for game, (choosers, guessers, cells) in self.grids().items():
             pay = self.payoff_for(game)
-            limits = sorted({int(k[4:-5]) for r in cells.values() for k in r.ours
-                             if k.startswith("lost") and k.endswith("_rate")})
+            limits = loss_limits(k for r in cells.values() for k in r.ours)
             texts = {(c, g): _grid_text(cells.get((c, g)), pay, limits) for c in choosers for g in guessers}
             worst = self.worst_secrets(game)
             columns = choosers + (["worst secret"] if worst else [])
@@ -248,13 +247,17 @@ class Report:
         return (f"  meta-game on {pay.title}: value {pay.describe(solution.value)}; choosers: "
                 f"{mix(choosers, solution.row)}; guessers: {mix(guessers, solution.column)}")
 
-    def grid(self, game: str):
-        """A game's guesser x chooser grid on its payoff, as a pandas DataFrame (guessers as the
-        index, choosers as columns; NaN where a cell failed or was not run)."""
+    def _grid_of(self, game: str) -> tuple[list[str], list[str], dict]:
+        """One game's grid (see `grids`); an ArenaError naming the games that have one."""
         grids = self.grids()
         if game not in grids:
             raise ArenaError(f"no guesser x chooser grid for {game!r}; grids: {', '.join(grids) or 'none'}")
-        choosers, guessers, cells = grids[game]
+        return grids[game]
+
+    def grid(self, game: str):
+        """A game's guesser x chooser grid on its payoff, as a pandas DataFrame (guessers as the
+        index, choosers as columns; NaN where a cell failed or was not run)."""
+        choosers, guessers, cells = self._grid_of(game)
         pay = self.payoff_for(game)
         values = [[cells[c, g].ours.get(pay.figure) if (c, g) in cells and cells[c, g].measured else None
                    for c in choosers] for g in guessers]
@@ -265,11 +268,9 @@ class Report:
     def meta_game_solution(self, game: str) -> dict | None:
         """The equilibrium of a game's grid as a zero-sum game on its payoff: the value, its
         payoff and unit, and both mixes by name (None when a cell is missing)."""
-        grids = self.grids()
-        if game not in grids:
-            raise ArenaError(f"no guesser x chooser grid for {game!r}; grids: {', '.join(grids) or 'none'}")
+        grid = self._grid_of(game)
         if game not in self.mixes:
-            self.meta_game(game, *grids[game])
+            self.meta_game(game, *grid)
         if game not in self.mixes:
             return None
         choosers, row, guessers, column, value = self.mixes[game]
@@ -324,11 +325,11 @@ class Report:
         standard errors and 95% intervals of the means where random agents repeat, what was
         published, and the verdict."""
         seen = {k for r in self.results for k in r.ours}
-        limits = sorted({int(k[4:-5]) for k in seen if k.startswith("lost") and k.endswith("_rate")})
+        limits = loss_limits(seen)
         figures = ["total", "mean", "mean_se", "mean_ci_low", "mean_ci_high", "std", "max", "worst_secret"]
         if "misses" in seen or any(r.cell.published.get("misses") is not None for r in self.results):
             figures += ["misses", "misses_se", "misses_ci_low", "misses_ci_high", "misses_max", "misses_worst_secret"]
-        figures += [f"{what}{k}{rate}" for k in limits for what, rate in (("lost", ""), ("lost", "_rate"))]
+        figures += [name for k in limits for name in (f"lost{k}", lost(k).figure)]
         published = ["total", "mean", "max"] + [k for k in dict.fromkeys(
             k for r in self.results for k in r.cell.published) if k not in ("total", "mean", "max")]
         return (["label", "game", "chooser", "guesser", "repeat", "seed"] + figures +
@@ -393,7 +394,7 @@ def _grid_text(r: Result | None, pay: Payoff, limits: list[int]) -> str:
         text += f" ±{r.ours[pay.error]:.3f}"
     if pay.worst:
         text += f" ({r.ours[pay.worst]})"
-    rates = [r.ours.get(f"lost{k}_rate") for k in limits]
+    rates = [r.ours.get(lost(k).figure) for k in limits]
     if limits and all(v is not None for v in rates):
         text += " [" + ", ".join(f"{v:.1%}" for v in rates) + "]"
     return text
