@@ -235,33 +235,35 @@ class Store:
         except sqlite3.Error as e:
             raise ArenaError(f"{self.path}: cannot store a result ({e}); the results stored so far are kept") from None
 
+    def _rows_where(self, columns: str, column: str, values) -> list[tuple]:
+        """SELECT `columns` of the tasks whose `column` is one of `values` (each asked once),
+        in batches below SQLite's limit on bound parameters; a damaged store is an ArenaError."""
+        wanted = list(dict.fromkeys(values))
+        rows: list[tuple] = []
+        try:
+            for start in range(0, len(wanted), 500):
+                part = wanted[start:start + 500]
+                rows += self.db.execute(f"SELECT {columns} FROM tasks WHERE {column} IN ({','.join('?' * len(part))})",
+                                        part).fetchall()
+        except sqlite3.Error as e:
+            raise ArenaError(f"{self.path} is damaged ({e}); rerun with --force to start afresh") from None
+        return rows
+
     def results(self, keys) -> dict[str, Result]:
         """The stored results of these keys (those it holds), each checked (a damaged row is an
         ArenaError naming it). Rows of other keys are not read: they may be another config's."""
-        wanted = list(dict.fromkeys(keys))
-        rows = []
-        try:
-            for start in range(0, len(wanted), 500):  # SQLite's limit on bound parameters
-                part = wanted[start:start + 500]
-                rows += self.db.execute("SELECT key, cell, block, status, tally, error, seconds FROM tasks "
-                                        f"WHERE key IN ({','.join('?' * len(part))})", part).fetchall()
-        except sqlite3.Error as e:
-            raise ArenaError(f"{self.path} is damaged ({e}); rerun with --force to start afresh") from None
+        rows = self._rows_where("key, cell, block, status, tally, error, seconds", "key", keys)
         return {row[0]: _result(self.path, row, "rerun with --force to start afresh") for row in rows}
 
     def earlier(self, slots) -> dict[str, tuple[dict, dict]]:
         """For each of these slots the store holds a result of (under another key): the code
         and files that result was made with, to say why the task runs again."""
-        wanted = list(dict.fromkeys(slots))
         found: dict[str, tuple[dict, dict]] = {}
-        for start in range(0, len(wanted), 500):
-            part = wanted[start:start + 500]
-            for slot, code, files in self.db.execute(
-                    f"SELECT slot, code, files FROM tasks WHERE slot IN ({','.join('?' * len(part))})", part):
-                try:
-                    found[slot] = (json.loads(code or "{}"), json.loads(files or "{}"))
-                except ValueError:
-                    found[slot] = ({}, {})
+        for slot, code, files in self._rows_where("slot, code, files", "slot", slots):
+            try:
+                found[slot] = (json.loads(code or "{}"), json.loads(files or "{}"))
+            except ValueError:
+                found[slot] = ({}, {})
         return found
 
     def close(self) -> None:
