@@ -18,7 +18,6 @@ result under the new code's key.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import sys
 from importlib.metadata import entry_points
@@ -26,13 +25,14 @@ from pathlib import Path
 
 from agents.registry import ROLES, builtin, module_path
 
-from ..digests import project_code, tree_digest
+from ..digests import file_digest, project_code, tree_digest
 from ..errors import ArenaError
 from ..spec import parse_spec
 
 #: A source: (what, digest), e.g. ("arena", "0.2.0+3f2a..."), ("module first_ten", "9c1e..."),
 #: ("distribution first-ten", "1.0").
 Source = tuple[str, str]
+
 
 def module_code(module: str) -> str:
     """SHA-256 of the source files of `module`'s top-level package (or of the module's one
@@ -47,17 +47,22 @@ def module_code(module: str) -> str:
     if spec.submodule_search_locations:
         roots = [Path(p) for p in spec.submodule_search_locations]
     elif spec.origin and Path(spec.origin).is_file():
-        return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()
+        return file_digest(spec.origin)
     else:
         return f"built-in {top}"  # a module with no source file (compiled in): its name is all there is
     return tree_digest(roots)
 
 
-def _entry_point(name: str):
-    for ep in entry_points(group="arena.agents"):
+def entry_point_sources(group: str, name: str) -> list[Source]:
+    """The code behind the entry point `name` of `group`: its module's source and its
+    distribution's name and version (none if no such entry point is installed)."""
+    for ep in entry_points(group=group):
         if ep.name == name:
-            return ep
-    return None
+            module = ep.value.partition(":")[0].strip()
+            dist = getattr(ep, "dist", None)
+            return [(f"module {module.split('.')[0]}", module_code(module))] + (
+                [(f"distribution {dist.name}", str(dist.version))] if dist is not None else [])
+    return []
 
 
 def spec_sources(spec: str, depth: int = 0) -> list[Source]:
@@ -81,13 +86,7 @@ def spec_sources(spec: str, depth: int = 0) -> list[Source]:
             return []
         params = ",".join(f"{k}={v}" for k, v in raw.items())
         if not is_builtin:
-            ep = _entry_point(name)
-            if ep is not None:
-                module = ep.value.partition(":")[0].strip()
-                found.append((f"module {module.split('.')[0]}", module_code(module)))
-                dist = getattr(ep, "dist", None)
-                if dist is not None:
-                    found.append((f"distribution {dist.name}", str(dist.version)))
+            found += entry_point_sources("arena.agents", name)
     for value in _values(params):
         for part in value.split("+"):
             found.extend(spec_sources(part, depth + 1))
@@ -109,15 +108,7 @@ def game_sources(spec: str) -> list[Source]:
         name = parse_spec(spec)[0]
     except ArenaError:
         return []
-    if name in games.builtin():
-        return []
-    for ep in entry_points(group=games.GROUP):
-        if ep.name == name:
-            module = ep.value.partition(":")[0].strip()
-            dist = getattr(ep, "dist", None)
-            return [(f"module {module.split('.')[0]}", module_code(module))] + (
-                [(f"distribution {dist.name}", str(dist.version))] if dist is not None else [])
-    return []
+    return [] if name in games.builtin() else entry_point_sources(games.GROUP, name)
 
 
 def task_code(game: str, *agents: str) -> tuple[Source, ...]:
