@@ -27,7 +27,6 @@ from typing import Iterable
 
 from agents.registry import make_agent, module_path
 
-from .. import games, words
 from ..digests import is_file, file_digest
 from ..errors import ArenaError
 from ..games import GAMES
@@ -124,30 +123,13 @@ def spec_files(spec: str, kind: str) -> list[str]:
 
 
 def files_read(cells) -> dict[str, str]:
-    """File -> SHA-256 for every file any cell's game, chooser or guesser reads.
-
-    Games and word lists are cached per process by their spec, which names a file but not its
-    contents: when a file's contents differ from those this process saw before, those caches
-    are emptied so that nothing built from the old contents is reused.
-    """
+    """File -> SHA-256 for every file any cell's game, chooser or guesser reads. (Games and word
+    lists are cached per process by these contents too, so nothing built from an older version
+    of a file is reused.)"""
     names = set()
     for cell in cells:
         names.update(_names(cell))
-    files = {name: file_digest(name) for name in sorted(names)}
-    if any(_seen.get(name, digest) != digest for name, digest in files.items()):
-        _forget_built()
-    _seen.update(files)
-    return files
-
-
-_seen: dict[str, str] = {}  # file -> the contents (SHA-256) this process last built from
-
-
-def _forget_built() -> None:
-    """Empty the per-process caches of games and word lists (keyed by spec, not contents)."""
-
-    words._read_words.cache_clear()
-    games._build.cache_clear()
+    return {name: file_digest(name) for name in sorted(names)}
 
 
 # --- cells into tasks --------------------------------------------------------------------------
