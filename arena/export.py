@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import ArenaError
+from .outfile import file_format
 
 #: The formats a game is written in, by file name.
 FORMATS = ("nfg", "csv")
@@ -75,10 +76,7 @@ class MatrixGame:
 
 def export_format(path: str | Path) -> str:
     """`nfg` or `csv`, from the file name; any other is one line naming both."""
-    kind = Path(path).suffix.lower().lstrip(".")
-    if kind not in FORMATS:
-        raise ArenaError(f"cannot export a game as {Path(path).name!r}: name a .nfg (Gambit) or .csv file")
-    return kind
+    return file_format(path, FORMATS, f"cannot export a game as {Path(path).name!r}: name a .nfg (Gambit) or .csv file")
 
 
 def read_matrix_game(path: str | Path) -> MatrixGame:

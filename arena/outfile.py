@@ -46,6 +46,15 @@ def check_plot_file(path: str, option: str = "--plot") -> None:
     check_output_file(path, option)
 
 
+def file_format(path: str | Path, formats: tuple[str, ...], refusal: str) -> str:
+    """The format a file's extension names (lower case, no dot), one of `formats`; any other
+    is an ArenaError saying `refusal` (one line naming the formats the caller writes)."""
+    kind = Path(path).suffix.lower().lstrip(".")
+    if kind not in formats:
+        raise ArenaError(refusal)
+    return kind
+
+
 def check_output_file(path: str, option: str) -> None:
     """ArenaError, in one line, unless a file can be written at `path`: not a directory, in a
     directory that exists and is writable."""

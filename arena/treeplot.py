@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import ArenaError
+from .outfile import file_format
 from .strategy import Node, Tree
 
 #: What --plot can write: Graphviz's renderers, or the graph's source.
@@ -45,10 +46,7 @@ def draw_tree(tree: Tree, path: str | Path, depth: int | None = DEPTH, min_count
 
 def plot_format(path: str | Path) -> str:
     """The drawing's format, from the file name; an unknown one is one line naming the known."""
-    kind = Path(path).suffix.lower().lstrip(".")
-    if kind not in FORMATS:
-        raise ArenaError(f"cannot draw a tree as {Path(path).name!r}: name a .svg, .png, .pdf or .dot file")
-    return kind
+    return file_format(path, FORMATS, f"cannot draw a tree as {Path(path).name!r}: name a .svg, .png, .pdf or .dot file")
 
 
 def check_drawable(path: str | Path) -> None:
