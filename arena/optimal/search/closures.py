@@ -15,6 +15,9 @@ TINY_SET = 12
 #: Sets of at most this many secrets, all of them guesses, are bounded by their candidates'
 #: classes before their pool is scored (close_small, close_by_candidates).
 MID_SET = 64
+#: With unequal weights, sets of up to MID_SET secrets are bounded by their candidates too
+#: (close_by_weighted_candidates); False leaves them to the slot bound (the tests compare both).
+WEIGHTED_CANDIDATES = True
 
 
 class Closures(SearchState):
@@ -56,6 +59,8 @@ class Closures(SearchState):
         if n == 2 and named.min() >= 0:  # guess the heavier: w1 + 2 w2
             heavy = 0 if self.w[S[0]] >= self.w[S[1]] else 1
             return float(self.w[S].sum() + self.w[S[1 - heavy]]), int(named[heavy])
+        if WEIGHTED_CANDIDATES and not self.uniform and self.all_named and n <= MID_SET:
+            return self.close_by_weighted_candidates(S, left, parts)
         if n <= self.b_max + 1 and named.min() >= 0:
             block = np.sort(self.game.table[named[:, None], S], axis=1)
             distinct = 1 + (block[:, 1:] != block[:, :-1]).sum(axis=1)
@@ -99,3 +104,40 @@ class Closures(SearchState):
         q, r = divmod(n, p)
         others = n + r * table[q + 1] + (p - r) * table[q]
         return float(min(candidates, others)), -1
+
+    def close_by_weighted_candidates(self, S: Indexes, left: int, parts: int) -> tuple[float, Index]:
+        """close_by_candidates with weights (a chooser's mix): the candidates' bound of
+        bounds.py, each class's slot bound taken with its own weights, heaviest in the
+        shallowest slot (`sorted_weight_bound`).
+
+        A candidate g costs at least w(S) + the sum over its non-hit classes C of
+        sorted_weight_bound(C), which is its exact cost when every class is a singleton, or a
+        pair with a third guess allowed (guess the heavier of the two first). A guess that is no
+        candidate makes p <= min(n, parts) classes and finds no secret itself: its classes'
+        slots are p at depth 1, p b at depth 2, ..., and giving the heaviest secrets the
+        shallowest of them bounds its cost by w(S) + sum_k w_(k) depth(floor(k / p)), w_(k) the
+        k-th heaviest. The least of these bounds C(S); it is C(S) itself, with its guess, when
+        it is a candidate's exact cost."""
+        n = len(S)
+        order = np.argsort(-self.w[S], kind="stable")
+        S = S[order]
+        w = self.w[S]
+        named = self.game.secret_guess[S]
+        replies = self.game.table[named[:, None], S]  # row i: candidate i's replies on S, heaviest first
+        ranked = np.argsort(replies, axis=1, kind="stable")  # classes together, heaviest first within each
+        grouped = np.take_along_axis(replies, ranked, axis=1)
+        columns = np.arange(n)
+        starts = np.zeros(grouped.shape, dtype=bool)
+        starts[:, 0] = True
+        starts[:, 1:] = grouped[:, 1:] != grouped[:, :-1]
+        rank = columns - np.maximum.accumulate(np.where(starts, columns, 0), axis=1)  # place in its class
+        depths = self.depths(parts)
+        missed = grouped != self.hit
+        candidates = w.sum() + np.where(missed, w[ranked] * depths[rank], 0.0).sum(axis=1)
+        best = int(candidates.argmin())
+        p = min(n, parts)
+        others = float(w.sum() + w @ depths[columns // p])
+        largest = int(np.where(missed[best], rank[best], 0).max()) + 1  # its largest non-hit class
+        if candidates[best] <= others and (largest == 1 or (largest == 2 and left >= 3)):
+            return float(candidates[best]), int(named[best])
+        return float(min(candidates[best], others)), -1
