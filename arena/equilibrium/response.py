@@ -31,7 +31,8 @@ def best_response(game, weights: np.ndarray, cost: str | None = None) -> Tree:
 
 
 def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = None,
-                          progress=None, cost: str | None = None) -> tuple[SolvedTree, float]:
+                          progress=None, cost: str | None = None, incumbent: Tree | None = None
+                          ) -> tuple[SolvedTree, float]:
     """A best response found within `time_limit` seconds (None: no limit), and a proven lower
     bound on the least expected cost of any tree against `weights`.
 
@@ -39,8 +40,10 @@ def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = 
     its own cost. When the limit stops the search, the tree is the best found (at worst a
     greedy tree) and the bound is what the search proved: still a valid lower bound on the
     game's value, since `weights` is a mix the chooser may play. `progress` (a ProgressLine)
-    follows the search."""
+    follows the search. `incumbent` (a tree already known, e.g. the best one found in an
+    earlier round) gives the search its starting budget: the same answer, sooner."""
     weights = np.asarray(weights, dtype=np.float64)
-    tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress, cost=cost)
+    tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress, cost=cost,
+                        incumbent=incumbent)
     paid = float(weights @ tree.costs)
     return tree, min(float(tree.lower_bound), paid)
