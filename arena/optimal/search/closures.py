@@ -119,25 +119,53 @@ class Closures(SearchState):
         k-th heaviest. The least of these bounds C(S); it is C(S) itself, with its guess, when
         it is a candidate's exact cost."""
         n = len(S)
-        order = np.argsort(-self.w[S], kind="stable")
-        S = S[order]
+        S = S[np.argsort(-self.w[S], kind="stable")]  # heaviest first
         w = self.w[S]
         named = self.game.secret_guess[S]
-        replies = self.game.table[named[:, None], S]  # row i: candidate i's replies on S, heaviest first
-        ranked = np.argsort(replies, axis=1, kind="stable")  # classes together, heaviest first within each
-        grouped = np.take_along_axis(replies, ranked, axis=1)
+        depths = self.depths(parts)
+        p = min(n, parts)
+        others = float(w.sum() + w @ depths[np.arange(n) // p])
+        if n <= TINY_SET:
+            value, best, largest = self.weighted_candidates_in_python(S, w, named, depths)
+        else:
+            value, best, largest = self.weighted_candidates_in_numpy(S, w, named, depths)
+        if value <= others and (largest == 1 or (largest == 2 and left >= 3)):
+            return value, int(named[best])
+        return min(value, others), -1
+
+    def weighted_candidates_in_python(self, S: Indexes, w: np.ndarray, named: Indexes, depths: np.ndarray
+                                      ) -> tuple[float, int, int]:
+        """(the least candidate bound, its candidate's place in S, its largest non-hit class)
+        for S heaviest first, in plain Python (small sets)."""
+        weights, slot = w.tolist(), depths.tolist()
+        base, hit = sum(weights), self.hit
+        best, best_value, best_largest = -1, float("inf"), 0
+        for i, row in enumerate(self.game.table[named[:, None], S].tolist()):
+            seen: dict[int, int] = {}
+            total = base
+            for reply, weight in zip(row, weights):
+                if reply == hit:
+                    continue
+                rank = seen.get(reply, 0)
+                seen[reply] = rank + 1
+                total += weight * slot[rank]
+            if total < best_value:
+                best, best_value, best_largest = i, total, max(seen.values(), default=0)
+        return best_value, best, best_largest
+
+    def weighted_candidates_in_numpy(self, S: Indexes, w: np.ndarray, named: Indexes, depths: np.ndarray
+                                     ) -> tuple[float, int, int]:
+        """weighted_candidates_in_python with numpy (sets beyond TINY_SET)."""
+        n = len(S)
         columns = np.arange(n)
-        starts = np.zeros(grouped.shape, dtype=bool)
-        starts[:, 0] = True
+        keys = self.game.table[named[:, None], S].astype(np.intp) * n + columns  # reply, then weight order
+        keys.sort(axis=1)  # each candidate's classes together, heaviest first within each
+        grouped, heavy = np.divmod(keys, n)
+        starts = np.ones(keys.shape, dtype=bool)
         starts[:, 1:] = grouped[:, 1:] != grouped[:, :-1]
         rank = columns - np.maximum.accumulate(np.where(starts, columns, 0), axis=1)  # place in its class
-        depths = self.depths(parts)
         missed = grouped != self.hit
-        candidates = w.sum() + np.where(missed, w[ranked] * depths[rank], 0.0).sum(axis=1)
+        candidates = w.sum() + (w[heavy] * depths[rank] * missed).sum(axis=1)
         best = int(candidates.argmin())
-        p = min(n, parts)
-        others = float(w.sum() + w @ depths[columns // p])
-        largest = int(np.where(missed[best], rank[best], 0).max()) + 1  # its largest non-hit class
-        if candidates[best] <= others and (largest == 1 or (largest == 2 and left >= 3)):
-            return float(candidates[best]), int(named[best])
-        return float(min(candidates[best], others)), -1
+        largest = int((rank[best] * missed[best]).max()) + 1
+        return float(candidates[best]), best, largest
