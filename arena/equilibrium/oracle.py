@@ -106,7 +106,8 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
                   time_limit: float | None = None, initial: Sequence[Tree] = (),
                   certify: bool = True, smoothing: float = SMOOTHING,
                   progress: Callable[[Step], None] | None = None, search_progress=None,
-                  cost: str | None = None) -> Equilibrium:
+                  cost: str | None = None, response_limit: float | None = None,
+                  witness: bool = False) -> Equilibrium:
     """The equilibrium of the whole game (every secret against every guesser tree).
 
     `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
@@ -115,6 +116,11 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     response, against the rational chooser mix itself). `progress` is told each round's bounds;
     `search_progress` (an arena.optimal.progress.ProgressLine) follows each best response's search.
     `cost` is the payoff (arena.costs: default the game's own; Hangman also guesses or lost).
+
+    For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
+    there and goes on to the next round (a stopped search still gives a column and a proven lower
+    bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
+    was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
     """
     paid = cost_for(game, cost)
     start = time.perf_counter()
@@ -124,6 +130,8 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     columns = _Columns(symmetry, paid)
     q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
     lower, upper, best_q, uniform_value = -np.inf, np.inf, q, None
+    best_mix = symmetry.spread(q)
+    stops = 0  # best responses stopped by a time limit
     solution, steps, notes = None, [], []
     for tree in initial:
         columns.add(tree)
@@ -137,14 +145,17 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         # the time limit reaches into the best response: a stopped one still gives a tree (a
         # column, so the upper bound stays valid) and a proven lower bound for this mix
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+        if response_limit is not None:
+            left = response_limit if left is None else min(left, response_limit)
         tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name, columns.cheapest(mix))
         # the response was not proven best: the time limit stopped its search (a finished search
         # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
         stopped = tree.stopped
+        stops += stopped
         if not stopped and uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
             uniform_value = bound
         if bound > lower:
-            lower, best_q = bound, target
+            lower, best_q, best_mix = bound, target, mix
         improves = solution is None or float(q @ symmetry.averages(paid.of(tree))[0]) < upper - tolerance
         full = solution is not None and not columns.room_for_another()
         new = not full and columns.add(tree)
@@ -164,8 +175,10 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             notes.append(f"stopped, not converged: one more tree would take the LP over the memory limit "
                          f"({len(columns.trees):,} trees; set ARENA_MEMORY_LIMIT to allow more)")
             break
-        if stopped or (time_limit is not None and time.perf_counter() - start > time_limit):
-            notes.append(f"stopped at the time limit ({time_limit:g} s), not converged: the value lies "
+        over = time_limit is not None and time.perf_counter() - start > time_limit
+        if over or (stopped and (response_limit is None or not new)):
+            limit = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
+            notes.append(f"stopped at the time limit ({limit}), not converged: the value lies "
                          f"between the bounds (gap {max(0.0, upper - lower):.2g})")
             break
 
@@ -176,12 +189,14 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     elif settled and certify:
         exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, paid)
         notes.append(note)
-    if not stopped:
+    if not stops:
         responses = f"{len(steps)} exact best responses"
     elif len(steps) == 1:
         responses = "1 best response, stopped by the time limit"
-    else:
+    elif stops == 1 and stopped:
         responses = f"{len(steps)} best responses (the last stopped by the time limit, the others exact)"
+    else:
+        responses = f"{len(steps)} best responses ({stops} stopped by the time limit, the others exact)"
     method = f"double oracle: {responses} ({SOLVER}) against linprog (HiGHS) mixes"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
@@ -189,7 +204,11 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     if exact is not None:
         exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
     value = upper if settled else (lower + upper) / 2
-    return Equilibrium(game, method, value, lower, upper, symmetry.spread(best_q),
+    if witness:
+        notes.append(f"the chooser's mix is the one the lower bound is proven against (the LP's with "
+                     f"{EPSILON:g} of the uniform mix)")
+    chooser = best_mix if witness else symmetry.spread(best_q)
+    return Equilibrium(game, method, value, lower, upper, chooser,
                        tuple(columns.trees[k] for k in played), solution.column[played], symmetry,
                        time.perf_counter() - start, exact, uniform_value, tuple(steps), tuple(notes), paid.name)
 

@@ -1,0 +1,112 @@
+"""Mastermind's game values beyond the published ones: the table of experiments/game_values.md.
+
+    python experiments/game_values.py                              3x5, 3x6, 4x5 and 5x3, 6x3, 5x4
+    python experiments/game_values.py --games mastermind:colors=7 mastermind:pegs=5,colors=5 \\
+        --time-limit 900 --initial knuth,entropy,most-parts,optimal   4x7 and 5x5, bracketed
+    python experiments/game_values.py --check                      each value found again by the slow path
+
+Each row is what `arena equilibrium SPEC` prints (the command is in the row): the value (an
+exact fraction when the double oracle converged and its rational strategies checked out, else
+the bracket it reached and its gap), the uniform chooser's value beside it (the least mean
+number of guesses when every secret is equally likely, the first best response), the chooser's
+mix by code type (each code of a type equally likely), how many trees the guesser mixes, how
+many best responses it took, and the time. With --check each instance is solved a second time
+by the path the speed-ups replaced (no code-type symmetry in the LP: one row per secret; the
+candidates' bound, the symmetric-weights shortcut and the reuse of earlier trees all off), and
+the two values are compared exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+
+from arena import make_game
+from arena.commands.equilibrium import initial_trees
+from arena.equilibrium import double_oracle
+from arena.equilibrium.symmetry import no_symmetry
+
+#: 3x5, 3x6, 4x5 (pegs x colours), then the same sizes with pegs and colours exchanged.
+DEFAULT = ["mastermind:pegs=3,colors=5", "mastermind:pegs=3", "mastermind:colors=5",
+           "mastermind:pegs=5,colors=3", "mastermind:pegs=6,colors=3", "mastermind:pegs=5,colors=4"]
+
+
+def command(spec: str, time_limit: float | None, initial: str | None) -> str:
+    """The command that prints this instance's solution."""
+    parts = [f"arena equilibrium {make_game(spec).spec}"]
+    if time_limit is not None:
+        parts.append(f"--time-limit {time_limit:g}")
+    if initial:
+        parts.append(f"--initial {initial}")
+    return " ".join(parts)
+
+
+def mix(eq) -> str:
+    """The chooser's mix by code type: exact fractions where recovered."""
+    return " ".join(f"{label}:{x if x is not None else round(p, 4)}"
+                    for label, _, p, x in eq.chooser_by_row() if p > 1e-12)
+
+
+@contextlib.contextmanager
+def slow_path():
+    """The speed-ups of issue 24 switched off, for the cross-check."""
+    import arena.equilibrium.oracle as oracle
+    import arena.games.mastermind_symmetry as symmetry
+    import arena.optimal.search.closures as closures
+
+    saved = closures.WEIGHTED_CANDIDATES, symmetry.SYMMETRIC_WEIGHTS, oracle.REUSE
+    closures.WEIGHTED_CANDIDATES = symmetry.SYMMETRIC_WEIGHTS = oracle.REUSE = False
+    try:
+        yield
+    finally:
+        closures.WEIGHTED_CANDIDATES, symmetry.SYMMETRIC_WEIGHTS, oracle.REUSE = saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="+", default=DEFAULT, help="game specs (default: %(default)s)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per instance (default: none)")
+    parser.add_argument("--initial", default=None, metavar="G1,G2",
+                        help="seed the guesser's side with these guessers' trees")
+    parser.add_argument("--check", action="store_true", help="solve each instance again by the slow path")
+    parser.add_argument("--json", action="store_true", help="one JSON object per instance")
+    args = parser.parse_args(argv)
+    if not args.json:
+        print("| instance | secrets | value | bounds | uniform chooser | chooser's mix by type | trees | "
+              "best responses | seconds | command |")
+        print("| --- | ---: | --- | --- | ---: | --- | ---: | ---: | ---: | --- |")
+    for spec in args.games:
+        game = make_game(spec)
+        start = time.perf_counter()
+        eq = double_oracle(game, time_limit=args.time_limit, initial=initial_trees(game, args.initial))
+        seconds = time.perf_counter() - start
+        row = {"command": command(spec, args.time_limit, args.initial), **eq.to_json()}
+        if args.check:
+            with slow_path():
+                start = time.perf_counter()
+                again = double_oracle(game, no_symmetry(game), time_limit=args.time_limit)
+                row["check"] = {"value_exact": str(again.exact.value) if again.exact else None,
+                                "lower": again.lower, "upper": again.upper,
+                                "seconds": round(time.perf_counter() - start, 1),
+                                "agrees": bool(eq.exact and again.exact and eq.exact.value == again.exact.value)}
+        if args.json:
+            print(json.dumps(row), flush=True)
+            continue
+        value = f"{eq.exact.value} ≈ {float(eq.exact.value):.6f}" if eq.exact and eq.settled else "not converged"
+        uniform = f"{eq.uniform:.6f}" if eq.uniform is not None else "not reached"
+        print(f"| {game.spec} | {len(game.secrets):,} | {value} | [{eq.lower:.6f}, {eq.upper:.6f}] gap {eq.gap:.2g} | "
+              f"{uniform} | {mix(eq)} | {len(eq.trees)} | {len(eq.steps)} | {seconds:.1f} | `{row['command']}` |",
+              flush=True)
+        if args.check:
+            check = row["check"]
+            print(f"|  check: no symmetry, slow path | | {check['value_exact']} | [{check['lower']:.6f}, "
+                  f"{check['upper']:.6f}] | | {'agrees' if check['agrees'] else 'DISAGREES'} | | | "
+                  f"{check['seconds']} | `arena equilibrium {game.spec} --no-symmetry` |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
