@@ -106,6 +106,19 @@ class EquilibriumGuesser(Guesser):
         k = min(int(np.searchsorted(cumulative, u, side="right")), len(plans) - 1)
         return plans[k], symmetry.permutation(mix64(*self.entropy, 1) % symmetry.order)
 
+    def expected_costs(self, game: Game, cost: str) -> np.ndarray:
+        """Each secret's expected cost (arena.costs `cost`) over the mix's trees and the random
+        symmetry that carries them: exact, without sampling (a worst secret for --exploitability)."""
+        from arena.costs import cost_for
+        from arena.equilibrium.plans import plan_tree
+
+        with imports_allowed(self.allow_import):
+            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"],
+                                                         self.values["payoff"])
+        paid = cost_for(game, cost)
+        rows = np.array([symmetry.averages(paid.of(plan_tree(game, plan, self.spec)))[0] for plan in plans])
+        return (np.asarray(probabilities) @ rows / np.sum(probabilities))[symmetry.orbit]
+
     def choose(self, game: Game, state: State) -> Index:
         from arena.equilibrium.plans import plan_key
 

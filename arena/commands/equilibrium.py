@@ -74,9 +74,14 @@ def solve(args):
     if args.response_limit is not None and not args.response_limit > 0:
         raise ArenaError(f"--response-limit must be positive, got {args.response_limit}")
     try:
+        if args.response_limit is not None:
+            from ..equilibrium.certify import certified_bounds
+            if args.time_limit is None or args.no_symmetry:
+                raise ArenaError("--response-limit bounds a game too big to solve: give it with --time-limit "
+                                 "(and without --no-symmetry)")
+            return certified_bounds(game, args.time_limit, args.response_limit, initial, cost, progress)
         return double_oracle(game, symmetry, time_limit=args.time_limit, progress=progress,
-                             search_progress=search_line if terminal else None, cost=cost, initial=initial,
-                             response_limit=args.response_limit, witness=args.response_limit is not None)
+                             search_progress=search_line if terminal else None, cost=cost, initial=initial)
     finally:
         search_line.close()
 

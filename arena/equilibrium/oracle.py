@@ -139,8 +139,13 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         solution = solve_matrix_game(columns.payoff().A)
         q, upper = solution.row, solution.value
     alpha = 0.0  # no smoothing until there is a best mix to pull toward
+    # the first best response is to the uniform chooser (its value is reported beside the game's),
+    # also when initial trees give the LP a mix of its own
+    first = symmetry.gather(uniform)
     while True:
-        target = alpha * best_q + (1 - alpha) * q
+        target = first if first is not None else alpha * best_q + (1 - alpha) * q
+        own = first is None and alpha == 0  # a best response to the LP's own mix
+        first = None
         mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
         # the time limit reaches into the best response: a stopped one still gives a tree (a
         # column, so the upper bound stays valid) and a proven lower bound for this mix
@@ -167,7 +172,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             progress(steps[-1])
         # a best response to the LP's own mix that does not beat U proves U to within the
         # tolerance (up to eps, which the lower bound carries)
-        settled = upper - lower <= tolerance or (alpha == 0 and not improves and not stopped)
+        settled = upper - lower <= tolerance or (own and not improves and not stopped)
         if settled:
             break
         alpha = smoothing if improves else 0.0
@@ -176,7 +181,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
                          f"({len(columns.trees):,} trees; set ARENA_MEMORY_LIMIT to allow more)")
             break
         over = time_limit is not None and time.perf_counter() - start > time_limit
-        if over or (stopped and (response_limit is None or not new)):
+        if over or (stopped and (response_limit is None or (own and not new))):
             limit = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
             notes.append(f"stopped at the time limit ({limit}), not converged: the value lies "
                          f"between the bounds (gap {max(0.0, upper - lower):.2g})")

@@ -160,11 +160,8 @@ class Equilibrium:
 
 
 
-def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, dict]], Symmetry]:
-    """(probability, plan) for each tree of a saved equilibrium of `game`, and the symmetry
-    that carries the trees (none for a game restricted to named guessers)."""
-    from .symmetry import no_symmetry, symmetry_of
-
+def read_saved(path: str | Path, game: Game) -> dict:
+    """A saved equilibrium of `game` as its JSON object, checked: readable, its format tag, its game."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except RecursionError:
@@ -175,6 +172,26 @@ def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, di
         raise ArenaError(f"{path}: not a saved equilibrium (no {FORMAT} format tag)")
     if data.get("game") != game.spec:
         raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
+    return data
+
+
+def saved_value(path: str | Path, game: Game) -> tuple[float, float, Fraction | None, float | None]:
+    """(lower, upper, exact value or None, uniform chooser's value or None) of a saved equilibrium."""
+    data = read_saved(path, game)
+    try:
+        exact = Fraction(data["value_exact"]) if data.get("value_exact") and data.get("settled") else None
+        uniform = data.get("uniform_value")
+        return float(data["lower"]), float(data["upper"]), exact, None if uniform is None else float(uniform)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as e:
+        raise ArenaError(f"{path}: malformed saved equilibrium ({e!r})") from None
+
+
+def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, dict]], Symmetry]:
+    """(probability, plan) for each tree of a saved equilibrium of `game`, and the symmetry
+    that carries the trees (none for a game restricted to named guessers)."""
+    from .symmetry import no_symmetry, symmetry_of
+
+    data = read_saved(path, game)
     try:
         mix = [(float(entry["probability"]), plan_from_json(game, entry["tree"], f"{path}, guesser tree {k}"))
                for k, entry in enumerate(data["guesser"], 1)]
