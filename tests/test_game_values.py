@@ -182,3 +182,17 @@ def test_cli_mistakes_are_one_line(capsys):
     one_line(rc, err, "--exploitability")
     rc, _, err = run(capsys, "equilibrium", "jotto:first=8", "--initial", ",")
     one_line(rc, err, "--initial")
+
+
+@pytest.mark.parametrize("spec", ["jotto:first=40", "mastermind:pegs=3,colors=4", "wordle:first=30"])
+def test_weighted_greedy_tree_finds_every_secret_and_follows_the_weights(spec):
+    from arena.equilibrium.response import weighted_greedy_tree
+    game = make_game(spec)
+    n = len(game.secrets)
+    heavy = np.full(n, 1e-3)
+    heavy[n // 2] = 1.0  # one secret weighs nearly everything: guessed first
+    tree = weighted_greedy_tree(game, heavy / heavy.sum())
+    assert tree.guesses[n // 2] == 1
+    uniform = weighted_greedy_tree(game, np.full(n, 1.0 / n))
+    assert uniform.guesses.min() >= 1 and sorted(uniform.secrets.tolist()) == list(range(n))
+    assert uniform.guesses.sum() >= optimal_tree(game).value  # no better than the optimum

@@ -50,7 +50,7 @@ from .rational import (
     guaranteed,
     rational_strategies,
 )
-from .response import SOLVER, best_response, bounded_best_response
+from .response import SOLVER, best_response, bounded_best_response, weighted_greedy_tree
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 
@@ -118,7 +118,9 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     `cost` is the payoff (arena.costs: default the game's own; Hangman also guesses or lost).
 
     For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
-    there and goes on to the next round (a stopped search still gives a column and a proven lower
+    there (the first, to the uniform chooser, gets a third of `time_limit` if that is more) and
+    goes on to the next round, each round also adding a quick weighted greedy tree aimed at its
+    mix (response.weighted_greedy_tree) (a stopped search still gives a column and a proven lower
     bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
     was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
     """
@@ -151,7 +153,13 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         # column, so the upper bound stays valid) and a proven lower bound for this mix
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
         if response_limit is not None:
-            left = response_limit if left is None else min(left, response_limit)
+            # the first response, to the uniform chooser, usually proves the best lower end: a third of the time
+            limit = response_limit if steps or time_limit is None else max(response_limit, time_limit / 3)
+            left = limit if left is None else min(left, limit)
+        # a game too big to search: a quick weighted greedy tree aimed at this mix, as a column of its
+        # own and as the search's starting tree (the search stopped after seconds rarely beats it)
+        quick = (response_limit is not None and game.rules.hits and paid.name == "guesses"
+                 and (solution is None or columns.room_for_another()) and columns.add(weighted_greedy_tree(game, mix)))
         tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name, columns.cheapest(mix))
         # the response was not proven best: the time limit stopped its search (a finished search
         # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
@@ -163,7 +171,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             lower, best_q, best_mix = bound, target, mix
         improves = solution is None or float(q @ symmetry.averages(paid.of(tree))[0]) < upper - tolerance
         full = solution is not None and not columns.room_for_another()
-        new = not full and columns.add(tree)
+        new = (not full and columns.add(tree)) or bool(quick)
         if new:
             solution = solve_matrix_game(columns.payoff().A)
             q, upper = solution.row, solution.value
