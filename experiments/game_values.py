@@ -121,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
                                    "value_exact": str(again.exact.value) if again.exact else None,
                                    "lower": again.lower, "upper": again.upper,
                                    "seconds": round(time.perf_counter() - start, 1),
-                                   "agrees": bool(again.exact and eq.exact.value == again.exact.value)}
+                                   "agrees": bool(again.exact and eq.exact.value == again.exact.value),
+                                   "brackets": again.lower - 1e-9 <= float(eq.exact.value) <= again.upper + 1e-9}
         if args.json:
             print(json.dumps(row), flush=True)
             continue
@@ -137,8 +138,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"`python experiments/game_values.py --games {game.spec} --check` |", flush=True)
         if "check_lp" in row:
             check = row["check_lp"]
+            verdict = ("agrees" if check["agrees"] else "not converged; its bracket holds the value"
+                       if check["value_exact"] is None and check["brackets"] else "DISAGREES")
             print(f"| check: {check['method']} | | {check['value_exact']} | [{check['lower']:.6f}, "
-                  f"{check['upper']:.6f}] | | {'agrees' if check['agrees'] else 'DISAGREES'} | | | "
+                  f"{check['upper']:.6f}] | | {verdict} | | | "
                   f"{check['seconds']} | `arena equilibrium {game.spec} --no-symmetry` |", flush=True)
     return 0
 
