@@ -4,6 +4,7 @@
     python experiments/game_values.py --games mastermind:colors=7 mastermind:pegs=5,colors=5 \\
         --time-limit 900 --initial knuth,entropy,most-parts,optimal   4x7 and 5x5, bracketed
     python experiments/game_values.py --check                      each value found again by the slow path
+    python experiments/game_values.py --slow                       the same values, by the path the speed-ups replaced
 
 Each row is what `arena equilibrium SPEC` prints (the command is in the row): the value (an
 exact fraction when the double oracle converged and its rational strategies checked out, else
@@ -95,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-limit", type=int, default=250, metavar="N",
                         help="with --check: also the double oracle over every secret by the slow path, "
                              "for games of at most N secrets (default %(default)s)")
+    parser.add_argument("--slow", action="store_true",
+                        help="solve by the path the speed-ups replaced (to time them; the values are the same)")
     parser.add_argument("--json", action="store_true", help="one JSON object per instance")
     args = parser.parse_args(argv)
     if not args.json:
@@ -104,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     for spec in args.games:
         game = make_game(spec)
         start = time.perf_counter()
-        eq = double_oracle(game, time_limit=args.time_limit, initial=initial_trees(game, args.initial))
+        with slow_path() if args.slow else contextlib.nullcontext():
+            eq = double_oracle(game, time_limit=args.time_limit, initial=initial_trees(game, args.initial))
         seconds = time.perf_counter() - start
         row = {"command": command(spec, args.time_limit, args.initial), **eq.to_json()}
         if args.check and eq.exact is not None and eq.settled:
