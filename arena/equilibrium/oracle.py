@@ -134,7 +134,9 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     lower, upper, best_q, uniform_value = -np.inf, np.inf, q, None
     best_mix = symmetry.spread(q)
     stops = 0  # best responses stopped by a time limit
-    solution, steps, notes = None, [], []
+    solution = None
+    steps: list[Step] = []
+    notes: list[str] = []
     for tree in initial:
         columns.add(tree)
     if columns.trees:
@@ -143,7 +145,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     alpha = 0.0  # no smoothing until there is a best mix to pull toward
     # the first best response is to the uniform chooser (its value is reported beside the game's),
     # also when initial trees give the LP a mix of its own
-    first = symmetry.gather(uniform)
+    first: np.ndarray | None = symmetry.gather(uniform)
     while True:
         target = first if first is not None else alpha * best_q + (1 - alpha) * q
         own = first is None and alpha == 0  # a best response to the LP's own mix
@@ -190,8 +192,8 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             break
         over = time_limit is not None and time.perf_counter() - start > time_limit
         if over or (stopped and (response_limit is None or (own and not new))):
-            limit = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
-            notes.append(f"stopped at the time limit ({limit}), not converged: the value lies "
+            which = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
+            notes.append(f"stopped at the time limit ({which}), not converged: the value lies "
                          f"between the bounds (gap {max(0.0, upper - lower):.2g})")
             break
 

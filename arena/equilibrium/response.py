@@ -39,7 +39,7 @@ def weighted_greedy_tree(game, weights: np.ndarray) -> Tree:
 
     w = np.asarray(weights, dtype=np.float64)
     plan: dict[tuple, int] = {}
-    todo = [((opening,), part) for opening, part in game.openings(game.all_secrets)]
+    todo: list[tuple[tuple, np.ndarray]] = [((opening,), part) for opening, part in game.openings(game.all_secrets)]
     while todo:
         key, S = todo.pop()
         guess = int(game.secret_guess[S[0]]) if len(S) == 1 else _greedy_guess(game, S, w)
