@@ -287,20 +287,16 @@ def adversary_lines(tree, objective: str) -> list[str]:
 
 def read_weights_or_mix(path: str, game):
     """Secret weights from a weights file, or the chooser's mix of an equilibrium saved by
-    `arena equilibrium --save` (the witness of a proven lower bound: searching against it
-    proves the bound again)."""
-    import json
-
-    from ..equilibrium.solution import FORMAT
+    `arena equilibrium --save` (.json or .json.gz; the witness of a proven lower bound:
+    searching against it proves the bound again)."""
+    from ..equilibrium.solution import read_saved
+    from ..errors import ArenaError
     from ..weights import read_weights
 
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError, RecursionError):
-        data = None  # read_weights says what is wrong with it
-    if not (isinstance(data, dict) and data.get("format") == FORMAT):
-        return read_weights(path, game)
+        read_saved(path, game)
+    except ArenaError:
+        return read_weights(path, game)  # not a saved equilibrium: it says what is wrong with it
     from agents.equilibrium import saved_chooser_mix
     return saved_chooser_mix(game, path)
 

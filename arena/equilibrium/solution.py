@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -150,11 +151,15 @@ class Equilibrium:
 
     def save(self, path: str | Path) -> None:
         """The solution as JSON with the guesser's trees in full, for the `equilibrium` agent's
-        `file=` parameter (and for people)."""
+        `file=` parameter (and for people); gzip-compressed when `path` ends in .gz."""
         data = {"format": FORMAT, **self.to_json()}
         for entry, (_, tree, _) in zip(data["guesser"], self.guesser_mix()):
             entry["tree"] = tree.to_json()
-        Path(path).write_text(json.dumps(data, indent=1) + "\n")
+        if str(path).endswith(".gz"):  # a big game's witnesses: compact and compressed
+            with gzip.open(path, "wt", encoding="utf-8") as f:
+                f.write(json.dumps(data, separators=(",", ":")) + "\n")
+        else:
+            Path(path).write_text(json.dumps(data, indent=1) + "\n")
 
 
 
@@ -163,10 +168,14 @@ class Equilibrium:
 def read_saved(path: str | Path, game: Game) -> dict:
     """A saved equilibrium of `game` as its JSON object, checked: readable, its format tag, its game."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if str(path).endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as f:
+                data = json.load(f)
+        else:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
     except RecursionError:
         raise ArenaError(f"{path}: cannot read a saved equilibrium (nested too deep)") from None
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, EOFError) as e:
         raise ArenaError(f"{path}: cannot read a saved equilibrium ({e})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ArenaError(f"{path}: not a saved equilibrium (no {FORMAT} format tag)")
