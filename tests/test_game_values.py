@@ -196,3 +196,13 @@ def test_weighted_greedy_tree_finds_every_secret_and_follows_the_weights(spec):
     uniform = weighted_greedy_tree(game, np.full(n, 1.0 / n))
     assert uniform.guesses.min() >= 1 and sorted(uniform.secrets.tolist()) == list(range(n))
     assert uniform.guesses.sum() >= optimal_tree(game).value  # no better than the optimum
+
+
+def test_a_compressed_witness_replays_like_a_plain_one(bounded, tmp_path):
+    game, eq, path = bounded
+    packed = tmp_path / "jotto16.json.gz"
+    eq.save(packed)
+    assert packed.stat().st_size < path.stat().st_size
+    assert witness_upper(game, packed) == witness_upper(game, path)
+    from agents.equilibrium import saved_chooser_mix
+    assert np.array_equal(saved_chooser_mix(game, str(packed)), saved_chooser_mix(game, str(path)))

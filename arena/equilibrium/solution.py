@@ -174,11 +174,11 @@ def read_saved(path: str | Path, game: Game) -> dict:
         else:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
     except RecursionError:
-        raise ArenaError(f"{path}: cannot read a saved equilibrium (nested too deep)") from None
+        raise ArenaError(f"{path}: not an equilibrium saved by `arena equilibrium --save` (nested too deep)") from None
     except (OSError, ValueError, EOFError) as e:
-        raise ArenaError(f"{path}: cannot read a saved equilibrium ({e})") from None
+        raise ArenaError(f"{path}: not an equilibrium saved by `arena equilibrium --save` ({e})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ArenaError(f"{path}: not a saved equilibrium (no {FORMAT} format tag)")
+        raise ArenaError(f"{path}: not an equilibrium saved by `arena equilibrium --save` (no {FORMAT} format tag)")
     if data.get("game") != game.spec:
         raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
     return data
