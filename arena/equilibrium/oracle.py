@@ -37,7 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..costs import Cost, cost_for
+from ..costs import Cost, Guesses, cost_for
 from ..game import Game
 from ..resources import memory_limit
 from ..tree import Tree
@@ -160,7 +160,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             left = limit if left is None else min(left, limit)
         # a game too big to search: a quick weighted greedy tree aimed at this mix, as a column of its
         # own and as the search's starting tree (the search stopped after seconds rarely beats it)
-        quick = (response_limit is not None and game.rules.hits and paid.name == "guesses"
+        quick = (response_limit is not None and game.rules.hits and paid == Guesses()
                  and (solution is None or columns.room_for_another()) and columns.add(weighted_greedy_tree(game, mix)))
         tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name, columns.cheapest(mix))
         # the response was not proven best: the time limit stopped its search (a finished search
