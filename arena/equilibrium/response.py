@@ -64,7 +64,7 @@ def _greedy_guess(game, S: np.ndarray, w: np.ndarray) -> int:
         counts = np.bincount(keys.ravel(), minlength=len(pool) * codes).reshape(len(pool), codes)
         mass = np.bincount(keys.ravel(), weights=np.broadcast_to(weights, keys.shape).ravel(),
                            minlength=len(pool) * codes).reshape(len(pool), codes)
-        if game.hit is not None:
+        if game.rules.hits:  # the hit class is finished: it needs no further guess
             counts[:, game.hit] = 0
             mass[:, game.hit] = 0.0
         score = (mass * np.log2(1.0 + counts)).sum(axis=1)
