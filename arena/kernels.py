@@ -213,3 +213,222 @@ def keys_in_slices(loop, head, m: int, n: int, n_codes: int, how: str, terms: np
 
     in_slices(run, m, m * n)
     return ikeys, fkeys, largest
+
+
+# --- a greedy guesser's choice at every node of a tree level (arena.levels.grow_compiled) -------
+#: The rule's numbers as _choose_nodes reads them: whether the pool is every guess (else the
+#: consistent guesses), `small` (the consistent pool at or below this many candidates), whether
+#: ties prefer a guess that may be the secret, and whether the keys are the integer ones.
+POOL_ALL, SMALL, PREFER_POSSIBLE, EXACT = range(4)
+
+
+@njit(cache=True, nogil=True)
+def _perfect_candidate(by_secret, cand, secret_guess, every, mark):  # pragma: no cover - compiled
+    """The guess naming a candidate that gives each candidate its own reply (a partition into
+    single secrets, the best key of every metric but max-frequency's), or -1: from every guess
+    the lowest index, from the consistent pool the first in its order (the candidates')."""
+    n = len(cand)
+    best = -1
+    for k in range(n):
+        g = secret_guess[cand[k]]
+        if g < 0 or (best >= 0 and g > best):
+            continue
+        distinct = True
+        t = 0
+        while t < n:
+            r = by_secret[cand[t], g]
+            if mark[r]:
+                distinct = False
+                break
+            mark[r] = True
+            t += 1
+        for u in range(t):
+            mark[by_secret[cand[u], g]] = False
+        if distinct:
+            if not every:
+                return g
+            best = g
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _small_node_keys(by_secret, pool, cand, how, terms, fixed, hist, seen, ikeys, fkeys, largest):  # pragma: no cover
+    """reduce_sizes of every guess of the pool on a few candidates: a histogram per guess kept
+    only over the replies that occur, the integer keys summed as they grow (they telescope to
+    the same sums), float entropy added over the classes in reply order as reduce_sizes does."""
+    n = len(cand)
+    for i in range(len(pool)):
+        g = pool[i]
+        big = 0
+        ikey = 0
+        distinct = 0
+        for k in range(n):
+            r = by_secret[cand[k], g]
+            c = hist[r] + 1
+            hist[r] = c
+            if c == 1:
+                seen[distinct] = r
+                distinct += 1
+            if c > big:
+                big = c
+            if how == 1:
+                ikey += 2 * c - 1
+            elif how == 2:
+                ikey += fixed[c] - fixed[c - 1]
+        fkey = 0.0
+        if how == 3:
+            for a in range(1, distinct):  # the replies in increasing order (insertion sort: a few)
+                r = seen[a]
+                b = a - 1
+                while b >= 0 and seen[b] > r:
+                    seen[b + 1] = seen[b]
+                    b -= 1
+                seen[b + 1] = r
+            for a in range(distinct):
+                fkey = fkey + terms[hist[seen[a]]]
+        if how == 0:
+            ikey = big
+        elif how == 4:
+            ikey = -distinct
+        elif how == 5:
+            ikey = hist[0]
+        for a in range(distinct):
+            hist[seen[a]] = 0
+        ikeys[i] = ikey
+        fkeys[i] = fkey
+        largest[i] = big
+
+
+@njit(cache=True, nogil=True)
+def _pick(keys, largest, pool, n, consistent, same_secret, marked, prefer_possible):  # pragma: no cover
+    """arena.greedy.Greedy.pick: the first guess of least key, preferring one that may be the
+    secret (`prefer_possible`), where a guess that splits nothing and may not be the secret is
+    never chosen unless every guess is such."""
+    m = len(pool)
+    best = keys[0]
+    for i in range(1, m):
+        if keys[i] < best:
+            best = keys[i]
+    excluded = False
+    for i in range(m):
+        if keys[i] == best and largest[i] == n and not _possible(pool[i], consistent, same_secret, marked):
+            excluded = True
+            break
+    if excluded:  # rare: the best key is a guess that cannot split the candidates
+        found = False
+        for i in range(m):
+            if largest[i] == n and not _possible(pool[i], consistent, same_secret, marked):
+                continue
+            if not found or keys[i] < best:
+                best = keys[i]
+                found = True
+        if not found:  # every guess is such: they all tie
+            return pool[0]
+    first = -1
+    for i in range(m):
+        if keys[i] != best or (excluded and largest[i] == n and not _possible(pool[i], consistent, same_secret, marked)):
+            continue
+        if first < 0:
+            first = i
+            if not prefer_possible:
+                break
+        if prefer_possible and _possible(pool[i], consistent, same_secret, marked):
+            return pool[i]
+    return pool[first]
+
+
+@njit(cache=True, nogil=True)
+def _possible(g, consistent, same_secret, marked):  # pragma: no cover - compiled
+    s = same_secret[g]
+    return s >= 0 and (consistent or marked[s])
+
+
+@njit(cache=True, nogil=True)
+def _choose_nodes(
+    by_secret, secret_guess, same_secret, order, starts, sizes, every_guess, rule, how, terms_all, terms_at, fixed,
+    n_codes, choice
+):  # pragma: no cover - compiled
+    """choice[j]: the greedy guess at node j, whose candidates are order[starts[j]:][:sizes[j]]
+    (arena.greedy.Greedy.choose over every guess or the consistent ones, without the symmetric
+    pool, which never changes the choice)."""
+    m_all = len(every_guess)
+    ikeys = np.zeros(m_all, dtype=np.int64)
+    fkeys = np.zeros(m_all, dtype=np.float64)
+    largest = np.zeros(m_all, dtype=np.int64)
+    hist = np.zeros(n_codes, dtype=np.int64)
+    seen = np.zeros(n_codes, dtype=np.int64)
+    mark = np.zeros(n_codes, dtype=np.bool_)
+    marked = np.zeros(by_secret.shape[0], dtype=np.bool_)
+    consistent_pool = np.empty(by_secret.shape[0], dtype=np.intp)
+    # a partition into single secrets is every metric's best key but max-frequency's; from every
+    # guess, ties then go to the lowest guess naming a candidate only if ties prefer those
+    perfect_best = how != 5
+    for j in range(len(starts)):
+        n = sizes[j]
+        cand = order[starts[j]:starts[j] + n]
+        if n == 1 and secret_guess[cand[0]] >= 0:  # arena.greedy.only_candidate
+            choice[j] = secret_guess[cand[0]]
+            continue
+        every = rule[POOL_ALL] != 0 and n > rule[SMALL]
+        if every:
+            pool = every_guess
+        else:
+            m = 0
+            for k in range(n):
+                g = secret_guess[cand[k]]
+                if g >= 0:
+                    consistent_pool[m] = g
+                    m += 1
+            pool = consistent_pool[:m]
+        if n <= n_codes and perfect_best and (rule[PREFER_POSSIBLE] != 0 or not every):
+            g = _perfect_candidate(by_secret, cand, secret_guess, every, mark)
+            if g >= 0:
+                choice[j] = g
+                continue
+        m = len(pool)
+        terms = terms_all[terms_at[j]:terms_at[j] + n + 1]
+        if n <= 2 * n_codes:
+            _small_node_keys(by_secret, pool, cand, how, terms, fixed, hist, seen, ikeys[:m], fkeys[:m], largest[:m])
+        else:
+            ikeys[:m] = 0
+            fkeys[:m] = 0.0
+            largest[:m] = 0
+            _table_keys(by_secret, pool, False, cand, n_codes, how, terms, fixed, ikeys[:m], fkeys[:m], largest[:m])
+        for k in range(n):
+            marked[cand[k]] = True
+        if rule[EXACT] != 0:
+            choice[j] = _pick(ikeys[:m], largest[:m], pool, n, not every, same_secret, marked, rule[PREFER_POSSIBLE] != 0)
+        else:
+            choice[j] = _pick(fkeys[:m], largest[:m], pool, n, not every, same_secret, marked, rule[PREFER_POSSIBLE] != 0)
+        for k in range(n):
+            marked[cand[k]] = False
+
+
+def choose_nodes(
+    by_secret: np.ndarray,
+    secret_guess: np.ndarray,
+    same_secret: np.ndarray,
+    order: np.ndarray,
+    starts: np.ndarray,
+    sizes: np.ndarray,
+    rule: np.ndarray,
+    how: str,
+    terms_all: np.ndarray,
+    terms_at: np.ndarray,
+    fixed: np.ndarray,
+    n_codes: int,
+) -> np.ndarray:
+    """The greedy guess at each node of a level (candidates order[starts[j]:][:sizes[j]]), by
+    `rule` (POOL_ALL, SMALL, PREFER_POSSIBLE, EXACT) and reduction `how` (REDUCTIONS): the
+    nodes split over threads (in_slices), each thread with its own scratch arrays."""
+    choice = np.full(len(starts), -1, dtype=np.intp)
+    every_guess = np.arange(by_secret.shape[1], dtype=np.intp)
+    order, starts, sizes, terms_at = indexes(order), indexes(starts), indexes(sizes), indexes(terms_at)
+    reduction = REDUCTIONS[how]
+
+    def run(lo: int, hi: int) -> None:
+        _choose_nodes(by_secret, secret_guess, same_secret, order, starts[lo:hi], sizes[lo:hi], every_guess, rule,
+                      reduction, terms_all, terms_at[lo:hi], fixed, n_codes, choice[lo:hi])
+
+    in_slices(run, len(starts), int(sizes.sum()) * len(every_guess))
+    return choice
