@@ -219,7 +219,7 @@ def keys_in_slices(loop, head, m: int, n: int, n_codes: int, how: str, terms: np
 #: The rule's numbers as _choose_nodes reads them: whether the pool is every guess (else the
 #: consistent guesses), `small` (the consistent pool at or below this many candidates), whether
 #: ties prefer a guess that may be the secret, and whether the keys are the integer ones.
-POOL_ALL, SMALL, PREFER_POSSIBLE, EXACT = range(4)
+POOL_ALL, SMALL, PREFER_POSSIBLE, EXACT, SMALL_NODE = range(5)
 
 
 @njit(cache=True, nogil=True)
@@ -253,10 +253,18 @@ def _perfect_candidate(by_secret, cand, secret_guess, every, mark):  # pragma: n
 
 @njit(cache=True, nogil=True)
 def _small_node_keys(by_secret, pool, cand, how, terms, fixed, hist, seen, ikeys, fkeys, largest):  # pragma: no cover
-    """reduce_sizes of every guess of the pool on a few candidates: a histogram per guess kept
-    only over the replies that occur, the integer keys summed as they grow (they telescope to
-    the same sums), float entropy added over the classes in reply order as reduce_sizes does."""
+    """reduce_sizes of the guesses of the pool on a few candidates, in pool order: a histogram
+    per guess kept only over the replies that occur, the integer keys summed as they grow (they
+    telescope to the same sums), float entropy added over the classes in reply order as
+    reduce_sizes does. Returns how many guesses were scored, or -1 - i where guess i splits
+    the candidates into single secrets (scanning stops there: the caller has checked that no
+    guess naming a candidate does, so the first such is the choice). A guess whose key, still
+    growing, already exceeds the best key of a guess that splits the candidates is left there
+    (it cannot be chosen); its key stays above that best."""
     n = len(cand)
+    stop_at_perfect = how != 5 and n <= len(hist)
+    bound = np.iinfo(np.int64).max  # the least key of a guess that splits the candidates
+    growing = how == 0 or how == 1 or how == 2 or how == 5  # keys that only grow as classes fill
     for i in range(len(pool)):
         g = pool[i]
         big = 0
@@ -275,6 +283,17 @@ def _small_node_keys(by_secret, pool, cand, how, terms, fixed, hist, seen, ikeys
                 ikey += 2 * c - 1
             elif how == 2:
                 ikey += fixed[c] - fixed[c - 1]
+            elif how == 5 and r == 0:
+                ikey += 1
+            if growing:
+                if (big if how == 0 else ikey) > bound:
+                    break
+            elif how == 4 and distinct + n - 1 - k < -bound:
+                break
+        if stop_at_perfect and distinct == n:
+            for a in range(distinct):
+                hist[seen[a]] = 0
+            return -1 - i
         fkey = 0.0
         if how == 3:
             for a in range(1, distinct):  # the replies in increasing order (insertion sort: a few)
@@ -290,13 +309,51 @@ def _small_node_keys(by_secret, pool, cand, how, terms, fixed, hist, seen, ikeys
             ikey = big
         elif how == 4:
             ikey = -distinct
-        elif how == 5:
-            ikey = hist[0]
         for a in range(distinct):
             hist[seen[a]] = 0
         ikeys[i] = ikey
         fkeys[i] = fkey
         largest[i] = big
+        if big < n and ikey < bound and how != 3:
+            bound = ikey
+    return len(pool)
+
+
+#: Guesses counted at once by _block_keys: their counts (a row per reply) stay in the cache.
+BLOCK = 4096
+
+
+@njit(cache=True, nogil=True)
+def _block_keys(by_secret, pool, every, cand, how, terms, fixed, counts, stop_at_perfect, ikeys, fkeys,
+                largest):  # pragma: no cover - compiled
+    """_table_keys a block of BLOCK guesses at a time, into `counts` (n_codes x BLOCK, bytes
+    where the candidates are fewer than 256): the counts of a block stay in the cache while
+    every candidate's replies to it are added, then the reductions run along its rows. Returns
+    how many guesses were scored, or -1 - i where guess i is the first to split the candidates
+    into single secrets and `stop_at_perfect` says that is the choice (see _small_node_keys)."""
+    m = len(pool)
+    n = len(cand)
+    for lo in range(0, m, BLOCK):
+        hi = min(m, lo + BLOCK)
+        block = counts[:, :hi - lo]
+        block[:] = 0
+        for k in range(n):
+            row = by_secret[cand[k]]
+            if every:
+                for i in range(lo, hi):
+                    block[row[i], i - lo] += 1
+            else:
+                for i in range(lo, hi):
+                    block[row[pool[i]], i - lo] += 1
+        ikeys[lo:hi] = 0
+        fkeys[lo:hi] = 0.0
+        largest[lo:hi] = 0
+        _reduce_rows(block, how, terms, fixed, ikeys[lo:hi], fkeys[lo:hi], largest[lo:hi])
+        if stop_at_perfect:
+            for i in range(lo, hi):
+                if largest[i] == 1:
+                    return -1 - i
+    return m
 
 
 @njit(cache=True, nogil=True)
@@ -360,6 +417,8 @@ def _choose_nodes(
     mark = np.zeros(n_codes, dtype=np.bool_)
     marked = np.zeros(by_secret.shape[0], dtype=np.bool_)
     consistent_pool = np.empty(by_secret.shape[0], dtype=np.intp)
+    counts = np.zeros((n_codes, BLOCK), dtype=np.int32)
+    bytes_ = np.zeros((n_codes, BLOCK), dtype=np.uint8)
     # a partition into single secrets is every metric's best key but max-frequency's; from every
     # guess, ties then go to the lowest guess naming a candidate only if ties prefer those
     perfect_best = how != 5
@@ -387,13 +446,16 @@ def _choose_nodes(
                 continue
         m = len(pool)
         terms = terms_all[terms_at[j]:terms_at[j] + n + 1]
-        if n <= 2 * n_codes:
-            _small_node_keys(by_secret, pool, cand, how, terms, fixed, hist, seen, ikeys[:m], fkeys[:m], largest[:m])
+        stop = perfect_best and n <= n_codes
+        if n <= rule[SMALL_NODE]:
+            m = _small_node_keys(by_secret, pool, cand, how, terms, fixed, hist, seen, ikeys, fkeys, largest)
+        elif n < 256:
+            m = _block_keys(by_secret, pool, every, cand, how, terms, fixed, bytes_, stop, ikeys, fkeys, largest)
         else:
-            ikeys[:m] = 0
-            fkeys[:m] = 0.0
-            largest[:m] = 0
-            _table_keys(by_secret, pool, False, cand, n_codes, how, terms, fixed, ikeys[:m], fkeys[:m], largest[:m])
+            m = _block_keys(by_secret, pool, every, cand, how, terms, fixed, counts, stop, ikeys, fkeys, largest)
+        if m < 0:
+            choice[j] = pool[-1 - m]
+            continue
         for k in range(n):
             marked[cand[k]] = True
         if rule[EXACT] != 0:

@@ -120,6 +120,10 @@ def _choose(game, order, node_of, sizes, level, openers, runs_key, n_guesses, n_
 #: symmetric pool (arena.greedy.symmetric_pool) shrinks the pool of the few big nodes near the
 #: root; below it the compiled call scores every guess, without a Python call per node.
 PYTHON_CELLS = 1 << 24
+#: Nodes of at most this many candidates are scored a guess at a time (kernels._small_node_keys:
+#: a guess stops as soon as it is worse than the best so far), bigger ones a block of guesses at
+#: a time (kernels._block_keys: the counts of a block of guesses in the cache).
+SMALL_NODE = 4
 #: Game methods whose defaults the compiled growth assumes (no game overriding one is grown so).
 _DEFAULTS = ("determined", "openings", "allowed_guesses", "refusal", "candidate_guesses", "guesses_naming",
              "finished", "is_miss")
@@ -147,7 +151,7 @@ def grow_compiled(game: Game, guesser, secrets: Indexes) -> Tree:
 
     rule = guesser.greedy_rule()
     how = rule.compiled_how()
-    numbers = np.array(rule.compiled_numbers(), dtype=np.int64)
+    numbers = np.array(rule.compiled_numbers() + (SMALL_NODE,), dtype=np.int64)
     openers = guesser.openers_for(game)
     by_secret, n_codes = game.by_secret, game.n_codes
     guesses = np.zeros(len(game.secrets), dtype=np.int64)
