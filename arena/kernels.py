@@ -357,6 +357,48 @@ def _block_keys(by_secret, pool, every, cand, how, terms, fixed, counts, stop_at
 
 
 @njit(cache=True, nogil=True)
+def _popcount(x):  # pragma: no cover - compiled
+    """The set bits of a uint64 (SWAR: the compiler vectorises it over a block)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True, nogil=True)
+def _parts_keys(by_secret, pool, every, cand, masks, stop_at_perfect, ikeys, largest):  # pragma: no cover
+    """most-parts' key (minus the number of classes) of every guess, for replies below 64: a bit
+    per reply that occurs, or-ed over the candidates a block of guesses at a time, then counted.
+    The largest class is only told as _pick reads it: n where one class holds every candidate,
+    1 where each class is one, else 2 (sizes in between are never read). Returns as
+    _block_keys does."""
+    m = len(pool)
+    n = len(cand)
+    one = np.uint64(1)
+    for lo in range(0, m, BLOCK):
+        hi = min(m, lo + BLOCK)
+        block = masks[:hi - lo]
+        block[:] = 0
+        for k in range(n):
+            row = by_secret[cand[k]]
+            if every:
+                for i in range(lo, hi):
+                    block[i - lo] |= one << np.uint64(row[i])
+            else:
+                for i in range(lo, hi):
+                    block[i - lo] |= one << np.uint64(row[pool[i]])
+        for i in range(lo, hi):
+            distinct = np.int64(_popcount(block[i - lo]))
+            ikeys[i] = -distinct
+            largest[i] = n if distinct == 1 else (1 if distinct == n else 2)
+        if stop_at_perfect:
+            for i in range(lo, hi):
+                if largest[i] == 1:
+                    return -1 - i
+    return m
+
+
+@njit(cache=True, nogil=True)
 def _pick(keys, largest, pool, n, consistent, same_secret, marked, prefer_possible):  # pragma: no cover
     """arena.greedy.Greedy.pick: the first guess of least key, preferring one that may be the
     secret (`prefer_possible`), where a guess that splits nothing and may not be the secret is
@@ -419,6 +461,7 @@ def _choose_nodes(
     consistent_pool = np.empty(by_secret.shape[0], dtype=np.intp)
     counts = np.zeros((n_codes, BLOCK), dtype=np.int32)
     bytes_ = np.zeros((n_codes, BLOCK), dtype=np.uint8)
+    masks = np.zeros(BLOCK, dtype=np.uint64)
     # a partition into single secrets is every metric's best key but max-frequency's; from every
     # guess, ties then go to the lowest guess naming a candidate only if ties prefer those
     perfect_best = how != 5
@@ -447,7 +490,9 @@ def _choose_nodes(
         m = len(pool)
         terms = terms_all[terms_at[j]:terms_at[j] + n + 1]
         stop = perfect_best and n <= n_codes
-        if n <= rule[SMALL_NODE]:
+        if how == 4 and n_codes <= 64:
+            m = _parts_keys(by_secret, pool, every, cand, masks, stop, ikeys, largest)
+        elif n <= rule[SMALL_NODE]:
             m = _small_node_keys(by_secret, pool, cand, how, terms, fixed, hist, seen, ikeys, fkeys, largest)
         elif n < 256:
             m = _block_keys(by_secret, pool, every, cand, how, terms, fixed, bytes_, stop, ikeys, fkeys, largest)
