@@ -22,12 +22,37 @@ cached beside the module (`cache=True`), so only the first run on a machine comp
 
 from __future__ import annotations
 
+import sys
 import threading
+import types
 
 import numpy as np
 from numba import njit
 
 from .resources import threads
+
+
+def _numba_without_scipy_linalg() -> None:
+    """Load numba's array functions without importing scipy.linalg.
+
+    numba's first compiled call imports numba.np.arraymath, which imports scipy.linalg (about
+    0.2-0.5 s, the largest part of numba's start-up here) only to learn whether a BLAS exists
+    for np.dot and np.linalg inside compiled code; these loops use neither. With a placeholder
+    for scipy.linalg.cython_blas in sys.modules during that one import, the check passes
+    without the import; the placeholder is removed at once, so any later `import
+    scipy.linalg.cython_blas` (compiled linear algebra, nashpy) loads the real module. Where
+    scipy.linalg is already imported, or numba's array functions are, nothing is done."""
+    name = "scipy.linalg.cython_blas"
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules or name in sys.modules:
+        return
+    sys.modules[name] = types.ModuleType(name)
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules[name]
+
+
+_numba_without_scipy_linalg()
 
 #: Cells (pool x candidates) below which a call runs on one thread: starting threads costs more.
 THREAD_CELLS = 1 << 21

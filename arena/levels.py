@@ -12,6 +12,8 @@ per node.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from .errors import RuleBreak
@@ -160,7 +162,7 @@ def grow_compiled(game: Game, guesser, secrets: Indexes) -> Tree:
 
     roots: list[Node] = []
     parents: list[Node] = []
-    histories: list[tuple] = []
+    histories: list[tuple | None] = []
     for label, part in game.openings(secrets):
         node = Node(-1, np.asarray(part), (), opening=label)
         roots.append(node)
@@ -177,7 +179,7 @@ def grow_compiled(game: Game, guesser, secrets: Indexes) -> Tree:
             choice = np.full(len(parents), -1, dtype=np.intp)
             big = sizes * len(game.guesses) >= PYTHON_CELLS
             for j in np.flatnonzero(big).tolist():  # the guesser itself, with its symmetric pool
-                choice[j] = guesser.guess(game, State(parents[j].candidates, histories[j], whole))
+                choice[j] = guesser.guess(game, State(parents[j].candidates, cast(tuple, histories[j]), whole))
             small = np.flatnonzero(~big)
             if len(small):
                 terms_all, terms_at, fixed = _reduction_tables(how, sizes[small])
@@ -199,14 +201,19 @@ def grow_compiled(game: Game, guesser, secrets: Indexes) -> Tree:
         sizes = np.diff(np.append(starts_all, len(order)))
         for parent, guess in zip(parents, choice.tolist()):
             parent.guess = guess
-        new_parents, new_histories = [], []
-        for start, size, k in zip(starts_all.tolist(), sizes.tolist(), key[starts_all].tolist()):
-            at, reply = divmod(k, n_codes)
+        new_parents: list[Node] = []
+        new_histories: list[tuple | None] = []  # only the nodes the guesser is asked about need one
+        big_from = -(-PYTHON_CELLS // len(game.guesses))  # the least size of such a node
+        first = key[starts_all]
+        for start, size, at, reply in zip(starts_all.tolist(), sizes.tolist(), (first // n_codes).tolist(),
+                                          (first % n_codes).tolist()):
             parent = parents[at]
-            child = Node(-1, order[start:start + size], parent.replies + (reply,), opening=parent.opening)
+            child = Node(-1, order[start:start + size], parent.replies + (reply,), {}, parent.opening)
             parent.children[reply] = child
             new_parents.append(child)
-            new_histories.append(histories[at] + ((parent.guess, reply),))
+            history = histories[at]
+            new_histories.append(history + ((parent.guess, reply),) if size >= big_from and history is not None
+                                 else None)
         parents, histories = new_parents, new_histories
         if level > MAX_LEVELS:
             raise RuleBreak(f"guesser {guesser.spec} makes no progress after {MAX_LEVELS} guesses")
