@@ -395,9 +395,9 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = _parse(build_parser(), argv)  # --help and --version end here, before the agents are imported
     from agents.registry import imports_allowed
 
-    args = _parse(build_parser(), argv)
     try:
         with imports_allowed(getattr(args, "allow_import", False)), notes_on_stderr(args.command), \
                 stdout_for_json_only(bool(getattr(args, "json", False))):  # module:Class specs import only when asked
