@@ -47,7 +47,7 @@ def _numba_without_scipy_linalg() -> None:
         return
     sys.modules[name] = types.ModuleType(name)
     try:
-        import numba.np.arraymath  # noqa: F401
+        import numba.np.arraymath  # noqa: F401  # lazy: heavy
     finally:
         del sys.modules[name]
 

@@ -135,10 +135,9 @@ def can_grow_compiled(game: Game, guesser) -> bool:
     """Is `guesser` a greedy guesser (its `greedy_rule`) with a compiled reduction, on a game
     whose dense table the compiled loops read (`Game.uses_kernels`, not on the fly), with every
     secret also a guess and the default rules (every guess allowed, a hit ends the game)?"""
-    hook = getattr(guesser, "greedy_rule", None)
-    rule = hook() if hook is not None else None
+    rule = guesser.greedy_rule()
     return bool(rule is not None and rule.compiled_how() is not None and game.uses_kernels
-                and not game.on_the_fly and game.hit is not None and (game.secret_guess >= 0).all()
+                and not game.on_the_fly and game.rules.hits and (game.secret_guess >= 0).all()
                 and all(getattr(type(game), name) is getattr(Game, name) for name in _DEFAULTS))
 
 
