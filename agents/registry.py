@@ -25,7 +25,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +79,14 @@ def builtin() -> dict[str, dict[str, Any]]:
         for alias in getattr(module, "ALIASES", []):
             table[alias.role][alias.name] = alias
     return table
+
+
+def entry_points(group: str):
+    """The installed entry points of `group` (importlib.metadata, imported only when asked for: it
+    costs start-up time)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def _entry_point(name: str):

@@ -73,4 +73,10 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__ = _version()
+def __getattr__(name: str):
+    """`arena.__version__`, read from the installed metadata when first asked for (importlib.metadata
+    costs start-up time every command would pay)."""
+    if name == "__version__":
+        globals()["__version__"] = version = _version()
+        return version
+    raise AttributeError(f"module 'arena' has no attribute {name!r}")
