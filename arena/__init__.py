@@ -7,7 +7,8 @@ Layers, each using only those above it (tests/test_architecture.py checks it). M
 idea each:
 
   games
-    game         Game: the table F[g, s] and its primitives, Rules, GameType
+    feedback     FeedbackTable: the table F[g, s] and its primitives (dense, compiled or on the fly)
+    game         Game: a game's rules, labels and table (its `feedback`), Rules, GameType
     games/       the games by name, as plug-ins (jotto, mastermind, hangman, wordle; entry points)
     spec         spec strings `name:key=value,...`, for games and agents alike
     words        word lists: shipped (sgb, web2) or any file

@@ -345,3 +345,13 @@ def test_no_private_name_is_imported_across_modules():
                           if alias.name.startswith("_") and not alias.name.startswith("__")
                           and (name, alias.name) not in allowed]
     assert not found, "\n".join(found)
+
+
+#: The most lines a module of the packages may have: past it, a module holds more than one idea.
+MAX_LINES = 600
+
+
+def test_no_module_is_over_the_line_limit():
+    long = {str(path.relative_to(ROOT)): n for path in MODULES.values()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"split these modules (at most {MAX_LINES} lines each): {long}"

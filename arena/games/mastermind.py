@@ -19,7 +19,8 @@ import re
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import CHUNK, COMPILED_CELLS, Game, GameType, OnTheFly, check_on_the_fly_memory
+from ..feedback import CHUNK, COMPILED_CELLS, OnTheFly, check_on_the_fly_memory
+from ..game import Game, GameType
 from ..resources import fits_in_memory
 from ..spec import Param
 from .mastermind_symmetry import MastermindSymmetry, type_firsts
