@@ -119,10 +119,11 @@ def _unknown_key(where: str, key: str, valid: set[str]) -> ArenaError:
 
 FIGURES = ("total", "mean", "max", "misses", "misses_max", "lostK")
 DEFAULT_TOLERANCE = {"total": 0, "mean": 0.005, "max": 0, "misses": 0.005, "misses_max": 0, "lost": 0}
-_FORMATS = {"total": ",.0f", "mean": ".2f", "max": "d", "misses": ".2f", "misses_max": "d", "lost": ",d"}
+#: How each kind of figure is printed (report.py's tables).
+FIGURE_FORMATS = {"total": ",.0f", "mean": ".2f", "max": "d", "misses": ".2f", "misses_max": "d", "lost": ",d"}
 
 
-def _figure_kind(key: str) -> str | None:
+def figure_kind(key: str) -> str | None:
     """The kind of a published figure's key (`lost6` is a `lost`), or None if unknown."""
     if re.fullmatch(r"lost[1-9]\d*", key):
         return "lost"
@@ -202,7 +203,7 @@ def _int(where: str, value: Any, low: int = 0) -> int:
 def _figures(where: str, table: Any, numeric_only: bool = False) -> dict[str, Any]:
     if not isinstance(table, dict):
         raise _fail(where, f"expected a table such as {{ mean = 4.48, max = 5 }}, got {table!r}")
-    unknown = [k for k in table if _figure_kind(k) is None]
+    unknown = [k for k in table if figure_kind(k) is None]
     if unknown:
         raise _fail(where, f"unknown figure {unknown[0]!r}; figures: {choices(FIGURES)} "
                            "(lostK: games lost with K strikes, e.g. lost6)")
@@ -306,7 +307,7 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
             _check_syntax(path, kind, spec)
     if pay is not None and pay.startswith("lost"):
         limits = {k for cell in cells for k in cell.strikes} | {int(k[4:]) for cell in cells for k in cell.published
-                                                                  if _figure_kind(k) == "lost"}
+                                                                  if figure_kind(k) == "lost"}
         if int(pay[4:]) not in limits:
             raise _fail(f"{path}: payoff", f"{pay} counts games lost within {pay[4:]} strikes, but no cell counts "
                         f"them: add strikes = [{pay[4:]}]")

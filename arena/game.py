@@ -130,61 +130,6 @@ class Game:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}: {len(self.secrets)} secrets, {len(self.guesses)} guesses>"
 
-    # --- the front door: the common operations, for a notebook that imports one thing --------
-    # Thin wrappers over arena.frontdoor (see its docstring), which reaches the evaluators, the
-    # solvers and the agents. The engine may not import them at module level; these imports,
-    # run only when a method is called, are the one upward dependency tests/test_architecture.py
-    # accepts, by their marker.
-
-    def evaluate(self, guesser, chooser=None, repeat: int = 1, seed: int = 0,
-                 strikes: tuple[int, ...] | None = None):
-        """`guesser` (an agent or a spec string) against every secret, or against `chooser`
-        (an agent or a spec): an Evaluation, as `arena evaluate` prints it. E.g.
-        `make_game("mastermind").evaluate("knuth").total == 5801`."""
-        from . import frontdoor  # front door: upward by design
-
-        return frontdoor.evaluate(self, guesser, chooser, repeat=repeat, seed=seed, strikes=strikes)
-
-    def tree(self, guesser, seed: int = 0):
-        """The strategy tree of `guesser` (an agent or a spec) against every secret."""
-        from . import frontdoor  # front door: upward by design
-
-        return frontdoor.tree(self, guesser, seed=seed)
-
-    def optimal(self, **kwargs):
-        """The exact tree of least expected guesses: a SolvedTree, proven optimal unless stopped.
-
-        Keyword arguments are arena.optimal.optimal_tree's: `secrets` (indexes; default all),
-        `weights` (one per secret: the chooser's mix), `pool` ("all" guesses, or "consistent"
-        ones only), `objective` ("average"; "worst": least worst case first; "lost": fewest
-        games lost within the strikes), `max_guesses` (a limit on every game), `time_limit`
-        (seconds; a stopped search returns its best tree and proven bounds), `cost` (what a
-        game costs: "guesses", or Hangman's "misses"/"lost") and `openers` (fixed first
-        guesses, as indexes or labels). E.g. `make_game("mastermind").optimal().total == 5625`."""
-        from . import frontdoor  # front door: upward by design
-
-        return frontdoor.optimal(self, **kwargs)
-
-    def equilibrium(self, **kwargs):
-        """The game as a zero-sum game, solved: an Equilibrium (value, bounds, both mixes).
-
-        `guessers=[...]` (agents or specs): the chooser's secrets against those guessers' trees
-        only. `trees=True`: against every guesser tree of a tiny game (solve_enumerated's
-        `frontier`, `max_trees`, `cost`). Otherwise the double oracle's keyword arguments:
-        `symmetry` (None: the game's own; `no_symmetry(game)` to switch it off), `tolerance`
-        (the gap that counts as closed), `time_limit` (seconds), `initial` (trees to start
-        from), `certify`, `smoothing`, `progress` (called with each Step), and `cost`
-        ("guesses", or Hangman's "misses"/"lost")."""
-        from . import frontdoor  # front door: upward by design
-
-        return frontdoor.equilibrium(self, **kwargs)
-
-    def rank(self, metric: str, top: int = 10) -> list:
-        """The `top` best first guesses by `metric`, as (guess, value), as `arena rank` orders them."""
-        from . import frontdoor  # front door: upward by design
-
-        return frontdoor.rank(self, metric, top)
-
     def symmetry(self):
         """The game's group of reply-preserving permutations of the codes, for the solvers to
         exploit (Mastermind: arena.games.mastermind_symmetry), or None: none is known."""

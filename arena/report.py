@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import DEFAULT_TOLERANCE, _FORMATS, Cell, Config, _figure_kind, agrees, parse_config
+from .config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, figure_kind, agrees, parse_config
 from .errors import ArenaError
 from .frames import pandas
 from .payoff import Payoff, default, loss_limits, lost, payoff
@@ -50,7 +50,7 @@ def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None 
     missing = [k for k in cell.published if k not in ours]
     if missing:
         return Result(cell, ours, seconds, False, f"no figure {missing[0]!r} for this game")
-    verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[_figure_kind(k)]))
+    verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[figure_kind(k)]))
                 for k, v in cell.published.items()]
     return Result(cell, ours, seconds, all(verdicts) if verdicts else None, histogram=histogram,
                   misses_histogram=misses_histogram)
@@ -103,7 +103,7 @@ class Report:
     def figures(self) -> list[str]:
         """The columns: total, mean, worst, then any other figure a row published or we measured."""
         seen = {k for r in self.results for k in [*r.cell.published, *r.ours]}
-        lost = sorted((k for k in seen if _figure_kind(k) == "lost"), key=lambda k: int(k[4:]))
+        lost = sorted((k for k in seen if figure_kind(k) == "lost"), key=lambda k: int(k[4:]))
         return ["total", "mean", "max"] + [k for k in ("misses", "misses_max") if k in seen] + lost
 
     def table(self, cells: bool = True) -> str:
@@ -406,7 +406,7 @@ def _figure(key: str, value: Any, repeat: int = 1) -> str:
         return ""
     if isinstance(value, str):
         return value
-    fmt = _FORMATS[_figure_kind(key)]
-    if key == "total" and repeat > 1 or _figure_kind(key) == "lost" and value != int(value):
+    fmt = FIGURE_FORMATS[figure_kind(key)]
+    if key == "total" and repeat > 1 or figure_kind(key) == "lost" and value != int(value):
         fmt = ",.1f"  # an average over repetitions
     return format(int(value) if fmt.endswith("d") else value, fmt)
