@@ -387,7 +387,7 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
                     raise ArenaError(f"{agent.label} plays at the terminal (arena play), not in a tournament")
                 agent.check(game)  # a game it can never play: an unknown secret, a missing file
             if config.payoff in ("misses",) or (config.payoff or "").startswith("lost"):
-                if not game.strikes:
+                if not game.rules.strikes:
                     raise ArenaError(f"payoff {config.payoff!r} needs a game where misses count, and {game.spec} "
                                      "has none (payoff = \"guesses\" measures every game)")
             guesser.openers_for(game)  # checks the openers against the game

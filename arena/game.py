@@ -103,7 +103,9 @@ class Game:
     #: Up to this many codes partition counts have a column per code (above 64, a game whose
     #: codes nearly all occur says so here: Wordle's 243); beyond, the alphabet is sparse.
     dense_codes: int = MANY_CODES
-    strikes: int | None = None  # misses that lose the game (Hangman), None where misses don't count
+    #: Misses that lose the game (Hangman), None where misses don't count. Whether they count
+    #: is the rules' to say (`rules.strikes`), asked there and never read off this number.
+    strikes: int | None = None
     miss: Reply = MISS  # the all-blank reply (MISS)
     build_seconds: float = 0.0  # how long make_game took to build it (lists and table; arena.games)
 
@@ -241,6 +243,15 @@ class Game:
     def is_miss(self, reply: Reply) -> bool:
         """Was this reply a miss, the all-blank reply (a strike in Hangman)?"""
         return reply == self.miss
+
+    def loses(self, misses: int) -> bool:
+        """Have this many misses lost the game? Never where a miss is no strike (`rules.strikes`)."""
+        return self.rules.strikes and self.strikes is not None and misses >= self.strikes
+
+    def default_strikes(self) -> tuple[int, ...]:
+        """The strike limits a game's figures count lost games at unless told others: the game's
+        own where a miss is a strike, none elsewhere."""
+        return (self.strikes,) if self.rules.strikes and self.strikes is not None else ()
 
     def candidate_guesses(self, candidates: Indexes) -> Indexes:
         """The consistent pool: guesses that may be the secret (Hangman: letters that may be in it)."""

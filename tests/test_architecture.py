@@ -317,6 +317,40 @@ def test_the_miss_literal_test_sees_one():
     assert [line.split(": ", 1)[1] for line in miss_literals(source, "probe")] == ["replies == 0", "run_reply > 0"]
 
 
+def strike_flags(source: str, where: str) -> list[str]:
+    """A game's strike limit read as a yes/no (`if game.strikes`, `bool(game.strikes)`,
+    `x and game.strikes`, `not game.strikes`): whether misses are strikes is declared by the
+    game's rules (`game.rules.strikes`) and asked there."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.If, ast.IfExp, ast.While, ast.Assert)):
+            tests = [node.test]
+        elif isinstance(node, ast.BoolOp):
+            tests = node.values
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            tests = [node.operand]
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "bool":
+            tests = node.args
+        else:
+            continue
+        found += [f"{where}:{node.lineno}: {ast.unparse(t)}" for t in tests if isinstance(t, ast.Attribute)
+                  and t.attr == "strikes" and "game" in ast.unparse(t.value).lower()
+                  and not ast.unparse(t.value).endswith("rules")]
+    return found
+
+
+def test_strikes_are_asked_of_the_rules():
+    found = [line for path in MODULES.values()
+             for line in strike_flags(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "\n".join(found)
+
+
+def test_the_strike_flag_test_sees_one():
+    source = ("def f(game, k):\n    if game.strikes and k:\n        return bool(self.game.strikes)\n"
+              "    return game.rules.strikes or k >= game.strikes\n")
+    assert [line.split(": ", 1)[1] for line in strike_flags(source, "probe")] == ["game.strikes", "self.game.strikes"]
+
+
 #: The one module that may probe an agent's attributes: the registry checks that a class named
 #: by a Python path (module:Class) is an agent at all, before anything calls it.
 PROBES_ALLOWED = {"agents.registry"}

@@ -128,7 +128,7 @@ def split_tree(game, args, progress):
     """The root split (arena.optimal.split), then the best first guess's tree (solved again
     with the openers path, one process), carrying the split's proven bound and effort."""
     from ..optimal import optimal_tree
-    from ..optimal.solve import agent_spec
+    from ..optimal.params import agent_spec
     from ..optimal.split import split_root
 
     def status(text: str) -> None:
