@@ -35,7 +35,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from agents.registry import imports_are_allowed, make_agent, module_path
 
@@ -117,6 +117,8 @@ def _unknown_key(where: str, key: str, valid: set[str]) -> ArenaError:
     return _fail(where, f"unknown key {key!r}{hint} (valid keys: {choices(sorted(valid))})")
 
 
+T = TypeVar("T")
+
 FIGURES = ("total", "mean", "max", "misses", "misses_max", "lostK")
 DEFAULT_TOLERANCE = {"total": 0, "mean": 0.005, "max": 0, "misses": 0.005, "misses_max": 0, "lost": 0}
 #: How each kind of figure is printed (report.py's tables).
@@ -128,6 +130,14 @@ def figure_kind(key: str) -> str | None:
     if re.fullmatch(r"lost[1-9]\d*", key):
         return "lost"
     return key if key in DEFAULT_TOLERANCE and key != "lost" else None
+
+
+def known_kind(key: str) -> str:
+    """The kind of a figure's key that parse_config has checked (figure_kind, never None)."""
+    kind = figure_kind(key)
+    if kind is None:
+        raise ArenaError(f"{key!r} is not a published figure; figures: {choices(FIGURES)}")
+    return kind
 
 
 @dataclass(frozen=True)
@@ -398,12 +408,20 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
 def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
     """Does our figure reproduce the published one (a number within tolerance, or inside a range)?
     A tolerance written `5%` is relative to the published figure."""
-    if isinstance(tolerance, str):
-        tolerance = _percent(tolerance) * abs(published if not isinstance(published, str) else _range(published)[1])
-    if isinstance(published, str):
-        low, high = _range(published)
-        return low - tolerance <= ours <= high + tolerance
-    return abs(ours - published) <= tolerance + 1e-9
+    span = _checked(_range(published), published) if isinstance(published, str) else None
+    slack = tolerance if not isinstance(tolerance, str) else \
+        _checked(_percent(tolerance), tolerance) * abs(published if span is None else span[1])
+    if span is not None:
+        low, high = span
+        return low - slack <= ours <= high + slack
+    return abs(ours - published) <= slack + 1e-9
+
+
+def _checked(value: T | None, text: str) -> T:
+    """A range or a tolerance read again from text that parse_config has checked already."""
+    if value is None:
+        raise ArenaError(f"{text!r} is neither a range (7.32-7.38) nor a tolerance (5%)")
+    return value
 
 
 if __name__ == "__main__":  # python -m arena.config > docs/reference/config.md

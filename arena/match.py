@@ -319,7 +319,7 @@ class MatchEvaluation(Evaluation):
             return self._frame(np.broadcast_to(self._secret_names(), self._kept().shape), self.chooser)
         if self.finals is None:
             self._kept()  # says why: too many games to keep
-        names = np.append(self._secret_names(), None)  # -1, a game that ended on no secret: None
+        names = np.append(self._secret_names(), np.array([None], dtype=object))  # -1, a game that ended on no secret: None
         return self._frame(names[self.finals], self.chooser)
 
     def to_json(self) -> dict:

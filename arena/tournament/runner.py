@@ -17,7 +17,7 @@ import os
 import sys
 import time
 import traceback
-from typing import Callable, Iterable
+from typing import Callable, Generator
 
 from agents import make_chooser, make_guesser
 from agents.registry import agent_fault
@@ -103,7 +103,7 @@ def run_tasks(tasks: list[Task], on_done: Report, workers: int = 1, backend: str
 
 
 def _each_result(tasks: list[Task], workers: int, backend: str, scheduler: str | None,
-                 timeout: float | None) -> Iterable[tuple[Task, tuple]]:
+                 timeout: float | None) -> Generator[tuple[Task, tuple], None, None]:
     if not tasks:
         return
     games = sorted({t.game for t in tasks})
