@@ -104,7 +104,10 @@ _DOOR_CLASSES: dict[type, type] = {}
 
 def door_class(kind: type) -> type:
     """`kind` with the Door methods: a subclass of the same name (made once per class), so the
-    game is still the same kind of game to every isinstance check and printout."""
+    game is still the same kind of game to every isinstance check and printout; a class with
+    the door open already is its own."""
+    if issubclass(kind, Door):
+        return kind
     if kind not in _DOOR_CLASSES:
         _DOOR_CLASSES[kind] = type(kind.__name__, (Door, kind), {
             "__module__": kind.__module__, "__qualname__": kind.__qualname__, "__doc__": kind.__doc__})
@@ -115,9 +118,8 @@ def open_game(game: Game) -> OpenGame:
     """`game` itself (a Game, as the engine or a plug-in built it) with the front door's
     methods: its class becomes a subclass of its own with the Door mixed in, so everything
     that held the game holds the same object, unchanged but for the new methods."""
-    if not isinstance(game, Door):
-        door.game(game)
-        game.__class__ = door_class(type(game))
+    door.game(game)
+    game.__class__ = door_class(type(game))
     return cast(OpenGame, game)
 
 
