@@ -67,17 +67,6 @@ from .games import GAMES
 __all__ = ["ArenaError", "RuleBreak", "Game", "GAMES", "make_game", "open_game"]
 
 
-def __getattr__(name: str) -> Any:
-    """`make_game` and `open_game`: the games users hold, with the front door's methods
-    (arena.frontdoor, the top layer, above the algorithms it offers). Looked up when asked
-    for, so that loading the package (as every module of it does) loads no solver or agent."""
-    if name in ("make_game", "open_game"):
-        from . import frontdoor
-
-        return getattr(frontdoor, name)
-    raise AttributeError(f"module 'arena' has no attribute {name!r}")
-
-
 def _version() -> str:
     """The installed distribution's version (pyproject.toml's), the one `arena --version` prints."""
     from importlib.metadata import PackageNotFoundError, version
@@ -88,9 +77,16 @@ def _version() -> str:
         return "0+unknown"
 
 
-def __getattr__(name: str):
-    """`arena.__version__`, read from the installed metadata when first asked for (importlib.metadata
-    costs start-up time every command would pay)."""
+def __getattr__(name: str) -> Any:
+    """Looked up when first asked for, so that loading the package (as every module of it does)
+    costs no start-up: `make_game` and `open_game`, the games users hold with the front door's
+    methods (arena.frontdoor, the top layer, above the algorithms it offers; no solver or agent
+    is loaded before), and `__version__`, read from the installed metadata (importlib.metadata
+    costs time every command would pay)."""
+    if name in ("make_game", "open_game"):
+        from . import frontdoor
+
+        return getattr(frontdoor, name)
     if name == "__version__":
         globals()["__version__"] = version = _version()
         return version
