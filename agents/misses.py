@@ -58,7 +58,7 @@ class FewestMisses(Guesser):
     @staticmethod
     def strikes(game: Game) -> int:
         """The game's strike limit; a game without strikes is refused."""
-        if game.strikes is None:
+        if not game.rules.strikes or game.strikes is None:
             raise ArenaError(f"fewest-misses plays games with strikes (hangman), not {game.spec}")
         return game.strikes
 

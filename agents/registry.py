@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from arena import __file__ as _arena_init
+from arena import errors as arena_errors
 from arena.errors import ArenaError, choices
 from arena.spec import bind, parse_spec
 from arena.traits import Traits
@@ -225,7 +225,7 @@ def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = 
 
 # --- an outside agent's failure, told as such --------------------------------------------------
 
-_PROJECT = tuple(str(Path(p).resolve().parent) + os.sep for p in (__file__, _arena_init))
+_PROJECT = tuple(str(Path(p).resolve().parent) + os.sep for p in (__file__, arena_errors.__file__))
 _outside: dict[str, str] = {}  # source file of an agent class from outside the project -> "guesser first_ten:FirstTen"
 
 

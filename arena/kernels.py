@@ -16,7 +16,7 @@ One job, and one way to share the cores:
   ARENA_THREADS); the loops release the GIL and each writes only its slice.
 
 numba is imported with this module, which the engine imports only for instances big enough to
-need it (arena.game.COMPILED_CELLS): small commands keep their start-up time. Compiled code is
+need it (arena.feedback.COMPILED_CELLS): small commands keep their start-up time. Compiled code is
 cached beside the module (`cache=True`), so only the first run on a machine compiles.
 """
 

@@ -82,7 +82,7 @@ def hot_loop() -> None:
         S = np.sort(rng.choice(len(game.secrets), n_candidates, replace=False))
         tables = fused_tables(len(S), False)
         (fused, _, _), compiled = clock(lambda: game.fused_keys(pool, S, "largest", *tables), RUNS)
-        numpy_keys, numpy_s = clock(lambda: minimax.key(game._counts_in_chunks(pool, S)), RUNS)
+        numpy_keys, numpy_s = clock(lambda: minimax.key(game.feedback.counts_in_chunks(pool, S)), RUNS)
         assert np.array_equal(fused, numpy_keys)
         cells = n_pool * n_candidates
         plain_s = None

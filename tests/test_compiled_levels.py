@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import arena.game
+import arena.feedback
 import arena.games.jotto
 import arena.games.mastermind
 from agents import make_guesser
@@ -31,7 +31,7 @@ def game_of(spec: str, monkeypatch, compiled: bool):
     """A fresh game whose table the compiled loops read (or not)."""
     from arena.games import _build, make_game
 
-    for module in (arena.game, arena.games.mastermind, arena.games.jotto):
+    for module in (arena.feedback, arena.games.mastermind, arena.games.jotto):
         monkeypatch.setattr(module, "COMPILED_CELLS", 1 if compiled else 2**40)
     _build.cache_clear()
     game = make_game(spec)
@@ -70,7 +70,7 @@ def test_games_with_their_own_rules_are_grown_node_by_node(monkeypatch):
     secret) keep the guesser's own calls."""
     from arena.games import make_game
 
-    monkeypatch.setattr(arena.game, "COMPILED_CELLS", 1)
+    monkeypatch.setattr(arena.feedback, "COMPILED_CELLS", 1)
     assert not levels.can_grow_compiled(make_game("wordle:first=50"), make_guesser("entropy"))
     assert not levels.can_grow_compiled(make_game("hangman:length=4,first=20"), make_guesser("entropy"))
     assert not levels.can_grow_compiled(make_game("mastermind:pegs=3,colors=5"), make_guesser("random"))

@@ -127,7 +127,7 @@ def split_tree(game, args, progress):
     """The root split (arena.optimal.split), then the best first guess's tree (solved again
     with the openers path, one process), carrying the split's proven bound and effort."""
     from ..optimal import optimal_tree
-    from ..optimal.solve import agent_spec
+    from ..optimal.params import agent_spec
     from ..optimal.split import split_root
 
     def status(text: str) -> None:
@@ -179,8 +179,8 @@ def dask_client(args):
         raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
     if not args.scheduler:
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-    from ..tournament.runner import _connect
-    return _connect(Client, args.scheduler)
+    from ..tournament.runner import connect_dask
+    return connect_dask(Client, args.scheduler)
 
 
 def split_lines(tree) -> list[str]:
