@@ -106,6 +106,19 @@ class EquilibriumGuesser(Guesser):
         k = min(int(np.searchsorted(cumulative, u, side="right")), len(plans) - 1)
         return plans[k], symmetry.permutation(mix64(*self.entropy, 1) % symmetry.order)
 
+    def expected_costs(self, game: Game, cost: str) -> np.ndarray:
+        """Each secret's expected cost (arena.costs `cost`) over the mix's trees and the random
+        symmetry that carries them: exact, without sampling (a worst secret for --exploitability)."""
+        from arena.costs import cost_for
+        from arena.equilibrium.plans import plan_tree
+
+        with imports_allowed(self.allow_import):
+            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"],
+                                                         self.values["payoff"])
+        paid = cost_for(game, cost)
+        rows = np.array([symmetry.averages(paid.of(plan_tree(game, plan, self.spec)))[0] for plan in plans])
+        return (np.asarray(probabilities) @ rows / np.sum(probabilities))[symmetry.orbit]
+
     def choose(self, game: Game, state: State) -> Index:
         from arena.equilibrium.plans import plan_key
 
@@ -127,20 +140,10 @@ def chooser_mix(game: Game, guessers: tuple[str, ...], file: str, payoff: str = 
 def saved_chooser_mix(game: Game, file: str) -> np.ndarray:
     """The chooser's mix from a file saved by `arena equilibrium --save`, checked: its format tag,
     its game, and a finite non-negative probability for secrets of this game."""
-    import json
-
-    from arena.equilibrium.solution import FORMAT
+    from arena.equilibrium.solution import read_saved
     from arena.weights import secret_index, weight
 
-    try:
-        with open(file, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError, RecursionError) as e:
-        raise ArenaError(f"{file}: not an equilibrium saved by `arena equilibrium --save` ({e})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ArenaError(f"{file}: not an equilibrium saved by `arena equilibrium --save` (no {FORMAT} format tag)")
-    if data.get("game") != game.spec:
-        raise ArenaError(f"{file} is an equilibrium of {data.get('game')}, not of {game.spec}")
+    data = read_saved(file, game)
     mix = data.get("chooser")
     if not isinstance(mix, dict):
         raise ArenaError(f"{file}: the chooser's mix is not an object {{secret: probability}}")

@@ -36,6 +36,8 @@ def cmd_evaluate(args) -> None:
     game, guesser = _game(args.game), playing_guesser(args.guesser)
     chooser = make_chooser(args.chooser)
     seed = args.seed if args.seed is not None else guesser.values.get("seed", 0)
+    if args.value_from is not None and not args.exploitability:
+        raise ArenaError("--value-from gives the game value beside the guesser's worst secret: give it with --exploitability")
     if args.time_limit is not None and not args.exploitability:
         raise ArenaError("--time-limit bounds the game value's search: give it with --exploitability")
     if args.time_limit is not None and not args.time_limit > 0:
@@ -47,11 +49,12 @@ def cmd_evaluate(args) -> None:
 
         if args.chooser != "uniform":
             raise ArenaError("--exploitability plays the guesser against its worst secret, not --chooser")
-        if args.time_limit is None:
+        if args.time_limit is None and args.value_from is None:
             from .commands.equilibrium import warn_if_long
 
             warn_if_long(game, no_symmetry=False)
-        exploit = exploitability(game, guesser, repeat=args.repeat, seed=seed, time_limit=args.time_limit)
+        exploit = exploitability(game, guesser, repeat=args.repeat, seed=seed, time_limit=args.time_limit,
+                                 value_from=args.value_from)
     if args.plot:
         plot_histogram([result], args.plot)
     if args.json:
@@ -267,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also the guesser's cost against its worst secret beside the game value (double oracle)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="with --exploitability: stop the game value's search, bracketing it")
+    p.add_argument("--value-from", metavar="FILE.json", default=None,
+                   help="with --exploitability: the game value's bounds from an equilibrium saved by "
+                        "`arena equilibrium --save`, instead of solving the game")
     p.add_argument("--chooser", default="uniform",
                    help="chooser spec (default uniform: every secret once); evil, minimax, spoiler: what they force")
     p.set_defaults(func=cmd_evaluate)

@@ -74,6 +74,12 @@ class GuesserProtocol(AgentProtocol, Protocol):
         at a time (arena.levels); None (the default) grows it node by node."""
         return None
 
+    def expected_costs(self, game: Game, cost: str) -> Any:
+        """Each secret's expected cost (arena.costs `cost`) over the guesser's coin flips, if it
+        knows them exactly (a mix of trees: the equilibrium guesser), as a float array; None (the
+        default): its worst secret is found by playing (arena.equilibrium.exploitable)."""
+        return None
+
     def greedy_rule(self) -> Any:
         """The greedy rule (arena.greedy.Greedy) this guesser plays, if it is one: on a big
         table its tree is then grown a level at a time by compiled code (arena.levels); None

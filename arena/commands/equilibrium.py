@@ -71,11 +71,34 @@ def solve(args):
                   f"({step.trees} trees, {step.seconds:.1f} s)", file=sys.stderr, flush=True)
         steps = []
     symmetry = no_symmetry(game) if args.no_symmetry else None
+    initial = initial_trees(game, args.initial)
+    if args.response_limit is not None and not args.response_limit > 0:
+        raise ArenaError(f"--response-limit must be positive, got {args.response_limit}")
     try:
+        if args.response_limit is not None:
+            from ..equilibrium.certify import certified_bounds
+            if args.time_limit is None or args.no_symmetry:
+                raise ArenaError("--response-limit bounds a game too big to solve: give it with --time-limit "
+                                 "(and without --no-symmetry)")
+            return certified_bounds(game, args.time_limit, args.response_limit, initial, cost, progress)
         return double_oracle(game, symmetry, time_limit=args.time_limit, progress=progress,
-                             search_progress=search_line if terminal else None, cost=cost)
+                             search_progress=search_line if terminal else None, cost=cost, initial=initial)
     finally:
         search_line.close()
+
+
+def initial_trees(game, specs: str | None) -> tuple:
+    """The trees of the guessers named in `specs` (comma-separated), which seed the guesser's side."""
+    if specs is None:
+        return ()
+    from agents import make_guesser
+
+    from ..tree import grow_tree
+
+    named = split_specs(specs)
+    if not named:
+        raise ArenaError("--initial needs at least one guesser spec, e.g. --initial knuth,entropy")
+    return tuple(grow_tree(game, make_guesser(spec)) for spec in named)
 
 
 def warn_if_long(game, no_symmetry: bool) -> None:
@@ -193,6 +216,11 @@ def add_commands(sub) -> None:
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="stop the double oracle after this long (a best response under way included) "
                         "and report the bounds reached, not converged")
+    p.add_argument("--initial", metavar="G1,G2,...",
+                   help="seed the double oracle's guesser side with these guessers' trees (comma-separated specs)")
+    p.add_argument("--response-limit", type=float, default=None, metavar="SECONDS",
+                   help="stop each best response after this long and go on (games too big to solve: "
+                        "the bounds stay proven); the chooser's mix saved is the one the lower bound is proven against")
     p.add_argument("--payoff", default=None, metavar="COST",
                    help="what the chooser wins: guesses (Jotto, Mastermind); on Hangman misses (the default: "
                         "misses until the word is determined), lost (games lost within the strikes) or "

@@ -69,8 +69,7 @@ def cmd_optimal(args) -> None:
         else:
             weights = None
             if args.weights:
-                from ..weights import read_weights
-                weights = read_weights(args.weights, game)
+                weights = read_weights_or_mix(args.weights, game)
             tree = optimal_tree(game, weights=weights, pool=args.pool, objective=objective,
                                 max_guesses=args.max, time_limit=args.time_limit, progress=progress, cost=cost,
                                 openers=openers)
@@ -284,6 +283,22 @@ def adversary_lines(tree, objective: str) -> list[str]:
             f"against the best guesser (the exact worst case above)",
             f"greedy evil chooser: forces {figures['greedy_evil_forces']} {unit} against this tree; the best "
             f"guesser against it needs {figures['fewest_against_greedy_evil']} {unit}"]
+
+
+def read_weights_or_mix(path: str, game):
+    """Secret weights from a weights file, or the chooser's mix of an equilibrium saved by
+    `arena equilibrium --save` (.json or .json.gz; the witness of a proven lower bound:
+    searching against it proves the bound again)."""
+    from ..equilibrium.solution import read_saved
+    from ..errors import ArenaError
+    from ..weights import read_weights
+
+    try:
+        read_saved(path, game)
+    except ArenaError:
+        return read_weights(path, game)  # not a saved equilibrium: it says what is wrong with it
+    from agents.equilibrium import saved_chooser_mix
+    return saved_chooser_mix(game, path)
 
 
 def add_commands(sub) -> None:

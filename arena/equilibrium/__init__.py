@@ -16,9 +16,11 @@ Modules, one idea each:
     payoff       the chooser x tree payoff matrix, kept exact
     restricted   games against named guessers, or against every tree
     oracle       the double oracle: exact values of whole games
+    certify      bounds of games too big to solve, each end with its witness on disk
     solution     Equilibrium, the result every solver returns
 """
 
+from .certify import certified_bounds, mix_worst, witness_lower, witness_upper
 from .crosscheck import NashpySolution, nashpy_solution
 from .dominance import Reduction, reduce_dominated
 from .enumeration import TreeEnumeration, count_trees, enumerate_trees
@@ -38,14 +40,18 @@ __all__ = [
            "Symmetry",
            "TreeEnumeration",
            "best_response",
+           "certified_bounds",
            "count_trees",
            "double_oracle",
            "enumerate_trees",
            "exploitability",
+           "mix_worst",
            "nashpy_solution",
            "reduce_dominated",
            "solve_enumerated",
            "solve_matrix_game",
            "solve_restricted",
            "symmetry_of",
+           "witness_lower",
+           "witness_upper",
 ]

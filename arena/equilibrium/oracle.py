@@ -37,7 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..costs import Cost, cost_for
+from ..costs import Cost, Guesses, cost_for
 from ..game import Game
 from ..resources import memory_limit
 from ..tree import Tree
@@ -50,7 +50,7 @@ from .rational import (
     guaranteed,
     rational_strategies,
 )
-from .response import SOLVER, best_response, bounded_best_response
+from .response import SOLVER, best_response, bounded_best_response, weighted_greedy_tree
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 
@@ -60,6 +60,9 @@ EPSILON = 1e-9
 TOLERANCE = 1e-7
 #: How far the chooser's mix is pulled toward the best one so far before a best response.
 SMOOTHING = 0.5
+#: Start each best response from the cheapest tree found so far against its mix (its cost is
+#: the search's first budget); False starts from nothing (the tests compare both).
+REUSE = True
 
 
 class _Columns:
@@ -68,15 +71,25 @@ class _Columns:
     def __init__(self, symmetry: Symmetry, paid: Cost):
         self.symmetry, self.paid = symmetry, paid
         self.trees: list[Tree] = []
+        self.costs: list[np.ndarray] = []  # each tree's cost on every secret
         self.seen: set[bytes] = set()  # the trees' payoff columns, as bytes
 
     def add(self, tree: Tree) -> bool:
-        key = self.symmetry.totals(self.paid.of(tree)).tobytes()
+        costs = self.paid.of(tree)
+        key = self.symmetry.totals(costs).tobytes()
         if key in self.seen:
             return False
         self.seen.add(key)
         self.trees.append(tree)
+        self.costs.append(np.asarray(costs, dtype=np.float64))
         return True
+
+    def cheapest(self, mix: np.ndarray) -> Tree | None:
+        """The tree found so far that costs least against the chooser's `mix` (over secrets):
+        the next best response's starting budget (REUSE)."""
+        if not REUSE or not self.trees:
+            return None
+        return self.trees[int(np.argmin(np.array(self.costs) @ mix))]
 
     def payoff(self) -> PayoffMatrix:
         return PayoffMatrix.of(np.array([self.paid.of(t) for t in self.trees]), self.symmetry)
@@ -93,7 +106,8 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
                   time_limit: float | None = None, initial: Sequence[Tree] = (),
                   certify: bool = True, smoothing: float = SMOOTHING,
                   progress: Callable[[Step], None] | None = None, search_progress=None,
-                  cost: str | None = None) -> Equilibrium:
+                  cost: str | None = None, response_limit: float | None = None,
+                  witness: bool = False) -> Equilibrium:
     """The equilibrium of the whole game (every secret against every guesser tree).
 
     `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
@@ -102,6 +116,13 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     response, against the rational chooser mix itself). `progress` is told each round's bounds;
     `search_progress` (an arena.optimal.progress.ProgressLine) follows each best response's search.
     `cost` is the payoff (arena.costs: default the game's own; Hangman also guesses or lost).
+
+    For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
+    there (the first, to the uniform chooser, gets a third of `time_limit` if that is more) and
+    goes on to the next round, each round also adding a quick weighted greedy tree aimed at its
+    mix (response.weighted_greedy_tree) (a stopped search still gives a column and a proven lower
+    bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
+    was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
     """
     paid = cost_for(game, cost)
     start = time.perf_counter()
@@ -111,30 +132,48 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     columns = _Columns(symmetry, paid)
     q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
     lower, upper, best_q, uniform_value = -np.inf, np.inf, q, None
-    solution, steps, notes = None, [], []
+    best_mix = symmetry.spread(q)
+    stops = 0  # best responses stopped by a time limit
+    solution = None
+    steps: list[Step] = []
+    notes: list[str] = []
     for tree in initial:
         columns.add(tree)
     if columns.trees:
         solution = solve_matrix_game(columns.payoff().A)
         q, upper = solution.row, solution.value
     alpha = 0.0  # no smoothing until there is a best mix to pull toward
+    # the first best response is to the uniform chooser (its value is reported beside the game's),
+    # also when initial trees give the LP a mix of its own
+    first: np.ndarray | None = symmetry.gather(uniform)
     while True:
-        target = alpha * best_q + (1 - alpha) * q
+        target = first if first is not None else alpha * best_q + (1 - alpha) * q
+        own = first is None and alpha == 0  # a best response to the LP's own mix
+        first = None
         mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
         # the time limit reaches into the best response: a stopped one still gives a tree (a
         # column, so the upper bound stays valid) and a proven lower bound for this mix
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
-        tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name)
+        if response_limit is not None:
+            # the first response, to the uniform chooser, usually proves the best lower end: a third of the time
+            limit = response_limit if steps or time_limit is None else max(response_limit, time_limit / 3)
+            left = limit if left is None else min(left, limit)
+        # a game too big to search: a quick weighted greedy tree aimed at this mix, as a column of its
+        # own and as the search's starting tree (the search stopped after seconds rarely beats it)
+        quick = (response_limit is not None and game.rules.hits and paid == Guesses()
+                 and (solution is None or columns.room_for_another()) and columns.add(weighted_greedy_tree(game, mix)))
+        tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name, columns.cheapest(mix))
         # the response was not proven best: the time limit stopped its search (a finished search
         # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
         stopped = tree.stopped
+        stops += stopped
         if not stopped and uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
             uniform_value = bound
         if bound > lower:
-            lower, best_q = bound, target
+            lower, best_q, best_mix = bound, target, mix
         improves = solution is None or float(q @ symmetry.averages(paid.of(tree))[0]) < upper - tolerance
         full = solution is not None and not columns.room_for_another()
-        new = not full and columns.add(tree)
+        new = (not full and columns.add(tree)) or bool(quick)
         if new:
             solution = solve_matrix_game(columns.payoff().A)
             q, upper = solution.row, solution.value
@@ -143,7 +182,7 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             progress(steps[-1])
         # a best response to the LP's own mix that does not beat U proves U to within the
         # tolerance (up to eps, which the lower bound carries)
-        settled = upper - lower <= tolerance or (alpha == 0 and not improves and not stopped)
+        settled = upper - lower <= tolerance or (own and not improves and not stopped)
         if settled:
             break
         alpha = smoothing if improves else 0.0
@@ -151,8 +190,10 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             notes.append(f"stopped, not converged: one more tree would take the LP over the memory limit "
                          f"({len(columns.trees):,} trees; set ARENA_MEMORY_LIMIT to allow more)")
             break
-        if stopped or (time_limit is not None and time.perf_counter() - start > time_limit):
-            notes.append(f"stopped at the time limit ({time_limit:g} s), not converged: the value lies "
+        over = time_limit is not None and time.perf_counter() - start > time_limit
+        if over or (stopped and (response_limit is None or (own and not new))):
+            which = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
+            notes.append(f"stopped at the time limit ({which}), not converged: the value lies "
                          f"between the bounds (gap {max(0.0, upper - lower):.2g})")
             break
 
@@ -163,12 +204,14 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     elif settled and certify:
         exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, paid)
         notes.append(note)
-    if not stopped:
+    if not stops:
         responses = f"{len(steps)} exact best responses"
     elif len(steps) == 1:
         responses = "1 best response, stopped by the time limit"
-    else:
+    elif stops == 1 and stopped:
         responses = f"{len(steps)} best responses (the last stopped by the time limit, the others exact)"
+    else:
+        responses = f"{len(steps)} best responses ({stops} stopped by the time limit, the others exact)"
     method = f"double oracle: {responses} ({SOLVER}) against linprog (HiGHS) mixes"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
@@ -176,7 +219,11 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
     if exact is not None:
         exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
     value = upper if settled else (lower + upper) / 2
-    return Equilibrium(game, method, value, lower, upper, symmetry.spread(best_q),
+    if witness:
+        notes.append(f"the chooser's mix is the one the lower bound is proven against (the LP's with "
+                     f"{EPSILON:g} of the uniform mix)")
+    chooser = best_mix if witness else symmetry.spread(best_q)
+    return Equilibrium(game, method, value, lower, upper, chooser,
                        tuple(columns.trees[k] for k in played), solution.column[played], symmetry,
                        time.perf_counter() - start, exact, uniform_value, tuple(steps), tuple(notes), paid.name)
 

@@ -23,6 +23,59 @@ from ..tree import Tree
 SOLVER = "arena.optimal.optimal_tree"
 
 
+#: Guesses scored at once by weighted_greedy_tree (a block of guesses x candidates of intp).
+GREEDY_BLOCK = 1 << 22
+
+
+def weighted_greedy_tree(game, weights: np.ndarray) -> Tree:
+    """A quick response to the chooser's mix `weights` for games too big to search: at each set
+    S of candidates, the guess whose classes C (the hit finished) need the least estimated mass
+    of further guesses, sum over C of w(C) log2(1 + |C|) (a singleton one more guess, a class of
+    n about log2 n more), ties to a candidate, then to the first guess. Games with a hit only
+    (Jotto, Mastermind, Wordle). The double oracle offers it to each time-limited best response
+    as a starting tree: a column aimed at the secrets the chooser's mix weighs, which a search
+    stopped after seconds on thousands of secrets rarely finds itself."""
+    from .plans import plan_tree
+
+    w = np.asarray(weights, dtype=np.float64)
+    plan: dict[tuple, int] = {}
+    todo: list[tuple[tuple, np.ndarray]] = [((opening,), part) for opening, part in game.openings(game.all_secrets)]
+    while todo:
+        key, S = todo.pop()
+        guess = int(game.secret_guess[S[0]]) if len(S) == 1 else _greedy_guess(game, S, w)
+        plan[key] = guess
+        replies = game.table[guess, S]
+        for reply in np.unique(replies).tolist():
+            if reply != game.hit:
+                todo.append((key + (reply,), S[replies == reply]))
+    return plan_tree(game, plan, "weighted-greedy")
+
+
+def _greedy_guess(game, S: np.ndarray, w: np.ndarray) -> int:
+    """weighted_greedy_tree's guess at S (at least two candidates)."""
+    n, codes = len(S), game.n_codes
+    weights = w[S]
+    named = set(game.secret_guess[S].tolist())
+    best, best_key = -1, (np.inf, 1, 0)
+    step = max(1, GREEDY_BLOCK // max(n, 1))
+    for first in range(0, len(game.guesses), step):
+        pool = np.arange(first, min(first + step, len(game.guesses)))
+        keys = game.table[pool][:, S].astype(np.intp) + (np.arange(len(pool), dtype=np.intp) * codes)[:, None]
+        counts = np.bincount(keys.ravel(), minlength=len(pool) * codes).reshape(len(pool), codes)
+        mass = np.bincount(keys.ravel(), weights=np.broadcast_to(weights, keys.shape).ravel(),
+                           minlength=len(pool) * codes).reshape(len(pool), codes)
+        if game.rules.hits:  # the hit class is finished: it needs no further guess
+            counts[:, game.hit] = 0
+            mass[:, game.hit] = 0.0
+        score = (mass * np.log2(1.0 + counts)).sum(axis=1)
+        score[counts.max(axis=1) == n] = np.inf  # one class holding all of S: learns nothing
+        for i in np.flatnonzero(score <= score.min()).tolist():
+            key = (float(score[i]), 0 if int(pool[i]) in named else 1, int(pool[i]))
+            if key < best_key:
+                best, best_key = int(pool[i]), key
+    return best
+
+
 def best_response(game, weights: np.ndarray, cost: str | None = None) -> Tree:
     """An exact best response to the chooser's mix `weights` (one per secret, summing to 1),
     under `cost` (arena.costs; default the game's own: Hangman's misses)."""
@@ -31,7 +84,8 @@ def best_response(game, weights: np.ndarray, cost: str | None = None) -> Tree:
 
 
 def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = None,
-                          progress=None, cost: str | None = None) -> tuple[SolvedTree, float]:
+                          progress=None, cost: str | None = None, incumbent: Tree | None = None
+                          ) -> tuple[SolvedTree, float]:
     """A best response found within `time_limit` seconds (None: no limit), and a proven lower
     bound on the least expected cost of any tree against `weights`.
 
@@ -39,8 +93,10 @@ def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = 
     its own cost. When the limit stops the search, the tree is the best found (at worst a
     greedy tree) and the bound is what the search proved: still a valid lower bound on the
     game's value, since `weights` is a mix the chooser may play. `progress` (a ProgressLine)
-    follows the search."""
+    follows the search. `incumbent` (a tree already known, e.g. the best one found in an
+    earlier round) gives the search its starting budget: the same answer, sooner."""
     weights = np.asarray(weights, dtype=np.float64)
-    tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress, cost=cost)
+    tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress, cost=cost,
+                        incumbent=incumbent)
     paid = float(weights @ tree.costs)
     return tree, min(float(tree.lower_bound), paid)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -150,14 +151,48 @@ class Equilibrium:
 
     def save(self, path: str | Path) -> None:
         """The solution as JSON with the guesser's trees in full, for the `equilibrium` agent's
-        `file=` parameter (and for people)."""
+        `file=` parameter (and for people); gzip-compressed when `path` ends in .gz."""
         data = {"format": FORMAT, **self.to_json()}
         for entry, (_, tree, _) in zip(data["guesser"], self.guesser_mix()):
             entry["tree"] = tree.to_json()
-        Path(path).write_text(json.dumps(data, indent=1) + "\n")
+        if str(path).endswith(".gz"):  # a big game's witnesses: compact and compressed
+            with gzip.open(path, "wt", encoding="utf-8") as f:
+                f.write(json.dumps(data, separators=(",", ":")) + "\n")
+        else:
+            Path(path).write_text(json.dumps(data, indent=1) + "\n")
 
 
 
+
+
+def read_saved(path: str | Path, game: Game) -> dict:
+    """A saved equilibrium of `game` as its JSON object, checked: readable, its format tag, its game."""
+    try:
+        if str(path).endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as f:
+                data = json.load(f)
+        else:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ArenaError(f"{path}: not an equilibrium saved by `arena equilibrium --save` (nested too deep)") from None
+    except (OSError, ValueError, EOFError) as e:
+        raise ArenaError(f"{path}: not an equilibrium saved by `arena equilibrium --save` ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ArenaError(f"{path}: not an equilibrium saved by `arena equilibrium --save` (no {FORMAT} format tag)")
+    if data.get("game") != game.spec:
+        raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
+    return data
+
+
+def saved_value(path: str | Path, game: Game) -> tuple[float, float, Fraction | None, float | None]:
+    """(lower, upper, exact value or None, uniform chooser's value or None) of a saved equilibrium."""
+    data = read_saved(path, game)
+    try:
+        exact = Fraction(data["value_exact"]) if data.get("value_exact") and data.get("settled") else None
+        uniform = data.get("uniform_value")
+        return float(data["lower"]), float(data["upper"]), exact, None if uniform is None else float(uniform)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as e:
+        raise ArenaError(f"{path}: malformed saved equilibrium ({e!r})") from None
 
 
 def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, dict]], Symmetry]:
@@ -165,16 +200,7 @@ def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, di
     that carries the trees (none for a game restricted to named guessers)."""
     from .symmetry import no_symmetry, symmetry_of
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except RecursionError:
-        raise ArenaError(f"{path}: cannot read a saved equilibrium (nested too deep)") from None
-    except (OSError, ValueError) as e:
-        raise ArenaError(f"{path}: cannot read a saved equilibrium ({e})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ArenaError(f"{path}: not a saved equilibrium (no {FORMAT} format tag)")
-    if data.get("game") != game.spec:
-        raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
+    data = read_saved(path, game)
     try:
         mix = [(float(entry["probability"]), plan_from_json(game, entry["tree"], f"{path}, guesser tree {k}"))
                for k, entry in enumerate(data["guesser"], 1)]

@@ -48,6 +48,9 @@ from ..game import Indexes
 
 #: Largest group listed element by element (weighted case); beyond it Sym(U) is left out.
 EXPLICIT_LIMIT = 20_000
+#: Weights constant on every code type count as equal weights for the group (`keeps_all`);
+#: False lists the elements that keep them instead (the tests compare both).
+SYMMETRIC_WEIGHTS = True
 
 
 class MastermindSymmetry:
@@ -60,9 +63,28 @@ class MastermindSymmetry:
         """The symmetry of the empty history, for the exact search, or None if it is trivial.
 
         `invariant` is None when every code is a secret of equal weight; else an array over the
-        secrets (the weights, -1 for secrets the tree does not cover) that an element must preserve."""
+        secrets (the weights, -1 for secrets the tree does not cover) that an element must preserve.
+        Weights that are the same on every code of a type (a chooser's mix in the orbit game of
+        arena.equilibrium.symmetry) are kept by every element of the group, so every argument
+        made for equal weights holds for them, and they are treated alike (`keeps_all`)."""
+        if invariant is not None and self.keeps_all(invariant):
+            invariant = None
         sym = Stabilizer(self.game, (), invariant)
         return sym if sym.mask() is not None else None
+
+    def keeps_all(self, invariant: np.ndarray) -> bool:
+        """Does every element of the group keep `invariant` (one value per code, -1 for codes not
+        covered)? It does when the value is the same on every code of a type: an element maps
+        each code to one of its own type."""
+        if not SYMMETRIC_WEIGHTS:
+            return False
+        orbit = code_types(self.game)[0]
+        invariant = np.asarray(invariant)
+        if len(invariant) != len(orbit):
+            return False
+        first = np.zeros(orbit.max() + 1, dtype=invariant.dtype)
+        first[orbit] = invariant  # one of each type's values (the last), compared with all of them
+        return bool(np.array_equal(first[orbit], invariant))
 
     def code_types(self):
         """(orbit per code, type labels, the group's name, its order, element -> permutation of the codes)."""

@@ -89,7 +89,8 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None
                  weights: Sequence[float] | np.ndarray | None = None,
                  pool: str = "all", objective: str = "average", max_guesses: int | None = None,
                  time_limit: float | None = None, progress: ProgressLine | None = None,
-                 cost: str | Cost | None = None, openers: Sequence[Index | str] = ()) -> SolvedTree:
+                 cost: str | Cost | None = None, openers: Sequence[Index | str] = (),
+                 incumbent: Tree | None = None) -> SolvedTree:
     """The decision tree minimising sum_s w_s x cost(s) over `secrets` (default all).
 
     cost: what a secret costs (arena.costs): the guesses to find it (Jotto, Mastermind), or on
@@ -109,6 +110,9 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None
     guessers' `openers=` are: the tree is the best one that opens with them, each class they
     leave solved exactly by one search (one cache), and `lower_bound` bounds the trees that
     open so (with the time limit, classes not finished keep their best greedy subtree).
+    incumbent: a tree known before the search (the double oracle's best column so far): each
+    root it covers is searched with its cost as the budget, and it is kept where nothing
+    cheaper exists; the value is the same, found sooner.
     """
     start = time.perf_counter()
     door.game(game)
@@ -152,10 +156,11 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None
         if fixed:
             root, tree_costs, lower = search_opened(search, part, fixed, opening, paid, time_limit is not None)
         else:
-            incumbent = seed_tree(game, part, w, pool, limit, paid) if time_limit is not None else None
-            if incumbent is None and prover is not None and time_limit is not None:
-                incumbent = fitting_tree(prover, part, cast(int, limit), opening, label)  # no greedy tree is within the limit
-            root, tree_costs, lower = search_below(search, part, incumbent, opening, paid)
+            seed = seed_tree(game, part, w, pool, limit, paid) if time_limit is not None else None
+            if seed is None and prover is not None and time_limit is not None:
+                seed = fitting_tree(prover, part, cast(int, limit), opening, label)  # no greedy tree is within the limit
+            seed = cheaper_tree(seed, known_tree(incumbent, part, limit, paid), w, paid, part)
+            root, tree_costs, lower = search_below(search, part, seed, opening, paid)
         roots.append(root)
         costs[:, part] = tree_costs[:, part]
         values.append(float(paid_cost(paid, costs[:, part]) @ w[part]))
@@ -502,6 +507,20 @@ def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int
         if best is None or incumbent_value(tree, w, paid, S) < incumbent_value(best, w, paid, S):
             best = tree
     return best
+
+
+def known_tree(tree: Tree | None, S: Indexes, limit: int | None, paid: Cost) -> Tree | None:
+    """`tree` if one of its roots covers exactly S and it keeps within `limit`, else None."""
+    if tree is None or not any(np.array_equal(np.sort(r.candidates), S) for r in tree.roots):
+        return None
+    return tree if limit is None or paid.of(tree)[S].max() <= limit else None
+
+
+def cheaper_tree(a: Tree | None, b: Tree | None, w: np.ndarray, paid: Cost, S: Indexes) -> Tree | None:
+    """The cheaper of two trees over S (either may be None)."""
+    if a is None or b is None:
+        return a if b is None else b
+    return b if incumbent_value(b, w, paid, S) < incumbent_value(a, w, paid, S) else a
 
 
 def incumbent_value(tree: Tree, w: np.ndarray, paid: Cost | None = None, S: Indexes | None = None) -> float:

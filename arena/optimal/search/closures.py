@@ -15,6 +15,9 @@ TINY_SET = 12
 #: Sets of at most this many secrets, all of them guesses, are bounded by their candidates'
 #: classes before their pool is scored (close_small, close_by_candidates).
 MID_SET = 64
+#: With unequal weights, sets of up to MID_SET secrets are bounded by their candidates too
+#: (close_by_weighted_candidates); False leaves them to the slot bound (the tests compare both).
+WEIGHTED_CANDIDATES = True
 
 
 class Closures(SearchState):
@@ -56,6 +59,8 @@ class Closures(SearchState):
         if n == 2 and named.min() >= 0:  # guess the heavier: w1 + 2 w2
             heavy = 0 if self.w[S[0]] >= self.w[S[1]] else 1
             return float(self.w[S].sum() + self.w[S[1 - heavy]]), int(named[heavy])
+        if WEIGHTED_CANDIDATES and not self.uniform and self.all_named and n <= MID_SET:
+            return self.close_by_weighted_candidates(S, left, parts)
         if n <= self.b_max + 1 and named.min() >= 0:
             block = np.sort(self.game.table[named[:, None], S], axis=1)
             distinct = 1 + (block[:, 1:] != block[:, :-1]).sum(axis=1)
@@ -99,3 +104,68 @@ class Closures(SearchState):
         q, r = divmod(n, p)
         others = n + r * table[q + 1] + (p - r) * table[q]
         return float(min(candidates, others)), -1
+
+    def close_by_weighted_candidates(self, S: Indexes, left: int, parts: int) -> tuple[float, Index]:
+        """close_by_candidates with weights (a chooser's mix): the candidates' bound of
+        bounds.py, each class's slot bound taken with its own weights, heaviest in the
+        shallowest slot (`sorted_weight_bound`).
+
+        A candidate g costs at least w(S) + the sum over its non-hit classes C of
+        sorted_weight_bound(C), which is its exact cost when every class is a singleton, or a
+        pair with a third guess allowed (guess the heavier of the two first). A guess that is no
+        candidate makes p <= min(n, parts) classes and finds no secret itself: its classes'
+        slots are p at depth 1, p b at depth 2, ..., and giving the heaviest secrets the
+        shallowest of them bounds its cost by w(S) + sum_k w_(k) depth(floor(k / p)), w_(k) the
+        k-th heaviest. The least of these bounds C(S); it is C(S) itself, with its guess, when
+        it is a candidate's exact cost."""
+        n = len(S)
+        S = S[np.argsort(-self.w[S], kind="stable")]  # heaviest first
+        w = self.w[S]
+        named = self.game.secret_guess[S]
+        depths = self.depths(parts)
+        p = min(n, parts)
+        others = float(w.sum() + w @ depths[np.arange(n) // p])
+        if n <= TINY_SET:
+            value, best, largest = self.weighted_candidates_in_python(S, w, named, depths)
+        else:
+            value, best, largest = self.weighted_candidates_in_numpy(S, w, named, depths)
+        if value <= others and (largest == 1 or (largest == 2 and left >= 3)):
+            return value, int(named[best])
+        return min(value, others), -1
+
+    def weighted_candidates_in_python(self, S: Indexes, w: np.ndarray, named: Indexes, depths: np.ndarray
+                                      ) -> tuple[float, int, int]:
+        """(the least candidate bound, its candidate's place in S, its largest non-hit class)
+        for S heaviest first, in plain Python (small sets)."""
+        weights, slot = w.tolist(), depths.tolist()
+        base, hit = sum(weights), self.hit
+        best, best_value, best_largest = -1, float("inf"), 0
+        for i, row in enumerate(self.game.table[named[:, None], S].tolist()):
+            seen: dict[int, int] = {}
+            total = base
+            for reply, weight in zip(row, weights):
+                if reply == hit:
+                    continue
+                rank = seen.get(reply, 0)
+                seen[reply] = rank + 1
+                total += weight * slot[rank]
+            if total < best_value:
+                best, best_value, best_largest = i, total, max(seen.values(), default=0)
+        return best_value, best, best_largest
+
+    def weighted_candidates_in_numpy(self, S: Indexes, w: np.ndarray, named: Indexes, depths: np.ndarray
+                                     ) -> tuple[float, int, int]:
+        """weighted_candidates_in_python with numpy (sets beyond TINY_SET)."""
+        n = len(S)
+        columns = np.arange(n)
+        keys = self.game.table[named[:, None], S].astype(np.intp) * n + columns  # reply, then weight order
+        keys.sort(axis=1)  # each candidate's classes together, heaviest first within each
+        grouped, heavy = np.divmod(keys, n)
+        starts = np.ones(keys.shape, dtype=bool)
+        starts[:, 1:] = grouped[:, 1:] != grouped[:, :-1]
+        rank = columns - np.maximum.accumulate(np.where(starts, columns, 0), axis=1)  # place in its class
+        missed = grouped != self.hit
+        candidates = w.sum() + (w[heavy] * depths[rank] * missed).sum(axis=1)
+        best = int(candidates.argmin())
+        largest = int((rank[best] * missed[best]).max()) + 1
+        return float(candidates[best]), best, largest
