@@ -125,11 +125,11 @@ def check_split(args, openers) -> None:
 
 
 def split_tree(game, args, progress):
-    """The root split (arena.optimal.split), then the best first guess's tree (solved again
-    with the openers path, one process), carrying the split's proven bound and effort."""
-    from ..optimal import optimal_tree
-    from ..optimal.solve import agent_spec
+    """The split (arena.optimal.split): the pieces (first guess, reply class) searched by the
+    workers, and the best tree put together from their subtrees, with the split's proven bound
+    and effort."""
     from ..optimal.split import split_root
+    from ..optimal.split import split_tree as tree_of
 
     def status(text: str) -> None:
         if progress.due():
@@ -152,15 +152,9 @@ def split_tree(game, args, progress):
             client.close()
     if result.best_guess < 0:
         raise ArenaError(f"{game.spec}: no first guess was solved before the time limit "
-                         f"({result.closed:,} of {len(result.openings):,} closed); run again with --journal to resume")
-    tree = optimal_tree(game, weights=weights, pool=args.pool, openers=[game.guesses[result.best_guess]])
-    tree.guesser, tree.openers = agent_spec(args.pool, "average", None), ()
-    tree.lower_bound = min(result.lower_bound, tree.value)
-    tree.seconds += result.seconds
-    tree.searched += sum(o.nodes for o in result.openings.values())
-    tree.stopped, tree.time_limit = result.stopped, args.time_limit
-    tree.split = result
-    return tree
+                         f"({result.closed:,} of {len(result.openings):,} closed, proven >= "
+                         f"{result.lower_bound:,.6g}); run again with --journal to resume")
+    return tree_of(result, args.time_limit)
 
 
 def dask_client(args):
@@ -188,9 +182,9 @@ def split_lines(tree) -> list[str]:
     result = tree.split
     if result is None:
         return []
-    return [f"root split: {result.closed:,} of {len(result.openings):,} first guesses closed "
-            f"({result.searched:,} searched in this run, the others by their bound or the journal); best first guess "
-            f"{tree.game.guesses[result.best_guess]}"]
+    return [f"split: {result.closed:,} of {len(result.openings):,} first guesses closed, {result.pieces:,} pieces "
+            f"(first guess, reply class) searched ({result.searched:,} in this run, the others read from the "
+            f"journal); best first guess {tree.game.guesses[result.best_guess]}"]
 
 
 def warn_if_long(game) -> None:
@@ -249,7 +243,7 @@ def split_figures(tree) -> dict:
     if result is None:
         return {}
     return {"first_guess": tree.game.guesses[result.best_guess], "first_guesses": len(result.openings),
-            "closed": result.closed, "searched_first_guesses": result.searched}
+            "closed": result.closed, "pieces": result.pieces, "searched_pieces": result.searched}
 
 
 def cost_unit(tree) -> str:
