@@ -121,7 +121,9 @@ BAD_RECORDS = {
     "[]": "a record is an object",
     '{"reply": "1,0", "bound": 50, "exact": true}': "a record is an object",
     '{"guess": "12", "reply": "1,0", "bound": 50}': "a record is an object",
-    '{"guess": "12", "bound": 13, "exact": false}': "a record is an object",
+    '{"guess": "12", "reply": "1,0", "exact": false}': "a record is an object",
+    '{"guess": "12", "bound": 1e9, "exact": false}': "cannot be right",
+    '{"guess": "12", "bound": 13, "exact": true}': "cannot be right",
     '{"guess": "12", "reply": "1,0", "bound": "abc", "exact": true}': "finite number",
     '{"guess": "12", "reply": "1,0", "bound": Infinity, "exact": true}': "finite number",
     '{"guess": "12", "reply": "1,0", "bound": NaN, "exact": false}': "finite number",
@@ -141,6 +143,10 @@ BAD_RECORDS = {
         "no tree",
     '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true, "tree": ["34", "22", "42", "32", "11", "14"]}':
         "splits nothing",
+    '{"guess": "12", "bound": 40, "exact": false, "classes": 5}': "must be a list",
+    '{"guess": "12", "bound": 40, "exact": false, "classes": [{"reply": "1,0", "bound": 12, "exact": true, '
+    '"tree": ["13", "22", "42", "32", "11", "14"]}]}': "costs 13, not its value 12",
+    '{"guess": "12", "bound": 40, "exact": false, "classes": [{"reply": "1,0", "exact": true}]}': "a class is an object",
     "{not json": "not a JSON record",
     "[" * 100_000: "not a JSON record",
 }

@@ -7,12 +7,15 @@ line naming what changed (or, asked for, set aside as FILE.old and started anew)
 closed for another word list, other weights or by another version of the search proves nothing
 about this one.
 
-Each later line is one piece closed (split.py: the class a first guess leaves on one reply):
+Each later line is a first guess opened, {"guess", "bound", "exact": false, "classes"} (its
+classes' bounds, with the subtrees of those closed at once; no classes when the bound reached
+the incumbent: the guess was closed), or one piece closed (split.py: the class a first guess
+leaves on one reply):
 {"guess", "reply", "bound", "exact"}, with "tree" (the class's best subtree, its guesses in
 pre-order) when exact, and the seconds and nodes it took. Every record is checked as it is
 read, and one that cannot be right is refused, never trusted: a line that is not such an
 object, a guess that is not a first guess of the pool, a reply that leaves no class after
-it, a bound that is not a finite number or is above what guessing the class's secrets one at
+it, a first guess's bound above what a plain tree opening with it costs, a bound that is not a finite number or is above what guessing the class's secrets one at
 a time costs, or an exact value whose subtree is no tree of the class or does not cost that
 value. Only the last line may be cut short (a run killed while writing it): it is dropped, and
 cut off the file before the next record is appended.
@@ -103,6 +106,17 @@ def key_change(stored: dict, key: dict) -> str | None:
 
 
 @dataclass(frozen=True)
+class GuessRecord:
+    """A first guess opened: the bound of its classes, and the classes (PieceRecords: their
+    bounds, and the subtrees of those closed at once); none when the bound reached the
+    incumbent then (the guess was closed)."""
+
+    guess: Index
+    bound: float
+    classes: tuple = ()
+
+
+@dataclass(frozen=True)
 class PieceRecord:
     """One piece closed: the class `reply` of the first guess `guess`, its exact cost and best
     subtree (its guesses in pre-order: split.subtree) when `exact`, else a proven bound."""
@@ -129,11 +143,33 @@ class Limits:
     def known(self, C: Indexes) -> float:
         return known_class_total(self.weights, C)
 
+    def known_after(self, g: Index) -> float:
+        return known_total(self.game, self.S, self.weights, g)
+
+
+def known_total(game: Game, S: Indexes, weights: np.ndarray, g: Index) -> float:
+    """The cost of the tree that plays g, then the candidates each reply leaves one at a time in
+    the game's order (the i-th costs i + 1 guesses). Every best tree opening with g costs at
+    most this, so no bound after g can be above it."""
+    total = 0.0
+    for reply, part in game.partition(int(g), S).items():
+        w = weights[part]
+        total += float(w.sum()) if game.finished(reply) else float(np.dot(w, np.arange(2, len(part) + 2)))
+    return total
+
 
 def known_class_total(weights: np.ndarray, C: Indexes) -> float:
     """The cost of guessing the class's secrets one at a time in the game's order (the i-th
     costs i + 1 guesses): its best subtree costs at most this, so no bound can be above it."""
     return float(np.dot(weights[C], np.arange(1, len(C) + 1)))
+
+
+def piece_json(game: Game, reply: int, bound: float, exact: bool, tree: list[Index] | None) -> dict:
+    """A class as the journal writes it: reply, bound, exact, and the subtree when exact."""
+    record: dict = {"reply": game.reply_label(reply), "bound": bound, "exact": exact}
+    if exact and tree is not None:
+        record["tree"] = [game.guesses[t] for t in tree]
+    return record
 
 
 class Journal:
@@ -198,27 +234,47 @@ class Journal:
             aside, n = self.path.with_name(f"{self.path.name}.old{n}"), n + 1
         self.path.rename(aside)
 
-    def records(self, game: Game, limits: Limits) -> list[PieceRecord]:
+    def records(self, game: Game, limits: Limits) -> list[PieceRecord | GuessRecord]:
         """The journal's records, each checked (module docstring); a wrong one is an ArenaError."""
         return [self._record(number, text, game, limits) for number, text in self.lines if text.strip()]
 
-    def _record(self, number: int, text: str, game: Game, limits: Limits) -> PieceRecord:
+    def _record(self, number: int, text: str, game: Game, limits: Limits) -> PieceRecord | GuessRecord:
         where = f"journal {self.path}, line {number}"
         try:
             data = json.loads(text)
         except (ValueError, RecursionError):
             raise ArenaError(f"{where}: not a JSON record: {text[:60]!r}") from None
-        if not isinstance(data, dict) or not {"guess", "reply", "bound", "exact"} <= set(data):
+        if not isinstance(data, dict) or not {"guess", "bound", "exact"} <= set(data):
             raise ArenaError(f"{where}: a record is an object with guess, reply, bound and exact: {text[:60]!r}")
         guess, bound, exact = data["guess"], data["bound"], data["exact"]
         g = self._guess(where, guess, game)
         if g not in limits.first:
             raise ArenaError(f"{where}: {guess!r} is not a first guess of this search's pool")
-        C, reply = self._class(where, data["reply"], g, game, limits)
         if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not math.isfinite(bound):
             raise ArenaError(f"{where}: the bound must be a finite number, got {bound!r}")
         if not isinstance(exact, bool):
             raise ArenaError(f"{where}: exact must be true or false, got {exact!r}")
+        if "reply" not in data:  # a first guess opened
+            known = limits.known_after(g)
+            if exact or bound > known * (1 + TOLERANCE):
+                raise ArenaError(f"{where}: the bound {bound:g} of {guess} is above {known:g}, what a tree opening "
+                                 f"with it is known to cost, or called exact: the record cannot be right")
+            classes = data.get("classes", [])
+            if not isinstance(classes, list) or not all(isinstance(c, dict) for c in classes):
+                raise ArenaError(f"{where}: the classes of {guess} must be a list of records, got {classes!r:.60}")
+            return GuessRecord(g, float(bound), tuple(self._piece(where, c | {"guess": guess}, g, game, limits)
+                                                      for c in classes))
+        return self._piece(where, data, g, game, limits)
+
+    def _piece(self, where: str, data: dict, g: Index, game: Game, limits: Limits) -> PieceRecord:
+        if not {"reply", "bound", "exact"} <= set(data):
+            raise ArenaError(f"{where}: a class is an object with reply, bound and exact: {str(data)[:60]!r}")
+        guess, bound, exact = data["guess"], data["bound"], data["exact"]
+        if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not math.isfinite(bound):
+            raise ArenaError(f"{where}: the bound must be a finite number, got {bound!r}")
+        if not isinstance(exact, bool):
+            raise ArenaError(f"{where}: exact must be true or false, got {exact!r}")
+        C, reply = self._class(where, data["reply"], g, game, limits)
         what = f"the class {data['reply']} of {guess}"
         known = limits.known(C)
         if bound > known * (1 + TOLERANCE):
@@ -278,10 +334,19 @@ class Journal:
         """One piece closed, written and flushed at once (a kill loses at most this line)."""
         self.begin()
         assert self._file is not None
-        record = {"guess": game.guesses[guess], "reply": game.reply_label(reply), "bound": bound, "exact": exact}
-        if exact and tree is not None:
-            record["tree"] = [game.guesses[t] for t in tree]
+        record = {"guess": game.guesses[guess]} | piece_json(game, reply, bound, exact, tree)
         self._file.write(json.dumps(record | {"seconds": round(seconds, 3), "nodes": nodes}) + "\n")
+        self._file.flush()
+
+    def append_opened(self, game: Game, guess: Index, bound: float, classes: list) -> None:
+        """A first guess opened: its bound and its classes, (reply, bound, exact, subtree or
+        None) each (none: it was closed by its bound)."""
+        self.begin()
+        assert self._file is not None
+        record: dict = {"guess": game.guesses[guess], "bound": bound, "exact": False}
+        if classes:
+            record["classes"] = [piece_json(game, r, b, e, t) for r, b, e, t in classes]
+        self._file.write(json.dumps(record) + "\n")
         self._file.flush()
 
     def close(self) -> None:

@@ -48,6 +48,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -58,7 +59,7 @@ from ..resources import THREADS_ENV, memory_limit, threads
 from ..tree import Node
 from .bounds import INF
 from .growing import grow_by
-from .journal import Journal, Limits, PieceRecord, journal_key, weights_digest
+from .journal import GuessRecord, Journal, Limits, PieceRecord, journal_key, weights_digest
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
 from .solve import invariant, weight_vector
 
@@ -92,6 +93,7 @@ class Opening:
     seconds: float = 0.0
     nodes: int = 0
     pieces: list[Piece] | None = None  # None: not opened yet
+    opening: bool = False  # being opened by a worker
 
 
 @dataclass
@@ -131,22 +133,27 @@ def _start_worker(pool: str, deadline: float | None, workers: int, parent: int) 
 
 #: What a piece returns: (guess, reply, value, exact, subtree or None, seconds, nodes).
 Outcome = tuple[Index, int, float, bool, "list[Index] | None", float, int]
+#: What opening a first guess returns: (guess, its bound, its classes as (reply, bound,
+#: exact, subtree or None) or [] when the bound reached the limit, seconds, nodes).
+Classes = list[tuple[int, float, bool, "list[Index] | None"]]
+Opened = tuple[Index, float, Classes, float, int]
 
 
-def _solve_piece(guess: Index, reply: int, budget: float) -> Outcome:
-    """A task: the class `reply` of first guess `guess`, solved exactly with its subtree if
-    below `budget`, else a bound >= budget. Interrupted by the deadline: nan (nothing kept)."""
-    return solve_piece(_WORKER, guess, reply, budget)
+def _task(kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:
+    """A task on a forked worker: open the first guess `guess` (kind "open", `limit` the
+    incumbent) or solve its piece `reply` under the budget `limit` (kind "piece")."""
+    return run_task(_WORKER, kind, guess, reply, limit)
 
 
 #: On a Dask worker: one search per (game spec, pool, weights), built by the first task that needs it.
 _REMOTE: dict = {}
 
 
-def _solve_remote(spec: str, pool: str, workers: int, seconds_left: float | None, guess: Index, reply: int,
-                  budget: float, weights: tuple[str, np.ndarray | None] = ("equal", None)) -> Outcome:
+def _task_remote(spec: str, pool: str, workers: int, seconds_left: float | None, kind: str, guess: Index,
+                 reply: int, limit: float, weights: tuple[str, np.ndarray | None] = ("equal", None)
+                 ) -> Outcome | Opened:
     """A task on a Dask worker (which the parent did not fork, so it builds the game from its
-    spec, once): `_solve_piece` on the worker's own search, with the time the parent has left.
+    spec, once): `_task` on the worker's own search, with the time the parent has left.
     `weights`: (their digest, the search's weights or None for all equal)."""
     key = (spec, pool, weights[0])
     if key not in _REMOTE:
@@ -162,11 +169,16 @@ def _solve_remote(spec: str, pool: str, workers: int, seconds_left: float | None
                             b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2])
     state = _REMOTE[key]
     state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
-    return solve_piece(state, guess, reply, budget)
+    return run_task(state, kind, guess, reply, limit)
+
+
+def run_task(state: dict, kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:
+    return open_guess(state, guess, limit) if kind == "open" else solve_piece(state, guess, reply, limit)
 
 
 def solve_piece(state: dict, guess: Index, reply: int, budget: float) -> Outcome:
-    """The piece (guess, reply) on the search `state` holds (see `_solve_piece`)."""
+    """The class `reply` of the first guess `guess`, on the search `state` holds: its exact
+    value and subtree if below `budget`, else a bound >= budget; nan if the deadline passed."""
     search: Search = state["search"]
     S, sym = state["S"], state["sym"]
     C = search.game.consistent(S, guess, reply)
@@ -181,6 +193,53 @@ def solve_piece(state: dict, guess: Index, reply: int, budget: float) -> Outcome
         return int(guess), int(reply), math.nan, False, None, time.perf_counter() - started, search.stats.nodes - nodes
     return (int(guess), int(reply), float(value), value < budget, tree, time.perf_counter() - started,
             search.stats.nodes - nodes)
+
+
+def open_guess(state: dict, guess: Index, limit: float) -> Opened:
+    """The classes of the first guess `guess` bounded as the search bounds them before it
+    searches any (Search.guess_value: the slot bound, the closed forms of small classes and
+    the candidates' bound, and at a big root one level of search), and those the closed forms
+    solve, with their subtrees. When the bound reaches `limit` no class is returned (the guess
+    cannot beat the incumbent); nan if the deadline passed."""
+    search: Search = state["search"]
+    S, sym, b = state["S"], state["sym"], state["b"]
+    started, nodes = time.perf_counter(), search.stats.nodes
+    left = search.limit - 1
+    classes = search.classes_of(guess, S)
+    if search.uniform:
+        table = search.table_list(b)
+        bounds = [table[len(c)] for _, c in classes]
+    else:
+        bounds = [search.class_bound(c, b, left) for _, c in classes]
+    total = search.weight(S) + sum(bounds)
+    keys: list = [None] * len(classes)
+    try:
+        if not search.restricted and total < limit:
+            total = search.known_class_bounds(classes, bounds, keys, total, limit, left, b)
+        if len(S) >= LEVEL_SIZE and total < limit:
+            total = search.level_bounds(guess, classes, bounds, total, limit, left,
+                                        None if sym is None else sym.after(guess), None)
+        out: Classes = []
+        for (r, C), bound in zip(classes if total < limit else [], bounds):
+            value = closed_value(search, C, left)
+            tree = None if value is None else subtree(search, C, left, search.class_allowed(None, guess, r, C))
+            out.append((int(r), float(bound if value is None else value), value is not None, tree))
+    except Timeout:
+        return int(guess), math.nan, [], time.perf_counter() - started, search.stats.nodes - nodes
+    return int(guess), float(total), out, time.perf_counter() - started, search.stats.nodes - nodes
+
+
+def closed_value(search: Search, C: Indexes, left: int) -> float | None:
+    """The class's value when it is known without a search: one secret, two named ones (equal
+    weights), or a set the closed forms solved while the classes were bounded; else None."""
+    if len(C) == 1:
+        return float(search.w[C[0]])
+    if len(C) == 2 and search.uniform and search.all_named:
+        return 3.0
+    if search.restricted:
+        return None
+    entry = search.cache.get(search.key(C, left))
+    return float(entry[0]) if entry is not None and entry[0] == entry[1] else None
 
 
 def subtree(search: Search, C: Indexes, left: int, allowed=None) -> list[Index]:
@@ -248,6 +307,8 @@ class Split:
         self.weight = scout.weight(S)
         self.records: dict[tuple[Index, int], PieceRecord] = {}  # from the journal, used as a first guess opens
         self.pieces_closed = 0
+        self.log: Journal | None = None
+        self.journaled: set[Index] = set()  # first guesses whose opening the journal holds
 
     def lower_bound(self) -> float:
         """min(incumbent, the least bound of a first guess not closed)."""
@@ -257,72 +318,58 @@ class Split:
     def closed(self) -> int:
         return sum(1 for o in self.openings.values() if o.closed or o.bound >= self.incumbent)
 
-    def next_piece(self) -> tuple[Piece, float] | None:
-        """The next piece to hand out and its budget (opening first guesses as it goes), or
-        None when every piece of a first guess still open is solved or in flight."""
+    def next_task(self) -> tuple[str, Opening | Piece, float] | None:
+        """The next task to hand out: ("open", a first guess, the incumbent) or ("piece", a
+        class, its budget), first guesses in order of their bound, each one's classes smallest
+        first; None when every first guess still open is in flight or waits on one."""
         for g in self.order:
             o = self.openings[g]
             if o.closed:
                 continue
             if o.bound >= self.incumbent:
-                o.closed = True
+                self.close(o)
                 continue
             if o.pieces is None:
-                self.open(o)
-                if o.closed:
+                if o.opening:
                     continue
-            for piece in o.pieces or []:
+                o.opening = True
+                return "open", o, self.incumbent
+            for piece in o.pieces:
                 if piece.exact or piece.flying:
                     continue
                 budget = self.incumbent - (o.bound - piece.bound)
                 if budget <= piece.bound:  # this guess cannot beat the incumbent
-                    o.closed = True
+                    self.close(o)
                     break
-                return piece, budget
+                piece.flying = True
+                return "piece", piece, budget
         return None
 
-    def open(self, o: Opening) -> None:
-        """Bound the classes of first guess o as the search does before it searches any,
-        solve those closed exactly at once, and apply the journal's pieces."""
-        scout, g = self.scout, o.guess
-        left = scout.limit - 1
-        classes = scout.classes_of(g, self.S)
-        if scout.uniform:
-            table = scout.table_list(self.b)
-            bounds = [table[len(c)] for _, c in classes]
-        else:
-            bounds = [scout.class_bound(c, self.b, left) for _, c in classes]
-        total = self.weight + sum(bounds)
-        keys: list = [None] * len(classes)
-        if not scout.restricted:
-            total = scout.known_class_bounds(classes, bounds, keys, total, INF, left, self.b)
-        if len(self.S) >= LEVEL_SIZE and total < self.incumbent:
-            total = scout.level_bounds(g, classes, bounds, total, self.incumbent, left,
-                                       None if self.sym is None else self.sym.after(g), None)
+    def opened(self, o: Opening, total: float, classes: Classes) -> None:
+        """A first guess opened: its bound, and its pieces with what the journal holds of them
+        (no classes: its bound reached the incumbent it was opened with)."""
+        o.opening = False
+        o.bound = max(o.bound, total)
+        if self.log is not None and o.guess not in self.journaled:
+            self.log.append_opened(self.game, o.guess, total, classes)
+        if not classes:
+            self.close(o)
+            return
         pieces = []
-        for (r, C), bound in zip(classes, bounds):
-            piece = Piece(g, int(r), C, float(bound))
-            record = self.records.get((g, int(r)))
-            if record is not None:
+        for r, bound, exact, tree in classes:
+            C = self.game.consistent(self.S, o.guess, r)
+            piece = Piece(o.guess, r, C, bound, exact, tree)
+            record = self.records.get((o.guess, r))
+            if record is not None and not piece.exact:
                 piece.bound = max(piece.bound, record.bound)
                 piece.exact, piece.tree = record.exact, record.tree
-            elif self.closes_at_once(C, left):
-                piece.exact, piece.tree = True, subtree(scout, C, left, scout.class_allowed(None, g, r, C))
-                piece.bound = scout.cache[scout.key(C, left)][0] if len(C) > 2 else float(bound)
             pieces.append(piece)
         o.pieces = pieces
         self.update(o)
 
-    def closes_at_once(self, C: Indexes, left: int) -> bool:
-        """Is the class's value known without a search (one secret, two named ones, or a set
-        the closed forms of the search solved while bounding it)?"""
-        scout = self.scout
-        if len(C) == 1 or (len(C) == 2 and scout.uniform and scout.all_named):
-            return True
-        if scout.restricted:
-            return False
-        entry = scout.cache.get(scout.key(C, left))
-        return entry is not None and entry[0] == entry[1]
+    def close(self, o: Opening) -> None:
+        """o cannot beat the incumbent."""
+        o.closed = True
 
     def update(self, o: Opening) -> None:
         """o's bound from its pieces; o closed when every piece is exact (its cost is then
@@ -336,7 +383,7 @@ class Split:
             if value < self.incumbent:
                 self.incumbent, self.best_guess = value, o.guess
         elif o.bound >= self.incumbent:
-            o.closed = True
+            self.close(o)
 
     def closed_piece(self, piece: Piece, value: float, exact: bool, tree: list[Index] | None) -> None:
         piece.flying = False
@@ -405,14 +452,21 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     log = None if journal is None else Journal(journal, journal_key(game, pool, given), set_aside=new_journal)
     if log is not None:
         limits = Limits(game, S, w, set(openings), lambda C, guesses: grow_subtree(scout, C, guesses))
+        opened = []
         for record in log.records(game, limits):
+            if isinstance(record, GuessRecord):
+                opened.append(record)
+                continue
             known = split.records.get((record.guess, record.reply))
             if known is None or record.exact or record.bound > known.bound:
                 split.records[(record.guess, record.reply)] = record
             split.pieces_closed += 1
+        for guess_record in opened:  # the first guesses opened, with the pieces closed since
+            split.journaled.add(guess_record.guess)
+            split.opened(openings[guess_record.guess], guess_record.bound,
+                         [(c.reply, c.bound, c.exact, c.tree) for c in guess_record.classes])
         log.begin()
-        for g in sorted({g for g, _ in split.records}):  # open the first guesses the journal has pieces of
-            split.open(openings[g])
+        split.log = log
     searched = 0
 
     _WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
@@ -424,14 +478,14 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
         executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                        initargs=(pool, deadline, workers, os.getpid()))
 
-        def submit(piece: Piece, budget: float):
-            return executor.submit(_solve_piece, piece.guess, piece.reply, budget)
+        def submit(kind: str, guess: Index, reply: int, limit: float):
+            return executor.submit(_task, kind, guess, reply, limit)
     else:
         remote_weights = ("equal", None) if np.all(w == 1) else (weights_digest(w), w)
 
-        def submit(piece: Piece, budget: float):
+        def submit(kind: str, guess: Index, reply: int, limit: float):
             left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            return executor.submit(_solve_remote, game.spec, pool, workers, left, piece.guess, piece.reply, budget,
+            return executor.submit(_task_remote, game.spec, pool, workers, left, kind, guess, reply, limit,
                                    remote_weights)
     try:
         with _shut_down(executor, wait_on_error=own):
@@ -440,26 +494,34 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
                     if deadline is not None and time.perf_counter() > deadline:
                         stopped = True
                         break
-                    task = split.next_piece()
+                    task = split.next_task()
                     if task is None:
                         break
-                    piece, budget = task
-                    piece.flying = True
-                    pending[submit(piece, budget)] = piece
+                    kind, what, limit = task
+                    reply = what.reply if isinstance(what, Piece) else -1
+                    pending[submit(kind, what.guess, reply, limit)] = what
                 if not pending:
                     break
                 for future in _next_done(pending, alive, no_worker_seconds):
-                    piece = pending.pop(future)
-                    g, r, value, exact, tree, seconds, nodes = future.result()
-                    o = openings[g]
-                    o.seconds, o.nodes = o.seconds + seconds, o.nodes + nodes
-                    if np.isnan(value):
-                        piece.flying, stopped = False, True
-                        continue
-                    searched += 1
-                    if log is not None:
-                        log.append(game, g, r, value, exact, tree, seconds, nodes)
-                    split.closed_piece(piece, value, exact, tree)
+                    what = pending.pop(future)
+                    outcome = future.result()
+                    o = openings[outcome[0]]
+                    o.seconds, o.nodes = o.seconds + outcome[-2], o.nodes + outcome[-1]
+                    if isinstance(what, Opening):
+                        _, total, classes, _, _ = cast(Opened, outcome)
+                        if np.isnan(total):
+                            what.opening, stopped = False, True
+                            continue
+                        split.opened(what, total, classes)
+                    else:
+                        g, r, value, exact, tree, seconds, nodes = cast(Outcome, outcome)
+                        if np.isnan(value):
+                            what.flying, stopped = False, True
+                            continue
+                        searched += 1
+                        if log is not None:
+                            log.append(game, g, r, value, exact, tree, seconds, nodes)
+                        split.closed_piece(what, value, exact, tree)
                     if status is not None:
                         status(split.status(start))
     finally:
