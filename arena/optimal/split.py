@@ -56,12 +56,12 @@ from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from ..orphans import die_with_parent
 from ..resources import THREADS_ENV, memory_limit, threads
-from ..tree import Node
+from ..tree import Node, Tree
 from .bounds import INF
 from .growing import grow_by
 from .journal import GuessRecord, Journal, Limits, PieceRecord, journal_key, weights_digest
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
-from .solve import invariant, weight_vector
+from .solve import invariant, seed_tree, weight_vector
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).
 _WORKER: dict = {}
@@ -113,6 +113,7 @@ class SplitResult:
     seconds: float = 0.0
     stopped: bool = False
     tree: list[Index] = field(default_factory=list)  # the best tree's guesses in pre-order
+    seed: Tree | None = None  # the greedy tree the split started from, when no first guess beat it
 
     @property
     def exact(self) -> bool:
@@ -304,6 +305,7 @@ class Split:
         self.game, self.scout, self.S, self.b, self.sym = game, scout, S, b, sym
         self.openings, self.order = openings, order
         self.incumbent, self.best_guess = incumbent, -1
+        self.given = "given"  # where an incumbent no first guess has beaten came from
         self.weight = scout.weight(S)
         self.records: dict[tuple[Index, int], PieceRecord] = {}  # from the journal, used as a first guess opens
         self.pieces_closed = 0
@@ -406,7 +408,7 @@ class Split:
     def status(self, start: float) -> str:
         """One line: pieces and first guesses closed, the incumbent, the proven bound, the time."""
         best = (f"best {self.incumbent:,.6g} ({self.game.guesses[self.best_guess]})" if self.best_guess >= 0
-                else f"best {self.incumbent:,.6g} (given)" if self.incumbent < INF else "no tree yet")
+                else f"best {self.incumbent:,.6g} ({self.given})" if self.incumbent < INF else "no tree yet")
         return (f"{self.pieces_closed:,} pieces, {self.closed():,}/{len(self.openings):,} first guesses closed, "
                 f"{best}, proven >= {self.lower_bound():,.6g}, {time.perf_counter() - start:,.0f} s")
 
@@ -415,7 +417,7 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
                journal: str | Path | None = None, incumbent: float = INF,
                status=None, executor=None, weights: Sequence[float] | np.ndarray | None = None,
                new_journal: bool = False, alive: Callable[[], bool] | None = None,
-               no_worker_seconds: float = 60.0) -> SplitResult:
+               no_worker_seconds: float = 60.0, seed: bool = True) -> SplitResult:
     """The best first guess over every secret of `game` and its tree, the pieces (first guess,
     reply class) searched by `workers` processes (module docstring). `weights`: one per secret
     (default all equal: the value is the total number of guesses). `journal`: a file to resume
@@ -427,7 +429,9 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     `executor`: a concurrent.futures executor of the caller's whose workers were not forked
     from this process, such as a Dask cluster's (`client.get_executor()`): each of its workers
     builds the game from its spec once and keeps its own search; `workers` is then the number
-    of pieces kept in flight.
+    of pieces kept in flight. `seed`: start from the best greedy tree's cost (solve.seed_tree),
+    so that the first pieces already have a finite budget; when no first guess beats it, that
+    tree is the optimum (SplitResult.seed).
     """
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
         raise ArenaError(f"{game.spec}: the split searches the first guesses of a game whose guesses "
@@ -448,6 +452,11 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
     order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
     split = Split(game, scout, S, b, sym, openings, order, incumbent / scale)
+    seeded = seed_tree(game, S, w, pool, None) if seed else None
+    if seeded is not None and float(seeded.guesses[S] @ w[S]) < split.incumbent:
+        split.incumbent, split.given = float(seeded.guesses[S] @ w[S]), "the best greedy tree"
+    else:
+        seeded = None
     given = None if weights is None else w * scale
     log = None if journal is None else Journal(journal, journal_key(game, pool, given), set_aside=new_journal)
     if log is not None:
@@ -528,9 +537,10 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
         if log is not None:
             log.close()
         _WORKER.clear()
-    return SplitResult(game, pool, split.best_guess, split.incumbent * scale, split.lower_bound() * scale,
-                       openings, searched, split.closed(), split.pieces_closed, time.perf_counter() - start,
-                       stopped, split.best_tree())
+    fallback = seeded if split.best_guess < 0 and seeded is not None else None  # nothing beat the greedy tree
+    return SplitResult(game, pool, split.best_guess if fallback is None else fallback.root.guess,
+                       split.incumbent * scale, split.lower_bound() * scale, openings, searched, split.closed(),
+                       split.pieces_closed, time.perf_counter() - start, stopped, split.best_tree(), fallback)
 
 
 @contextmanager
@@ -571,9 +581,11 @@ def split_tree(result: SplitResult, time_limit: float | None = None):
     from .solve import SolvedTree, agent_spec
 
     game, S = result.game, result.game.all_secrets
-    search = Search(game, np.ones(len(game.secrets)), result.pool)  # the tree grower reads the rules alone
-    opening = game.openings(S)[0][0]
-    root, costs = grow_subtree(search, S, result.tree, (), opening)
+    if result.seed is not None:
+        root, costs = result.seed.root, np.array([result.seed.guesses, result.seed.misses])
+    else:
+        search = Search(game, np.ones(len(game.secrets)), result.pool)  # the tree grower reads the rules alone
+        root, costs = grow_subtree(search, S, result.tree, (), game.openings(S)[0][0])
     nodes = sum(o.nodes for o in result.openings.values())
     return SolvedTree(game, agent_spec(result.pool, "average", None), [root], costs[0], costs[1], covered=S,
                       value=result.value, lower_bound=min(result.lower_bound, result.value), seconds=result.seconds,
