@@ -4,6 +4,10 @@
     python experiments/mastermind_optima.py --limit 300     # seconds an instance may take (default 300)
     python experiments/mastermind_optima.py --only 4x5      # some rows only (pegs x colours), printed
 
+Each instance's figures are kept in experiments/data/mastermind_optima.json: a run solves only
+the instances not proven there yet (or stopped under a smaller limit), so a second run with a
+larger --limit finishes what the first one could not, and the table is written from the file.
+
 Each instance is one `arena optimal SPEC --json --time-limit LIMIT --save FILE` in a fresh
 process (wall time includes start-up). A row is written only when the search proved its tree
 optimal (total equal to the proven lower bound); an instance the limit stopped is listed as
@@ -33,12 +37,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+#: Each instance's figures, kept between runs.
+KEPT = HERE / "data" / "mastermind_optima.json"
 ARENA = str(Path(sys.executable).with_name("arena"))
 #: Codes beyond which an instance is not started (Bulls and Cows, 5,040, is the biggest that
 #: finishes in minutes).
 MAX_CODES = 5040
 #: Instances known to run for hours (issue 23: MM(4,8) is the lead's multi-hour run; MM(5,6) unsolved).
-LONG = {(4, 8, True): "MM(4,8) runs for hours (issue 23)", (5, 6, True): "MM(5,6) is open (issue 23)"}
+LONG = {(4, 8, True): "MM(4,8), 4,096 codes: 20,471 proven by issue 23's run (732 s on a loaded machine, "
+                      "experiments/optimal.md), not run again here",
+        (5, 6, True): "MM(5,6), 7,776 codes, is open (issue 23)"}
 
 #: Published totals: (total, secrets, source).
 PUBLISHED = {
@@ -117,7 +125,8 @@ def published_cell(instance: Instance, total: int | None) -> tuple[str, str]:
     return "none known to us", "**new?**"
 
 
-def run(limit: float, only: set[str] | None) -> list[tuple[Instance, dict | None, str]]:
+def run(limit: float, only: set[str] | None, kept: dict) -> list[tuple[Instance, dict | None, str]]:
+    """Every instance's figures (kept from an earlier run, or solved now), with why one was not run."""
     rows = []
     for family in families():
         stopped = ""
@@ -132,9 +141,13 @@ def run(limit: float, only: set[str] | None) -> list[tuple[Instance, dict | None
             if stopped:
                 rows.append((instance, None, f"skipped: {stopped} was stopped at the limit"))
                 continue
-            figures = solve(instance, limit)
-            print(instance.name, {k: figures.get(k) for k in ("total", "lower_bound", "exact", "cpu", "wall", "error")},
-                  flush=True)
+            figures = kept.get(instance.spec)
+            if figures is None or (not figures.get("exact") and figures.get("limit", 0) < limit):
+                figures = solve(instance, limit) | {"limit": limit}
+                kept[instance.spec] = figures
+                KEPT.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n")
+                print(instance.name, {k: figures.get(k) for k in ("total", "lower_bound", "exact", "cpu", "wall", "error")},
+                      flush=True)
             if "error" in figures or not figures.get("exact"):
                 stopped = instance.name
             rows.append((instance, figures, ""))
@@ -153,7 +166,7 @@ def table(rows, limit: float) -> str:
             skipped.append(f"- {instance.name} (`{instance.spec}`): failed: {figures['error']}")
             continue
         if not figures["exact"]:
-            skipped.append(f"- {instance.name} (`{instance.spec}`): stopped at {limit:g} s with total "
+            skipped.append(f"- {instance.name} (`{instance.spec}`): stopped at {figures['limit']:g} s with total "
                            f"{figures['total']:,}, proven >= {figures['lower_bound']:,.6g}")
             continue
         total = int(figures["total"])
@@ -166,26 +179,30 @@ def table(rows, limit: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--limit", type=float, default=300, help="seconds an instance may take (default 300)")
+    parser.add_argument("--limit", type=float, default=300,
+                        help="seconds (wall) an instance may take (default 300; an instance stopped under a smaller "
+                             "limit before is run again)")
     parser.add_argument("--only", default=None, help="comma-separated PxC names (e.g. 4x5,3x6); printed, not written")
     parser.add_argument("--out", default=str(HERE / "mastermind_optima.md"))
     args = parser.parse_args()
     only = None if args.only is None else set(args.only.split(","))
-    started = time.perf_counter()
-    rows = run(args.limit, only)
+    kept = json.loads(KEPT.read_text()) if KEPT.exists() else {}
+    rows = run(args.limit, only, kept)
     text = table(rows, args.limit)
     if only is not None:
         print(text)
         return
-    Path(args.out).write_text(HEADER.format(limit=args.limit, seconds=time.perf_counter() - started) + text + "\n")
+    cpu = sum(f.get("cpu", 0.0) for f in kept.values())
+    Path(args.out).write_text(HEADER.format(limit=args.limit, seconds=cpu) + text + "\n")
     print(f"wrote {args.out}")
 
 
 HEADER = """# Exact expected-case optima of Mastermind
 
-Made by `python experiments/mastermind_optima.py` ({seconds:,.0f} s in all on this project's
-shared 2-core machine; every instance at most {limit:g} s): one `arena optimal SPEC --json
---time-limit {limit:g}` per row, SPEC `mastermind:pegs=P,colors=C` (`,repeats=false` for the
+Made by `python experiments/mastermind_optima.py --limit {limit:g}` ({seconds:,.0f} CPU seconds
+in all on this project's shared 2-core machine): one `arena optimal SPEC --json --time-limit
+LIMIT` per row (each instance's figures kept in `experiments/data/mastermind_optima.json`, so a
+run with a larger limit finishes only what an earlier one could not), SPEC `mastermind:pegs=P,colors=C` (`,repeats=false` for the
 rows without repeats; 4 pegs of 10 digits without repeats is Bulls and Cows). Every total below
 is proven optimal (it equals the lower bound the search proved); "wall" is the whole command,
 start-up included, on a machine shared with other work (inflated: the load average was

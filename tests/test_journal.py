@@ -1,4 +1,4 @@
-"""The root split's journal is keyed by its inputs and checked as it is read (arena/optimal/journal.py).
+"""The split's journal is keyed by its inputs and checked as it is read (arena/optimal/journal.py).
 
 A journal written for one word file, weights or arena version is refused under another, in one
 line naming what changed; with --new-journal it is set aside and the optimum found is the plain

@@ -4,7 +4,8 @@
     arena optimal mastermind --pool consistent --depth 2  the consistent-only optimum (5,660)
     arena optimal mastermind --max 5                      best total that never needs a 6th guess
     arena optimal wordle --openers salet                  the best tree opening with SALET (7,920)
-    arena optimal mastermind --workers 2                  every first guess, split over 2 processes
+    arena optimal mastermind --workers 2                  split into (first guess, reply class) pieces,
+                                                          searched by 2 processes
     arena optimal jotto --start lookahead --time-limit 60 --bound-levels 2
                                                           a big instance: the best tree found from
                                                           a guesser's tree, and a proven lower bound
@@ -54,9 +55,9 @@ def cmd_optimal(args) -> None:
     if args.workers is not None:
         check_split(args, openers)
     elif args.backend != "local" or args.scheduler:
-        raise ArenaError("--backend and --scheduler split the first guesses: give --workers N")
+        raise ArenaError("--backend and --scheduler send the split's pieces to a cluster: give --workers N")
     elif args.journal or args.new_journal:
-        raise ArenaError("--journal records the first guesses the root split closes: give --workers N too")
+        raise ArenaError("--journal records the pieces the split closes: give --workers N too")
     if args.time_limit is None and not openers and args.workers is None:
         warn_if_long(game)
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
@@ -158,7 +159,7 @@ def split_tree(game, args, progress):
 
 
 def dask_client(args):
-    """With --backend dask: a client of the scheduler at --scheduler (the first guesses go to
+    """With --backend dask: a client of the scheduler at --scheduler (the split's pieces go to
     its workers), else None."""
     if args.backend == "local":
         if args.scheduler:
@@ -167,7 +168,7 @@ def dask_client(args):
     if args.backend != "dask":
         raise ArenaError(f"--backend must be local or dask, got {args.backend!r}")
     if args.workers is None:
-        raise ArenaError("--backend dask splits the first guesses: give --workers N (tasks in flight)")
+        raise ArenaError("--backend dask sends the split's pieces to a cluster: give --workers N (pieces in flight)")
     try:
         from dask.distributed import Client  # lazy: heavy
     except ImportError:
@@ -302,16 +303,17 @@ def add_commands(sub) -> None:
     p.add_argument("--bound-levels", type=int, default=1, metavar="L",
                    help="with --start: also prove the L-level look-ahead lower bound (2 costs minutes on Jotto)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="search every first guess in N processes with one shared incumbent (the root split); "
-                        "with --time-limit, the proven bound and the first guesses closed so far")
+                   help="split the search into pieces (a first guess and one of its reply classes), searched by "
+                        "N processes with one shared incumbent; with --time-limit, the proven bound so far")
     p.add_argument("--backend", default="local",
                    help="with --workers: local (forked processes, the default) or dask (the workers of "
-                        "--scheduler; each builds the game from its spec)")
+                        "--scheduler get the pieces; each builds the game from its spec)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="with --backend dask: the scheduler's address, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--journal", metavar="FILE.jsonl", default=None,
-                   help="with --workers: append each first guess closed to FILE, and skip those already in it "
-                        "(a journal of another game, word file, pool, weights or arena version is refused)")
+                   help="with --workers: append each piece closed (its exact value and subtree, or its bound) to "
+                        "FILE, and resume from what it holds: a killed run loses only the pieces in flight (a "
+                        "journal of another game, word file, pool, weights or arena version is refused)")
     p.add_argument("--new-journal", action="store_true",
                    help="with --journal: a journal of other inputs is set aside (renamed FILE.old) and started anew")
     p.add_argument("--depth", type=int, default=None,
