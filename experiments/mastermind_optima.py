@@ -125,8 +125,9 @@ def published_cell(instance: Instance, total: int | None) -> tuple[str, str]:
     return "none known to us", "**new?**"
 
 
-def run(limit: float, only: set[str] | None, kept: dict) -> list[tuple[Instance, dict | None, str]]:
-    """Every instance's figures (kept from an earlier run, or solved now), with why one was not run."""
+def run(limit: float, only: set[str] | None, kept: dict, solving: bool = True) -> list[tuple[Instance, dict | None, str]]:
+    """Every instance's figures (kept from an earlier run, or solved now unless not `solving`),
+    with why one was not run."""
     rows = []
     for family in families():
         stopped = ""
@@ -142,7 +143,10 @@ def run(limit: float, only: set[str] | None, kept: dict) -> list[tuple[Instance,
                 rows.append((instance, None, f"skipped: {stopped} was stopped at the limit"))
                 continue
             figures = kept.get(instance.spec)
-            if figures is None or (not figures.get("exact") and figures.get("limit", 0) < limit):
+            if figures is None and not solving:
+                rows.append((instance, None, "not run yet"))
+                continue
+            if solving and (figures is None or (not figures.get("exact") and figures.get("limit", 0) < limit)):
                 figures = solve(instance, limit) | {"limit": limit}
                 kept[instance.spec] = figures
                 KEPT.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n")
@@ -184,16 +188,18 @@ def main() -> None:
                              "limit before is run again)")
     parser.add_argument("--only", default=None, help="comma-separated PxC names (e.g. 4x5,3x6); printed, not written")
     parser.add_argument("--out", default=str(HERE / "mastermind_optima.md"))
+    parser.add_argument("--write", action="store_true", help="only write the table from the figures kept")
     args = parser.parse_args()
     only = None if args.only is None else set(args.only.split(","))
     kept = json.loads(KEPT.read_text()) if KEPT.exists() else {}
-    rows = run(args.limit, only, kept)
+    rows = run(args.limit, only, kept, solving=not args.write)
     text = table(rows, args.limit)
     if only is not None:
         print(text)
         return
     cpu = sum(f.get("cpu", 0.0) for f in kept.values())
-    Path(args.out).write_text(HEADER.format(limit=args.limit, seconds=cpu) + text + "\n")
+    limit = max([f.get("limit", args.limit) for f in kept.values()] or [args.limit])
+    Path(args.out).write_text(HEADER.format(limit=limit, seconds=cpu) + text + "\n")
     print(f"wrote {args.out}")
 
 
