@@ -33,7 +33,6 @@ import numpy as np
 
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes, Reply
-from arena.optimal.bounds import min_depth
 from arena.spec import Param
 from arena.traits import Traits
 
@@ -47,8 +46,10 @@ class WorstCase:
     """W(C) for one game: exact for small classes, bounded look-ahead above (module docstring)."""
 
     def __init__(self, game: Game, exact: int, fallback: str = "greedy"):
-        from arena.optimal.search import Search  # arena.optimal imports the agents
+        from arena.optimal.bounds import min_depth  # arena.optimal imports the agents
+        from arena.optimal.search import Search
 
+        self.min_depth = min_depth
         self.game, self.exact, self.fallback = game, exact, fallback
         self.search = Search(game, np.ones(len(game.secrets)))
         self.greedy = None
@@ -61,7 +62,7 @@ class WorstCase:
 
     def bound(self, n: int) -> int:
         """A lower bound on W of a class of n secrets, from its size alone (module docstring)."""
-        return 0 if self.search.misses else min_depth(n, self.search.b_max)
+        return 0 if self.search.misses else self.min_depth(n, self.search.b_max)
 
     def greedy_worst(self, candidates: Indexes) -> int:
         """The worst case of a greedy guesser from this class: an upper bound on W."""

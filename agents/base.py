@@ -15,13 +15,11 @@ from arena.errors import ArenaError
 from arena.game import Game, Index
 from arena.greedy import only_candidate
 from arena.players import AgentProtocol, GuesserProtocol
-from arena.spec import Param, canonical, plus_list
+from arena.spec import OPENERS, Param, canonical
 from arena.state import Move, State
 from arena.traits import Traits
 
 __all__ = ["Agent", "Guesser", "Move", "OPENERS", "State", "Traits", "only_candidate"]
-
-OPENERS = Param("openers", plus_list, (), "fixed first guesses, joined by + (e.g. 1122+3344)")
 
 T = TypeVar("T")
 

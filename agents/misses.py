@@ -17,15 +17,19 @@ endgame is decided. Ties go to the alphabetically first letter.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arena.errors import ArenaError
 from arena.game import Game, Index
-from arena.optimal.search import Search
 from arena.spec import Param
 from arena.traits import Traits
 
 from .base import Guesser, State
+
+if TYPE_CHECKING:
+    from arena.optimal.search import Search
 
 
 class FewestMisses(Guesser):
@@ -54,7 +58,7 @@ class FewestMisses(Guesser):
     @staticmethod
     def strikes(game: Game) -> int:
         """The game's strike limit; a game without strikes is refused."""
-        if game.strikes is None:
+        if not game.rules.strikes or game.strikes is None:
             raise ArenaError(f"fewest-misses plays games with strikes (hangman), not {game.spec}")
         return game.strikes
 
@@ -72,6 +76,8 @@ class FewestMisses(Guesser):
     def search(self, game: Game, lost: bool) -> Search:
         """The one exact search under the misses cost (lost: counting lost games within the
         game's strikes), kept per game spec so its memo serves every word of the game."""
+        from arena.optimal.search import Search  # arena.optimal imports the agents: loaded when one plays
+
         return self.per_game(game, f"search-{'lost' if lost else 'misses'}", lambda: Search(
             game, np.ones(len(game.secrets)), max_guesses=game.strikes if lost else None, lost=lost))
 

@@ -19,10 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.costs import COSTS, KINDS, cost_for
+from arena.costs import KINDS, cost_for
 from arena.errors import ArenaError
 from arena.game import Game, Index, Indexes
-from arena.spec import Param, canonical
+from arena.optimal.params import NAME, PARAMS
+from arena.spec import canonical
 from arena.traits import Traits
 from arena.tree import Tree, load_tree
 from arena.weights import read_weights
@@ -142,19 +143,9 @@ LIMITED = tuple(name for name, kind in KINDS.items() if kind.limits_itself)
 class Optimal(TreePlayer):
     """The tree of least expected guesses (exact branch and bound, arena.optimal.optimal_tree)."""
 
-    name = "optimal"
+    name = NAME
     summary = "the exact tree of least expected guesses (branch and bound; shipped trees when known)"
-    params = {
-        "pool": Param("pool", ("all", "consistent"), "all", "the guesses allowed"),
-        "objective": Param("objective", ("average", "worst"), "average",
-                           "least total, or fewest guesses in the worst case then least total"),
-        "max": Param("max", int, 0, "never more than this many guesses (0: no limit)"),
-        "weights": Param("weights", str, "", "weights file (arena.weights): JSON {secret: weight} or a list, or lines 'secret weight'"),
-        "time": Param("time", float, 0.0, "time limit in seconds (0: none): then the best tree found"),
-        "cost": Param("cost", ("game",) + COSTS, "game",
-                      "what to minimise (arena.costs): the game's own cost (guesses; Hangman: misses), "
-                      "or on Hangman guesses until determined or lost games"),
-    }
+    params = PARAMS  # declared with the solver, which names this agent in its trees
 
     def __init__(self, **values):
         super().__init__(**values)

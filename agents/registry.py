@@ -25,11 +25,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from arena import __file__ as _arena_init
+from arena import errors as arena_errors
 from arena.errors import ArenaError, choices
 from arena.spec import bind, parse_spec
 from arena.traits import Traits
@@ -80,6 +79,14 @@ def builtin() -> dict[str, dict[str, Any]]:
         for alias in getattr(module, "ALIASES", []):
             table[alias.role][alias.name] = alias
     return table
+
+
+def entry_points(group: str):
+    """The installed entry points of `group` (importlib.metadata, imported only when asked for: it
+    costs start-up time)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def _entry_point(name: str):
@@ -218,7 +225,7 @@ def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = 
 
 # --- an outside agent's failure, told as such --------------------------------------------------
 
-_PROJECT = tuple(str(Path(p).resolve().parent) + os.sep for p in (__file__, _arena_init))
+_PROJECT = tuple(str(Path(p).resolve().parent) + os.sep for p in (__file__, arena_errors.__file__))
 _outside: dict[str, str] = {}  # source file of an agent class from outside the project -> "guesser first_ten:FirstTen"
 
 

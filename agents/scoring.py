@@ -29,6 +29,10 @@ class Scoring(Guesser):
         level at a time (exact integer keys only: float entropy keeps its per-node rounding)."""
         return self.rule.level_key()
 
+    def greedy_rule(self) -> Greedy:
+        """The engine's greedy rule this guesser plays (arena.levels grows its tree compiled)."""
+        return self.rule
+
     def choose(self, game: Game, state: State) -> Index:
         return self.rule.choose(game, state)
 

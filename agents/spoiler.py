@@ -63,7 +63,7 @@ class Spoiler(Committed):
             guesser = guesser.seeded(guesser.values.get("seed", 0))
         tree = grow_tree(game, guesser)
         cost = tree.guesses.astype(np.int64)
-        if game.strikes is not None:
+        if game.rules.strikes:
             cost = tree.misses.astype(np.int64) * (int(cost.max()) + 1) + cost
         return cost
 

@@ -7,7 +7,8 @@ Layers, each using only those above it (tests/test_architecture.py checks it). M
 idea each:
 
   games
-    game         Game: the table F[g, s] and its primitives, Rules, GameType
+    feedback     FeedbackTable: the table F[g, s] and its primitives (dense, compiled or on the fly)
+    game         Game: a game's rules, labels and table (its `feedback`), Rules, GameType
     games/       the games by name, as plug-ins (jotto, mastermind, hangman, wordle; entry points)
     spec         spec strings `name:key=value,...`, for games and agents alike
     words        word lists: shipped (sgb, web2) or any file
@@ -46,9 +47,10 @@ idea each:
     outfile      output paths and plot formats checked before any work
     cli          the `arena` command (__main__: `python -m arena`)
     commands/    the subcommands beyond the core ones, one module each
-    frontdoor    the Game methods evaluate, tree, optimal, equilibrium and rank (one import for
-                 a notebook: `make_game("mastermind").evaluate("knuth")`), reached by the
-                 one marked upward import the architecture test accepts  views (what a study looks like; each reads what the layers above built)
+    frontdoor    the game users hold (`arena.make_game`, `open_game`): the methods evaluate,
+                 tree, optimal, equilibrium and rank on top of the algorithms they call (one
+                 import for a notebook: `make_game("mastermind").evaluate("knuth")`)
+  views (what a study looks like; each reads what the layers above built)
     treeplot     strategy trees drawn with Graphviz (`arena tree --plot`)
     export       matrix games (an equilibrium's, a meta-game) as Gambit's .nfg or CSV, read back
     dynamics     replicator dynamics and fictitious play on a matrix game, beside its equilibrium
@@ -56,11 +58,13 @@ idea each:
     report_views `arena report`'s --export, --dynamics and --html
 """
 
+from typing import Any
+
 from .errors import ArenaError, RuleBreak
 from .game import Game
-from .games import GAMES, make_game
+from .games import GAMES
 
-__all__ = ["ArenaError", "RuleBreak", "Game", "GAMES", "make_game"]
+__all__ = ["ArenaError", "RuleBreak", "Game", "GAMES", "make_game", "open_game"]
 
 
 def _version() -> str:
@@ -73,4 +77,17 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__ = _version()
+def __getattr__(name: str) -> Any:
+    """Looked up when first asked for, so that loading the package (as every module of it does)
+    costs no start-up: `make_game` and `open_game`, the games users hold with the front door's
+    methods (arena.frontdoor, the top layer, above the algorithms it offers; no solver or agent
+    is loaded before), and `__version__`, read from the installed metadata (importlib.metadata
+    costs time every command would pay)."""
+    if name in ("make_game", "open_game"):
+        from . import frontdoor
+
+        return getattr(frontdoor, name)
+    if name == "__version__":
+        globals()["__version__"] = version = _version()
+        return version
+    raise AttributeError(f"module 'arena' has no attribute {name!r}")

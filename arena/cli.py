@@ -236,11 +236,23 @@ def _seconds(text: str) -> float:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+class _Version(argparse.Action):
+    """`--version`: the installed version, read only when asked for (importlib.metadata costs start-up)."""
 
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "show program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        print(f"arena {__version__}")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description="Guessing games as contests between a chooser and a guesser.")
-    parser.add_argument("--version", action="version", version=f"arena {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("evaluate", help="play a guesser against every secret")
@@ -383,9 +395,9 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = _parse(build_parser(), argv)  # --help and --version end here, before the agents are imported
     from agents.registry import imports_allowed
 
-    args = _parse(build_parser(), argv)
     try:
         with imports_allowed(getattr(args, "allow_import", False)), notes_on_stderr(args.command), \
                 stdout_for_json_only(bool(getattr(args, "json", False))):  # module:Class specs import only when asked

@@ -35,7 +35,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from agents.registry import imports_are_allowed, make_agent, module_path
 
@@ -117,16 +117,27 @@ def _unknown_key(where: str, key: str, valid: set[str]) -> ArenaError:
     return _fail(where, f"unknown key {key!r}{hint} (valid keys: {choices(sorted(valid))})")
 
 
+T = TypeVar("T")
+
 FIGURES = ("total", "mean", "max", "misses", "misses_max", "lostK")
 DEFAULT_TOLERANCE = {"total": 0, "mean": 0.005, "max": 0, "misses": 0.005, "misses_max": 0, "lost": 0}
-_FORMATS = {"total": ",.0f", "mean": ".2f", "max": "d", "misses": ".2f", "misses_max": "d", "lost": ",d"}
+#: How each kind of figure is printed (report.py's tables).
+FIGURE_FORMATS = {"total": ",.0f", "mean": ".2f", "max": "d", "misses": ".2f", "misses_max": "d", "lost": ",d"}
 
 
-def _figure_kind(key: str) -> str | None:
+def figure_kind(key: str) -> str | None:
     """The kind of a published figure's key (`lost6` is a `lost`), or None if unknown."""
     if re.fullmatch(r"lost[1-9]\d*", key):
         return "lost"
     return key if key in DEFAULT_TOLERANCE and key != "lost" else None
+
+
+def known_kind(key: str) -> str:
+    """The kind of a figure's key that parse_config has checked (figure_kind, never None)."""
+    kind = figure_kind(key)
+    if kind is None:
+        raise ArenaError(f"{key!r} is not a published figure; figures: {choices(FIGURES)}")
+    return kind
 
 
 @dataclass(frozen=True)
@@ -202,7 +213,7 @@ def _int(where: str, value: Any, low: int = 0) -> int:
 def _figures(where: str, table: Any, numeric_only: bool = False) -> dict[str, Any]:
     if not isinstance(table, dict):
         raise _fail(where, f"expected a table such as {{ mean = 4.48, max = 5 }}, got {table!r}")
-    unknown = [k for k in table if _figure_kind(k) is None]
+    unknown = [k for k in table if figure_kind(k) is None]
     if unknown:
         raise _fail(where, f"unknown figure {unknown[0]!r}; figures: {choices(FIGURES)} "
                            "(lostK: games lost with K strikes, e.g. lost6)")
@@ -306,7 +317,7 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
             _check_syntax(path, kind, spec)
     if pay is not None and pay.startswith("lost"):
         limits = {k for cell in cells for k in cell.strikes} | {int(k[4:]) for cell in cells for k in cell.published
-                                                                  if _figure_kind(k) == "lost"}
+                                                                  if figure_kind(k) == "lost"}
         if int(pay[4:]) not in limits:
             raise _fail(f"{path}: payoff", f"{pay} counts games lost within {pay[4:]} strikes, but no cell counts "
                         f"them: add strikes = [{pay[4:]}]")
@@ -386,7 +397,7 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
                     raise ArenaError(f"{agent.label} plays at the terminal (arena play), not in a tournament")
                 agent.check(game)  # a game it can never play: an unknown secret, a missing file
             if config.payoff in ("misses",) or (config.payoff or "").startswith("lost"):
-                if not game.strikes:
+                if not game.rules.strikes:
                     raise ArenaError(f"payoff {config.payoff!r} needs a game where misses count, and {game.spec} "
                                      "has none (payoff = \"guesses\" measures every game)")
             guesser.openers_for(game)  # checks the openers against the game
@@ -397,12 +408,20 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
 def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
     """Does our figure reproduce the published one (a number within tolerance, or inside a range)?
     A tolerance written `5%` is relative to the published figure."""
-    if isinstance(tolerance, str):
-        tolerance = _percent(tolerance) * abs(published if not isinstance(published, str) else _range(published)[1])
-    if isinstance(published, str):
-        low, high = _range(published)
-        return low - tolerance <= ours <= high + tolerance
-    return abs(ours - published) <= tolerance + 1e-9
+    span = _checked(_range(published), published) if isinstance(published, str) else None
+    slack = tolerance if not isinstance(tolerance, str) else \
+        _checked(_percent(tolerance), tolerance) * abs(published if span is None else span[1])
+    if span is not None:
+        low, high = span
+        return low - slack <= ours <= high + slack
+    return abs(ours - published) <= slack + 1e-9
+
+
+def _checked(value: T | None, text: str) -> T:
+    """A range or a tolerance read again from text that parse_config has checked already."""
+    if value is None:
+        raise ArenaError(f"{text!r} is neither a range (7.32-7.38) nor a tolerance (5%)")
+    return value
 
 
 if __name__ == "__main__":  # python -m arena.config > docs/reference/config.md

@@ -178,7 +178,7 @@ def costs_of(game: Game) -> tuple[str, ...]:
     game ends once the secret is determined, also `misses`, and `lost` if misses are strikes."""
     if game.rules.hits:
         return ("guesses",)
-    return ("guesses", "misses", "lost") if game.rules.strikes and game.strikes else ("guesses", "misses")
+    return ("guesses", "misses", "lost") if game.rules.strikes else ("guesses", "misses")
 
 
 def cost_for(game: Game, name: str | Cost | None = None) -> Cost:

@@ -314,16 +314,16 @@ def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None,
         repeat, seed = 1, None
     else:
         seed = guesser.values.get("seed", 0) if seed is None else seed
-    stream = Streamed(len(game.secrets), repeat, bool(game.strikes))
+    stream = Streamed(len(game.secrets), repeat, game.rules.strikes)
     kept: list[Tree] = []
     for chunk in repetition_chunks(repeat, len(game.secrets)):
         players = [guesser] if guesser.deterministic else [guesser.seeded(seed, r) for r in chunk]
         trees = [grow_tree(game, p) for p in players]
         stream.add(np.stack([t.guesses for t in trees]),
-                   np.stack([t.misses for t in trees]) if game.strikes else None)
+                   np.stack([t.misses for t in trees]) if game.rules.strikes else None)
         if repeat == 1:
             kept = trees
-    strikes = tuple(strikes or ((game.strikes,) if game.strikes else ()))
+    strikes = tuple(strikes or game.default_strikes())
     return Evaluation(game.spec, guesser.label, seconds=time.perf_counter() - start,
                       seed=seed, trees=kept, strikes=strikes, **stream.fields())
 

@@ -1,6 +1,6 @@
-"""The front door: the common operations on a game, for a notebook that imports one thing.
+"""The front door: the game a notebook holds, with the common operations as its methods.
 
-    from arena.games import make_game
+    from arena import make_game
     game = make_game("mastermind")
     game.evaluate("knuth").total          # 5801, as `arena evaluate mastermind knuth`
     game.evaluate("entropy", chooser="evil")
@@ -9,19 +9,23 @@
     game.equilibrium(guessers=["knuth", "entropy"])
     game.rank("entropy", top=5)
 
-Each `Game` method of these names is a thin wrapper over a function here, and each function
-here over the free function that does the work (arena.evaluate, arena.match, arena.tree,
-arena.optimal, arena.equilibrium, arena.metrics), with the same results.
+As nashpy's Game sits above the algorithms it offers, the game users hold sits above the
+evaluators, the solvers and the agents: `open_game(game)` gives a game (an arena.game.Game,
+as the engine built it) the `Door` methods evaluate, tree, optimal, equilibrium and rank,
+and `make_game` (arena.make_game) is the registry's make_game with the door open. Each method
+is a thin wrapper over a function here, and each function over the free function that does
+the work (arena.evaluate, arena.match, arena.tree, arena.optimal, arena.equilibrium,
+arena.metrics), with the same results.
 
 Layering: this is the top layer, like the command line: it may import agents, and it alone
-turns spec strings into agents for the Game methods (agents.make_guesser / make_chooser). The
-engine (arena/game.py) reaches it only through function-level imports carrying the front-door
-marker, the one upward import tests/test_architecture.py accepts (its rule d).
+turns spec strings into agents for those methods (agents.make_guesser / make_chooser).
+Nothing below imports it: the engine's Game has no front-door method, and the package
+`arena` reaches this module only when `arena.make_game` or `arena.open_game` is asked for.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -32,10 +36,96 @@ from .errors import ArenaError, ArenaTypeError, choices
 from .evaluate import Evaluation
 from .evaluate import evaluate as evaluate_all
 from .game import Game
+from .games import make_game as build_game
 from .match import evaluate_against
 from .metrics import METRICS
 from .strategy import Tree
 from .tree import grow_tree
+
+
+class Door:
+    """The front door's methods, mixed into a game's own class by `open_game`."""
+
+    def evaluate(self, guesser, chooser=None, repeat: int = 1, seed: int = 0,
+                 strikes: tuple[int, ...] | None = None) -> Evaluation:
+        """`guesser` (an agent or a spec string) against every secret, or against `chooser`
+        (an agent or a spec): an Evaluation, as `arena evaluate` prints it. E.g.
+        `make_game("mastermind").evaluate("knuth").total == 5801`."""
+        return evaluate(cast(Game, self), guesser, chooser, repeat=repeat, seed=seed, strikes=strikes)
+
+    def tree(self, guesser, seed: int = 0) -> Tree:
+        """The strategy tree of `guesser` (an agent or a spec) against every secret."""
+        return tree(cast(Game, self), guesser, seed=seed)
+
+    def optimal(self, **kwargs):
+        """The exact tree of least expected guesses: a SolvedTree, proven optimal unless stopped.
+
+        Keyword arguments are arena.optimal.optimal_tree's: `secrets` (indexes; default all),
+        `weights` (one per secret: the chooser's mix), `pool` ("all" guesses, or "consistent"
+        ones only), `objective` ("average"; "worst": least worst case first; "lost": fewest
+        games lost within the strikes), `max_guesses` (a limit on every game), `time_limit`
+        (seconds; a stopped search returns its best tree and proven bounds), `cost` (what a
+        game costs: "guesses", or Hangman's "misses"/"lost") and `openers` (fixed first
+        guesses, as indexes or labels). E.g. `make_game("mastermind").optimal().total == 5625`."""
+        return optimal(cast(Game, self), **kwargs)
+
+    def equilibrium(self, **kwargs):
+        """The game as a zero-sum game, solved: an Equilibrium (value, bounds, both mixes).
+
+        `guessers=[...]` (agents or specs): the chooser's secrets against those guessers' trees
+        only. `trees=True`: against every guesser tree of a tiny game (solve_enumerated's
+        `frontier`, `max_trees`, `cost`). Otherwise the double oracle's keyword arguments:
+        `symmetry` (None: the game's own; `no_symmetry(game)` to switch it off), `tolerance`
+        (the gap that counts as closed), `time_limit` (seconds), `initial` (trees to start
+        from), `certify`, `smoothing`, `progress` (called with each Step), and `cost`
+        ("guesses", or Hangman's "misses"/"lost")."""
+        return equilibrium(cast(Game, self), **kwargs)
+
+    def rank(self, metric: str, top: int = 10) -> list[tuple[str, Any]]:
+        """The `top` best first guesses by `metric`, as (guess, value), as `arena rank` orders them."""
+        return rank(cast(Game, self), metric, top)
+
+    def __reduce__(self):
+        # pickled as the engine's game (its class importable by name), opened again when read
+        closed: Game = object.__new__(type(self).__mro__[2])
+        closed.__dict__.update(self.__dict__)
+        return open_game, (closed,)
+
+
+if TYPE_CHECKING:
+    class OpenGame(Door, Game):
+        """A game with the door open, for the type checker (each game class gets its own)."""
+else:
+    OpenGame = Game
+
+
+_DOOR_CLASSES: dict[type, type] = {}
+
+
+def door_class(kind: type) -> type:
+    """`kind` with the Door methods: a subclass of the same name (made once per class), so the
+    game is still the same kind of game to every isinstance check and printout; a class with
+    the door open already is its own."""
+    if issubclass(kind, Door):
+        return kind
+    if kind not in _DOOR_CLASSES:
+        _DOOR_CLASSES[kind] = type(kind.__name__, (Door, kind), {
+            "__module__": kind.__module__, "__qualname__": kind.__qualname__, "__doc__": kind.__doc__})
+    return _DOOR_CLASSES[kind]
+
+
+def open_game(game: Game) -> OpenGame:
+    """`game` itself (a Game, as the engine or a plug-in built it) with the front door's
+    methods: its class becomes a subclass of its own with the Door mixed in, so everything
+    that held the game holds the same object, unchanged but for the new methods."""
+    door.game(game)
+    game.__class__ = door_class(type(game))
+    return cast(OpenGame, game)
+
+
+def make_game(spec: str) -> OpenGame:
+    """The game written `spec` (arena.games.make_game: built once, cached) with the door open."""
+    return open_game(build_game(spec))
 
 
 def guesser_of(guesser: Any, name: str = "guesser"):

@@ -79,6 +79,22 @@ class Greedy(GuesserProtocol):
     def openers_for(self, game: Game) -> tuple[Index, ...]:
         return ()
 
+    def greedy_rule(self) -> Greedy:
+        """This rule (the hook by which arena.levels grows a greedy guesser's tree compiled)."""
+        return self
+
+    def compiled_how(self) -> str | None:
+        """The compiled reduction of this rule's key (arena.kernels.REDUCTIONS), or None."""
+        if self.metric.fused is None:
+            return None
+        return self.metric.fused[0] if self.exact else self.metric.fused[1]
+
+    def compiled_numbers(self) -> tuple[int, int, int, int]:
+        """The rule as arena.kernels.choose_nodes reads it: (pool is every guess, small, ties
+        prefer a possible secret, integer keys)."""
+        return (int(self.values["pool"] == "all"), int(self.values["small"]),
+                int(self.values["tiebreak"] == "consistent"), int(self.exact))
+
     def guess(self, game: Game, state: State) -> Index:
         return self.choose(game, state)
 
@@ -97,9 +113,7 @@ class Greedy(GuesserProtocol):
 
     def fused_keys(self, game: Game, pool: np.ndarray | None, candidates: Indexes):
         """(keys, largest class) of every guess by the game's compiled loop, or None (numpy)."""
-        if self.metric.fused is None:
-            return None
-        how = self.metric.fused[0] if self.exact else self.metric.fused[1]
+        how = self.compiled_how()
         if how is None:
             return None
         found = game.fused_keys(pool, candidates, how, *fused_tables(len(candidates), how == "float-entropy"))

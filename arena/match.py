@@ -171,7 +171,7 @@ def play_match(game: Game, guesser: GuesserProtocol, chooser: ChooserProtocol, s
     counted = (0, 0) if game.determined(candidates) else None
     misses, solved, lost = 0, False, False
     while not _is_over(game, state):
-        if stop_at_strikes and game.strikes and misses >= game.strikes:
+        if stop_at_strikes and game.loses(misses):
             lost = True
             break
         if len(turns) >= max_turns:
@@ -319,7 +319,7 @@ class MatchEvaluation(Evaluation):
             return self._frame(np.broadcast_to(self._secret_names(), self._kept().shape), self.chooser)
         if self.finals is None:
             self._kept()  # says why: too many games to keep
-        names = np.append(self._secret_names(), None)  # -1, a game that ended on no secret: None
+        names = np.append(self._secret_names(), np.array([None], dtype=object))  # -1, a game that ended on no secret: None
         return self._frame(names[self.finals], self.chooser)
 
     def to_json(self) -> dict:
@@ -352,7 +352,7 @@ def evaluate_against(game: Game, guesser, chooser, repeat: int = 1, seed: int = 
     rows = repeat if random else 1
     adversary = traits.adversary
     columns = game.openings(game.all_secrets) if adversary else [("", game.all_secrets)]
-    stream = Streamed(len(columns), rows, bool(game.strikes))
+    stream = Streamed(len(columns), rows, game.rules.strikes)
     finals, matches = [], []
     for chunk in repetition_chunks(rows, len(columns)):  # a block of repetitions at a time: memory stays flat
         guesses = np.zeros((len(chunk), len(columns)), dtype=np.int64)
@@ -366,10 +366,10 @@ def evaluate_against(game: Game, guesser, chooser, repeat: int = 1, seed: int = 
                 ended[i, k] = -1 if match.secret is None else match.secret
                 if rows * len(columns) <= KEEP_MATCHES:
                     matches.append(match)
-        stream.add(guesses, misses if game.strikes else None)
+        stream.add(guesses, misses if game.rules.strikes else None)
         if stream.keeping:
             finals.append(ended)
-    limits = tuple(strikes or ((game.strikes,) if game.strikes else ()))
+    limits = tuple(strikes or game.default_strikes())
     return MatchEvaluation(game.spec, _name(guesser), seconds=time.perf_counter() - start,
                            seed=seed if random else None, strikes=limits, **stream.fields(),
                            chooser=_name(chooser), openings=tuple(label for label, _ in columns),

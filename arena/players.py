@@ -74,6 +74,12 @@ class GuesserProtocol(AgentProtocol, Protocol):
         at a time (arena.levels); None (the default) grows it node by node."""
         return None
 
+    def greedy_rule(self) -> Any:
+        """The greedy rule (arena.greedy.Greedy) this guesser plays, if it is one: on a big
+        table its tree is then grown a level at a time by compiled code (arena.levels); None
+        (the default) grows it node by node."""
+        return None
+
 
 class ChooserProtocol(AgentProtocol, Protocol):
     """A chooser: it starts a game (a committed one draws its secret), picks the opening, and

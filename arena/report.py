@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import DEFAULT_TOLERANCE, _FORMATS, Cell, Config, _figure_kind, agrees, parse_config
+from .config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, known_kind, figure_kind, agrees, parse_config
 from .errors import ArenaError
 from .frames import pandas
 from .payoff import Payoff, default, loss_limits, lost, payoff
@@ -50,7 +50,7 @@ def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None 
     missing = [k for k in cell.published if k not in ours]
     if missing:
         return Result(cell, ours, seconds, False, f"no figure {missing[0]!r} for this game")
-    verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[_figure_kind(k)]))
+    verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[known_kind(k)]))
                 for k, v in cell.published.items()]
     return Result(cell, ours, seconds, all(verdicts) if verdicts else None, histogram=histogram,
                   misses_histogram=misses_histogram)
@@ -103,7 +103,7 @@ class Report:
     def figures(self) -> list[str]:
         """The columns: total, mean, worst, then any other figure a row published or we measured."""
         seen = {k for r in self.results for k in [*r.cell.published, *r.ours]}
-        lost = sorted((k for k in seen if _figure_kind(k) == "lost"), key=lambda k: int(k[4:]))
+        lost = sorted((k for k in seen if figure_kind(k) == "lost"), key=lambda k: int(k[4:]))
         return ["total", "mean", "max"] + [k for k in ("misses", "misses_max") if k in seen] + lost
 
     def table(self, cells: bool = True) -> str:
@@ -139,7 +139,7 @@ class Report:
             if r.cell.note:
                 lines.append(f"  note on '{r.cell.label}': {r.cell.note}")
         checked = [r for r in self.results if r.agree is not None]
-        done = f"{sum(r.agree for r in checked)} of {len(checked)} published rows reproduced; " if checked else ""
+        done = f"{sum(bool(r.agree) for r in checked)} of {len(checked)} published rows reproduced; " if checked else ""
         failed = sum(r.error is not None and r.status != "not run" for r in self.results)
         missing = sum(r.status == "not run" for r in self.results)
         lines.append(done + f"{len(self.results)} cells" + (f", {failed} failed" if failed else "") +
@@ -310,8 +310,9 @@ class Report:
         rows.sort(key=lambda row: (row["game"], row["chooser"], row["mean"]))
         place: dict[tuple[str, str], int] = {}
         for row in rows:
-            place[row["game"], row["chooser"]] = place.get((row["game"], row["chooser"]), 0) + 1
-            row["rank"] = place[row["game"], row["chooser"]]
+            where = (str(row["game"]), str(row["chooser"]))
+            place[where] = place.get(where, 0) + 1
+            row["rank"] = place[where]
         return rows
 
     def ranking_frame(self, game: str | None = None):
@@ -406,7 +407,7 @@ def _figure(key: str, value: Any, repeat: int = 1) -> str:
         return ""
     if isinstance(value, str):
         return value
-    fmt = _FORMATS[_figure_kind(key)]
-    if key == "total" and repeat > 1 or _figure_kind(key) == "lost" and value != int(value):
+    fmt = FIGURE_FORMATS[known_kind(key)]
+    if key == "total" and repeat > 1 or figure_kind(key) == "lost" and value != int(value):
         fmt = ",.1f"  # an average over repetitions
     return format(int(value) if fmt.endswith("d") else value, fmt)

@@ -123,3 +123,8 @@ def plus_list(text: str, where: str) -> tuple[str, ...]:
 
 
 plus_list.__name__ = "A+B"
+
+
+#: The fixed first guesses a guesser may be given (every Guesser declares it; the `optimal`
+#: agent's spec, arena.optimal.params, names it).
+OPENERS = Param("openers", plus_list, (), "fixed first guesses, joined by + (e.g. 1122+3344)")

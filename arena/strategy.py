@@ -112,7 +112,7 @@ class Tree:
         """Each secret's cost as a pandas DataFrame: columns secret, guesses, misses (misses
         <NA> where they do not count), one row per secret the tree covers, in secret order."""
         covered = self.secrets
-        misses = self.misses[covered] if self.game.strikes else None
+        misses = self.misses[covered] if self.game.rules.strikes else None
         return frame({"secret": [self.game.secrets[s] for s in covered], "guesses": self.guesses[covered],
                       "misses": counts(misses, len(covered))})
 

@@ -20,7 +20,7 @@ import numpy as np
 from .errors import ArenaError, RuleBreak
 from .game import Game, Index, Indexes, Reply
 from .games import make_game
-from .levels import can_grow_by_levels, grow_by_levels
+from .levels import can_grow_by_levels, can_grow_compiled, grow_by_levels, grow_compiled
 from .players import GuesserProtocol
 from .state import State
 from .strategy import Node, Tree
@@ -46,6 +46,8 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
     secrets = game.all_secrets if secrets is None else np.asarray(secrets)
     if can_grow_by_levels(game, guesser):
         return grow_by_levels(game, guesser, secrets)
+    if can_grow_compiled(game, guesser):
+        return grow_compiled(game, guesser, secrets)
     guesses = np.zeros(len(game.secrets), dtype=np.int64)
     misses = np.zeros(len(game.secrets), dtype=np.int64)
 

@@ -3,7 +3,11 @@
 The test reads every module of `arena` and `agents` with `ast` (nothing is imported) and builds
 the graph of project imports, module to module: `from .x import y` is an edge to `pkg.x`, or to
 `pkg.x.y` when `y` is itself a module; importing `a.b.c` also imports the packages `a` and `a.b`,
-so those are edges too (except the importer's own ancestors, which are loaded before it).
+so those are edges too (except the importer's own ancestors, which are loaded before it). Loading
+a package runs its top-level code only: such an edge goes to the package as loaded (`arena
+(loaded)`: its top-level imports), while `from arena import make_game` asks the package itself
+for a name, an edge to the whole of it, function-level imports included (the package's
+`__getattr__` loads the front door only when `make_game` is asked for).
 
 The rules:
 
@@ -18,11 +22,10 @@ The rules:
     library is loaded only when used) but never to hide a cycle. An import inside a function of
     a third-party library that is not part of the standard library or numpy says so with a
     `# lazy: heavy` comment on its line.
-(d) The front door, the one exception to (a) and (c): arena/frontdoor.py is a top layer (like
-    the command line: it may import agents), and the Game methods of the same names
-    (`game.evaluate("knuth")`, ...) reach it through function-level imports marked
-    `# front door: upward by design`. Those imports are left out of the graph of (c); the marker
-    is accepted in arena/game.py only, on imports of arena.frontdoor only, and inside functions.
+(d) The game users hold sits above the algorithms it offers (nashpy's Game does the same):
+    arena/frontdoor.py, a top layer like the command line, opens a game (`open_game`,
+    `arena.make_game`) with the methods evaluate, tree, optimal, equilibrium and rank, and
+    nothing below it imports it: there is no exception to (a) and (c).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -38,9 +42,8 @@ PACKAGES = ("arena", "agents")
 
 #: Modules that may turn spec strings into agents (import `agents`).
 FRONT = ("arena.cli", "arena.commands", "arena.config", "arena.report", "arena.tournament", "arena.frontdoor")
-#: The marker of the engine's one upward import (rule d), and where it may be.
-FRONT_DOOR = "# front door: upward by design"
-FRONT_DOOR_FROM, FRONT_DOOR_TO = "arena.game", "arena.frontdoor"
+#: The node of a package as loaded (its top-level code run), beside the package's own node.
+LOADED = " (loaded)"
 #: Third-party imports that need no `# lazy: heavy` mark inside a function.
 LIGHT = {"numpy"}
 
@@ -81,15 +84,30 @@ def resolve(importer: str, node: ast.ImportFrom | ast.Import) -> list[str]:
     return found
 
 
-def with_ancestors(importer: str, target: str) -> list[str]:
-    """`target` and the packages above it that importing it loads (not the importer's own)."""
+def with_ancestors(importer: str, target: str) -> list[tuple[str, bool]]:
+    """`target` and the packages above it that importing it loads (not the importer's own), each
+    with whether it is only loaded (a package above the target) rather than asked for a name."""
     parts = target.split(".")
     mine = {".".join(importer.split(".")[:k]) for k in range(1, importer.count(".") + 2)}
-    return [m for m in (".".join(parts[:k]) for k in range(1, len(parts) + 1)) if m in MODULES and m not in mine]
+    return [(m, m != target) for m in (".".join(parts[:k]) for k in range(1, len(parts) + 1))
+            if m in MODULES and m not in mine]
 
 
-def imports(name: str) -> list[tuple[str, bool, ast.AST, str]]:
-    """(target module, at top level?, node, source line) for each project import of a module."""
+class Import(NamedTuple):
+    module: str  # the project module imported
+    top: bool  # at the module's top level (else inside a function)
+    node: ast.AST
+    line: str  # the source line
+    loads: bool  # only loads `module`, a package above the one imported: runs its top-level code
+
+    @property
+    def node_name(self) -> str:
+        """The graph's node this import reaches: the module, or the package as loaded."""
+        return self.module + LOADED if self.loads else self.module
+
+
+def imports(name: str) -> list[Import]:
+    """Each project import of a module, one per module it loads."""
     source = MODULES[name].read_text(encoding="utf-8")
     tree = ast.parse(source)
     lines = source.splitlines()
@@ -106,9 +124,9 @@ def imports(name: str) -> list[tuple[str, bool, ast.AST, str]]:
         else:
             continue
         for target in targets:
-            for module in with_ancestors(name, target):
+            for module, loads in with_ancestors(name, target):
                 if module != name:
-                    found.append((module, id(node) in top, node, lines[node.lineno - 1]))
+                    found.append(Import(module, id(node) in top, node, lines[node.lineno - 1], loads))
     return found
 
 
@@ -132,10 +150,11 @@ def dynamic_targets(importer: str, call: ast.Call) -> list[str]:
 
 
 def graph(top_only: bool) -> dict[str, set[str]]:
-    """Module -> the modules it imports (at top level only, or all), the front door's marked
-    upward imports left out (rule d)."""
-    return {name: {m for m, top, _, line in imports(name) if (top or not top_only) and FRONT_DOOR not in line}
-            for name in MODULES}
+    """Module -> the modules it imports (at top level only, or all); a package also has a node
+    as loaded, whose edges are its top-level imports (what loading it runs)."""
+    edges = {name: {i.node_name for i in imports(name) if i.top or not top_only} for name in MODULES}
+    edges.update({name + LOADED: {i.node_name for i in imports(name) if i.top} for name in MODULES if is_package(name)})
+    return edges
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -184,7 +203,7 @@ def test_the_graph_sees_every_module():
 
 @pytest.mark.parametrize("name", [m for m in MODULES if m.startswith("arena") and not is_front(m)])
 def test_engine_and_solvers_never_import_agents(name):
-    bad = [line.strip() for m, _, _, line in imports(name) if m.split(".")[0] == "agents"]
+    bad = [i.line.strip() for i in imports(name) if i.module.split(".")[0] == "agents"]
     assert not bad, f"{name} imports agents (agents depend on the engine, not the reverse): {bad}"
 
 
@@ -212,17 +231,23 @@ def test_heavy_imports_in_functions_are_marked():
     assert not unmarked, "mark these with `# lazy: heavy`:\n" + "\n".join(unmarked)
 
 
-def test_the_front_door_is_the_only_upward_import():
-    """Rule (d): the marker only in arena/game.py, only inside functions, only on imports of
-    arena.frontdoor; and the game's front-door methods do reach it."""
-    marked = [(name, m, top) for name in MODULES for m, top, _, line in imports(name) if FRONT_DOOR in line]
-    assert marked, "the Game front-door methods import arena.frontdoor with the marker"
-    wrong = [(name, m, "top level" if top else "in a function") for name, m, top in marked
-             if name != FRONT_DOOR_FROM or m not in (FRONT_DOOR_TO, "arena") or top]
-    assert not wrong, f"`{FRONT_DOOR}` is for arena/game.py's function-level imports of arena.frontdoor only: {wrong}"
-    stray = [f"{name}:{n}" for name, path in MODULES.items() if name != FRONT_DOOR_FROM
-             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if FRONT_DOOR in line]
-    assert not stray, f"`{FRONT_DOOR}` outside arena/game.py: {stray}"
+def test_the_front_door_sits_above_what_it_offers():
+    """Rule (d): the front door imports the algorithms and the agents it offers, and nothing
+    below it imports it (the package `arena` only when asked for `make_game`)."""
+    edges = graph(top_only=False)
+    assert {"arena.evaluate", "arena.tree", "arena.match", "arena.games", "agents"} <= edges["arena.frontdoor"]
+    below = [name for name, targets in edges.items() if "arena.frontdoor" in targets
+             and not is_front(name) and name != "arena"]
+    assert not below, f"arena.frontdoor is the top layer; imported from below by {below}"
+    assert "arena.frontdoor" not in edges["arena" + LOADED], "loading the package must not load the front door"
+
+
+def test_loading_a_package_is_its_top_level_only():
+    """An import of arena.game loads the package `arena` (its top-level code), not the front
+    door its __getattr__ imports when asked for make_game; asking it for a name is an edge to all."""
+    probe = [i for i in imports("agents.base") if i.module == "arena"]
+    assert probe and all(i.loads for i in probe)
+    assert "arena.frontdoor" in graph(top_only=False)["arena"]
 
 
 #: The names of the costs (arena.costs.KINDS), as the architecture test reads them without
@@ -292,6 +317,40 @@ def test_the_miss_literal_test_sees_one():
     assert [line.split(": ", 1)[1] for line in miss_literals(source, "probe")] == ["replies == 0", "run_reply > 0"]
 
 
+def strike_flags(source: str, where: str) -> list[str]:
+    """A game's strike limit read as a yes/no (`if game.strikes`, `bool(game.strikes)`,
+    `x and game.strikes`, `not game.strikes`): whether misses are strikes is declared by the
+    game's rules (`game.rules.strikes`) and asked there."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.If, ast.IfExp, ast.While, ast.Assert)):
+            tests = [node.test]
+        elif isinstance(node, ast.BoolOp):
+            tests = node.values
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            tests = [node.operand]
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "bool":
+            tests = node.args
+        else:
+            continue
+        found += [f"{where}:{node.lineno}: {ast.unparse(t)}" for t in tests if isinstance(t, ast.Attribute)
+                  and t.attr == "strikes" and "game" in ast.unparse(t.value).lower()
+                  and not ast.unparse(t.value).endswith("rules")]
+    return found
+
+
+def test_strikes_are_asked_of_the_rules():
+    found = [line for path in MODULES.values()
+             for line in strike_flags(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "\n".join(found)
+
+
+def test_the_strike_flag_test_sees_one():
+    source = ("def f(game, k):\n    if game.strikes and k:\n        return bool(self.game.strikes)\n"
+              "    return game.rules.strikes or k >= game.strikes\n")
+    assert [line.split(": ", 1)[1] for line in strike_flags(source, "probe")] == ["game.strikes", "self.game.strikes"]
+
+
 #: The one module that may probe an agent's attributes: the registry checks that a class named
 #: by a Python path (module:Class) is an agent at all, before anything calls it.
 PROBES_ALLOWED = {"agents.registry"}
@@ -333,15 +392,21 @@ def test_dynamic_imports_are_in_the_graph():
 
 def test_no_private_name_is_imported_across_modules():
     """`from x import _name` reaches into another module's privates; a name two modules share
-    is public (arena/commands/common.py holds what the commands share). The config and report
-    pair and the command line's dask connection are left as they are (another change is
-    rewriting those modules)."""
-    allowed = {("arena.report", "_FORMATS"), ("arena.report", "_figure_kind"), ("arena.commands.optimal", "_connect")}
+    is public (arena/commands/common.py holds what the commands share)."""
     found = []
-    for name, path in MODULES.items():
+    for path in MODULES.values():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module != "__future__":
                 found += [f"{path.relative_to(ROOT)}:{node.lineno}: {alias.name}" for alias in node.names
-                          if alias.name.startswith("_") and not alias.name.startswith("__")
-                          and (name, alias.name) not in allowed]
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
     assert not found, "\n".join(found)
+
+
+#: The most lines a module of the packages may have: past it, a module holds more than one idea.
+MAX_LINES = 600
+
+
+def test_no_module_is_over_the_line_limit():
+    long = {str(path.relative_to(ROOT)): n for path in MODULES.values()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"split these modules (at most {MAX_LINES} lines each): {long}"

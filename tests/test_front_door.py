@@ -1,4 +1,4 @@
-"""The front door: each Game method gives what the free function it wraps gives (arena/frontdoor.py)."""
+"""The front door: each method of the game users hold gives what the free function it wraps gives (arena/frontdoor.py)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from agents import make_chooser, make_guesser
+from arena import make_game, open_game
 from arena.equilibrium import solve_restricted
 from arena.errors import ArenaError
 from arena.evaluate import evaluate
-from arena.games import make_game
 from arena.match import evaluate_against
 from arena.optimal import optimal_tree
 from arena.tree import grow_tree
@@ -74,3 +74,22 @@ def test_rank_is_the_order_arena_rank_prints(capsys):
     assert [r.split()[1] for r in rows] == [g for g, _ in ranked]
     with pytest.raises(ArenaError, match="unknown metric"):
         game.rank("nonsense")
+
+
+def test_the_door_opens_the_engine_game_itself():
+    """arena.make_game is the registry's game (the same object, cached) with the door open:
+    still its own kind of game, and the engine's Game has no front-door method."""
+    import pickle
+
+    from arena.game import Game
+    from arena.games import make_game as build_game
+    from arena.games.mastermind import Mastermind
+
+    engine = build_game("mastermind:pegs=2,colors=4")
+    game = make_game("mastermind:pegs=2,colors=4")
+    assert game is engine and isinstance(game, Mastermind) and type(game).__name__ == "Mastermind"
+    assert open_game(game) is game and not hasattr(Game, "evaluate")
+    again = pickle.loads(pickle.dumps(game))
+    assert again.evaluate("knuth").total == game.evaluate("knuth").total
+    with pytest.raises(ArenaError, match="must be a game"):
+        open_game("mastermind")

@@ -22,7 +22,7 @@ from arena import evaluate as evaluate_module
 from arena import make_game
 from arena.errors import ArenaError
 from arena.evaluate import Sums, evaluate
-from arena.game import code_dtype
+from arena.feedback import code_dtype
 from arena.games import mastermind
 from arena.match import evaluate_against
 from arena.tournament.tally import Tally
@@ -70,7 +70,7 @@ def test_the_mastermind_code_cap_is_the_memory_budget(monkeypatch):
     assert n == 32_768 and mastermind.code_count(4, 10, False) == 5040
     needed = 2 * n * n + mastermind.build_bytes(n, 5, 8)
     assert 2 * 2**30 < needed < 3 * 2**30
-    from arena.game import check_table_memory
+    from arena.feedback import check_table_memory
     monkeypatch.setenv("ARENA_MEMORY_LIMIT", "6G")
     check_table_memory("mastermind:pegs=5,colors=8", n, n, 1, mastermind.build_bytes(n, 5, 8))
     monkeypatch.setenv("ARENA_MEMORY_LIMIT", "1G")  # over the budget: computed on the fly
@@ -101,13 +101,13 @@ def test_a_word_file_bigger_than_the_budget_is_refused(monkeypatch, tmp_path):
 def test_partition_counts_in_column_blocks_count_the_same(monkeypatch, mastermind, jotto):
     """The pool is counted a block of columns at a time (so a big game's keys stay small):
     any block size gives the same counts."""
-    import arena.game as game_module
+    import arena.feedback as feedback_module
     rng = np.random.default_rng(5)
     cases = [(mastermind, None, mastermind.all_secrets),
              (mastermind, np.sort(rng.choice(1296, 300, replace=False)), np.sort(rng.choice(1296, 500, replace=False))),
              (jotto, None, np.sort(rng.choice(len(jotto.secrets), 40, replace=False)))]
     whole = [g.partition_counts(pool, cands) for g, pool, cands in cases]
-    monkeypatch.setattr(game_module, "CHUNK", 1000)
+    monkeypatch.setattr(feedback_module, "CHUNK", 1000)
     for (g, pool, cands), expected in zip(cases, whole):
         assert np.array_equal(g.partition_counts(pool, cands), expected)
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import arena.game
+import arena.feedback
 import arena.games.jotto
 import arena.games.mastermind
 from agents import make_guesser
@@ -35,7 +35,7 @@ def build(spec: str, monkeypatch, how: str):
     """A fresh game: `numpy` (small-game path), `compiled` (numba table and counts) or `fly`."""
     monkeypatch.delenv("ARENA_MEMORY_LIMIT", raising=False)
     cells = 1 if how == "compiled" else 2**23
-    for module in (arena.game, arena.games.mastermind, arena.games.jotto):
+    for module in (arena.feedback, arena.games.mastermind, arena.games.jotto):
         monkeypatch.setattr(module, "COMPILED_CELLS", cells)
     for module in (arena.games.mastermind, arena.games.jotto):  # as if the table were over the budget
         monkeypatch.setattr(module, "fits_in_memory", lambda nbytes: how != "fly")
@@ -210,7 +210,7 @@ def test_a_pool_in_any_order_is_counted_guess_by_guess(monkeypatch):
     middle = rng.permutation(np.arange(1, 124))
     for pool in (np.concatenate(([0], middle, [124])), np.r_[0, np.full(123, 7), 124]):
         S = np.sort(rng.choice(125, 40, replace=False))
-        want = game._counts_in_chunks(pool, S)
+        want = game.feedback.counts_in_chunks(pool, S)
         assert np.array_equal(game.partition_counts(pool, S), want)
         ikeys, _, largest = game.fused_keys(pool, S, "largest", *fused_tables(len(S)))
         assert np.array_equal(ikeys, want.max(axis=1)) and np.array_equal(largest, want.max(axis=1))

@@ -329,3 +329,14 @@ def test_the_optimal_table_stops_at_two_guesses_unless_asked(capsys):
     table = lambda text: [line for line in text.splitlines() if line.startswith("|") or line.startswith(" ")]
     assert "--full for all" not in full and len(table(full)) == len(table(out)) + left
     assert all(row.count("|") < 2 for row in table(out))  # fewer than two guesses deep: one reply at most
+
+
+@pytest.mark.parametrize("settings", [("all", "average", None, None, ()), ("consistent", "worst", 5, "lost", ("ab", "cd")),
+                                      ("all", "average", 0, "guesses", ("1122",))])
+def test_agent_spec_names_the_agent_with_its_own_parameters(settings):
+    """The solver names the `optimal` agent with the parameters the agent declares (one place,
+    arena.optimal.params): the spec builds that agent, which writes it back the same."""
+    from arena.optimal.params import agent_spec
+
+    spec = agent_spec(*settings)
+    assert make_guesser(spec).label == spec

@@ -132,3 +132,11 @@ def test_no_module_outside_the_games_tests_which_game_it_has():
             continue
         found += [f"{name}:{i}" for i, line in enumerate(path.read_text().splitlines(), 1) if KIND_TEST.search(line)]
     assert not found, found
+
+
+def test_strikes_are_declared_by_the_rules():
+    """Whether a miss is a strike is the rules' to say; the limit is only a number."""
+    hangman, mastermind = make_game("hangman:length=5,first=50,strikes=3"), make_game("mastermind:pegs=2,colors=3")
+    assert hangman.rules.strikes and hangman.default_strikes() == (3,)
+    assert hangman.loses(3) and not hangman.loses(2)
+    assert not mastermind.rules.strikes and mastermind.default_strikes() == () and not mastermind.loses(99)

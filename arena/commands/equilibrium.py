@@ -13,7 +13,6 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import ArenaError
-from ..optimal.progress import ProgressLine, is_terminal
 from ..outfile import print_json
 
 METHODS = ("oracle", "enumerate")
@@ -59,6 +58,8 @@ def solve(args):
             raise ArenaError(str(e)) from None
     if args.time_limit is None:
         warn_if_long(game, args.no_symmetry)
+    from ..optimal.progress import ProgressLine, is_terminal  # arena.optimal: only for this command
+
     terminal = is_terminal(sys.stderr) and not args.json
     search_line = ProgressLine("arena equilibrium: best response", enabled=terminal)
     progress = None

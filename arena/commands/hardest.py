@@ -37,14 +37,14 @@ def cmd_hardest(args) -> None:
     game = make_game(args.game)
     result = evaluate(game, playing_guesser(args.guesser, "hardest"), repeat=args.repeat, seed=args.seed)
     rows = hardest(result, args.top)
-    strikes = game.strikes
+    strikes = game.rules.strikes
     print(f"hardest secrets of {game.spec} for {result.guesser}"
           + (f" (worst of {result.repeat} repetitions)" if result.repeat > 1 else ""))
     head = f"{'rank':>4}  {'secret':<24}" + (f" {'misses':>6}" if strikes else "") + f" {'guesses':>7}"
     print(head)
     for rank, (secret, misses, guesses) in enumerate(rows, 1):
         line = f"{rank:>4}  {secret:<24}" + (f" {misses:>6}" if strikes else "") + f" {guesses:>7}"
-        print(line + ("  lost" if strikes and misses >= strikes else ""))
+        print(line + ("  lost" if game.loses(misses) else ""))
 
 
 def cmd_compare(args) -> None:
@@ -57,18 +57,18 @@ def cmd_compare(args) -> None:
     if args.plot:
         check_plot_file(args.plot)  # before the evaluations, not after them
     game = make_game(args.game)
-    limits = strike_limits(args.strikes) or ((game.strikes,) if game.strikes else ())
+    limits = strike_limits(args.strikes) or game.default_strikes()
     guessers = [playing_guesser(g, "compare") for g in args.guessers]  # every spec checked before any is played
     results = [evaluate(game, guesser, repeat=args.repeat, seed=args.seed, strikes=limits) for guesser in guessers]
     width = max(len(r.guesser) for r in results)
     head = f"{'guesser':<{width}} {'mean':>6} {'worst':>5}"
-    if game.strikes:
+    if game.rules.strikes:
         head += f" {'misses':>6} {'worst':>5}" + "".join(f" {'lost@' + str(k):>9}" for k in limits)
     print(f"{game.spec}: {len(game.secrets):,} secrets")
     print(head + f" {'seconds':>8}")
     for r in results:
         line = f"{r.guesser:<{width}} {r.mean:>6.3f} {r.max:>5}"
-        if game.strikes:
+        if game.rules.strikes:
             line += f" {r.misses_mean:>6.3f} {r.misses_max:>5}" + "".join(f" {r.lost(k):>9,}" for k in limits)
         print(line + f" {r.seconds:>8.2f}")
     if args.plot:

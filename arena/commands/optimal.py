@@ -175,8 +175,8 @@ def dask_client(args):
         raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
     if not args.scheduler:
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-    from ..tournament.runner import _connect
-    return _connect(Client, args.scheduler)
+    from ..tournament.runner import connect_dask
+    return connect_dask(Client, args.scheduler)
 
 
 def split_lines(tree) -> list[str]:

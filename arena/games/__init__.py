@@ -22,7 +22,6 @@ import pkgutil
 import time
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from importlib.metadata import entry_points
 from types import ModuleType
 
 from ..digests import file_digest, is_file
@@ -56,6 +55,14 @@ def builtin() -> dict[str, GameType]:
         if isinstance(kind, GameType):
             table[kind.name] = kind
     return table
+
+
+def entry_points(group: str):
+    """The installed entry points of `group` (importlib.metadata, imported only when a name is not
+    a built-in game: it costs start-up time)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def _plugin_names() -> list[str]:

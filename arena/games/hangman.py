@@ -25,16 +25,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import (
-    Game,
-    GameType,
-    Index,
-    Indexes,
-    Reply,
-    Rules,
-    check_table_memory,
-    code_dtype,
-)
+from ..feedback import check_table_memory, code_dtype
+from ..game import Game, GameType, Index, Indexes, Reply, Rules
 from ..spec import Param
 from ..words import Dropped, read_words
 

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..codes import NO_HIT, letter_codes, symbol_tallies
 from ..errors import ArenaError
-from ..game import CHUNK, COMPILED_CELLS, Game, GameType, OnTheFly, check_on_the_fly_memory
+from ..feedback import CHUNK, COMPILED_CELLS, OnTheFly, check_on_the_fly_memory
+from ..game import Game, GameType
 from ..resources import fits_in_memory
 from ..spec import Param
 from ..words import Dropped, read_words

@@ -19,7 +19,8 @@ import re
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import CHUNK, COMPILED_CELLS, Game, GameType, OnTheFly, check_on_the_fly_memory
+from ..feedback import CHUNK, COMPILED_CELLS, OnTheFly, check_on_the_fly_memory
+from ..game import Game, GameType
 from ..resources import fits_in_memory
 from ..spec import Param
 from .mastermind_symmetry import MastermindSymmetry, type_firsts
@@ -128,11 +129,11 @@ class Mastermind(Game):
         self.pegs, self.colors, self.alphabet = pegs, colors, alphabet[:colors]
         self.codes_array = all_codes(pegs, colors, repeats)
         labels = ["".join(self.alphabet[c] for c in row) for row in self.codes_array]
-        table, codes = self.feedback(dense)
+        table, codes = self.reply_table(dense)
         super().__init__(spec, labels, labels, table, pegs * (pegs + 1), np.arange(len(labels)),
                          symmetric=True, codes=codes)
 
-    def feedback(self, dense: bool) -> tuple[np.ndarray | OnTheFly, np.ndarray | None]:
+    def reply_table(self, dense: bool) -> tuple[np.ndarray | OnTheFly, np.ndarray | None]:
         """The table F[g, s] = black * (pegs + 1) + white and the replies that occur (None: read
         them off the table): numpy for small games, the compiled loop of arena.kernels for big
         ones (pegs * black + common: the same codes), or, when the table would not fit the

@@ -106,8 +106,9 @@ class Stabilizer:
             return self
         history = tuple(sorted(self.history + (guess,)))
         if history not in self.shared:
-            child = Stabilizer(self.game, history, self.invariant, self.shared, self.extend(guess))
-            if child.trivial():  # with equal weights its nodes may still exchange dead colours
+            made = Stabilizer(self.game, history, self.invariant, self.shared, self.extend(guess))
+            child: Stabilizer | None = made
+            if made.trivial():  # with equal weights its nodes may still exchange dead colours
                 child = None if self.invariant is not None else self.shared.setdefault(
                     "identity", Identity(self.game, self.shared))
             self.shared[history] = child
@@ -179,9 +180,9 @@ class Stabilizer:
         """A boolean per code: is it its orbit's representative? None if the group is trivial."""
         if self._mask is None:
             self._mask = self._compute_mask()
-        return None if self._mask is False else self._mask
+        return self._mask if isinstance(self._mask, np.ndarray) else None  # False: trivial
 
-    def _compute_mask(self):
+    def _compute_mask(self) -> np.ndarray | bool:
         if not self.history and self.invariant is None:
             return self.type_minima()
         forced = self.forced_elements()
@@ -192,7 +193,7 @@ class Stabilizer:
             canonical = self.relabelled(unused)
             images = np.stack([canonical[self.index_of(self.apply(f))] for f in forced])
         else:
-            rep = self.explicit_minimum(forced, unused)
+            rep = self.explicit_minimum(forced, unused, self.invariant)
             if rep is None:
                 return False
             return rep == np.arange(len(rep))
@@ -235,12 +236,13 @@ class Stabilizer:
         """F of the history, every position permutation tried (the root's, or a history given whole)."""
         out = []
         for tau in itertools.permutations(range(self.game.pegs)):
-            pi: tuple[int, ...] | None = (-1,) * self.game.colors
+            pi: tuple[int, ...] = (-1,) * self.game.colors
             for h in self.history:
-                pi = _extended(pi, tau, self.shared["codes"][h])
-                if pi is None:
+                extended = _extended(pi, tau, self.shared["codes"][h])
+                if extended is None:
                     break
-            if pi is not None:
+                pi = extended
+            else:
                 out.append((tau, pi))
         return out
 
@@ -288,7 +290,7 @@ class Stabilizer:
         dense, powers = self.shared["index"]
         return dense[codes.astype(np.int64) @ powers]
 
-    def explicit_minimum(self, forced, unused) -> np.ndarray | None:
+    def explicit_minimum(self, forced, unused, invariant: np.ndarray) -> np.ndarray | None:
         """The least image of every code over the elements of G_H that preserve the invariant
         (they form a subgroup), or None if only the identity does."""
         free_perms = [tuple(unused)]
@@ -303,11 +305,11 @@ class Stabilizer:
             moved = codes[:, list(tau)]
             # most elements move some probe code to a different weight: test those first, cheaply
             near = self.index_of(maps[:, moved[probe]])
-            maps = maps[(self.invariant[near] == self.invariant[probe]).all(axis=1)]
+            maps = maps[(invariant[near] == invariant[probe]).all(axis=1)]
             if len(maps) == 0:
                 continue
             images = self.index_of(maps[:, moved])  # (maps, codes)
-            keep = (self.invariant[images] == self.invariant).all(axis=1)
+            keep = (invariant[images] == invariant).all(axis=1)
             if keep.any():
                 np.minimum(least, images[keep].min(axis=0), out=least)
                 kept += int(keep.sum())

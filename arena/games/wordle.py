@@ -47,7 +47,8 @@ import numpy as np
 
 from ..codes import letter_codes, symbol_tallies
 from ..errors import ArenaError
-from ..game import CHUNK, Game, GameType, Index, Indexes, Reply, Rules, check_table_memory, code_dtype
+from ..feedback import CHUNK, check_table_memory, code_dtype
+from ..game import Game, GameType, Index, Indexes, Reply, Rules
 from ..spec import Param
 from ..words import Dropped, read_words
 

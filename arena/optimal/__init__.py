@@ -15,6 +15,8 @@ Modules, one idea each:
     solve      `optimal_tree`, the public entry: checks the arguments, seeds and runs the
                search, and returns its result as an arena.tree Tree (also after fixed
                openers: `openers=`)
+    params     the `optimal` agent's parameters, declared once (the agent takes them; the
+               solver names the agent that replays its trees with them: agent_spec)
     growing    the one tree grower of the exact search (grow_by): the optimal tree, a tree
                read off a depth proof, a search's best guesses
 

@@ -25,6 +25,7 @@ from ..tree import Node, Tree
 from ..weights import check_weights
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
+from .params import agent_spec
 from .progress import ProgressLine
 from .search import NO_LIMIT, Search, Timeout, stabilizer
 
@@ -451,17 +452,6 @@ def invariant(game: Game, S: Indexes, w: np.ndarray) -> np.ndarray:
     out = np.full(len(game.secrets), -1.0)
     out[S] = w[S]
     return out
-
-
-def agent_spec(pool: str, objective: str, max_guesses: int | None, cost: str | None = None,
-               openers: Sequence[str] = ()) -> str:
-    """The `optimal` agent's spec for these settings (non-default parameters only)."""
-    parts = [f"pool={pool}"] if pool != "all" else []
-    parts += [f"objective={objective}"] if objective != "average" else []
-    parts += [f"max={max_guesses}"] if max_guesses else []
-    parts += [f"cost={cost}"] if cost else []
-    parts += [f"openers={'+'.join(openers)}"] if openers else []
-    return "optimal" + (":" + ",".join(parts) if parts else "")
 
 
 def opener_indexes(game: Game, openers: Sequence[Index | str]) -> tuple[Index, ...]:

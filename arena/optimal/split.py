@@ -578,7 +578,8 @@ def _next_done(pending: dict, alive: Callable[[], bool] | None, no_worker_second
 def split_tree(result: SplitResult, time_limit: float | None = None):
     """The best tree the split found, put together from its pieces' subtrees (no search), as
     a SolvedTree carrying the split's value, proven bound and effort."""
-    from .solve import SolvedTree, agent_spec
+    from .params import agent_spec
+    from .solve import SolvedTree
 
     game, S = result.game, result.game.all_secrets
     if result.seed is not None:

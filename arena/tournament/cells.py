@@ -126,7 +126,7 @@ def files_read(cells) -> dict[str, str]:
     """File -> SHA-256 for every file any cell's game, chooser or guesser reads. (Games and word
     lists are cached per process by these contents too, so nothing built from an older version
     of a file is reused.)"""
-    names = set()
+    names: set[str] = set()
     for cell in cells:
         names.update(_names(cell))
     return {name: file_digest(name) for name in sorted(names)}

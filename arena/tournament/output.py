@@ -20,15 +20,16 @@ def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
     report.write_csv(written[0])
     written[1].write_text(report.table() + "\n\n" + report.summary() + "\n")
     if plots:
-        for game, grid in report.grids().items():
+        for game, (choosers, guessers, cells) in report.grids().items():
             pay = report.payoff_for(game)
             written.append(out / f"heatmap-{_slug(game)}.png")
-            heat_map(game, *grid, written[-1], pay)
+            heat_map(game, choosers, guessers, cells, written[-1], pay)
             written.append(out / f"histograms-{_slug(game)}.png")
-            histograms(game, *grid, written[-1], MISSES if pay is MISSES else GUESSES)
+            histograms(game, choosers, guessers, cells, written[-1], MISSES if pay is MISSES else GUESSES)
             if game in report.mixes:
                 written.append(out / f"equilibrium-{_slug(game)}.png")
-                equilibrium_mixes(game, *report.mixes[game], written[-1], pay)
+                mix_choosers, row, mix_guessers, column, value = report.mixes[game]
+                equilibrium_mixes(game, mix_choosers, row, mix_guessers, column, value, written[-1], pay)
     return written
 
 

@@ -46,9 +46,9 @@ def context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context()
 
 
-def timed_out(timeout: float, seconds: float) -> Result:
-    """A task killed at its deadline."""
-    return "failed", None, f"timed out after {timeout:g} s", seconds
+def timed_out(timeout: float | None, seconds: float) -> Result:
+    """A task killed at its deadline (`timeout` seconds after it started)."""
+    return "failed", None, f"timed out after {timeout:g} s" if timeout is not None else "timed out", seconds
 
 
 def died(exitcode: int | None, seconds: float) -> Result:
@@ -278,7 +278,7 @@ def play_in_child(play: Play, task: Any, timeout: float | None) -> Result:
 
 def _read_until(fd: int, deadline: float | None) -> tuple[bytes, bool]:
     """Everything written to `fd` until end-of-file (True) or the deadline passes (False)."""
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:

@@ -17,7 +17,7 @@ import os
 import sys
 import time
 import traceback
-from typing import Callable, Iterable
+from typing import Callable, Generator
 
 from agents import make_chooser, make_guesser
 from agents.registry import agent_fault
@@ -103,7 +103,7 @@ def run_tasks(tasks: list[Task], on_done: Report, workers: int = 1, backend: str
 
 
 def _each_result(tasks: list[Task], workers: int, backend: str, scheduler: str | None,
-                 timeout: float | None) -> Iterable[tuple[Task, tuple]]:
+                 timeout: float | None) -> Generator[tuple[Task, tuple], None, None]:
     if not tasks:
         return
     games = sorted({t.game for t in tasks})
@@ -129,7 +129,7 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     if timeout is not None and not hasattr(os, "fork"):
         raise ArenaError("a task time limit on Dask needs workers that can fork (Linux or macOS)")
-    client = _connect(Client, scheduler)
+    client = connect_dask(Client, scheduler)
     try:
         client.run(_warm, games)
         play = play_task if timeout is None else functools.partial(_play_in_child, timeout=timeout)
@@ -192,7 +192,7 @@ def _as_long_as_workers(client, finished):
 
 
 def _check_address(scheduler: str, example: str) -> None:
-    """Refuse a malformed scheduler address before any Client is built (see _connect)."""
+    """Refuse a malformed scheduler address before any Client is built (see connect_dask)."""
     from distributed.comm import parse_address  # lazy: heavy
     from distributed.comm.addressing import parse_host_port  # lazy: heavy
     from distributed.comm.registry import get_backend  # lazy: heavy
@@ -206,7 +206,7 @@ def _check_address(scheduler: str, example: str) -> None:
         raise ArenaError(f"--scheduler {scheduler!r} is not a scheduler address ({e}); {example}") from None
 
 
-def _connect(client, scheduler: str):
+def connect_dask(client, scheduler: str):
     """A Dask client of `scheduler`; one line for an address that is malformed or unreachable.
 
     A Client that fails half-built is finalised at once (gc.collect): left to the garbage

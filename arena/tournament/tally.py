@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ArenaError
 
@@ -83,7 +83,7 @@ class Tally:
         if self.secret_guesses is not None:
             out["worst_secret"] = max(self.secret_guesses) / self.repeat
         if self.misses is not None:
-            out |= {"misses": self.misses / self.games, "misses_max": self.misses_worst}
+            out |= {"misses": self.misses / self.games, "misses_max": cast(int, self.misses_worst)}  # set with misses
             if self.repeat > 1:
                 out["misses_se"] = standard_error(self.misses, self.misses_rep_sq or 0, self.repeat, self.games)
             if self.secret_misses is not None:

@@ -9,7 +9,8 @@ The modules, from the top:
               (the slot bound of ../bounds.py); the lazy order of the guesses
     closures  small sets closed, or bounded from their candidates, without scoring a pool
     misses    the costs of games that end when the secret is determined (Hangman): misses,
-              lost games and guesses until determined, their bounds and guess values
+              lost games and guesses until determined, a class each with its bounds, and
+              the value of a guess under them
     depth     depth limits: fits, the worst case, and the bounds proven at the root
     cache     the bounded cache (keys, byte budget, forgetting the older half)
     allowed   hard mode: the guesses the rules still allow on a path

@@ -93,7 +93,7 @@ from .allowed import Allowed, HardMode
 from .cache import CACHE_SHARE, CLOSED, Caches
 from .closures import Closures
 from .depth import DepthLimits
-from .misses import MissBounds
+from .misses import BOUNDS, MissBounds
 from .scoring import Scoring, sorted_lazily
 from .state import NO_LIMIT, Stats, Timeout
 
@@ -141,8 +141,8 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         #: a secret costs its weight once its misses reach `max_guesses` (the strikes: a lost
         #: game), and nothing otherwise
         self.lost = paid is not self.cost
-        #: every guess is paid (guesses until determined), not only the misses
-        self.every_guess = self.misses and paid.pays_every_guess
+        #: the bounds of the cost where the game ends when the secret is determined (misses.py)
+        self.until_determined = BOUNDS[type(paid)](self)
         self.game = game
         self.w = np.asarray(weights, dtype=np.float64)
         self.uniform = bool(np.all(self.w == 1.0))

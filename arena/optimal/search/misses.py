@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...costs import Cost, Guesses, Lost, Misses
 from ...game import Indexes
 from ..bounds import INF, determine_table
 from .state import SearchState
@@ -18,44 +19,128 @@ FIRST_MISSES = 32
 TWO_LEVELS = 40
 
 
-class MissBounds(SearchState):
-    """The bounds and guess values of the costs counted until determined: what a set that
-    needs no search costs, what a reply pays, the bounds of a guess and of a class, and the
-    value of a guess. `lost` (counting lost games) and `every_guess` (guesses until
-    determined) are the cost's, set by Search from arena.costs; the branch and bound asks
-    these methods and never reads them."""
+class MissesCost:
+    """The misses cost's bounds (bounds.py, "The misses cost"): each secret of a miss class pays
+    the miss; a class costs at least 0 more, and past FIRST_MISSES candidates at least the miss
+    weight of its best first letter. One class per cost counted until determined: LostGames and
+    GuessesUntilDetermined change what they must, and the search asks its cost's object."""
 
-    def determined_leaf(self, S: Indexes, left: int) -> float | None:
-        """The value of S without a search, or None: a game with no strikes left costs its
-        weight when counting lost games (even on a determined word), a set past a limit on
-        the cost (objective worst, or max=K) is infinite, a determined set costs nothing."""
-        if self.lost and left <= 0:
-            return self.weight(S)
+    def __init__(self, search: MissBounds):
+        self.search = search
+
+    def leaf(self, S: Indexes, left: int) -> float | None:
+        """The value of S without a search, or None: a set past a limit on the cost (objective
+        worst, or max=K) is infinite, a determined set costs nothing."""
         if left < 0:
             return INF
-        if self.game.determined(S):
+        if self.search.game.determined(S):
             return 0.0
         return None
 
+    def lost_already(self, left: int) -> bool:
+        """Is a class with `left` to spend lost, whatever is played?"""
+        return False
+
+    def pays(self, reply) -> bool:
+        """Does each secret of the class this reply leaves pay for it?"""
+        return bool(self.search.step(reply))
+
+    def paid(self, parts: dict) -> float:
+        """What a guess's classes pay at once, before any is searched."""
+        search = self.search
+        return sum(search.weight(c) for r, c in parts.items() if search.step(r))
+
+    def guess_bounds(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """For every guess of the pool, the weight of its miss class (every class costs at least
+        0 more), and two letters deep past TWO_LEVELS candidates (next_misses)."""
+        search = self.search
+        column = [i for i, code in enumerate(codes.tolist()) if search.game.is_miss(code)]
+        if not column:
+            return np.zeros(len(pool), dtype=np.float64)
+        paid = counts[:, column[0]].astype(np.float64) if search.uniform else search.class_masses(S, pool, codes)[:, column[0]]
+        return paid + search.next_misses(S, pool) if len(S) >= TWO_LEVELS else paid
+
+    def class_bounds(self, S: Indexes, classes: list[tuple[Indexes, int]]) -> list[float]:
+        """A lower bound on each class (with what it has left) before it is searched."""
+        if len(S) >= FIRST_MISSES:
+            return self.search.first_misses(S, [c for c, _ in classes]).tolist()
+        return [0.0] * len(classes)
+
+    def class_bound(self, C: Indexes) -> float:
+        """A lower bound on one class, no partition needed: 0 under misses (bounds.py)."""
+        return 0.0
+
+
+class LostGames(MissesCost):
+    """Counting lost games within the strikes: nothing is paid for a miss, and a class with no
+    strike left costs its weight (lost, even if determined)."""
+
+    def leaf(self, S: Indexes, left: int) -> float | None:
+        if left <= 0:
+            return self.search.weight(S)
+        return super().leaf(S, left)
+
+    def lost_already(self, left: int) -> bool:
+        return left <= 0
+
+    def pays(self, reply) -> bool:
+        return False
+
+    def paid(self, parts: dict) -> float:
+        return 0.0
+
+    def guess_bounds(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        return np.zeros(len(pool), dtype=np.float64)
+
+    def class_bounds(self, S: Indexes, classes: list[tuple[Indexes, int]]) -> list[float]:
+        return [self.search.weight(c) if k <= 0 else self.class_bound(c) for c, k in classes]
+
+
+class GuessesUntilDetermined(MissesCost):
+    """Guesses until determined (bounds.py): every guess is paid, not only the misses."""
+
+    def guess_bounds(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        # every secret pays this guess, and every class of two or more another
+        search = self.search
+        return search.weight(S) + search.determine_bounds(S, pool, counts, codes)
+
+    def class_bounds(self, S: Indexes, classes: list[tuple[Indexes, int]]) -> list[float]:
+        return [self.class_bound(c) for c, _ in classes]
+
+    def class_bound(self, C: Indexes) -> float:
+        """One guess for each secret of an undetermined class."""
+        return self.search.weight(C) if not self.search.game.determined(C) else 0.0
+
+
+#: The bounds of each cost counted until the secret is determined, by the cost's class.
+BOUNDS: dict[type[Cost], type[MissesCost]] = {Misses: MissesCost, Lost: LostGames, Guesses: GuessesUntilDetermined}
+
+
+class MissBounds(SearchState):
+    """The bounds and guess values of the costs counted until determined: what a set that
+    needs no search costs, what a reply pays, the bounds of a guess and of a class, and the
+    value of a guess. Each cost's own are its class above (`until_determined`, set by Search
+    from the cost of arena.costs); the branch and bound asks these methods."""
+
+    until_determined: MissesCost
+
+    def determined_leaf(self, S: Indexes, left: int) -> float | None:
+        """The value of S without a search, or None (the cost's `leaf`)."""
+        return self.until_determined.leaf(S, left)
+
     def nothing_to_decide(self, S: Indexes, left: int) -> bool:
         """No guess to make at S: the word is known, or the game is lost already."""
-        return bool(self.game.determined(S) or (self.lost and left <= 0))
+        return bool(self.game.determined(S) or self.until_determined.lost_already(left))
 
     def pays(self, reply) -> bool:
         """Does each secret of the class this reply leaves pay for it (a miss, or every guess
         when guesses are counted; nothing when lost games are counted)?"""
-        return bool(self.step(reply)) and not self.lost
+        return self.until_determined.pays(reply)
 
     def miss_bound(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
-        """Misses cost: for every guess, the weight of its miss class (each of those secrets pays
-        this miss; every class costs at least 0 more, bounds.py), or 0 when counting lost games."""
-        if self.every_guess:  # every secret pays this guess, and every class of two or more another
-            return self.weight(S) + self.determine_bounds(S, pool, counts, codes)
-        column = [i for i, code in enumerate(codes.tolist()) if self.game.is_miss(code)]
-        if self.lost or not column:
-            return np.zeros(len(pool), dtype=np.float64)
-        paid = counts[:, column[0]].astype(np.float64) if self.uniform else self.class_masses(S, pool, codes)[:, column[0]]
-        return paid + self.next_misses(S, pool) if len(S) >= TWO_LEVELS else paid
+        """For every guess, a lower bound on its value: what it pays at once and the least its
+        classes cost after it (the cost's `guess_bounds`)."""
+        return self.until_determined.guess_bounds(S, pool, counts, codes)
 
     def first_misses(self, S: Indexes, classes: list[Indexes]) -> np.ndarray:
         """Misses cost: for each class C of a partition of S, the least miss weight of a first
@@ -120,26 +205,21 @@ class MissBounds(SearchState):
         return np.where(counts >= 2, mass, 0.0).sum(axis=1)
 
     def determine_bound(self, C: Indexes) -> float:
-        """A lower bound on what a class costs before it is searched: 0 under misses (bounds.py),
-        and under guesses until determined one guess for each secret of an undetermined class."""
-        return self.weight(C) if self.every_guess and not self.game.determined(C) else 0.0
+        """A lower bound on what a class costs before it is searched (the cost's `class_bound`)."""
+        return self.until_determined.class_bound(C)
 
     def misses_value(self, S: Indexes, parts: dict, limit: float, left: int, below) -> float:
-        """Misses cost: the weight of the miss class (each of its secrets pays this miss; none
-        when counting lost games) + the classes' costs, each with the misses it has left, if
-        below `limit`, else a lower bound >= limit. Before it is searched, a class is bounded
-        below by the miss weight of its best first letter (`first_misses`), by one guess a
-        secret when every guess is paid, and by its weight when it has lost (no strikes left)."""
+        """The cost's value of a guess: what its classes pay at once (the misses; none when
+        counting lost games) + the classes' costs, each with what it has left, if below
+        `limit`, else a lower bound >= limit. Before it is searched, a class is bounded below
+        by the cost (`class_bounds`): the miss weight of its best first letter, one guess a
+        secret when every guess is paid, its weight when it has lost (no strikes left)."""
+        cost = self.until_determined
         classes = sorted(((c, left - self.step(r)) for r, c in parts.items()), key=lambda cl: len(cl[0]))
-        paid = 0.0 if self.lost else sum(self.weight(c) for r, c in parts.items() if self.step(r))
+        paid = cost.paid(parts)
         if paid >= limit:
             return paid
-        if self.lost or self.every_guess:
-            bounds = [self.weight(c) if self.lost and k <= 0 else self.determine_bound(c) for c, k in classes]
-        elif len(S) >= FIRST_MISSES:
-            bounds = self.first_misses(S, [c for c, _ in classes]).tolist()
-        else:
-            bounds = [0.0] * len(classes)
+        bounds = cost.class_bounds(S, classes)
         total = paid + sum(bounds)
         if total >= limit:
             return total

@@ -46,7 +46,6 @@ class SearchState:
     #: the game ends when the candidates are determined, not by a hit (Hangman)
     misses: bool
     lost: bool
-    every_guess: bool
     consistent_pool: bool
     restricted: bool
     wide: bool
