@@ -1,4 +1,4 @@
-"""The root split's journal is keyed by its inputs and checked as it is read (arena/optimal/journal.py).
+"""The split's journal is keyed by its inputs and checked as it is read (arena/optimal/journal.py).
 
 A journal written for one word file, weights or arena version is refused under another, in one
 line naming what changed; with --new-journal it is set aside and the optimum found is the plain
@@ -119,17 +119,34 @@ BAD_RECORDS = {
     "5": "a record is an object",
     "null": "a record is an object",
     "[]": "a record is an object",
-    '{"bound": 50, "exact": true}': "a record is an object",
-    '{"guess": "12", "bound": 50}': "a record is an object",
-    '{"guess": "12", "bound": "abc", "exact": true}': "finite number",
-    '{"guess": "12", "bound": Infinity, "exact": true}': "finite number",
-    '{"guess": "12", "bound": NaN, "exact": false}': "finite number",
-    '{"guess": "12", "bound": true, "exact": false}': "finite number",
-    '{"guess": "12", "bound": 50, "exact": "yes"}': "true or false",
-    '{"guess": 12, "bound": 50, "exact": true}': "as text",
-    '{"guess": "zz", "bound": 50, "exact": true}': "not a guess",
+    '{"reply": "1,0", "bound": 50, "exact": true}': "a record is an object",
+    '{"guess": "12", "reply": "1,0", "bound": 50}': "a record is an object",
+    '{"guess": "12", "reply": "1,0", "exact": false}': "a record is an object",
     '{"guess": "12", "bound": 1e9, "exact": false}': "cannot be right",
-    '{"guess": "12", "bound": 3, "exact": true}': "cannot be right",
+    '{"guess": "12", "bound": 13, "exact": true}': "cannot be right",
+    '{"guess": "12", "reply": "1,0", "bound": "abc", "exact": true}': "finite number",
+    '{"guess": "12", "reply": "1,0", "bound": Infinity, "exact": true}': "finite number",
+    '{"guess": "12", "reply": "1,0", "bound": NaN, "exact": false}': "finite number",
+    '{"guess": "12", "reply": "1,0", "bound": true, "exact": false}': "finite number",
+    '{"guess": "12", "reply": "1,0", "bound": 13, "exact": "yes"}': "true or false",
+    '{"guess": 12, "reply": "1,0", "bound": 13, "exact": true}': "as text",
+    '{"guess": "zz", "reply": "1,0", "bound": 13, "exact": true}': "not a guess",
+    '{"guess": "12", "reply": "2,0", "bound": 1, "exact": true}': "leaves a class",
+    '{"guess": "12", "reply": "0,3", "bound": 1, "exact": true}': "leaves a class",
+    '{"guess": "12", "reply": 10, "bound": 1, "exact": true}': "as text",
+    '{"guess": "12", "reply": "1,0", "bound": 1e9, "exact": false}': "cannot be right",
+    '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true}': "carries its subtree",
+    '{"guess": "12", "reply": "1,0", "bound": 12, "exact": true, "tree": ["13", "22", "42", "32", "11", "14"]}':
+        "costs 13, not its value 12",
+    '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true, "tree": ["13", "22", "42", "32", "11"]}': "no tree",
+    '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true, "tree": ["13", "22", "42", "32", "11", "14", "14"]}':
+        "no tree",
+    '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true, "tree": ["34", "22", "42", "32", "11", "14"]}':
+        "splits nothing",
+    '{"guess": "12", "bound": 40, "exact": false, "classes": 5}': "must be a list",
+    '{"guess": "12", "bound": 40, "exact": false, "classes": [{"reply": "1,0", "bound": 12, "exact": true, '
+    '"tree": ["13", "22", "42", "32", "11", "14"]}]}': "costs 13, not its value 12",
+    '{"guess": "12", "bound": 40, "exact": false, "classes": [{"reply": "1,0", "exact": true}]}': "a class is an object",
     "{not json": "not a JSON record",
     "[" * 100_000: "not a JSON record",
 }
@@ -155,8 +172,8 @@ def test_the_issue_s_infinite_bound_on_mastermind_3x4(capsys, tmp_path):
     assert rc == 0 and json.loads(out)["total"] == 206
     lines = journal.read_text().splitlines()
     best = json.loads(out)["first_guess"]
-    edited = [line if json.loads(line).get("guess") != best else line.replace('"bound": 206.0', '"bound": Infinity')
-              for line in lines]
+    edited = [line if json.loads(line).get("guess") != best else
+              line.replace(f'"bound": {json.loads(line)["bound"]}', '"bound": Infinity') for line in lines]
     assert edited != lines
     journal.write_text("\n".join(edited) + "\n")
     rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal, "--json")

@@ -4,7 +4,8 @@
     arena optimal mastermind --pool consistent --depth 2  the consistent-only optimum (5,660)
     arena optimal mastermind --max 5                      best total that never needs a 6th guess
     arena optimal wordle --openers salet                  the best tree opening with SALET (7,920)
-    arena optimal mastermind --workers 2                  every first guess, split over 2 processes
+    arena optimal mastermind --workers 2                  split into (first guess, reply class) pieces,
+                                                          searched by 2 processes
     arena optimal jotto --start lookahead --time-limit 60 --bound-levels 2
                                                           a big instance: the best tree found from
                                                           a guesser's tree, and a proven lower bound
@@ -54,9 +55,9 @@ def cmd_optimal(args) -> None:
     if args.workers is not None:
         check_split(args, openers)
     elif args.backend != "local" or args.scheduler:
-        raise ArenaError("--backend and --scheduler split the first guesses: give --workers N")
+        raise ArenaError("--backend and --scheduler send the split's pieces to a cluster: give --workers N")
     elif args.journal or args.new_journal:
-        raise ArenaError("--journal records the first guesses the root split closes: give --workers N too")
+        raise ArenaError("--journal records the pieces the split closes: give --workers N too")
     if args.time_limit is None and not openers and args.workers is None:
         warn_if_long(game)
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
@@ -124,11 +125,11 @@ def check_split(args, openers) -> None:
 
 
 def split_tree(game, args, progress):
-    """The root split (arena.optimal.split), then the best first guess's tree (solved again
-    with the openers path, one process), carrying the split's proven bound and effort."""
-    from ..optimal import optimal_tree
-    from ..optimal.params import agent_spec
+    """The split (arena.optimal.split): the pieces (first guess, reply class) searched by the
+    workers, and the best tree put together from their subtrees, with the split's proven bound
+    and effort."""
     from ..optimal.split import split_root
+    from ..optimal.split import split_tree as tree_of
 
     def status(text: str) -> None:
         if progress.due():
@@ -151,19 +152,13 @@ def split_tree(game, args, progress):
             client.close()
     if result.best_guess < 0:
         raise ArenaError(f"{game.spec}: no first guess was solved before the time limit "
-                         f"({result.closed:,} of {len(result.openings):,} closed); run again with --journal to resume")
-    tree = optimal_tree(game, weights=weights, pool=args.pool, openers=[game.guesses[result.best_guess]])
-    tree.guesser, tree.openers = agent_spec(args.pool, "average", None), ()
-    tree.lower_bound = min(result.lower_bound, tree.value)
-    tree.seconds += result.seconds
-    tree.searched += sum(o.nodes for o in result.openings.values())
-    tree.stopped, tree.time_limit = result.stopped, args.time_limit
-    tree.split = result
-    return tree
+                         f"({result.closed:,} of {len(result.openings):,} closed, proven >= "
+                         f"{result.lower_bound:,.6g}); run again with --journal to resume")
+    return tree_of(result, args.time_limit)
 
 
 def dask_client(args):
-    """With --backend dask: a client of the scheduler at --scheduler (the first guesses go to
+    """With --backend dask: a client of the scheduler at --scheduler (the split's pieces go to
     its workers), else None."""
     if args.backend == "local":
         if args.scheduler:
@@ -172,7 +167,7 @@ def dask_client(args):
     if args.backend != "dask":
         raise ArenaError(f"--backend must be local or dask, got {args.backend!r}")
     if args.workers is None:
-        raise ArenaError("--backend dask splits the first guesses: give --workers N (tasks in flight)")
+        raise ArenaError("--backend dask sends the split's pieces to a cluster: give --workers N (pieces in flight)")
     try:
         from dask.distributed import Client  # lazy: heavy
     except ImportError:
@@ -187,9 +182,9 @@ def split_lines(tree) -> list[str]:
     result = tree.split
     if result is None:
         return []
-    return [f"root split: {result.closed:,} of {len(result.openings):,} first guesses closed "
-            f"({result.searched:,} searched in this run, the others by their bound or the journal); best first guess "
-            f"{tree.game.guesses[result.best_guess]}"]
+    return [f"split: {result.closed:,} of {len(result.openings):,} first guesses closed, {result.pieces:,} pieces "
+            f"(first guess, reply class) searched ({result.searched:,} in this run, the others read from the "
+            f"journal); best first guess {tree.game.guesses[result.best_guess]}"]
 
 
 def warn_if_long(game) -> None:
@@ -248,7 +243,7 @@ def split_figures(tree) -> dict:
     if result is None:
         return {}
     return {"first_guess": tree.game.guesses[result.best_guess], "first_guesses": len(result.openings),
-            "closed": result.closed, "searched_first_guesses": result.searched}
+            "closed": result.closed, "pieces": result.pieces, "searched_pieces": result.searched}
 
 
 def cost_unit(tree) -> str:
@@ -323,16 +318,17 @@ def add_commands(sub) -> None:
     p.add_argument("--bound-levels", type=int, default=1, metavar="L",
                    help="with --start: also prove the L-level look-ahead lower bound (2 costs minutes on Jotto)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="search every first guess in N processes with one shared incumbent (the root split); "
-                        "with --time-limit, the proven bound and the first guesses closed so far")
+                   help="split the search into pieces (a first guess and one of its reply classes), searched by "
+                        "N processes with one shared incumbent; with --time-limit, the proven bound so far")
     p.add_argument("--backend", default="local",
                    help="with --workers: local (forked processes, the default) or dask (the workers of "
-                        "--scheduler; each builds the game from its spec)")
+                        "--scheduler get the pieces; each builds the game from its spec)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="with --backend dask: the scheduler's address, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--journal", metavar="FILE.jsonl", default=None,
-                   help="with --workers: append each first guess closed to FILE, and skip those already in it "
-                        "(a journal of another game, word file, pool, weights or arena version is refused)")
+                   help="with --workers: append each piece closed (its exact value and subtree, or its bound) to "
+                        "FILE, and resume from what it holds: a killed run loses only the pieces in flight (a "
+                        "journal of another game, word file, pool, weights or arena version is refused)")
     p.add_argument("--new-journal", action="store_true",
                    help="with --journal: a journal of other inputs is set aside (renamed FILE.old) and started anew")
     p.add_argument("--depth", type=int, default=None,

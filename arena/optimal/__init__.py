@@ -23,10 +23,12 @@ Modules, one idea each:
 One exact search, from the command line down: `arena optimal` (arena/commands/optimal.py) ->
 solve.optimal_tree -> solve.search_below -> search.Search.solve (branch.py) -> search_node ->
 guess_value -> solve on each class; then growing.tree_from_search reads the tree back.
-    split      the root split: every first guess searched by worker processes with one
-               incumbent, a resumable journal and a proven bound (`arena optimal --workers N`)
+    split      the split: pieces (a first guess, one of its reply classes) searched by worker
+               processes or a Dask cluster with one incumbent, a resumable journal and a
+               proven bound at any moment (`arena optimal --workers N`)
     journal    the split's journal: keyed by the game, its files' contents, the weights and the
-               version; every record checked as it is read
+               version; every record (a piece's value and subtree, or its bound) checked as
+               it is read
     lookahead  rollout trees and exact subtree repair for instances too big to solve
     against    against a deterministic chooser that holds no secret (evil Hangman, Absurdle):
                what a tree concedes to it, and the shortest path that beats it

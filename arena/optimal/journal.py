@@ -1,19 +1,24 @@
-"""The root split's journal: the first guesses closed so far, keyed by what they were computed from.
+"""The split's journal: the pieces closed so far, keyed by what they were computed from.
 
 A journal is JSON lines. The first line is its key: the game's canonical spec, the SHA-256 of
 every file the game reads, the guess pool, the objective, cost and guess limit, a digest of
 the weights, and the project's version. A journal whose key is not the run's is refused in one
-line naming what changed (or, asked for, set aside as FILE.old and started anew): a first guess
+line naming what changed (or, asked for, set aside as FILE.old and started anew): a piece
 closed for another word list, other weights or by another version of the search proves nothing
 about this one.
 
-Each later line is one first guess closed: {"guess", "bound", "exact"} (and the seconds and
-nodes it took). Every record is checked as it is read, and one that cannot be right is refused,
-never trusted: a line that is not such an object, a guess that is not a first guess of the
-pool, a bound that is not a finite number, above what a plain tree costs after that guess (the
-known total: guessing the candidates one at a time), or, for an exact value, below the guess's
-proven root bound. Only the last line may be cut short (a run killed while writing it): it is
-dropped, and cut off the file before the next record is appended.
+Each later line is a first guess opened, {"guess", "bound", "exact": false, "classes"} (its
+classes' bounds, with the subtrees of those closed at once; no classes when the bound reached
+the incumbent: the guess was closed), or one piece closed (split.py: the class a first guess
+leaves on one reply):
+{"guess", "reply", "bound", "exact"}, with "tree" (the class's best subtree, its guesses in
+pre-order) when exact, and the seconds and nodes it took. Every record is checked as it is
+read, and one that cannot be right is refused, never trusted: a line that is not such an
+object, a guess that is not a first guess of the pool, a reply that leaves no class after
+it, a first guess's bound above what a plain tree opening with it costs, a bound that is not a finite number or is above what guessing the class's secrets one at
+a time costs, or an exact value whose subtree is no tree of the class or does not cost that
+value. Only the last line may be cut short (a run killed while writing it): it is dropped, and
+cut off the file before the next record is appended.
 """
 
 from __future__ import annotations
@@ -22,9 +27,10 @@ import hashlib
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -32,7 +38,7 @@ from ..digests import file_digest, is_file, project_code
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 
-FORMAT = "arena-journal/2"
+FORMAT = "arena-journal/3"
 #: Relative slack when a bound read back is compared with the bounds computed now (floats).
 TOLERANCE = 1e-9
 
@@ -100,40 +106,70 @@ def key_change(stored: dict, key: dict) -> str | None:
 
 
 @dataclass(frozen=True)
-class Record:
-    """One first guess closed: its exact cost (exact) or a bound at least the incumbent then."""
+class GuessRecord:
+    """A first guess opened: the bound of its classes, and the classes (PieceRecords: their
+    bounds, and the subtrees of those closed at once); none when the bound reached the
+    incumbent then (the guess was closed)."""
 
     guess: Index
     bound: float
+    classes: tuple = ()
+
+
+@dataclass(frozen=True)
+class PieceRecord:
+    """One piece closed: the class `reply` of the first guess `guess`, its exact cost and best
+    subtree (its guesses in pre-order: split.subtree) when `exact`, else a proven bound."""
+
+    guess: Index
+    reply: int
+    bound: float
     exact: bool
+    tree: list[Index] | None = None
 
 
 @dataclass
 class Limits:
-    """What a record of each first guess must respect: its proven root bound (below it no exact
-    value can be) and the known total (a plain tree's cost after it: no bound can be above)."""
+    """What a record must respect: a first guess of the pool, a class it leaves, a bound at
+    most the class's known total, and a subtree that finds every secret of the class and
+    costs its exact value (`grow(C, guesses)` reads a subtree back: split.grow_subtree)."""
 
     game: Game
     S: Indexes
     weights: np.ndarray
-    root: dict[Index, float]
+    first: set[Index]
+    grow: Callable[[Indexes, list[Index]], tuple[Any, np.ndarray]]
 
-    def known(self, g: Index) -> float:
+    def known(self, C: Indexes) -> float:
+        return known_class_total(self.weights, C)
+
+    def known_after(self, g: Index) -> float:
         return known_total(self.game, self.S, self.weights, g)
 
 
 def known_total(game: Game, S: Indexes, weights: np.ndarray, g: Index) -> float:
     """The cost of the tree that plays g, then the candidates each reply leaves one at a time in
     the game's order (the i-th costs i + 1 guesses). Every best tree opening with g costs at
-    most this, so no record's bound can be above it."""
+    most this, so no bound after g can be above it."""
     total = 0.0
     for reply, part in game.partition(int(g), S).items():
         w = weights[part]
-        if game.finished(reply):
-            total += float(w.sum())
-        else:
-            total += float(np.dot(w, np.arange(2, len(part) + 2)))
+        total += float(w.sum()) if game.finished(reply) else float(np.dot(w, np.arange(2, len(part) + 2)))
     return total
+
+
+def known_class_total(weights: np.ndarray, C: Indexes) -> float:
+    """The cost of guessing the class's secrets one at a time in the game's order (the i-th
+    costs i + 1 guesses): its best subtree costs at most this, so no bound can be above it."""
+    return float(np.dot(weights[C], np.arange(1, len(C) + 1)))
+
+
+def piece_json(game: Game, reply: int, bound: float, exact: bool, tree: list[Index] | None) -> dict:
+    """A class as the journal writes it: reply, bound, exact, and the subtree when exact."""
+    record: dict = {"reply": game.reply_label(reply), "bound": bound, "exact": exact}
+    if exact and tree is not None:
+        record["tree"] = [game.guesses[t] for t in tree]
+    return record
 
 
 class Journal:
@@ -198,49 +234,119 @@ class Journal:
             aside, n = self.path.with_name(f"{self.path.name}.old{n}"), n + 1
         self.path.rename(aside)
 
-    def records(self, game: Game, limits: Limits) -> list[Record]:
+    def records(self, game: Game, limits: Limits) -> list[PieceRecord | GuessRecord]:
         """The journal's records, each checked (module docstring); a wrong one is an ArenaError."""
         return [self._record(number, text, game, limits) for number, text in self.lines if text.strip()]
 
-    def _record(self, number: int, text: str, game: Game, limits: Limits) -> Record:
+    def _record(self, number: int, text: str, game: Game, limits: Limits) -> PieceRecord | GuessRecord:
         where = f"journal {self.path}, line {number}"
         try:
             data = json.loads(text)
         except (ValueError, RecursionError):
             raise ArenaError(f"{where}: not a JSON record: {text[:60]!r}") from None
         if not isinstance(data, dict) or not {"guess", "bound", "exact"} <= set(data):
-            raise ArenaError(f"{where}: a record is an object with guess, bound and exact: {text[:60]!r}")
+            raise ArenaError(f"{where}: a record is an object with guess, reply, bound and exact: {text[:60]!r}")
         guess, bound, exact = data["guess"], data["bound"], data["exact"]
-        if not isinstance(guess, str):
-            raise ArenaError(f"{where}: the guess must be written as text, got {guess!r}")
-        try:
-            g = game.guess_index(guess)
-        except ArenaError:
-            raise ArenaError(f"{where}: {guess!r} is not a guess of {game.spec}") from None
-        if g not in limits.root:
+        g = self._guess(where, guess, game)
+        if g not in limits.first:
             raise ArenaError(f"{where}: {guess!r} is not a first guess of this search's pool")
         if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not math.isfinite(bound):
             raise ArenaError(f"{where}: the bound must be a finite number, got {bound!r}")
         if not isinstance(exact, bool):
             raise ArenaError(f"{where}: exact must be true or false, got {exact!r}")
-        known, root = limits.known(g), limits.root[g]
-        if bound > known * (1 + TOLERANCE):
-            raise ArenaError(f"{where}: the bound {bound:g} of {guess} is above {known:g}, what a tree opening with "
-                             f"it is known to cost: the record cannot be right")
-        if exact and bound < root * (1 - TOLERANCE):
-            raise ArenaError(f"{where}: the exact value {bound:g} of {guess} is below its proven bound {root:g}: "
-                             f"the record cannot be right")
-        return Record(g, float(bound), exact)
+        if "reply" not in data:  # a first guess opened
+            known = limits.known_after(g)
+            if exact or bound > known * (1 + TOLERANCE):
+                raise ArenaError(f"{where}: the bound {bound:g} of {guess} is above {known:g}, what a tree opening "
+                                 f"with it is known to cost, or called exact: the record cannot be right")
+            classes = data.get("classes", [])
+            if not isinstance(classes, list) or not all(isinstance(c, dict) for c in classes):
+                raise ArenaError(f"{where}: the classes of {guess} must be a list of records, got {classes!r:.60}")
+            return GuessRecord(g, float(bound), tuple(self._piece(where, c | {"guess": guess}, g, game, limits)
+                                                      for c in classes))
+        return self._piece(where, data, g, game, limits)
 
-    def append(self, game: Game, guess: Index, bound: float, exact: bool, seconds: float, nodes: int) -> None:
-        """One first guess closed, written and flushed at once (a kill loses at most this line)."""
+    def _piece(self, where: str, data: dict, g: Index, game: Game, limits: Limits) -> PieceRecord:
+        if not {"reply", "bound", "exact"} <= set(data):
+            raise ArenaError(f"{where}: a class is an object with reply, bound and exact: {str(data)[:60]!r}")
+        guess, bound, exact = data["guess"], data["bound"], data["exact"]
+        if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not math.isfinite(bound):
+            raise ArenaError(f"{where}: the bound must be a finite number, got {bound!r}")
+        if not isinstance(exact, bool):
+            raise ArenaError(f"{where}: exact must be true or false, got {exact!r}")
+        C, reply = self._class(where, data["reply"], g, game, limits)
+        what = f"the class {data['reply']} of {guess}"
+        known = limits.known(C)
+        if bound > known * (1 + TOLERANCE):
+            raise ArenaError(f"{where}: the bound {bound:g} of {what} is above {known:g}, what guessing its "
+                             f"secrets one at a time costs: the record cannot be right")
+        if not exact:
+            return PieceRecord(g, reply, float(bound), False)
+        tree = data.get("tree")
+        if not isinstance(tree, list) or not tree:
+            raise ArenaError(f"{where}: an exact record carries its subtree, a list of guesses, got {tree!r:.60}")
+        guesses = [self._guess(where, t, game) for t in tree]
+        try:
+            _, costs = limits.grow(C, guesses)
+        except ValueError as e:
+            raise ArenaError(f"{where}: the subtree of {what} is no tree: {e}; the record cannot be right") from None
+        cost = float(limits.weights[C] @ costs[0][C])
+        if abs(cost - bound) > TOLERANCE * max(1.0, abs(bound)):
+            raise ArenaError(f"{where}: the subtree of {what} costs {cost:g}, not its value {bound:g}: "
+                             f"the record cannot be right")
+        return PieceRecord(g, reply, float(bound), True, guesses)
+
+    @staticmethod
+    def _guess(where: str, guess, game: Game) -> Index:
+        if not isinstance(guess, str):
+            raise ArenaError(f"{where}: a guess must be written as text, got {guess!r}")
+        try:
+            return game.guess_index(guess)
+        except ArenaError:
+            raise ArenaError(f"{where}: {guess!r} is not a guess of {game.spec}") from None
+
+    @staticmethod
+    def _class(where: str, reply, g: Index, game: Game, limits: Limits) -> tuple[Indexes, int]:
+        """The class of the first guess g that `reply` names, and the reply's code."""
+        if not isinstance(reply, str):
+            raise ArenaError(f"{where}: the reply must be written as text, got {reply!r}")
+        try:
+            code = int(game.parse_reply(reply))
+        except ArenaError:
+            code = -1
+        C = game.consistent(limits.S, g, code) if code >= 0 else limits.S[:0]
+        if len(C) == 0 or game.finished(code):
+            raise ArenaError(f"{where}: {reply!r} is not a reply that leaves a class after {game.guesses[g]}")
+        return C, code
+
+    def begin(self) -> None:
+        """Open the journal for appending, its key written first if it is new (so that a run
+        whose pieces all closed without a worker still leaves its key to check)."""
         if self._file is None:
             new = not self.path.exists() or self.path.stat().st_size == 0
             self._file = self.path.open("a", encoding="utf-8")
             if new:
                 self._file.write(json.dumps(self.key, sort_keys=True) + "\n")
-        self._file.write(json.dumps({"guess": game.guesses[guess], "bound": bound, "exact": exact,
-                                     "seconds": round(seconds, 3), "nodes": nodes}) + "\n")
+                self._file.flush()
+
+    def append(self, game: Game, guess: Index, reply: int, bound: float, exact: bool, tree: list[Index] | None,
+               seconds: float, nodes: int) -> None:
+        """One piece closed, written and flushed at once (a kill loses at most this line)."""
+        self.begin()
+        assert self._file is not None
+        record = {"guess": game.guesses[guess]} | piece_json(game, reply, bound, exact, tree)
+        self._file.write(json.dumps(record | {"seconds": round(seconds, 3), "nodes": nodes}) + "\n")
+        self._file.flush()
+
+    def append_opened(self, game: Game, guess: Index, bound: float, classes: list) -> None:
+        """A first guess opened: its bound and its classes, (reply, bound, exact, subtree or
+        None) each (none: it was closed by its bound)."""
+        self.begin()
+        assert self._file is not None
+        record: dict = {"guess": game.guesses[guess], "bound": bound, "exact": False}
+        if classes:
+            record["classes"] = [piece_json(game, r, b, e, t) for r, b, e, t in classes]
+        self._file.write(json.dumps(record) + "\n")
         self._file.flush()
 
     def close(self) -> None:

@@ -1,62 +1,90 @@
-"""The root split: every first guess of a game searched in parallel processes, with one
-incumbent, a journal to resume from, and a proven lower bound at any moment.
+"""The split: a game's search cut into pieces, (first guess, reply class), searched in parallel
+processes (or on a Dask cluster) with one incumbent, a journal to resume from, and a proven
+lower bound at any moment.
 
 The optimum is the least over first guesses g of
 
-    C(S, g) = w(S) + sum over non-hit classes S_r of C(S_r)        (search.py)
+    C(S, g) = w(S) + sum over non-hit classes S_r(g) of C(S_r(g))        (search/branch.py)
 
-so the first guesses are independent tasks. The parent scores every first guess once (the slot
-bound of search.score_guesses, `root bound`), keeps those whose bound is below the incumbent,
-best bound first, and hands them out one at a time to `workers` forked processes. Each task is
-`Search.guess_value(g, S, incumbent)`: the exact C(S, g) when it is below the incumbent (which
-then drops to it: the incumbent the parent holds is shared by every task handed out after), else
-a proven bound at least the incumbent (the guess is closed: it cannot beat a tree already
-found). Each worker keeps one search, so its cache serves all its tasks.
+so, apart from pruning, every class of every first guess is an independent problem: a piece.
+The parent scores every first guess once (the slot bound of search.score_guesses, its `root
+bound`) and takes them best bound first. It opens a first guess by bounding its classes as
+the search does before it searches any (the closed forms of small classes, the candidates'
+bound and, at a big root, one level of search: Search.guess_value), solves at once the classes
+that those close exactly, and hands the others out, smallest first, to the `workers`, each
+with the budget
+
+    budget(g, r) = incumbent - w(S) - sum over g's other classes of their best bound
+
+(the best bound: the exact value once a piece is solved, else what is proven so far). A piece
+returns C(S_r(g)) with its best subtree when that is below its budget, else a bound at least
+the budget, which proves C(S, g) >= incumbent: g is closed. When every class of g is exact,
+C(S, g) is known, and it becomes the incumbent if below it. Each worker keeps one search, so
+its cache serves all its pieces.
 
 At any moment the optimum is at least
 
-    min( incumbent, min over first guesses not closed of their best bound )
+    min( incumbent, min over first guesses not closed of w(S) + sum of their classes' bounds )
 
-(a guess's best bound: its root bound, or what a task interrupted by the time limit proved);
-when every first guess is closed this equals the incumbent, and the optimum is proven.
-Every closed guess is appended to the journal (journal.py: JSON lines keyed by the game, the
-contents of the files it reads, the pool, the weights and the project's version), so a run
-stopped by the time limit, or killed, resumes where it stopped: a guess closed with bound B
-stays closed, as the incumbent only ever drops. A journal of other inputs is refused, and each
-record is checked as it is read.
+(a first guess not yet opened: its root bound); when every first guess is closed this equals
+the incumbent, and the optimum is proven. Every piece a worker closes (its exact value and
+subtree, or its proven bound) is appended to the journal at once (journal.py), so a run
+stopped by the time limit, or killed at any moment, resumes where it stopped and loses at
+most the pieces in flight; what the parent derives from the pieces (first guesses closed, the
+incumbent) is derived again on resuming, so a resumed run ends with the optimum an unkilled
+run finds. The tree is put together from the journal's subtrees: the best first guess is not
+searched again.
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
 from ..errors import ArenaError
-from ..game import Game, Index
+from ..game import Game, Index, Indexes
 from ..orphans import die_with_parent
 from ..resources import THREADS_ENV, memory_limit, threads
+from ..tree import Node, Tree
 from .bounds import INF
-from .journal import Journal, Limits, journal_key, weights_digest
-from .search import CACHE_SHARE, NO_LIMIT, Search, Timeout, stabilizer
-from .solve import invariant, weight_vector
+from .growing import grow_by
+from .journal import GuessRecord, Journal, Limits, PieceRecord, journal_key, weights_digest
+from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
+from .solve import invariant, seed_tree, weight_vector
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).
 _WORKER: dict = {}
 
 
 @dataclass
+class Piece:
+    """One class a first guess leaves: the secrets replying `reply`, its best proven bound, and
+    once solved its exact value and best subtree (its guesses in pre-order, see `subtree`)."""
+
+    guess: Index
+    reply: int
+    secrets: Indexes
+    bound: float
+    exact: bool = False
+    tree: list[Index] | None = None
+    flying: bool = False
+
+
+@dataclass
 class Opening:
-    """What is known of one first guess: its best lower bound and whether it is closed
-    (exact value found, or a bound at least the incumbent)."""
+    """What is known of one first guess: its best lower bound, its pieces once opened, and
+    whether it is closed (every piece exact, or a bound at least the incumbent)."""
 
     guess: Index
     bound: float
@@ -64,12 +92,14 @@ class Opening:
     closed: bool = False
     seconds: float = 0.0
     nodes: int = 0
+    pieces: list[Piece] | None = None  # None: not opened yet
+    opening: bool = False  # being opened by a worker
 
 
 @dataclass
 class SplitResult:
-    """The root split's outcome: the best first guess and its exact cost, the proven lower
-    bound on the optimum, and what was closed."""
+    """The split's outcome: the best first guess and its exact cost, the proven lower bound on
+    the optimum, the best tree's guesses in pre-order, and what was closed."""
 
     game: Game
     pool: str
@@ -77,16 +107,20 @@ class SplitResult:
     value: float
     lower_bound: float  # value and lower_bound in the weights' units (the number of guesses with none)
     openings: dict[Index, Opening] = field(default_factory=dict)
-    searched: int = 0  # first guesses searched in this run (tasks finished)
-    closed: int = 0
+    searched: int = 0  # pieces searched by the workers in this run
+    closed: int = 0  # first guesses closed
+    pieces: int = 0  # pieces closed, in this run or before it (the journal)
     seconds: float = 0.0
     stopped: bool = False
+    tree: list[Index] = field(default_factory=list)  # the best tree's guesses in pre-order
+    seed: Tree | None = None  # the greedy tree the split started from, when no first guess beat it
 
     @property
     def exact(self) -> bool:
         return self.lower_bound >= self.value
 
 
+# --- the pieces, on a worker ------------------------------------------------------------------
 def _start_worker(pool: str, deadline: float | None, workers: int, parent: int) -> None:
     """In a forked worker: one search over the game the parent built (shared copy-on-write),
     its cache a share of what one search may hold (the workers together hold no more). It
@@ -98,21 +132,29 @@ def _start_worker(pool: str, deadline: float | None, workers: int, parent: int) 
     _WORKER["search"] = Search(game, _WORKER["w"], pool, None, _WORKER["sym"], deadline, cache_budget=budget)
 
 
-def _close(guess: Index, limit: float) -> tuple[Index, float, bool, float, int]:
-    """A task: C(S, guess) if below `limit`, else a bound >= limit; (guess, value, exact,
-    seconds, nodes). Interrupted by the deadline: the bound proven so far is not kept (nan)."""
-    return _close_on(_WORKER, guess, limit)
+#: What a piece returns: (guess, reply, value, exact, subtree or None, seconds, nodes).
+Outcome = tuple[Index, int, float, bool, "list[Index] | None", float, int]
+#: What opening a first guess returns: (guess, its bound, its classes as (reply, bound,
+#: exact, subtree or None) or [] when the bound reached the limit, seconds, nodes).
+Classes = list[tuple[int, float, bool, "list[Index] | None"]]
+Opened = tuple[Index, float, Classes, float, int]
 
 
-#: On a Dask worker: one search per (game spec, pool), built by the first task that needs it.
+def _task(kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:
+    """A task on a forked worker: open the first guess `guess` (kind "open", `limit` the
+    incumbent) or solve its piece `reply` under the budget `limit` (kind "piece")."""
+    return run_task(_WORKER, kind, guess, reply, limit)
+
+
+#: On a Dask worker: one search per (game spec, pool, weights), built by the first task that needs it.
 _REMOTE: dict = {}
 
 
-def _close_remote(spec: str, pool: str, workers: int, seconds_left: float | None, guess: Index,
-                  limit: float, weights: tuple[str, np.ndarray | None] = ("equal", None)
-                  ) -> tuple[Index, float, bool, float, int]:
+def _task_remote(spec: str, pool: str, workers: int, seconds_left: float | None, kind: str, guess: Index,
+                 reply: int, limit: float, weights: tuple[str, np.ndarray | None] = ("equal", None)
+                 ) -> Outcome | Opened:
     """A task on a Dask worker (which the parent did not fork, so it builds the game from its
-    spec, once): `_close` on the worker's own search, with the time the parent has left.
+    spec, once): `_task` on the worker's own search, with the time the parent has left.
     `weights`: (their digest, the search's weights or None for all equal)."""
     key = (spec, pool, weights[0])
     if key not in _REMOTE:
@@ -128,40 +170,271 @@ def _close_remote(spec: str, pool: str, workers: int, seconds_left: float | None
                             b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2])
     state = _REMOTE[key]
     state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
-    return _close_on(state, guess, limit)
+    return run_task(state, kind, guess, reply, limit)
 
 
-def _close_on(state: dict, guess: Index, limit: float) -> tuple[Index, float, bool, float, int]:
+def run_task(state: dict, kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:
+    return open_guess(state, guess, limit) if kind == "open" else solve_piece(state, guess, reply, limit)
+
+
+def solve_piece(state: dict, guess: Index, reply: int, budget: float) -> Outcome:
+    """The class `reply` of the first guess `guess`, on the search `state` holds: its exact
+    value and subtree if below `budget`, else a bound >= budget; nan if the deadline passed."""
     search: Search = state["search"]
-    S, b = state["S"], state["b"]
+    S, sym = state["S"], state["sym"]
+    C = search.game.consistent(S, guess, reply)
+    left = search.limit - 1
+    allowed = search.class_allowed(None, guess, reply, C)
+    search.root_key = None
     started, nodes = time.perf_counter(), search.stats.nodes
     try:
-        value = search.guess_value(int(guess), S, limit, NO_LIMIT, b, state["sym"])
+        value = search.solve(C, budget, left, None if sym is None else sym.after(guess), allowed, state["b"])
+        tree = subtree(search, C, left, allowed) if value < budget else None
     except Timeout:
-        return int(guess), float("nan"), False, time.perf_counter() - started, search.stats.nodes - nodes
-    return int(guess), float(value), bool(value < limit), time.perf_counter() - started, search.stats.nodes - nodes
+        return int(guess), int(reply), math.nan, False, None, time.perf_counter() - started, search.stats.nodes - nodes
+    return (int(guess), int(reply), float(value), value < budget, tree, time.perf_counter() - started,
+            search.stats.nodes - nodes)
+
+
+def open_guess(state: dict, guess: Index, limit: float) -> Opened:
+    """The classes of the first guess `guess` bounded as the search bounds them before it
+    searches any (Search.guess_value: the slot bound, the closed forms of small classes and
+    the candidates' bound, and at a big root one level of search), and those the closed forms
+    solve, with their subtrees. When the bound reaches `limit` no class is returned (the guess
+    cannot beat the incumbent); nan if the deadline passed."""
+    search: Search = state["search"]
+    S, sym, b = state["S"], state["sym"], state["b"]
+    started, nodes = time.perf_counter(), search.stats.nodes
+    left = search.limit - 1
+    classes = search.classes_of(guess, S)
+    if search.uniform:
+        table = search.table_list(b)
+        bounds = [table[len(c)] for _, c in classes]
+    else:
+        bounds = [search.class_bound(c, b, left) for _, c in classes]
+    total = search.weight(S) + sum(bounds)
+    keys: list = [None] * len(classes)
+    try:
+        if not search.restricted and total < limit:
+            total = search.known_class_bounds(classes, bounds, keys, total, limit, left, b)
+        if len(S) >= LEVEL_SIZE and total < limit:
+            total = search.level_bounds(guess, classes, bounds, total, limit, left,
+                                        None if sym is None else sym.after(guess), None)
+        out: Classes = []
+        for (r, C), bound in zip(classes if total < limit else [], bounds):
+            value = closed_value(search, C, left)
+            tree = None if value is None else subtree(search, C, left, search.class_allowed(None, guess, r, C))
+            out.append((int(r), float(bound if value is None else value), value is not None, tree))
+    except Timeout:
+        return int(guess), math.nan, [], time.perf_counter() - started, search.stats.nodes - nodes
+    return int(guess), float(total), out, time.perf_counter() - started, search.stats.nodes - nodes
+
+
+def closed_value(search: Search, C: Indexes, left: int) -> float | None:
+    """The class's value when it is known without a search: one secret, two named ones (equal
+    weights), or a set the closed forms solved while the classes were bounded; else None."""
+    if len(C) == 1:
+        return float(search.w[C[0]])
+    if len(C) == 2 and search.uniform and search.all_named:
+        return 3.0
+    if search.restricted:
+        return None
+    entry = search.cache.get(search.key(C, left))
+    return float(entry[0]) if entry is not None and entry[0] == entry[1] else None
+
+
+def subtree(search: Search, C: Indexes, left: int, allowed=None) -> list[Index]:
+    """The best subtree the search's cache holds for C (solved exactly), as its guesses in
+    pre-order: a node's guess, then the subtree of each of its non-hit classes in reply order
+    (the order game.partition gives). The classes follow from the guesses, so this is the
+    whole tree (`grow_subtree` reads it back)."""
+    game, out = search.game, []
+    deadline, search.deadline = search.deadline, None  # a closed-form class may still need its (tiny) search
+
+    def walk(part: Indexes, left: int, allowed) -> None:
+        guess = search.best_guess(part, left, allowed)
+        out.append(int(guess))
+        for reply, cls in game.partition(guess, part).items():
+            if not game.finished(reply):
+                walk(cls, left - 1, search.class_allowed(allowed, guess, reply, cls))
+
+    try:
+        walk(C, left, allowed)
+    finally:
+        search.deadline = deadline
+    return out
+
+
+def grow_subtree(search: Search, C: Indexes, guesses: Sequence[Index], replies: tuple = (),
+                 opening: str = "") -> tuple[Node, np.ndarray]:
+    """The tree whose guesses in pre-order are `guesses` (`subtree`), from the set C met after
+    `replies`, and each secret's (guesses, misses) counted from the game's start. A list that
+    is not such a tree (too short or too long, a guess that splits nothing, or one that is no
+    guess) is a ValueError."""
+    game = search.game
+    given: Iterator[Index] = iter(guesses)
+
+    def choose(part: Indexes, left: int, allowed) -> Index:
+        guess = next(given, None)
+        if guess is None:
+            raise ValueError("the tree stops before every secret is found")
+        if not 0 <= guess < len(game.guesses):
+            raise ValueError(f"{guess!r} is no guess")
+        parts = game.partition(guess, part)
+        if len(parts) == 1 and not game.finished(next(iter(parts))):
+            raise ValueError(f"{game.guesses[guess]} splits nothing where it is played")
+        return guess
+
+    try:
+        root, costs = grow_by(search, C, choose, opening, replies, NO_LIMIT)
+    except RecursionError:
+        raise ValueError("the tree is deeper than any tree worth keeping") from None
+    if next(given, None) is not None:
+        raise ValueError("the tree has guesses left over once every secret is found")
+    assert root is not None
+    return root, costs
+
+
+# --- the parent -------------------------------------------------------------------------------
+class Split:
+    """The parent's bookkeeping: the first guesses, their pieces, the incumbent; which piece
+    to hand out next, and what a piece closed implies."""
+
+    def __init__(self, game: Game, scout: Search, S: Indexes, b: int, sym, openings: dict[Index, Opening],
+                 order: list[Index], incumbent: float):
+        self.game, self.scout, self.S, self.b, self.sym = game, scout, S, b, sym
+        self.openings, self.order = openings, order
+        self.incumbent, self.best_guess = incumbent, -1
+        self.given = "given"  # where an incumbent no first guess has beaten came from
+        self.weight = scout.weight(S)
+        self.records: dict[tuple[Index, int], PieceRecord] = {}  # from the journal, used as a first guess opens
+        self.pieces_closed = 0
+        self.log: Journal | None = None
+        self.journaled: set[Index] = set()  # first guesses whose opening the journal holds
+
+    def lower_bound(self) -> float:
+        """min(incumbent, the least bound of a first guess not closed)."""
+        left = [o.bound for o in self.openings.values() if not o.closed and o.bound < self.incumbent]
+        return min([self.incumbent] + left)
+
+    def closed(self) -> int:
+        return sum(1 for o in self.openings.values() if o.closed or o.bound >= self.incumbent)
+
+    def next_task(self) -> tuple[str, Opening | Piece, float] | None:
+        """The next task to hand out: ("open", a first guess, the incumbent) or ("piece", a
+        class, its budget), first guesses in order of their bound, each one's classes smallest
+        first; None when every first guess still open is in flight or waits on one."""
+        for g in self.order:
+            o = self.openings[g]
+            if o.closed:
+                continue
+            if o.bound >= self.incumbent:
+                self.close(o)
+                continue
+            if o.pieces is None:
+                if o.opening:
+                    continue
+                o.opening = True
+                return "open", o, self.incumbent
+            for piece in o.pieces:
+                if piece.exact or piece.flying:
+                    continue
+                budget = self.incumbent - (o.bound - piece.bound)
+                if budget <= piece.bound:  # this guess cannot beat the incumbent
+                    self.close(o)
+                    break
+                piece.flying = True
+                return "piece", piece, budget
+        return None
+
+    def opened(self, o: Opening, total: float, classes: Classes) -> None:
+        """A first guess opened: its bound, and its pieces with what the journal holds of them
+        (no classes: its bound reached the incumbent it was opened with)."""
+        o.opening = False
+        o.bound = max(o.bound, total)
+        if self.log is not None and o.guess not in self.journaled:
+            self.log.append_opened(self.game, o.guess, total, classes)
+        if not classes:
+            self.close(o)
+            return
+        pieces = []
+        for r, bound, exact, tree in classes:
+            C = self.game.consistent(self.S, o.guess, r)
+            piece = Piece(o.guess, r, C, bound, exact, tree)
+            record = self.records.get((o.guess, r))
+            if record is not None and not piece.exact:
+                piece.bound = max(piece.bound, record.bound)
+                piece.exact, piece.tree = record.exact, record.tree
+            pieces.append(piece)
+        o.pieces = pieces
+        self.update(o)
+
+    def close(self, o: Opening) -> None:
+        """o cannot beat the incumbent."""
+        o.closed = True
+
+    def update(self, o: Opening) -> None:
+        """o's bound from its pieces; o closed when every piece is exact (its cost is then
+        known: the incumbent if below it) or its bound reaches the incumbent."""
+        assert o.pieces is not None
+        o.bound = max(o.bound, self.weight + sum(p.bound for p in o.pieces))
+        if all(p.exact for p in o.pieces):
+            o.exact, o.closed = True, True
+            value = self.weight + sum(p.bound for p in o.pieces)
+            o.bound = value
+            if value < self.incumbent:
+                self.incumbent, self.best_guess = value, o.guess
+        elif o.bound >= self.incumbent:
+            self.close(o)
+
+    def closed_piece(self, piece: Piece, value: float, exact: bool, tree: list[Index] | None) -> None:
+        piece.flying = False
+        piece.bound = max(piece.bound, value)
+        piece.exact, piece.tree = exact, tree if exact else None
+        self.pieces_closed += 1
+        self.update(self.openings[piece.guess])
+
+    def best_tree(self) -> list[Index]:
+        """The best first guess's tree, its guesses in pre-order (the pieces' in reply order)."""
+        if self.best_guess < 0:
+            return []
+        o = self.openings[self.best_guess]
+        assert o.pieces is not None
+        out = [self.best_guess]
+        for piece in sorted(o.pieces, key=lambda p: p.reply):
+            out += piece.tree or []
+        return out
+
+    def status(self, start: float) -> str:
+        """One line: pieces and first guesses closed, the incumbent, the proven bound, the time."""
+        best = (f"best {self.incumbent:,.6g} ({self.game.guesses[self.best_guess]})" if self.best_guess >= 0
+                else f"best {self.incumbent:,.6g} ({self.given})" if self.incumbent < INF else "no tree yet")
+        return (f"{self.pieces_closed:,} pieces, {self.closed():,}/{len(self.openings):,} first guesses closed, "
+                f"{best}, proven >= {self.lower_bound():,.6g}, {time.perf_counter() - start:,.0f} s")
 
 
 def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: float | None = None,
                journal: str | Path | None = None, incumbent: float = INF,
                status=None, executor=None, weights: Sequence[float] | np.ndarray | None = None,
                new_journal: bool = False, alive: Callable[[], bool] | None = None,
-               no_worker_seconds: float = 60.0) -> SplitResult:
-    """The best first guess over every secret of `game`, its first guesses searched by `workers`
-    processes (module docstring). `weights`: one per secret (default all equal: the value is
-    the total number of guesses). `journal`: a file to resume from and append to (journal.py);
-    one of other inputs is refused, or with `new_journal` set aside as FILE.old.
-    `incumbent`: the cost of a tree known beforehand, in the weights' units (the search only
-    looks for better); `status(text)` is called after each task. `alive()`: does the executor
-    still have a worker (a Dask cluster's); none for `no_worker_seconds` is an ArenaError (the
-    journal keeps what was closed).
+               no_worker_seconds: float = 60.0, seed: bool = True) -> SplitResult:
+    """The best first guess over every secret of `game` and its tree, the pieces (first guess,
+    reply class) searched by `workers` processes (module docstring). `weights`: one per secret
+    (default all equal: the value is the total number of guesses). `journal`: a file to resume
+    from and append to (journal.py); one of other inputs is refused, or with `new_journal` set
+    aside as FILE.old. `incumbent`: the cost of a tree known beforehand, in the weights' units
+    (the search only looks for better); `status(text)` is called after each piece. `alive()`:
+    does the executor still have a worker (a Dask cluster's); none for `no_worker_seconds` is
+    an ArenaError (the journal keeps what was closed).
     `executor`: a concurrent.futures executor of the caller's whose workers were not forked
     from this process, such as a Dask cluster's (`client.get_executor()`): each of its workers
     builds the game from its spec once and keeps its own search; `workers` is then the number
-    of tasks kept in flight.
+    of pieces kept in flight. `seed`: start from the best greedy tree's cost (solve.seed_tree),
+    so that the first pieces already have a finite budget; when no first guess beats it, that
+    tree is the optimum (SplitResult.seed).
     """
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
-        raise ArenaError(f"{game.spec}: the root split searches the first guesses of a game whose guesses "
+        raise ArenaError(f"{game.spec}: the split searches the first guesses of a game whose guesses "
                          "hit the secret, with one opening")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"workers must be a positive number of processes, got {workers!r}")
@@ -172,25 +445,37 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     if scale is None and not w[S].sum() > 0:
         raise ArenaError("weights: every secret weighs 0, so every tree costs 0; give some secret a positive weight")
     scale = 1.0 if scale is None else scale
-    incumbent = incumbent / scale
     sym = stabilizer(game, None if np.all(w == 1) else invariant(game, S, w))
     scout = Search(game, w, pool, None, sym)
     guesses = scout.pool(S, sym)
     bound, spread, b = scout.score_guesses(S, guesses, NO_LIMIT)
     openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
-    best_guess = -1
+    order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
+    split = Split(game, scout, S, b, sym, openings, order, incumbent / scale)
+    seeded = seed_tree(game, S, w, pool, None) if seed else None
+    if seeded is not None and float(seeded.guesses[S] @ w[S]) < split.incumbent:
+        split.incumbent, split.given = float(seeded.guesses[S] @ w[S]), "the best greedy tree"
+    else:
+        seeded = None
     given = None if weights is None else w * scale
     log = None if journal is None else Journal(journal, journal_key(game, pool, given), set_aside=new_journal)
-    limits = Limits(game, S, w, {g: o.bound for g, o in openings.items()})
-    for record in [] if log is None else log.records(game, limits):
-        o = openings[record.guess]
-        o.bound, o.exact = max(o.bound, record.bound), o.exact or record.exact
-        if o.exact and o.bound < incumbent:
-            incumbent, best_guess = o.bound, record.guess
-    for o in openings.values():  # a bound closes a guess only against an incumbent at most it
-        o.closed = o.exact or o.bound >= incumbent
-    queue = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
-    queue = [g for g in queue if not openings[g].closed]
+    if log is not None:
+        limits = Limits(game, S, w, set(openings), lambda C, guesses: grow_subtree(scout, C, guesses))
+        opened = []
+        for record in log.records(game, limits):
+            if isinstance(record, GuessRecord):
+                opened.append(record)
+                continue
+            known = split.records.get((record.guess, record.reply))
+            if known is None or record.exact or record.bound > known.bound:
+                split.records[(record.guess, record.reply)] = record
+            split.pieces_closed += 1
+        for guess_record in opened:  # the first guesses opened, with the pieces closed since
+            split.journaled.add(guess_record.guess)
+            split.opened(openings[guess_record.guess], guess_record.bound,
+                         [(c.reply, c.bound, c.exact, c.tree) for c in guess_record.classes])
+        log.begin()
+        split.log = log
     searched = 0
 
     _WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
@@ -202,54 +487,60 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
         executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                        initargs=(pool, deadline, workers, os.getpid()))
 
-        def submit(g: Index, limit: float):
-            return executor.submit(_close, g, limit)
+        def submit(kind: str, guess: Index, reply: int, limit: float):
+            return executor.submit(_task, kind, guess, reply, limit)
     else:
         remote_weights = ("equal", None) if np.all(w == 1) else (weights_digest(w), w)
 
-        def submit(g: Index, limit: float):
+        def submit(kind: str, guess: Index, reply: int, limit: float):
             left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            return executor.submit(_close_remote, game.spec, pool, workers, left, g, limit, remote_weights)
+            return executor.submit(_task_remote, game.spec, pool, workers, left, kind, guess, reply, limit,
+                                   remote_weights)
     try:
         with _shut_down(executor, wait_on_error=own):
-            while queue or pending:
-                while queue and len(pending) < workers:
-                    g = queue.pop(0)
-                    if openings[g].bound >= incumbent:  # closed by the incumbent without a search
-                        openings[g].closed = True
-                        continue
+            while True:
+                while len(pending) < workers and not stopped:
                     if deadline is not None and time.perf_counter() > deadline:
                         stopped = True
-                        queue.clear()
                         break
-                    pending[submit(g, incumbent)] = g
+                    task = split.next_task()
+                    if task is None:
+                        break
+                    kind, what, limit = task
+                    reply = what.reply if isinstance(what, Piece) else -1
+                    pending[submit(kind, what.guess, reply, limit)] = what
                 if not pending:
                     break
-                done = _next_done(pending, alive, no_worker_seconds)
-                for future in done:
-                    del pending[future]
-                    g, value, exact, seconds, nodes = future.result()
-                    o = openings[g]
-                    o.seconds, o.nodes = o.seconds + seconds, o.nodes + nodes
-                    if np.isnan(value):
-                        stopped = True
-                        continue
-                    o.bound, o.exact, o.closed = max(o.bound, value), exact, True
-                    searched += 1
-                    if exact and value < incumbent:
-                        incumbent, best_guess = value, g
-                    if log is not None:
-                        log.append(game, g, value, exact, seconds, nodes)
+                for future in _next_done(pending, alive, no_worker_seconds):
+                    what = pending.pop(future)
+                    outcome = future.result()
+                    o = openings[outcome[0]]
+                    o.seconds, o.nodes = o.seconds + outcome[-2], o.nodes + outcome[-1]
+                    if isinstance(what, Opening):
+                        _, total, classes, _, _ = cast(Opened, outcome)
+                        if np.isnan(total):
+                            what.opening, stopped = False, True
+                            continue
+                        split.opened(what, total, classes)
+                    else:
+                        g, r, value, exact, tree, seconds, nodes = cast(Outcome, outcome)
+                        if np.isnan(value):
+                            what.flying, stopped = False, True
+                            continue
+                        searched += 1
+                        if log is not None:
+                            log.append(game, g, r, value, exact, tree, seconds, nodes)
+                        split.closed_piece(what, value, exact, tree)
                     if status is not None:
-                        status(split_status(openings, incumbent, best_guess, game, start))
+                        status(split.status(start))
     finally:
         if log is not None:
             log.close()
         _WORKER.clear()
-    lower = proven_lower(openings, incumbent)
-    closed = sum(1 for o in openings.values() if o.closed or o.bound >= incumbent)
-    return SplitResult(game, pool, best_guess, incumbent * scale, lower * scale, openings, searched, closed,
-                       time.perf_counter() - start, stopped)
+    fallback = seeded if split.best_guess < 0 and seeded is not None else None  # nothing beat the greedy tree
+    return SplitResult(game, pool, split.best_guess if fallback is None else fallback.root.guess,
+                       split.incumbent * scale, split.lower_bound() * scale, openings, searched, split.closed(),
+                       split.pieces_closed, time.perf_counter() - start, stopped, split.best_tree(), fallback)
 
 
 @contextmanager
@@ -266,8 +557,8 @@ def _shut_down(executor, wait_on_error: bool):
 
 
 def _next_done(pending: dict, alive: Callable[[], bool] | None, no_worker_seconds: float) -> set:
-    """The tasks finished next; with `alive`, an ArenaError once no worker has lived for
-    `no_worker_seconds` (a cluster whose workers all died never finishes a task)."""
+    """The pieces finished next; with `alive`, an ArenaError once no worker has lived for
+    `no_worker_seconds` (a cluster whose workers all died never finishes a piece)."""
     if alive is None:
         return wait(pending, return_when=FIRST_COMPLETED)[0]
     alone_since = None
@@ -280,19 +571,23 @@ def _next_done(pending: dict, alive: Callable[[], bool] | None, no_worker_second
         elif alone_since is None:
             alone_since = time.perf_counter()
         elif time.perf_counter() - alone_since >= no_worker_seconds:
-            raise ArenaError(f"no Dask worker for {no_worker_seconds:g} s: the root split stopped "
-                             "(a --journal keeps the first guesses closed; run again to resume)")
+            raise ArenaError(f"no Dask worker for {no_worker_seconds:g} s: the split stopped "
+                             "(a --journal keeps the pieces closed; run again to resume)")
 
 
-def proven_lower(openings: dict[Index, Opening], incumbent: float) -> float:
-    """min(incumbent, the least bound of a first guess not closed)."""
-    return min([incumbent] + [o.bound for o in openings.values() if not o.closed and o.bound < incumbent])
+def split_tree(result: SplitResult, time_limit: float | None = None):
+    """The best tree the split found, put together from its pieces' subtrees (no search), as
+    a SolvedTree carrying the split's value, proven bound and effort."""
+    from .params import agent_spec
+    from .solve import SolvedTree
 
-
-def split_status(openings: dict[Index, Opening], incumbent: float, best_guess: Index, game: Game,
-                 start: float) -> str:
-    """One line: first guesses closed, the best so far, the proven bound, the time."""
-    closed = sum(1 for o in openings.values() if o.closed or o.bound >= incumbent)
-    best = f"best {incumbent:,.6g} ({game.guesses[best_guess]})" if best_guess >= 0 else "no tree yet"
-    return (f"{closed:,}/{len(openings):,} first guesses closed, {best}, proven >= "
-            f"{proven_lower(openings, incumbent):,.6g}, {time.perf_counter() - start:,.0f} s")
+    game, S = result.game, result.game.all_secrets
+    if result.seed is not None:
+        root, costs = result.seed.root, np.array([result.seed.guesses, result.seed.misses])
+    else:
+        search = Search(game, np.ones(len(game.secrets)), result.pool)  # the tree grower reads the rules alone
+        root, costs = grow_subtree(search, S, result.tree, (), game.openings(S)[0][0])
+    nodes = sum(o.nodes for o in result.openings.values())
+    return SolvedTree(game, agent_spec(result.pool, "average", None), [root], costs[0], costs[1], covered=S,
+                      value=result.value, lower_bound=min(result.lower_bound, result.value), seconds=result.seconds,
+                      searched=nodes, time_limit=time_limit, stopped=result.stopped, split=result)

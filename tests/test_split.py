@@ -1,0 +1,155 @@
+"""The split below the root (arena/optimal/split.py): pieces (first guess, reply class) searched
+by workers with one incumbent, every piece closed journaled with its subtree or its bound.
+
+The same optimum, proven, as the one-process search, and a tree that costs it; a journal cut
+after any of its records (a kill at any moment) resumes to the same optimum, searching only
+the pieces it lost; a run killed with SIGKILL, on forked workers and on a Dask cluster started
+as a user starts one (`dask scheduler`, two `dask worker`s), resumes to the one process's
+optimum.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cli_run import run
+
+from arena import make_game
+from arena.optimal import optimal_tree
+from arena.optimal.split import split_root, split_tree
+
+ARENA = str(Path(sys.executable).with_name("arena"))
+DASK = Path(sys.executable).with_name("dask")
+#: Long enough (73 pieces, about 2 s on two cores) to be killed part way.
+KILLED = "mastermind:pegs=5,colors=4"
+
+
+@pytest.mark.parametrize("spec, pool, weighted", [("mastermind:pegs=3,colors=4", "all", False),
+                                                  ("mastermind:pegs=4,colors=4", "consistent", False),
+                                                  ("mastermind:pegs=3,colors=4", "all", True),
+                                                  ("jotto:first=40", "all", False)])
+def test_the_split_finds_the_one_process_optimum_and_its_tree(spec, pool, weighted):
+    game = make_game(spec)
+    w = 1 + np.arange(len(game.secrets)) % 3 if weighted else np.ones(len(game.secrets))
+    plain = optimal_tree(game, pool=pool, weights=w if weighted else None)
+    result = split_root(game, pool, workers=2, weights=w if weighted else None)
+    tree = split_tree(result)
+    assert result.exact and result.value == result.lower_bound == plain.value
+    assert float(tree.guesses[game.all_secrets] @ w) == plain.value and tree.exact
+    assert tree.root.guess == result.best_guess and result.closed == len(result.openings)
+
+
+def test_a_journal_cut_after_any_record_resumes_to_the_same_optimum(tmp_path):
+    """A kill at any moment leaves the journal's first k records (the last perhaps cut short):
+    resumed from each, the optimum is the same and only the pieces lost are searched again.
+    (One worker, so that both runs hand out the pieces in the same order; with more, which
+    pieces a first guess needs before it closes depends on which finish first.)"""
+    game = make_game("mastermind:pegs=3,colors=4")
+    full = tmp_path / "full.jsonl"
+    first = split_root(game, workers=1, journal=full)
+    lines = full.read_text().splitlines(keepends=True)
+    assert first.exact and first.value == 206 and pieces(full) == first.searched >= 5
+    for k in range(1, len(lines) + 1):
+        cut = tmp_path / f"cut{k}.jsonl"
+        cut.write_text("".join(lines[:k]) + (lines[k][:25] if k < len(lines) else ""))
+        kept = pieces(cut)
+        again = split_root(game, workers=1, journal=cut)  # one worker: the same order of pieces as the first run
+        assert again.exact and again.value == again.lower_bound == 206, k
+        assert again.searched == first.searched - kept, k  # the pieces after the cut, no more
+        assert split_tree(again).value == 206
+
+
+def test_the_status_line_shows_the_bounds():
+    lines: list[str] = []
+    result = split_root(make_game("mastermind:pegs=4,colors=4"), workers=2, status=lines.append)
+    assert result.value == 905 and lines and "pieces" in lines[-1]
+    assert "best 905 (" in lines[-1] and "proven >= 905" in lines[-1], lines[-1]
+    assert any("no tree yet" in line or "proven >= " in line for line in lines)
+
+
+def pieces(journal: Path) -> int:
+    """The pieces a journal holds (its other lines: the key, first guesses closed by bound)."""
+    try:
+        lines = journal.read_text().splitlines()
+    except OSError:
+        return 0
+    return sum(1 for line in lines[1:] if line.endswith("}") and "reply" in json.loads(line))
+
+
+def kill_when(proc: subprocess.Popen, journal: Path, closed: int, timeout: float = 60) -> bool:
+    """SIGKILL `proc` once `journal` holds `closed` pieces; False if it ended first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        if pieces(journal) >= closed:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def resumed(capsys, argv: list[str]) -> dict:
+    """The run resumed, in this process (`arena` argv[1:])."""
+    rc, out, err = run(capsys, *argv[1:])
+    assert rc == 0, err
+    return json.loads(out)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers")
+def test_a_run_killed_part_way_resumes_to_the_same_optimum(capsys, tmp_path):
+    journal = tmp_path / "j.jsonl"
+    argv = [ARENA, "optimal", KILLED, "--workers", "2", "--journal", str(journal), "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    killed = kill_when(proc, journal, 8)
+    kept = pieces(journal)
+    figures = resumed(capsys, argv)
+    assert figures["exact"] and figures["total"] == figures["lower_bound"] == optimal_tree(make_game(KILLED)).value
+    if killed:
+        assert figures["searched_pieces"] == figures["pieces"] - kept < figures["pieces"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.skipif(not DASK.exists(), reason="Dask is not installed (pip install -e '.[dask]')")
+def test_a_dask_cluster_started_by_hand_killed_and_resumed(capsys, tmp_path):
+    """`dask scheduler` and two `dask worker` processes on 127.0.0.1, as a user starts them; the
+    split is killed part way and resumed: the one process's optimum. (The split starts with
+    the cluster: its client waits for the scheduler, the pieces for the workers.)"""
+    spec = "mastermind:pegs=4,colors=4"
+    address = f"tcp://127.0.0.1:{free_port()}"
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    cluster = [subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
+                                 "--no-dashboard"], **quiet)]
+    try:
+        cluster += [subprocess.Popen([str(DASK), "worker", address, "--nthreads", "1", "--no-nanny",
+                                      "--host", "127.0.0.1", "--no-dashboard"], **quiet) for _ in range(2)]
+        journal = tmp_path / "j.jsonl"
+        argv = [ARENA, "optimal", spec, "--workers", "2", "--backend", "dask", "--scheduler", address,
+                "--journal", str(journal), "--json"]
+        proc = subprocess.Popen(argv, **quiet)
+        killed = kill_when(proc, journal, 3)
+        kept = pieces(journal)
+        figures = resumed(capsys, argv)
+    finally:
+        for p in reversed(cluster):
+            p.terminate()
+        for p in cluster:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    assert figures["exact"] and figures["total"] == figures["lower_bound"] == optimal_tree(make_game(spec)).value
+    if killed:
+        assert figures["searched_pieces"] == figures["pieces"] - kept < figures["pieces"]
