@@ -45,6 +45,7 @@ from .payoff import payoff
 from .spec import parse_spec
 from .tournament.cells import files_read
 
+
 @dataclass(frozen=True)
 class Key:
     """One key a config may hold: where (top level, or in a [[rows]] table), what value it

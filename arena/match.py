@@ -29,16 +29,16 @@ or the process the games are played in.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Callable, Iterable
 
 import numpy as np
 
 from .errors import ArenaError, RuleBreak
 from .evaluate import Evaluation, Streamed, evaluate, repetition_chunks
 from .game import Game, Index, Indexes, Reply
-from .seeding import mix64
 from .players import AgentProtocol, ChooserProtocol, GuesserProtocol
+from .seeding import mix64
 from .state import State
 from .traits import Traits
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, known_kind, figure_kind, agrees, parse_config
+from .config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, agrees, figure_kind, known_kind, parse_config
 from .errors import ArenaError
 from .frames import pandas
 from .payoff import Payoff, default, loss_limits, lost, payoff
@@ -155,7 +155,7 @@ class Report:
             for r in self.results]}
 
     @classmethod
-    def from_dir(cls, directory: str | Path) -> "Report":
+    def from_dir(cls, directory: str | Path) -> Report:
         """The Report of a run stored in `directory` (by `arena run CONFIG --out DIR`), from the
         store alone: the config last run into it (read as data: no agent is imported or built),
         its plan and its results. A partial run's missing cells are `not run`, a failed task's
@@ -173,7 +173,7 @@ class Report:
             raise ArenaError(f"{e}; {fix}") from None
         config.text = text
         by_cell: list[list] = [[] for _ in config.cells]
-        for key, cell, block in plan:
+        for key, cell, _block in plan:
             if not isinstance(cell, int) or not 0 <= cell < len(by_cell):
                 raise ArenaError(f"{path}: the stored plan names cell {cell!r} of {len(by_cell)}; {fix}")
             by_cell[cell].append(rows.get(key))

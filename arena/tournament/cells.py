@@ -21,13 +21,13 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Iterable
 
 from agents.registry import make_agent, module_path
 
-from ..digests import is_file, file_digest
+from ..digests import file_digest, is_file
 from ..errors import ArenaError
 from ..games import GAMES
 from ..spec import bind, canonical, parse_spec

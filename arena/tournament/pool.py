@@ -24,8 +24,9 @@ import signal
 import sys
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from ..errors import ArenaError
 from ..orphans import die_with_parent
@@ -129,7 +130,7 @@ class Pool:
         self.workers: list[_Worker] = []
         self.stillborn = 0  # workers that died before they were ready
 
-    def __enter__(self) -> "Pool":
+    def __enter__(self) -> Pool:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -162,8 +163,7 @@ class Pool:
                 if pending and worker.idle() and worker.give(pending[0]):
                     pending.popleft()
             finished = self._wait()
-            for task, result in finished:
-                yield task, result
+            yield from finished
             while pending and len(self.workers) < min(self.size, len(pending) + self._busy()):
                 self._hire()
 

@@ -11,7 +11,7 @@ import hashlib
 import json
 import math
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ..config import Cell, Config
 from ..errors import ArenaError

@@ -17,7 +17,7 @@ import os
 import sys
 import time
 import traceback
-from typing import Callable, Generator
+from collections.abc import Callable, Generator
 
 from agents import make_chooser, make_guesser
 from agents.registry import agent_fault
@@ -121,7 +121,8 @@ def _each_result(tasks: list[Task], workers: int, backend: str, scheduler: str |
 
 def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: float | None):
     try:
-        from dask.distributed import Client, as_completed as dask_completed  # lazy: heavy
+        from dask.distributed import Client  # lazy: heavy
+        from dask.distributed import as_completed as dask_completed
         from distributed.scheduler import KilledWorker  # lazy: heavy
     except ImportError:
         raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
@@ -139,7 +140,7 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
         finished = dask_completed(futures)
         for future in _as_long_as_workers(client, finished):
             if future is None:  # no worker for NO_WORKER_SECONDS: what is pending fails
-                for key, task in list(index.items()):
+                for task in list(index.values()):
                     yield task, ("failed", None, f"no Dask worker for {NO_WORKER_SECONDS:g} s", 0.0)
                 finished.clear()
                 client.cancel(futures)

@@ -70,7 +70,7 @@ class DirectoryLock:
         self.directory = Path(directory)
         self.path = self.directory / "lock"
 
-    def __enter__(self) -> "DirectoryLock":
+    def __enter__(self) -> DirectoryLock:
         self.acquire()
         return self
 

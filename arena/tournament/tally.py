@@ -32,7 +32,7 @@ class Tally:
     secret_misses: list[int] | None = None
 
     @classmethod
-    def of(cls, evaluation, every_secret: bool = False, random: bool = True) -> "Tally":
+    def of(cls, evaluation, every_secret: bool = False, random: bool = True) -> Tally:
         """The tally of an arena.evaluate.Evaluation, from its exact streamed sums (which it keeps
         however many repetitions it played; its per-game arrays it may not). `every_secret`: the
         evaluation played each secret once per repetition, so its per-secret totals are kept:
@@ -52,7 +52,7 @@ class Tally:
                 tally.secret_misses = _per_secret(evaluation.column_misses, random)
         return tally
 
-    def __add__(self, other: "Tally") -> "Tally":
+    def __add__(self, other: Tally) -> Tally:
         hist = dict(self.histogram)
         for k, v in other.histogram.items():
             hist[k] = hist.get(k, 0) + v
@@ -102,7 +102,7 @@ class Tally:
                 "secret_guesses": self.secret_guesses, "secret_misses": self.secret_misses}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Tally":
+    def from_json(cls, data: Any) -> Tally:
         """The tally stored as `to_json` wrote it; anything else (a damaged store row) is an
         ArenaError saying what is wrong, never a KeyError or a silently wrong sum."""
         if not isinstance(data, dict):
