@@ -3,12 +3,13 @@
 One job, and one way to share the cores:
 
 - `table_counts`, `reply_major_counts` (the exact search's layout), `table_keys`: partition
-  counts read off a dense feedback table, fused: each
-  candidate's row of replies is read once and each reply adds one to its guess's count (the
-  counts kept a row per reply, so the increments are independent); `table_keys` then reduces
-  every guess's counts to a metric's key without a counts matrix. numpy needs a gathered
-  (candidates x pool) block, its widening to intp and a bincount (about 8 bytes of
-  temporaries and three passes per cell); the loop reads one byte per cell.
+  counts read off a dense feedback table, fused: each candidate's row of replies is read once
+  and each reply adds one to its guess's count (a row per reply, so the increments are
+  independent); `table_keys` reduces every guess's counts to a metric's key without a counts
+  matrix. numpy needs a gathered (candidates x pool) block, its widening to intp and a
+  bincount (about 8 bytes of temporaries and three passes per cell); the loop reads one byte.
+- `choose_nodes`: a greedy guesser's choice at every node of a tree's level in one call
+  (arena.levels.grow_compiled), so that growing a greedy tree never returns to Python per node.
 - the loops the multiset games' own compiled reply formula (arena/games/multisets.py:
   Mastermind's and Jotto's replies computed from the codes, for instances too big for their
   table) shares with the engine: `keys_in_slices`, `reduce_sizes`, `indexes`.
@@ -33,15 +34,11 @@ from .resources import threads
 
 
 def _numba_without_scipy_linalg() -> None:
-    """Load numba's array functions without importing scipy.linalg.
-
-    numba's first compiled call imports numba.np.arraymath, which imports scipy.linalg (about
-    0.2-0.5 s, the largest part of numba's start-up here) only to learn whether a BLAS exists
-    for np.dot and np.linalg inside compiled code; these loops use neither. With a placeholder
-    for scipy.linalg.cython_blas in sys.modules during that one import, the check passes
-    without the import; the placeholder is removed at once, so any later `import
-    scipy.linalg.cython_blas` (compiled linear algebra, nashpy) loads the real module. Where
-    scipy.linalg is already imported, or numba's array functions are, nothing is done."""
+    """Load numba's array functions without importing scipy.linalg: numba's first compiled call
+    imports numba.np.arraymath, which imports scipy.linalg (0.2-0.5 s, most of numba's start-up
+    here) only to learn whether a BLAS exists for compiled np.dot; these loops use none. A
+    placeholder for scipy.linalg.cython_blas during that one import passes the check; it is
+    removed at once, so a later import (nashpy, compiled linear algebra) loads the real module."""
     name = "scipy.linalg.cython_blas"
     if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules or name in sys.modules:
         return
@@ -351,8 +348,9 @@ BLOCK = 4096
 
 
 @njit(cache=True, nogil=True)
-def _block_keys(by_secret, pool, every, cand, how, terms, fixed, counts, stop_at_perfect, ikeys, fkeys,
-                largest):  # pragma: no cover - compiled
+def _block_keys(
+    by_secret, pool, every, cand, how, terms, fixed, counts, stop_at_perfect, ikeys, fkeys, largest
+):  # pragma: no cover - compiled
     """_table_keys a block of BLOCK guesses at a time, into `counts` (n_codes x BLOCK, bytes
     where the candidates are fewer than 256): the counts of a block stay in the cache while
     every candidate's replies to it are added, then the reductions run along its rows. Returns
@@ -362,7 +360,7 @@ def _block_keys(by_secret, pool, every, cand, how, terms, fixed, counts, stop_at
     n = len(cand)
     for lo in range(0, m, BLOCK):
         hi = min(m, lo + BLOCK)
-        block = counts[:, :hi - lo]
+        block = counts[:, : hi - lo]
         block[:] = 0
         for k in range(n):
             row = by_secret[cand[k]]
@@ -404,7 +402,7 @@ def _parts_keys(by_secret, pool, every, cand, masks, stop_at_perfect, ikeys, lar
     one = np.uint64(1)
     for lo in range(0, m, BLOCK):
         hi = min(m, lo + BLOCK)
-        block = masks[:hi - lo]
+        block = masks[: hi - lo]
         block[:] = 0
         for k in range(n):
             row = by_secret[cand[k]]
@@ -452,7 +450,9 @@ def _pick(keys, largest, pool, n, consistent, same_secret, marked, prefer_possib
             return pool[0]
     first = -1
     for i in range(m):
-        if keys[i] != best or (excluded and largest[i] == n and not _possible(pool[i], consistent, same_secret, marked)):
+        if keys[i] != best or (
+            excluded and largest[i] == n and not _possible(pool[i], consistent, same_secret, marked)
+        ):
             continue
         if first < 0:
             first = i
@@ -471,8 +471,20 @@ def _possible(g, consistent, same_secret, marked):  # pragma: no cover - compile
 
 @njit(cache=True, nogil=True)
 def _choose_nodes(
-    by_secret, secret_guess, same_secret, order, starts, sizes, every_guess, rule, how, terms_all, terms_at, fixed,
-    n_codes, choice
+    by_secret,
+    secret_guess,
+    same_secret,
+    order,
+    starts,
+    sizes,
+    every_guess,
+    rule,
+    how,
+    terms_all,
+    terms_at,
+    fixed,
+    n_codes,
+    choice,
 ):  # pragma: no cover - compiled
     """choice[j]: the greedy guess at node j, whose candidates are order[starts[j]:][:sizes[j]]
     (arena.greedy.Greedy.choose over every guess or the consistent ones, without the symmetric
@@ -494,7 +506,7 @@ def _choose_nodes(
     perfect_best = how != 5
     for j in range(len(starts)):
         n = sizes[j]
-        cand = order[starts[j]:starts[j] + n]
+        cand = order[starts[j] : starts[j] + n]
         if n == 1 and secret_guess[cand[0]] >= 0:  # arena.greedy.only_candidate
             choice[j] = secret_guess[cand[0]]
             continue
@@ -515,7 +527,7 @@ def _choose_nodes(
                 choice[j] = g
                 continue
         m = len(pool)
-        terms = terms_all[terms_at[j]:terms_at[j] + n + 1]
+        terms = terms_all[terms_at[j] : terms_at[j] + n + 1]
         stop = perfect_best and n <= n_codes
         if how == 4 and n_codes <= 64:
             m = _parts_keys(by_secret, pool, every, cand, masks, stop, ikeys, largest)
@@ -531,9 +543,13 @@ def _choose_nodes(
         for k in range(n):
             marked[cand[k]] = True
         if rule[EXACT] != 0:
-            choice[j] = _pick(ikeys[:m], largest[:m], pool, n, not every, same_secret, marked, rule[PREFER_POSSIBLE] != 0)
+            choice[j] = _pick(
+                ikeys[:m], largest[:m], pool, n, not every, same_secret, marked, rule[PREFER_POSSIBLE] != 0
+            )
         else:
-            choice[j] = _pick(fkeys[:m], largest[:m], pool, n, not every, same_secret, marked, rule[PREFER_POSSIBLE] != 0)
+            choice[j] = _pick(
+                fkeys[:m], largest[:m], pool, n, not every, same_secret, marked, rule[PREFER_POSSIBLE] != 0
+            )
         for k in range(n):
             marked[cand[k]] = False
 
@@ -561,8 +577,22 @@ def choose_nodes(
     reduction = REDUCTIONS[how]
 
     def run(lo: int, hi: int) -> None:
-        _choose_nodes(by_secret, secret_guess, same_secret, order, starts[lo:hi], sizes[lo:hi], every_guess, rule,
-                      reduction, terms_all, terms_at[lo:hi], fixed, n_codes, choice[lo:hi])
+        _choose_nodes(
+            by_secret,
+            secret_guess,
+            same_secret,
+            order,
+            starts[lo:hi],
+            sizes[lo:hi],
+            every_guess,
+            rule,
+            reduction,
+            terms_all,
+            terms_at[lo:hi],
+            fixed,
+            n_codes,
+            choice[lo:hi],
+        )
 
     in_slices(run, len(starts), int(sizes.sum()) * len(every_guess))
     return choice

@@ -24,7 +24,8 @@ from cli_run import run
 
 from arena import make_game
 from arena.optimal import optimal_tree
-from arena.optimal.split import split_root, split_tree
+from arena.optimal.split import split_root
+from arena.optimal.subtrees import split_tree
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 DASK = Path(sys.executable).with_name("dask")
@@ -32,10 +33,15 @@ DASK = Path(sys.executable).with_name("dask")
 KILLED = "mastermind:pegs=5,colors=4"
 
 
-@pytest.mark.parametrize("spec, pool, weighted", [("mastermind:pegs=3,colors=4", "all", False),
-                                                  ("mastermind:pegs=4,colors=4", "consistent", False),
-                                                  ("mastermind:pegs=3,colors=4", "all", True),
-                                                  ("jotto:first=40", "all", False)])
+@pytest.mark.parametrize(
+    "spec, pool, weighted",
+    [
+        ("mastermind:pegs=3,colors=4", "all", False),
+        ("mastermind:pegs=4,colors=4", "consistent", False),
+        ("mastermind:pegs=3,colors=4", "all", True),
+        ("jotto:first=40", "all", False),
+    ],
+)
 def test_the_split_finds_the_one_process_optimum_and_its_tree(spec, pool, weighted):
     game = make_game(spec)
     w = 1 + np.arange(len(game.secrets)) % 3 if weighted else np.ones(len(game.secrets))
@@ -130,14 +136,45 @@ def test_a_dask_cluster_started_by_hand_killed_and_resumed(capsys, tmp_path):
     spec = "mastermind:pegs=4,colors=4"
     address = f"tcp://127.0.0.1:{free_port()}"
     quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
-    cluster = [subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
-                                 "--no-dashboard"], **quiet)]
+    cluster = [
+        subprocess.Popen(
+            [str(DASK), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+            **quiet,
+        )
+    ]
     try:
-        cluster += [subprocess.Popen([str(DASK), "worker", address, "--nthreads", "1", "--no-nanny",
-                                      "--host", "127.0.0.1", "--no-dashboard"], **quiet) for _ in range(2)]
+        cluster += [
+            subprocess.Popen(
+                [
+                    str(DASK),
+                    "worker",
+                    address,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--host",
+                    "127.0.0.1",
+                    "--no-dashboard",
+                ],
+                **quiet,
+            )
+            for _ in range(2)
+        ]
         journal = tmp_path / "j.jsonl"
-        argv = [ARENA, "optimal", spec, "--workers", "2", "--backend", "dask", "--scheduler", address,
-                "--journal", str(journal), "--json"]
+        argv = [
+            ARENA,
+            "optimal",
+            spec,
+            "--workers",
+            "2",
+            "--backend",
+            "dask",
+            "--scheduler",
+            address,
+            "--journal",
+            str(journal),
+            "--json",
+        ]
         proc = subprocess.Popen(argv, **quiet)
         killed = kill_when(proc, journal, 3)
         kept = pieces(journal)

@@ -1,14 +1,14 @@
 """`arena optimal GAME`: the exact tree of least expected guesses, with its proven lower bound.
 
-    arena optimal mastermind                              5,625, proven optimal, and its table
-    arena optimal mastermind --pool consistent --depth 2  the consistent-only optimum (5,660)
-    arena optimal mastermind --max 5                      best total that never needs a 6th guess
-    arena optimal wordle --openers salet                  the best tree opening with SALET (7,920)
-    arena optimal mastermind --workers 2                  split into (first guess, reply class) pieces,
-                                                          searched by 2 processes
-    arena optimal jotto --start lookahead --time-limit 60 --bound-levels 2
-                                                          a big instance: the best tree found from
-                                                          a guesser's tree, and a proven lower bound
+arena optimal mastermind                              5,625, proven optimal, and its table
+arena optimal mastermind --pool consistent --depth 2  the consistent-only optimum (5,660)
+arena optimal mastermind --max 5                      best total that never needs a 6th guess
+arena optimal wordle --openers salet                  the best tree opening with SALET (7,920)
+arena optimal mastermind --workers 2                  split into (first guess, reply class) pieces,
+                                                      searched by 2 processes
+arena optimal jotto --start lookahead --time-limit 60 --bound-levels 2
+                                                      a big instance: the best tree found from
+                                                      a guesser's tree, and a proven lower bound
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ def cmd_optimal(args) -> None:
         raise ArenaError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
     from ..costs import Guesses, Lost, cost_for
     from ..optimal.solve import check_choice
+
     check_choice("objective", args.objective, ("average", "worst", "lost"))
     if args.objective == "lost" and args.cost not in (None, Lost.name):
         raise ArenaError(f"--objective lost counts lost games: it cannot be combined with --cost {args.cost}")
@@ -50,8 +51,10 @@ def cmd_optimal(args) -> None:
     if args.start and openers:
         raise ArenaError("--start improves a guesser's whole tree: it cannot be combined with --openers")
     if args.start and (args.weights or args.max is not None or args.objective != "average"):
-        raise ArenaError("--start improves a guesser's tree for the average with equal weights: "
-                         "it cannot be combined with --weights, --max or --objective worst")
+        raise ArenaError(
+            "--start improves a guesser's tree for the average with equal weights: "
+            "it cannot be combined with --weights, --max or --objective worst"
+        )
     if args.workers is not None:
         check_split(args, openers)
     elif args.backend != "local" or args.scheduler:
@@ -65,26 +68,40 @@ def cmd_optimal(args) -> None:
         if args.workers is not None:
             tree = split_tree(game, args, progress)
         elif args.start:
-            tree = refine(game, _start_tree(game, args.start), args.pool, args.time_limit, args.bound_levels,
-                          progress=progress)
+            tree = refine(
+                game, _start_tree(game, args.start), args.pool, args.time_limit, args.bound_levels, progress=progress
+            )
         else:
             weights = None
             if args.weights:
                 weights = read_weights_or_mix(args.weights, game)
-            tree = optimal_tree(game, weights=weights, pool=args.pool, objective=objective,
-                                max_guesses=args.max, time_limit=args.time_limit, progress=progress, cost=cost,
-                                openers=openers)
+            tree = optimal_tree(
+                game,
+                weights=weights,
+                pool=args.pool,
+                objective=objective,
+                max_guesses=args.max,
+                time_limit=args.time_limit,
+                progress=progress,
+                cost=cost,
+                openers=openers,
+            )
     finally:
         progress.close()
     if args.save:
         tree.save(args.save)
     if args.json:
         from ..games import timings
+
         costs = tree.costs[tree.secrets]
-        print_json({k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
-                   | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
-                   | ({} if paid == Guesses() else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
-                   | adversaries(tree, objective) | split_figures(tree) | timings(game, tree.seconds))
+        print_json(
+            {k: v for k, v in tree.to_json().items() if k not in ("root", "openings")}
+            | {"mean": round(float(costs.mean()), 6), "searched": tree.searched}
+            | ({} if paid == Guesses() else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
+            | adversaries(tree, objective)
+            | split_figures(tree)
+            | timings(game, tree.seconds)
+        )
         return
     print(report(tree, args.weights))
     for line in split_lines(tree) + adversary_lines(tree, objective):
@@ -113,13 +130,22 @@ def table_with_rest(tree, args) -> str:
 
 def check_split(args, openers) -> None:
     """--workers splits the root of the plain average: refuse what it does not combine with."""
-    clash = [flag for flag, given in (("--openers", bool(openers)), ("--start", bool(args.start)),
-                                      ("--max", args.max is not None),
-                                      ("--objective", args.objective != "average"), ("--cost", args.cost is not None))
-             if given]
+    clash = [
+        flag
+        for flag, given in (
+            ("--openers", bool(openers)),
+            ("--start", bool(args.start)),
+            ("--max", args.max is not None),
+            ("--objective", args.objective != "average"),
+            ("--cost", args.cost is not None),
+        )
+        if given
+    ]
     if clash:
-        raise ArenaError(f"--workers searches every first guess for the least (weighted) total: "
-                         f"it cannot be combined with {clash[0]}")
+        raise ArenaError(
+            f"--workers searches every first guess for the least (weighted) total: "
+            f"it cannot be combined with {clash[0]}"
+        )
     if args.workers < 1:
         raise ArenaError(f"--workers must be a positive number of processes, got {args.workers}")
 
@@ -129,7 +155,7 @@ def split_tree(game, args, progress):
     workers, and the best tree put together from their subtrees, with the split's proven bound
     and effort."""
     from ..optimal.split import split_root
-    from ..optimal.split import split_tree as tree_of
+    from ..optimal.subtrees import split_tree as tree_of
 
     def status(text: str) -> None:
         if progress.due():
@@ -138,22 +164,34 @@ def split_tree(game, args, progress):
     weights = None
     if args.weights:
         from ..weights import read_weights
+
         weights = read_weights(args.weights, game)
     client = dask_client(args)
     try:
         from ..tournament.runner import NO_WORKER_SECONDS
-        result = split_root(game, args.pool, args.workers, args.time_limit, args.journal, status=status,
-                            executor=None if client is None else client.get_executor(pure=False),
-                            weights=weights, new_journal=args.new_journal,
-                            alive=None if client is None else lambda: bool(client.scheduler_info().get("workers")),
-                            no_worker_seconds=NO_WORKER_SECONDS)
+
+        result = split_root(
+            game,
+            args.pool,
+            args.workers,
+            args.time_limit,
+            args.journal,
+            status=status,
+            executor=None if client is None else client.get_executor(pure=False),
+            weights=weights,
+            new_journal=args.new_journal,
+            alive=None if client is None else lambda: bool(client.scheduler_info().get("workers")),
+            no_worker_seconds=NO_WORKER_SECONDS,
+        )
     finally:
         if client is not None:
             client.close()
     if result.best_guess < 0:
-        raise ArenaError(f"{game.spec}: no first guess was solved before the time limit "
-                         f"({result.closed:,} of {len(result.openings):,} closed, proven >= "
-                         f"{result.lower_bound:,.6g}); run again with --journal to resume")
+        raise ArenaError(
+            f"{game.spec}: no first guess was solved before the time limit "
+            f"({result.closed:,} of {len(result.openings):,} closed, proven >= "
+            f"{result.lower_bound:,.6g}); run again with --journal to resume"
+        )
     return tree_of(result, args.time_limit)
 
 
@@ -175,6 +213,7 @@ def dask_client(args):
     if not args.scheduler:
         raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     from ..tournament.runner import connect_dask
+
     return connect_dask(Client, args.scheduler)
 
 
@@ -182,9 +221,11 @@ def split_lines(tree) -> list[str]:
     result = tree.split
     if result is None:
         return []
-    return [f"split: {result.closed:,} of {len(result.openings):,} first guesses closed, {result.pieces:,} pieces "
-            f"(first guess, reply class) searched ({result.searched:,} in this run, the others read from the "
-            f"journal); best first guess {tree.game.guesses[result.best_guess]}"]
+    return [
+        f"split: {result.closed:,} of {len(result.openings):,} first guesses closed, {result.pieces:,} pieces "
+        f"(first guess, reply class) searched ({result.searched:,} in this run, the others read from the "
+        f"journal); best first guess {tree.game.guesses[result.best_guess]}"
+    ]
 
 
 def warn_if_long(game) -> None:
@@ -194,9 +235,12 @@ def warn_if_long(game) -> None:
     symmetric = game.rules.hits and game.symmetry() is not None
     if n > (LONG_WITH_SYMMETRY if symmetric else LONG_WITHOUT_SYMMETRY):
         kind = "" if symmetric else " and no symmetry to exploit"
-        print(f"arena optimal: {game.spec} has {n:,} secrets{kind}: the exact search may not finish for hours; "
-              "--time-limit SECONDS stops it with the best tree found and a proven lower bound",
-              file=sys.stderr, flush=True)
+        print(
+            f"arena optimal: {game.spec} has {n:,} secrets{kind}: the exact search may not finish for hours; "
+            "--time-limit SECONDS stops it with the best tree found and a proven lower bound",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _start_tree(game, spec: str):
@@ -215,9 +259,12 @@ def report(tree, weighted: str | None = None) -> str:
     n = len(tree.secrets)
     cost = tree.costs[tree.secrets]
     unit = cost_unit(tree)
-    head = (f"{tree.guesser} on {tree.game.spec}: {n:,} secrets; total {int(cost.sum()):,} {unit}, "
-            f"mean {cost.mean():.4f}, worst {cost.max()}")
+    head = (
+        f"{tree.guesser} on {tree.game.spec}: {n:,} secrets; total {int(cost.sum()):,} {unit}, "
+        f"mean {cost.mean():.4f}, worst {cost.max()}"
+    )
     from ..costs import cost_for
+
     if not cost_for(tree.game, tree.cost).pays_every_guess:
         head += f" (guesses until determined: mean {tree.guesses[tree.secrets].mean():.4f})"
     if weighted:
@@ -225,16 +272,17 @@ def report(tree, weighted: str | None = None) -> str:
     what = "weighted cost" if weighted else f"total {unit}"
     trees = f"tree opening with {'+'.join(tree.openers)}" if tree.openers else "tree"
     if "objective=worst" in tree.guesser:  # the worst case is proven least first, then the total among such trees
-        trees = (f"tree needs fewer than {tree.depth_bound} {unit} in the worst case, and no tree with that "
-                 f"worst case")
+        trees = f"tree needs fewer than {tree.depth_bound} {unit} in the worst case, and no tree with that worst case"
     if tree.exact:
         proof = f"proven optimal: no {trees} has a smaller {what}"
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
         why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
         among = f" of a {trees}" if trees != "tree" else ""
-        proof = (f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}{among}: "
-                 f"{tree.lower_bound:,.6g}{mean}, gap {tree.value - tree.lower_bound:,.6g}")
+        proof = (
+            f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}{among}: "
+            f"{tree.lower_bound:,.6g}{mean}, gap {tree.value - tree.lower_bound:,.6g}"
+        )
     return f"{head}\n{proof}; {tree.seconds:.2f} s, {tree.searched:,} candidate sets searched"
 
 
@@ -242,12 +290,18 @@ def split_figures(tree) -> dict:
     result = tree.split
     if result is None:
         return {}
-    return {"first_guess": tree.game.guesses[result.best_guess], "first_guesses": len(result.openings),
-            "closed": result.closed, "pieces": result.pieces, "searched_pieces": result.searched}
+    return {
+        "first_guess": tree.game.guesses[result.best_guess],
+        "first_guesses": len(result.openings),
+        "closed": result.closed,
+        "pieces": result.pieces,
+        "searched_pieces": result.searched,
+    }
 
 
 def cost_unit(tree) -> str:
     from ..costs import UNITS
+
     return UNITS[tree.cost]
 
 
@@ -265,8 +319,11 @@ def adversaries(tree, objective: str) -> dict:
     evil = make_chooser("evil")
     forced = max(conceded(tree.game, root, evil, tree.cost) for root in tree.roots)
     least = max(fewest_against(tree.game, evil, root.candidates, tree.cost).value for root in tree.roots)
-    return {"adaptive_value": int(tree.costs[tree.secrets].max()), "greedy_evil_forces": int(forced),
-            "fewest_against_greedy_evil": int(least)}
+    return {
+        "adaptive_value": int(tree.costs[tree.secrets].max()),
+        "greedy_evil_forces": int(forced),
+        "fewest_against_greedy_evil": int(least),
+    }
 
 
 def adversary_lines(tree, objective: str) -> list[str]:
@@ -274,10 +331,12 @@ def adversary_lines(tree, objective: str) -> list[str]:
     if not figures:
         return []
     unit = cost_unit(tree)
-    return [f"adaptive chooser: the best adaptive (evil) chooser forces exactly {figures['adaptive_value']} {unit} "
-            f"against the best guesser (the exact worst case above)",
-            f"greedy evil chooser: forces {figures['greedy_evil_forces']} {unit} against this tree; the best "
-            f"guesser against it needs {figures['fewest_against_greedy_evil']} {unit}"]
+    return [
+        f"adaptive chooser: the best adaptive (evil) chooser forces exactly {figures['adaptive_value']} {unit} "
+        f"against the best guesser (the exact worst case above)",
+        f"greedy evil chooser: forces {figures['greedy_evil_forces']} {unit} against this tree; the best "
+        f"guesser against it needs {figures['fewest_against_greedy_evil']} {unit}",
+    ]
 
 
 def read_weights_or_mix(path: str, game):
@@ -293,6 +352,7 @@ def read_weights_or_mix(path: str, game):
     except ArenaError:
         return read_weights(path, game)  # not a saved equilibrium: it says what is wrong with it
     from agents.equilibrium import saved_chooser_mix
+
     return saved_chooser_mix(game, path)
 
 
@@ -300,39 +360,82 @@ def add_commands(sub) -> None:
     p = sub.add_parser("optimal", help="the exact tree of least expected guesses, with a proven lower bound")
     p.add_argument("game", help="game spec, e.g. mastermind or jotto:first=20")
     p.add_argument("--pool", default="all", help="all (default) or consistent: the guesses allowed")
-    p.add_argument("--objective", default="average",
-                   help="average (default), worst: the least cost in the worst case, then the least total; "
-                        "lost (Hangman): the fewest games lost within the strikes")
-    p.add_argument("--cost", default=None,
-                   help="what a secret costs: the game's own by default (guesses; Hangman: misses until "
-                        "the word is determined); Hangman also guesses (letters until determined)")
+    p.add_argument(
+        "--objective",
+        default="average",
+        help="average (default), worst: the least cost in the worst case, then the least total; "
+        "lost (Hangman): the fewest games lost within the strikes",
+    )
+    p.add_argument(
+        "--cost",
+        default=None,
+        help="what a secret costs: the game's own by default (guesses; Hangman: misses until "
+        "the word is determined); Hangman also guesses (letters until determined)",
+    )
     p.add_argument("--max", type=int, default=None, metavar="K", help="never more than K guesses")
     p.add_argument("--weights", metavar="FILE.json", help="secret weights: {secret: weight} or a list")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="stop after S seconds with the best tree found and a proven lower bound "
-                        "(default: none; big instances are warned, and a terminal shows the progress)")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help="stop after S seconds with the best tree found and a proven lower bound "
+        "(default: none; big instances are warned, and a terminal shows the progress)",
+    )
     p.add_argument("--start", metavar="GUESSER", help="start from this guesser's tree (big instances)")
-    p.add_argument("--openers", metavar="A+B", default=None,
-                   help="fixed first guesses, joined by + (e.g. salet): the best tree that opens with them, "
-                        "each class they leave solved exactly")
-    p.add_argument("--bound-levels", type=int, default=1, metavar="L",
-                   help="with --start: also prove the L-level look-ahead lower bound (2 costs minutes on Jotto)")
-    p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="split the search into pieces (a first guess and one of its reply classes), searched by "
-                        "N processes with one shared incumbent; with --time-limit, the proven bound so far")
-    p.add_argument("--backend", default="local",
-                   help="with --workers: local (forked processes, the default) or dask (the workers of "
-                        "--scheduler get the pieces; each builds the game from its spec)")
-    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="with --backend dask: the scheduler's address, e.g. tcp://127.0.0.1:8786")
-    p.add_argument("--journal", metavar="FILE.jsonl", default=None,
-                   help="with --workers: append each piece closed (its exact value and subtree, or its bound) to "
-                        "FILE, and resume from what it holds: a killed run loses only the pieces in flight (a "
-                        "journal of another game, word file, pool, weights or arena version is refused)")
-    p.add_argument("--new-journal", action="store_true",
-                   help="with --journal: a journal of other inputs is set aside (renamed FILE.old) and started anew")
-    p.add_argument("--depth", type=int, default=None,
-                   help=f"table rows fewer than D guesses deep (default {TABLE_DEPTH}: the first two guesses)")
+    p.add_argument(
+        "--openers",
+        metavar="A+B",
+        default=None,
+        help="fixed first guesses, joined by + (e.g. salet): the best tree that opens with them, "
+        "each class they leave solved exactly",
+    )
+    p.add_argument(
+        "--bound-levels",
+        type=int,
+        default=1,
+        metavar="L",
+        help="with --start: also prove the L-level look-ahead lower bound (2 costs minutes on Jotto)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="split the search into pieces (a first guess and one of its reply classes), searched by "
+        "N processes with one shared incumbent; with --time-limit, the proven bound so far",
+    )
+    p.add_argument(
+        "--backend",
+        default="local",
+        help="with --workers: local (forked processes, the default) or dask (the workers of "
+        "--scheduler get the pieces; each builds the game from its spec)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="with --backend dask: the scheduler's address, e.g. tcp://127.0.0.1:8786",
+    )
+    p.add_argument(
+        "--journal",
+        metavar="FILE.jsonl",
+        default=None,
+        help="with --workers: append each piece closed (its exact value and subtree, or its bound) to "
+        "FILE, and resume from what it holds: a killed run loses only the pieces in flight (a "
+        "journal of another game, word file, pool, weights or arena version is refused)",
+    )
+    p.add_argument(
+        "--new-journal",
+        action="store_true",
+        help="with --journal: a journal of other inputs is set aside (renamed FILE.old) and started anew",
+    )
+    p.add_argument(
+        "--depth",
+        type=int,
+        default=None,
+        help=f"table rows fewer than D guesses deep (default {TABLE_DEPTH}: the first two guesses)",
+    )
     p.add_argument("--full", action="store_true", help="the whole table, every depth")
     p.add_argument("--min-count", type=int, default=3, help="table rows reached by at least this many secrets")
     p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")

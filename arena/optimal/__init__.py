@@ -15,17 +15,16 @@ Modules, one idea each:
     solve      `optimal_tree`, the public entry: checks the arguments, seeds and runs the
                search, and returns its result as an arena.tree Tree (also after fixed
                openers: `openers=`)
+    inputs     the search's arguments checked and put in its form: secrets, weights, openers
     params     the `optimal` agent's parameters, declared once (the agent takes them; the
                solver names the agent that replays its trees with them: agent_spec)
     growing    the one tree grower of the exact search (grow_by): the optimal tree, a tree
                read off a depth proof, a search's best guesses
-
-One exact search, from the command line down: `arena optimal` (arena/commands/optimal.py) ->
-solve.optimal_tree -> solve.search_below -> search.Search.solve (branch.py) -> search_node ->
-guess_value -> solve on each class; then growing.tree_from_search reads the tree back.
     split      the split: pieces (a first guess, one of its reply classes) searched by worker
                processes or a Dask cluster with one incumbent, a resumable journal and a
                proven bound at any moment (`arena optimal --workers N`)
+    subtrees   a piece's subtree as the journal keeps it (guesses in pre-order), grown back into
+               nodes, and the split's whole tree put together from them without a search
     journal    the split's journal: keyed by the game, its files' contents, the weights and the
                version; every record (a piece's value and subtree, or its bound) checked as
                it is read
@@ -33,6 +32,10 @@ guess_value -> solve on each class; then growing.tree_from_search reads the tree
     against    against a deterministic chooser that holds no secret (evil Hangman, Absurdle):
                what a tree concedes to it, and the shortest path that beats it
     progress   a long search's one status line on stderr (on a terminal only)
+
+One exact search, from the command line down: `arena optimal` (arena/commands/optimal.py) ->
+solve.optimal_tree -> solve.search_below -> search.Search.solve (branch.py) -> search_node ->
+guess_value -> solve on each class; then growing.tree_from_search reads the tree back.
 """
 
 from .solve import OBJECTIVES, POOLS, SolvedTree, optimal_tree

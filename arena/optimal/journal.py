@@ -53,7 +53,7 @@ def canonical_spec(spec: str) -> str:
 
 
 def weights_digest(weights: np.ndarray | None) -> str:
-    """"equal", or the SHA-256 of the weights as float64 in the game's order."""
+    """ "equal", or the SHA-256 of the weights as float64 in the game's order."""
     if weights is None:
         return "equal"
     return hashlib.sha256(np.ascontiguousarray(weights, dtype="<f8").tobytes()).hexdigest()
@@ -75,9 +75,17 @@ def game_files(spec: str) -> dict[str, str]:
 
 def journal_key(game: Game, pool: str, weights: np.ndarray | None = None) -> dict:
     """Everything the root split's records depend on (the journal's first line)."""
-    return {"journal": FORMAT, "game": canonical_spec(game.spec), "files": game_files(game.spec),
-            "pool": pool, "objective": "average", "cost": "guesses", "max_guesses": None,
-            "weights": weights_digest(weights), "version": project_code()}
+    return {
+        "journal": FORMAT,
+        "game": canonical_spec(game.spec),
+        "files": game_files(game.spec),
+        "pool": pool,
+        "objective": "average",
+        "cost": "guesses",
+        "max_guesses": None,
+        "weights": weights_digest(weights),
+        "version": project_code(),
+    }
 
 
 def key_change(stored: dict, key: dict) -> str | None:
@@ -97,11 +105,17 @@ def key_change(stored: dict, key: dict) -> str | None:
             return f"it did not read the file {name}"
         if files[name] != key["files"][name]:
             return f"the contents of {name} changed"
-    for field, what in (("pool", "guess pool"), ("objective", "objective"), ("cost", "cost"),
-                        ("max_guesses", "guess limit"), ("weights", "weights")):
+    for field, what in (
+        ("pool", "guess pool"),
+        ("objective", "objective"),
+        ("cost", "cost"),
+        ("max_guesses", "guess limit"),
+        ("weights", "weights"),
+    ):
         if stored.get(field) != key[field]:
             return f"its {what} {'differ' if field == 'weights' else 'differs'}" + (
-                "" if field == "weights" else f" ({stored.get(field)!r}, not {key[field]!r})")
+                "" if field == "weights" else f" ({stored.get(field)!r}, not {key[field]!r})"
+            )
     return None
 
 
@@ -132,7 +146,7 @@ class PieceRecord:
 class Limits:
     """What a record must respect: a first guess of the pool, a class it leaves, a bound at
     most the class's known total, and a subtree that finds every secret of the class and
-    costs its exact value (`grow(C, guesses)` reads a subtree back: split.grow_subtree)."""
+    costs its exact value (`grow(C, guesses)` reads a subtree back: subtrees.grow_subtree)."""
 
     game: Game
     S: Indexes
@@ -197,8 +211,10 @@ class Journal:
             text = complete.decode("utf-8")
         except UnicodeDecodeError as e:
             line = complete[: e.start].count(b"\n") + 1
-            raise ArenaError(f"journal {self.path}, line {line}: not UTF-8 text ({e.reason} at byte {e.start}); "
-                             "remove the journal or give --new-journal") from None
+            raise ArenaError(
+                f"journal {self.path}, line {line}: not UTF-8 text ({e.reason} at byte {e.start}); "
+                "remove the journal or give --new-journal"
+            ) from None
         lines = text.splitlines()
         if not lines:
             self._cut(len(complete))
@@ -208,8 +224,10 @@ class Journal:
             if set_aside:
                 self._set_aside()
                 return
-            raise ArenaError(f"journal {self.path} does not match this run: {change}; remove it, or give "
-                             "--new-journal to set it aside and start anew")
+            raise ArenaError(
+                f"journal {self.path} does not match this run: {change}; remove it, or give "
+                "--new-journal to set it aside and start anew"
+            )
         self.lines = list(enumerate(lines[1:], 2))
         self._cut(len(complete))
 
@@ -257,13 +275,16 @@ class Journal:
         if "reply" not in data:  # a first guess opened
             known = limits.known_after(g)
             if exact or bound > known * (1 + TOLERANCE):
-                raise ArenaError(f"{where}: the bound {bound:g} of {guess} is above {known:g}, what a tree opening "
-                                 f"with it is known to cost, or called exact: the record cannot be right")
+                raise ArenaError(
+                    f"{where}: the bound {bound:g} of {guess} is above {known:g}, what a tree opening "
+                    f"with it is known to cost, or called exact: the record cannot be right"
+                )
             classes = data.get("classes", [])
             if not isinstance(classes, list) or not all(isinstance(c, dict) for c in classes):
                 raise ArenaError(f"{where}: the classes of {guess} must be a list of records, got {classes!r:.60}")
-            return GuessRecord(g, float(bound), tuple(self._piece(where, c | {"guess": guess}, g, game, limits)
-                                                      for c in classes))
+            return GuessRecord(
+                g, float(bound), tuple(self._piece(where, c | {"guess": guess}, g, game, limits) for c in classes)
+            )
         return self._piece(where, data, g, game, limits)
 
     def _piece(self, where: str, data: dict, g: Index, game: Game, limits: Limits) -> PieceRecord:
@@ -278,8 +299,10 @@ class Journal:
         what = f"the class {data['reply']} of {guess}"
         known = limits.known(C)
         if bound > known * (1 + TOLERANCE):
-            raise ArenaError(f"{where}: the bound {bound:g} of {what} is above {known:g}, what guessing its "
-                             f"secrets one at a time costs: the record cannot be right")
+            raise ArenaError(
+                f"{where}: the bound {bound:g} of {what} is above {known:g}, what guessing its "
+                f"secrets one at a time costs: the record cannot be right"
+            )
         if not exact:
             return PieceRecord(g, reply, float(bound), False)
         tree = data.get("tree")
@@ -292,8 +315,9 @@ class Journal:
             raise ArenaError(f"{where}: the subtree of {what} is no tree: {e}; the record cannot be right") from None
         cost = float(limits.weights[C] @ costs[0][C])
         if abs(cost - bound) > TOLERANCE * max(1.0, abs(bound)):
-            raise ArenaError(f"{where}: the subtree of {what} costs {cost:g}, not its value {bound:g}: "
-                             f"the record cannot be right")
+            raise ArenaError(
+                f"{where}: the subtree of {what} costs {cost:g}, not its value {bound:g}: the record cannot be right"
+            )
         return PieceRecord(g, reply, float(bound), True, guesses)
 
     @staticmethod
@@ -329,8 +353,17 @@ class Journal:
                 self._file.write(json.dumps(self.key, sort_keys=True) + "\n")
                 self._file.flush()
 
-    def append(self, game: Game, guess: Index, reply: int, bound: float, exact: bool, tree: list[Index] | None,
-               seconds: float, nodes: int) -> None:
+    def append(
+        self,
+        game: Game,
+        guess: Index,
+        reply: int,
+        bound: float,
+        exact: bool,
+        tree: list[Index] | None,
+        seconds: float,
+        nodes: int,
+    ) -> None:
         """One piece closed, written and flushed at once (a kill loses at most this line)."""
         self.begin()
         assert self._file is not None

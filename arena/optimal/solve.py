@@ -17,14 +17,14 @@ import numpy as np
 
 from .. import door
 from ..costs import Cost, Guesses, cost_for
-from ..errors import ArenaError, ArenaTypeError, choices
+from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from ..greedy import greedy_tree
 from ..resources import check_memory
 from ..tree import Node, Tree
-from ..weights import check_weights
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
+from .inputs import check_choice, invariant, opener_indexes, secret_set, weight_vector
 from .params import agent_spec
 from .progress import ProgressLine
 from .search import NO_LIMIT, Search, Timeout, stabilizer
@@ -72,9 +72,16 @@ class SolvedTree(Tree):
 
     def to_json(self) -> dict:
         data = super().to_json()
-        data.update(value=_plain(self.value), lower_bound=_plain(self.lower_bound), exact=self.exact,
-                    gap=_plain(self.gap), time_limit=self.time_limit, stopped=self.stopped,
-                    seconds=round(self.seconds, 3), cost=self.cost)
+        data.update(
+            value=_plain(self.value),
+            lower_bound=_plain(self.lower_bound),
+            exact=self.exact,
+            gap=_plain(self.gap),
+            time_limit=self.time_limit,
+            stopped=self.stopped,
+            seconds=round(self.seconds, 3),
+            cost=self.cost,
+        )
         if self.openers:
             data.update(openers=list(self.openers))
         return data
@@ -85,12 +92,19 @@ def _plain(x: float):
     return int(x) if float(x).is_integer() else float(x)
 
 
-def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None,
-                 weights: Sequence[float] | np.ndarray | None = None,
-                 pool: str = "all", objective: str = "average", max_guesses: int | None = None,
-                 time_limit: float | None = None, progress: ProgressLine | None = None,
-                 cost: str | Cost | None = None, openers: Sequence[Index | str] = (),
-                 incumbent: Tree | None = None) -> SolvedTree:
+def optimal_tree(
+    game: Game,
+    secrets: Sequence[Index] | np.ndarray | None = None,
+    weights: Sequence[float] | np.ndarray | None = None,
+    pool: str = "all",
+    objective: str = "average",
+    max_guesses: int | None = None,
+    time_limit: float | None = None,
+    progress: ProgressLine | None = None,
+    cost: str | Cost | None = None,
+    openers: Sequence[Index | str] = (),
+    incumbent: Tree | None = None,
+) -> SolvedTree:
     """The decision tree minimising sum_s w_s x cost(s) over `secrets` (default all).
 
     cost: what a secret costs (arena.costs): the guesses to find it (Jotto, Mastermind), or on
@@ -122,8 +136,10 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None
     if max_guesses is not None:
         max_guesses = door.integer(max_guesses, "max_guesses", low=1)
     if not paid.has_worst_case and objective != "average":
-        raise ArenaError("the lost-games cost is the chance of losing: it has no worst-case objective "
-                         "(the worst case is the fewest misses in the worst case: cost misses, objective worst)")
+        raise ArenaError(
+            "the lost-games cost is the chance of losing: it has no worst-case objective "
+            "(the worst case is the fewest misses in the worst case: cost misses, objective worst)"
+        )
     time_limit = door.seconds(time_limit)
     S = secret_set(game, secrets)
     w, scale = weight_vector(game, S, weights)
@@ -134,10 +150,17 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None
     if fixed and not paid.solves_openers:
         raise ArenaError("openers: fixed first guesses are solved for the guesses or misses cost, not lost games")
     if fixed and objective == "worst":
-        raise ArenaError("openers: fixed first guesses are solved for the average (objective average); "
-                         "objective worst searches its own first guess")
-    label = agent_spec(pool, objective, max_guesses, paid.name if paid != cost_for(game) else None,
-                       tuple(game.guesses[g] for g in fixed))
+        raise ArenaError(
+            "openers: fixed first guesses are solved for the average (objective average); "
+            "objective worst searches its own first guess"
+        )
+    label = agent_spec(
+        pool,
+        objective,
+        max_guesses,
+        paid.name if paid != cost_for(game) else None,
+        tuple(game.guesses[g] for g in fixed),
+    )
     unit = 1.0 if scale is None else scale
 
     roots, values, lowers, depth_bound, nodes, stopped = [], [], [], 0, 0, False
@@ -158,7 +181,9 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None
         else:
             seed = seed_tree(game, part, w, pool, limit, paid) if time_limit is not None else None
             if seed is None and prover is not None and time_limit is not None:
-                seed = fitting_tree(prover, part, cast(int, limit), opening, label)  # no greedy tree is within the limit
+                seed = fitting_tree(
+                    prover, part, cast(int, limit), opening, label
+                )  # no greedy tree is within the limit
             seed = cheaper_tree(seed, known_tree(incumbent, part, limit, paid), w, paid, part)
             root, tree_costs, lower = search_below(search, part, seed, opening, paid)
         roots.append(root)
@@ -169,10 +194,23 @@ def optimal_tree(game: Game, secrets: Sequence[Index] | np.ndarray | None = None
         nodes, stopped = nodes + search.stats.nodes, stopped or search.timed_out
     value = sum(values) * unit
     grown = [root for root in roots if root is not None]  # an opening of one word needs no guess
-    return SolvedTree(game, label, grown, costs[0], costs[1], covered=np.sort(S), value=value,
-                      lower_bound=min(sum(lowers) * unit, value), seconds=time.perf_counter() - start,
-                      searched=nodes, depth_bound=depth_bound, time_limit=time_limit, stopped=stopped,
-                      cost=paid.name, openers=tuple(game.guesses[g] for g in fixed))
+    return SolvedTree(
+        game,
+        label,
+        grown,
+        costs[0],
+        costs[1],
+        covered=np.sort(S),
+        value=value,
+        lower_bound=min(sum(lowers) * unit, value),
+        seconds=time.perf_counter() - start,
+        searched=nodes,
+        depth_bound=depth_bound,
+        time_limit=time_limit,
+        stopped=stopped,
+        cost=paid.name,
+        openers=tuple(game.guesses[g] for g in fixed),
+    )
 
 
 def paid_cost(paid: Cost, costs: np.ndarray) -> np.ndarray:
@@ -185,8 +223,10 @@ def check_search_memory(game: Game, S: Indexes, pool: str) -> None:
     limit: the partition counts gather a (secrets x guesses) block of replies as intp, then
     offset and count it (about three such arrays at once)."""
     guesses = len(game.guesses_naming(S)) if pool == "consistent" else len(game.all_guesses)
-    check_memory(3 * len(S) * guesses * np.dtype(np.intp).itemsize,
-                 f"scoring {guesses:,} guesses on the {len(S):,} secrets of {game.spec}")
+    check_memory(
+        3 * len(S) * guesses * np.dtype(np.intp).itemsize,
+        f"scoring {guesses:,} guesses on the {len(S):,} secrets of {game.spec}",
+    )
 
 
 def watch(search: Search, progress: ProgressLine | None, unit: float = 1.0) -> None:
@@ -200,8 +240,9 @@ def watch(search: Search, progress: ProgressLine | None, unit: float = 1.0) -> N
             return
         best = min(s.progress[0], s.incumbent)
         found = f"best {best * unit:,.6g}" if best < INF else "no tree yet"
-        progress.show(f"{s.stats.nodes:,} sets explored, {found}, proven >= {s.root_lower * unit:,.6g}, "
-                      f"{progress.elapsed:,.0f} s")
+        progress.show(
+            f"{s.stats.nodes:,} sets explored, {found}, proven >= {s.root_lower * unit:,.6g}, {progress.elapsed:,.0f} s"
+        )
 
     search.report = report
 
@@ -231,8 +272,14 @@ def whole_incumbent(tree: Tree | None, w: np.ndarray, paid: Cost, S: Indexes) ->
     return Incumbent(*incumbent_part(tree, S), incumbent_value(tree, w, paid, S))
 
 
-def search_below(search: Search, S: Indexes, incumbent: Tree | Incumbent | None, opening: str = "",
-                 paid: Cost | None = None, path: Path | None = None) -> tuple[Node | None, np.ndarray, float]:
+def search_below(
+    search: Search,
+    S: Indexes,
+    incumbent: Tree | Incumbent | None,
+    opening: str = "",
+    paid: Cost | None = None,
+    path: Path | None = None,
+) -> tuple[Node | None, np.ndarray, float]:
     """The root of the best tree the search finds for S, cheaper than the incumbent (if any),
     each secret's (guesses, misses) under it, and a proven lower bound on the optimum: the
     optimum itself unless the time limit stopped the search. `paid` is the cost the search
@@ -260,15 +307,20 @@ def search_below(search: Search, S: Indexes, incumbent: Tree | Incumbent | None,
         search.timed_out = True
         best, guess = search.progress
         if guess >= 0 and best < budget:
-            return (*tree_from_search(search, S, opening, guess, path),
-                    min(search.root_bound(S, sym, left, allowed), best))
+            return (
+                *tree_from_search(search, S, opening, guess, path),
+                min(search.root_bound(S, sym, left, allowed), best),
+            )
         if incumbent is None:
-            raise ArenaError(f"{game.spec}: no tree within {search.limit} guesses found before the time limit") from None
+            raise ArenaError(
+                f"{game.spec}: no tree within {search.limit} guesses found before the time limit"
+            ) from None
         return incumbent.root, incumbent.costs, min(search.root_bound(S, sym, left, allowed), budget)
 
 
-def search_opened(search: Search, S: Indexes, openers: Sequence[Index], opening: str, paid: Cost,
-                  time_limited: bool) -> tuple[Node | None, np.ndarray, float]:
+def search_opened(
+    search: Search, S: Indexes, openers: Sequence[Index], opening: str, paid: Cost, time_limited: bool
+) -> tuple[Node | None, np.ndarray, float]:
     """The best tree for S whose first guesses are `openers` (each played at every node of its
     turn, as a guesser's fixed openers are): the opener nodes, then each class they leave
     solved by the one search (its cache shared by all). What the openers' own guesses cost is
@@ -298,8 +350,10 @@ def search_opened(search: Search, S: Indexes, openers: Sequence[Index], opening:
         node = Node(int(openers[turn]), part, path.replies, opening=opening)
         reason = game.refusal(node.guess, list(zip(openers, path.replies)))
         if reason:  # hard mode: a fixed guess the earlier openers' replies rule out
-            raise ArenaError(f"openers: {game.guesses[node.guess]} breaks the rules after "
-                             f"{game.history_label(path.replies)}: {reason}")
+            raise ArenaError(
+                f"openers: {game.guesses[node.guess]} breaks the rules after "
+                f"{game.history_label(path.replies)}: {reason}"
+            )
         for reply, cls in game.partition(node.guess, part).items():
             miss = path.missed + int(game.is_miss(reply))
             if game.finished(reply):
@@ -307,10 +361,17 @@ def search_opened(search: Search, S: Indexes, openers: Sequence[Index], opening:
                 continue
             left = (search.limit if path.left is None else path.left) - search.step(reply)
             if left < (0 if search.misses else 1):
-                raise ArenaError(f"{game.spec}: the openers use up the limit of {search.limit} "
-                                 f"{search.cost.unit} before every secret is found")
-            below = Path(path.replies + (reply,), left, miss, None if path.sym is None else path.sym.after(node.guess),
-                         search.after(path.allowed, node.guess, reply))
+                raise ArenaError(
+                    f"{game.spec}: the openers use up the limit of {search.limit} "
+                    f"{search.cost.unit} before every secret is found"
+                )
+            below = Path(
+                path.replies + (reply,),
+                left,
+                miss,
+                None if path.sym is None else path.sym.after(node.guess),
+                search.after(path.allowed, node.guess, reply),
+            )
             child = grow(cls, below)
             if child is not None:
                 node.children[reply] = child
@@ -329,8 +390,9 @@ def subtree_cost(paid: Cost, costs: np.ndarray, w: np.ndarray, S: Indexes, path:
     return float(paid_cost(paid, costs)[S] @ w[S]) - before * float(w[S].sum())
 
 
-def class_seed(search: Search, S: Indexes, path: Path, opening: str, paid: Cost,
-               metrics: Sequence[str] = SEED_METRICS) -> Incumbent | None:
+def class_seed(
+    search: Search, S: Indexes, path: Path, opening: str, paid: Cost, metrics: Sequence[str] = SEED_METRICS
+) -> Incumbent | None:
     """The best greedy subtree for a class the openers leave (seed_tree, within the guesses or
     misses left), moved below the path: its nodes' replies and each secret's costs start where
     the class is met. In hard mode over every guess the greedy guessers play the consistent
@@ -343,15 +405,16 @@ def class_seed(search: Search, S: Indexes, path: Path, opening: str, paid: Cost,
         return None
     value = incumbent_value(tree, search.w, paid, S)
     root, costs = incumbent_part(tree, S)
-    for node in ([] if root is None else root.walk()):
+    for node in [] if root is None else root.walk():
         node.replies, node.opening = path.replies + node.replies, opening
     costs[0, S] += len(path.replies)
     costs[1, S] += path.missed
     return Incumbent(root, costs, value)
 
 
-def solve_class(search: Search, S: Indexes, path: Path, opening: str, paid: Cost,
-                time_limited: bool) -> tuple[Node | None, np.ndarray, float]:
+def solve_class(
+    search: Search, S: Indexes, path: Path, opening: str, paid: Cost, time_limited: bool
+) -> tuple[Node | None, np.ndarray, float]:
     """One class left by the openers: its best subtree, each secret's (guesses, misses) under
     it (counted from the root), and the gap between what the subtree costs and the bound
     proven on the class (0 once the class is solved exactly). Time-limited, the class starts
@@ -376,8 +439,14 @@ def solve_class(search: Search, S: Indexes, path: Path, opening: str, paid: Cost
     return root, costs, value - min(bound, value)
 
 
-def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None = None,
-           bound_levels: int = 1, progress: ProgressLine | None = None) -> SolvedTree:
+def refine(
+    game: Game,
+    tree: Tree,
+    pool: str = "all",
+    time_limit: float | None = None,
+    bound_levels: int = 1,
+    progress: ProgressLine | None = None,
+) -> SolvedTree:
     """A tree at least as good as `tree` (equal weights), and a proven lower bound on the optimum.
 
     With bound_levels L > 1 the best-first bound LB_L (lookahead.proven_bound) is computed first,
@@ -401,85 +470,33 @@ def refine(game: Game, tree: Tree, pool: str = "all", time_limit: float | None =
     root, costs, lower = search_below(search, S, tree, tree.roots[0].opening)
     value = float(costs[0][S] @ w[S])
     guesser = tree.guesser if root is tree.roots[0] else agent_spec(pool, "average", None)
-    return SolvedTree(game, guesser, [root] if root is not None else [], costs[0], costs[1], value=value,
-                      lower_bound=min(max(lower, level_bound), value), seconds=time.perf_counter() - start,
-                      searched=search.stats.nodes, depth_bound=min_depth(len(S), search.b_max),
-                      time_limit=time_limit, stopped=search.timed_out)
-
-
-# --- arguments ------------------------------------------------------------------------------
-def check_choice(name: str, value: str, valid: Sequence[str]) -> None:
-    if not isinstance(value, str) or value not in valid:
-        raise ArenaError(f"{name} must be one of {choices(valid)}, got {value!r}")
-
-
-def secret_set(game: Game, secrets: Sequence[Index] | np.ndarray | None) -> Indexes:
-    """The secrets to cover, as a sorted array of distinct valid indexes."""
-    if secrets is None:
-        return game.all_secrets
-    given = door.indexes(secrets, "secrets", len(game.secrets), "secrets")
-    S = np.unique(given)
-    if len(S) == 0 or len(S) != len(given):
-        raise ArenaError(f"secrets must be distinct indexes between 0 and {len(game.secrets) - 1}, at least one")
-    return S
-
-
-def weight_vector(game: Game, S: Indexes, weights: Sequence[float] | np.ndarray | None) -> tuple[np.ndarray, float | None]:
-    """Weights over all secrets of the game (float64), and the common weight when all of S's are
-    equal (then the vector is all ones and the values are rescaled at the end), else None."""
-    w = np.ones(len(game.secrets), dtype=np.float64)
-    if weights is None:
-        return w, 1.0
-    try:
-        if isinstance(weights, (str, bytes)):
-            raise TypeError
-        given = np.asarray(weights, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        raise ArenaTypeError(f"weights must be numbers, one per secret (or None), got {weights!r:.60}") from None
-    if len(given) == len(S):
-        w[S] = given
-    elif len(given) == len(game.secrets):
-        w = given.copy()
-    else:
-        raise ArenaError(f"weights: expected {len(S)} (one per secret covered) or {len(game.secrets)} "
-                         f"(one per secret of the game), got {len(given)}")
-    if not np.all(np.isfinite(w[S])) or np.any(w[S] < 0):
-        raise ArenaError("weights must be finite and non-negative")
-    check_weights(w[S], game)
-    common = w[S][0]
-    if common > 0 and np.all(w[S] == common):
-        return np.ones(len(game.secrets), dtype=np.float64), float(common)
-    return w, None
-
-
-def invariant(game: Game, S: Indexes, w: np.ndarray) -> np.ndarray:
-    """What a symmetry must preserve: the weights of the secrets covered, -1 for the others."""
-    out = np.full(len(game.secrets), -1.0)
-    out[S] = w[S]
-    return out
-
-
-def opener_indexes(game: Game, openers: Sequence[Index | str]) -> tuple[Index, ...]:
-    """Fixed first guesses as guess indexes (words or indexes), each given once."""
-    fixed = []
-    for o in ((openers,) if isinstance(openers, str) else tuple(openers)):
-        if isinstance(o, str):
-            fixed.append(game.guess_index(o))
-        elif isinstance(o, (int, np.integer)) and 0 <= o < len(game.guesses):
-            fixed.append(int(o))
-        else:
-            raise ArenaError(f"openers: {o!r} is not a guess of {game.spec} (a word or an index "
-                             f"between 0 and {len(game.guesses) - 1})")
-    repeated = [g for k, g in enumerate(fixed) if g in fixed[:k]]
-    if repeated:
-        raise ArenaError(f"openers: {game.guesses[repeated[0]]} is given twice; each fixed first guess "
-                         "must differ from the others")
-    return tuple(fixed)
+    return SolvedTree(
+        game,
+        guesser,
+        [root] if root is not None else [],
+        costs[0],
+        costs[1],
+        value=value,
+        lower_bound=min(max(lower, level_bound), value),
+        seconds=time.perf_counter() - start,
+        searched=search.stats.nodes,
+        depth_bound=min_depth(len(S), search.b_max),
+        time_limit=time_limit,
+        stopped=search.timed_out,
+    )
 
 
 # --- the pieces of the solve ------------------------------------------------------------------
-def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int | None,
-                deadline: float | None, cost: str | Cost | None = None) -> tuple[int, Search]:
+def least_depth(
+    game: Game,
+    S: Indexes,
+    w: np.ndarray,
+    pool: str,
+    sym,
+    cap: int | None,
+    deadline: float | None,
+    cost: str | Cost | None = None,
+) -> tuple[int, Search]:
     """The fewest guesses (Hangman: misses, or the cost given) that find every secret of S in
     the worst case (at most `cap`), counted up from the proven bound (bounds.py), and the search
     that proved it (its `fits` cache holds a tree within that depth: `fitting_tree`)."""
@@ -494,8 +511,15 @@ def least_depth(game: Game, S: Indexes, w: np.ndarray, pool: str, sym, cap: int 
     return depth, search
 
 
-def seed_tree(game: Game, S: Indexes, w: np.ndarray, pool: str, max_guesses: int | None,
-              paid: Cost | None = None, metrics: Sequence[str] = SEED_METRICS) -> Tree | None:
+def seed_tree(
+    game: Game,
+    S: Indexes,
+    w: np.ndarray,
+    pool: str,
+    max_guesses: int | None,
+    paid: Cost | None = None,
+    metrics: Sequence[str] = SEED_METRICS,
+) -> Tree | None:
     """The best greedy tree (by weighted cost) of `metrics` that respects the limit: the
     incumbent that a time-limited search has to beat, so that it always has a tree to return."""
     paid = paid or Guesses()
@@ -527,5 +551,3 @@ def incumbent_value(tree: Tree, w: np.ndarray, paid: Cost | None = None, S: Inde
     """The tree's weighted cost over S (default: the secrets it covers)."""
     S = tree.secrets if S is None else S
     return float((paid or Guesses()).of(tree)[S] @ w[S])
-
-

@@ -43,7 +43,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -56,12 +56,12 @@ from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from ..orphans import die_with_parent
 from ..resources import THREADS_ENV, memory_limit, threads
-from ..tree import Node, Tree
+from ..tree import Tree
 from .bounds import INF
-from .growing import grow_by
 from .journal import GuessRecord, Journal, Limits, PieceRecord, journal_key, weights_digest
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
 from .solve import invariant, seed_tree, weight_vector
+from .subtrees import closed_value, grow_subtree, subtree
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).
 _WORKER: dict = {}
@@ -150,9 +150,17 @@ def _task(kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened
 _REMOTE: dict = {}
 
 
-def _task_remote(spec: str, pool: str, workers: int, seconds_left: float | None, kind: str, guess: Index,
-                 reply: int, limit: float, weights: tuple[str, np.ndarray | None] = ("equal", None)
-                 ) -> Outcome | Opened:
+def _task_remote(
+    spec: str,
+    pool: str,
+    workers: int,
+    seconds_left: float | None,
+    kind: str,
+    guess: Index,
+    reply: int,
+    limit: float,
+    weights: tuple[str, np.ndarray | None] = ("equal", None),
+) -> Outcome | Opened:
     """A task on a Dask worker (which the parent did not fork, so it builds the game from its
     spec, once): `_task` on the worker's own search, with the time the parent has left.
     `weights`: (their digest, the search's weights or None for all equal)."""
@@ -164,10 +172,10 @@ def _task_remote(spec: str, pool: str, workers: int, seconds_left: float | None,
         S = game.all_secrets
         w = np.ones(len(game.secrets)) if weights[1] is None else weights[1]
         sym = stabilizer(game, None if weights[1] is None else invariant(game, S, w))
-        search = Search(game, w, pool, None, sym, None,
-                        cache_budget=int(memory_limit() * CACHE_SHARE / workers))
-        _REMOTE[key] = dict(game=game, S=S, sym=sym, search=search,
-                            b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2])
+        search = Search(game, w, pool, None, sym, None, cache_budget=int(memory_limit() * CACHE_SHARE / workers))
+        _REMOTE[key] = dict(
+            game=game, S=S, sym=sym, search=search, b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2]
+        )
     state = _REMOTE[key]
     state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
     return run_task(state, kind, guess, reply, limit)
@@ -192,8 +200,15 @@ def solve_piece(state: dict, guess: Index, reply: int, budget: float) -> Outcome
         tree = subtree(search, C, left, allowed) if value < budget else None
     except Timeout:
         return int(guess), int(reply), math.nan, False, None, time.perf_counter() - started, search.stats.nodes - nodes
-    return (int(guess), int(reply), float(value), value < budget, tree, time.perf_counter() - started,
-            search.stats.nodes - nodes)
+    return (
+        int(guess),
+        int(reply),
+        float(value),
+        value < budget,
+        tree,
+        time.perf_counter() - started,
+        search.stats.nodes - nodes,
+    )
 
 
 def open_guess(state: dict, guess: Index, limit: float) -> Opened:
@@ -218,8 +233,9 @@ def open_guess(state: dict, guess: Index, limit: float) -> Opened:
         if not search.restricted and total < limit:
             total = search.known_class_bounds(classes, bounds, keys, total, limit, left, b)
         if len(S) >= LEVEL_SIZE and total < limit:
-            total = search.level_bounds(guess, classes, bounds, total, limit, left,
-                                        None if sym is None else sym.after(guess), None)
+            total = search.level_bounds(
+                guess, classes, bounds, total, limit, left, None if sym is None else sym.after(guess), None
+            )
         out: Classes = []
         for (r, C), bound in zip(classes if total < limit else [], bounds):
             value = closed_value(search, C, left)
@@ -230,78 +246,22 @@ def open_guess(state: dict, guess: Index, limit: float) -> Opened:
     return int(guess), float(total), out, time.perf_counter() - started, search.stats.nodes - nodes
 
 
-def closed_value(search: Search, C: Indexes, left: int) -> float | None:
-    """The class's value when it is known without a search: one secret, two named ones (equal
-    weights), or a set the closed forms solved while the classes were bounded; else None."""
-    if len(C) == 1:
-        return float(search.w[C[0]])
-    if len(C) == 2 and search.uniform and search.all_named:
-        return 3.0
-    if search.restricted:
-        return None
-    entry = search.cache.get(search.key(C, left))
-    return float(entry[0]) if entry is not None and entry[0] == entry[1] else None
-
-
-def subtree(search: Search, C: Indexes, left: int, allowed=None) -> list[Index]:
-    """The best subtree the search's cache holds for C (solved exactly), as its guesses in
-    pre-order: a node's guess, then the subtree of each of its non-hit classes in reply order
-    (the order game.partition gives). The classes follow from the guesses, so this is the
-    whole tree (`grow_subtree` reads it back)."""
-    game, out = search.game, []
-    deadline, search.deadline = search.deadline, None  # a closed-form class may still need its (tiny) search
-
-    def walk(part: Indexes, left: int, allowed) -> None:
-        guess = search.best_guess(part, left, allowed)
-        out.append(int(guess))
-        for reply, cls in game.partition(guess, part).items():
-            if not game.finished(reply):
-                walk(cls, left - 1, search.class_allowed(allowed, guess, reply, cls))
-
-    try:
-        walk(C, left, allowed)
-    finally:
-        search.deadline = deadline
-    return out
-
-
-def grow_subtree(search: Search, C: Indexes, guesses: Sequence[Index], replies: tuple = (),
-                 opening: str = "") -> tuple[Node, np.ndarray]:
-    """The tree whose guesses in pre-order are `guesses` (`subtree`), from the set C met after
-    `replies`, and each secret's (guesses, misses) counted from the game's start. A list that
-    is not such a tree (too short or too long, a guess that splits nothing, or one that is no
-    guess) is a ValueError."""
-    game = search.game
-    given: Iterator[Index] = iter(guesses)
-
-    def choose(part: Indexes, left: int, allowed) -> Index:
-        guess = next(given, None)
-        if guess is None:
-            raise ValueError("the tree stops before every secret is found")
-        if not 0 <= guess < len(game.guesses):
-            raise ValueError(f"{guess!r} is no guess")
-        parts = game.partition(guess, part)
-        if len(parts) == 1 and not game.finished(next(iter(parts))):
-            raise ValueError(f"{game.guesses[guess]} splits nothing where it is played")
-        return guess
-
-    try:
-        root, costs = grow_by(search, C, choose, opening, replies, NO_LIMIT)
-    except RecursionError:
-        raise ValueError("the tree is deeper than any tree worth keeping") from None
-    if next(given, None) is not None:
-        raise ValueError("the tree has guesses left over once every secret is found")
-    assert root is not None
-    return root, costs
-
-
 # --- the parent -------------------------------------------------------------------------------
 class Split:
     """The parent's bookkeeping: the first guesses, their pieces, the incumbent; which piece
     to hand out next, and what a piece closed implies."""
 
-    def __init__(self, game: Game, scout: Search, S: Indexes, b: int, sym, openings: dict[Index, Opening],
-                 order: list[Index], incumbent: float):
+    def __init__(
+        self,
+        game: Game,
+        scout: Search,
+        S: Indexes,
+        b: int,
+        sym,
+        openings: dict[Index, Opening],
+        order: list[Index],
+        incumbent: float,
+    ):
         self.game, self.scout, self.S, self.b, self.sym = game, scout, S, b, sym
         self.openings, self.order = openings, order
         self.incumbent, self.best_guess = incumbent, -1
@@ -407,17 +367,34 @@ class Split:
 
     def status(self, start: float) -> str:
         """One line: pieces and first guesses closed, the incumbent, the proven bound, the time."""
-        best = (f"best {self.incumbent:,.6g} ({self.game.guesses[self.best_guess]})" if self.best_guess >= 0
-                else f"best {self.incumbent:,.6g} ({self.given})" if self.incumbent < INF else "no tree yet")
-        return (f"{self.pieces_closed:,} pieces, {self.closed():,}/{len(self.openings):,} first guesses closed, "
-                f"{best}, proven >= {self.lower_bound():,.6g}, {time.perf_counter() - start:,.0f} s")
+        best = (
+            f"best {self.incumbent:,.6g} ({self.game.guesses[self.best_guess]})"
+            if self.best_guess >= 0
+            else f"best {self.incumbent:,.6g} ({self.given})"
+            if self.incumbent < INF
+            else "no tree yet"
+        )
+        return (
+            f"{self.pieces_closed:,} pieces, {self.closed():,}/{len(self.openings):,} first guesses closed, "
+            f"{best}, proven >= {self.lower_bound():,.6g}, {time.perf_counter() - start:,.0f} s"
+        )
 
 
-def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: float | None = None,
-               journal: str | Path | None = None, incumbent: float = INF,
-               status=None, executor=None, weights: Sequence[float] | np.ndarray | None = None,
-               new_journal: bool = False, alive: Callable[[], bool] | None = None,
-               no_worker_seconds: float = 60.0, seed: bool = True) -> SplitResult:
+def split_root(
+    game: Game,
+    pool: str = "all",
+    workers: int = 2,
+    time_limit: float | None = None,
+    journal: str | Path | None = None,
+    incumbent: float = INF,
+    status=None,
+    executor=None,
+    weights: Sequence[float] | np.ndarray | None = None,
+    new_journal: bool = False,
+    alive: Callable[[], bool] | None = None,
+    no_worker_seconds: float = 60.0,
+    seed: bool = True,
+) -> SplitResult:
     """The best first guess over every secret of `game` and its tree, the pieces (first guess,
     reply class) searched by `workers` processes (module docstring). `weights`: one per secret
     (default all equal: the value is the total number of guesses). `journal`: a file to resume
@@ -434,8 +411,10 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     tree is the optimum (SplitResult.seed).
     """
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
-        raise ArenaError(f"{game.spec}: the split searches the first guesses of a game whose guesses "
-                         "hit the secret, with one opening")
+        raise ArenaError(
+            f"{game.spec}: the split searches the first guesses of a game whose guesses "
+            "hit the secret, with one opening"
+        )
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"workers must be a positive number of processes, got {workers!r}")
     start = time.perf_counter()
@@ -472,8 +451,11 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
             split.pieces_closed += 1
         for guess_record in opened:  # the first guesses opened, with the pieces closed since
             split.journaled.add(guess_record.guess)
-            split.opened(openings[guess_record.guess], guess_record.bound,
-                         [(c.reply, c.bound, c.exact, c.tree) for c in guess_record.classes])
+            split.opened(
+                openings[guess_record.guess],
+                guess_record.bound,
+                [(c.reply, c.bound, c.exact, c.tree) for c in guess_record.classes],
+            )
         log.begin()
         split.log = log
     searched = 0
@@ -484,8 +466,9 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     own = executor is None
     if executor is None:
-        executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                       initargs=(pool, deadline, workers, os.getpid()))
+        executor = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_start_worker, initargs=(pool, deadline, workers, os.getpid())
+        )
 
         def submit(kind: str, guess: Index, reply: int, limit: float):
             return executor.submit(_task, kind, guess, reply, limit)
@@ -494,8 +477,10 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
 
         def submit(kind: str, guess: Index, reply: int, limit: float):
             left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            return executor.submit(_task_remote, game.spec, pool, workers, left, kind, guess, reply, limit,
-                                   remote_weights)
+            return executor.submit(
+                _task_remote, game.spec, pool, workers, left, kind, guess, reply, limit, remote_weights
+            )
+
     try:
         with _shut_down(executor, wait_on_error=own):
             while True:
@@ -538,9 +523,21 @@ def split_root(game: Game, pool: str = "all", workers: int = 2, time_limit: floa
             log.close()
         _WORKER.clear()
     fallback = seeded if split.best_guess < 0 and seeded is not None else None  # nothing beat the greedy tree
-    return SplitResult(game, pool, split.best_guess if fallback is None else fallback.root.guess,
-                       split.incumbent * scale, split.lower_bound() * scale, openings, searched, split.closed(),
-                       split.pieces_closed, time.perf_counter() - start, stopped, split.best_tree(), fallback)
+    return SplitResult(
+        game,
+        pool,
+        split.best_guess if fallback is None else fallback.root.guess,
+        split.incumbent * scale,
+        split.lower_bound() * scale,
+        openings,
+        searched,
+        split.closed(),
+        split.pieces_closed,
+        time.perf_counter() - start,
+        stopped,
+        split.best_tree(),
+        fallback,
+    )
 
 
 @contextmanager
@@ -571,23 +568,7 @@ def _next_done(pending: dict, alive: Callable[[], bool] | None, no_worker_second
         elif alone_since is None:
             alone_since = time.perf_counter()
         elif time.perf_counter() - alone_since >= no_worker_seconds:
-            raise ArenaError(f"no Dask worker for {no_worker_seconds:g} s: the split stopped "
-                             "(a --journal keeps the pieces closed; run again to resume)")
-
-
-def split_tree(result: SplitResult, time_limit: float | None = None):
-    """The best tree the split found, put together from its pieces' subtrees (no search), as
-    a SolvedTree carrying the split's value, proven bound and effort."""
-    from .params import agent_spec
-    from .solve import SolvedTree
-
-    game, S = result.game, result.game.all_secrets
-    if result.seed is not None:
-        root, costs = result.seed.root, np.array([result.seed.guesses, result.seed.misses])
-    else:
-        search = Search(game, np.ones(len(game.secrets)), result.pool)  # the tree grower reads the rules alone
-        root, costs = grow_subtree(search, S, result.tree, (), game.openings(S)[0][0])
-    nodes = sum(o.nodes for o in result.openings.values())
-    return SolvedTree(game, agent_spec(result.pool, "average", None), [root], costs[0], costs[1], covered=S,
-                      value=result.value, lower_bound=min(result.lower_bound, result.value), seconds=result.seconds,
-                      searched=nodes, time_limit=time_limit, stopped=result.stopped, split=result)
+            raise ArenaError(
+                f"no Dask worker for {no_worker_seconds:g} s: the split stopped "
+                "(a --journal keeps the pieces closed; run again to resume)"
+            )
