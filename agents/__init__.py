@@ -31,5 +31,21 @@ from .registry import describe_agents, imports_allowed, make_agent, make_chooser
 from .scoring import METRICS, Metric, Scoring
 from .simple import Lowest, RandomConsistent
 
-__all__ = ["Agent", "Guesser", "Chooser", "Traits", "Move", "State", "make_agent", "make_guesser", "make_chooser",
-           "describe_agents", "imports_allowed", "METRICS", "Metric", "Scoring", "Lowest", "RandomConsistent"]
+__all__ = [
+    "Agent",
+    "Guesser",
+    "Chooser",
+    "Traits",
+    "Move",
+    "State",
+    "make_agent",
+    "make_guesser",
+    "make_chooser",
+    "describe_agents",
+    "imports_allowed",
+    "METRICS",
+    "Metric",
+    "Scoring",
+    "Lowest",
+    "RandomConsistent",
+]

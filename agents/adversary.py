@@ -105,8 +105,10 @@ class WorstCase:
         largest = counts.max(axis=1)
         splits = np.flatnonzero(largest < n)  # a guess that splits nothing learns nothing
         if not len(splits):
-            raise ArenaError(f"minimax chooser: no guess of {game.spec} tells apart "
-                             f"{', '.join(game.secrets[s] for s in candidates[:3])}")
+            raise ArenaError(
+                f"minimax chooser: no guess of {game.spec} tells apart "
+                f"{', '.join(game.secrets[s] for s in candidates[:3])}"
+            )
         floor = max(self.bound(n), 0 if self.search.misses else 2)  # no guess can do better
         best = _INF
         for guess in splits[np.argsort(largest[splits], kind="stable")].tolist():
@@ -130,8 +132,12 @@ class Minimax(Chooser):
     params = {
         "depth": Param("depth", int, 0, "guesses of look-ahead for classes too big to solve exactly"),
         "exact": Param("exact", int, 12, "solve classes of at most this many secrets exactly"),
-        "fallback": Param("fallback", ("greedy", "size"), "greedy",
-                          "beyond that, estimate a class by a greedy guesser's worst case, or by its size"),
+        "fallback": Param(
+            "fallback",
+            ("greedy", "size"),
+            "greedy",
+            "beyond that, estimate a class by a greedy guesser's worst case, or by its size",
+        ),
     }
     traits = Traits(adversary=True)
 

@@ -85,8 +85,10 @@ class Guesser(Agent, GuesserProtocol):
             raise ArenaError(f"{self.spec}: opener {e}") from None
         repeated = [g for k, g in enumerate(openers) if g in openers[:k]]
         if repeated:  # a second time tells nothing new: surely a typo for another guess
-            raise ArenaError(f"{self.spec}: opener {game.guesses[repeated[0]]} is given twice; "
-                             "each fixed first guess must differ from the others")
+            raise ArenaError(
+                f"{self.spec}: opener {game.guesses[repeated[0]]} is given twice; "
+                "each fixed first guess must differ from the others"
+            )
         return openers
 
     def choose(self, game: Game, state: State) -> Index:

@@ -58,9 +58,13 @@ def solve(game: Game, guessers: tuple[str, ...], payoff: str):
 
 
 #: The payoff parameter both sides take.
-PAYOFF = Param("payoff", ("game",) + COSTS, "game",
-               "the payoff solved for: the game's own cost (guesses; Hangman: misses), or on Hangman "
-               "guesses (letters until determined) or lost (games lost within the strikes)")
+PAYOFF = Param(
+    "payoff",
+    ("game",) + COSTS,
+    "game",
+    "the payoff solved for: the game's own cost (guesses; Hangman: misses), or on Hangman "
+    "guesses (letters until determined) or lost (games lost within the strikes)",
+)
 
 
 class EquilibriumGuesser(Guesser):
@@ -70,7 +74,9 @@ class EquilibriumGuesser(Guesser):
     summary = "a tree drawn from the guesser's equilibrium mix (solved on first use, or file=)"
     params: ClassVar[dict[str, Param]] = {
         "seed": Param("seed", int, 0, "random seed"),
-        "guessers": Param("guessers", plus_list, (), "mix only these guessers' trees, joined by + (default: every tree)"),
+        "guessers": Param(
+            "guessers", plus_list, (), "mix only these guessers' trees, joined by + (default: every tree)"
+        ),
         "file": Param("file", str, "", "an equilibrium saved by `arena equilibrium --save`"),
         "payoff": PAYOFF,
     }
@@ -99,8 +105,9 @@ class EquilibriumGuesser(Guesser):
 
     def _draw(self, game: Game) -> tuple[dict, np.ndarray | None]:
         with imports_allowed(self.allow_import):
-            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"],
-                                                         self.values["payoff"])
+            probabilities, plans, symmetry = guesser_mix(
+                game, tuple(self.values["guessers"]), self.values["file"], self.values["payoff"]
+            )
         u = mix64(*self.entropy, 0) / _TWO64
         cumulative = np.cumsum(probabilities) / probabilities.sum()
         k = min(int(np.searchsorted(cumulative, u, side="right")), len(plans) - 1)
@@ -113,8 +120,9 @@ class EquilibriumGuesser(Guesser):
         from arena.equilibrium.plans import plan_tree
 
         with imports_allowed(self.allow_import):
-            probabilities, plans, symmetry = guesser_mix(game, tuple(self.values["guessers"]), self.values["file"],
-                                                         self.values["payoff"])
+            probabilities, plans, symmetry = guesser_mix(
+                game, tuple(self.values["guessers"]), self.values["file"], self.values["payoff"]
+            )
         paid = cost_for(game, cost)
         rows = np.array([symmetry.averages(paid.of(plan_tree(game, plan, self.spec)))[0] for plan in plans])
         return (np.asarray(probabilities) @ rows / np.sum(probabilities))[symmetry.orbit]

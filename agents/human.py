@@ -51,9 +51,13 @@ def score_text(game: Game, guesser, candidates: Indexes, guess: Index) -> str:
     if metric is None or len(candidates) < 2:
         return ""
     value = metric.value(game.partition_counts(np.array([guess]), candidates))[0]
-    shown = {"entropy": f"entropy {value:.4f} bits", "minimax": f"largest class {int(value)}",
-             "expected": f"expected class size {value:.2f}", "most-parts": f"{int(value)} parts",
-             "max-frequency": f"chance of a hit {value:.1%}"}
+    shown = {
+        "entropy": f"entropy {value:.4f} bits",
+        "minimax": f"largest class {int(value)}",
+        "expected": f"expected class size {value:.2f}",
+        "most-parts": f"{int(value)} parts",
+        "max-frequency": f"chance of a hit {value:.1%}",
+    }
     return shown.get(metric.name, f"{metric.name} {value}")
 
 
@@ -84,6 +88,7 @@ class HumanGuesser(Guesser):
     def hint_guesser(self):
         if self.hint is None:
             from .registry import make_guesser
+
             self.hint = make_guesser("entropy")
         return self.hint
 
@@ -116,8 +121,9 @@ class HumanGuesser(Guesser):
     def hint_text(self, game: Game, state: State) -> str:
         if game.determined(state.candidates):  # decided (Hangman: fill in the word)
             finish = game.finishing_guesses(state.candidates, {g for g, _ in state.history})
-            return (f"  Hint: the {game.secret_noun} is {game.secrets[state.candidates[0]]}; "
-                    f"try {game.guesses[finish[0]]}")
+            return (
+                f"  Hint: the {game.secret_noun} is {game.secrets[state.candidates[0]]}; try {game.guesses[finish[0]]}"
+            )
         hint = self.hint_guesser()
         guess = hint.guess(game, state)
         score = score_text(game, hint, state.candidates, guess)
@@ -175,8 +181,11 @@ class HumanChooser(Chooser):
         for number, (g, r) in enumerate(state.history, 1):
             possible = game.consistent(possible, g, r)
             if not len(game.consistent(possible, guess, reply)):
-                return (f"That contradicts your reply to guess {number} ({game.reply_label(r)} to {game.guesses[g]})"
-                        + (" and those before it" if number > 1 else "") + f": no secret gives {label}. Try again.")
+                return (
+                    f"That contradicts your reply to guess {number} ({game.reply_label(r)} to {game.guesses[g]})"
+                    + (" and those before it" if number > 1 else "")
+                    + f": no secret gives {label}. Try again."
+                )
         return f"No secret gives {label}: try again."  # not reached: the full history has no secret
 
 

@@ -39,8 +39,12 @@ class Lookahead(TreePlayer):
     name = "lookahead"
     summary = "rollout look-ahead: the top guesses by a metric, each scored by the greedy tree after it"
     params = {
-        "metric": Param("metric", metric_list, ("entropy", "expected"),
-                        "greedy metrics that shortlist and roll out, joined by + (e.g. entropy+expected)"),
+        "metric": Param(
+            "metric",
+            metric_list,
+            ("entropy", "expected"),
+            "greedy metrics that shortlist and roll out, joined by + (e.g. entropy+expected)",
+        ),
         "width": Param("width", int, 8, "guesses rolled out at each node"),
         "exact": Param("exact", int, 20, "solve candidate sets of at most this many secrets exactly"),
         "pool": Param("pool", ("all", "consistent"), "all", "the guesses allowed"),

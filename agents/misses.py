@@ -40,8 +40,12 @@ class FewestMisses(Guesser):
     params = {
         "exact": Param("exact", int, 20, "search exactly with this many candidates or fewer"),
         "objective": Param("objective", ("misses", "lost"), "misses", "what to minimise"),
-        "greedy": Param("greedy", ("max-frequency", "expected", "entropy", "minimax", "most-parts"),
-                        "max-frequency", "the scoring guesser used above the exact limit"),
+        "greedy": Param(
+            "greedy",
+            ("max-frequency", "expected", "entropy", "minimax", "most-parts"),
+            "max-frequency",
+            "the scoring guesser used above the exact limit",
+        ),
     }
     traits = Traits(uses_history=True)
 
@@ -50,6 +54,7 @@ class FewestMisses(Guesser):
         if self.values["exact"] < 1:
             raise ArenaError("fewest-misses: exact must be at least 1")
         from .registry import make_guesser
+
         self.greedy = make_guesser(f"{self.values['greedy']}:tiebreak=first")
 
     def check(self, game: Game) -> None:
@@ -78,8 +83,11 @@ class FewestMisses(Guesser):
         game's strikes), kept per game spec so its memo serves every word of the game."""
         from arena.optimal.search import Search  # arena.optimal imports the agents: loaded when one plays
 
-        return self.per_game(game, f"search-{'lost' if lost else 'misses'}", lambda: Search(
-            game, np.ones(len(game.secrets)), max_guesses=game.strikes if lost else None, lost=lost))
+        return self.per_game(
+            game,
+            f"search-{'lost' if lost else 'misses'}",
+            lambda: Search(game, np.ones(len(game.secrets)), max_guesses=game.strikes if lost else None, lost=lost),
+        )
 
 
 AGENTS = [FewestMisses]

@@ -55,8 +55,11 @@ def decisions(tree: Tree, spent: Callable[[tuple], int] = len, skip: int = 0) ->
     """Every node of `tree` as (candidates, spent(replies so far), guess), the game left out;
     nodes fewer than `skip` guesses deep are left out too (fixed openers: a class they do not
     split would otherwise be told to play the opener again)."""
-    return tuple((candidates_key(node.candidates), spent(node.replies), node.guess) for node in tree.nodes()
-                 if len(node.replies) >= skip)
+    return tuple(
+        (candidates_key(node.candidates), spent(node.replies), node.guess)
+        for node in tree.nodes()
+        if len(node.replies) >= skip
+    )
 
 
 def candidates_key(candidates: Indexes) -> bytes:
@@ -126,8 +129,11 @@ class TreePlayer(Guesser):
                 return last
             whole = self.whole_game(game, state)
             tree = self.build(game, None if whole else state.candidates, 0 if whole else spent)
-            self.learn(plan, decisions(tree, lambda replies: self.spent(game, replies), self.fixed_turns() if whole else 0),
-                       0 if whole else spent)
+            self.learn(
+                plan,
+                decisions(tree, lambda replies: self.spent(game, replies), self.fixed_turns() if whole else 0),
+                0 if whole else spent,
+            )
         return plan[key]
 
     def whole_game(self, game: Game, state: State) -> bool:
@@ -151,10 +157,12 @@ class Optimal(TreePlayer):
         super().__init__(**values)
         for name, unit in (("max", "guesses (Hangman: misses)"), ("time", "seconds")):
             if not self.values[name] >= 0:  # NaN fails this too
-                raise ArenaError(f"optimal: {name} must be 0 (no limit) or a positive number of {unit}, "
-                                 f"got {self.values[name]}")
-        self.depth_limited = (bool(self.values["max"]) or self.values["objective"] == "worst"
-                              or self.values["cost"] in LIMITED)
+                raise ArenaError(
+                    f"optimal: {name} must be 0 (no limit) or a positive number of {unit}, got {self.values[name]}"
+                )
+        self.depth_limited = (
+            bool(self.values["max"]) or self.values["objective"] == "worst" or self.values["cost"] in LIMITED
+        )
 
     def cost(self, game: Game) -> str | None:
         """The cost asked for (None: the game's own)."""
@@ -194,8 +202,17 @@ class Optimal(TreePlayer):
             except ArenaError:
                 raise ArenaError(f"optimal:max={self.values['max']}: no guesses left after {spent}") from None
         openers = self.values["openers"] if secrets is None else ()
-        return optimal_tree(game, secrets, self.weights(game), self.values["pool"], self.values["objective"],
-                            limit, self.values["time"] or None, cost=cost, openers=openers)
+        return optimal_tree(
+            game,
+            secrets,
+            self.weights(game),
+            self.values["pool"],
+            self.values["objective"],
+            limit,
+            self.values["time"] or None,
+            cost=cost,
+            openers=openers,
+        )
 
 
 AGENTS = [Optimal]

@@ -152,8 +152,10 @@ def _module_name(path: str, role: str) -> str:
     """The module of `pkg.mod:Class`, checked to be an absolute dotted name of identifiers."""
     module = path.partition(":")[0]
     if module.startswith("."):
-        raise ArenaError(f"{role} {path!r}: a relative module path cannot be imported (nothing to be "
-                         f"relative to); write the full module path, like package.module:Class")
+        raise ArenaError(
+            f"{role} {path!r}: a relative module path cannot be imported (nothing to be "
+            f"relative to); write the full module path, like package.module:Class"
+        )
     if not all(part.isidentifier() for part in module.split(".")):
         raise ArenaError(f"{role} {path!r}: {module!r} is not a module path; write package.module:Class")
     return module
@@ -163,23 +165,30 @@ def _import_path(path: str, role: str, allowed: bool) -> type:
     """The class that `pkg.mod:Class` names, imported only when allowed (importing runs code)."""
     module = _module_name(path, role)
     if not allowed:
-        raise ArenaError(f"{role} {path!r} would import Python module {module}: pass --allow-import to allow it "
-                         f"(a config or spec can run code only with this flag)")
+        raise ArenaError(
+            f"{role} {path!r} would import Python module {module}: pass --allow-import to allow it "
+            f"(a config or spec can run code only with this flag)"
+        )
     try:
         loaded = importlib.import_module(module)
     except ModuleNotFoundError as e:
-        raise ArenaError(f"{role} {path!r} cannot be imported: {e} (modules are found on PYTHONPATH; "
-                         f"the current directory is not searched unless it is on it)") from None
+        raise ArenaError(
+            f"{role} {path!r} cannot be imported: {e} (modules are found on PYTHONPATH; "
+            f"the current directory is not searched unless it is on it)"
+        ) from None
     except ImportError as e:
         raise ArenaError(f"{role} {path!r} cannot be imported: {e}") from None
     except (Exception, SystemExit) as e:  # the module's own code failed while it was imported
         detail = f"{type(e).__name__}: {e}".rstrip(": ").replace("\n", " ")
-        raise ArenaError(f"{role} {path!r} cannot be imported: module {module} failed while importing ({detail})") from None
+        raise ArenaError(
+            f"{role} {path!r} cannot be imported: module {module} failed while importing ({detail})"
+        ) from None
     try:
         return getattr(loaded, path.partition(":")[2])
     except AttributeError:
-        raise ArenaError(f"{role} {path!r} cannot be imported: module {module} has no "
-                         f"{path.partition(':')[2]!r}") from None
+        raise ArenaError(
+            f"{role} {path!r} cannot be imported: module {module} has no {path.partition(':')[2]!r}"
+        ) from None
 
 
 def _check_role(cls: Any, path: str, role: str) -> None:
@@ -187,8 +196,10 @@ def _check_role(cls: Any, path: str, role: str) -> None:
     method = "guess" if role == "guesser" else "reply"
     declared = getattr(cls, "role", role) if isinstance(cls, type) else role
     if not (isinstance(cls, type) and callable(getattr(cls, method, None))) or declared != role:
-        raise ArenaError(f"{path} is not a {role}: a {role} is a class with a {method}(game, state) "
-                         f"method, such as a subclass of agents.{role.title()}")
+        raise ArenaError(
+            f"{path} is not a {role}: a {role} is a class with a {method}(game, state) "
+            f"method, such as a subclass of agents.{role.title()}"
+        )
 
 
 def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = None):
@@ -216,8 +227,10 @@ def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = 
     except TypeError as e:
         raise ArenaError(f"{role} {name!r} cannot be built from {spec!r}: {e}") from None
     if not isinstance(getattr(agent, "traits", None), Traits):  # every caller asks agent.traits.X
-        raise ArenaError(f"{role} {name!r} declares no traits: give its class `traits = Traits(...)` "
-                         f"(arena.traits), or subclass agents.{role.title()}")
+        raise ArenaError(
+            f"{role} {name!r} declares no traits: give its class `traits = Traits(...)` "
+            f"(arena.traits), or subclass agents.{role.title()}"
+        )
     agent.label = spec.strip()  # as the user wrote it (the alias survives: `knuth`, not `minimax`)
     _note_outside_code(cls, role, agent.label)
     return agent

@@ -39,12 +39,26 @@ class Scoring(Guesser):
 
 def scoring_class(metric: Metric) -> type[Scoring]:
     """The Scoring subclass for one metric, registered under the metric's name."""
-    return type(metric.name.title().replace("-", "") + "Guesser", (Scoring,),
-                {"name": metric.name, "metric": metric, "summary": metric.summary, "params": greedy_params(metric),
-                 "__doc__": f"Scoring guesser: {metric.summary}."})
+    return type(
+        metric.name.title().replace("-", "") + "Guesser",
+        (Scoring,),
+        {
+            "name": metric.name,
+            "metric": metric,
+            "summary": metric.summary,
+            "params": greedy_params(metric),
+            "__doc__": f"Scoring guesser: {metric.summary}.",
+        },
+    )
 
 
 SCORING = [scoring_class(m) for m in METRICS.values()]
 AGENTS = SCORING
-ALIASES = [Alias("knuth", "minimax", {"pool": "all", "tiebreak": "consistent"},
-                 "Knuth 1977: minimax over every code, ties to a consistent code then the lowest")]
+ALIASES = [
+    Alias(
+        "knuth",
+        "minimax",
+        {"pool": "all", "tiebreak": "consistent"},
+        "Knuth 1977: minimax over every code, ties to a consistent code then the lowest",
+    )
+]

@@ -31,7 +31,11 @@ class Spoiler(Committed):
 
     name = "spoiler"
     summary = "best response to a known guesser: the secret it needs the most guesses (Hangman: misses) for"
-    params = {"against": Param("against", str, "", "the guesser it knows, its parameters joined by ; (default: the one it plays)")}
+    params = {
+        "against": Param(
+            "against", str, "", "the guesser it knows, its parameters joined by ; (default: the one it plays)"
+        )
+    }
     traits = Traits(committed=True, adversary=True, deterministic=False)
 
     def __init__(self, **values):
@@ -48,15 +52,16 @@ class Spoiler(Committed):
         if self.values["against"]:
             return make_guesser(self.values["against"].replace(";", ","), allow_import=self.allow_import)
         if self.opponent is None or self.opponent.traits.interactive:
-            raise ArenaError("chooser spoiler: name the guesser it knows, as spoiler:against=GUESSER "
-                             "(it studies an agent's strategy tree; a person has none)")
+            raise ArenaError(
+                "chooser spoiler: name the guesser it knows, as spoiler:against=GUESSER "
+                "(it studies an agent's strategy tree; a person has none)"
+            )
         return self.opponent
 
     def costs(self, game: Game, guesser) -> np.ndarray:
         """What each secret costs the guesser, as one sortable number: guesses, or in games with
         strikes misses first and guesses second. Grown once per game and guesser."""
-        return self.per_game(game, f"costs of {guesser.spec} {guesser.entropy}",
-                             lambda: self._costs(game, guesser))
+        return self.per_game(game, f"costs of {guesser.spec} {guesser.entropy}", lambda: self._costs(game, guesser))
 
     def _costs(self, game: Game, guesser) -> np.ndarray:
         if not guesser.deterministic and guesser.entropy is None:

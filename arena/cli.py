@@ -19,6 +19,7 @@ from .outfile import print_json, stdout_for_json_only
 
 def _game(spec: str):
     from .games import make_game
+
     return make_game(spec)
 
 
@@ -37,12 +38,16 @@ def cmd_evaluate(args) -> None:
     chooser = make_chooser(args.chooser)
     seed = args.seed if args.seed is not None else guesser.values.get("seed", 0)
     if args.value_from is not None and not args.exploitability:
-        raise ArenaError("--value-from gives the game value beside the guesser's worst secret: give it with --exploitability")
+        raise ArenaError(
+            "--value-from gives the game value beside the guesser's worst secret: give it with --exploitability"
+        )
     if args.time_limit is not None and not args.exploitability:
         raise ArenaError("--time-limit bounds the game value's search: give it with --exploitability")
     if args.time_limit is not None and not args.time_limit > 0:
         raise ArenaError(f"--time-limit must be a number of seconds > 0, got {args.time_limit}")
-    result = evaluate_against(game, guesser, chooser, repeat=args.repeat, seed=seed, strikes=strike_limits(args.strikes))
+    result = evaluate_against(
+        game, guesser, chooser, repeat=args.repeat, seed=seed, strikes=strike_limits(args.strikes)
+    )
     exploit = None
     if args.exploitability:
         from .equilibrium.exploitable import exploitability
@@ -53,12 +58,14 @@ def cmd_evaluate(args) -> None:
             from .commands.equilibrium import warn_if_long
 
             warn_if_long(game, no_symmetry=False)
-        exploit = exploitability(game, guesser, repeat=args.repeat, seed=seed, time_limit=args.time_limit,
-                                 value_from=args.value_from)
+        exploit = exploitability(
+            game, guesser, repeat=args.repeat, seed=seed, time_limit=args.time_limit, value_from=args.value_from
+        )
     if args.plot:
         plot_histogram([result], args.plot)
     if args.json:
         from .games import timings
+
         extra = {"exploitability": exploit.to_json()} if exploit else {}
         print_json(result.to_json() | timings(game, result.seconds) | extra)
         return
@@ -98,7 +105,9 @@ def cmd_rank(args) -> None:
         value = values[g]
         shown = f"{value:.4f}" if isinstance(value, (float, np.floating)) else f"{value}"
         row = " ".join(str(int(n)) for n in by_reply[g])
-        print(f"{rank:>4} {game.guesses[g]:<8} {shown:>13} {counts[g].max():>7} {np.count_nonzero(counts[g]):>5}  {row}")
+        print(
+            f"{rank:>4} {game.guesses[g]:<8} {shown:>13} {counts[g].max():>7} {np.count_nonzero(counts[g]):>5}  {row}"
+        )
 
 
 def cmd_tree(args) -> None:
@@ -112,6 +121,7 @@ def cmd_tree(args) -> None:
         check_output_file(args.save, "--save")  # before growing the tree, not after
     if args.plot:
         from .treeplot import check_drawable
+
         check_drawable(args.plot)
         check_output_file(args.plot, "--plot")
     game, guesser = _game(args.game), playing_guesser(args.guesser, "tree")
@@ -120,18 +130,23 @@ def cmd_tree(args) -> None:
     start = time.perf_counter()
     tree = grow_tree(game, guesser)
     seconds = time.perf_counter() - start
-    print(f"{guesser.label} on {game.spec}: total {int(tree.guesses.sum()):,}, "
-          f"mean {tree.guesses.mean():.3f}, worst {tree.guesses.max()} ({seconds:.2f} s)")
+    print(
+        f"{guesser.label} on {game.spec}: total {int(tree.guesses.sum()):,}, "
+        f"mean {tree.guesses.mean():.3f}, worst {tree.guesses.max()} ({seconds:.2f} s)"
+    )
     print(tree.table(min_count=args.min_count, depth=args.depth))
     if args.save:
         tree.save(args.save)
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
     if args.plot:
         from .treeplot import DEPTH, draw_tree
+
         draw_tree(tree, args.plot, depth=args.depth or DEPTH, min_count=args.min_count)
         levels = args.depth or DEPTH
-        print(f"tree drawn to {args.plot} ({levels} level{'s' if levels != 1 else ''} of guesses; "
-              "the subtrees below, and classes under --min-count secrets, folded)")
+        print(
+            f"tree drawn to {args.plot} ({levels} level{'s' if levels != 1 else ''} of guesses; "
+            "the subtrees below, and classes under --min-count secrets, folded)"
+        )
 
 
 def cmd_games(args) -> None:
@@ -168,10 +183,18 @@ def cmd_run(args) -> None:
     timeout = args.task_timeout if args.task_timeout is not None else config.task_timeout
     lock = DirectoryLock(args.out) if args.out else contextlib.nullcontext()
     with lock:  # held while the store and the outputs beside it are written
-        report = run_config(config, progress=not args.json and sys.stderr.isatty(), workers=workers,
-                            backend=args.backend, scheduler=args.scheduler, out=args.out, force=args.force,
-                            retry_failed=args.retry_failed, timeout=timeout,
-                            notice=lambda line: print(f"arena run: {args.out}: {line}", file=sys.stderr))
+        report = run_config(
+            config,
+            progress=not args.json and sys.stderr.isatty(),
+            workers=workers,
+            backend=args.backend,
+            scheduler=args.scheduler,
+            out=args.out,
+            force=args.force,
+            retry_failed=args.retry_failed,
+            timeout=timeout,
+            notice=lambda line: print(f"arena run: {args.out}: {line}", file=sys.stderr),
+        )
         _show_report(report, args)
     _exit_status(report, args)
 
@@ -182,8 +205,11 @@ def _workers(workers: int, oversubscribe: bool, backend: str) -> int:
         raise ArenaError(f"--workers must be at least 1, got {workers}")
     cpus = os.cpu_count() or 1
     if backend == "local" and workers > cpus and not oversubscribe:
-        print(f"arena run: --workers {workers} is more than the {cpus} CPUs here: using {cpus} "
-              f"(--oversubscribe to use {workers})", file=sys.stderr)
+        print(
+            f"arena run: --workers {workers} is more than the {cpus} CPUs here: using {cpus} "
+            f"(--oversubscribe to use {workers})",
+            file=sys.stderr,
+        )
         return cpus
     return workers
 
@@ -243,8 +269,9 @@ class _Version(argparse.Action):
     """`--version`: the installed version, read only when asked for (importlib.metadata costs start-up)."""
 
     def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
-        super().__init__(option_strings, dest, nargs=0, default=default,
-                         help=help or "show program's version number and exit")
+        super().__init__(
+            option_strings, dest, nargs=0, default=default, help=help or "show program's version number and exit"
+        )
 
     def __call__(self, parser, namespace, values, option_string=None):
         from . import __version__
@@ -254,7 +281,9 @@ class _Version(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arena", description="Guessing games as contests between a chooser and a guesser.")
+    parser = argparse.ArgumentParser(
+        prog="arena", description="Guessing games as contests between a chooser and a guesser."
+    )
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -266,15 +295,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="write a histogram")
     p.add_argument("--strikes", metavar="K,K,...", help="report losses at these strike limits (Hangman)")
-    p.add_argument("--exploitability", action="store_true",
-                   help="also the guesser's cost against its worst secret beside the game value (double oracle)")
-    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                   help="with --exploitability: stop the game value's search, bracketing it")
-    p.add_argument("--value-from", metavar="FILE.json", default=None,
-                   help="with --exploitability: the game value's bounds from an equilibrium saved by "
-                        "`arena equilibrium --save`, instead of solving the game")
-    p.add_argument("--chooser", default="uniform",
-                   help="chooser spec (default uniform: every secret once); evil, minimax, spoiler: what they force")
+    p.add_argument(
+        "--exploitability",
+        action="store_true",
+        help="also the guesser's cost against its worst secret beside the game value (double oracle)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --exploitability: stop the game value's search, bracketing it",
+    )
+    p.add_argument(
+        "--value-from",
+        metavar="FILE.json",
+        default=None,
+        help="with --exploitability: the game value's bounds from an equilibrium saved by "
+        "`arena equilibrium --save`, instead of solving the game",
+    )
+    p.add_argument(
+        "--chooser",
+        default="uniform",
+        help="chooser spec (default uniform: every secret once); evil, minimax, spoiler: what they force",
+    )
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("rank", help="the best first guesses by a metric")
@@ -290,66 +334,107 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-count", type=int, default=3, help="only decision points reached by this many secrets")
     p.add_argument("--seed", type=int, default=0, help="seed for a random guesser's tree")
     p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
-    p.add_argument("--plot", metavar="FILE.svg",
-                   help="draw the tree to --depth levels (default 2), deeper subtrees and classes under "
-                        "--min-count secrets folded: .svg, .png or .pdf (Graphviz's dot), or .dot (its source)")
+    p.add_argument(
+        "--plot",
+        metavar="FILE.svg",
+        help="draw the tree to --depth levels (default 2), deeper subtrees and classes under "
+        "--min-count secrets folded: .svg, .png or .pdf (Graphviz's dot), or .dot (its source)",
+    )
     p.set_defaults(func=cmd_tree)
 
     sub.add_parser("games", help="the games and their parameters").set_defaults(func=cmd_games)
     sub.add_parser("agents", help="the agents and their parameters").set_defaults(func=cmd_agents)
 
     p = sub.add_parser(
-        "run", help="run a TOML config and print its table",
+        "run",
+        help="run a TOML config and print its table",
         description="Run a TOML config and print its table. An agent that raises, breaks the rules or runs past "
-                    "--task-timeout fails its own cells only: they are marked FAILED in the table, results.csv "
-                    "(status and error columns) and summary.txt, and the run goes on. Exit status: 0 when the "
-                    "run completed, 1 with --check if a published figure was not reproduced or with --strict "
-                    "if a cell failed, 2 for a mistake in the command or the config. With --out DIR, a second "
-                    "run resumes (failed tasks are kept unless --retry-failed); one run writes to DIR at a time.")
+        "--task-timeout fails its own cells only: they are marked FAILED in the table, results.csv "
+        "(status and error columns) and summary.txt, and the run goes on. Exit status: 0 when the "
+        "run completed, 1 with --check if a published figure was not reproduced or with --strict "
+        "if a cell failed, 2 for a mistake in the command or the config. With --out DIR, a second "
+        "run resumes (failed tasks are kept unless --retry-failed); one run writes to DIR at a time.",
+    )
     p.add_argument("config", help="a TOML file (see experiments/)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.add_argument("--cells", action="store_true",
-                   help="also print every cell's row before a tournament's grids (a reproduction always does)")
+    p.add_argument(
+        "--cells",
+        action="store_true",
+        help="also print every cell's row before a tournament's grids (a reproduction always does)",
+    )
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
-    p.add_argument("--strict", action="store_true",
-                   help="exit 1 if any cell failed (by default a run that completes exits 0, failed cells "
-                        "marked FAILED in its table, results.csv and summary.txt)")
-    p.add_argument("--workers", type=int, default=1,
-                   help="processes on this machine (default 1; at most the CPU count unless --oversubscribe)")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 if any cell failed (by default a run that completes exits 0, failed cells "
+        "marked FAILED in its table, results.csv and summary.txt)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes on this machine (default 1; at most the CPU count unless --oversubscribe)",
+    )
     p.add_argument("--oversubscribe", action="store_true", help="allow --workers above the CPU count")
-    p.add_argument("--task-timeout", type=_seconds, metavar="SECONDS",
-                   help="fail a task that runs longer (default: the config's task_timeout, else no limit)")
+    p.add_argument(
+        "--task-timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="fail a task that runs longer (default: the config's task_timeout, else no limit)",
+    )
     p.add_argument("--backend", default="local", help="local (a process pool) or dask")
     p.add_argument("--scheduler", metavar="ADDRESS", help="the Dask scheduler, e.g. tcp://127.0.0.1:8786")
-    p.add_argument("--out", metavar="DIR", help="store results in DIR/results.sqlite (a rerun resumes) "
-                                                "and write results.csv, summary.txt and plots there")
-    p.add_argument("--force", action="store_true",
-                   help="discard stored results of a different config (or a damaged store) and start afresh")
-    p.add_argument("--retry-failed", action="store_true",
-                   help="with --out, run again the stored tasks that failed (by default a resumed run keeps "
-                        "failures as results and runs only the tasks not stored yet)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="store results in DIR/results.sqlite (a rerun resumes) and write results.csv, summary.txt and plots there",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="discard stored results of a different config (or a damaged store) and start afresh",
+    )
+    p.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="with --out, run again the stored tasks that failed (by default a resumed run keeps "
+        "failures as results and runs only the tasks not stored yet)",
+    )
     p.add_argument("--no-plots", action="store_true", help="with --out, skip the plots")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("report", help="the tables of a stored tournament (arena run --out DIR)",
-                       description="Reprint a stored tournament from DIR/results.sqlite. Nothing is run and no "
-                                   "agent is imported: the stored config is read as data. Safe while a run writes.")
+    p = sub.add_parser(
+        "report",
+        help="the tables of a stored tournament (arena run --out DIR)",
+        description="Reprint a stored tournament from DIR/results.sqlite. Nothing is run and no "
+        "agent is imported: the stored config is read as data. Safe while a run writes.",
+    )
     p.add_argument("dir")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.add_argument("--cells", action="store_true",
-                   help="also print every cell's row before a tournament's grids (a reproduction always does)")
+    p.add_argument(
+        "--cells",
+        action="store_true",
+        help="also print every cell's row before a tournament's grids (a reproduction always does)",
+    )
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
     p.add_argument("--strict", action="store_true", help="exit 1 if any cell failed or was not run yet")
-    p.add_argument("--export", metavar="FILE.nfg", help="write each game's meta-game as Gambit's .nfg or a .csv "
-                                                        "payoff matrix (several games: FILE-GAME.nfg)")
-    p.add_argument("--dynamics", action="store_true", help="replicator dynamics and fictitious play on each "
-                                                           "meta-game: a table, and DIR/dynamics-GAME.png")
+    p.add_argument(
+        "--export",
+        metavar="FILE.nfg",
+        help="write each game's meta-game as Gambit's .nfg or a .csv payoff matrix (several games: FILE-GAME.nfg)",
+    )
+    p.add_argument(
+        "--dynamics",
+        action="store_true",
+        help="replicator dynamics and fictitious play on each meta-game: a table, and DIR/dynamics-GAME.png",
+    )
     p.add_argument("--html", metavar="FILE.html", help="write the whole tournament as one self-contained page")
     p.set_defaults(func=cmd_report, no_plots=True)
 
     from .commands import command_modules
+
     for module in command_modules():
         module.add_commands(sub)
     _add_allow_import(sub)
@@ -365,9 +450,11 @@ def _add_allow_import(sub) -> None:
     arena/commands/* included), where the subcommand has not declared it itself."""
     for name, p in sub.choices.items():
         if name not in NO_AGENT_SPECS and "--allow-import" not in p._option_string_actions:
-            p.add_argument("--allow-import", action="store_true",
-                           help="let module:Class agent specs (here or in a config) import Python modules, "
-                                "which runs their code")
+            p.add_argument(
+                "--allow-import",
+                action="store_true",
+                help="let module:Class agent specs (here or in a config) import Python modules, which runs their code",
+            )
 
 
 @contextlib.contextmanager
@@ -405,8 +492,11 @@ def main(argv: list[str] | None = None) -> int:
     from agents.registry import imports_allowed
 
     try:
-        with imports_allowed(getattr(args, "allow_import", False)), notes_on_stderr(args.command), \
-                stdout_for_json_only(bool(getattr(args, "json", False))):  # module:Class specs import only when asked
+        with (
+            imports_allowed(getattr(args, "allow_import", False)),
+            notes_on_stderr(args.command),
+            stdout_for_json_only(bool(getattr(args, "json", False))),
+        ):  # module:Class specs import only when asked
             args.func(args)
     except (ArenaError, RuleBreak) as e:
         print(f"arena {args.command}: error: {e}", file=sys.stderr)
@@ -419,8 +509,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"arena {args.command}: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except MemoryError:  # an estimate that missed: still one line, and nothing stored is lost
-        print(f"arena {args.command}: error: out of memory; the instance is too big for this machine "
-              "(ARENA_MEMORY_LIMIT sets the budget that instances are checked against)", file=sys.stderr)
+        print(
+            f"arena {args.command}: error: out of memory; the instance is too big for this machine "
+            "(ARENA_MEMORY_LIMIT sets the budget that instances are checked against)",
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt as e:
         saved = f": {e}" if str(e) else ""  # what was kept, where the command knows (arena run --out)

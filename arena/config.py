@@ -63,22 +63,47 @@ KEYS = (
     Key("title", "top", "string", "the file's name", "the heading of the tables and the summary"),
     Key("description", "top", "string", "none", "free text, kept with the stored results"),
     Key("seed", "top", "integer >= 0", "0", "the tournament seed: every random choice of every cell flows from it"),
-    Key("repeat", "top", "integer >= 1", "1", "repetitions of a cell whose guesser or chooser is random "
-        "(a deterministic pair plays once)"),
-    Key("block", "top", "integer >= 1", "5", "repetitions per task: the grain of parallel work and of resuming "
-        "(at most 200,000 tasks a config)"),
-    Key("strikes", "top", "integer or list of integers >= 1", "[]", "strike limits to count games lost at "
-        "(Hangman), e.g. [6, 8]"),
-    Key("task_timeout", "top", "number of seconds > 0", "no limit", "a task still running after this is recorded "
-        "as failed (`arena run --task-timeout` overrides it)"),
-    Key("payoff", "top", "guesses, misses or lostK", "the game's cost: misses where they count, else guesses",
-        "what the summary grids, heat maps and meta-games measure (lostK: the share of games lost within K strikes)"),
+    Key(
+        "repeat",
+        "top",
+        "integer >= 1",
+        "1",
+        "repetitions of a cell whose guesser or chooser is random (a deterministic pair plays once)",
+    ),
+    Key(
+        "block",
+        "top",
+        "integer >= 1",
+        "5",
+        "repetitions per task: the grain of parallel work and of resuming (at most 200,000 tasks a config)",
+    ),
+    Key(
+        "strikes",
+        "top",
+        "integer or list of integers >= 1",
+        "[]",
+        "strike limits to count games lost at (Hangman), e.g. [6, 8]",
+    ),
+    Key(
+        "task_timeout",
+        "top",
+        "number of seconds > 0",
+        "no limit",
+        "a task still running after this is recorded as failed (`arena run --task-timeout` overrides it)",
+    ),
+    Key(
+        "payoff",
+        "top",
+        "guesses, misses or lostK",
+        "the game's cost: misses where they count, else guesses",
+        "what the summary grids, heat maps and meta-games measure (lostK: the share of games lost within K strikes)",
+    ),
     Key("game", "top", "spec", "none", "the game of every cell (or every row's default)"),
     Key("games", "top", "list of specs or of {spec, label}", "none", "the games of a grid"),
     Key("guesser", "top", "spec", "none", "the guesser of every cell (or every row's default)"),
     Key("guessers", "top", "list of specs or of {spec, label}", "none", "the guessers of a grid"),
     Key("chooser", "top", "spec", "uniform", "the chooser of every cell (or every row's default)"),
-    Key("choosers", "top", "list of specs or of {spec, label}", "[\"uniform\"]", "the choosers of a grid"),
+    Key("choosers", "top", "list of specs or of {spec, label}", '["uniform"]', "the choosers of a grid"),
     Key("rows", "top", "array of tables ([[rows]])", "none", "the cells one by one, instead of a grid"),
     Key("label", "row", "string", "the guesser's spec", "the cell's name in the tables"),
     Key("game", "row", "spec", "the top-level game", "this row's game"),
@@ -87,10 +112,21 @@ KEYS = (
     Key("repeat", "row", "integer >= 1", "the top-level repeat", "this row's repetitions"),
     Key("seed", "row", "integer >= 0", "the top-level seed", "this row's seed"),
     Key("strikes", "row", "integer or list of integers >= 1", "the top-level strikes", "this row's strike limits"),
-    Key("published", "row", "table of figures", "{}", "the published figures to reproduce: total, mean, max, "
-        "misses, misses_max, lostK (a number, or a range like \"7.32-7.38\")"),
-    Key("tolerance", "row", "table of figures", "mean 0.005, misses 0.005, others 0", "how far ours may be from "
-        "each published figure (a number, or a percentage like \"5%\")"),
+    Key(
+        "published",
+        "row",
+        "table of figures",
+        "{}",
+        "the published figures to reproduce: total, mean, max, "
+        'misses, misses_max, lostK (a number, or a range like "7.32-7.38")',
+    ),
+    Key(
+        "tolerance",
+        "row",
+        "table of figures",
+        "mean 0.005, misses 0.005, others 0",
+        'how far ours may be from each published figure (a number, or a percentage like "5%")',
+    ),
     Key("note", "row", "string", "none", "printed under the table beside the row"),
 )
 TOP_KEYS = {k.name for k in KEYS if k.where == "top"}
@@ -100,10 +136,14 @@ SINGULAR = {"game": "games", "guesser": "guessers", "chooser": "choosers"}
 
 def reference() -> str:
     """The reference page of config keys, in Markdown, written from KEYS (docs/reference/config.md)."""
-    lines = ["# Config keys", "",
-             "Every key an `arena run` config may hold, as the parser reads it (written from "
-             "`arena.config.KEYS` by `python -m arena.config`; a test checks this page is current). "
-             "An unknown key is refused with the valid ones.", ""]
+    lines = [
+        "# Config keys",
+        "",
+        "Every key an `arena run` config may hold, as the parser reads it (written from "
+        "`arena.config.KEYS` by `python -m arena.config`; a test checks this page is current). "
+        "An unknown key is refused with the valid ones.",
+        "",
+    ]
     for where, heading in (("top", "Top level"), ("row", "In a `[[rows]]` table")):
         lines += [f"## {heading}", "", "| key | value | default | what it does |", "| --- | --- | --- | --- |"]
         lines += [f"| `{k.name}` | {k.value} | {k.default} | {k.doc} |" for k in KEYS if k.where == where]
@@ -200,7 +240,7 @@ def _strike_list(where: str, value: Any) -> tuple[int, ...]:
 
 
 #: The largest integer a config may give: what the results store (SQLite INTEGER) holds.
-MAX_INT = 2 ** 63 - 1
+MAX_INT = 2**63 - 1
 
 
 def _int(where: str, value: Any, low: int = 0) -> int:
@@ -216,15 +256,19 @@ def _figures(where: str, table: Any, numeric_only: bool = False) -> dict[str, An
         raise _fail(where, f"expected a table such as {{ mean = 4.48, max = 5 }}, got {table!r}")
     unknown = [k for k in table if figure_kind(k) is None]
     if unknown:
-        raise _fail(where, f"unknown figure {unknown[0]!r}; figures: {choices(FIGURES)} "
-                           "(lostK: games lost with K strikes, e.g. lost6)")
+        raise _fail(
+            where,
+            f"unknown figure {unknown[0]!r}; figures: {choices(FIGURES)} "
+            "(lostK: games lost with K strikes, e.g. lost6)",
+        )
     for key, value in table.items():
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and not (numeric_only and value < 0)
         if numeric_only and isinstance(value, str) and _percent(value) is not None:
             continue
         if not ok and (numeric_only or not (isinstance(value, str) and _range(value))):
-            expected = ("a number >= 0 or a percentage like '5%'" if numeric_only
-                        else "a number or a range like '7.32-7.38'")
+            expected = (
+                "a number >= 0 or a percentage like '5%'" if numeric_only else "a number or a range like '7.32-7.38'"
+            )
             raise _fail(f"{where}.{key}", f"expected {expected}, got {value!r}")
     return dict(table)
 
@@ -260,7 +304,7 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
     pay = data.get("payoff")
     if pay is not None:
         if not isinstance(pay, str):
-            raise _fail(f"{path}: payoff", f"expected a string such as \"misses\", got {pay!r}")
+            raise _fail(f"{path}: payoff", f'expected a string such as "misses", got {pay!r}')
         try:
             payoff(pay)
         except ArenaError as e:
@@ -283,8 +327,11 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
         raise _fail(path, "rows must be an array of tables ([[rows]])")
     for key, entries in defaults.items():
         if rows and len(entries) > 1:
-            raise _fail(path, f"a list of {key}s makes a grid, and [[rows]] replace the grid: give one "
-                              f"{key} as the rows' default, or name it in each row")
+            raise _fail(
+                path,
+                f"a list of {key}s makes a grid, and [[rows]] replace the grid: give one "
+                f"{key} as the rows' default, or name it in each row",
+            )
     if not rows:
         for key in ("game", "guesser"):
             if key not in defaults:
@@ -305,25 +352,42 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
             elif key in defaults and len(defaults[key]) == 1:
                 picked[key] = defaults[key][0][0]
             else:
-                raise _fail(where, f"no {key}: give {key} = \"...\" here or one {key} at the top")
-        cells.append(Cell(str(row.get("label", picked["guesser"])), picked["game"], picked["guesser"],
-                          picked["chooser"], _int(f"{where}.repeat", row.get("repeat", repeat), 1),
-                          _int(f"{where}.seed", row.get("seed", seed)),
-                          _figures(f"{where}.published", row.get("published", {})),
-                          _figures(f"{where}.tolerance", row.get("tolerance", {}), numeric_only=True),
-                          str(row.get("note", "")),
-                          _strike_list(f"{where}.strikes", row["strikes"]) if "strikes" in row else strikes))
+                raise _fail(where, f'no {key}: give {key} = "..." here or one {key} at the top')
+        cells.append(
+            Cell(
+                str(row.get("label", picked["guesser"])),
+                picked["game"],
+                picked["guesser"],
+                picked["chooser"],
+                _int(f"{where}.repeat", row.get("repeat", repeat), 1),
+                _int(f"{where}.seed", row.get("seed", seed)),
+                _figures(f"{where}.published", row.get("published", {})),
+                _figures(f"{where}.tolerance", row.get("tolerance", {}), numeric_only=True),
+                str(row.get("note", "")),
+                _strike_list(f"{where}.strikes", row["strikes"]) if "strikes" in row else strikes,
+            )
+        )
     for cell in cells:
         for kind, spec in (("game", cell.game), ("chooser", cell.chooser), ("guesser", cell.guesser)):
             _check_syntax(path, kind, spec)
     if pay is not None and pay.startswith("lost"):
-        limits = {k for cell in cells for k in cell.strikes} | {int(k[4:]) for cell in cells for k in cell.published
-                                                                  if figure_kind(k) == "lost"}
+        limits = {k for cell in cells for k in cell.strikes} | {
+            int(k[4:]) for cell in cells for k in cell.published if figure_kind(k) == "lost"
+        }
         if int(pay[4:]) not in limits:
-            raise _fail(f"{path}: payoff", f"{pay} counts games lost within {pay[4:]} strikes, but no cell counts "
-                        f"them: add strikes = [{pay[4:]}]")
-    return Config(str(data.get("title", Path(path).stem)), cells, path, _int(f"{path}: block", data.get("block", 5), 1),
-                  task_timeout=timeout, allow_import=allow_import, payoff=pay)
+            raise _fail(
+                f"{path}: payoff",
+                f"{pay} counts games lost within {pay[4:]} strikes, but no cell counts them: add strikes = [{pay[4:]}]",
+            )
+    return Config(
+        str(data.get("title", Path(path).stem)),
+        cells,
+        path,
+        _int(f"{path}: block", data.get("block", 5), 1),
+        task_timeout=timeout,
+        allow_import=allow_import,
+        payoff=pay,
+    )
 
 
 def _timeout(where: str, value: Any) -> float:
@@ -380,9 +444,10 @@ def read_config_text(path: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line = raw[:e.start].count(b"\n") + 1
-        raise ArenaError(f"{path}: not UTF-8 text (byte 0x{raw[e.start]:02x} on line {line}); "
-                         "save the config as UTF-8") from None
+        line = raw[: e.start].count(b"\n") + 1
+        raise ArenaError(
+            f"{path}: not UTF-8 text (byte 0x{raw[e.start]:02x} on line {line}); save the config as UTF-8"
+        ) from None
 
 
 def _check_specs(config: Config, allow_import: bool = False) -> None:
@@ -399,8 +464,10 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
                 agent.check(game)  # a game it can never play: an unknown secret, a missing file
             if config.payoff in ("misses",) or (config.payoff or "").startswith("lost"):
                 if not game.rules.strikes:
-                    raise ArenaError(f"payoff {config.payoff!r} needs a game where misses count, and {game.spec} "
-                                     "has none (payoff = \"guesses\" measures every game)")
+                    raise ArenaError(
+                        f"payoff {config.payoff!r} needs a game where misses count, and {game.spec} "
+                        'has none (payoff = "guesses" measures every game)'
+                    )
             guesser.openers_for(game)  # checks the openers against the game
         except ArenaError as e:
             raise ArenaError(f"{config.path}: cell {i + 1} ({cell.label}): {e}") from None
@@ -410,8 +477,11 @@ def agrees(ours: float, published: Any, tolerance: float | str) -> bool:
     """Does our figure reproduce the published one (a number within tolerance, or inside a range)?
     A tolerance written `5%` is relative to the published figure."""
     span = _checked(_range(published), published) if isinstance(published, str) else None
-    slack = tolerance if not isinstance(tolerance, str) else \
-        _checked(_percent(tolerance), tolerance) * abs(published if span is None else span[1])
+    slack = (
+        tolerance
+        if not isinstance(tolerance, str)
+        else _checked(_percent(tolerance), tolerance) * abs(published if span is None else span[1])
+    )
     if span is not None:
         low, high = span
         return low - slack <= ours <= high + slack

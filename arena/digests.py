@@ -88,12 +88,19 @@ def tree_digest(roots: list[Path], suffixes: tuple[str, ...] | None = (".py",)) 
     `suffixes`, or any; compiled caches aside), in a fixed order."""
     sha = hashlib.sha256()
     for root in roots:
-        files = sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                       and not p.name.endswith((".pyc", ".nbi", ".nbc"))
-                       and (suffixes is None or p.suffix in suffixes))
+        files = sorted(
+            p
+            for p in root.rglob("*")
+            if p.is_file()
+            and "__pycache__" not in p.parts
+            and not p.name.endswith((".pyc", ".nbi", ".nbc"))
+            and (suffixes is None or p.suffix in suffixes)
+        )
         if len(files) > MAX_SOURCE_FILES:
-            raise ArenaError(f"{root} holds {len(files):,} source files: too many to be an agent's package; "
-                             "put the agent in a package of its own")
+            raise ArenaError(
+                f"{root} holds {len(files):,} source files: too many to be an agent's package; "
+                "put the agent in a package of its own"
+            )
         sha.update(f"{root.name}\0".encode())
         for path in files:
             st = path.stat()

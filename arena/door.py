@@ -30,8 +30,11 @@ def integer(value: Any, name: str, low: int | None = None, high: int | None = No
     if (low is not None and value < low) or (high is not None and value > high):
         if low == 1 and high is None:
             raise ArenaError(f"{name} must be a positive integer, got {value}")
-        bounds = (f"from {low} to {high}" if high is not None else f"at least {low}") if low is not None \
+        bounds = (
+            (f"from {low} to {high}" if high is not None else f"at least {low}")
+            if low is not None
             else f"at most {high}"
+        )
         raise ArenaError(f"{name} must be an integer {bounds}, got {value}")
     return value
 
@@ -64,11 +67,15 @@ def agent(value: Any, role: str, name: str | None = None) -> Any:
     the front door's to build (`game.evaluate("knuth")`), not the engine's."""
     method, name = ("guess" if role == "guesser" else "reply"), name or role
     if isinstance(value, str):
-        raise ArenaTypeError(f"{name} must be a {role} object here (agents.make_{role}({value!r})); "
-                             f"game.evaluate({value!r}) builds it from its spec")
+        raise ArenaTypeError(
+            f"{name} must be a {role} object here (agents.make_{role}({value!r})); "
+            f"game.evaluate({value!r}) builds it from its spec"
+        )
     if not callable(getattr(value, method, None)):
-        raise ArenaTypeError(f"{name} must be a {role}: an agent with {method}(), such as "
-                             f"agents.make_{role}('{'knuth' if role == 'guesser' else 'uniform'}'), got {_got(value)}")
+        raise ArenaTypeError(
+            f"{name} must be a {role}: an agent with {method}(), such as "
+            f"agents.make_{role}('{'knuth' if role == 'guesser' else 'uniform'}'), got {_got(value)}"
+        )
     return value
 
 
@@ -83,8 +90,10 @@ def indexes(value: Any, name: str, size: int, what: str) -> np.ndarray:
         raise ArenaTypeError(f"{name} must be an array of indexes of {what}, got {_got(value)}")
     array = np.asarray(value)
     if array.size and (array.dtype.kind not in "iu" or array.ndim != 1):
-        raise ArenaTypeError(f"{name} must be a one-dimensional array of integer indexes of {what}, "
-                             f"got {array.dtype} of shape {array.shape}")
+        raise ArenaTypeError(
+            f"{name} must be a one-dimensional array of integer indexes of {what}, "
+            f"got {array.dtype} of shape {array.shape}"
+        )
     array = array.astype(np.intp, copy=False).reshape(-1)
     if array.size and (array.min() < 0 or array.max() >= size):
         bad = array[(array < 0) | (array >= size)][0]
@@ -95,8 +104,9 @@ def indexes(value: Any, name: str, size: int, what: str) -> np.ndarray:
 def specs(value: Any, name: str) -> list:
     """A list of agents or spec strings (one string is not a list of its letters)."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise ArenaTypeError(f"{name} must be a list of guessers or specs such as ['knuth', 'entropy'], "
-                             f"got {_got(value)}")
+        raise ArenaTypeError(
+            f"{name} must be a list of guessers or specs such as ['knuth', 'entropy'], got {_got(value)}"
+        )
     items = list(value)
     if not items:
         raise ArenaError(f"{name} must name at least one guesser")

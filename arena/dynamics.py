@@ -62,18 +62,23 @@ class Dynamics:
         """Per strategy: the equilibrium's share, fictitious play's last empirical mix and the
         replicator's time average; then how far each pair is from an equilibrium."""
         averages = self.time_average()
-        lines = [f"{self.game.title}: value {self.value:.4f}; fictitious play ({len(self.play_rows) - 1:,} rounds) "
-                 f"and replicator dynamics (t = 0..{self.times[-1]:g}, time average)"]
+        lines = [
+            f"{self.game.title}: value {self.value:.4f}; fictitious play ({len(self.play_rows) - 1:,} rounds) "
+            f"and replicator dynamics (t = 0..{self.times[-1]:g}, time average)"
+        ]
         width = max(len("strategy"), *map(len, self.game.rows + self.game.columns))
         lines.append(f"  {'side':<8} {'strategy':<{width}} {'equilibrium':>11} {'fictitious':>10} {'replicator':>10}")
-        for side, names, eq, play, avg in (("chooser", self.game.rows, self.equilibrium_rows, self.play_rows[-1], averages[0]),
-                                           ("guesser", self.game.columns, self.equilibrium_columns,
-                                            self.play_columns[-1], averages[1])):
+        for side, names, eq, play, avg in (
+            ("chooser", self.game.rows, self.equilibrium_rows, self.play_rows[-1], averages[0]),
+            ("guesser", self.game.columns, self.equilibrium_columns, self.play_columns[-1], averages[1]),
+        ):
             for k, name in enumerate(names):
                 lines.append(f"  {side:<8} {name:<{width}} {eq[k]:>11.3f} {play[k]:>10.3f} {avg[k]:>10.3f}")
-        lines.append(f"  distance from an equilibrium (exploitability): fictitious play "
-                     f"{self.exploitability(self.play_rows[-1], self.play_columns[-1]):.4f}, replicator time average "
-                     f"{self.exploitability(*averages):.4f}")
+        lines.append(
+            f"  distance from an equilibrium (exploitability): fictitious play "
+            f"{self.exploitability(self.play_rows[-1], self.play_columns[-1]):.4f}, replicator time average "
+            f"{self.exploitability(*averages):.4f}"
+        )
         return "\n".join(lines)
 
     def plot(self, path=None):
@@ -88,14 +93,44 @@ class Dynamics:
 
         fig, axes = plt.subplots(2, 2, figsize=(11, 6.4), sharey=True)
         rounds = np.arange(len(self.play_rows))
-        panels = ((axes[0, 0], self.times, self.replicator_rows, self.game.rows, self.equilibrium_rows,
-                   "choosers: replicator dynamics", "time"),
-                  (axes[0, 1], self.times, self.replicator_columns, self.game.columns, self.equilibrium_columns,
-                   "guessers: replicator dynamics", "time"),
-                  (axes[1, 0], rounds, self.play_rows, self.game.rows, self.equilibrium_rows,
-                   "choosers: fictitious play (empirical mix)", "round"),
-                  (axes[1, 1], rounds, self.play_columns, self.game.columns, self.equilibrium_columns,
-                   "guessers: fictitious play (empirical mix)", "round"))
+        panels = (
+            (
+                axes[0, 0],
+                self.times,
+                self.replicator_rows,
+                self.game.rows,
+                self.equilibrium_rows,
+                "choosers: replicator dynamics",
+                "time",
+            ),
+            (
+                axes[0, 1],
+                self.times,
+                self.replicator_columns,
+                self.game.columns,
+                self.equilibrium_columns,
+                "guessers: replicator dynamics",
+                "time",
+            ),
+            (
+                axes[1, 0],
+                rounds,
+                self.play_rows,
+                self.game.rows,
+                self.equilibrium_rows,
+                "choosers: fictitious play (empirical mix)",
+                "round",
+            ),
+            (
+                axes[1, 1],
+                rounds,
+                self.play_columns,
+                self.game.columns,
+                self.equilibrium_columns,
+                "guessers: fictitious play (empirical mix)",
+                "round",
+            ),
+        )
         colours = plt.get_cmap("tab10")
         for ax, x, shares, names, eq, title, xlabel in panels:
             for k, name in enumerate(names):
@@ -118,8 +153,9 @@ class Dynamics:
         return None
 
 
-def dynamics(game: MatrixGame, time: float = TIME, steps: int = STEPS, iterations: int = ITERATIONS,
-             seed: int = 0) -> Dynamics:
+def dynamics(
+    game: MatrixGame, time: float = TIME, steps: int = STEPS, iterations: int = ITERATIONS, seed: int = 0
+) -> Dynamics:
     """Replicator dynamics from uniform shares over t = 0..`time`, and `iterations` rounds of
     fictitious play (ties broken from `seed`), on `game`, with its linprog equilibrium."""
     import nashpy  # lazy: heavy
@@ -141,8 +177,9 @@ def dynamics(game: MatrixGame, time: float = TIME, steps: int = STEPS, iteration
         np.random.set_state(saved)
     rows, columns = _mixes([c[0] for c in counts]), _mixes([c[1] for c in counts])
     solution = solve_matrix_game(A)
-    return Dynamics(game, times, xs, ys, rows, columns, solution.value,
-                    np.asarray(solution.row), np.asarray(solution.column))
+    return Dynamics(
+        game, times, xs, ys, rows, columns, solution.value, np.asarray(solution.row), np.asarray(solution.column)
+    )
 
 
 def _mixes(plays: list) -> np.ndarray:
@@ -166,8 +203,9 @@ def replicator(A: np.ndarray, times: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
     m, n = A.shape
     flow = lambda t, z: np.concatenate((A @ softmax(z[m:]), -(softmax(z[:m]) @ A)))
-    solved = solve_ivp(flow, (times[0], times[-1]), np.zeros(m + n), t_eval=times, method="DOP853",
-                       rtol=1e-9, atol=1e-9)
+    solved = solve_ivp(
+        flow, (times[0], times[-1]), np.zeros(m + n), t_eval=times, method="DOP853", rtol=1e-9, atol=1e-9
+    )
     if not solved.success:
         raise RuntimeError(f"the replicator dynamics did not integrate: {solved.message}")
     z = solved.y.T

@@ -96,7 +96,9 @@ class Evaluation:
     shape: tuple[int, int] = (0, 0)  # (repetitions, secrets)
     worst: np.ndarray | None = field(default=None, repr=False, compare=False)
     worst_misses: np.ndarray | None = field(default=None, repr=False, compare=False)
-    column_totals: np.ndarray | None = field(default=None, repr=False, compare=False)  # sum over repetitions, per secret
+    column_totals: np.ndarray | None = field(
+        default=None, repr=False, compare=False
+    )  # sum over repetitions, per secret
     column_misses: np.ndarray | None = field(default=None, repr=False, compare=False)  # the same for misses
 
     def __post_init__(self):
@@ -190,9 +192,13 @@ class Evaluation:
         text = f"mean = {self.mean:.2f} ± {self.std:.2f} guesses; worst = {self.max}"
         if self.counts_misses:
             games = self.counted_misses.count
-            text += (f"\nmisses: mean = {self.misses_mean:.2f} ± {self.misses_std:.2f}; worst = {self.misses_max}"
-                     + "".join(f"\nlost with {k} strikes: {self.lost(k):,} of {games:,} ({100 * self.lost(k) / games:.2f}%)"
-                               for k in self.strikes))
+            text += (
+                f"\nmisses: mean = {self.misses_mean:.2f} ± {self.misses_std:.2f}; worst = {self.misses_max}"
+                + "".join(
+                    f"\nlost with {k} strikes: {self.lost(k):,} of {games:,} ({100 * self.lost(k) / games:.2f}%)"
+                    for k in self.strikes
+                )
+            )
         return text
 
     def to_frame(self):
@@ -205,8 +211,10 @@ class Evaluation:
     def _kept(self) -> np.ndarray:
         """The per-game array `guesses[r, s]`, which a frame needs."""
         if self.guesses is None:
-            raise ArenaError(f"{self.repeat:,} repetitions x {self.n:,} secrets is too many games to keep one "
-                             f"by one (at most {KEEP_GAMES:,}): evaluate fewer repetitions for a frame")
+            raise ArenaError(
+                f"{self.repeat:,} repetitions x {self.n:,} secrets is too many games to keep one "
+                f"by one (at most {KEEP_GAMES:,}): evaluate fewer repetitions for a frame"
+            )
         return self.guesses
 
     def _secret_names(self) -> np.ndarray:
@@ -224,25 +232,46 @@ class Evaluation:
         guesses = self._kept()
         repetition = np.indices(guesses.shape)[0]
         misses = self.misses.ravel() if self.misses is not None else None
-        return frame({"game": self.game, "guesser": self.guesser, "chooser": chooser,
-                      "secret": secrets.ravel(), "repetition": repetition.ravel(),
-                      "guesses": guesses.ravel(), "misses": counts(misses, guesses.size)})
+        return frame(
+            {
+                "game": self.game,
+                "guesser": self.guesser,
+                "chooser": chooser,
+                "secret": secrets.ravel(),
+                "repetition": repetition.ravel(),
+                "guesses": guesses.ravel(),
+                "misses": counts(misses, guesses.size),
+            }
+        )
 
     def to_json(self) -> dict:
-        return {"game": self.game, "guesser": self.guesser, "n": self.n, "repeat": self.repeat,
-                "seed": self.seed, "total": self.total, "mean": round(self.mean, 6), "std": round(self.std, 6),
-                "max": self.max, "histogram": {str(k): v for k, v in self.histogram.items()},
-                "seconds": round(self.seconds, 4)} | self._misses_json()
+        return {
+            "game": self.game,
+            "guesser": self.guesser,
+            "n": self.n,
+            "repeat": self.repeat,
+            "seed": self.seed,
+            "total": self.total,
+            "mean": round(self.mean, 6),
+            "std": round(self.std, 6),
+            "max": self.max,
+            "histogram": {str(k): v for k, v in self.histogram.items()},
+            "seconds": round(self.seconds, 4),
+        } | self._misses_json()
 
     def _misses_json(self) -> dict:
         if not self.counts_misses:
             return {}
-        return {"misses_total": self.counted_misses.total, "misses_mean": round(self.misses_mean, 6),
-                "misses_max": self.misses_max,
-                "misses_histogram": {str(v): c for v, c in self.counted_misses.histogram.items()},
-                "strikes": self.strikes[0] if len(self.strikes) == 1 else list(self.strikes),
-                "lost": self.lost(self.strikes[0]) if len(self.strikes) == 1 else
-                {str(k): self.lost(k) for k in self.strikes}}
+        return {
+            "misses_total": self.counted_misses.total,
+            "misses_mean": round(self.misses_mean, 6),
+            "misses_max": self.misses_max,
+            "misses_histogram": {str(v): c for v, c in self.counted_misses.histogram.items()},
+            "strikes": self.strikes[0] if len(self.strikes) == 1 else list(self.strikes),
+            "lost": self.lost(self.strikes[0])
+            if len(self.strikes) == 1
+            else {str(k): self.lost(k) for k in self.strikes},
+        }
 
 
 class Streamed:
@@ -279,11 +308,17 @@ class Streamed:
     def fields(self) -> dict:
         """The Evaluation fields these blocks make."""
         kept = self.keeping and self.blocks
-        return {"guesses": np.concatenate(self.blocks) if kept else None,
-                "misses": np.concatenate(self.miss_blocks) if kept and self.miss_sums is not None else None,
-                "sums": self.sums, "miss_sums": self.miss_sums, "shape": (self.repeat, self.columns),
-                "worst": self.worst, "worst_misses": self.worst_misses,
-                "column_totals": self.column_totals, "column_misses": self.column_misses}
+        return {
+            "guesses": np.concatenate(self.blocks) if kept else None,
+            "misses": np.concatenate(self.miss_blocks) if kept and self.miss_sums is not None else None,
+            "sums": self.sums,
+            "miss_sums": self.miss_sums,
+            "shape": (self.repeat, self.columns),
+            "worst": self.worst,
+            "worst_misses": self.worst_misses,
+            "column_totals": self.column_totals,
+            "column_misses": self.column_misses,
+        }
 
 
 def repetition_chunks(repeat: int, games_each: int) -> list[range]:
@@ -292,8 +327,9 @@ def repetition_chunks(repeat: int, games_each: int) -> list[range]:
     return [range(start, min(start + step, repeat)) for start in range(0, repeat, step)]
 
 
-def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None,
-             strikes: tuple[int, ...] | None = None) -> Evaluation:
+def evaluate(
+    game: Game, guesser, repeat: int = 1, seed: int | None = None, strikes: tuple[int, ...] | None = None
+) -> Evaluation:
     """Play `guesser` against every secret of `game`.
 
     A deterministic guesser is one strategy tree, grown once. A random guesser is played
@@ -319,13 +355,21 @@ def evaluate(game: Game, guesser, repeat: int = 1, seed: int | None = None,
     for chunk in repetition_chunks(repeat, len(game.secrets)):
         players = [guesser] if guesser.deterministic else [guesser.seeded(seed, r) for r in chunk]
         trees = [grow_tree(game, p) for p in players]
-        stream.add(np.stack([t.guesses for t in trees]),
-                   np.stack([t.misses for t in trees]) if game.rules.strikes else None)
+        stream.add(
+            np.stack([t.guesses for t in trees]), np.stack([t.misses for t in trees]) if game.rules.strikes else None
+        )
         if repeat == 1:
             kept = trees
     strikes = tuple(strikes or game.default_strikes())
-    return Evaluation(game.spec, guesser.label, seconds=time.perf_counter() - start,
-                      seed=seed, trees=kept, strikes=strikes, **stream.fields())
+    return Evaluation(
+        game.spec,
+        guesser.label,
+        seconds=time.perf_counter() - start,
+        seed=seed,
+        trees=kept,
+        strikes=strikes,
+        **stream.fields(),
+    )
 
 
 def text_histogram(histogram: dict[int, int], width: int = 50, unit: str = "guesses") -> str:

@@ -52,8 +52,10 @@ class MatrixGame:
     def __post_init__(self) -> None:
         payoff = np.array(self.payoff, dtype=np.float64)
         if payoff.shape != (len(self.rows), len(self.columns)) or payoff.size == 0:
-            raise ArenaError(f"a matrix game needs a payoff for each of {len(self.rows)} x {len(self.columns)} "
-                             f"strategies, got shape {payoff.shape}")
+            raise ArenaError(
+                f"a matrix game needs a payoff for each of {len(self.rows)} x {len(self.columns)} "
+                f"strategies, got shape {payoff.shape}"
+            )
         payoff.setflags(write=False)
         object.__setattr__(self, "payoff", payoff)
 
@@ -92,6 +94,7 @@ def read_matrix_game(path: str | Path) -> MatrixGame:
 
 # --- the games the project builds ---------------------------------------------------------
 
+
 def equilibrium_game(eq) -> MatrixGame:
     """The matrix game an Equilibrium was solved on: its symmetry's rows (secrets, or code
     types with each code of a type equally likely) against its trees, payoffs exact."""
@@ -102,19 +105,29 @@ def equilibrium_game(eq) -> MatrixGame:
     exact = tuple(tuple(Fraction(int(t), int(n)) for t in row) for row, n in zip(matrix.totals, matrix.sizes))
     columns = tuple(f"tree {k}: {first_guesses(t)}" for k, t in enumerate(eq.trees, 1))
     rows = tuple(f"{label} ({n} secrets)" if n > 1 else label for label, n in zip(eq.symmetry.labels, matrix.sizes))
-    return MatrixGame(f"{eq.game.spec}: chooser x guesser, payoff {eq.unit} ({eq.method})", rows, columns,
-                      matrix.A, exact)
+    return MatrixGame(
+        f"{eq.game.spec}: chooser x guesser, payoff {eq.unit} ({eq.method})", rows, columns, matrix.A, exact
+    )
 
 
-def meta_game(game: str, choosers: list[str], guessers: list[str], cells: dict, key: str = "mean",
-              title: str = "mean guesses per game") -> MatrixGame:
+def meta_game(
+    game: str,
+    choosers: list[str],
+    guessers: list[str],
+    cells: dict,
+    key: str = "mean",
+    title: str = "mean guesses per game",
+) -> MatrixGame:
     """A tournament's chooser x guesser grid (Report.grids) as a game: payoff the cells' `key`
     (mean guesses, or mean misses). Every cell must have been measured."""
-    missing = [f"{g} vs {c}" for c in choosers for g in guessers
-               if cells.get((c, g)) is None or not cells[c, g].measured]
+    missing = [
+        f"{g} vs {c}" for c in choosers for g in guessers if cells.get((c, g)) is None or not cells[c, g].measured
+    ]
     if missing:
-        raise ArenaError(f"{game}: the meta-game has cells without figures ({', '.join(missing[:3])}"
-                         f"{' ...' if len(missing) > 3 else ''}): it cannot be exported")
+        raise ArenaError(
+            f"{game}: the meta-game has cells without figures ({', '.join(missing[:3])}"
+            f"{' ...' if len(missing) > 3 else ''}): it cannot be exported"
+        )
     payoff = np.array([[cells[c, g].ours[key] for g in guessers] for c in choosers], dtype=np.float64)
     return MatrixGame(f"{game}: meta-game, {title}", tuple(choosers), tuple(guessers), payoff)
 
@@ -125,8 +138,11 @@ def meta_games(report) -> dict[str, MatrixGame]:
     out = {}
     for game, (choosers, guessers, cells) in report.grids().items():
         pay = report.payoff_for(game)
-        if any(cells.get((c, g)) is None or not cells[c, g].measured or pay.figure not in cells[c, g].ours
-               for c in choosers for g in guessers):
+        if any(
+            cells.get((c, g)) is None or not cells[c, g].measured or pay.figure not in cells[c, g].ours
+            for c in choosers
+            for g in guessers
+        ):
             continue
         out[game] = meta_game(game, choosers, guessers, cells, pay.figure, pay.title)
     return out
@@ -134,13 +150,21 @@ def meta_games(report) -> dict[str, MatrixGame]:
 
 # --- Gambit's .nfg --------------------------------------------------------------------------
 
+
 def to_nfg(game: MatrixGame) -> str:
     """Gambit's strategic game, outcome version: one outcome per cell, player 1's strategy
     changing fastest in the outcome list (Gambit's order)."""
     m, n = game.payoff.shape
-    lines = [f"NFG 1 R {_quote(game.title)} {{ {_quote('chooser')} {_quote('guesser')} }}", "", "{",
-             "{ " + " ".join(map(_quote, game.rows)) + " }",
-             "{ " + " ".join(map(_quote, game.columns)) + " }", "}", "", "{"]
+    lines = [
+        f"NFG 1 R {_quote(game.title)} {{ {_quote('chooser')} {_quote('guesser')} }}",
+        "",
+        "{",
+        "{ " + " ".join(map(_quote, game.rows)) + " }",
+        "{ " + " ".join(map(_quote, game.columns)) + " }",
+        "}",
+        "",
+        "{",
+    ]
     for j in range(n):
         for i in range(m):
             x = game.entry(i, j)
@@ -261,6 +285,7 @@ def _outcomes(r: _Reader) -> list[tuple[Fraction, Fraction]]:
 
 
 # --- the plain CSV ----------------------------------------------------------------------------
+
 
 def to_csv(game: MatrixGame) -> str:
     out = io.StringIO()

@@ -45,6 +45,7 @@ CHUNK = 2**22
 #: arena.kernels (numba): 3-10x faster per cell, worth its ~0.5 s of loading (4x6 stays numpy).
 COMPILED_CELLS = 2**23
 
+
 def code_dtype(n_codes: int, at_least: type = np.uint8) -> np.dtype:
     """The narrowest unsigned dtype (no narrower than `at_least`) that holds codes 0..n_codes-1."""
     for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
@@ -79,15 +80,14 @@ def _codes_in(table: np.ndarray) -> np.ndarray:
     if table.dtype.itemsize <= 2:
         seen = np.zeros(1, dtype=bool)
         for start in range(0, len(table), rows):
-            found = np.bincount(table[start:start + rows].ravel()) > 0
+            found = np.bincount(table[start : start + rows].ravel()) > 0
             if len(found) > len(seen):
-                found[:len(seen)] |= seen
+                found[: len(seen)] |= seen
                 seen = found
             else:
-                seen[:len(found)] |= found
+                seen[: len(found)] |= found
         return np.flatnonzero(seen)
-    return np.unique(np.concatenate([np.unique(table[start:start + rows])
-                                     for start in range(0, len(table), rows)]))
+    return np.unique(np.concatenate([np.unique(table[start : start + rows]) for start in range(0, len(table), rows)]))
 
 
 class OnTheFly:
@@ -141,8 +141,10 @@ class OnTheFly:
         return cells[()] if cells.ndim == 0 else cells  # one cell: a scalar, as numpy gives
 
     def __array__(self, dtype=None, copy=None):
-        raise ArenaError(f"a feedback table of {self.shape[0]:,} x {self.shape[1]:,} is computed on the fly, "
-                         "never whole: read it by rows or blocks")
+        raise ArenaError(
+            f"a feedback table of {self.shape[0]:,} x {self.shape[1]:,} is computed on the fly, "
+            "never whole: read it by rows or blocks"
+        )
 
 
 class ReplyCounts(NamedTuple):
@@ -176,8 +178,13 @@ class FeedbackTable:
     beyond, the reply alphabet is sparse and the columns are the codes that occur.
     """
 
-    def __init__(self, table: np.ndarray | OnTheFly, symmetric: bool = False, codes: np.ndarray | None = None,
-                 dense_codes: int = MANY_CODES):
+    def __init__(
+        self,
+        table: np.ndarray | OnTheFly,
+        symmetric: bool = False,
+        codes: np.ndarray | None = None,
+        dense_codes: int = MANY_CODES,
+    ):
         self.fly: OnTheFly | None = table if isinstance(table, OnTheFly) else None
         if isinstance(table, OnTheFly):  # it reads like the table, by numpy's indexing
             self.table = cast(np.ndarray, table)
@@ -231,7 +238,7 @@ class FeedbackTable:
         sizes = np.bincount(replies, minlength=self.n_codes)
         ends = np.cumsum(sizes)
         ordered = candidates[np.argsort(replies, kind="stable")]
-        return {int(r): ordered[ends[r] - sizes[r]:ends[r]] for r in np.flatnonzero(sizes)}
+        return {int(r): ordered[ends[r] - sizes[r] : ends[r]] for r in np.flatnonzero(sizes)}
 
     def partition_counts(self, pool: Indexes | None, candidates: Indexes) -> np.ndarray:
         """counts[i, j] = how many candidates fall in class j of guess pool[i] (pool None:
@@ -277,23 +284,25 @@ class FeedbackTable:
         by_code = len(self.codes) <= _FEW_CODES and len(candidates) * width > _BIG_BLOCK
         step = max(1, CHUNK // max(1, len(candidates)))
         if step >= width and not by_code:  # most calls (a tree's nodes): one block, no copying
-            return self.bincount(self.by_secret[candidates] if pool is None
-                                 else self.by_secret[candidates[:, None], pool])
+            return self.bincount(
+                self.by_secret[candidates] if pool is None else self.by_secret[candidates[:, None], pool]
+            )
         counts = np.zeros((width, self.n_codes), dtype=np.int64)
         for start in range(0, width, step):
             if pool is None:  # gathering whole rows is faster than a 2-d gather
-                block = self.by_secret[candidates, start:start + step] if step < width else self.by_secret[candidates]
+                block = self.by_secret[candidates, start : start + step] if step < width else self.by_secret[candidates]
             else:
-                block = self.by_secret[candidates[:, None], pool[start:start + step]]
+                block = self.by_secret[candidates[:, None], pool[start : start + step]]
             if by_code:  # one comparison per code streams through memory
                 for code in self.codes:
-                    counts[start:start + step, code] = (block == code).sum(axis=0, dtype=np.int32)  # int32: 2x faster
+                    counts[start : start + step, code] = (block == code).sum(axis=0, dtype=np.int32)  # int32: 2x faster
             else:
-                counts[start:start + step] = self.bincount(block)
+                counts[start : start + step] = self.bincount(block)
         return counts
 
-    def fused_keys(self, pool: Indexes | None, candidates: Indexes, how: str, terms: np.ndarray,
-                   fixed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    def fused_keys(
+        self, pool: Indexes | None, candidates: Indexes, how: str, terms: np.ndarray, fixed: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """For every guess of the pool, its partition of the candidates reduced at once by the
         compiled loop (arena.kernels.table_keys: integer key, float key, largest class), without
         a counts matrix; None where this game counts with numpy (small tables, sparse codes)."""

@@ -46,8 +46,9 @@ from .tree import grow_tree
 class Door:
     """The front door's methods, mixed into a game's own class by `open_game`."""
 
-    def evaluate(self, guesser, chooser=None, repeat: int = 1, seed: int = 0,
-                 strikes: tuple[int, ...] | None = None) -> Evaluation:
+    def evaluate(
+        self, guesser, chooser=None, repeat: int = 1, seed: int = 0, strikes: tuple[int, ...] | None = None
+    ) -> Evaluation:
         """`guesser` (an agent or a spec string) against every secret, or against `chooser`
         (an agent or a spec): an Evaluation, as `arena evaluate` prints it. E.g.
         `make_game("mastermind").evaluate("knuth").total == 5801`."""
@@ -93,6 +94,7 @@ class Door:
 
 
 if TYPE_CHECKING:
+
     class OpenGame(Door, Game):
         """A game with the door open, for the type checker (each game class gets its own)."""
 else:
@@ -109,8 +111,11 @@ def door_class(kind: type) -> type:
     if issubclass(kind, Door):
         return kind
     if kind not in _DOOR_CLASSES:
-        _DOOR_CLASSES[kind] = type(kind.__name__, (Door, kind), {
-            "__module__": kind.__module__, "__qualname__": kind.__qualname__, "__doc__": kind.__doc__})
+        _DOOR_CLASSES[kind] = type(
+            kind.__name__,
+            (Door, kind),
+            {"__module__": kind.__module__, "__qualname__": kind.__qualname__, "__doc__": kind.__doc__},
+        )
     return _DOOR_CLASSES[kind]
 
 
@@ -138,8 +143,14 @@ def chooser_of(chooser: Any):
     return make_chooser(chooser) if isinstance(chooser, str) else door.agent(chooser, "chooser")
 
 
-def evaluate(game: Game, guesser: Any, chooser: Any = None, repeat: int = 1, seed: int = 0,
-             strikes: tuple[int, ...] | None = None) -> Evaluation:
+def evaluate(
+    game: Game,
+    guesser: Any,
+    chooser: Any = None,
+    repeat: int = 1,
+    seed: int = 0,
+    strikes: tuple[int, ...] | None = None,
+) -> Evaluation:
     """`guesser` against every secret of `game` (arena.evaluate.evaluate), or, given a
     `chooser`, against that chooser (arena.match.evaluate_against): `arena evaluate`'s figures."""
     door.game(game)
@@ -182,7 +193,9 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
     if guessers is not None:
         if trees or kwargs:
             raise ArenaError("equilibrium: named guessers take no other options")
-        return solvers.solve_restricted(game, [guesser_of(g, "guessers (each)") for g in door.specs(guessers, "guessers")])
+        return solvers.solve_restricted(
+            game, [guesser_of(g, "guessers (each)") for g in door.specs(guessers, "guessers")]
+        )
     if trees:
         return solvers.solve_enumerated(game, **kwargs)
     return solvers.double_oracle(game, **kwargs)

@@ -44,10 +44,26 @@ from .feedback import (
 from .spec import Param
 
 #: Re-exported: the game modules and plug-ins import the table's names from here, with Game.
-__all__ = ["CHUNK", "COMPILED_CELLS", "MANY_CODES", "MISS", "MISS_COLUMN", "FeedbackTable", "Game", "GameType",
-           "Index", "Indexes", "OnTheFly", "Reply", "ReplyCounts", "Rules", "check_on_the_fly_memory",
-           "check_table_memory", "code_dtype", "count_label"]
-
+__all__ = [
+    "CHUNK",
+    "COMPILED_CELLS",
+    "MANY_CODES",
+    "MISS",
+    "MISS_COLUMN",
+    "FeedbackTable",
+    "Game",
+    "GameType",
+    "Index",
+    "Indexes",
+    "OnTheFly",
+    "Reply",
+    "ReplyCounts",
+    "Rules",
+    "check_on_the_fly_memory",
+    "check_table_memory",
+    "code_dtype",
+    "count_label",
+]
 
 
 @dataclass(frozen=True)
@@ -109,8 +125,17 @@ class Game:
     miss: Reply = MISS  # the all-blank reply (MISS)
     build_seconds: float = 0.0  # how long make_game took to build it (lists and table; arena.games)
 
-    def __init__(self, spec: str, secrets: Sequence[str], guesses: Sequence[str], table: np.ndarray | OnTheFly,
-                 hit: Reply | None, same_secret: np.ndarray, symmetric: bool = False, codes: np.ndarray | None = None):
+    def __init__(
+        self,
+        spec: str,
+        secrets: Sequence[str],
+        guesses: Sequence[str],
+        table: np.ndarray | OnTheFly,
+        hit: Reply | None,
+        same_secret: np.ndarray,
+        symmetric: bool = False,
+        codes: np.ndarray | None = None,
+    ):
         self.spec = spec
         self.secrets = tuple(secrets)
         self.guesses = tuple(guesses)
@@ -141,8 +166,10 @@ class Game:
     def guess_index(self, label: str) -> Index:
         """The index of the guess written `label`, or an ArenaError saying what a guess looks like."""
         if not isinstance(label, str):
-            raise ArenaTypeError(f"guess_index takes a guess as written, a str such as {self.guesses[0]!r}, got "
-                                 f"{label!r} ({type(label).__name__}); game.guesses[i] is the guess of index i")
+            raise ArenaTypeError(
+                f"guess_index takes a guess as written, a str such as {self.guesses[0]!r}, got "
+                f"{label!r} ({type(label).__name__}); game.guesses[i] is the guess of index i"
+            )
         key = self.normalise_guess(label)
         if key not in self._guess_index:
             raise ArenaError(f"{label!r} is not a guess of {self.spec}: {self.describe_guesses()}")
@@ -215,8 +242,9 @@ class Game:
         """Are partition counts taken by the compiled loops of arena.kernels? (FeedbackTable.uses_kernels)"""
         return self.feedback.uses_kernels
 
-    def fused_keys(self, pool: Indexes | None, candidates: Indexes, how: str, terms: np.ndarray,
-                   fixed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    def fused_keys(
+        self, pool: Indexes | None, candidates: Indexes, how: str, terms: np.ndarray, fixed: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """A metric's keys of every guess of the pool by the compiled loop, or None where this
         game counts with numpy (FeedbackTable.fused_keys)."""
         return self.feedback.fused_keys(pool, candidates, how, terms, fixed)

@@ -20,11 +20,16 @@ from .tree import Tree, grow_tree
 PARAMS = {
     "pool": Param("pool", ("all", "consistent"), "all", "the guesses considered"),
     "small": Param("small", int, 0, "with this many candidates or fewer, consider only consistent guesses"),
-    "tiebreak": Param("tiebreak", ("consistent", "first"), "consistent",
-                      "prefer a possible secret then the lowest index, or just the lowest index"),
+    "tiebreak": Param(
+        "tiebreak",
+        ("consistent", "first"),
+        "consistent",
+        "prefer a possible secret then the lowest index, or just the lowest index",
+    ),
 }
-TIES = Param("ties", ("float", "exact"), "float",
-             "float: rounded as published code does; exact: permuted partitions tie exactly")
+TIES = Param(
+    "ties", ("float", "exact"), "float", "float: rounded as published code does; exact: permuted partitions tie exactly"
+)
 
 
 def greedy_params(metric: Metric) -> dict[str, Param]:
@@ -92,8 +97,12 @@ class Greedy(GuesserProtocol):
     def compiled_numbers(self) -> tuple[int, int, int, int]:
         """The rule as arena.kernels.choose_nodes reads it: (pool is every guess, small, ties
         prefer a possible secret, integer keys)."""
-        return (int(self.values["pool"] == "all"), int(self.values["small"]),
-                int(self.values["tiebreak"] == "consistent"), int(self.exact))
+        return (
+            int(self.values["pool"] == "all"),
+            int(self.values["small"]),
+            int(self.values["tiebreak"] == "consistent"),
+            int(self.exact),
+        )
 
     def guess(self, game: Game, state: State) -> Index:
         return self.choose(game, state)

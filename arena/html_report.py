@@ -78,35 +78,44 @@ def html_page(report, dynamics: bool = True) -> str:
     """The whole page as text."""
     title = html.escape(report.config.title or "tournament")
     summary = report.summary()  # fills report.mixes: the meta-games' solutions
-    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>",
-             f"<style>{STYLE}</style></head><body>", f"<h1>{title}</h1>",
-             f"<p class=\"note\">{len(report.results)} cells, {len(report.failed)} without figures; "
-             f"{report.seconds:.1f} s of work. Click a column's head to sort a table.</p>"]
+    parts = [
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>',
+        f"<style>{STYLE}</style></head><body>",
+        f"<h1>{title}</h1>",
+        f'<p class="note">{len(report.results)} cells, {len(report.failed)} without figures; '
+        f"{report.seconds:.1f} s of work. Click a column's head to sort a table.</p>",
+    ]
     for game, (choosers, guessers, cells) in report.grids().items():
         parts += game_section(report, game, choosers, guessers, cells, dynamics)
     parts += cells_section(report), failed_section(report)
     parts.append("<h2>Printed tables</h2>")
     parts.append(f"<pre>{html.escape(report.table(cells=not report.grids()))}\n\n{html.escape(summary)}</pre>")
     parts.append("<h2>Config</h2>")
-    parts.append(f"<pre id=\"config\">{html.escape(report.config.text or '(no config text stored)')}</pre>")
+    parts.append(f'<pre id="config">{html.escape(report.config.text or "(no config text stored)")}</pre>')
     parts.append(f"<script>{SCRIPT}</script></body></html>\n")
     return "\n".join(parts)
 
 
-def game_section(report, game: str, choosers: list[str], guessers: list[str], cells: dict,
-                 dynamics: bool) -> list[str]:
+def game_section(report, game: str, choosers: list[str], guessers: list[str], cells: dict, dynamics: bool) -> list[str]:
     """A game's grid, plots, meta-game and dynamics, on the game's payoff (`Report.payoff_for`)."""
     from .payoff import GUESSES, MISSES
     from .tournament.output import equilibrium_mixes, heat_map, histograms
 
     pay = report.payoff_for(game)
     worst = " (worst game)" if pay.worst else ""
-    out = [f"<h2>{html.escape(game)}</h2>", "<h3>Guessers against choosers</h3>",
-           f"<p class=\"note\">{html.escape(pay.title)}{worst}; a failed cell says so.</p>",
-           grid_table(choosers, guessers, cells, pay)]
+    out = [
+        f"<h2>{html.escape(game)}</h2>",
+        "<h3>Guessers against choosers</h3>",
+        f'<p class="note">{html.escape(pay.title)}{worst}; a failed cell says so.</p>',
+        grid_table(choosers, guessers, cells, pay),
+    ]
     out.append(image(lambda f: heat_map(game, choosers, guessers, cells, f, pay), f"heat map of {game}"))
-    out.append(image(lambda f: histograms(game, choosers, guessers, cells, f, MISSES if pay is MISSES else GUESSES),
-                     f"histograms of {game}"))
+    out.append(
+        image(
+            lambda f: histograms(game, choosers, guessers, cells, f, MISSES if pay is MISSES else GUESSES),
+            f"histograms of {game}",
+        )
+    )
     out.append("<h3>Meta-game</h3>")
     if game not in report.mixes:
         out.append("<p>Not solved: a cell failed or is missing.</p>")
@@ -115,8 +124,12 @@ def game_section(report, game: str, choosers: list[str], guessers: list[str], ce
     out.append(f"<p>Value <b>{html.escape(pay.describe(value))}</b> to the chooser; the equilibrium mixes:</p>")
     out.append(mix_table("chooser", row_names, row))
     out.append(mix_table("guesser", column_names, column))
-    out.append(image(lambda f: equilibrium_mixes(game, row_names, row, column_names, column, value, f, pay),
-                     f"equilibrium mixes of {game}"))
+    out.append(
+        image(
+            lambda f: equilibrium_mixes(game, row_names, row, column_names, column, value, f, pay),
+            f"equilibrium mixes of {game}",
+        )
+    )
     if dynamics:
         from .dynamics import dynamics as learn
         from .export import meta_games
@@ -142,22 +155,26 @@ def grid_table(choosers: list[str], guessers: list[str], cells: dict, pay) -> st
             if r is None:
                 tds.append("<td></td>")
             elif not r.measured or pay.figure not in r.ours:
-                tds.append(f"<td class=\"failed\" title=\"{html.escape(r.error or '')}\">{html.escape(r.status)}</td>")
+                tds.append(f'<td class="failed" title="{html.escape(r.error or "")}">{html.escape(r.status)}</td>')
             else:
                 v = r.ours[pay.figure]
                 text = f"{v:.1%}" if pay.key.startswith("lost") else f"{v:.3f}"
                 if pay.worst and pay.worst in r.ours:
                     text += f" ({r.ours[pay.worst]})"
-                tds.append(f"<td data-sort=\"{v!r}\">{text}</td>")
+                tds.append(f'<td data-sort="{v!r}">{text}</td>')
         rows.append(f"<tr><td>{html.escape(g)}</td>{''.join(tds)}</tr>")
-    return (f"<table class=\"sortable grid\"><thead><tr><th>guesser</th>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+    return (
+        f'<table class="sortable grid"><thead><tr><th>guesser</th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
 def mix_table(side: str, names, mix) -> str:
     rows = "".join(f"<tr><td>{html.escape(n)}</td><td>{p:.3f}</td></tr>" for n, p in zip(names, mix))
-    return (f"<table class=\"sortable mix\"><thead><tr><th>{side}</th><th>probability</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+    return (
+        f'<table class="sortable mix"><thead><tr><th>{side}</th><th>probability</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
+    )
 
 
 def cells_section(report) -> str:
@@ -172,8 +189,10 @@ def cells_section(report) -> str:
             tds.append(f"<td{mark}>{html.escape(_shown(name, v))}</td>")
         rows.append(f"<tr>{''.join(tds)}</tr>")
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    return (f"<h2>Every cell</h2><div class=\"wide\"><table class=\"sortable cells\"><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table></div>")
+    return (
+        f'<h2>Every cell</h2><div class="wide"><table class="sortable cells"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
 
 
 def _shown(column: str, value) -> str:
@@ -190,11 +209,13 @@ def _shown(column: str, value) -> str:
 def failed_section(report) -> str:
     failed = report.failed
     if not failed:
-        return "<h2>Failed cells</h2><p id=\"failed\">None: every cell ran.</p>"
-    items = "".join(f"<li><b>{html.escape(r.cell.label)}</b> against {html.escape(r.cell.chooser)} on "
-                    f"{html.escape(r.cell.game)}: {html.escape(r.status)}: {html.escape(r.error or '')}</li>"
-                    for r in failed)
-    return f"<h2>Failed cells</h2><ul id=\"failed\">{items}</ul>"
+        return '<h2>Failed cells</h2><p id="failed">None: every cell ran.</p>'
+    items = "".join(
+        f"<li><b>{html.escape(r.cell.label)}</b> against {html.escape(r.cell.chooser)} on "
+        f"{html.escape(r.cell.game)}: {html.escape(r.status)}: {html.escape(r.error or '')}</li>"
+        for r in failed
+    )
+    return f'<h2>Failed cells</h2><ul id="failed">{items}</ul>'
 
 
 def image(draw, alt: str) -> str:
@@ -202,4 +223,4 @@ def image(draw, alt: str) -> str:
     buffer = io.BytesIO()
     draw(buffer)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f"<img alt=\"{html.escape(alt)}\" src=\"data:image/png;base64,{data}\">"
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'

@@ -28,8 +28,12 @@ _NEVER = np.iinfo(np.int64).max  # the key of a guess that cannot be chosen
 
 def can_grow_by_levels(game: Game, guesser) -> bool:
     """Is `guesser` a scoring guesser with an exact key, on a game whose guesses are never secrets?"""
-    return bool(guesser.level_key() is not None and not game.rules.hits
-                and len(game.guesses) <= FEW_GUESSES and (game.same_secret < 0).all())
+    return bool(
+        guesser.level_key() is not None
+        and not game.rules.hits
+        and len(game.guesses) <= FEW_GUESSES
+        and (game.same_secret < 0).all()
+    )
 
 
 def grow_by_levels(game: Game, guesser, secrets: Indexes):
@@ -75,7 +79,7 @@ def grow_by_levels(game: Game, guesser, secrets: Indexes):
             if size == 1:
                 guesses[order[start]] = level
                 continue
-            child = Node(-1, order[start:start + size], parent.replies + (k % n_codes,), opening=parent.opening)
+            child = Node(-1, order[start : start + size], parent.replies + (k % n_codes,), opening=parent.opening)
             parent.children[k % n_codes] = child
             new_parents.append(child)
         keep_idx = np.repeat(keep, sizes_all)
@@ -127,8 +131,16 @@ PYTHON_CELLS = 1 << 24
 #: a time (kernels._block_keys: the counts of a block of guesses in the cache).
 SMALL_NODE = 4
 #: Game methods whose defaults the compiled growth assumes (no game overriding one is grown so).
-_DEFAULTS = ("determined", "openings", "allowed_guesses", "refusal", "candidate_guesses", "guesses_naming",
-             "finished", "is_miss")
+_DEFAULTS = (
+    "determined",
+    "openings",
+    "allowed_guesses",
+    "refusal",
+    "candidate_guesses",
+    "guesses_naming",
+    "finished",
+    "is_miss",
+)
 
 
 def can_grow_compiled(game: Game, guesser) -> bool:
@@ -136,9 +148,15 @@ def can_grow_compiled(game: Game, guesser) -> bool:
     whose dense table the compiled loops read (`Game.uses_kernels`, not on the fly), with every
     secret also a guess and the default rules (every guess allowed, a hit ends the game)?"""
     rule = guesser.greedy_rule()
-    return bool(rule is not None and rule.compiled_how() is not None and game.uses_kernels
-                and not game.on_the_fly and game.rules.hits and (game.secret_guess >= 0).all()
-                and all(getattr(type(game), name) is getattr(Game, name) for name in _DEFAULTS))
+    return bool(
+        rule is not None
+        and rule.compiled_how() is not None
+        and game.uses_kernels
+        and not game.on_the_fly
+        and game.rules.hits
+        and (game.secret_guess >= 0).all()
+        and all(getattr(type(game), name) is getattr(Game, name) for name in _DEFAULTS)
+    )
 
 
 def grow_compiled(game: Game, guesser, secrets: Indexes) -> Tree:
@@ -182,9 +200,20 @@ def grow_compiled(game: Game, guesser, secrets: Indexes) -> Tree:
             small = np.flatnonzero(~big)
             if len(small):
                 terms_all, terms_at, fixed = _reduction_tables(how, sizes[small])
-                choice[small] = kernels.choose_nodes(by_secret, game.secret_guess, game.same_secret, order,
-                                                     starts[small], sizes[small], numbers, how, terms_all,
-                                                     terms_at, fixed, n_codes)
+                choice[small] = kernels.choose_nodes(
+                    by_secret,
+                    game.secret_guess,
+                    game.same_secret,
+                    order,
+                    starts[small],
+                    sizes[small],
+                    numbers,
+                    how,
+                    terms_all,
+                    terms_at,
+                    fixed,
+                    n_codes,
+                )
         node_of = np.repeat(np.arange(len(parents)), sizes)
         replies = by_secret[order, choice[node_of]].astype(np.int64)
         misses[order] += replies == game.miss
@@ -204,15 +233,17 @@ def grow_compiled(game: Game, guesser, secrets: Indexes) -> Tree:
         new_histories: list[tuple | None] = []  # only the nodes the guesser is asked about need one
         big_from = -(-PYTHON_CELLS // len(game.guesses))  # the least size of such a node
         first = key[starts_all]
-        for start, size, at, reply in zip(starts_all.tolist(), sizes.tolist(), (first // n_codes).tolist(),
-                                          (first % n_codes).tolist()):
+        for start, size, at, reply in zip(
+            starts_all.tolist(), sizes.tolist(), (first // n_codes).tolist(), (first % n_codes).tolist()
+        ):
             parent = parents[at]
-            child = Node(-1, order[start:start + size], parent.replies + (reply,), {}, parent.opening)
+            child = Node(-1, order[start : start + size], parent.replies + (reply,), {}, parent.opening)
             parent.children[reply] = child
             new_parents.append(child)
             history = histories[at]
-            new_histories.append(history + ((parent.guess, reply),) if size >= big_from and history is not None
-                                 else None)
+            new_histories.append(
+                history + ((parent.guess, reply),) if size >= big_from and history is not None else None
+            )
         parents, histories = new_parents, new_histories
         if level > MAX_LEVELS:
             raise RuleBreak(f"guesser {guesser.spec} makes no progress after {MAX_LEVELS} guesses")

@@ -128,8 +128,9 @@ def checked_guess(game: Game, guesser, state, guess, number: int) -> Index:
         raise RuleBreak(f"guesser {_name(guesser)} made an illegal guess {guess!r} at guess {number}")
     reason = game.refusal(int(guess), state.history)
     if reason:
-        raise RuleBreak(f"guesser {_name(guesser)} broke the rules at guess {number} "
-                        f"({game.guesses[int(guess)]}): {reason}")
+        raise RuleBreak(
+            f"guesser {_name(guesser)} broke the rules at guess {number} ({game.guesses[int(guess)]}): {reason}"
+        )
     return int(guess)
 
 
@@ -137,22 +138,31 @@ def checked_reply(game: Game, chooser, state, guess: Index, number: int) -> tupl
     """The chooser's reply and the secrets it leaves, or a RuleBreak naming the chooser and the move."""
     reply = chooser.reply(game, state, guess)
     move = f"guess {number} ({game.guesses[guess]})"
-    if not isinstance(reply, (int, np.integer)) or not 0 <= reply < game.n_codes or \
-            not np.any(game.codes == reply):
+    if not isinstance(reply, (int, np.integer)) or not 0 <= reply < game.n_codes or not np.any(game.codes == reply):
         raise RuleBreak(f"chooser {_name(chooser)} gave {reply!r} to {move}: not a reply of {game.spec}")
     left = game.consistent(state.candidates, guess, int(reply))
     if not len(left):
-        raise RuleBreak(f"chooser {_name(chooser)} broke the rules: reply {game.reply_label(int(reply))} to {move} "
-                        f"leaves no secret possible")
+        raise RuleBreak(
+            f"chooser {_name(chooser)} broke the rules: reply {game.reply_label(int(reply))} to {move} "
+            f"leaves no secret possible"
+        )
     return int(reply), left
 
 
 OnTurn = Callable[[int, Turn, object], None]
 
 
-def play_match(game: Game, guesser: GuesserProtocol, chooser: ChooserProtocol, secrets: Indexes | None = None, seed: int = 0,
-               on_open: Callable[[str, Indexes], None] | None = None, on_turn: OnTurn | None = None,
-               stop_at_strikes: bool = False, max_turns: int = MAX_TURNS) -> Match:
+def play_match(
+    game: Game,
+    guesser: GuesserProtocol,
+    chooser: ChooserProtocol,
+    secrets: Indexes | None = None,
+    seed: int = 0,
+    on_open: Callable[[str, Indexes], None] | None = None,
+    on_turn: OnTurn | None = None,
+    stop_at_strikes: bool = False,
+    max_turns: int = MAX_TURNS,
+) -> Match:
     """One game of `guesser` against `chooser` over `secrets` (default: every secret).
 
     The chooser is started with `seed`; seed a random guesser yourself (`guesser.seeded(...)`).
@@ -175,8 +185,10 @@ def play_match(game: Game, guesser: GuesserProtocol, chooser: ChooserProtocol, s
             lost = True
             break
         if len(turns) >= max_turns:
-            raise RuleBreak(f"guesser {_name(guesser)} makes no progress: {len(state.candidates)} secrets "
-                            f"still possible after {len(turns)} guesses")
+            raise RuleBreak(
+                f"guesser {_name(guesser)} makes no progress: {len(state.candidates)} secrets "
+                f"still possible after {len(turns)} guesses"
+            )
         guess = checked_guess(game, guesser, state, _next_guess(game, guesser, state), len(turns) + 1)
         reply, left = checked_reply(game, chooser, state, guess, len(turns) + 1)
         turn = Turn(int(guess), reply, len(left))
@@ -196,11 +208,24 @@ def play_match(game: Game, guesser: GuesserProtocol, chooser: ChooserProtocol, s
     secret = chooser.secret
     if secret is None and len(state.candidates) == 1:
         secret = int(state.candidates[0])
-    return Match(game, _name(guesser), _name(chooser), opening, len(candidates), tuple(turns), secret,
-                 solved, lost, counted[0], counted[1], game.shape(candidates))
+    return Match(
+        game,
+        _name(guesser),
+        _name(chooser),
+        opening,
+        len(candidates),
+        tuple(turns),
+        secret,
+        solved,
+        lost,
+        counted[0],
+        counted[1],
+        game.shape(candidates),
+    )
 
 
 # --- a scripted chooser: one line of play through the same referee ---------------------------
+
 
 class Scripted(ChooserProtocol):
     """A chooser whose replies are given: `answer(guess)` is the reply to each guess (a
@@ -260,6 +285,7 @@ def _transcript(match: Match) -> Transcript:
 
 # --- evaluation against a chooser ----------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class MatchEvaluation(Evaluation):
     """An Evaluation against a named chooser. With an adversary, column k of `guesses` is the
@@ -285,8 +311,11 @@ class MatchEvaluation(Evaluation):
         for r in range(self.guesses.shape[0]):
             for k in range(self.guesses.shape[1]):
                 s = int(self.finals[r, k])
-                record = {"opening": self.openings[k] if k < len(self.openings) else "",
-                          "guesses": int(self.guesses[r, k]), "secret": game.secrets[s] if s >= 0 else None}
+                record = {
+                    "opening": self.openings[k] if k < len(self.openings) else "",
+                    "guesses": int(self.guesses[r, k]),
+                    "secret": game.secrets[s] if s >= 0 else None,
+                }
                 if self.misses is not None:
                     record["misses"] = int(self.misses[r, k])
                 out.append(record)
@@ -298,7 +327,9 @@ class MatchEvaluation(Evaluation):
         reps = f" x {self.repeat} repetitions (seed {self.seed})" if self.repeat > 1 else ""
         if not self.played:
             return f"{self.guesser} on {self.game}: {self.n:,} secrets{reps}"
-        return f"{self.guesser} against {self.chooser} on {self.game}: {self.n:,} game{'s' if self.n != 1 else ''}{reps}"
+        return (
+            f"{self.guesser} against {self.chooser} on {self.game}: {self.n:,} game{'s' if self.n != 1 else ''}{reps}"
+        )
 
     def game_lines(self, limit: int = 60) -> list[str]:
         """One line per game played (a single repetition of at most `limit` games), else none."""
@@ -319,7 +350,9 @@ class MatchEvaluation(Evaluation):
             return self._frame(np.broadcast_to(self._secret_names(), self._kept().shape), self.chooser)
         if self.finals is None:
             self._kept()  # says why: too many games to keep
-        names = np.append(self._secret_names(), np.array([None], dtype=object))  # -1, a game that ended on no secret: None
+        names = np.append(
+            self._secret_names(), np.array([None], dtype=object)
+        )  # -1, a game that ended on no secret: None
         return self._frame(names[self.finals], self.chooser)
 
     def to_json(self) -> dict:
@@ -329,8 +362,9 @@ class MatchEvaluation(Evaluation):
         return data
 
 
-def evaluate_against(game: Game, guesser, chooser, repeat: int = 1, seed: int = 0,
-                     strikes: tuple[int, ...] | None = None) -> MatchEvaluation:
+def evaluate_against(
+    game: Game, guesser, chooser, repeat: int = 1, seed: int = 0, strikes: tuple[int, ...] | None = None
+) -> MatchEvaluation:
     """`guesser` against `chooser` on `game` (agents: the command line and configs
     build them from specs); see the module docstring.
 
@@ -345,8 +379,7 @@ def evaluate_against(game: Game, guesser, chooser, repeat: int = 1, seed: int = 
     traits = chooser.traits
     if traits.every_secret_once:  # a uniform secret: every secret once is the exact expectation
         result = evaluate(game, guesser, repeat=repeat, seed=seed, strikes=strikes)
-        return MatchEvaluation(**{f.name: getattr(result, f.name) for f in fields(Evaluation)},
-                               chooser=_name(chooser))
+        return MatchEvaluation(**{f.name: getattr(result, f.name) for f in fields(Evaluation)}, chooser=_name(chooser))
     start = time.perf_counter()
     random = not guesser.deterministic or not traits.deterministic
     rows = repeat if random else 1
@@ -370,7 +403,16 @@ def evaluate_against(game: Game, guesser, chooser, repeat: int = 1, seed: int = 
         if stream.keeping:
             finals.append(ended)
     limits = tuple(strikes or game.default_strikes())
-    return MatchEvaluation(game.spec, _name(guesser), seconds=time.perf_counter() - start,
-                           seed=seed if random else None, strikes=limits, **stream.fields(),
-                           chooser=_name(chooser), openings=tuple(label for label, _ in columns),
-                           finals=np.concatenate(finals) if finals else None, matches=matches, played=True)
+    return MatchEvaluation(
+        game.spec,
+        _name(guesser),
+        seconds=time.perf_counter() - start,
+        seed=seed if random else None,
+        strikes=limits,
+        **stream.fields(),
+        chooser=_name(chooser),
+        openings=tuple(label for label, _ in columns),
+        finals=np.concatenate(finals) if finals else None,
+        matches=matches,
+        played=True,
+    )

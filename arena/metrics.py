@@ -114,23 +114,54 @@ def _entropy_runs(sizes: np.ndarray, starts: np.ndarray, miss: np.ndarray) -> np
     return np.add.reduceat(_fixed_xlogx(int(sizes.max(initial=0)))[sizes], starts)
 
 
-METRICS: dict[str, Metric] = {m.name: m for m in [
-    Metric("minimax", lambda c: c.max(axis=1), lambda c: c.max(axis=1), "min",
-           "smallest largest class (Knuth)",
-           runs_key=lambda c, starts, miss: np.maximum.reduceat(c, starts), fused=("largest", None)),
-    Metric("expected", lambda c: (c.astype(np.int64) ** 2).sum(axis=1),
-           lambda c: (c.astype(np.float64) ** 2).sum(axis=1) / _n(c), "min",
-           "smallest expected class size",
-           runs_key=lambda c, starts, miss: np.add.reduceat(c.astype(np.int64) ** 2, starts),
-           fused=("squares", None)),
-    Metric("entropy", _entropy_key,
-           lambda c: np.log2(_n(c)) - _xlog2x(c).sum(axis=1) / _n(c), "max",
-           "largest entropy of the reply, in bits", _entropy_float_key, _entropy_runs,
-           fused=("fixed-entropy", "float-entropy")),
-    Metric("most-parts", lambda c: -np.count_nonzero(c, axis=1), lambda c: np.count_nonzero(c, axis=1), "max",
-           "most non-empty classes",
-           runs_key=lambda c, starts, miss: -np.diff(np.append(starts, len(c))), fused=("parts", None)),
-    Metric("max-frequency", lambda c: c[:, MISS_COLUMN], lambda c: 1 - c[:, MISS_COLUMN] / _n(c), "max",
-           "largest chance that the reply is not the all-miss reply",
-           runs_key=lambda c, starts, miss: miss, fused=("miss", None)),
-]}
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in [
+        Metric(
+            "minimax",
+            lambda c: c.max(axis=1),
+            lambda c: c.max(axis=1),
+            "min",
+            "smallest largest class (Knuth)",
+            runs_key=lambda c, starts, miss: np.maximum.reduceat(c, starts),
+            fused=("largest", None),
+        ),
+        Metric(
+            "expected",
+            lambda c: (c.astype(np.int64) ** 2).sum(axis=1),
+            lambda c: (c.astype(np.float64) ** 2).sum(axis=1) / _n(c),
+            "min",
+            "smallest expected class size",
+            runs_key=lambda c, starts, miss: np.add.reduceat(c.astype(np.int64) ** 2, starts),
+            fused=("squares", None),
+        ),
+        Metric(
+            "entropy",
+            _entropy_key,
+            lambda c: np.log2(_n(c)) - _xlog2x(c).sum(axis=1) / _n(c),
+            "max",
+            "largest entropy of the reply, in bits",
+            _entropy_float_key,
+            _entropy_runs,
+            fused=("fixed-entropy", "float-entropy"),
+        ),
+        Metric(
+            "most-parts",
+            lambda c: -np.count_nonzero(c, axis=1),
+            lambda c: np.count_nonzero(c, axis=1),
+            "max",
+            "most non-empty classes",
+            runs_key=lambda c, starts, miss: -np.diff(np.append(starts, len(c))),
+            fused=("parts", None),
+        ),
+        Metric(
+            "max-frequency",
+            lambda c: c[:, MISS_COLUMN],
+            lambda c: 1 - c[:, MISS_COLUMN] / _n(c),
+            "max",
+            "largest chance that the reply is not the all-miss reply",
+            runs_key=lambda c, starts, miss: miss,
+            fused=("miss", None),
+        ),
+    ]
+}

@@ -42,8 +42,15 @@ MISSES = Payoff("misses", "misses", "misses_max", "misses_se", "misses_worst_sec
 
 def lost(strikes: int) -> Payoff:
     """The share of games lost within `strikes` strikes (the guesser missed that many times)."""
-    return Payoff(f"lost{strikes}", f"lost{strikes}_rate", None, None, None,
-                  f"share of games lost within {strikes} strikes", f"of games lost within {strikes} strikes")
+    return Payoff(
+        f"lost{strikes}",
+        f"lost{strikes}_rate",
+        None,
+        None,
+        None,
+        f"share of games lost within {strikes} strikes",
+        f"of games lost within {strikes} strikes",
+    )
 
 
 def loss_limits(figures) -> list[int]:
@@ -60,8 +67,9 @@ def payoff(key: str) -> Payoff:
     m = re.fullmatch(r"lost([1-9]\d*)", key) if isinstance(key, str) else None
     if m:
         return lost(int(m[1]))
-    raise ArenaError(f"unknown payoff {key!r}; payoffs: guesses, misses, or lostK (games lost within K strikes, "
-                     "e.g. lost6)")
+    raise ArenaError(
+        f"unknown payoff {key!r}; payoffs: guesses, misses, or lostK (games lost within K strikes, e.g. lost6)"
+    )
 
 
 def default(counts_misses: bool) -> Payoff:

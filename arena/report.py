@@ -37,9 +37,15 @@ class Result:
         return self.status == "ok"
 
 
-def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None = None,
-          histogram: dict[int, int] | None = None, status: str | None = None,
-          misses_histogram: dict[int, int] | None = None) -> Result:
+def judge(
+    cell: Cell,
+    ours: dict[str, float],
+    seconds: float,
+    error: str | None = None,
+    histogram: dict[int, int] | None = None,
+    status: str | None = None,
+    misses_histogram: dict[int, int] | None = None,
+) -> Result:
     """The cell's result, with its verdict against the published figures.
 
     With an `error` and no figures the cell failed (status `failed`, or `not run`); an error
@@ -50,10 +56,12 @@ def judge(cell: Cell, ours: dict[str, float], seconds: float, error: str | None 
     missing = [k for k in cell.published if k not in ours]
     if missing:
         return Result(cell, ours, seconds, False, f"no figure {missing[0]!r} for this game")
-    verdicts = [agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[known_kind(k)]))
-                for k, v in cell.published.items()]
-    return Result(cell, ours, seconds, all(verdicts) if verdicts else None, histogram=histogram,
-                  misses_histogram=misses_histogram)
+    verdicts = [
+        agrees(ours[k], v, cell.tolerance.get(k, DEFAULT_TOLERANCE[known_kind(k)])) for k, v in cell.published.items()
+    ]
+    return Result(
+        cell, ours, seconds, all(verdicts) if verdicts else None, histogram=histogram, misses_histogram=misses_histogram
+    )
 
 
 def judge_cell(cell: Cell, mine: list) -> Result:
@@ -71,8 +79,13 @@ def judge_cell(cell: Cell, mine: list) -> Result:
         return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
     tallies = [Tally.from_json(r[1]) for r in mine]
     tally = sum(tallies[1:], tallies[0])
-    return judge(cell, tally.figures(), seconds, histogram=tally.histogram,
-                 misses_histogram=tally.misses_histogram if tally.misses is not None else None)
+    return judge(
+        cell,
+        tally.figures(),
+        seconds,
+        histogram=tally.histogram,
+        misses_histogram=tally.misses_histogram if tally.misses is not None else None,
+    )
 
 
 def confidence_interval(mean: float, error: float, repeat: int, level: float = 0.95) -> tuple[float, float]:
@@ -130,7 +143,9 @@ class Report:
             line += f"{r.cell.chooser:<{cw}} " if len(choosers) > 1 else ""
             line += " ".join(f"{_figure(k, r.ours.get(k), r.cell.repeat):>{widths[k]}}" for k in figures)
             if published:
-                line += "  |            " + " ".join(f"{_figure(k, r.cell.published.get(k)):>{widths[k]}}" for k in published)
+                line += "  |            " + " ".join(
+                    f"{_figure(k, r.cell.published.get(k)):>{widths[k]}}" for k in published
+                )
                 line += "  " + {True: "yes", False: "NO", None: ""}[r.agree]
             lines.append(line)
         for r in self.results:
@@ -142,17 +157,37 @@ class Report:
         done = f"{sum(bool(r.agree) for r in checked)} of {len(checked)} published rows reproduced; " if checked else ""
         failed = sum(r.error is not None and r.status != "not run" for r in self.results)
         missing = sum(r.status == "not run" for r in self.results)
-        lines.append(done + f"{len(self.results)} cells" + (f", {failed} failed" if failed else "") +
-                     (f", {missing} not run yet" if missing else "") + f"; {self.seconds:.1f} s")
+        lines.append(
+            done
+            + f"{len(self.results)} cells"
+            + (f", {failed} failed" if failed else "")
+            + (f", {missing} not run yet" if missing else "")
+            + f"; {self.seconds:.1f} s"
+        )
         return "\n".join(lines)
 
     def to_json(self) -> dict:
-        return {"title": self.config.title, "seconds": round(self.seconds, 3), "cells": [
-            {"label": r.cell.label, "game": r.cell.game, "guesser": r.cell.guesser, "chooser": r.cell.chooser,
-             "repeat": r.cell.repeat, "seed": r.cell.seed, **{k: v for k, v in r.ours.items()},
-             "published": r.cell.published, "agree": r.agree, "status": r.status, "error": r.error,
-             "seconds": round(r.seconds, 3)}
-            for r in self.results]}
+        return {
+            "title": self.config.title,
+            "seconds": round(self.seconds, 3),
+            "cells": [
+                {
+                    "label": r.cell.label,
+                    "game": r.cell.game,
+                    "guesser": r.cell.guesser,
+                    "chooser": r.cell.chooser,
+                    "repeat": r.cell.repeat,
+                    "seed": r.cell.seed,
+                    **{k: v for k, v in r.ours.items()},
+                    "published": r.cell.published,
+                    "agree": r.agree,
+                    "status": r.status,
+                    "error": r.error,
+                    "seconds": round(r.seconds, 3),
+                }
+                for r in self.results
+            ],
+        }
 
     @classmethod
     def from_dir(cls, directory: str | Path) -> Report:
@@ -216,8 +251,10 @@ class Report:
             lw = max(len("guesser"), *map(len, guessers))
             worst_game = " (worst)" if pay.worst else ""
             losses = f" [loss rate within {', '.join(map(str, limits))} strikes]" if limits else ""
-            lines.append(f"{game}: {pay.title}{' ± standard error' if _any_error(cells, pay) else ''}{worst_game}"
-                         f"{losses}" + ("; worst secret: its cost against the worst chooser" if worst else ""))
+            lines.append(
+                f"{game}: {pay.title}{' ± standard error' if _any_error(cells, pay) else ''}{worst_game}"
+                f"{losses}" + ("; worst secret: its cost against the worst chooser" if worst else "")
+            )
             lines.append(f"{'guesser':<{lw}} " + " ".join(f"{c:>{width}}" for c in columns))
             for g in guessers:
                 lines.append(f"{g:<{lw}} " + " ".join(f"{texts[c, g]:>{width}}" for c in columns))
@@ -240,12 +277,15 @@ class Report:
         except ImportError:
             return "  meta-game: the equilibrium solver is not available"
         import numpy as np
+
         matrix = np.array([[cells[c, g].ours[pay.figure] for g in guessers] for c in choosers])
         solution = solve_matrix_game(matrix)
         self.mixes[game] = (choosers, solution.row, guessers, solution.column, solution.value)
         mix = lambda names, p: ", ".join(f"{n} {q:.3f}" for n, q in zip(names, p) if q > 1e-9)
-        return (f"  meta-game on {pay.title}: value {pay.describe(solution.value)}; choosers: "
-                f"{mix(choosers, solution.row)}; guessers: {mix(guessers, solution.column)}")
+        return (
+            f"  meta-game on {pay.title}: value {pay.describe(solution.value)}; choosers: "
+            f"{mix(choosers, solution.row)}; guessers: {mix(guessers, solution.column)}"
+        )
 
     def _grid_of(self, game: str) -> tuple[list[str], list[str], dict]:
         """One game's grid (see `grids`); an ArenaError naming the games that have one."""
@@ -259,8 +299,10 @@ class Report:
         index, choosers as columns; NaN where a cell failed or was not run)."""
         choosers, guessers, cells = self._grid_of(game)
         pay = self.payoff_for(game)
-        values = [[cells[c, g].ours.get(pay.figure) if (c, g) in cells and cells[c, g].measured else None
-                   for c in choosers] for g in guessers]
+        values = [
+            [cells[c, g].ours.get(pay.figure) if (c, g) in cells and cells[c, g].measured else None for c in choosers]
+            for g in guessers
+        ]
         frame = pandas().DataFrame(values, index=guessers, columns=choosers, dtype=float)
         frame.index.name, frame.columns.name = "guesser", pay.title
         return frame
@@ -275,8 +317,13 @@ class Report:
             return None
         choosers, row, guessers, column, value = self.mixes[game]
         pay = self.payoff_for(game)
-        return {"value": float(value), "payoff": pay.key, "unit": pay.unit,
-                "choosers": dict(zip(choosers, map(float, row))), "guessers": dict(zip(guessers, map(float, column)))}
+        return {
+            "value": float(value),
+            "payoff": pay.key,
+            "unit": pay.unit,
+            "choosers": dict(zip(choosers, map(float, row))),
+            "guessers": dict(zip(guessers, map(float, column))),
+        }
 
     def worst_secrets(self, game: str) -> dict[str, float]:
         """Per guesser of a game, its (mean) cost in the game's payoff against its worst secret,
@@ -305,8 +352,18 @@ class Report:
                 continue
             mean, error = r.ours[pay.figure], r.ours.get(pay.error) if pay.error else None
             low, high = confidence_interval(mean, error, r.cell.repeat) if error is not None else (None, None)
-            rows.append({"game": r.cell.game, "chooser": r.cell.chooser, "guesser": r.cell.label, "payoff": pay.key,
-                         "mean": mean, "se": error, "ci_low": low, "ci_high": high})
+            rows.append(
+                {
+                    "game": r.cell.game,
+                    "chooser": r.cell.chooser,
+                    "guesser": r.cell.label,
+                    "payoff": pay.key,
+                    "mean": mean,
+                    "se": error,
+                    "ci_low": low,
+                    "ci_high": high,
+                }
+            )
         rows.sort(key=lambda row: (row["game"], row["chooser"], row["mean"]))
         place: dict[tuple[str, str], int] = {}
         for row in rows:
@@ -317,8 +374,10 @@ class Report:
 
     def ranking_frame(self, game: str | None = None):
         """`ranking()` as a pandas DataFrame."""
-        return pandas().DataFrame(self.ranking(game), columns=["game", "chooser", "rank", "guesser", "payoff", "mean",
-                                                               "se", "ci_low", "ci_high"])
+        return pandas().DataFrame(
+            self.ranking(game),
+            columns=["game", "chooser", "rank", "guesser", "payoff", "mean", "se", "ci_low", "ci_high"],
+        )
 
     def columns(self) -> list[str]:
         """results.csv's columns, and the frame's: the cell, every payoff figure any cell measured
@@ -331,10 +390,17 @@ class Report:
         if "misses" in seen or any(r.cell.published.get("misses") is not None for r in self.results):
             figures += ["misses", "misses_se", "misses_ci_low", "misses_ci_high", "misses_max", "misses_worst_secret"]
         figures += [name for k in limits for name in (f"lost{k}", lost(k).figure)]
-        published = ["total", "mean", "max"] + [k for k in dict.fromkeys(
-            k for r in self.results for k in r.cell.published) if k not in ("total", "mean", "max")]
-        return (["label", "game", "chooser", "guesser", "repeat", "seed"] + figures +
-                [f"published_{k}" for k in published] + ["agree", "status", "error"])
+        published = ["total", "mean", "max"] + [
+            k
+            for k in dict.fromkeys(k for r in self.results for k in r.cell.published)
+            if k not in ("total", "mean", "max")
+        ]
+        return (
+            ["label", "game", "chooser", "guesser", "repeat", "seed"]
+            + figures
+            + [f"published_{k}" for k in published]
+            + ["agree", "status", "error"]
+        )
 
     def rows(self) -> list[list]:
         """One row per cell in `columns()` order, failed ones included (a figure not measured or
@@ -359,12 +425,21 @@ class Report:
 def _cell_value(r: Result, column: str) -> Any:
     """One field of a cell's CSV row."""
     c, o = r.cell, r.ours
-    identity = {"label": c.label, "game": c.game, "chooser": c.chooser, "guesser": c.guesser, "repeat": c.repeat,
-                "seed": c.seed, "agree": r.agree, "status": r.status, "error": r.error}
+    identity = {
+        "label": c.label,
+        "game": c.game,
+        "chooser": c.chooser,
+        "guesser": c.guesser,
+        "repeat": c.repeat,
+        "seed": c.seed,
+        "agree": r.agree,
+        "status": r.status,
+        "error": r.error,
+    }
     if column in identity:
         return identity[column]
     if column.startswith("published_"):
-        return c.published.get(column[len("published_"):])
+        return c.published.get(column[len("published_") :])
     if column.endswith(("_ci_low", "_ci_high")):
         mean_key = column.rsplit("_ci_", 1)[0]
         error = o.get(f"{mean_key}_se")

@@ -16,10 +16,12 @@ def check_views(args) -> None:
 
     if args.export:
         from .export import export_format
+
         export_format(args.export)
         check_output_file(args.export, "--export")
     if args.html:
         from .html_report import check_html_file
+
         check_html_file(args.html)
         check_output_file(args.html, "--html")
 
@@ -28,10 +30,13 @@ def show_views(report, args) -> None:
     """Write and print what --export, --dynamics and --html ask for."""
     if args.export or args.dynamics:
         from .export import meta_games
+
         games = meta_games(report)
         if not games:
-            raise ArenaError(f"{args.dir}: no meta-game to {'export' if args.export else 'learn on'}: no game has "
-                             "several choosers, or a cell of each failed or is missing")
+            raise ArenaError(
+                f"{args.dir}: no meta-game to {'export' if args.export else 'learn on'}: no game has "
+                "several choosers, or a cell of each failed or is missing"
+            )
         if args.export:
             for game, matrix in games.items():
                 path = export_path(args.export, game, len(games))
@@ -39,6 +44,7 @@ def show_views(report, args) -> None:
                 print(f"wrote {path}", file=sys.stderr)
         if args.dynamics:
             from .dynamics import dynamics, plot_path
+
             for game, matrix in games.items():
                 learned = dynamics(matrix)
                 print()
@@ -48,6 +54,7 @@ def show_views(report, args) -> None:
                 print(f"wrote {path}", file=sys.stderr)
     if args.html:
         from .html_report import write_html
+
         write_html(report, args.html)
         print(f"wrote {args.html}", file=sys.stderr)
 

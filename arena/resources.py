@@ -85,6 +85,9 @@ def check_memory(nbytes: float, what: str) -> None:
         raise ArenaError(f"{what} needs about 10^{len(str(int(nbytes))) - 1} bytes, more than any machine has")
     limit = memory_limit()
     if nbytes > limit:
-        source = f"set by {ENV}" if os.environ.get(ENV) else f"a quarter of this machine's memory; set {ENV} to change it"
-        raise ArenaError(f"{what} needs about {human_size(nbytes)}, over the memory limit of {human_size(limit)} "
-                         f"({source})")
+        source = (
+            f"set by {ENV}" if os.environ.get(ENV) else f"a quarter of this machine's memory; set {ENV} to change it"
+        )
+        raise ArenaError(
+            f"{what} needs about {human_size(nbytes)}, over the memory limit of {human_size(limit)} ({source})"
+        )

@@ -44,8 +44,9 @@ class Param:
             # groups (1_000) and, for float, nan and inf: a spec's number is ASCII digits only
             number = _INTEGER if self.kind is int else _NUMBER
             if not number.fullmatch(text.strip()):
-                raise ArenaError(f"{where} must be {'an integer' if self.kind is int else 'a number'} "
-                                 "written in the digits 0-9")
+                raise ArenaError(
+                    f"{where} must be {'an integer' if self.kind is int else 'a number'} written in the digits 0-9"
+                )
             return self.kind(text)
         if callable(self.kind) and self.kind is not str:
             return self.kind(text, where)
@@ -68,8 +69,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     ('minimax', {'pool': 'all', 'small': '3'})
     """
     if not isinstance(spec, str):
-        raise ArenaTypeError(f"a spec is a str, name or name:key=value,key=value (such as 'mastermind:pegs=3'), "
-                             f"got {spec!r} ({type(spec).__name__})")
+        raise ArenaTypeError(
+            f"a spec is a str, name or name:key=value,key=value (such as 'mastermind:pegs=3'), "
+            f"got {spec!r} ({type(spec).__name__})"
+        )
     if not spec.strip():
         raise ArenaError(f"empty spec {spec!r}: write name or name:key=value,key=value")
     name, _, rest = spec.strip().partition(":")

@@ -86,8 +86,16 @@ class Tree:
             if len(node.candidates) < min_count or (depth is not None and node.depth >= depth):
                 continue
             cost = self.cost_of(node)
-            rows.append((self.history(node), self.game.guesses[node.guess],
-                         len(cost), int(cost.sum()), float(cost.mean()), int(cost.max())))
+            rows.append(
+                (
+                    self.history(node),
+                    self.game.guesses[node.guess],
+                    len(cost),
+                    int(cost.sum()),
+                    float(cost.mean()),
+                    int(cost.max()),
+                )
+            )
         rows.sort(key=lambda r: -r[2])  # stable: ties keep depth-first order
         return rows
 
@@ -113,8 +121,13 @@ class Tree:
         <NA> where they do not count), one row per secret the tree covers, in secret order."""
         covered = self.secrets
         misses = self.misses[covered] if self.game.rules.strikes else None
-        return frame({"secret": [self.game.secrets[s] for s in covered], "guesses": self.guesses[covered],
-                      "misses": counts(misses, len(covered))})
+        return frame(
+            {
+                "secret": [self.game.secrets[s] for s in covered],
+                "guesses": self.guesses[covered],
+                "misses": counts(misses, len(covered)),
+            }
+        )
 
     # --- JSON ------------------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -123,8 +136,14 @@ class Tree:
             if node.children:
                 out["replies"] = {self.game.reply_label(r): encode(c) for r, c in sorted(node.children.items())}
             return out
-        data = {"format": "arena-tree/1", "game": self.game.spec, "guesser": self.guesser,
-                "total": int(self.guesses.sum()), "worst": int(self.guesses.max())}
+
+        data = {
+            "format": "arena-tree/1",
+            "game": self.game.spec,
+            "guesser": self.guesser,
+            "total": int(self.guesses.sum()),
+            "worst": int(self.guesses.max()),
+        }
         if len(self.roots) == 1 and not self.roots[0].opening:
             data["root"] = encode(self.roots[0])
         else:

@@ -26,8 +26,18 @@ from .state import State
 from .strategy import Node, Tree
 from .traits import Traits
 
-__all__ = ["MAX_GUESSES", "Node", "SavedPlan", "SavedTree", "Tree", "check_tree", "grow_tree", "load_tree",
-           "read_plan", "read_tree_file"]
+__all__ = [
+    "MAX_GUESSES",
+    "Node",
+    "SavedPlan",
+    "SavedTree",
+    "Tree",
+    "check_tree",
+    "grow_tree",
+    "load_tree",
+    "read_plan",
+    "read_tree_file",
+]
 
 
 #: A guesser is stopped after this many guesses in one game, or this many in a row that split nothing.
@@ -57,18 +67,24 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
             return None
         guess = guesser.guess(game, state)
         if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
-            raise RuleBreak(f"guesser {guesser.spec} made an illegal guess {guess!r} after "
-                            f"{game.history_label([r for _, r in state.history]) or 'no replies'}")
+            raise RuleBreak(
+                f"guesser {guesser.spec} made an illegal guess {guess!r} after "
+                f"{game.history_label([r for _, r in state.history]) or 'no replies'}"
+            )
         reason = game.refusal(int(guess), state.history)
         if reason:
-            raise RuleBreak(f"guesser {guesser.spec} broke the rules with {game.guesses[int(guess)]} after "
-                            f"{game.history_label([r for _, r in state.history])}: {reason}")
+            raise RuleBreak(
+                f"guesser {guesser.spec} broke the rules with {game.guesses[int(guess)]} after "
+                f"{game.history_label([r for _, r in state.history])}: {reason}"
+            )
         node = Node(int(guess), state.candidates, tuple(r for _, r in state.history), opening=opening)
         parts = game.partition(node.guess, state.candidates)
         stalled = stalled + 1 if len(parts) == 1 and not game.finished(next(iter(parts))) else 0
         if state.turn >= MAX_GUESSES or stalled > STALL:
-            raise RuleBreak(f"guesser {guesser.spec} makes no progress: {len(state.candidates)} secrets "
-                            f"still possible after {state.turn + 1} guesses")
+            raise RuleBreak(
+                f"guesser {guesser.spec} makes no progress: {len(state.candidates)} secrets "
+                f"still possible after {state.turn + 1} guesses"
+            )
         for reply, part in parts.items():
             miss = missed + game.is_miss(reply)
             if game.finished(reply):
@@ -80,8 +96,10 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
         return node
 
     whole = len(secrets) == len(game.secrets)
-    roots = [grow(State(part, whole=whole and len(part) == len(game.secrets)), label, 0)
-             for label, part in game.openings(secrets)]
+    roots = [
+        grow(State(part, whole=whole and len(part) == len(game.secrets)), label, 0)
+        for label, part in game.openings(secrets)
+    ]
     return Tree(game, guesser.spec, [r for r in roots if r is not None], guesses, misses, covered=np.sort(secrets))
 
 
@@ -155,8 +173,10 @@ def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> Save
             at = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
             try:
                 plan[replies] = game.guess_index(node["guess"])
-                stack.extend((child, replies + (game.parse_reply(label),))
-                             for label, child in reversed(list(node.get("replies", {}).items())))
+                stack.extend(
+                    (child, replies + (game.parse_reply(label),))
+                    for label, child in reversed(list(node.get("replies", {}).items()))
+                )
             except (KeyError, TypeError, AttributeError):
                 raise ArenaError(f"{where}: malformed tree node at {at}") from None
             except ArenaError as e:
@@ -190,8 +210,10 @@ class SavedTree(GuesserProtocol):
         opening = game.openings(state.candidates[:1])[0][0]  # the candidates share one opening
         replies = (opening,) + tuple(r for _, r in state.history)
         if replies not in plan:
-            raise RuleBreak(f"{self.spec} has no guess after replies "
-                            f"{game.history_label(cast(tuple[Reply, ...], replies[1:])) or '(none)'}")
+            raise RuleBreak(
+                f"{self.spec} has no guess after replies "
+                f"{game.history_label(cast(tuple[Reply, ...], replies[1:])) or '(none)'}"
+            )
         return plan[replies]
 
 

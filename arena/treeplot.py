@@ -46,7 +46,9 @@ def draw_tree(tree: Tree, path: str | Path, depth: int | None = DEPTH, min_count
 
 def plot_format(path: str | Path) -> str:
     """The drawing's format, from the file name; an unknown one is one line naming the known."""
-    return file_format(path, FORMATS, f"cannot draw a tree as {Path(path).name!r}: name a .svg, .png, .pdf or .dot file")
+    return file_format(
+        path, FORMATS, f"cannot draw a tree as {Path(path).name!r}: name a .svg, .png, .pdf or .dot file"
+    )
 
 
 def check_drawable(path: str | Path) -> None:
@@ -59,8 +61,10 @@ def check_drawable(path: str | Path) -> None:
 
 
 def missing_dot(path: Path) -> str:
-    return (f"drawing {path.name} needs Graphviz's `dot` program, which is not installed "
-            f"(apt-get install graphviz, brew install graphviz), or write {path.stem}.dot")
+    return (
+        f"drawing {path.name} needs Graphviz's `dot` program, which is not installed "
+        f"(apt-get install graphviz, brew install graphviz), or write {path.stem}.dot"
+    )
 
 
 def tree_graph(tree: Tree, depth: int | None = DEPTH, min_count: int = 1):
@@ -72,13 +76,30 @@ def tree_graph(tree: Tree, depth: int | None = DEPTH, min_count: int = 1):
         raise ArenaError(f"a drawing needs depth 1 or more, got {depth}")
     boxes = count_boxes(tree, depth, min_count)
     if boxes > MAX_BOXES:
-        raise ArenaError(f"the tree drawn to depth {depth} has {boxes:,} boxes, too many to read: "
-                         "draw fewer levels (--depth) or only the big classes (--min-count)")
-    graph = graphviz.Digraph("tree", graph_attr={"rankdir": "LR", "nodesep": "0.08", "ranksep": "0.5",
-                                                 "label": title(tree), "labelloc": "t", "fontname": "Helvetica"},
-                             node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica",
-                                        "fontsize": "10", "fillcolor": "#e8f0fe", "color": "#4a6fa5"},
-                             edge_attr={"fontname": "Helvetica", "fontsize": "9", "color": "#777777"})
+        raise ArenaError(
+            f"the tree drawn to depth {depth} has {boxes:,} boxes, too many to read: "
+            "draw fewer levels (--depth) or only the big classes (--min-count)"
+        )
+    graph = graphviz.Digraph(
+        "tree",
+        graph_attr={
+            "rankdir": "LR",
+            "nodesep": "0.08",
+            "ranksep": "0.5",
+            "label": title(tree),
+            "labelloc": "t",
+            "fontname": "Helvetica",
+        },
+        node_attr={
+            "shape": "box",
+            "style": "rounded,filled",
+            "fontname": "Helvetica",
+            "fontsize": "10",
+            "fillcolor": "#e8f0fe",
+            "color": "#4a6fa5",
+        },
+        edge_attr={"fontname": "Helvetica", "fontsize": "9", "color": "#777777"},
+    )
     names = iter(range(10**9))
     for root in tree.roots:
         _draw(graph, tree, root, f"n{next(names)}", depth, min_count, names)
@@ -87,8 +108,10 @@ def tree_graph(tree: Tree, depth: int | None = DEPTH, min_count: int = 1):
 
 def title(tree: Tree) -> str:
     costs = tree.guesses[tree.secrets]
-    return (f"{tree.guesser} on {tree.game.spec}: {len(costs):,} secrets, total {int(costs.sum()):,} guesses, "
-            f"mean {costs.mean():.3f}, worst {int(costs.max())}")
+    return (
+        f"{tree.guesser} on {tree.game.spec}: {len(costs):,} secrets, total {int(costs.sum()):,} guesses, "
+        f"mean {costs.mean():.3f}, worst {int(costs.max())}"
+    )
 
 
 def count_boxes(tree: Tree, depth: int | None, min_count: int) -> int:
@@ -111,16 +134,20 @@ def node_label(tree: Tree, node: Node) -> str:
     """The guess, and the secrets that reach it with their cost: count, total (mean, worst)."""
     cost = tree.cost_of(node)
     opening = f"{node.opening}\n" if node.opening and not node.replies else ""
-    return (f"{opening}{tree.game.guesses[node.guess]}\n{_secrets(len(cost))}\n"
-            f"{int(cost.sum()):,} guesses ({cost.mean():.2f}, worst {int(cost.max())})")
+    return (
+        f"{opening}{tree.game.guesses[node.guess]}\n{_secrets(len(cost))}\n"
+        f"{int(cost.sum()):,} guesses ({cost.mean():.2f}, worst {int(cost.max())})"
+    )
 
 
 def fold_label(tree: Tree, node: Node) -> str:
     """A subtree drawn as one box: its size and cost."""
     cost = tree.cost_of(node)
     inner = sum(1 for _ in node.walk())
-    return (f"{tree.game.guesses[node.guess]} ...\n{inner:,} decision points\n{_secrets(len(cost))}, "
-            f"{int(cost.sum()):,} guesses\n(mean {cost.mean():.2f}, worst {int(cost.max())})")
+    return (
+        f"{tree.game.guesses[node.guess]} ...\n{inner:,} decision points\n{_secrets(len(cost))}, "
+        f"{int(cost.sum()):,} guesses\n(mean {cost.mean():.2f}, worst {int(cost.max())})"
+    )
 
 
 def _secrets(n: int) -> str:

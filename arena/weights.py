@@ -31,7 +31,7 @@ from .errors import ArenaError, choices
 from .game import Game, Index
 
 #: Floating point counts every integer exactly up to here, and not beyond.
-EXACT_INTEGERS = 2 ** 53
+EXACT_INTEGERS = 2**53
 
 
 def read_weights(path: str, game: Game) -> np.ndarray:
@@ -39,8 +39,10 @@ def read_weights(path: str, game: Game) -> np.ndarray:
     data, pairs = _read(path)
     if data is not None:
         if len(data) != len(game.secrets):
-            raise ArenaError(f"weights file {path}: {len(data)} weights for {len(game.secrets)} secrets "
-                             f"(a JSON list has one weight per secret, in order)")
+            raise ArenaError(
+                f"weights file {path}: {len(data)} weights for {len(game.secrets)} secrets "
+                f"(a JSON list has one weight per secret, in order)"
+            )
         weights = np.array([weight(v, path, game.secrets[i]) for i, v in enumerate(data)], dtype=np.float64)
         check_weights(weights, game, f"weights file {path}")
         return weights
@@ -52,8 +54,10 @@ def read_weights(path: str, game: Game) -> np.ndarray:
         except ArenaError as e:
             raise ArenaError(f"weights file {path}: {e}") from None
         if i in named:
-            raise ArenaError(f"weights file {path}: the secret {game.secrets[i]} is named twice "
-                             f"({named[i]!r} and {label!r}); give each secret one weight")
+            raise ArenaError(
+                f"weights file {path}: the secret {game.secrets[i]} is named twice "
+                f"({named[i]!r} and {label!r}); give each secret one weight"
+            )
         named[i], weights[i] = label, value
     check_weights(weights, game, f"weights file {path}")
     return weights
@@ -64,20 +68,26 @@ def check_weights(weights: np.ndarray, game: Game, where: str = "weights") -> No
     ArenaError saying which. `weights`: those of the secrets covered."""
     w = np.asarray(weights, dtype=np.float64)
     if not np.any(w > 0):
-        raise ArenaError(f"{where}: {'no weight is given' if not len(w) else 'every weight is 0'}; "
-                         "give some secret a positive weight")
+        raise ArenaError(
+            f"{where}: {'no weight is given' if not len(w) else 'every weight is 0'}; "
+            "give some secret a positive weight"
+        )
     most = len(game.secrets) + 1  # no secret costs more than this in a tree worth keeping
     try:
         total = math.fsum(w.tolist())
     except OverflowError:
         total = math.inf
     if not math.isfinite(total * most):
-        raise ArenaError(f"{where}: the weights add up to {total:g}, too big for the weighted costs to be "
-                         "counted in floating point; scale them down")
+        raise ArenaError(
+            f"{where}: the weights add up to {total:g}, too big for the weighted costs to be "
+            "counted in floating point; scale them down"
+        )
     if np.all(w == np.floor(w)) and total * most > EXACT_INTEGERS:
-        raise ArenaError(f"{where}: the integer weights add up to {total:,.0f}, and the weighted costs (up to "
-                         f"{most:,} times that) would pass 2^53, where floating point stops counting exactly; "
-                         "scale them down")
+        raise ArenaError(
+            f"{where}: the integer weights add up to {total:,.0f}, and the weighted costs (up to "
+            f"{most:,} times that) would pass 2^53, where floating point stops counting exactly; "
+            "scale them down"
+        )
 
 
 def _read(path: str) -> tuple[list | None, list[tuple[str, float]]]:
@@ -99,8 +109,10 @@ def _read(path: str) -> tuple[list | None, list[tuple[str, float]]]:
         if isinstance(data, list):
             return data, []
         if not isinstance(data, dict):
-            raise ArenaError(f"weights file {path}: JSON weights are an object {{secret: weight}} or a list, "
-                             f"not a {type(data).__name__}")
+            raise ArenaError(
+                f"weights file {path}: JSON weights are an object {{secret: weight}} or a list, "
+                f"not a {type(data).__name__}"
+            )
         return None, [(str(k), weight(v, path, k)) for k, v in data.items()]
     pairs = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -136,8 +148,10 @@ def weight(value: Any, path: str, label: Any) -> float:
     except (TypeError, ValueError):
         raise ArenaError(f"weights file {path}: the weight of {label} is not a number: {value!r}") from None
     if isinstance(value, int) and abs(value) > EXACT_INTEGERS:
-        raise ArenaError(f"weights file {path}: the weight of {label} is {value}, an integer above 2^53, "
-                         "where floating point stops counting exactly; scale the weights down")
+        raise ArenaError(
+            f"weights file {path}: the weight of {label} is {value}, an integer above 2^53, "
+            "where floating point stops counting exactly; scale the weights down"
+        )
     if not np.isfinite(w) or w < 0:
         raise ArenaError(f"weights file {path}: the weight of {label} must be a non-negative number, got {value!r}")
     return w

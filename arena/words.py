@@ -26,8 +26,12 @@ from .resources import check_memory, memory_limit
 _BYTES_PER_CHAR = 12
 
 #: Shipped lists: name -> file inside arena/data.
-SHIPPED = {"sgb": "sgb-words.txt", "web2": "web2.txt.gz",
-           "wordle-answers": "wordle-answers.txt", "wordle-guesses": "wordle-guesses.txt"}
+SHIPPED = {
+    "sgb": "sgb-words.txt",
+    "web2": "web2.txt.gz",
+    "wordle-answers": "wordle-answers.txt",
+    "wordle-guesses": "wordle-guesses.txt",
+}
 
 
 #: A file modified this recently is read (or hashed) afresh each time: its size and time do not
@@ -81,18 +85,21 @@ def decode(raw: bytes, name: str) -> str:
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         encoding, body = "utf-16", raw
     else:
-        encoding, body = "utf-8", raw[len(codecs.BOM_UTF8):] if raw.startswith(codecs.BOM_UTF8) else raw
+        encoding, body = "utf-8", raw[len(codecs.BOM_UTF8) :] if raw.startswith(codecs.BOM_UTF8) else raw
     try:
         text = body.decode(encoding)
     except UnicodeDecodeError as e:
         line = body[: e.start].decode(encoding, errors="replace").count("\n") + 1
         what = "UTF-16" if encoding == "utf-16" else "UTF-8"
-        raise ArenaError(f"word list {name!r}, line {line}: not {what} text ({e.reason}); save the list as UTF-8"
-                         ) from None
+        raise ArenaError(
+            f"word list {name!r}, line {line}: not {what} text ({e.reason}); save the list as UTF-8"
+        ) from None
     if "\0" in text:
         line = text[: text.index("\0")].count("\n") + 1
-        raise ArenaError(f"word list {name!r}, line {line}: a NUL character (UTF-16 without its byte-order mark?); "
-                         "save the list as UTF-8")
+        raise ArenaError(
+            f"word list {name!r}, line {line}: a NUL character (UTF-16 without its byte-order mark?); "
+            "save the list as UTF-8"
+        )
     return text
 
 

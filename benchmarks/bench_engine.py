@@ -36,10 +36,11 @@ NORVIG = [  # (plain metric, consistent?, engine spec)
 ]
 
 
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="time the plain inconsistent Jotto trees too (minutes) unless set")
+    parser.add_argument(
+        "--quick", action="store_true", help="time the plain inconsistent Jotto trees too (minutes) unless set"
+    )
     args = parser.parse_args(argv)
     print(f"{'task':<46} {'engine s':>8} {'plain s':>9} {'ratio':>9}   figures (engine | plain)")
 
@@ -56,8 +57,9 @@ def main(argv=None) -> None:
         figures = f"{tree.guesses.mean():.2f} ({tree.guesses.max()})"
         theirs = None
         if not (args.quick and inconsistent):
-            depths, theirs = clock(lambda: plain.tree_depths(plain.minimizing_tree(
-                plain.METRICS[metric], words, words, inconsistent)))
+            depths, theirs = clock(
+                lambda: plain.tree_depths(plain.minimizing_tree(plain.METRICS[metric], words, words, inconsistent))
+            )
             mean, worst, total = plain.summary(depths)
             figures += f" | {mean:.2f} ({worst})"
             assert total == int(tree.guesses.sum()), f"{spec}: engine and plain trees differ"
@@ -66,19 +68,30 @@ def main(argv=None) -> None:
 
     codes, mm_table_s = clock(lambda: mastermind_game.Mastermind("mastermind"), RUNS)
     row("mastermind 4x6: feedback table", mm_table_s, None, f"{len(codes.secrets)} codes")
-    for spec, fn in [("knuth", plain.knuth_tree), ("minimax:pool=consistent", lambda: plain.knuth_tree(True)),
-                     ("lowest", plain.lowest_consistent_total)]:
+    for spec, fn in [
+        ("knuth", plain.knuth_tree),
+        ("minimax:pool=consistent", lambda: plain.knuth_tree(True)),
+        ("lowest", plain.lowest_consistent_total),
+    ]:
         tree, ours = clock(lambda: grow_tree(codes, make_guesser(spec)), RUNS)
         depths, theirs = clock(fn)
         _, worst, total = plain.summary(depths)
         assert total == int(tree.guesses.sum()), f"{spec}: engine and plain totals differ"
-        row(f"mastermind tree {spec}" + (" (goal < 0.5 s)" if spec == "knuth" else ""), ours, theirs,
-            f"{int(tree.guesses.sum())} ({tree.guesses.max()}) | {total} ({worst})")
+        row(
+            f"mastermind tree {spec}" + (" (goal < 0.5 s)" if spec == "knuth" else ""),
+            ours,
+            theirs,
+            f"{int(tree.guesses.sum())} ({tree.guesses.max()}) | {total} ({worst})",
+        )
 
     counts, ours = clock(lambda: game.partition_counts(None, game.all_secrets), RUNS)
     _, theirs = clock(lambda: [plain.partition_counts(g, words) for g in words[:100]])
-    row("jotto partition counts, every guess x 2,845", ours, theirs * len(words) / 100,
-        "plain: 100 guesses timed, scaled to 2,845")
+    row(
+        "jotto partition counts, every guess x 2,845",
+        ours,
+        theirs * len(words) / 100,
+        "plain: 100 guesses timed, scaled to 2,845",
+    )
 
 
 if __name__ == "__main__":

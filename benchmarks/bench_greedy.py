@@ -52,8 +52,13 @@ BIG = [
 def evaluate(game: str, guesser: str, env: dict[str, str]) -> tuple[dict, float]:
     """`arena evaluate GAME GUESSER --json` in a fresh process: its JSON and the wall seconds."""
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "arena.cli", "evaluate", game, guesser, "--json"],
-                          capture_output=True, text=True, env={**os.environ, **env}, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "evaluate", game, guesser, "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        check=True,
+    )
     return json.loads(done.stdout), time.perf_counter() - start
 
 
@@ -61,9 +66,12 @@ def commands(rows: list) -> None:
     print(f"{'arena evaluate GAME GUESSER --json':<44} {'wall s':>7} {'build':>6} {'solve':>6} {'before':>7}   total")
     for game, guesser, before, *env in rows:
         result, wall = evaluate(game, guesser, env[0] if env else {})
-        print(f"{game.removeprefix('mastermind:') + ' ' + guesser:<44} {wall:7.2f} {result['build_seconds']:6.2f} "
-              f"{result['solve_seconds']:6.2f} {before or '-':>7}   {result['total']:,}"
-              + (f"  ({', '.join(f'{k}={v}' for k, v in env[0].items())})" if env and env[0] else ""), flush=True)
+        print(
+            f"{game.removeprefix('mastermind:') + ' ' + guesser:<44} {wall:7.2f} {result['build_seconds']:6.2f} "
+            f"{result['solve_seconds']:6.2f} {before or '-':>7}   {result['total']:,}"
+            + (f"  ({', '.join(f'{k}={v}' for k, v in env[0].items())})" if env and env[0] else ""),
+            flush=True,
+        )
 
 
 def plain_keys(block: list[list[int]]) -> list[int]:
@@ -77,8 +85,11 @@ def hot_loop() -> None:
     rng = np.random.default_rng(15)
     print(f"\n{'partition keys (minimax), 5x7: pool x candidates':<58} {'engine':>8} {'plain':>9} {'ratio':>9}")
     for n_pool, n_candidates in [(16807, 30), (16807, 300), (16807, 3000), (2000, 300)]:
-        pool = game.all_guesses if n_pool == len(game.guesses) else \
-            np.sort(rng.choice(len(game.guesses), n_pool, replace=False))
+        pool = (
+            game.all_guesses
+            if n_pool == len(game.guesses)
+            else np.sort(rng.choice(len(game.guesses), n_pool, replace=False))
+        )
         S = np.sort(rng.choice(len(game.secrets), n_candidates, replace=False))
         tables = fused_tables(len(S), False)
         (fused, _, _), compiled = clock(lambda: game.fused_keys(pool, S, "largest", *tables), RUNS)
@@ -92,8 +103,13 @@ def hot_loop() -> None:
             assert keys == fused.tolist()
         task = f"{n_pool:,} x {n_candidates:,}"
         row(f"{task}: compiled", compiled, plain_s, f"{compiled / cells * 1e9:.2f} ns a cell", width=58)
-        row(f"{task}: numpy engine", numpy_s, plain_s, f"{numpy_s / cells * 1e9:.2f} ns a cell; "
-            f"compiled {numpy_s / compiled:.1f}x faster", width=58)
+        row(
+            f"{task}: numpy engine",
+            numpy_s,
+            plain_s,
+            f"{numpy_s / cells * 1e9:.2f} ns a cell; compiled {numpy_s / compiled:.1f}x faster",
+            width=58,
+        )
 
 
 def main(argv=None) -> None:

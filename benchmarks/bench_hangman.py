@@ -58,8 +58,12 @@ def main(argv=None) -> None:
     assert list(game.secrets) == words
 
     print(f"{spec}: {len(words):,} words; engine: best of {RUNS} runs, plain: one run")
-    print((f"{'task':<40} {'engine s':>8} {'plain s':>9} {'ratio':>8}   {'lost at 6 / 9':<15} "
-           + ("published (Mac list)" if not args.length else "")).rstrip())
+    print(
+        (
+            f"{'task':<40} {'engine s':>8} {'plain s':>9} {'ratio':>8}   {'lost at 6 / 9':<15} "
+            + ("published (Mac list)" if not args.length else "")
+        ).rstrip()
+    )
     row("word list (engine: + position masks)", table_s, None if args.engine_only else words_s)
 
     engine_total = plain_total = 0.0
@@ -77,8 +81,11 @@ def main(argv=None) -> None:
             assert not bad, f"{guesser_spec}: letters guessed differ for {len(bad)} words, such as {bad[:5]}"
         note = "" if args.length else " / ".join(f"{p:,}" for p in published)
         row(f"{guesser_spec}", ours, theirs, lost, note)
-    row("both guessers" + ("" if args.length else f" (goal < {GOAL:.0f} s)"), engine_total,
-        None if args.engine_only else plain_total)
+    row(
+        "both guessers" + ("" if args.length else f" (goal < {GOAL:.0f} s)"),
+        engine_total,
+        None if args.engine_only else plain_total,
+    )
     if not args.engine_only:
         print("misses and letters guessed agree for every word (engine = plain)")
 

@@ -70,11 +70,12 @@ def plain_fewest_misses(words: list[str]) -> int:
     return V(frozenset(words))
 
 
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="engine vs plain on first=10 and 20 only, no largest list")
-    parser.add_argument("--largest", type=int, default=LARGEST, help=f"the engine alone on first=N (default {LARGEST}; 0: skip)")
+    parser.add_argument(
+        "--largest", type=int, default=LARGEST, help=f"the engine alone on first=N (default {LARGEST}; 0: skip)"
+    )
     args = parser.parse_args(argv)
     words = plain.hangman_words("web2", LENGTH)
     print(f"hangman:length={LENGTH},first=N: engine best of {RUNS} runs, plain one run")
@@ -86,14 +87,22 @@ def main(argv=None) -> None:
         theirs, plain_seconds = clock(lambda: plain_fewest_misses(words[:n]))
         ours = int(tree.value)
         assert tree.exact and ours == theirs, f"first={n}: engine {ours} but plain {theirs}"
-        row(f"first={n}: engine vs plain", seconds, plain_seconds,
-            f"total misses {ours:,} | {theirs:,} (mean {ours / n:.4f})")
+        row(
+            f"first={n}: engine vs plain",
+            seconds,
+            plain_seconds,
+            f"total misses {ours:,} | {theirs:,} (mean {ours / n:.4f})",
+        )
     if not args.quick and args.largest:
         game = make_game(f"hangman:length={LENGTH},first={args.largest}")
         tree, seconds = clock(lambda: optimal_tree(game))
-        row(f"first={args.largest}: engine alone", seconds, None,
+        row(
+            f"first={args.largest}: engine alone",
+            seconds,
+            None,
             f"total misses {int(tree.value):,} (mean {tree.value / args.largest:.4f}), exact {tree.exact}, "
-            f"{tree.searched:,} candidate sets searched")
+            f"{tree.searched:,} candidate sets searched",
+        )
 
 
 if __name__ == "__main__":

@@ -138,7 +138,6 @@ def engine_optimum(game, symmetric: bool) -> int:
     return int(search.solve(game.all_secrets))
 
 
-
 #: (label, spec, extra options, the flag that asks for it) of the --scratch table.
 SCRATCH = [
     ("4x6", "mastermind", (), None),
@@ -155,8 +154,14 @@ def from_scratch(spec: str, options: tuple[str, ...]) -> tuple[dict, float]:
     and the wall time of the whole command."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "arena.cli", "optimal", spec, *options, "--json"],
-                          capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "optimal", spec, *options, "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=True,
+    )
     return json.loads(done.stdout), time.perf_counter() - start
 
 
@@ -167,15 +172,21 @@ def scratch_table(wanted: set[str]) -> None:
         if flag is not None and flag not in wanted:
             continue
         data, wall = from_scratch(spec, options)
-        print(f"{label:<22} {spec + ''.join(' ' + o for o in options):<36} {wall:7.2f} {data['seconds']:8.2f} "
-              f"{data['searched']:8,} {data['value']:7,} {data['lower_bound']:7,}", flush=True)
+        print(
+            f"{label:<22} {spec + ''.join(' ' + o for o in options):<36} {wall:7.2f} {data['seconds']:8.2f} "
+            f"{data['searched']:8,} {data['value']:7,} {data['lower_bound']:7,}",
+            flush=True,
+        )
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="engine vs plain on two small instances, no 4x6")
-    parser.add_argument("--scratch", action="store_true",
-                        help="only the from-scratch table of issue 15's instances (4x6, 5x5, 4x8 no repeats)")
+    parser.add_argument(
+        "--scratch",
+        action="store_true",
+        help="only the from-scratch table of issue 15's instances (4x6, 5x5, 4x8 no repeats)",
+    )
     parser.add_argument("--long", action="store_true", help="the from-scratch table also solves 4x7")
     parser.add_argument("--bulls", action="store_true", help="the from-scratch table also solves Bulls and Cows")
     args = parser.parse_args(argv)
@@ -185,9 +196,11 @@ def main(argv=None) -> None:
     print(f"{'task':<58} {'engine s':>8} {'plain s':>9} {'ratio':>9}   figures")
     if not args.quick:
         mastermind = make_game("mastermind")
-        for label, kwargs in [("mastermind 4x6: optimum", {}),
-                              ("mastermind 4x6: best within 5 guesses", {"max_guesses": 5}),
-                              ("mastermind 4x6: consistent-only optimum", {"pool": "consistent"})]:
+        for label, kwargs in [
+            ("mastermind 4x6: optimum", {}),
+            ("mastermind 4x6: best within 5 guesses", {"max_guesses": 5}),
+            ("mastermind 4x6: consistent-only optimum", {"pool": "consistent"}),
+        ]:
             tree, seconds = clock(lambda: optimal_tree(mastermind, **kwargs), RUNS)
             row(label, seconds, None, f"total {int(tree.value):,}, worst {tree.guesses.max()}, exact {tree.exact}")
     small = ["mastermind:pegs=3,colors=5", "jotto:first=100"]

@@ -64,16 +64,24 @@ def side_by_side(ours: list[str], peer: list[str], cwd: str, runs: int) -> dict[
     timed(ours), timed(peer, cwd)
     pairs = [(timed(ours), timed(peer, cwd)) for _ in range(runs)]
     median = statistics.median
-    return {"ours_wall": median(a[0] for a, _ in pairs), "peer_wall": median(b[0] for _, b in pairs),
-            "ours_cpu": median(a[1] for a, _ in pairs), "peer_cpu": median(b[1] for _, b in pairs),
-            "ratio_wall": median(a[0] / b[0] for a, b in pairs), "ratio_cpu": median(a[1] / b[1] for a, b in pairs)}
+    return {
+        "ours_wall": median(a[0] for a, _ in pairs),
+        "peer_wall": median(b[0] for _, b in pairs),
+        "ours_cpu": median(a[1] for a, _ in pairs),
+        "peer_cpu": median(b[1] for _, b in pairs),
+        "ratio_wall": median(a[0] / b[0] for a, b in pairs),
+        "ratio_cpu": median(a[1] / b[1] for a, b in pairs),
+    }
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", required=True, help="the directory of the peer's binaries (mm_Knuth_5x7, ...)")
-    parser.add_argument("--data", help="where the peer runs: a directory with its valid_solutions.json and "
-                        "ACReduced.json (default: the parent of --peer, the repository)")
+    parser.add_argument(
+        "--data",
+        help="where the peer runs: a directory with its valid_solutions.json and "
+        "ACReduced.json (default: the parent of --peer, the repository)",
+    )
     parser.add_argument("--runs", type=int, default=5, help="counted runs of each side (default 5)")
     parser.add_argument("--rows", default=",".join(ROWS), help=f"which rows, of {', '.join(ROWS)}")
     args = parser.parse_args(argv)
@@ -84,8 +92,11 @@ def main(argv=None) -> None:
         game, guesser, binary = ROWS[name]
         ours = [sys.executable, "-m", "arena.cli", "evaluate", game, guesser]
         r = side_by_side(ours, [str(peer_dir / binary)], data, args.runs)
-        print(f"{name:<18} {r['ours_wall']:9.2f} {r['peer_wall']:9.2f} {r['ratio_wall']:5.2f}x   "
-              f"{r['ours_cpu']:8.2f} {r['peer_cpu']:8.2f} {r['ratio_cpu']:5.2f}x", flush=True)
+        print(
+            f"{name:<18} {r['ours_wall']:9.2f} {r['peer_wall']:9.2f} {r['ratio_wall']:5.2f}x   "
+            f"{r['ours_cpu']:8.2f} {r['peer_cpu']:8.2f} {r['ratio_cpu']:5.2f}x",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,9 @@ def bare(task) -> None:
     from arena.match import evaluate_against
 
     game, guesser = make_game(task.game), make_guesser(task.guesser)
-    evaluate_against(game, guesser, make_chooser(task.chooser), repeat=task.repeat, seed=task.seed,
-                     strikes=task.strikes or None)
+    evaluate_against(
+        game, guesser, make_chooser(task.chooser), repeat=task.repeat, seed=task.seed, strikes=task.strikes or None
+    )
 
 
 def main(argv: list[str]) -> None:

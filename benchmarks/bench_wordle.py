@@ -46,6 +46,7 @@ METRICS = {  # engine spec -> plain key of the class sizes (lower is better)
 
 # --- the plain versions ---------------------------------------------------------------------
 
+
 def plain_reply(guess: str, answer: str) -> str:
     """G/Y/. per letter: greens first, then yellows left to right from the unmatched copies."""
     marks = ["."] * len(guess)
@@ -100,17 +101,28 @@ def main(argv=None) -> None:
 
     answers = wordle_words(read_words("wordle-answers"), 5)
     guesses = wordle_words(read_words("wordle-guesses"), 5)
-    sample = guesses[:args.sample]
+    sample = guesses[: args.sample]
     table, ours = clock(lambda: wordle_table(letter_codes(sample), letter_codes(answers)), RUNS)
     plain, theirs = clock(lambda: plain_table(sample, answers))
     labels = make_game("wordle:first=1")  # reply_label only
-    assert all(labels.reply_label(int(code)) == text for codes, texts in zip(table, plain)
-               for code, text in zip(codes.tolist(), texts)), "the engine's table differs from the plain rule"
-    row(f"table: {len(sample):,} guesses x {len(answers):,} answers", ours, theirs,
-        f"{len(sample) * len(answers):,} replies, all equal")
+    assert all(
+        labels.reply_label(int(code)) == text
+        for codes, texts in zip(table, plain)
+        for code, text in zip(codes.tolist(), texts)
+    ), "the engine's table differs from the plain rule"
+    row(
+        f"table: {len(sample):,} guesses x {len(answers):,} answers",
+        ours,
+        theirs,
+        f"{len(sample) * len(answers):,} replies, all equal",
+    )
     game, full = clock(lambda: Wordle("wordle"), RUNS)
-    row("table: the full game (lists read, 30M replies)", full, theirs * len(guesses) / len(sample),
-        f"{len(game.guesses):,} x {len(game.secrets):,} (plain: extrapolated from the sample)")
+    row(
+        "table: the full game (lists read, 30M replies)",
+        full,
+        theirs * len(guesses) / len(sample),
+        f"{len(game.guesses):,} x {len(game.secrets):,} (plain: extrapolated from the sample)",
+    )
 
     small = make_game(f"wordle:first={args.sample}")
     for spec, key in METRICS.items():
@@ -122,8 +134,12 @@ def main(argv=None) -> None:
     for spec in ["minimax", "expected", "entropy", "most-parts"]:
         for pool in ["all", "consistent"]:
             tree, ours = clock(lambda: grow_tree(game, make_guesser(f"{spec}:pool={pool}")), 1)
-            row(f"tree {spec}:pool={pool}, full Wordle", ours, None,
-                f"{game.guesses[tree.root.guess]}, total {int(tree.guesses.sum()):,}, worst {int(tree.guesses.max())}")
+            row(
+                f"tree {spec}:pool={pool}, full Wordle",
+                ours,
+                None,
+                f"{game.guesses[tree.root.guess]}, total {int(tree.guesses.sum()):,}, worst {int(tree.guesses.max())}",
+            )
 
 
 if __name__ == "__main__":

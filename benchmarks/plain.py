@@ -160,9 +160,7 @@ def minimizing_tree(
         if reply == 5 and group == [guess]:
             branches[reply] = guess  # the target was hit: finished
         else:
-            branches[reply] = minimizing_tree(
-                metric, group, guesses, inconsistent, inconsistent_min
-            )
+            branches[reply] = minimizing_tree(metric, group, guesses, inconsistent, inconsistent_min)
     return Node(guess, branches)
 
 
@@ -275,8 +273,9 @@ def timed(label: str, fn: Callable[[], dict], published: str) -> dict:
     depths = fn()
     secs = time.perf_counter() - start
     mean, worst, total = summary(depths)
-    print(f"{label:38s} n={len(depths):5d} mean={mean:.4f} worst={worst:2d} "
-          f"total={total:6d}  [{published}]  {secs:7.2f}s")
+    print(
+        f"{label:38s} n={len(depths):5d} mean={mean:.4f} worst={worst:2d} total={total:6d}  [{published}]  {secs:7.2f}s"
+    )
     return depths
 
 
@@ -285,18 +284,23 @@ def main(argv: list[str]) -> None:
     path = Path(argv[1]) if len(argv) > 1 else DEFAULT_WORDS
     start = time.perf_counter()
     words = jotto_words(path)
-    print(f"jotto_words: {len(words)} words (published 2,845)  "
-          f"{time.perf_counter() - start:.3f}s")
+    print(f"jotto_words: {len(words)} words (published 2,845)  {time.perf_counter() - start:.3f}s")
     published = {
-        (False, "max"): "7.15 (18)", (False, "expectation"): "7.14 (17)",
-        (False, "entropy"): "7.09 (19)", (True, "max"): "7.05 (10)",
-        (True, "expectation"): "6.84 (10)", (True, "entropy"): "6.81 (10)",
+        (False, "max"): "7.15 (18)",
+        (False, "expectation"): "7.14 (17)",
+        (False, "entropy"): "7.09 (19)",
+        (True, "max"): "7.05 (10)",
+        (True, "expectation"): "6.84 (10)",
+        (True, "entropy"): "6.81 (10)",
     }
     for inconsistent in (False, True):
         for name, metric in METRICS.items():
             label = f"jotto {name} {'inconsistent' if inconsistent else 'consistent'}"
-            timed(label, lambda: tree_depths(minimizing_tree(metric, words, words, inconsistent)),
-                  published[inconsistent, name])
+            timed(
+                label,
+                lambda: tree_depths(minimizing_tree(metric, words, words, inconsistent)),
+                published[inconsistent, name],
+            )
     timed("mastermind lowest consistent", lowest_consistent_total, "total 7471, worst 9")
     timed("mastermind knuth (all codes)", knuth_tree, "total 5801, worst 5")
     timed("mastermind knuth (consistent only)", lambda: knuth_tree(True), "total 5828, worst 6")

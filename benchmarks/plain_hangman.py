@@ -54,6 +54,7 @@ def letter_spots(word: str) -> dict[str, Spots]:
 # A guesser scores a letter by its classes: `miss` candidates without it, and the sizes of the
 # classes of candidates with it (one per set of positions). Lower is better.
 
+
 def max_frequency(miss: int, hits: list[int]) -> int:
     """Risk-minimising: fewest candidates without the letter (= the letter in the most candidates)."""
     return miss
@@ -78,8 +79,9 @@ def best_letter(score, candidates: list[str], spots: dict[str, dict[str, Spots]]
     return min(useful, key=lambda c: (score(n - sum(hits[c]), hits[c]), c))
 
 
-def play(score, candidates: list[str], spots, misses: dict[str, int], guesses: dict[str, int],
-         missed: int = 0, turn: int = 0) -> None:
+def play(
+    score, candidates: list[str], spots, misses: dict[str, int], guesses: dict[str, int], missed: int = 0, turn: int = 0
+) -> None:
     """Play the greedy guesser against every candidate, recording each word's misses and letters
     guessed until it is the only candidate left."""
     if len(candidates) == 1:
@@ -122,8 +124,10 @@ def main(argv=None) -> None:
     for guesser in GUESSERS:
         start = time.perf_counter()
         misses, _ = evaluate(guesser, words)
-        print(f"{guesser:<14} lost at 6 strikes {lost(misses, 6):>7,}   at 9 {lost(misses, 9):>6,}"
-              f"   ({time.perf_counter() - start:.1f} s)")
+        print(
+            f"{guesser:<14} lost at 6 strikes {lost(misses, 6):>7,}   at 9 {lost(misses, 9):>6,}"
+            f"   ({time.perf_counter() - start:.1f} s)"
+        )
 
 
 if __name__ == "__main__":

@@ -49,16 +49,20 @@ def main() -> None:
     start = time.perf_counter()
     everything = game.all_secrets
     most_parts = int((game.partition_counts(None, everything) > 0).sum(axis=1).max())
-    print(f"{game.spec}: {len(game.secrets):,} answers, {len(game.guesses):,} guesses; "
-          f"no guess has more than {most_parts} replies on the answers")
+    print(
+        f"{game.spec}: {len(game.secrets):,} answers, {len(game.guesses):,} guesses; "
+        f"no guess has more than {most_parts} replies on the answers"
+    )
 
     buckets: dict[bytes, tuple[int, Indexes]] = {}
     for g1 in range(len(game.guesses)):
         b1 = evil_bucket(game, everything, g1)
         buckets.setdefault(b1.tobytes(), (g1, b1))
     sizes = sorted(len(b) for _, b in buckets.values())
-    print(f"first guesses: {len(game.guesses):,}, leaving {len(buckets):,} distinct buckets "
-          f"of {sizes[0]} to {sizes[-1]} answers ({time.perf_counter() - start:.1f} s)")
+    print(
+        f"first guesses: {len(game.guesses):,}, leaving {len(buckets):,} distinct buckets "
+        f"of {sizes[0]} to {sizes[-1]} answers ({time.perf_counter() - start:.1f} s)"
+    )
 
     # three guesses: a g2 that splits some B1 into singletons
     small = [(g1, b1) for g1, b1 in buckets.values() if len(b1) <= most_parts]
@@ -68,8 +72,10 @@ def main() -> None:
         found = splitters(game, b1, pool)
         if len(found):
             three.append((g1, int(found[0])))
-    print(f"three guesses: {len(small):,} buckets small enough to be split into singletons "
-          f"(<= {most_parts} answers); {len(three)} can be ({time.perf_counter() - start:.1f} s)")
+    print(
+        f"three guesses: {len(small):,} buckets small enough to be split into singletons "
+        f"(<= {most_parts} answers); {len(three)} can be ({time.perf_counter() - start:.1f} s)"
+    )
     if three:
         g1, g2 = three[0]
         print(f"  win in 3: {game.guesses[g1]}, {game.guesses[g2]}, then the one answer left")
@@ -80,7 +86,7 @@ def main() -> None:
     for tried, (g1, b1) in enumerate(order, 1):
         history = ((g1, largest_class(game, everything, g1)),)
         pool2 = game.allowed_guesses(history)
-        for g2 in (range(len(game.guesses)) if pool2 is None else pool2.tolist()):
+        for g2 in range(len(game.guesses)) if pool2 is None else pool2.tolist():
             reply2 = largest_class(game, b1, g2)
             b2 = game.consistent(b1, g2, reply2)
             if len(b2) > most_parts:
@@ -91,11 +97,13 @@ def main() -> None:
                 g3 = int(found[0])
                 reply3 = largest_class(game, b2, g3)
                 last = game.consistent(b2, g3, reply3)
-                print(f"  win in 4: {game.guesses[g1]} {game.reply_label(history[0][1])}, "
-                      f"{game.guesses[g2]} {game.reply_label(reply2)} ({len(b2)} left), "
-                      f"{game.guesses[g3]} {game.reply_label(reply3)}, then {game.secrets[last[0]]} "
-                      f"(first guess {tried} of {len(order):,} tried, smallest buckets first; "
-                      f"{time.perf_counter() - start:.1f} s)")
+                print(
+                    f"  win in 4: {game.guesses[g1]} {game.reply_label(history[0][1])}, "
+                    f"{game.guesses[g2]} {game.reply_label(reply2)} ({len(b2)} left), "
+                    f"{game.guesses[g3]} {game.reply_label(reply3)}, then {game.secrets[last[0]]} "
+                    f"(first guess {tried} of {len(order):,} tried, smallest buckets first; "
+                    f"{time.perf_counter() - start:.1f} s)"
+                )
                 return
     print("no win in 4 guesses")
 

@@ -26,8 +26,16 @@ from arena import make_game
 from arena.evaluate import evaluate
 from arena.match import evaluate_against
 
-GUESSERS = ["lowest", "random", "knuth", "minimax:pool=consistent", "expected", "entropy", "most-parts",
-            "max-frequency"]
+GUESSERS = [
+    "lowest",
+    "random",
+    "knuth",
+    "minimax:pool=consistent",
+    "expected",
+    "entropy",
+    "most-parts",
+    "max-frequency",
+]
 CHOOSERS = ["uniform", "evil", "minimax", "spoiler"]
 RISK_MINIMISING = "max-frequency:tiebreak=first"
 
@@ -44,16 +52,23 @@ def table(game_spec: str, repeat: int, seed: int) -> list[str]:
     game = make_game(game_spec)
     misses = game.strikes is not None
     unit = "misses" if misses else "guesses"
-    lines = [f"### {game_spec}: {len(game.secrets):,} secrets ({unit})", "",
-             "| guesser | " + " | ".join(CHOOSERS) + " |", "|---" * (len(CHOOSERS) + 1) + "|"]
+    lines = [
+        f"### {game_spec}: {len(game.secrets):,} secrets ({unit})",
+        "",
+        "| guesser | " + " | ".join(CHOOSERS) + " |",
+        "|---" * (len(CHOOSERS) + 1) + "|",
+    ]
     for guesser in GUESSERS:
         row = []
         for chooser in CHOOSERS:
             start = time.perf_counter()
             result = evaluate_against(game, make_guesser(guesser), make_chooser(chooser), repeat=repeat, seed=seed)
             row.append(cell(result, misses))
-            print(f"  {game_spec} {guesser} vs {chooser}: {row[-1]} ({time.perf_counter() - start:.1f} s)",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  {game_spec} {guesser} vs {chooser}: {row[-1]} ({time.perf_counter() - start:.1f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
         lines.append(f"| {guesser} | " + " | ".join(row) + " |")
     return lines
 
@@ -64,10 +79,16 @@ def per_length(words: str) -> list[str]:
     game = make_game(f"hangman:words={words}")
     guesser = make_guesser(RISK_MINIMISING)
     base = evaluate(game, guesser)
-    results = {c: evaluate_against(game, guesser, make_chooser(c)) for c in ("evil", "minimax", "spoiler:against=max-frequency")}
-    lines = [f"### hangman:words={words}, {RISK_MINIMISING}: misses forced per word length", "",
-             "| length | words | worst word (misses) | evil | minimax | spoiler:against=max-frequency |",
-             "|---|---|---|---|---|---|"]
+    results = {
+        c: evaluate_against(game, guesser, make_chooser(c))
+        for c in ("evil", "minimax", "spoiler:against=max-frequency")
+    }
+    lines = [
+        f"### hangman:words={words}, {RISK_MINIMISING}: misses forced per word length",
+        "",
+        "| length | words | worst word (misses) | evil | minimax | spoiler:against=max-frequency |",
+        "|---|---|---|---|---|---|",
+    ]
     for k, (label, secrets) in enumerate(game.openings(game.all_secrets)):
         worst = int(base.misses[0, secrets].max())
         word = game.secrets[secrets[np.argmax(base.misses[0, secrets])]]

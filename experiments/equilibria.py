@@ -63,8 +63,11 @@ def main(argv: list[str] | None = None) -> int:
             value = f"{eq.lower:.4f} .. {eq.upper:.4f} (stopped)"
         else:
             value = f"{eq.value:.4f}" + (f" = {eq.exact.value}" if eq.exact else "")
-        print(f"| {game.spec} | {len(game.secrets):,} | {value} | {eq.uniform:.4f} | {support(eq)} | "
-              f"{len(eq.trees)} | {seconds:.1f} | `{command(spec)}` |", flush=True)
+        print(
+            f"| {game.spec} | {len(game.secrets):,} | {value} | {eq.uniform:.4f} | {support(eq)} | "
+            f"{len(eq.trees)} | {seconds:.1f} | `{command(spec)}` |",
+            flush=True,
+        )
     return 0
 
 

@@ -34,8 +34,14 @@ from arena.equilibrium import double_oracle
 from arena.equilibrium.symmetry import no_symmetry
 
 #: 3x5, 3x6, 4x5 (pegs x colours), then the same sizes with pegs and colours exchanged.
-DEFAULT = ["mastermind:pegs=3,colors=5", "mastermind:pegs=3", "mastermind:colors=5",
-           "mastermind:pegs=5,colors=3", "mastermind:pegs=6,colors=3", "mastermind:pegs=5,colors=4"]
+DEFAULT = [
+    "mastermind:pegs=3,colors=5",
+    "mastermind:pegs=3",
+    "mastermind:colors=5",
+    "mastermind:pegs=5,colors=3",
+    "mastermind:pegs=6,colors=3",
+    "mastermind:pegs=5,colors=4",
+]
 
 
 def command(spec: str, time_limit: float | None, initial: str | None) -> str:
@@ -50,8 +56,9 @@ def command(spec: str, time_limit: float | None, initial: str | None) -> str:
 
 def mix(eq) -> str:
     """The chooser's mix by code type: exact fractions where recovered."""
-    return " ".join(f"{label}:{x if x is not None else round(p, 4)}"
-                    for label, _, p, x in eq.chooser_by_row() if p > 1e-12)
+    return " ".join(
+        f"{label}:{x if x is not None else round(p, 4)}" for label, _, p, x in eq.chooser_by_row() if p > 1e-12
+    )
 
 
 @contextlib.contextmanager
@@ -90,19 +97,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=DEFAULT, help="game specs (default: %(default)s)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per instance (default: none)")
-    parser.add_argument("--initial", default=None, metavar="G1,G2",
-                        help="seed the guesser's side with these guessers' trees")
+    parser.add_argument(
+        "--initial", default=None, metavar="G1,G2", help="seed the guesser's side with these guessers' trees"
+    )
     parser.add_argument("--check", action="store_true", help="solve each instance again by the slow path")
-    parser.add_argument("--check-limit", type=int, default=250, metavar="N",
-                        help="with --check: also the double oracle over every secret by the slow path, "
-                             "for games of at most N secrets (default %(default)s)")
-    parser.add_argument("--slow", action="store_true",
-                        help="solve by the path the speed-ups replaced (to time them; the values are the same)")
+    parser.add_argument(
+        "--check-limit",
+        type=int,
+        default=250,
+        metavar="N",
+        help="with --check: also the double oracle over every secret by the slow path, "
+        "for games of at most N secrets (default %(default)s)",
+    )
+    parser.add_argument(
+        "--slow",
+        action="store_true",
+        help="solve by the path the speed-ups replaced (to time them; the values are the same)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per instance")
     args = parser.parse_args(argv)
     if not args.json:
-        print("| instance | secrets | value | bounds | uniform chooser | chooser's mix by type | trees | "
-              "best responses | seconds | command |")
+        print(
+            "| instance | secrets | value | bounds | uniform chooser | chooser's mix by type | trees | "
+            "best responses | seconds | command |"
+        )
         print("| --- | ---: | --- | --- | ---: | --- | ---: | ---: | ---: | --- |")
     for spec in args.games:
         game = make_game(spec)
@@ -114,39 +132,58 @@ def main(argv: list[str] | None = None) -> int:
         if args.check and eq.exact is not None and eq.settled:
             start = time.perf_counter()
             needed = other_side(game, eq)
-            row["check"] = {"method": "the slow path's best response to the rational chooser mix",
-                            "value_exact": str(needed), "seconds": round(time.perf_counter() - start, 1),
-                            "agrees": needed == eq.exact.value}
+            row["check"] = {
+                "method": "the slow path's best response to the rational chooser mix",
+                "value_exact": str(needed),
+                "seconds": round(time.perf_counter() - start, 1),
+                "agrees": needed == eq.exact.value,
+            }
             if len(game.secrets) <= args.check_limit:
                 with slow_path():
                     start = time.perf_counter()
                     again = double_oracle(game, no_symmetry(game), time_limit=args.time_limit)
-                row["check_lp"] = {"method": "the double oracle over every secret, by the slow path",
-                                   "value_exact": str(again.exact.value) if again.exact else None,
-                                   "lower": again.lower, "upper": again.upper,
-                                   "seconds": round(time.perf_counter() - start, 1),
-                                   "agrees": bool(again.exact and eq.exact.value == again.exact.value),
-                                   "brackets": again.lower - 1e-9 <= float(eq.exact.value) <= again.upper + 1e-9}
+                row["check_lp"] = {
+                    "method": "the double oracle over every secret, by the slow path",
+                    "value_exact": str(again.exact.value) if again.exact else None,
+                    "lower": again.lower,
+                    "upper": again.upper,
+                    "seconds": round(time.perf_counter() - start, 1),
+                    "agrees": bool(again.exact and eq.exact.value == again.exact.value),
+                    "brackets": again.lower - 1e-9 <= float(eq.exact.value) <= again.upper + 1e-9,
+                }
         if args.json:
             print(json.dumps(row), flush=True)
             continue
         value = f"{eq.exact.value} ≈ {float(eq.exact.value):.6f}" if eq.exact and eq.settled else "not converged"
         uniform = f"{eq.uniform:.6f}" if eq.uniform is not None else "not reached"
-        print(f"| {game.spec} | {len(game.secrets):,} | {value} | [{eq.lower:.6f}, {eq.upper:.6f}] gap {eq.gap:.2g} | "
-              f"{uniform} | {mix(eq)} | {len(eq.trees)} | {len(eq.steps)} | {seconds:.1f} | `{row['command']}` |",
-              flush=True)
+        print(
+            f"| {game.spec} | {len(game.secrets):,} | {value} | [{eq.lower:.6f}, {eq.upper:.6f}] gap {eq.gap:.2g} | "
+            f"{uniform} | {mix(eq)} | {len(eq.trees)} | {len(eq.steps)} | {seconds:.1f} | `{row['command']}` |",
+            flush=True,
+        )
         if "check" in row:
             check = row["check"]
-            print(f"| check: {check['method']} | | {check['value_exact']} | | | "
-                  f"{'agrees' if check['agrees'] else 'DISAGREES'} | | | {check['seconds']} | "
-                  f"`python experiments/game_values.py --games {game.spec} --check` |", flush=True)
+            print(
+                f"| check: {check['method']} | | {check['value_exact']} | | | "
+                f"{'agrees' if check['agrees'] else 'DISAGREES'} | | | {check['seconds']} | "
+                f"`python experiments/game_values.py --games {game.spec} --check` |",
+                flush=True,
+            )
         if "check_lp" in row:
             check = row["check_lp"]
-            verdict = ("agrees" if check["agrees"] else "not converged; its bracket holds the value"
-                       if check["value_exact"] is None and check["brackets"] else "DISAGREES")
-            print(f"| check: {check['method']} | | {check['value_exact']} | [{check['lower']:.6f}, "
-                  f"{check['upper']:.6f}] | | {verdict} | | | "
-                  f"{check['seconds']} | `arena equilibrium {game.spec} --no-symmetry` |", flush=True)
+            verdict = (
+                "agrees"
+                if check["agrees"]
+                else "not converged; its bracket holds the value"
+                if check["value_exact"] is None and check["brackets"]
+                else "DISAGREES"
+            )
+            print(
+                f"| check: {check['method']} | | {check['value_exact']} | [{check['lower']:.6f}, "
+                f"{check['upper']:.6f}] | | {verdict} | | | "
+                f"{check['seconds']} | `arena equilibrium {game.spec} --no-symmetry` |",
+                flush=True,
+            )
     return 0
 
 

@@ -144,8 +144,7 @@ def chooser_support(eq) -> tuple[dict[str, float], dict[str, str]]:
     where the solution was recovered in rationals."""
     # equal probabilities differ in the LP's last digits: rounded, they sort by the word
     rows = sorted((r for r in eq.chooser_by_row() if r[2] > 0), key=lambda r: (-round(r[2], 9), r[0]))
-    return ({label: p for label, _, p, _ in rows},
-            {label: str(x) for label, _, _, x in rows if x is not None})
+    return ({label: p for label, _, p, _ in rows}, {label: str(x) for label, _, _, x in rows if x is not None})
 
 
 def misses_row(spec: str, time_limit: float | None = None) -> MissesRow:
@@ -157,17 +156,36 @@ def misses_row(spec: str, time_limit: float | None = None) -> MissesRow:
     def worst_case():
         tree = optimal_tree(game, objective="worst", time_limit=time_limit)
         return tree, adversaries(tree, "worst")
+
     (worst, evil), worst_s = timed(worst_case)
     support, exact = chooser_support(eq)
     n = len(game.secrets)
     costs = worst.costs[worst.secrets]
     return MissesRow(
-        game.spec, n, uniform.value / n if uniform.exact else float("nan"), uniform_s,
-        eq.value, str(eq.exact.value) if eq.exact else None, eq.lower, eq.upper, eq.uniform,
-        support, exact, len(eq.trees), eq_s,
-        int(costs.max()), float(costs.mean()), evil.get("greedy_evil_forces", -1),
-        evil.get("fewest_against_greedy_evil", -1), worst_s,
-        [f"arena optimal {game.spec}", f"arena equilibrium {game.spec}", f"arena optimal {game.spec} --objective worst"])
+        game.spec,
+        n,
+        uniform.value / n if uniform.exact else float("nan"),
+        uniform_s,
+        eq.value,
+        str(eq.exact.value) if eq.exact else None,
+        eq.lower,
+        eq.upper,
+        eq.uniform,
+        support,
+        exact,
+        len(eq.trees),
+        eq_s,
+        int(costs.max()),
+        float(costs.mean()),
+        evil.get("greedy_evil_forces", -1),
+        evil.get("fewest_against_greedy_evil", -1),
+        worst_s,
+        [
+            f"arena optimal {game.spec}",
+            f"arena equilibrium {game.spec}",
+            f"arena optimal {game.spec} --objective worst",
+        ],
+    )
 
 
 def lost_row(spec: str, strikes: int, time_limit: float | None = None) -> LostRow:
@@ -176,10 +194,21 @@ def lost_row(spec: str, strikes: int, time_limit: float | None = None) -> LostRo
     uniform, uniform_s = timed(lambda: optimal_tree(game, cost="lost", time_limit=time_limit))
     eq, eq_s = timed(lambda: double_oracle(game, time_limit=time_limit, cost="lost"))
     n = len(game.secrets)
-    return LostRow(spec, game.spec, n, strikes, uniform.value / n if uniform.exact else float("nan"), uniform_s,
-                   eq.value, str(eq.exact.value) if eq.exact else None, eq.lower, eq.upper,
-                   *chooser_support(eq), eq_s,
-                   [f"arena optimal {game.spec} --objective lost", f"arena equilibrium {game.spec} --payoff lost"])
+    return LostRow(
+        spec,
+        game.spec,
+        n,
+        strikes,
+        uniform.value / n if uniform.exact else float("nan"),
+        uniform_s,
+        eq.value,
+        str(eq.exact.value) if eq.exact else None,
+        eq.lower,
+        eq.upper,
+        *chooser_support(eq),
+        eq_s,
+        [f"arena optimal {game.spec} --objective lost", f"arena equilibrium {game.spec} --payoff lost"],
+    )
 
 
 def support_text(support: dict[str, float], exact: dict[str, str] | None = None) -> str:
@@ -200,26 +229,34 @@ def commands_text(commands: list[str]) -> str:
     return "<br>".join(f"`{c}`" for c in commands)
 
 
-MISSES_HEADER = ("| list | words | uniform: fewest mean misses (s) | value (s) | uniform = value? | chooser's support "
-                 "(words: probability) | worst case = adaptive chooser / greedy evil forces / fewest vs greedy evil (s) "
-                 "| commands |\n| --- | ---: | ---: | --- | --- | --- | --- | --- |")
-LOST_HEADER = ("| list | words | strikes | uniform: fewest lost (s) | value (s) | chooser's support | commands |\n"
-               "| --- | ---: | ---: | ---: | --- | --- | --- |")
+MISSES_HEADER = (
+    "| list | words | uniform: fewest mean misses (s) | value (s) | uniform = value? | chooser's support "
+    "(words: probability) | worst case = adaptive chooser / greedy evil forces / fewest vs greedy evil (s) "
+    "| commands |\n| --- | ---: | ---: | --- | --- | --- | --- | --- |"
+)
+LOST_HEADER = (
+    "| list | words | strikes | uniform: fewest lost (s) | value (s) | chooser's support | commands |\n"
+    "| --- | ---: | ---: | ---: | --- | --- | --- |"
+)
 
 
 def misses_line(r: MissesRow) -> str:
     same = "yes" if abs(r.value - r.uniform) <= 1e-9 else f"+{r.value - r.uniform:.4f}"
-    return (f"| {r.spec} | {r.words} | {r.uniform:.4f} ({r.uniform_seconds:.2f}) | "
-            f"{value_text(r.value, r.value_exact, r.lower, r.upper)} ({r.value_seconds:.2f}) | {same} | "
-            f"{len(r.support)} of {r.words}: {support_text(r.support, r.support_exact)} | "
-            f"{r.worst} / {r.greedy_evil_forces} / {r.fewest_against_greedy_evil} ({r.worst_seconds:.2f}) | "
-            f"{commands_text(r.commands)} |")
+    return (
+        f"| {r.spec} | {r.words} | {r.uniform:.4f} ({r.uniform_seconds:.2f}) | "
+        f"{value_text(r.value, r.value_exact, r.lower, r.upper)} ({r.value_seconds:.2f}) | {same} | "
+        f"{len(r.support)} of {r.words}: {support_text(r.support, r.support_exact)} | "
+        f"{r.worst} / {r.greedy_evil_forces} / {r.fewest_against_greedy_evil} ({r.worst_seconds:.2f}) | "
+        f"{commands_text(r.commands)} |"
+    )
 
 
 def lost_line(r: LostRow) -> str:
-    return (f"| {r.spec} | {r.words} | {r.strikes} | {r.uniform:.4f} ({r.uniform_seconds:.2f}) | "
-            f"{value_text(r.value, r.value_exact, r.lower, r.upper)} ({r.value_seconds:.2f}) | "
-            f"{len(r.support)} of {r.words}: {support_text(r.support, r.support_exact)} | {commands_text(r.commands)} |")
+    return (
+        f"| {r.spec} | {r.words} | {r.strikes} | {r.uniform:.4f} ({r.uniform_seconds:.2f}) | "
+        f"{value_text(r.value, r.value_exact, r.lower, r.upper)} ({r.value_seconds:.2f}) | "
+        f"{len(r.support)} of {r.words}: {support_text(r.support, r.support_exact)} | {commands_text(r.commands)} |"
+    )
 
 
 def instances(args) -> list[str]:
@@ -227,7 +264,8 @@ def instances(args) -> list[str]:
         return [instance_spec(name) for name in args.instances]
     web2 = QUICK_WEB2 if args.quick else WEB2
     return [hand_made_spec(name) for name in HAND_MADE] + [
-        f"hangman:length={length},first={n}" for length, ns in web2.items() for n in ns]
+        f"hangman:length={length},first={n}" for length, ns in web2.items() for n in ns
+    ]
 
 
 def study(specs: list[str], strikes: tuple[int, ...], time_limit: float | None, as_json: bool) -> None:
@@ -267,8 +305,11 @@ def reach_lost(spec, budget):
 
 def reach_value(spec, budget):
     eq = double_oracle(make_game(spec), time_limit=budget)
-    return (eq.settled and eq.exact is not None, value_text(eq.value, str(eq.exact.value) if eq.exact else None,
-                                                            eq.lower, eq.upper), f"arena equilibrium {spec}")
+    return (
+        eq.settled and eq.exact is not None,
+        value_text(eq.value, str(eq.exact.value) if eq.exact else None, eq.lower, eq.upper),
+        f"arena equilibrium {spec}",
+    )
 
 
 REACH = {"uniform": reach_uniform, "worst": reach_worst, "lost": reach_lost, "value": reach_value}
@@ -285,24 +326,36 @@ def reach(length: int, budget: float, solvers: list[str], start: int = 10) -> No
                 (exact, figure, command), seconds = timed(lambda: REACH[name](spec, budget))
             except ArenaError as e:  # a solver that gives up under the time limit: say so, go on
                 exact, figure, command, seconds = False, f"failed: {e}", "", budget
-            print(f"| {name} | {n} | {'yes' if exact else 'no (stopped)'} | {figure} | {seconds:.1f} | "
-                  f"{f'`{command}`' if command else ''} |",
-                  flush=True)
+            print(
+                f"| {name} | {n} | {'yes' if exact else 'no (stopped)'} | {figure} | {seconds:.1f} | "
+                f"{f'`{command}`' if command else ''} |",
+                flush=True,
+            )
             if not exact or n >= len(make_game(f"hangman:length={length}").secrets):
                 break
             largest, n = (n, seconds), 2 * n
-        print(f"<!-- {name}: largest solved exactly: first={largest[0] if largest else '-'}"
-              f" in {largest[1] if largest else 0:.1f} s -->", flush=True)
+        print(
+            f"<!-- {name}: largest solved exactly: first={largest[0] if largest else '-'}"
+            f" in {largest[1] if largest else 0:.1f} s -->",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the hand-made lists and web2 length 5, first 10 and 20")
-    parser.add_argument("--instances", nargs="+", metavar="NAME",
-                        help=f"lists to solve: {', '.join(HAND_MADE)} (experiments/data), web2:L:N "
-                             "(hangman:length=L,first=N) or any hangman spec")
-    parser.add_argument("--strikes", default=",".join(map(str, STRIKES)),
-                        help="strike limits for the lost table, comma-separated ('' for none; default 2,3)")
+    parser.add_argument(
+        "--instances",
+        nargs="+",
+        metavar="NAME",
+        help=f"lists to solve: {', '.join(HAND_MADE)} (experiments/data), web2:L:N "
+        "(hangman:length=L,first=N) or any hangman spec",
+    )
+    parser.add_argument(
+        "--strikes",
+        default=",".join(map(str, STRIKES)),
+        help="strike limits for the lost table, comma-separated ('' for none; default 2,3)",
+    )
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per solve (default: none)")
     parser.add_argument("--json", action="store_true", help="one JSON object per row")
     parser.add_argument("--reach", action="store_true", help="how far each solver goes on hangman:length=L,first=N")

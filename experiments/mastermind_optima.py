@@ -44,9 +44,11 @@ ARENA = str(Path(sys.executable).with_name("arena"))
 #: finishes in minutes).
 MAX_CODES = 5040
 #: Instances known to run for hours (issue 23: MM(4,8) is the lead's multi-hour run; MM(5,6) unsolved).
-LONG = {(4, 8, True): "MM(4,8), 4,096 codes: 20,471 proven by issue 23's run (732 s on a loaded machine, "
-                      "experiments/optimal.md), not run again here",
-        (5, 6, True): "MM(5,6), 7,776 codes, is open (issue 23)"}
+LONG = {
+    (4, 8, True): "MM(4,8), 4,096 codes: 20,471 proven by issue 23's run (732 s on a loaded machine, "
+    "experiments/optimal.md), not run again here",
+    (5, 6, True): "MM(5,6), 7,776 codes, is open (issue 23)",
+}
 
 #: Published totals: (total, secrets, source).
 PUBLISHED = {
@@ -125,7 +127,9 @@ def published_cell(instance: Instance, total: int | None) -> tuple[str, str]:
     return "none known to us", "**new?**"
 
 
-def run(limit: float, only: set[str] | None, kept: dict, solving: bool = True) -> list[tuple[Instance, dict | None, str]]:
+def run(
+    limit: float, only: set[str] | None, kept: dict, solving: bool = True
+) -> list[tuple[Instance, dict | None, str]]:
     """Every instance's figures (kept from an earlier run, or solved now unless not `solving`),
     with why one was not run."""
     rows = []
@@ -135,8 +139,10 @@ def run(limit: float, only: set[str] | None, kept: dict, solving: bool = True) -
             if only is not None and instance.name.split()[0] not in only:
                 continue
             if instance.codes > MAX_CODES or (instance.pegs, instance.colors, instance.repeats) in LONG:
-                why = LONG.get((instance.pegs, instance.colors, instance.repeats),
-                               f"{instance.codes:,} codes, beyond what finishes in minutes")
+                why = LONG.get(
+                    (instance.pegs, instance.colors, instance.repeats),
+                    f"{instance.codes:,} codes, beyond what finishes in minutes",
+                )
                 rows.append((instance, None, f"not run: {why}"))
                 continue
             if stopped:
@@ -150,8 +156,11 @@ def run(limit: float, only: set[str] | None, kept: dict, solving: bool = True) -
                 figures = solve(instance, limit) | {"limit": limit}
                 kept[instance.spec] = figures
                 KEPT.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n")
-                print(instance.name, {k: figures.get(k) for k in ("total", "lower_bound", "exact", "cpu", "wall", "error")},
-                      flush=True)
+                print(
+                    instance.name,
+                    {k: figures.get(k) for k in ("total", "lower_bound", "exact", "cpu", "wall", "error")},
+                    flush=True,
+                )
             if "error" in figures or not figures.get("exact"):
                 stopped = instance.name
             rows.append((instance, figures, ""))
@@ -159,8 +168,10 @@ def run(limit: float, only: set[str] | None, kept: dict, solving: bool = True) -
 
 
 def table(rows, limit: float) -> str:
-    lines = ["| instance | codes | optimum total | mean | worst | first guess | CPU | wall | sets searched | published | |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "| instance | codes | optimum total | mean | worst | first guess | CPU | wall | sets searched | published | |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
     skipped = []
     for instance, figures, why in rows:
         if figures is None:
@@ -170,22 +181,30 @@ def table(rows, limit: float) -> str:
             skipped.append(f"- {instance.name} (`{instance.spec}`): failed: {figures['error']}")
             continue
         if not figures["exact"]:
-            skipped.append(f"- {instance.name} (`{instance.spec}`): stopped at {figures['limit']:g} s with total "
-                           f"{figures['total']:,}, proven >= {figures['lower_bound']:,.6g}")
+            skipped.append(
+                f"- {instance.name} (`{instance.spec}`): stopped at {figures['limit']:g} s with total "
+                f"{figures['total']:,}, proven >= {figures['lower_bound']:,.6g}"
+            )
             continue
         total = int(figures["total"])
         published, agrees = published_cell(instance, total)
-        lines.append(f"| {instance.name} | {instance.codes:,} | {total:,} | {figures['mean']:.4f} | {figures['worst']} "
-                     f"| {figures['first_guess']} | {figures['cpu']:.1f} s | {figures['wall']:.1f} s | {figures['searched']:,} | {published} "
-                     f"| {agrees} |")
+        lines.append(
+            f"| {instance.name} | {instance.codes:,} | {total:,} | {figures['mean']:.4f} | {figures['worst']} "
+            f"| {figures['first_guess']} | {figures['cpu']:.1f} s | {figures['wall']:.1f} s | {figures['searched']:,} | {published} "
+            f"| {agrees} |"
+        )
     return "\n".join(lines) + ("\n\nSkipped:\n\n" + "\n".join(skipped) if skipped else "")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--limit", type=float, default=300,
-                        help="seconds (wall) an instance may take (default 300; an instance stopped under a smaller "
-                             "limit before is run again)")
+    parser.add_argument(
+        "--limit",
+        type=float,
+        default=300,
+        help="seconds (wall) an instance may take (default 300; an instance stopped under a smaller "
+        "limit before is run again)",
+    )
     parser.add_argument("--only", default=None, help="comma-separated PxC names (e.g. 4x5,3x6); printed, not written")
     parser.add_argument("--out", default=str(HERE / "mastermind_optima.md"))
     parser.add_argument("--write", action="store_true", help="only write the table from the figures kept")

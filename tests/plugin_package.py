@@ -16,6 +16,9 @@ def install_package(root: Path, files: dict[str, str]) -> Path:
     source.mkdir()
     for name, text in files.items():
         (source / name).write_text(textwrap.dedent(text))
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--target", str(target), str(source)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(source)],
+        check=True,
+        capture_output=True,
+    )
     return target

@@ -26,8 +26,7 @@ GAMES = ["mastermind:pegs=2,colors=3", "jotto:first=20", "hangman:length=4,first
 MM, JOTTO, HANGMAN = GAMES
 #: Games an agent declines with an ArenaError by design: the exact solvers behind equilibrium,
 #: optimal and lookahead need a guess that hits; fewest-misses needs a game that counts misses.
-DECLINES = {("guesser", "lookahead", HANGMAN),
-            ("guesser", "fewest-misses", MM), ("guesser", "fewest-misses", JOTTO)}
+DECLINES = {("guesser", "lookahead", HANGMAN), ("guesser", "fewest-misses", MM), ("guesser", "fewest-misses", JOTTO)}
 #: The guessers each chooser is refereed against.
 OPPONENTS = ["lowest", "random:seed=3"]
 
@@ -79,9 +78,16 @@ def test_every_agent_is_listed_with_its_traits(role):
 @pytest.mark.parametrize("role, name, spec", sorted(DECLINES))
 def test_declined_games_are_declined_in_words(role, name, spec, games, tmp_path):
     with pytest.raises(ArenaError):
-        evaluate_against(games[spec], *(build(r, n, games[spec], tmp_path) for r, n in
-                                        [("guesser", name if role == "guesser" else "lowest"),
-                                         ("chooser", name if role == "chooser" else "uniform")]))
+        evaluate_against(
+            games[spec],
+            *(
+                build(r, n, games[spec], tmp_path)
+                for r, n in [
+                    ("guesser", name if role == "guesser" else "lowest"),
+                    ("chooser", name if role == "chooser" else "uniform"),
+                ]
+            ),
+        )
 
 
 @pytest.mark.parametrize("spec", GAMES)
@@ -129,8 +135,9 @@ def test_committed_choosers_answer_one_secret(name, spec, games, tmp_path):
     for seed in range(3):
         match = play_match(game, make_agent("random:seed=7").seeded(seed, 0), chooser, seed=seed)
         assert match.secret is not None
-        assert all(t.reply == game.reply(t.guess, match.secret) for t in match.turns), \
+        assert all(t.reply == game.reply(t.guess, match.secret) for t in match.turns), (
             f"{name} declared committed, but its replies fit no single secret"
+        )
 
 
 def test_the_referee_refuses_a_lying_chooser(games):

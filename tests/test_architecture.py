@@ -89,8 +89,11 @@ def with_ancestors(importer: str, target: str) -> list[tuple[str, bool]]:
     with whether it is only loaded (a package above the target) rather than asked for a name."""
     parts = target.split(".")
     mine = {".".join(importer.split(".")[:k]) for k in range(1, importer.count(".") + 2)}
-    return [(m, m != target) for m in (".".join(parts[:k]) for k in range(1, len(parts) + 1))
-            if m in MODULES and m not in mine]
+    return [
+        (m, m != target)
+        for m in (".".join(parts[:k]) for k in range(1, len(parts) + 1))
+        if m in MODULES and m not in mine
+    ]
 
 
 class Import(NamedTuple):
@@ -236,8 +239,11 @@ def test_the_front_door_sits_above_what_it_offers():
     below it imports it (the package `arena` only when asked for `make_game`)."""
     edges = graph(top_only=False)
     assert {"arena.evaluate", "arena.tree", "arena.match", "arena.games", "agents"} <= edges["arena.frontdoor"]
-    below = [name for name, targets in edges.items() if "arena.frontdoor" in targets
-             and not is_front(name) and name != "arena"]
+    below = [
+        name
+        for name, targets in edges.items()
+        if "arena.frontdoor" in targets and not is_front(name) and name != "arena"
+    ]
     assert not below, f"arena.frontdoor is the top layer; imported from below by {below}"
     assert "arena.frontdoor" not in edges["arena" + LOADED], "loading the package must not load the front door"
 
@@ -263,10 +269,12 @@ def cost_name_tests(source: str, where: str) -> list[str]:
         if not isinstance(node, ast.Compare):
             continue
         sides = [node.left, *node.comparators]
-        names = [s.value for side in sides for s in ast.walk(side)
-                 if isinstance(s, ast.Constant) and s.value in COST_NAMES]
-        subject = " ".join(ast.unparse(side) for side in sides
-                           if not isinstance(side, (ast.Constant, ast.Tuple, ast.List, ast.Set)))
+        names = [
+            s.value for side in sides for s in ast.walk(side) if isinstance(s, ast.Constant) and s.value in COST_NAMES
+        ]
+        subject = " ".join(
+            ast.unparse(side) for side in sides if not isinstance(side, (ast.Constant, ast.Tuple, ast.List, ast.Set))
+        )
         if names and ("cost" in subject.lower() or subject.endswith(".name") or "paid" in subject):
             found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
     return found
@@ -275,17 +283,25 @@ def cost_name_tests(source: str, where: str) -> list[str]:
 def test_no_cost_is_told_apart_by_its_name():
     """A cost is an object with the operations the solvers need (arena.costs): nothing outside
     that module compares a cost, or its name, with a cost's name."""
-    found = [line for name, path in MODULES.items() if name != "arena.costs"
-             for line in cost_name_tests(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    found = [
+        line
+        for name, path in MODULES.items()
+        if name != "arena.costs"
+        for line in cost_name_tests(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    ]
     assert not found, "\n".join(found)
 
 
 def test_the_cost_name_test_sees_one():
     """The check above finds what it is for, and passes a comparison of something else."""
-    source = ('def f(paid, cost, args):\n'
-              '    return paid.name == "lost" or cost in ("misses", "guesses") or args.objective == "lost"\n')
+    source = (
+        "def f(paid, cost, args):\n"
+        '    return paid.name == "lost" or cost in ("misses", "guesses") or args.objective == "lost"\n'
+    )
     assert [line.split(": ", 1)[1] for line in cost_name_tests(source, "probe")] == [
-        "paid.name == 'lost'", "cost in ('misses', 'guesses')"]
+        "paid.name == 'lost'",
+        "cost in ('misses', 'guesses')",
+    ]
 
 
 def miss_literals(source: str, where: str) -> list[str]:
@@ -293,8 +309,11 @@ def miss_literals(source: str, where: str) -> list[str]:
     is the miss" were known outside the game: `replies == 0`, `reply > 0`, `run_reply == 0`."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Compare) and len(node.ops) == 1
-                and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Gt, ast.Lt))):
+        if not (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Gt, ast.Lt))
+        ):
             continue  # a range check (0 <= reply < n) says nothing of the miss
         sides = [node.left, *node.comparators]
         zero = any(isinstance(s, ast.Constant) and s.value == 0 and not isinstance(s.value, bool) for s in sides)
@@ -307,8 +326,12 @@ def miss_literals(source: str, where: str) -> list[str]:
 def test_the_miss_is_asked_of_the_game():
     """Which reply is the miss is declared by the game (arena.game.MISS, `Game.miss`,
     `Game.is_miss`); nothing else compares a reply with the literal 0."""
-    found = [line for name, path in MODULES.items() if name != "arena.game"
-             for line in miss_literals(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    found = [
+        line
+        for name, path in MODULES.items()
+        if name != "arena.game"
+        for line in miss_literals(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    ]
     assert not found, "\n".join(found)
 
 
@@ -333,21 +356,31 @@ def strike_flags(source: str, where: str) -> list[str]:
             tests = node.args
         else:
             continue
-        found += [f"{where}:{node.lineno}: {ast.unparse(t)}" for t in tests if isinstance(t, ast.Attribute)
-                  and t.attr == "strikes" and "game" in ast.unparse(t.value).lower()
-                  and not ast.unparse(t.value).endswith("rules")]
+        found += [
+            f"{where}:{node.lineno}: {ast.unparse(t)}"
+            for t in tests
+            if isinstance(t, ast.Attribute)
+            and t.attr == "strikes"
+            and "game" in ast.unparse(t.value).lower()
+            and not ast.unparse(t.value).endswith("rules")
+        ]
     return found
 
 
 def test_strikes_are_asked_of_the_rules():
-    found = [line for path in MODULES.values()
-             for line in strike_flags(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    found = [
+        line
+        for path in MODULES.values()
+        for line in strike_flags(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    ]
     assert not found, "\n".join(found)
 
 
 def test_the_strike_flag_test_sees_one():
-    source = ("def f(game, k):\n    if game.strikes and k:\n        return bool(self.game.strikes)\n"
-              "    return game.rules.strikes or k >= game.strikes\n")
+    source = (
+        "def f(game, k):\n    if game.strikes and k:\n        return bool(self.game.strikes)\n"
+        "    return game.rules.strikes or k >= game.strikes\n"
+    )
     assert [line.split(": ", 1)[1] for line in strike_flags(source, "probe")] == ["game.strikes", "self.game.strikes"]
 
 
@@ -361,9 +394,13 @@ def agent_probes(source: str, where: str) -> list[str]:
     opponent): what the declared interfaces of arena.players replace."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("hasattr", "getattr")
-                and node.args and any(word in ast.unparse(node.args[0]).lower()
-                                      for word in ("guesser", "chooser", "agent", "opponent"))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("hasattr", "getattr")
+            and node.args
+            and any(word in ast.unparse(node.args[0]).lower() for word in ("guesser", "chooser", "agent", "opponent"))
+        ):
             found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
     return found
 
@@ -371,8 +408,12 @@ def agent_probes(source: str, where: str) -> list[str]:
 def test_agents_are_called_through_their_interfaces():
     """The referee, the evaluation, the solvers and the front end call the methods of
     arena.players' protocols (whose optional hooks have defaults) and never probe an agent."""
-    found = [line for name, path in MODULES.items() if name not in PROBES_ALLOWED
-             for line in agent_probes(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    found = [
+        line
+        for name, path in MODULES.items()
+        if name not in PROBES_ALLOWED
+        for line in agent_probes(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    ]
     assert not found, "\n".join(found)
 
 
@@ -397,8 +438,11 @@ def test_no_private_name_is_imported_across_modules():
     for path in MODULES.values():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module != "__future__":
-                found += [f"{path.relative_to(ROOT)}:{node.lineno}: {alias.name}" for alias in node.names
-                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+                found += [
+                    f"{path.relative_to(ROOT)}:{node.lineno}: {alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")
+                ]
     assert not found, "\n".join(found)
 
 
@@ -407,6 +451,9 @@ MAX_LINES = 600
 
 
 def test_no_module_is_over_the_line_limit():
-    long = {str(path.relative_to(ROOT)): n for path in MODULES.values()
-            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in MODULES.values()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
     assert not long, f"split these modules (at most {MAX_LINES} lines each): {long}"

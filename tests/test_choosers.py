@@ -62,10 +62,12 @@ def words(tmp_path):
         path = tmp_path / f"w{len(listed)}.txt"
         path.write_text("\n".join(listed) + "\n")
         return str(path)
+
     return write
 
 
 # --- the evil rule, reply by reply ---------------------------------------------------------
+
 
 def test_evil_mastermind_answers_knuths_line(mastermind):
     script = Script("1122", "3345", "3636", "4544", "5455")
@@ -105,9 +107,12 @@ def test_evil_jotto_keeps_the_largest_class(jotto):
 
 # --- the referee -----------------------------------------------------------------------------
 
+
 def test_a_reply_that_leaves_no_secret_is_refused(mastermind):
     # 0,0 to 1111 .. 5555 is possible (the secret would be 6666); to 6666 it is not
-    with pytest.raises(RuleBreak, match=r"chooser liar broke the rules: reply 0,0 to guess 6 \(6666\) leaves no secret"):
+    with pytest.raises(
+        RuleBreak, match=r"chooser liar broke the rules: reply 0,0 to guess 6 \(6666\) leaves no secret"
+    ):
         play_match(mastermind, Script("1111", "2222", "3333", "4444", "5555", "6666"), Liar())
 
 
@@ -154,6 +159,7 @@ def test_interactive_agents_are_not_evaluated(mastermind):
 
 # --- what the adversaries force: the issue's figures ------------------------------------------
 
+
 @pytest.mark.parametrize("chooser", ["evil", "minimax", "spoiler"])
 def test_knuth_never_needs_more_than_five(mastermind, chooser):
     assert evaluate_against(mastermind, "knuth", chooser).max <= 5
@@ -174,6 +180,7 @@ def test_spoiler_forces_norvigs_worst_case_ten(jotto):
 def test_spoiler_ties_are_seeded(mastermind):
     def secret(seed):
         return evaluate_against(mastermind, "knuth", "spoiler", seed=seed).games()[0]["secret"]
+
     worst = {mastermind.secrets[s] for s in np.flatnonzero(grow_tree(mastermind, make_guesser("knuth")).guesses == 5)}
     drawn = {secret(seed) for seed in range(6)}
     assert drawn <= worst and len(drawn) > 1 and secret(3) == secret(3)
@@ -207,6 +214,7 @@ def test_hangman_is_played_in_full_but_counted_as_evaluate_counts():
 
 # --- the minimax chooser's search ---------------------------------------------------------
 
+
 def brute_worst_case(game, candidates) -> int:
     """W(C) by plain recursion over every guess (the definition in agents/adversary.py)."""
     hits = game.hit is not None
@@ -220,9 +228,15 @@ def brute_worst_case(game, candidates) -> int:
         for g in range(len(game.guesses)):
             parts = game.partition(g, c)
             if max(len(p) for p in parts.values()) < len(c):
-                best = min(best, max((1 if hits else int(game.is_miss(r))) + (0 if game.finished(r) else w(tuple(p)))
-                                     for r, p in parts.items()))
+                best = min(
+                    best,
+                    max(
+                        (1 if hits else int(game.is_miss(r))) + (0 if game.finished(r) else w(tuple(p)))
+                        for r, p in parts.items()
+                    ),
+                )
         return best
+
     return w(tuple(candidates.tolist()))
 
 
@@ -257,9 +271,17 @@ def test_bad_chooser_specs():
         play_match(make_game("mastermind"), make_guesser("human"), make_chooser("spoiler"))
 
 
-@pytest.mark.parametrize("content, needle", [("1122 -1\n", "non-negative"), ("1122 x\n", "not a number"),
-                                             ("1122\n", "one 'secret weight' a line"), ("9999 1\n", "not a secret"),
-                                             ("1122 0\n", "every weight is 0"), ('{"1122": "lots"}', "not a number")])
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        ("1122 -1\n", "non-negative"),
+        ("1122 x\n", "not a number"),
+        ("1122\n", "one 'secret weight' a line"),
+        ("9999 1\n", "not a secret"),
+        ("1122 0\n", "every weight is 0"),
+        ('{"1122": "lots"}', "not a number"),
+    ],
+)
 def test_bad_weights_are_named(mastermind, tmp_path, content, needle):
     path = tmp_path / "w.txt"
     path.write_text(content)

@@ -38,6 +38,7 @@ def write(path: Path, text: str) -> Path:
 
 # --- evaluate ----------------------------------------------------------------------------------
 
+
 def test_evaluate_knuth_json(capsys):
     rc, out, err = run(capsys, "evaluate", "mastermind", "knuth", "--json")
     assert rc == 0, err
@@ -110,6 +111,7 @@ def test_argparse_errors_exit_2(capsys):
 
 # --- rank --------------------------------------------------------------------------------------
 
+
 def _rank_rows(out: str) -> list[list[str]]:
     return [line.split() for line in out.splitlines() if re.match(r"^\s*\d+\s", line)]
 
@@ -146,6 +148,7 @@ def test_rank_negative_top_is_rejected(capsys):
 
 # --- tree --------------------------------------------------------------------------------------
 
+
 def test_tree_table_save_and_replay(capsys, tmp_path):
     saved = tmp_path / "knuth.json"
     rc, out, err = run(capsys, "tree", "mastermind", "knuth", "--depth", "2", "--save", saved)
@@ -173,8 +176,15 @@ def test_tree_depth_limits_rows(capsys):
     assert len(table) == 2  # header and the root only
 
 
-@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"format": "other", "root": {}}',
-                                     '{"format": "arena-tree/1", "game": "mastermind", "root": {}}'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{not json",
+        "[1, 2]",
+        '{"format": "other", "root": {}}',
+        '{"format": "arena-tree/1", "game": "mastermind", "root": {}}',
+    ],
+)
 def test_corrupt_tree_file(capsys, tmp_path, content):
     bad = write(tmp_path / "corrupt.json", content)
     rc, _, err = run(capsys, "evaluate", "mastermind", f"tree:file={bad}")
@@ -194,9 +204,11 @@ def test_tree_for_another_game(capsys, tmp_path):
 
 
 def test_tree_file_with_unknown_guess_names_the_file(capsys, tmp_path):
-    bad = write(tmp_path / "badguess.json",
-                '{"format": "arena-tree/1", "game": "mastermind", "root": {"guess": "1122", '
-                '"replies": {"0,0": {"guess": "zz"}}}}')
+    bad = write(
+        tmp_path / "badguess.json",
+        '{"format": "arena-tree/1", "game": "mastermind", "root": {"guess": "1122", '
+        '"replies": {"0,0": {"guess": "zz"}}}}',
+    )
     rc, _, err = run(capsys, "evaluate", "mastermind", f"tree:file={bad}")
     assert_user_error(rc, err, "evaluate", "badguess.json")
 
@@ -209,10 +221,14 @@ def test_tree_file_without_game(capsys, tmp_path):
 
 # --- unwritable outputs (all currently tracebacks) ---------------------------------------------
 
-@pytest.mark.parametrize("argv", [
-    ("tree", "mastermind:pegs=2,colors=3", "lowest", "--save", "{missing}/t.json"),
-    ("evaluate", "mastermind:pegs=2,colors=3", "lowest", "--plot", "{missing}/h.png"),
-])
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("tree", "mastermind:pegs=2,colors=3", "lowest", "--save", "{missing}/t.json"),
+        ("evaluate", "mastermind:pegs=2,colors=3", "lowest", "--plot", "{missing}/h.png"),
+    ],
+)
 def test_unwritable_output_is_a_user_error(capsys, tmp_path, argv):
     argv = [a.format(missing=tmp_path / "no" / "such" / "dir") for a in argv]
     rc, _, err = run(capsys, *argv)
@@ -220,6 +236,7 @@ def test_unwritable_output_is_a_user_error(capsys, tmp_path, argv):
 
 
 # --- games and agents --------------------------------------------------------------------------
+
 
 def _blocks(out: str) -> dict[str, list[str]]:
     """Listing -> {name: [its indented parameter lines]}, for `arena games` and `arena agents`."""
@@ -249,8 +266,10 @@ def test_games_lists_games_and_parameters(capsys):
     assert rc == 0, err
     blocks = _blocks(out)
     assert set(blocks) == {"jotto", "mastermind", "hangman", "wordle"}
-    expected = {"jotto": {"words": "sgb", "length": "5", "repeats": "false", "first": "0"},
-                "mastermind": {"pegs": "4", "colors": "6", "repeats": "true", "alphabet": None}}
+    expected = {
+        "jotto": {"words": "sgb", "length": "5", "repeats": "false", "first": "0"},
+        "mastermind": {"pegs": "4", "colors": "6", "repeats": "true", "alphabet": None},
+    }
     for game, params in expected.items():
         for name, default in params.items():
             line = _param(blocks[game], name)
@@ -281,35 +300,40 @@ def test_agents_lists_agents_and_parameters(capsys):
 
 # --- bad input ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("game, guesser, needles", [
-    ("chess", "knuth", ["unknown game 'chess'", "jotto", "mastermind"]),
-    ("mastermind", "knut", ["unknown guesser 'knut'", "knuth", "lowest", "random", "entropy"]),
-    ("mastermind", "minimax:poool=all", ["unknown parameter 'poool'", "pool, small, tiebreak, openers"]),
-    ("mastermind", "minimax:pool=some", ["pool='some'", "all, consistent"]),
-    ("mastermind", "knuth:pool=some", ["pool='some'", "all, consistent"]),
-    ("mastermind", "minimax:pool", ["'pool'", "key=value"]),
-    ("mastermind", "minimax:pool=all,pool=all", ["pool given twice"]),
-    ("mastermind", "", ["empty spec"]),
-    ("mastermind", "lowest:openers=7777", ["'7777'", "not a guess"]),
-    ("mastermind", "lowest:openers=1122+", ["openers", "1122+3344"]),
-    ("mastermind", "random:seed=abc", ["seed='abc'", "integer"]),
-    ("mastermind", "tree", ["tree:file=PATH"]),
-    ("mastermind", "nosuch.module:Agent", ["nosuch.module:Agent", "--allow-import"]),
-    ("mastermind:pegs=x", "knuth", ["pegs='x'", "integer"]),
-    ("mastermind:pgs=3", "knuth", ["unknown parameter 'pgs'", "pegs, colors, repeats, alphabet"]),
-    ("mastermind:repeats=maybe", "knuth", ["repeats='maybe'", "true or false"]),
-    ("mastermind:pegs=12", "lowest", ["over the memory limit"]),
-    ("jotto:length=4", "lowest", ["length=4", "words=web2"]),
-    ("jotto:words=/no/such/list.txt", "lowest", ["/no/such/list.txt"]),
-])
+
+@pytest.mark.parametrize(
+    "game, guesser, needles",
+    [
+        ("chess", "knuth", ["unknown game 'chess'", "jotto", "mastermind"]),
+        ("mastermind", "knut", ["unknown guesser 'knut'", "knuth", "lowest", "random", "entropy"]),
+        ("mastermind", "minimax:poool=all", ["unknown parameter 'poool'", "pool, small, tiebreak, openers"]),
+        ("mastermind", "minimax:pool=some", ["pool='some'", "all, consistent"]),
+        ("mastermind", "knuth:pool=some", ["pool='some'", "all, consistent"]),
+        ("mastermind", "minimax:pool", ["'pool'", "key=value"]),
+        ("mastermind", "minimax:pool=all,pool=all", ["pool given twice"]),
+        ("mastermind", "", ["empty spec"]),
+        ("mastermind", "lowest:openers=7777", ["'7777'", "not a guess"]),
+        ("mastermind", "lowest:openers=1122+", ["openers", "1122+3344"]),
+        ("mastermind", "random:seed=abc", ["seed='abc'", "integer"]),
+        ("mastermind", "tree", ["tree:file=PATH"]),
+        ("mastermind", "nosuch.module:Agent", ["nosuch.module:Agent", "--allow-import"]),
+        ("mastermind:pegs=x", "knuth", ["pegs='x'", "integer"]),
+        ("mastermind:pgs=3", "knuth", ["unknown parameter 'pgs'", "pegs, colors, repeats, alphabet"]),
+        ("mastermind:repeats=maybe", "knuth", ["repeats='maybe'", "true or false"]),
+        ("mastermind:pegs=12", "lowest", ["over the memory limit"]),
+        ("jotto:length=4", "lowest", ["length=4", "words=web2"]),
+        ("jotto:words=/no/such/list.txt", "lowest", ["/no/such/list.txt"]),
+    ],
+)
 def test_bad_input_is_one_line(capsys, game, guesser, needles):
     rc, out, err = run(capsys, "evaluate", game, guesser)
     assert_user_error(rc, err, "evaluate", *needles)
     assert out == ""
 
 
-@pytest.mark.parametrize("argv", [("rank", "chess", "minimax"), ("tree", "chess", "knuth"),
-                                  ("tree", "mastermind", "knut")])
+@pytest.mark.parametrize(
+    "argv", [("rank", "chess", "minimax"), ("tree", "chess", "knuth"), ("tree", "mastermind", "knut")]
+)
 def test_bad_input_other_commands(capsys, argv):
     rc, _, err = run(capsys, *argv)
     assert_user_error(rc, err, argv[0], "unknown")
@@ -324,8 +348,9 @@ def test_console_script_reports_one_line(tmp_path):
     script = Path(sys.executable).with_name("arena")
     if not script.exists():
         pytest.skip(f"no console script at {script}")
-    proc = subprocess.run([str(script), "evaluate", "chess", "knuth"], capture_output=True, text=True,
-                          timeout=60, cwd=tmp_path)
+    proc = subprocess.run(
+        [str(script), "evaluate", "chess", "knuth"], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
@@ -416,8 +441,10 @@ def test_run_grid(capsys, tmp_path):
     rc, out, err = run(capsys, "run", config, "--json")
     assert rc == 0, err
     cells = json.loads(out)["cells"]
-    assert [(c["game"], c["guesser"]) for c in cells] == [("mastermind:pegs=2,colors=3", "lowest"),
-                                                          ("mastermind:pegs=2,colors=3", "knuth")]
+    assert [(c["game"], c["guesser"]) for c in cells] == [
+        ("mastermind:pegs=2,colors=3", "lowest"),
+        ("mastermind:pegs=2,colors=3", "knuth"),
+    ]
     assert all(c["agree"] is None and c["published"] == {} for c in cells)
     rc, out, err = run(capsys, "run", config)
     assert rc == 0, err
@@ -426,8 +453,11 @@ def test_run_grid(capsys, tmp_path):
 
 
 def test_run_published_range(capsys, tmp_path):
-    config = write(tmp_path / "range.toml", 'game = "mastermind:pegs=2,colors=3"\n[[rows]]\nguesser = "lowest"\n'
-                                            'published = { total = "20-30", mean = "2.6-2.7" }\n')
+    config = write(
+        tmp_path / "range.toml",
+        'game = "mastermind:pegs=2,colors=3"\n[[rows]]\nguesser = "lowest"\n'
+        'published = { total = "20-30", mean = "2.6-2.7" }\n',
+    )
     rc, out, err = run(capsys, "run", config, "--check")
     assert rc == 0, err
     assert "1 of 1 published rows reproduced" in out
@@ -436,17 +466,28 @@ def test_run_published_range(capsys, tmp_path):
 MALFORMED = {
     "syntax": ('game = "mastermind\n', ["not valid TOML"]),
     "top_key": ('gmae = "mastermind"\nguesser = "lowest"\n', ["unknown key 'gmae'", "game, games"]),
-    "row_key": ('game = "mastermind"\n[[rows]]\nguesser = "lowest"\npublishd = { total = 1 }\n',
-                ["rows[0]", "unknown key 'publishd'", "published"]),
+    "row_key": (
+        'game = "mastermind"\n[[rows]]\nguesser = "lowest"\npublishd = { total = 1 }\n',
+        ["rows[0]", "unknown key 'publishd'", "published"],
+    ),
     "repeat": ('repeat = "x"\ngame = "mastermind"\nguesser = "lowest"\n', ["repeat", "'x'"]),
-    "published": ('game = "mastermind"\n[[rows]]\nguesser = "lowest"\npublished = { mean = "abc" }\n',
-                  ["rows[0].published.mean", "'abc'"]),
-    "figure": ('game = "mastermind"\n[[rows]]\nguesser = "lowest"\npublished = { median = 5 }\n',
-               ["published", "'median'", "total, mean, max"]),
-    "tolerance": ('game = "mastermind"\n[[rows]]\nguesser = "lowest"\ntolerance = { mean = "0.1" }\n',
-                  ["rows[0].tolerance.mean"]),
-    "agent": ('game = "mastermind"\n[[rows]]\nlabel = "oops"\nguesser = "lowest"\n'
-              '[[rows]]\nlabel = "typo"\nguesser = "knut"\n', ["cell 2 (typo)", "unknown guesser 'knut'", "knuth"]),
+    "published": (
+        'game = "mastermind"\n[[rows]]\nguesser = "lowest"\npublished = { mean = "abc" }\n',
+        ["rows[0].published.mean", "'abc'"],
+    ),
+    "figure": (
+        'game = "mastermind"\n[[rows]]\nguesser = "lowest"\npublished = { median = 5 }\n',
+        ["published", "'median'", "total, mean, max"],
+    ),
+    "tolerance": (
+        'game = "mastermind"\n[[rows]]\nguesser = "lowest"\ntolerance = { mean = "0.1" }\n',
+        ["rows[0].tolerance.mean"],
+    ),
+    "agent": (
+        'game = "mastermind"\n[[rows]]\nlabel = "oops"\nguesser = "lowest"\n'
+        '[[rows]]\nlabel = "typo"\nguesser = "knut"\n',
+        ["cell 2 (typo)", "unknown guesser 'knut'", "knuth"],
+    ),
     "game": ('game = "chess"\nguesser = "lowest"\n', ["cell 1", "unknown game 'chess'", "mastermind"]),
     "game_param": ('game = "mastermind:pegs=x"\nguesser = "lowest"\n', ["cell 1", "pegs='x'"]),
     "both": ('game = "mastermind"\ngames = ["jotto"]\nguesser = "lowest"\n', ["give game or games, not both"]),
@@ -472,8 +513,11 @@ def test_run_missing_config(capsys, tmp_path):
 
 
 def test_run_bad_opener_names_the_cell(capsys, tmp_path):
-    config = write(tmp_path / "opener.toml", 'game = "mastermind"\n[[rows]]\nguesser = "knuth"\n'
-                                             '[[rows]]\nlabel = "bad opener"\nguesser = "lowest:openers=7777"\n')
+    config = write(
+        tmp_path / "opener.toml",
+        'game = "mastermind"\n[[rows]]\nguesser = "knuth"\n'
+        '[[rows]]\nlabel = "bad opener"\nguesser = "lowest:openers=7777"\n',
+    )
     rc, _, err = run(capsys, "run", config)
     assert_user_error(rc, err, "run", "opener.toml", "cell 2 (bad opener)", "7777")
 
@@ -498,9 +542,11 @@ def test_json_results_time_the_build_and_the_solve(capsys):
 
     from cli_run import run
 
-    for argv in (("evaluate", "jotto:first=300,words=web2", "entropy", "--json"),
-                 ("equilibrium", "mastermind:pegs=2,colors=3", "--json"),
-                 ("optimal", "mastermind:pegs=2,colors=4", "--json")):
+    for argv in (
+        ("evaluate", "jotto:first=300,words=web2", "entropy", "--json"),
+        ("equilibrium", "mastermind:pegs=2,colors=3", "--json"),
+        ("optimal", "mastermind:pegs=2,colors=4", "--json"),
+    ):
         rc, out, _ = run(capsys, *argv)
         data = json.loads(out)
         assert rc == 0 and data["solve_seconds"] == pytest.approx(data["seconds"], abs=1e-3)
@@ -511,8 +557,10 @@ def test_a_tournament_prints_its_grids_and_its_cells_only_when_asked(tmp_path, c
     from cli_run import run
 
     config = tmp_path / "t.toml"
-    config.write_text('title = "t"\ngames = ["mastermind:pegs=2,colors=3"]\nchoosers = ["uniform", "evil"]\n'
-                      'guessers = ["lowest", "knuth"]\n')
+    config.write_text(
+        'title = "t"\ngames = ["mastermind:pegs=2,colors=3"]\nchoosers = ["uniform", "evil"]\n'
+        'guessers = ["lowest", "knuth"]\n'
+    )
     rc, short, _ = run(capsys, "run", str(config))
     assert rc == 0 and "mean guesses per game (worst)" in short and "cell " not in short and "4 cells" in short
     rc, full, _ = run(capsys, "run", str(config), "--cells")

@@ -16,15 +16,31 @@ from agents import make_guesser
 from arena import levels, tree
 from arena.strategy import Node
 
-GUESSERS = ["knuth", "minimax:tiebreak=first", "entropy", "entropy:ties=exact", "expected", "most-parts",
-            "most-parts:tiebreak=first", "max-frequency", "max-frequency:tiebreak=first,small=3",
-            "minimax:pool=consistent", "entropy:pool=consistent,tiebreak=first", "expected:small=8"]
+GUESSERS = [
+    "knuth",
+    "minimax:tiebreak=first",
+    "entropy",
+    "entropy:ties=exact",
+    "expected",
+    "most-parts",
+    "most-parts:tiebreak=first",
+    "max-frequency",
+    "max-frequency:tiebreak=first,small=3",
+    "minimax:pool=consistent",
+    "entropy:pool=consistent,tiebreak=first",
+    "expected:small=8",
+]
 
 
 def same_nodes(a: Node, b: Node) -> bool:
-    return (a.guess == b.guess and a.replies == b.replies and a.opening == b.opening
-            and np.array_equal(a.candidates, b.candidates) and list(a.children) == list(b.children)
-            and all(same_nodes(a.children[r], b.children[r]) for r in a.children))
+    return (
+        a.guess == b.guess
+        and a.replies == b.replies
+        and a.opening == b.opening
+        and np.array_equal(a.candidates, b.candidates)
+        and list(a.children) == list(b.children)
+        and all(same_nodes(a.children[r], b.children[r]) for r in a.children)
+    )
 
 
 def game_of(spec: str, monkeypatch, compiled: bool):
@@ -39,8 +55,9 @@ def game_of(spec: str, monkeypatch, compiled: bool):
     return game
 
 
-@pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=5", "mastermind:pegs=4,colors=5,repeats=false",
-                                  "jotto:first=150"])
+@pytest.mark.parametrize(
+    "spec", ["mastermind:pegs=3,colors=5", "mastermind:pegs=4,colors=5,repeats=false", "jotto:first=150"]
+)
 def test_compiled_levels_grow_the_same_tree_node_for_node(spec, monkeypatch):
     plain, compiled = game_of(spec, monkeypatch, False), game_of(spec, monkeypatch, True)
     assert not levels.can_grow_compiled(plain, make_guesser("knuth"))

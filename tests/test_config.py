@@ -21,6 +21,7 @@ def error(data: dict, path: str = "cfg.toml") -> str:
 
 # --- defaults ----------------------------------------------------------------------------------
 
+
 def test_single_cell_defaults():
     config = parse_config({"game": "mastermind", "guesser": "lowest"}, "some/dir/strategies.toml")
     assert config.title == "strategies"  # the file's stem
@@ -29,8 +30,16 @@ def test_single_cell_defaults():
 
 
 def test_title_seed_repeat_flow_into_cells():
-    config = parse_config({"title": "T", "seed": 7, "repeat": 4, "game": "mastermind", "guesser": "random",
-                           "rows": [{"guesser": "random"}, {"guesser": "random", "seed": 9, "repeat": 2}]})
+    config = parse_config(
+        {
+            "title": "T",
+            "seed": 7,
+            "repeat": 4,
+            "game": "mastermind",
+            "guesser": "random",
+            "rows": [{"guesser": "random"}, {"guesser": "random", "seed": 9, "repeat": 2}],
+        }
+    )
     assert config.title == "T"
     assert [(c.seed, c.repeat) for c in config.cells] == [(7, 4), (9, 2)]
     grid = parse_config({"seed": 3, "repeat": 5, "game": "mastermind", "guesser": "random"})
@@ -38,11 +47,21 @@ def test_title_seed_repeat_flow_into_cells():
 
 
 def test_row_fields():
-    config = parse_config({"game": "mastermind", "rows": [
-        {"label": "LC", "guesser": "lowest", "published": {"total": 7471, "mean": "5.7-5.8"},
-         "tolerance": {"mean": 0.01}, "note": "n"},
-        {"guesser": "knuth", "game": SMALL, "chooser": "uniform"},
-    ]})
+    config = parse_config(
+        {
+            "game": "mastermind",
+            "rows": [
+                {
+                    "label": "LC",
+                    "guesser": "lowest",
+                    "published": {"total": 7471, "mean": "5.7-5.8"},
+                    "tolerance": {"mean": 0.01},
+                    "note": "n",
+                },
+                {"guesser": "knuth", "game": SMALL, "chooser": "uniform"},
+            ],
+        }
+    )
     first, second = config.cells
     assert first.label == "LC" and first.game == "mastermind" and first.guesser == "lowest"
     assert first.published == {"total": 7471, "mean": "5.7-5.8"}
@@ -59,8 +78,14 @@ def test_default_tolerances():
 
 def test_relative_tolerances_and_lost_figures():
     assert agrees(11612, 11398, "5%") and not agrees(12100, 11398, "5%")
-    config = parse_config({"game": "hangman:length=4,first=200", "rows": [
-        {"guesser": "max-frequency", "published": {"lost6": 3, "misses": 2.0}, "tolerance": {"lost6": "50%"}}]})
+    config = parse_config(
+        {
+            "game": "hangman:length=4,first=200",
+            "rows": [
+                {"guesser": "max-frequency", "published": {"lost6": 3, "misses": 2.0}, "tolerance": {"lost6": "50%"}}
+            ],
+        }
+    )
     assert config.cells[0].published == {"lost6": 3, "misses": 2.0}
     assert "unknown figure 'lost'" in error({"game": "hangman", "rows": [{"guesser": "x", "published": {"lost": 3}}]})
     assert "percentage" in error({"game": "hangman", "rows": [{"guesser": "x", "tolerance": {"lost6": "5"}}]})
@@ -68,20 +93,32 @@ def test_relative_tolerances_and_lost_figures():
 
 # --- grid and rows -----------------------------------------------------------------------------
 
+
 def test_grid_is_a_product_in_order():
     config = parse_config({"games": ["mastermind", SMALL], "guessers": ["lowest", "knuth", "random"]})
     assert [(c.game, c.guesser) for c in config.cells] == [
-        ("mastermind", "lowest"), ("mastermind", "knuth"), ("mastermind", "random"),
-        (SMALL, "lowest"), (SMALL, "knuth"), (SMALL, "random")]
+        ("mastermind", "lowest"),
+        ("mastermind", "knuth"),
+        ("mastermind", "random"),
+        (SMALL, "lowest"),
+        (SMALL, "knuth"),
+        (SMALL, "random"),
+    ]
     assert all(c.chooser == "uniform" and c.published == {} for c in config.cells)
 
 
 def test_grid_labels_from_tables():
-    config = parse_config({"games": [{"spec": SMALL, "label": "tiny"}],
-                           "guessers": [{"spec": "minimax:pool=all", "label": "Knuth-ish"}, "lowest",
-                                        {"spec": "random"}]})
+    config = parse_config(
+        {
+            "games": [{"spec": SMALL, "label": "tiny"}],
+            "guessers": [{"spec": "minimax:pool=all", "label": "Knuth-ish"}, "lowest", {"spec": "random"}],
+        }
+    )
     assert [(c.label, c.guesser) for c in config.cells] == [
-        ("Knuth-ish", "minimax:pool=all"), ("lowest", "lowest"), ("random", "random")]
+        ("Knuth-ish", "minimax:pool=all"),
+        ("lowest", "lowest"),
+        ("random", "random"),
+    ]
     assert all(c.game == SMALL for c in config.cells)  # a game's label does not replace its spec
 
 
@@ -92,8 +129,7 @@ def test_single_string_plural_is_accepted():
 
 def test_rows_take_single_top_level_entries_as_defaults():
     config = parse_config({"games": [SMALL], "guessers": ["knuth"], "rows": [{"label": "a"}, {"guesser": "lowest"}]})
-    assert [(c.label, c.game, c.guesser) for c in config.cells] == [("a", SMALL, "knuth"),
-                                                                     ("lowest", SMALL, "lowest")]
+    assert [(c.label, c.game, c.guesser) for c in config.cells] == [("a", SMALL, "knuth"), ("lowest", SMALL, "lowest")]
 
 
 def test_rows_need_their_own_spec_when_the_top_level_lists_several():
@@ -107,8 +143,9 @@ def test_rows_need_their_own_spec_when_the_top_level_lists_several():
 def test_a_grid_beside_rows_is_refused_not_dropped():
     message = error({"game": SMALL, "guessers": ["lowest", "knuth"], "rows": [{"guesser": "random"}]})
     assert "list of guessers makes a grid" in message
-    assert "list of games makes a grid" in error({"games": ["mastermind", SMALL], "guesser": "lowest",
-                                                  "rows": [{"game": SMALL}]})
+    assert "list of games makes a grid" in error(
+        {"games": ["mastermind", SMALL], "guesser": "lowest", "rows": [{"game": SMALL}]}
+    )
 
 
 def test_rows_without_game_or_grid():
@@ -125,34 +162,48 @@ def test_give_single_or_plural_not_both(single, plural):
 
 # --- errors name their key ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("data, needles", [
-    ({"gmae": "x", "game": "mastermind", "guesser": "lowest"}, ["unknown key 'gmae'", "valid keys:", "guessers"]),
-    ({"seed": -1, "game": "mastermind", "guesser": "lowest"}, ["seed", ">= 0", "-1"]),
-    ({"seed": True, "game": "mastermind", "guesser": "lowest"}, ["seed", "True"]),
-    ({"seed": 1.5, "game": "mastermind", "guesser": "lowest"}, ["seed", "1.5"]),
-    ({"repeat": "x", "game": "mastermind", "guesser": "lowest"}, ["repeat", ">= 1", "'x'"]),
-    ({"repeat": 0, "game": "mastermind", "guesser": "lowest"}, ["repeat", ">= 1"]),
-    ({"games": [], "guesser": "lowest"}, ["games", "is empty"]),
-    ({"games": [3], "guesser": "lowest"}, ["games[0]", "spec string"]),
-    ({"game": "mastermind", "guessers": ["lowest", {"spec": "knuth", "lbl": "K"}]}, ["guessers[1]", "'lbl'"]),
-    ({"game": "mastermind", "guessers": [{"label": "K"}]}, ["guessers[0]", "spec string"]),
-    ({"game": "mastermind", "rows": 3}, ["rows must be an array of tables"]),
-    ({"game": "mastermind", "rows": [{"guesser": "lowest", "publishd": {}}]}, ["rows[0]", "'publishd'"]),
-    ({"game": "mastermind", "rows": [{"guesser": 3}]}, ["rows[0].guesser", "spec string"]),
-    ({"game": "mastermind", "rows": [{"guesser": "lowest"}, {"guesser": "lowest", "repeat": 0}]},
-     ["rows[1].repeat", ">= 1"]),
-    ({"game": "mastermind", "rows": [{"guesser": "lowest", "seed": "s"}]}, ["rows[0].seed"]),
-    ({"game": "mastermind", "rows": [{"guesser": "lowest", "published": 5}]}, ["rows[0].published", "a table"]),
-    ({"game": "mastermind", "rows": [{"guesser": "lowest", "published": {"mean": "abc"}}]},
-     ["rows[0].published.mean", "'abc'", "7.32-7.38"]),
-    ({"game": "mastermind", "rows": [{"guesser": "lowest", "published": {"mean": True}}]},
-     ["rows[0].published.mean", "True"]),
-    ({"game": "mastermind", "rows": [{"guesser": "lowest", "published": {"median": 5}}]},
-     ["rows[0].published", "'median'", "total, mean, max"]),
-    ({"game": "mastermind", "rows": [{"guesser": "lowest", "tolerance": {"mean": "0.1-0.2"}}]},
-     ["rows[0].tolerance.mean", "a number"]),
-    ({"game": "mastermind", "guesser": "lowest", "chooser": "adversary"}, ["'adversary'", "uniform"]),
-])
+
+@pytest.mark.parametrize(
+    "data, needles",
+    [
+        ({"gmae": "x", "game": "mastermind", "guesser": "lowest"}, ["unknown key 'gmae'", "valid keys:", "guessers"]),
+        ({"seed": -1, "game": "mastermind", "guesser": "lowest"}, ["seed", ">= 0", "-1"]),
+        ({"seed": True, "game": "mastermind", "guesser": "lowest"}, ["seed", "True"]),
+        ({"seed": 1.5, "game": "mastermind", "guesser": "lowest"}, ["seed", "1.5"]),
+        ({"repeat": "x", "game": "mastermind", "guesser": "lowest"}, ["repeat", ">= 1", "'x'"]),
+        ({"repeat": 0, "game": "mastermind", "guesser": "lowest"}, ["repeat", ">= 1"]),
+        ({"games": [], "guesser": "lowest"}, ["games", "is empty"]),
+        ({"games": [3], "guesser": "lowest"}, ["games[0]", "spec string"]),
+        ({"game": "mastermind", "guessers": ["lowest", {"spec": "knuth", "lbl": "K"}]}, ["guessers[1]", "'lbl'"]),
+        ({"game": "mastermind", "guessers": [{"label": "K"}]}, ["guessers[0]", "spec string"]),
+        ({"game": "mastermind", "rows": 3}, ["rows must be an array of tables"]),
+        ({"game": "mastermind", "rows": [{"guesser": "lowest", "publishd": {}}]}, ["rows[0]", "'publishd'"]),
+        ({"game": "mastermind", "rows": [{"guesser": 3}]}, ["rows[0].guesser", "spec string"]),
+        (
+            {"game": "mastermind", "rows": [{"guesser": "lowest"}, {"guesser": "lowest", "repeat": 0}]},
+            ["rows[1].repeat", ">= 1"],
+        ),
+        ({"game": "mastermind", "rows": [{"guesser": "lowest", "seed": "s"}]}, ["rows[0].seed"]),
+        ({"game": "mastermind", "rows": [{"guesser": "lowest", "published": 5}]}, ["rows[0].published", "a table"]),
+        (
+            {"game": "mastermind", "rows": [{"guesser": "lowest", "published": {"mean": "abc"}}]},
+            ["rows[0].published.mean", "'abc'", "7.32-7.38"],
+        ),
+        (
+            {"game": "mastermind", "rows": [{"guesser": "lowest", "published": {"mean": True}}]},
+            ["rows[0].published.mean", "True"],
+        ),
+        (
+            {"game": "mastermind", "rows": [{"guesser": "lowest", "published": {"median": 5}}]},
+            ["rows[0].published", "'median'", "total, mean, max"],
+        ),
+        (
+            {"game": "mastermind", "rows": [{"guesser": "lowest", "tolerance": {"mean": "0.1-0.2"}}]},
+            ["rows[0].tolerance.mean", "a number"],
+        ),
+        ({"game": "mastermind", "guesser": "lowest", "chooser": "adversary"}, ["'adversary'", "uniform"]),
+    ],
+)
 def test_errors_name_the_key(data, needles):
     message = error(data)
     assert message.startswith("cfg.toml: ")
@@ -161,8 +212,14 @@ def test_errors_name_the_key(data, needles):
 
 
 def test_published_ranges_are_accepted():
-    config = parse_config({"game": "mastermind", "rows": [
-        {"guesser": "random", "published": {"mean": "7.32-7.38", "max": "16 – 18", "total": "9,400-9,600"}}]})
+    config = parse_config(
+        {
+            "game": "mastermind",
+            "rows": [
+                {"guesser": "random", "published": {"mean": "7.32-7.38", "max": "16 – 18", "total": "9,400-9,600"}}
+            ],
+        }
+    )
     assert config.cells[0].published == {"mean": "7.32-7.38", "max": "16 – 18", "total": "9,400-9,600"}
 
 
@@ -172,59 +229,70 @@ def test_malformed_range_is_an_arena_error():
 
 # --- ranges and agrees() -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, expected", [
-    ("7.32-7.38", (7.32, 7.38)),
-    (" 7.32 - 7.38 ", (7.32, 7.38)),
-    ("16–18", (16.0, 18.0)),
-    ("9,400-9,600", (9400.0, 9600.0)),
-    ("abc", None),
-    ("7.32", None),
-    ("-7", None),
-    ("7.32-", None),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("7.32-7.38", (7.32, 7.38)),
+        (" 7.32 - 7.38 ", (7.32, 7.38)),
+        ("16–18", (16.0, 18.0)),
+        ("9,400-9,600", (9400.0, 9600.0)),
+        ("abc", None),
+        ("7.32", None),
+        ("-7", None),
+        ("7.32-", None),
+    ],
+)
 def test_range(text, expected):
     assert _range(text) == expected
 
 
-@pytest.mark.parametrize("ours, published, tolerance, expected", [
-    (5801, 5801, 0, True),
-    (5801, 5800, 0, False),
-    (5801.0, 5800, 1, True),
-    (4.47608, 4.48, 0.005, True),
-    (4.47608, 4.47, 0.005, False),
-    (4.485, 4.48, 0.005, True),  # the boundary, despite float rounding
-    (4.4751, 4.48, 0.005, True),
-    (4.4749, 4.48, 0.005, False),
-    (7.35, "7.32-7.38", 0, True),
-    (7.32, "7.32-7.38", 0, True),  # ranges are inclusive
-    (7.38, "7.32-7.38", 0, True),
-    (7.39, "7.32-7.38", 0, False),
-    (7.31, "7.32-7.38", 0, False),
-    (7.39, "7.32-7.38", 0.02, True),
-    (19, "16-18", 3, True),
-    (21, "16-18", 3, True),
-    (22, "16-18", 3, False),
-    (13, "16-18", 3, True),
-    (12, "16-18", 3, False),
-    (9500, "9,400-9,600", 0, True),
-])
+@pytest.mark.parametrize(
+    "ours, published, tolerance, expected",
+    [
+        (5801, 5801, 0, True),
+        (5801, 5800, 0, False),
+        (5801.0, 5800, 1, True),
+        (4.47608, 4.48, 0.005, True),
+        (4.47608, 4.47, 0.005, False),
+        (4.485, 4.48, 0.005, True),  # the boundary, despite float rounding
+        (4.4751, 4.48, 0.005, True),
+        (4.4749, 4.48, 0.005, False),
+        (7.35, "7.32-7.38", 0, True),
+        (7.32, "7.32-7.38", 0, True),  # ranges are inclusive
+        (7.38, "7.32-7.38", 0, True),
+        (7.39, "7.32-7.38", 0, False),
+        (7.31, "7.32-7.38", 0, False),
+        (7.39, "7.32-7.38", 0.02, True),
+        (19, "16-18", 3, True),
+        (21, "16-18", 3, True),
+        (22, "16-18", 3, False),
+        (13, "16-18", 3, True),
+        (12, "16-18", 3, False),
+        (9500, "9,400-9,600", 0, True),
+    ],
+)
 def test_agrees(ours, published, tolerance, expected):
     assert agrees(ours, published, tolerance) is expected
 
 
 # --- run_cell uses the default tolerances ------------------------------------------------------
 
-@pytest.mark.parametrize("published, tolerance, expected", [
-    ({}, {}, None),
-    ({"total": 24, "max": 4}, {}, True),
-    ({"total": 23}, {}, False),
-    ({"total": 23}, {"total": 1}, True),
-    ({"mean": 2.67}, {}, True),   # 24/9 = 2.6667, within the default 0.005
-    ({"mean": 2.66}, {}, False),
-    ({"mean": 2.66}, {"mean": 0.01}, True),
-    ({"mean": "2.6-2.7", "total": "20-30"}, {}, True),
-    ({"total": 24, "mean": 2.5}, {}, False),  # every figure must agree
-])
+
+@pytest.mark.parametrize(
+    "published, tolerance, expected",
+    [
+        ({}, {}, None),
+        ({"total": 24, "max": 4}, {}, True),
+        ({"total": 23}, {}, False),
+        ({"total": 23}, {"total": 1}, True),
+        ({"mean": 2.67}, {}, True),  # 24/9 = 2.6667, within the default 0.005
+        ({"mean": 2.66}, {}, False),
+        ({"mean": 2.66}, {"mean": 0.01}, True),
+        ({"mean": "2.6-2.7", "total": "20-30"}, {}, True),
+        ({"total": 24, "mean": 2.5}, {}, False),  # every figure must agree
+    ],
+)
 def test_run_cell_verdicts(published, tolerance, expected):
     result = run_cell(Cell("lowest", SMALL, "lowest", published=published, tolerance=tolerance))
     assert result.ours["total"] == 24 and result.ours["max"] == 4

@@ -27,13 +27,13 @@ def config(tmp_path, text: str, name: str = "c.toml") -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("seed", ["99999999999999999999999", str(2 ** 63)])
+@pytest.mark.parametrize("seed", ["99999999999999999999999", str(2**63)])
 @pytest.mark.parametrize("out", [True, False])
 def test_a_seed_past_the_store_is_one_line(capsys, tmp_path, seed, out):
     path = config(tmp_path, f'seed = {seed}\ngames = ["{SPEC}"]\nguessers = ["lowest"]\n')
     rc, _, err = run(capsys, "run", path, *(["--out", tmp_path / "out"] if out else []))
     one_line(rc, err, "seed", "2^63-1")
-    ok = config(tmp_path, f'seed = {2 ** 63 - 1}\ngames = ["{SPEC}"]\nguessers = ["lowest"]\n', "ok.toml")
+    ok = config(tmp_path, f'seed = {2**63 - 1}\ngames = ["{SPEC}"]\nguessers = ["lowest"]\n', "ok.toml")
     assert run(capsys, "run", ok, "--out", tmp_path / "ok", "--no-plots")[0] == 0
 
 
@@ -89,7 +89,10 @@ def test_config_agents_that_can_never_play_are_refused_before_any_work(capsys, t
     role, needle = NEVER[agent]
     game = "hangman:length=3,first=20" if agent == '"lookahead"' else SPEC
     other = "guessers" if role == "choosers" else "choosers"
-    path = config(tmp_path, f'games = ["{game}"]\n{role} = [{agent}]\n{other} = ["{"uniform" if other == "choosers" else "lowest"}"]\n')
+    path = config(
+        tmp_path,
+        f'games = ["{game}"]\n{role} = [{agent}]\n{other} = ["{"uniform" if other == "choosers" else "lowest"}"]\n',
+    )
     rc, out, err = run(capsys, "run", path, "--out", tmp_path / "out")
     one_line(rc, err, needle)
     assert not (tmp_path / "out" / "results.sqlite").exists()  # refused before any work
@@ -107,8 +110,13 @@ def test_an_agent_s_print_stays_off_stdout_under_json(capsys):
 def test_a_tournament_s_json_is_clean_whatever_its_agents_print(tmp_path, workers):
     path = config(tmp_path, f'games = ["{SPEC}"]\nguessers = ["rogue_agents:Chatty", "lowest"]\n')
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), str(TESTS.parent)])}
-    done = subprocess.run([sys.executable, "-m", "arena.cli", "run", path, "--json", "--allow-import",
-                           "--workers", workers], capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "run", path, "--json", "--allow-import", "--workers", workers],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     json.loads(done.stdout)
     assert "chatty:" in done.stderr

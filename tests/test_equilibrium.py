@@ -37,11 +37,21 @@ from arena.equilibrium.payoff import PayoffMatrix
 from arena.equilibrium.symmetry import no_symmetry
 from arena.evaluate import evaluate
 
-TINY = ["mastermind:pegs=2,colors=2", "mastermind:pegs=3,colors=2", "mastermind:pegs=2,colors=3",
-        "jotto:first=5", "jotto:first=6", "jotto:first=7", "jotto:first=8"]
+TINY = [
+    "mastermind:pegs=2,colors=2",
+    "mastermind:pegs=3,colors=2",
+    "mastermind:pegs=2,colors=3",
+    "jotto:first=5",
+    "jotto:first=6",
+    "jotto:first=7",
+    "jotto:first=8",
+]
 EXACT = {  # the values these tests establish, by full enumeration, linprog and nashpy together
-    "mastermind:pegs=2,colors=2": Fraction(2), "mastermind:pegs=3,colors=2": Fraction(23, 10),
-    "mastermind:pegs=2,colors=3": Fraction(29, 12), "jotto:first=8": Fraction(41, 19)}
+    "mastermind:pegs=2,colors=2": Fraction(2),
+    "mastermind:pegs=3,colors=2": Fraction(23, 10),
+    "mastermind:pegs=2,colors=3": Fraction(29, 12),
+    "jotto:first=8": Fraction(41, 19),
+}
 
 
 # --- matrix games -------------------------------------------------------------------------------
@@ -82,8 +92,11 @@ def test_a_degenerate_game_is_reported_and_still_solved():
     assert check.value == pytest.approx(solve_matrix_game(B).value)
 
 
-matrices = st.integers(1, 6).flatmap(lambda m: st.integers(1, 6).flatmap(
-    lambda n: st.lists(st.integers(-4, 4), min_size=m * n, max_size=m * n).map(lambda v: np.array(v).reshape(m, n))))
+matrices = st.integers(1, 6).flatmap(
+    lambda m: st.integers(1, 6).flatmap(
+        lambda n: st.lists(st.integers(-4, 4), min_size=m * n, max_size=m * n).map(lambda v: np.array(v).reshape(m, n))
+    )
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -102,8 +115,10 @@ def test_matrix_game_invariants(A):
 
 
 # --- trees ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("spec, trees", [("mastermind:pegs=2,colors=2", 8), ("mastermind:pegs=3,colors=2", 1776),
-                                         ("mastermind:pegs=2,colors=3", 26760)])
+@pytest.mark.parametrize(
+    "spec, trees",
+    [("mastermind:pegs=2,colors=2", 8), ("mastermind:pegs=3,colors=2", 1776), ("mastermind:pegs=2,colors=3", 26760)],
+)
 def test_tree_counts_of_the_issue(spec, trees):
     game = make_game(spec)
     assert count_trees(game) == trees
@@ -144,8 +159,10 @@ def test_tiny_games_against_every_tree(spec):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from(["mastermind:pegs=2,colors=3", "jotto:first=8", "mastermind:pegs=3,colors=2"]),
-       st.lists(st.integers(0, 5), min_size=9, max_size=9))
+@given(
+    st.sampled_from(["mastermind:pegs=2,colors=3", "jotto:first=8", "mastermind:pegs=3,colors=2"]),
+    st.lists(st.integers(0, 5), min_size=9, max_size=9),
+)
 def test_best_response_is_the_best_listed_tree(spec, raw):
     game = make_game(spec)
     n = len(game.secrets)
@@ -203,17 +220,25 @@ def test_command_json_and_text(capsys):
     assert sum(data["chooser"].values()) == pytest.approx(1) and "double oracle" in data["method"]
     rc, out, _ = run(capsys, "equilibrium", "jotto:first=6", "--method", "enumerate", "--check")
     assert rc == 0 and "value = " in out and "nashpy check" in out and "agrees" in out
-    rc, out, _ = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--guessers",
-                     "knuth,entropy:pool=consistent,tiebreak=first,lowest")
+    rc, out, _ = run(
+        capsys,
+        "equilibrium",
+        "mastermind:pegs=2,colors=3",
+        "--guessers",
+        "knuth,entropy:pool=consistent,tiebreak=first,lowest",
+    )
     assert rc == 0 and "restricted to 3 named guessers" in out
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["mastermind:pegs=2,colors=3", "--guessers", "knut"], "unknown guesser 'knut'"),
-    (["mastermind:pegs=3,colors=3", "--method", "enumerate", "--all-trees"], "guesser trees"),
-    (["mastermind:pegs=2,colors=3", "--time-limit", "0"], "--time-limit"),
-    (["mastermind:pegs=2,colors=3", "--guessers", ","], "at least one guesser"),
-])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["mastermind:pegs=2,colors=3", "--guessers", "knut"], "unknown guesser 'knut'"),
+        (["mastermind:pegs=3,colors=3", "--method", "enumerate", "--all-trees"], "guesser trees"),
+        (["mastermind:pegs=2,colors=3", "--time-limit", "0"], "--time-limit"),
+        (["mastermind:pegs=2,colors=3", "--guessers", ","], "at least one guesser"),
+    ],
+)
 def test_command_mistakes(capsys, argv, needle):
     rc, _, err = run(capsys, "equilibrium", *argv)
     assert rc == 2 and needle in err and "Traceback" not in err and err.count("\n") == 1

@@ -21,7 +21,7 @@ SPEC = "mastermind:pegs=2,colors=3"
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(0, 2 ** 44), min_size=9, max_size=9).filter(any))
+@given(st.lists(st.integers(0, 2**44), min_size=9, max_size=9).filter(any))
 def test_integer_weights_give_the_exact_integer_total(weights):
     """Below the 2^53 guard the float total is the Python-int total of the tree's costs."""
     game = make_game(SPEC)
@@ -31,10 +31,10 @@ def test_integer_weights_give_the_exact_integer_total(weights):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(0, 2 ** 60), min_size=9, max_size=9))
+@given(st.lists(st.integers(0, 2**60), min_size=9, max_size=9))
 def test_integer_weights_past_the_guard_are_refused_never_rounded(weights):
     game = make_game(SPEC)
-    if not any(weights) or sum(weights) * (len(game.secrets) + 1) > 2 ** 53:
+    if not any(weights) or sum(weights) * (len(game.secrets) + 1) > 2**53:
         with pytest.raises(ArenaError, match="2\\^53|positive weight"):
             optimal_tree(game, weights=weights)
     else:
@@ -45,7 +45,7 @@ def test_integer_weights_past_the_guard_are_refused_never_rounded(weights):
 FILES = {
     "big.json": ('{"11": 12345678901234567890123}', "an integer above 2^53"),
     "big.txt": ("11 12345678901234567890123\n", "an integer above 2^53"),
-    "sum.json": (json.dumps({"11": 2 ** 52, "12": 2 ** 52}), "would pass 2^53"),
+    "sum.json": (json.dumps({"11": 2**52, "12": 2**52}), "would pass 2^53"),
     "overflow.json": ('{"11": 1e308, "12": 1e308}', "too big"),
     "zero.json": ('{"11": 0, "12": 0}', "every weight is 0"),
     "empty.json": ("{}", "every weight is 0"),
@@ -61,10 +61,12 @@ def test_bad_weights_are_refused_everywhere(capsys, tmp_path, monkeypatch, name,
     monkeypatch.chdir(tmp_path)
     text, needle = FILES[name]
     (tmp_path / name).write_text(text)
-    argv = {"optimal": ["optimal", SPEC, "--weights", name],
-            "workers": ["optimal", SPEC, "--weights", name, "--workers", "1"],
-            "chooser": ["evaluate", SPEC, "knuth", "--chooser", f"weighted:file={name}"],
-            "agent": ["evaluate", SPEC, f"optimal:weights={name}"]}[how]
+    argv = {
+        "optimal": ["optimal", SPEC, "--weights", name],
+        "workers": ["optimal", SPEC, "--weights", name, "--workers", "1"],
+        "chooser": ["evaluate", SPEC, "knuth", "--chooser", f"weighted:file={name}"],
+        "agent": ["evaluate", SPEC, f"optimal:weights={name}"],
+    }[how]
     rc, out, err = run(capsys, *argv)
     one_line(rc, err, name, needle)
 
@@ -77,7 +79,7 @@ def test_a_secret_named_as_written_and_as_normalised_is_named_twice(capsys, tmp_
     one_line(rc, err, "named twice")
 
 
-@pytest.mark.parametrize("weights", [[0] * 9, [float("inf")] + [1] * 8, [1e308] * 9, [2 ** 60] + [0] * 8])
+@pytest.mark.parametrize("weights", [[0] * 9, [float("inf")] + [1] * 8, [1e308] * 9, [2**60] + [0] * 8])
 def test_the_python_api_refuses_them_too(weights):
     with pytest.raises(ArenaError):
         optimal_tree(make_game(SPEC), weights=weights)

@@ -59,8 +59,11 @@ labels = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(1, 4), st.integers(1, 4), st.data())
 def test_any_game_round_trips_through_both_formats(m, n, data):
-    values = data.draw(st.lists(st.lists(st.fractions(-1000, 1000, max_denominator=50),
-                                         min_size=n, max_size=n), min_size=m, max_size=m))
+    values = data.draw(
+        st.lists(
+            st.lists(st.fractions(-1000, 1000, max_denominator=50), min_size=n, max_size=n), min_size=m, max_size=m
+        )
+    )
     rows = tuple(data.draw(st.lists(labels, min_size=m, max_size=m, unique=True)))
     columns = tuple(data.draw(st.lists(labels, min_size=n, max_size=n, unique=True)))
     exact = tuple(tuple(row) for row in values)
@@ -79,21 +82,25 @@ def test_gambits_payoff_version_is_read_too():
     assert game.payoff.tolist() == [[1, -1], [-1, 1]] and game.value() == pytest.approx(0, abs=1e-9)
 
 
-@pytest.mark.parametrize("text, needle", [
-    ('NFG 1 R "x" { "a" "b" "c" } { 1 1 1 }\n1 1 1', "3 players"),
-    ('NFG 1 R "x" { "a" "b" } { 1 2 }\n1 1 2 -2', "not a zero-sum game"),
-    ('EFG 2 R "x" { "a" "b" }', "not a Gambit .nfg file"),
-    ('NFG 1 R "x" { "a" "b" } { 1 1 }\n1 x', "not a number"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ('NFG 1 R "x" { "a" "b" "c" } { 1 1 1 }\n1 1 1', "3 players"),
+        ('NFG 1 R "x" { "a" "b" } { 1 2 }\n1 1 2 -2', "not a zero-sum game"),
+        ('EFG 2 R "x" { "a" "b" }', "not a Gambit .nfg file"),
+        ('NFG 1 R "x" { "a" "b" } { 1 1 }\n1 x', "not a number"),
+    ],
+)
 def test_files_that_are_not_matrix_games_are_one_line(text, needle):
     with pytest.raises(ArenaError, match=needle):
         from_nfg(text)
 
 
 def test_a_meta_game_is_the_grid_of_means():
-    cells = {(c, g): Result(Cell(g, "mastermind", g, c), {"mean": m, "max": 5}, 0.0, None)
-             for (c, g), m in {("uniform", "a"): 4.0, ("uniform", "b"): 5.0, ("evil", "a"): 6.0,
-                               ("evil", "b"): 5.5}.items()}
+    cells = {
+        (c, g): Result(Cell(g, "mastermind", g, c), {"mean": m, "max": 5}, 0.0, None)
+        for (c, g), m in {("uniform", "a"): 4.0, ("uniform", "b"): 5.0, ("evil", "a"): 6.0, ("evil", "b"): 5.5}.items()
+    }
     game = meta_game("mastermind", ["uniform", "evil"], ["a", "b"], cells)
     assert game.rows == ("uniform", "evil") and game.payoff.tolist() == [[4.0, 5.0], [6.0, 5.5]]
     assert game.value() == pytest.approx(5.5)
@@ -118,8 +125,10 @@ def test_reading_a_file_that_is_not_a_game_is_one_line(tmp_path):
         read_matrix_game(tmp_path / "bad.csv")
 
 
-@pytest.mark.skipif(importlib.util.find_spec("pygambit") is None,
-                    reason="pygambit is not installed (pip install -e '.[gambit]'; it compiles Gambit from source)")
+@pytest.mark.skipif(
+    importlib.util.find_spec("pygambit") is None,
+    reason="pygambit is not installed (pip install -e '.[gambit]'; it compiles Gambit from source)",
+)
 def test_pygambit_solves_the_exported_game_to_the_same_value(jotto_eq, tmp_path):
     import pygambit
 

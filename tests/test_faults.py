@@ -26,8 +26,9 @@ BAD = ['"rogue_agents:Raise"', '"rogue_agents:Hang"', '"rogue_agents:Suicide"']
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PLUGINS), str(Path(__file__).parents[1])])}
-    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, env=env,
-                          cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
+    )
 
 
 def rows(path: Path) -> dict[tuple[str, str], dict]:
@@ -42,13 +43,27 @@ def test_faulty_agents_fail_only_their_cells(tmp_path, workers):
     faulty_config.write_text(GRID.format(guessers=", ".join(GOOD[:2] + BAD + GOOD[2:])))
     clean = arena("run", str(clean_config), "--out", str(tmp_path / "clean"), cwd=tmp_path)
     assert clean.returncode == 0, clean.stderr
-    faulty = arena("run", str(faulty_config), "--out", str(tmp_path / "faulty"), "--workers", workers,
-                   "--task-timeout", "5", "--allow-import", cwd=tmp_path)
+    faulty = arena(
+        "run",
+        str(faulty_config),
+        "--out",
+        str(tmp_path / "faulty"),
+        "--workers",
+        workers,
+        "--task-timeout",
+        "5",
+        "--allow-import",
+        cwd=tmp_path,
+    )
     assert faulty.returncode == 0, faulty.stderr
     assert "Traceback" not in faulty.stderr
     out = tmp_path / "faulty"
-    for name in ["results.csv", "summary.txt", "heatmap-mastermind-pegs-3-colors-3.png",
-                 "histograms-mastermind-pegs-3-colors-3.png"]:
+    for name in [
+        "results.csv",
+        "summary.txt",
+        "heatmap-mastermind-pegs-3-colors-3.png",
+        "histograms-mastermind-pegs-3-colors-3.png",
+    ]:
         assert (out / name).is_file(), f"{name} not written"
     got, want = rows(out / "results.csv"), rows(tmp_path / "clean" / "results.csv")
     assert len(got) == 12

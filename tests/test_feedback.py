@@ -24,8 +24,15 @@ def jotto_reply(guess: str, secret: str, repeats: bool = False) -> int:
     return len(set(guess) & set(secret))
 
 
-@pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=3", "mastermind:pegs=3,colors=4",
-                                  "mastermind:pegs=3,colors=5,repeats=false", "mastermind:pegs=4,colors=3"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mastermind:pegs=2,colors=3",
+        "mastermind:pegs=3,colors=4",
+        "mastermind:pegs=3,colors=5,repeats=false",
+        "mastermind:pegs=4,colors=3",
+    ],
+)
 def test_mastermind_table_matches_the_rules(spec):
     game = make_game(spec)
     for g, s in itertools.product(range(len(game.guesses)), range(len(game.secrets))):
@@ -73,7 +80,9 @@ def test_208_codes_after_1122_one_black_one_white(mastermind):
     assert mastermind.parse_reply("RW") == mastermind.parse_reply("1,1,2") == mastermind.parse_reply("1,1")
 
 
-@pytest.mark.parametrize("spec", ["jotto:first=300", "mastermind:pegs=3,colors=5", "mastermind:pegs=4,colors=6,repeats=false"])
+@pytest.mark.parametrize(
+    "spec", ["jotto:first=300", "mastermind:pegs=3,colors=5", "mastermind:pegs=4,colors=6,repeats=false"]
+)
 def test_symmetric_games_have_symmetric_tables(spec):
     game = make_game(spec)
     assert np.array_equal(game.table, game.table.T)
@@ -93,11 +102,19 @@ def test_alphabet_labels():
     assert game.secrets[0] == "RRRR" and game.guess_index("rygb") == game.guess_index("RYGB")
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("mastermind:pegs=0", "positive"), ("mastermind:colors=3,pegs=4,repeats=false", "at least pegs"),
-    ("mastermind:pegs=9,colors=9", "over the memory limit"), ("mastermind:alphabet=AB", "distinct symbols"),
-    ("jotto:length=4", "words=web2"), ("jotto:words=/no/such/file", "neither a shipped list"),
-    ("jotto:first=-1", "first"), ("chess", "games: jotto, mastermind, hangman, wordle")])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("mastermind:pegs=0", "positive"),
+        ("mastermind:colors=3,pegs=4,repeats=false", "at least pegs"),
+        ("mastermind:pegs=9,colors=9", "over the memory limit"),
+        ("mastermind:alphabet=AB", "distinct symbols"),
+        ("jotto:length=4", "words=web2"),
+        ("jotto:words=/no/such/file", "neither a shipped list"),
+        ("jotto:first=-1", "first"),
+        ("chess", "games: jotto, mastermind, hangman, wordle"),
+    ],
+)
 def test_bad_game_specs_say_what_is_wrong(spec, words):
     with pytest.raises(ArenaError, match=words):
         make_game(spec)

@@ -28,10 +28,49 @@ SPEC = "mastermind:pegs=2,colors=3"
 
 #: Values of every kind a caller may pass by mistake.
 JUNK = st.one_of(
-    st.sampled_from([None, True, False, -1, 0, 1, 10 ** 30, -(10 ** 30), 2.5, math.nan, math.inf, -math.inf, "", " ",
-                     "x", "3", "knuth", "１", [], [0], [-1], [99], [0.5], [[0]], {}, {"a": 1}, (0,), (0, -1), b"x",
-                     object(), np.int64(-1), np.int64(3), np.array([[0]]), np.array([0.5]), np.array([], dtype=int)]),
-    st.integers(), st.floats(), st.text(max_size=5), st.lists(st.integers(-5, 20), max_size=4),
+    st.sampled_from(
+        [
+            None,
+            True,
+            False,
+            -1,
+            0,
+            1,
+            10**30,
+            -(10**30),
+            2.5,
+            math.nan,
+            math.inf,
+            -math.inf,
+            "",
+            " ",
+            "x",
+            "3",
+            "knuth",
+            "１",
+            [],
+            [0],
+            [-1],
+            [99],
+            [0.5],
+            [[0]],
+            {},
+            {"a": 1},
+            (0,),
+            (0, -1),
+            b"x",
+            object(),
+            np.int64(-1),
+            np.int64(3),
+            np.array([[0]]),
+            np.array([0.5]),
+            np.array([], dtype=int),
+        ]
+    ),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=5),
+    st.lists(st.integers(-5, 20), max_size=4),
 )
 
 #: entry -> (argument name, call with that argument set to the value)
@@ -79,8 +118,12 @@ def game():
 @given(value=JUNK)
 def test_bad_arguments_are_refused_at_the_door(game, entry, value):
     name, call = ENTRIES[entry]
-    if entry == "evaluate.repeat" and isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
-            and value > 50:
+    if (
+        entry == "evaluate.repeat"
+        and isinstance(value, (int, np.integer))
+        and not isinstance(value, bool)
+        and value > 50
+    ):
         API_COUNTS[entry, "valid, too long to run"] += 1  # a million repetitions are asked for, and played
         return
     try:
@@ -100,13 +143,16 @@ def test_bad_arguments_are_refused_at_the_door(game, entry, value):
 def test_the_issue_s_reproductions(game):
     """Each raised from inside before: AttributeError 'deterministic', a string read as letters,
     the last guess used for -1, strikes=(0,) accepted."""
-    for call, words in [(lambda: game.evaluate(None), "guesser"), (lambda: evaluate(game, "knuth"), "guesser"),
-                        (lambda: game.evaluate("random", repeat="3"), "repeat"),
-                        (lambda: game.evaluate("random", seed="x"), "seed"),
-                        (lambda: game.guess_index(12), "guess_index"),
-                        (lambda: game.equilibrium(guessers="knuth"), "guessers"),
-                        (lambda: game.partition(-1, game.all_secrets), "guess"),
-                        (lambda: make_game("hangman:length=3,first=10").evaluate("lowest", strikes=(0,)), "strikes")]:
+    for call, words in [
+        (lambda: game.evaluate(None), "guesser"),
+        (lambda: evaluate(game, "knuth"), "guesser"),
+        (lambda: game.evaluate("random", repeat="3"), "repeat"),
+        (lambda: game.evaluate("random", seed="x"), "seed"),
+        (lambda: game.guess_index(12), "guess_index"),
+        (lambda: game.equilibrium(guessers="knuth"), "guessers"),
+        (lambda: game.partition(-1, game.all_secrets), "guess"),
+        (lambda: make_game("hangman:length=3,first=10").evaluate("lowest", strikes=(0,)), "strikes"),
+    ]:
         with pytest.raises(ArenaError, match=words):
             call()
 

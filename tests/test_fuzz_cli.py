@@ -26,19 +26,79 @@ EXAMPLES = int(os.environ.get("ARENA_FUZZ_EXAMPLES", "1"))  # a multiplier for l
 FUZZ = settings(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 #: Instances small enough that any guesser finishes at once.
-SMALL_GAMES = ["mastermind:pegs=2,colors=3", "mastermind:pegs=3,colors=3", "jotto:first=25",
-               "hangman:length=4,first=30", "mastermind:pegs=3,colors=5,repeats=false"]
+SMALL_GAMES = [
+    "mastermind:pegs=2,colors=3",
+    "mastermind:pegs=3,colors=3",
+    "jotto:first=25",
+    "hangman:length=4,first=30",
+    "mastermind:pegs=3,colors=5,repeats=false",
+]
 GAME_NAMES = ["mastermind", "jotto", "hangman", "chess", "Mastermind", "", " ", "jotto:", "mastermind::"]
-GAME_KEYS = ["pegs", "colors", "repeats", "alphabet", "words", "length", "first", "strikes", "other", "seed",
-             "", "pegs ", "Pegs"]
-GUESSERS = ["knuth", "lowest", "random", "entropy", "minimax:pool=all", "most-parts", "expected",
-            "random:seed=3", "entropy:small=-1", "minimax:pool=xyz", "fewest-misses", "tree:file=/nonexistent.json",
-            "nosuch", "", "knuth:", "knuth:foo=1", "lowest:openers=zzzz", "os.path:join", ".rel:Thing", "evil"]
+GAME_KEYS = [
+    "pegs",
+    "colors",
+    "repeats",
+    "alphabet",
+    "words",
+    "length",
+    "first",
+    "strikes",
+    "other",
+    "seed",
+    "",
+    "pegs ",
+    "Pegs",
+]
+GUESSERS = [
+    "knuth",
+    "lowest",
+    "random",
+    "entropy",
+    "minimax:pool=all",
+    "most-parts",
+    "expected",
+    "random:seed=3",
+    "entropy:small=-1",
+    "minimax:pool=xyz",
+    "fewest-misses",
+    "tree:file=/nonexistent.json",
+    "nosuch",
+    "",
+    "knuth:",
+    "knuth:foo=1",
+    "lowest:openers=zzzz",
+    "os.path:join",
+    ".rel:Thing",
+    "evil",
+]
 CHOOSERS = ["uniform", "evil", "minimax", "spoiler", "fixed:secret=123", "weighted", "nosuch", "knuth", ""]
-VALUES = st.one_of(st.integers(-3, 40).map(str), st.sampled_from(["10000000", "-99999999999", "1e3", "0x10",
-                                                                  "true", "false", "", "abc", "sgb", "web2",
-                                                                  "skip", "reveal", "refuse", "RYGBOP", "é",
-                                                                  "/", "/dev/null", "a,b", "=", "%"]))
+VALUES = st.one_of(
+    st.integers(-3, 40).map(str),
+    st.sampled_from(
+        [
+            "10000000",
+            "-99999999999",
+            "1e3",
+            "0x10",
+            "true",
+            "false",
+            "",
+            "abc",
+            "sgb",
+            "web2",
+            "skip",
+            "reveal",
+            "refuse",
+            "RYGBOP",
+            "é",
+            "/",
+            "/dev/null",
+            "a,b",
+            "=",
+            "%",
+        ]
+    ),
+)
 
 
 @contextlib.contextmanager
@@ -77,14 +137,22 @@ def run_cli(argv: list[str], stdin: str = "", kind: str = "cli") -> int:
     return status
 
 
-GAME_PARAMS = {"mastermind": ["pegs", "colors", "repeats", "alphabet"],
-               "jotto": ["words", "length", "repeats", "first"],
-               "hangman": ["words", "length", "strikes", "other", "first"]}
-GOOD_VALUES = {"pegs": st.integers(1, 6).map(str), "colors": st.integers(1, 9).map(str),
-               "repeats": st.sampled_from(["true", "false"]), "alphabet": st.sampled_from(["RYGBOP", "ab", "xyzxyz"]),
-               "words": st.sampled_from(["sgb", "web2"]), "length": st.integers(1, 9).map(str),
-               "first": st.integers(0, 60).map(str), "strikes": st.integers(1, 9).map(str),
-               "other": st.sampled_from(["skip", "reveal", "refuse"])}
+GAME_PARAMS = {
+    "mastermind": ["pegs", "colors", "repeats", "alphabet"],
+    "jotto": ["words", "length", "repeats", "first"],
+    "hangman": ["words", "length", "strikes", "other", "first"],
+}
+GOOD_VALUES = {
+    "pegs": st.integers(1, 6).map(str),
+    "colors": st.integers(1, 9).map(str),
+    "repeats": st.sampled_from(["true", "false"]),
+    "alphabet": st.sampled_from(["RYGBOP", "ab", "xyzxyz"]),
+    "words": st.sampled_from(["sgb", "web2"]),
+    "length": st.integers(1, 9).map(str),
+    "first": st.integers(0, 60).map(str),
+    "strikes": st.integers(1, 9).map(str),
+    "other": st.sampled_from(["skip", "reveal", "refuse"]),
+}
 
 
 @st.composite
@@ -93,8 +161,11 @@ def game_specs(draw) -> str:
     sometimes unknown names and keys; now and then raw junk."""
     name = draw(st.sampled_from(GAME_NAMES[:3] * 4 + GAME_NAMES[3:]))
     own = GAME_PARAMS.get(name, GAME_KEYS)
-    keys = draw(st.lists(st.one_of(st.sampled_from(own), st.sampled_from(own), st.sampled_from(GAME_KEYS)),
-                         max_size=3, unique=True))
+    keys = draw(
+        st.lists(
+            st.one_of(st.sampled_from(own), st.sampled_from(own), st.sampled_from(GAME_KEYS)), max_size=3, unique=True
+        )
+    )
     pairs = [(k, draw(GOOD_VALUES[k] if k in GOOD_VALUES and draw(st.integers(0, 3)) else VALUES)) for k in keys]
     spec = name + (":" + ",".join(f"{k}={v}" for k, v in pairs) if pairs else "")
     if draw(st.integers(0, 9)) == 0:  # raw junk now and then
@@ -103,8 +174,7 @@ def game_specs(draw) -> str:
 
 
 @settings(FUZZ, max_examples=300 * EXAMPLES)
-@given(spec=game_specs(), command=st.sampled_from(["solve", "rank", "evaluate"]),
-       small=st.booleans())
+@given(spec=game_specs(), command=st.sampled_from(["solve", "rank", "evaluate"]), small=st.booleans())
 def test_game_specs(spec, command, small):
     """Generated game specs: built (or refused) by commands that do little else. `first=` is
     added where a game takes it so that a valid spec stays a quick instance."""
@@ -120,9 +190,13 @@ def test_game_specs(spec, command, small):
 
 
 @settings(FUZZ, max_examples=250 * EXAMPLES)
-@given(game=st.sampled_from(SMALL_GAMES), guesser=st.sampled_from(GUESSERS), chooser=st.sampled_from(CHOOSERS),
-       extra=st.lists(st.sampled_from(["--repeat", "--seed", "--strikes", "--json"]), max_size=2, unique=True),
-       number=st.sampled_from(["0", "-1", "2", "x", "3,0", "1,2"]))
+@given(
+    game=st.sampled_from(SMALL_GAMES),
+    guesser=st.sampled_from(GUESSERS),
+    chooser=st.sampled_from(CHOOSERS),
+    extra=st.lists(st.sampled_from(["--repeat", "--seed", "--strikes", "--json"]), max_size=2, unique=True),
+    number=st.sampled_from(["0", "-1", "2", "x", "3,0", "1,2"]),
+)
 def test_agent_specs(game, guesser, chooser, extra, number):
     """Generated agent specs against small games, with odd option values."""
     argv = ["evaluate", game, guesser, "--chooser", chooser]
@@ -142,8 +216,15 @@ def test_histories(game, data):
 
     g = make_game(game)
     labels = st.sampled_from([g.reply_label(c) for c in g.codes.tolist()])
-    steps = data.draw(st.lists(st.tuples(st.one_of(st.sampled_from(g.guesses[:20]), st.text(max_size=6)),
-                                         st.one_of(labels, labels, REPLY_TEXT)), min_size=1, max_size=3))
+    steps = data.draw(
+        st.lists(
+            st.tuples(
+                st.one_of(st.sampled_from(g.guesses[:20]), st.text(max_size=6)), st.one_of(labels, labels, REPLY_TEXT)
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
     argv = ["solve", game, "--guesser", "lowest"]
     for guess, reply in steps:
         sep = data.draw(st.sampled_from(["=", "=", "=", "=", ":", ""]))
@@ -160,8 +241,11 @@ def test_reply_parsing(game, data):
 
     g = make_game(game)
     label = st.sampled_from([g.reply_label(c) for c in g.codes.tolist()])
-    text = data.draw(st.one_of(REPLY_TEXT, st.text(max_size=12), label.map(lambda t: f" {t} "),
-                               st.tuples(label, REPLY_TEXT).map("".join)))
+    text = data.draw(
+        st.one_of(
+            REPLY_TEXT, st.text(max_size=12), label.map(lambda t: f" {t} "), st.tuples(label, REPLY_TEXT).map("".join)
+        )
+    )
     try:
         code = g.parse_reply(text)
     except ArenaError:
@@ -194,8 +278,11 @@ def test_human_chooser_replies(game, data):
     if g.hit is None:  # Hangman asks for the length first
         answers.insert(0, data.draw(st.sampled_from([str(len(g.secrets[secret])), "", "x", "99"])))
     answers += data.draw(st.lists(REPLY_TEXT, max_size=2))
-    run_cli(["play", game, "--guesser", "lowest", "--chooser", "human"], stdin="\n".join(answers) + "\n",
-            kind="human replies")
+    run_cli(
+        ["play", game, "--guesser", "lowest", "--chooser", "human"],
+        stdin="\n".join(answers) + "\n",
+        kind="human replies",
+    )
 
 
 def truthful(g, secret: int) -> list[str]:
@@ -231,8 +318,12 @@ def toml_value(value) -> str:
     raise TypeError(value)
 
 
-SCALARS = st.one_of(st.integers(-2, 12), st.sampled_from(["", "x", "7.32-7.38", "5%", "9-1"]), st.booleans(),
-                    st.floats(-1, 10, allow_nan=False))
+SCALARS = st.one_of(
+    st.integers(-2, 12),
+    st.sampled_from(["", "x", "7.32-7.38", "5%", "9-1"]),
+    st.booleans(),
+    st.floats(-1, 10, allow_nan=False),
+)
 GOOD_GUESSERS = st.sampled_from(GUESSERS[:8])
 GOOD_CHOOSERS = st.sampled_from(CHOOSERS[:4])
 
@@ -242,20 +333,38 @@ def mostly(good, odd=SCALARS):
     return st.integers(0, 7).flatmap(lambda k: odd if k == 0 else good)
 
 
-TOP = {"title": mostly(st.text(alphabet="abc xyz-é", max_size=8), st.text(max_size=8)), "seed": mostly(st.integers(0, 99)), "repeat": mostly(st.integers(1, 3)),
-       "block": mostly(st.integers(1, 3)), "strikes": mostly(st.integers(1, 9)),
-       "task_timeout": mostly(st.integers(1, 30)), "unknown": SCALARS}
-GRID = {"games": mostly(st.lists(st.sampled_from(SMALL_GAMES[:3]), min_size=1, max_size=2)),
-        "guessers": mostly(st.lists(GOOD_GUESSERS, min_size=1, max_size=3)),
-        "choosers": mostly(st.lists(GOOD_CHOOSERS, min_size=1, max_size=2))}
-ROW = {"label": st.text(max_size=6), "game": mostly(st.sampled_from(SMALL_GAMES)),
-       "guesser": mostly(GOOD_GUESSERS, st.sampled_from(GUESSERS)), "chooser": mostly(GOOD_CHOOSERS, st.sampled_from(CHOOSERS)),
-       "repeat": mostly(st.integers(1, 3)), "seed": mostly(st.integers(0, 9)),
-       "strikes": mostly(st.one_of(st.integers(1, 9), st.lists(st.integers(1, 9), min_size=1, max_size=2))),
-       "published": mostly(st.dictionaries(st.sampled_from(["total", "mean", "max", "lost6", "misses", "bogus"]),
-                                           st.one_of(st.integers(0, 50), st.sampled_from(["2.5-3.5"])), max_size=2)),
-       "tolerance": mostly(st.dictionaries(st.sampled_from(["mean", "total"]), st.sampled_from([0.1, "5%"]), max_size=1)),
-       "note": mostly(st.text(max_size=5))}
+TOP = {
+    "title": mostly(st.text(alphabet="abc xyz-é", max_size=8), st.text(max_size=8)),
+    "seed": mostly(st.integers(0, 99)),
+    "repeat": mostly(st.integers(1, 3)),
+    "block": mostly(st.integers(1, 3)),
+    "strikes": mostly(st.integers(1, 9)),
+    "task_timeout": mostly(st.integers(1, 30)),
+    "unknown": SCALARS,
+}
+GRID = {
+    "games": mostly(st.lists(st.sampled_from(SMALL_GAMES[:3]), min_size=1, max_size=2)),
+    "guessers": mostly(st.lists(GOOD_GUESSERS, min_size=1, max_size=3)),
+    "choosers": mostly(st.lists(GOOD_CHOOSERS, min_size=1, max_size=2)),
+}
+ROW = {
+    "label": st.text(max_size=6),
+    "game": mostly(st.sampled_from(SMALL_GAMES)),
+    "guesser": mostly(GOOD_GUESSERS, st.sampled_from(GUESSERS)),
+    "chooser": mostly(GOOD_CHOOSERS, st.sampled_from(CHOOSERS)),
+    "repeat": mostly(st.integers(1, 3)),
+    "seed": mostly(st.integers(0, 9)),
+    "strikes": mostly(st.one_of(st.integers(1, 9), st.lists(st.integers(1, 9), min_size=1, max_size=2))),
+    "published": mostly(
+        st.dictionaries(
+            st.sampled_from(["total", "mean", "max", "lost6", "misses", "bogus"]),
+            st.one_of(st.integers(0, 50), st.sampled_from(["2.5-3.5"])),
+            max_size=2,
+        )
+    ),
+    "tolerance": mostly(st.dictionaries(st.sampled_from(["mean", "total"]), st.sampled_from([0.1, "5%"]), max_size=1)),
+    "note": mostly(st.text(max_size=5)),
+}
 
 
 @st.composite
@@ -299,8 +408,10 @@ def test_configs(tmp_path_factory, text, latin, out):
 
 
 @settings(FUZZ, max_examples=100 * EXAMPLES)
-@given(data=st.binary(max_size=200), name=st.sampled_from(["results.sqlite", "words.txt", "words.txt.gz",
-                                                            "tree.json", "weights.json"]))
+@given(
+    data=st.binary(max_size=200),
+    name=st.sampled_from(["results.sqlite", "words.txt", "words.txt.gz", "tree.json", "weights.json"]),
+)
 def test_damaged_files(tmp_path_factory, data, name):
     """Garbage where a store, a word list, a tree or a weights file should be."""
     folder = tmp_path_factory.mktemp("damaged")

@@ -17,7 +17,7 @@ from cli_run import one_line, run
 from plugin_package import install_package
 
 PLUGIN = {
-    "pyproject.toml": '''
+    "pyproject.toml": """
         [build-system]
         requires = ["setuptools"]
         build-backend = "setuptools.build_meta"
@@ -29,7 +29,7 @@ PLUGIN = {
         [project.entry-points."arena.games"]
         bits = "bits_game:GAME"
         broken = "bits_game_missing:GAME"
-        ''',
+        """,
     "bits_game.py": '''
         import numpy as np
 
@@ -95,7 +95,7 @@ def test_rank_reads_the_columns_of_129_reply_codes(plugged, capsys):
     header = lines[1].split("replies ", 1)[1].split()
     best = lines[2].split()
     assert best[1] == "127"  # every bit: the reply names the secret
-    row = dict(zip(header, best[-len(header):]))
+    row = dict(zip(header, best[-len(header) :]))
     # guess 127 against secret s replies s (and hit for 127 itself): one secret per reply
     assert row["0"] == row["5"] == row["126"] == row["hit"] == "1"
     assert len(header) == 128  # 0..126 and hit (127 & s == 127 only for the secret 127: the hit)

@@ -32,8 +32,16 @@ def random_weights(n: int, seed: int) -> np.ndarray:
     return w / w.sum()
 
 
-@pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=3", "mastermind:pegs=2,colors=5", "jotto:first=16",
-                                  "mastermind:pegs=3,colors=4", "wordle:first=40"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mastermind:pegs=3,colors=3",
+        "mastermind:pegs=2,colors=5",
+        "jotto:first=16",
+        "mastermind:pegs=3,colors=4",
+        "wordle:first=40",
+    ],
+)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_weighted_candidates_bound_keeps_the_value(monkeypatch, spec, seed):
     game = make_game(spec)
@@ -50,6 +58,7 @@ def test_weighted_candidates_bound_is_a_bound_and_closes_exactly():
     game = make_game("mastermind:pegs=2,colors=4")
     w = random_weights(len(game.secrets), 3) + 0.01
     from arena.optimal.search import Search
+
     search = Search(game, w)
     rng = np.random.default_rng(5)
     for _ in range(40):
@@ -63,8 +72,9 @@ def test_weighted_candidates_bound_is_a_bound_and_closes_exactly():
             assert value <= best + 1e-12
 
 
-@pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=4", "mastermind:pegs=4,colors=3",
-                                  "mastermind:pegs=3,colors=5"])
+@pytest.mark.parametrize(
+    "spec", ["mastermind:pegs=3,colors=4", "mastermind:pegs=4,colors=3", "mastermind:pegs=3,colors=5"]
+)
 def test_weights_constant_on_code_types_search_like_equal_weights(monkeypatch, spec):
     game = make_game(spec)
     symmetry = symmetry_of(game)
@@ -84,13 +94,21 @@ def test_incumbent_keeps_the_optimum():
     w = random_weights(len(game.secrets), 0)
     best = optimal_tree(game, weights=w)
     from agents import make_guesser
+
     for start in (grow_tree(game, make_guesser("lowest")), best):  # a poor tree, the optimum itself
         again = optimal_tree(game, weights=w, incumbent=start)
         assert again.value == pytest.approx(best.value, abs=1e-12) and again.lower_bound == pytest.approx(best.value)
 
 
-@pytest.mark.parametrize("spec, rows", [("mastermind:pegs=3,colors=4", "types"), ("mastermind:pegs=4,colors=3", "types"),
-                                        ("mastermind:pegs=3,colors=3", "secrets"), ("jotto:first=12", "secrets")])
+@pytest.mark.parametrize(
+    "spec, rows",
+    [
+        ("mastermind:pegs=3,colors=4", "types"),
+        ("mastermind:pegs=4,colors=3", "types"),
+        ("mastermind:pegs=3,colors=3", "secrets"),
+        ("jotto:first=12", "secrets"),
+    ],
+)
 def test_double_oracle_speed_ups_keep_the_exact_value(monkeypatch, spec, rows):
     game = make_game(spec)
     fast = double_oracle(game)
@@ -125,6 +143,7 @@ def test_the_script_prints_its_rows_and_checks(capsys):
 
 def test_initial_trees_still_start_from_the_uniform_chooser():
     from agents import make_guesser
+
     game = make_game("mastermind:pegs=3,colors=3")
     eq = double_oracle(game, initial=[grow_tree(game, make_guesser("knuth"))])
     assert eq.exact.value == Fraction(73, 27)
@@ -136,8 +155,13 @@ def bounded(tmp_path_factory):
     """jotto:first=16 bounded as if too big: each best response stopped after a few nodes' time."""
     game = make_game("jotto:first=16")
     from agents import make_guesser
-    eq = certified_bounds(game, time_limit=3.0, response_limit=0.02,
-                          initial=[grow_tree(game, make_guesser(g)) for g in ("knuth", "entropy")])
+
+    eq = certified_bounds(
+        game,
+        time_limit=3.0,
+        response_limit=0.02,
+        initial=[grow_tree(game, make_guesser(g)) for g in ("knuth", "entropy")],
+    )
     path = tmp_path_factory.mktemp("witness") / "jotto16.json"
     eq.save(path)
     return game, eq, path
@@ -154,20 +178,24 @@ def test_witnesses_give_the_printed_bounds(bounded):
     worst, secret = witness_upper(game, path)
     assert float(worst) == eq.upper and secret in game.secrets
     from agents.equilibrium import saved_chooser_mix
+
     proven, exact = witness_lower(game, saved_chooser_mix(game, str(path)))
     assert exact and proven >= eq.lower - 1e-12  # the exact best response to the saved mix
 
 
 def test_mix_worst_is_exact():
     symmetry = no_symmetry(make_game("mastermind:pegs=1,colors=3"))
-    worst, secret = mix_worst([0.5, 0.25, 0.25], [np.array([1, 2, 3]), np.array([3, 1, 2]), np.array([2, 3, 1])], symmetry)
+    worst, secret = mix_worst(
+        [0.5, 0.25, 0.25], [np.array([1, 2, 3]), np.array([3, 1, 2]), np.array([2, 3, 1])], symmetry
+    )
     assert worst == Fraction(9, 4) and secret == 2
 
 
 def test_cli_replays_the_witnesses(bounded, capsys):
     game, eq, path = bounded
-    rc, out, err = run(capsys, "evaluate", game.spec, f"equilibrium:file={path}", "--exploitability",
-                       "--value-from", path)
+    rc, out, err = run(
+        capsys, "evaluate", game.spec, f"equilibrium:file={path}", "--exploitability", "--value-from", path
+    )
     assert rc == 0, err
     assert f"{eq.upper:.6f} guesses (exact)" in out and f"in [{eq.lower:.6f}, {eq.upper:.6f}]" in out
     rc, out, err = run(capsys, "optimal", game.spec, "--weights", path)
@@ -187,6 +215,7 @@ def test_cli_mistakes_are_one_line(capsys):
 @pytest.mark.parametrize("spec", ["jotto:first=40", "mastermind:pegs=3,colors=4", "wordle:first=30"])
 def test_weighted_greedy_tree_finds_every_secret_and_follows_the_weights(spec):
     from arena.equilibrium.response import weighted_greedy_tree
+
     game = make_game(spec)
     n = len(game.secrets)
     heavy = np.full(n, 1e-3)
@@ -205,4 +234,5 @@ def test_a_compressed_witness_replays_like_a_plain_one(bounded, tmp_path):
     assert packed.stat().st_size < path.stat().st_size
     assert witness_upper(game, packed) == witness_upper(game, path)
     from agents.equilibrium import saved_chooser_mix
+
     assert np.array_equal(saved_chooser_mix(game, str(packed)), saved_chooser_mix(game, str(path)))

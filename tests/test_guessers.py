@@ -11,7 +11,13 @@ from arena.match import play, play_script
 def test_knuth_against_3632_plays_the_textbook_line(mastermind):
     # The worked example of Knuth's algorithm: 1122, 1344, 3526, 1462, 3632.
     game = mastermind
-    assert play(game, make_guesser("knuth"), game.guess_index("3632")).guesses == ["1122", "1344", "3526", "1462", "3632"]
+    assert play(game, make_guesser("knuth"), game.guess_index("3632")).guesses == [
+        "1122",
+        "1344",
+        "3526",
+        "1462",
+        "3632",
+    ]
 
 
 def test_knuth_against_a_scripted_opponent(mastermind):
@@ -112,10 +118,19 @@ def test_entropy_ties_float_and_exact(jotto):
     assert round(published.guesses.mean(), 2) == 6.81 and round(exact.guesses.mean(), 2) == 6.82
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("knut", "knuth"), ("minimax:poool=all", "pool"), ("minimax:pool=some", "all, consistent"),
-    ("minimax:pool", "key=value"), ("random:seed=x", "integer"), ("lowest:openers=1+", "joined by"),
-    ("", "empty spec"), ("no.such.module:Thing", "allow-import")])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("knut", "knuth"),
+        ("minimax:poool=all", "pool"),
+        ("minimax:pool=some", "all, consistent"),
+        ("minimax:pool", "key=value"),
+        ("random:seed=x", "integer"),
+        ("lowest:openers=1+", "joined by"),
+        ("", "empty spec"),
+        ("no.such.module:Thing", "allow-import"),
+    ],
+)
 def test_bad_agent_specs(spec, words):
     with pytest.raises(ArenaError, match=words):
         make_guesser(spec)

@@ -17,6 +17,7 @@ def word_file(tmp_path):
         path = tmp_path / f"words{len(words)}.txt"
         path.write_text("\n".join(words) + "\n")
         return str(path)
+
     return write
 
 
@@ -77,15 +78,28 @@ def test_losses_are_counted_at_the_strike_limit(word_file):
 def test_length_is_told_first():
     game = make_game("hangman:first=3000")
     tree = grow_tree(game, make_guesser("max-frequency"))
-    assert {r.opening for r in tree.roots} == {f"{n} letter" + "s" * (n != 1) for n in set(map(len, game.secrets))
-                                               if sum(len(w) == n for w in game.secrets) > 1}
+    assert {r.opening for r in tree.roots} == {
+        f"{n} letter" + "s" * (n != 1)
+        for n in set(map(len, game.secrets))
+        if sum(len(w) == n for w in game.secrets) > 1
+    }
     for root in tree.roots:
         assert len({len(game.secrets[s]) for s in root.candidates}) == 1
 
 
 @pytest.mark.parametrize("spec", ["hangman:length=5,first=600", "hangman:first=2500", "hangman:length=9,first=900"])
-@pytest.mark.parametrize("guesser_spec", ["max-frequency", "expected", "minimax", "most-parts", "entropy:ties=exact",
-                                          "max-frequency:openers=e+s", "expected:pool=consistent"])
+@pytest.mark.parametrize(
+    "guesser_spec",
+    [
+        "max-frequency",
+        "expected",
+        "minimax",
+        "most-parts",
+        "entropy:ties=exact",
+        "max-frequency:openers=e+s",
+        "expected:pool=consistent",
+    ],
+)
 def test_level_growth_gives_the_per_node_tree(spec, guesser_spec, monkeypatch):
     game, guesser = make_game(spec), make_guesser(guesser_spec)
     assert levels.can_grow_by_levels(game, guesser)
@@ -106,7 +120,9 @@ def test_sparse_partition_counts_keep_the_miss_first():
     for g in range(26):
         misses = np.count_nonzero(game.table[g, candidates] == 0)
         assert counts[g, 0] == misses
-        assert sorted(counts[g][counts[g] > 0].tolist()) == sorted(len(p) for p in game.partition(g, candidates).values())
+        assert sorted(counts[g][counts[g] > 0].tolist()) == sorted(
+            len(p) for p in game.partition(g, candidates).values()
+        )
 
 
 def test_fewest_misses_is_optimal_on_a_small_dictionary():
@@ -140,8 +156,21 @@ def test_hardest_and_compare_commands(capsys, tmp_path):
     out = capsys.readouterr().out.splitlines()
     assert out[1].split() == ["rank", "secret", "misses", "guesses"] and len(out) == 5
     plot = tmp_path / "d.png"
-    assert main(["compare", "hangman:length=5,first=300", "max-frequency", "expected",
-                 "--strikes", "3,4", "--plot", str(plot)]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                "hangman:length=5,first=300",
+                "max-frequency",
+                "expected",
+                "--strikes",
+                "3,4",
+                "--plot",
+                str(plot),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "lost@3" in out and plot.read_bytes()[:4] == b"\x89PNG"
 

@@ -76,8 +76,12 @@ def plain_values(words: tuple[str, ...], strikes: int) -> dict[str, float]:
 
     lengths = {len(w) for w in words}
     groups = [frozenset(w for w in words if len(w) == n) for n in sorted(lengths)]
-    return {"misses": sum(map(misses, groups)), "guesses": sum(map(letters, groups)),
-            "lost": sum(lost(S, strikes) for S in groups), "worst": max(map(worst, groups))}
+    return {
+        "misses": sum(map(misses, groups)),
+        "guesses": sum(map(letters, groups)),
+        "lost": sum(lost(S, strikes) for S in groups),
+        "worst": max(map(worst, groups)),
+    }
 
 
 @pytest.mark.parametrize("name", [*LISTS, "web2"])
@@ -138,8 +142,9 @@ def test_with_the_length_told_the_value_is_the_hardest_length(games):
         part = make_game(game.spec.replace("hangman:", f"hangman:length={length},"))
         by_length.append(double_oracle(part).value)
     assert whole.value == pytest.approx(max(by_length))
-    assert count_trees(game) == np.prod([count_trees(make_game(game.spec.replace("hangman:", f"hangman:length={n},")))
-                                         for n in (2, 3, 4)])
+    assert count_trees(game) == np.prod(
+        [count_trees(make_game(game.spec.replace("hangman:", f"hangman:length={n},"))) for n in (2, 3, 4)]
+    )
 
 
 def test_the_uniform_chooser_is_not_an_equilibrium_on_a_hard_list(games):
@@ -182,6 +187,7 @@ def test_fewest_against_greedy_evil_is_a_shortest_path(games):
     best = fewest_against(game, evil, game.all_secrets)
     # its path, replayed against evil, pays what it says
     from arena.state import State
+
     state, paid = State(game.all_secrets), 0
     for guess in best.guesses:
         reply = evil.reply(game, state, guess)
@@ -214,10 +220,12 @@ def test_the_commands_print_every_figure(games, capsys):
 
 def test_costs_that_do_not_fit_are_refused_in_words(games, capsys):
     spec = games["hard"].spec
-    for args, words in [(("equilibrium", "mastermind:pegs=2,colors=2", "--payoff", "misses"), "does not fit"),
-                        (("equilibrium", spec, "--payoff", "wins"), "costs: guesses, misses, lost"),
-                        (("optimal", spec, "--objective", "lost", "--cost", "guesses"), "cannot be combined"),
-                        (("optimal", spec, "--objective", "best"), "average, worst, lost")]:
+    for args, words in [
+        (("equilibrium", "mastermind:pegs=2,colors=2", "--payoff", "misses"), "does not fit"),
+        (("equilibrium", spec, "--payoff", "wins"), "costs: guesses, misses, lost"),
+        (("optimal", spec, "--objective", "lost", "--cost", "guesses"), "cannot be combined"),
+        (("optimal", spec, "--objective", "best"), "average, worst, lost"),
+    ]:
         rc, _, err = run(capsys, *args)
         one_line(rc, err, words)
 
@@ -233,8 +241,9 @@ def test_the_worst_case_proof_is_a_tree(spec):
     tree = fitting_tree(prover, game.all_secrets, depth, "", "fit")
     paid = tree.misses if not game.rules.hits else tree.guesses
     assert int(paid.max()) == depth == int(optimal_tree(game, objective="worst").costs.max())
-    assert (tree.guesses > 0).sum() == len(game.secrets) - sum(len(p) == 1 for _, p in game.openings(game.all_secrets)
-                                                                if not game.rules.hits)
+    assert (tree.guesses > 0).sum() == len(game.secrets) - sum(
+        len(p) == 1 for _, p in game.openings(game.all_secrets) if not game.rules.hits
+    )
 
 
 def test_a_lost_game_goes_on_with_a_splitting_letter(games):

@@ -94,7 +94,9 @@ def test_random_lists_match_the_brute_force(tmp_path, trial):
     assert greedy.n == len(words) and int(greedy.misses.sum()) >= plain_misses(words)
 
 
-@pytest.mark.parametrize("guesser", ["lowest", "random", "entropy", "knuth", "max-frequency", "fewest-misses", "optimal"])
+@pytest.mark.parametrize(
+    "guesser", ["lowest", "random", "entropy", "knuth", "max-frequency", "fewest-misses", "optimal"]
+)
 def test_every_guesser_tells_shown_only_twins_apart(tmp_path, guesser):
     """a-b and a'b crashed evaluate and play (IndexError in agents/simple.py)."""
     game = reveal_game(tmp_path, LISTS["shown only"] + ["abb", "bab"])
@@ -128,8 +130,9 @@ def test_play_prints_the_shown_characters_from_the_first_move(tmp_path, capsys):
     """`arena play` printed `_ _ _` for a-b."""
     path = tmp_path / "rev.txt"
     path.write_text("\n".join(LISTS["hyphen"]) + "\n")
-    rc, out, err = run(capsys, "play", f"hangman:words={path},other=reveal", "--guesser", "lowest",
-                       "--chooser", "fixed:secret=a-b")
+    rc, out, err = run(
+        capsys, "play", f"hangman:words={path},other=reveal", "--guesser", "lowest", "--chooser", "fixed:secret=a-b"
+    )
     assert rc == 0, err
     assert "The word has 3 letters: _ - _ (1 possible)" in out
 

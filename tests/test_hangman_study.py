@@ -68,8 +68,13 @@ def test_quick_rows_are_consistent(study, capsys):
     assert sorted(ill["support"]) == ["fill", "hill", "kill", "mill", "pill", "till", "will"]
     first10 = misses["hangman:length=5,first=10"]
     assert (first10["uniform"], first10["value_exact"]) == (0.9, "16/13")
-    assert first10["support_exact"] == {"abaff": "4/13", "aback": "3/13", "abase": "2/13", "abash": "2/13",
-                                        "abask": "2/13"}
+    assert first10["support_exact"] == {
+        "abaff": "4/13",
+        "aback": "3/13",
+        "abase": "2/13",
+        "abash": "2/13",
+        "abask": "2/13",
+    }
 
 
 def test_quick_table_prints_each_row_with_its_commands(study, capsys):
@@ -77,7 +82,10 @@ def test_quick_table_prints_each_row_with_its_commands(study, capsys):
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("| hangman:length=5,first=10 |"))
     assert "1.2308 = 16/13" in row and "5 of 10: abaff 4/13" in row
-    for command in ("`arena optimal hangman:length=5,first=10`", "`arena equilibrium hangman:length=5,first=10`",
-                    "`arena optimal hangman:length=5,first=10 --objective worst`"):
+    for command in (
+        "`arena optimal hangman:length=5,first=10`",
+        "`arena equilibrium hangman:length=5,first=10`",
+        "`arena optimal hangman:length=5,first=10 --objective worst`",
+    ):
         assert command in row
     assert "`arena equilibrium hangman:length=5,strikes=2,first=10 --payoff lost`" in out

@@ -30,9 +30,17 @@ choosers = ["uniform", "evil"]
 guessers = ["lowest", "entropy", "rogue_agents:Raise"]
 """
 #: The flags Chromium needs here (as root, no network, no screen), and a fresh profile each time.
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--hide-scrollbars"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+]
 
 
 @pytest.fixture(scope="module")
@@ -79,15 +87,15 @@ def test_the_page_holds_grids_plots_failures_and_config(page):
 
 
 def test_arena_report_writes_the_page_the_games_and_the_dynamics(measured, tmp_path, capsys):
-    rc, out, err = run(capsys, "report", measured, "--html", tmp_path / "r.html", "--export", tmp_path / "meta.nfg",
-                       "--dynamics")
+    rc, out, err = run(
+        capsys, "report", measured, "--html", tmp_path / "r.html", "--export", tmp_path / "meta.nfg", "--dynamics"
+    )
     assert rc == 0, err
     text = (tmp_path / "r.html").read_text()
     assert text.count("<h3>Dynamics</h3>") == 2 and text.count("data:image/png;base64,") == 2 * 4
     for game in ("mastermind-pegs-3-colors-4", "jotto-first-120"):
         matrix = read_matrix_game(tmp_path / f"meta-{game}.nfg")
-        value = float(re.search(rf"{game.split('-')[0]}\S*: meta-game, mean guesses per game: value (\S+);",
-                                out)[1])
+        value = float(re.search(rf"{game.split('-')[0]}\S*: meta-game, mean guesses per game: value (\S+);", out)[1])
         assert matrix.value() == pytest.approx(value, abs=1e-4)  # the value printed is the exported game's
         assert (measured / f"dynamics-{game}.png").read_bytes().startswith(b"\x89PNG")
     assert out.count("exploitability") == 2
@@ -114,8 +122,19 @@ def chromium() -> str | None:
 def browse(page: Path, *flags: str, tmp_path: Path) -> subprocess.CompletedProcess:
     """Chromium on the page (a fresh profile), its JavaScript run, with `flags`."""
     profile = tmp_path / f"profile-{len(list(tmp_path.iterdir()))}"
-    return subprocess.run([chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=5000",
-                           *flags, page.as_uri()], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [
+            chromium(),
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={profile}",
+            "--virtual-time-budget=5000",
+            *flags,
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 needs_browser = pytest.mark.skipif(chromium() is None, reason="no headless browser here (apt-get install chromium)")
@@ -134,8 +153,10 @@ def test_a_click_on_a_head_sorts_its_table(page, tmp_path):
     clicked = tmp_path / "clicked.html"
     heads = re.findall(r"<th>([^<]*)</th>", page.read_text().split('<table class="sortable cells"')[1])
     column = heads.index("mean") + 1
-    click = ('<script>window.addEventListener("load", function () {'
-             f'document.querySelector("table.cells th:nth-child({column})").click(); }});</script></body>')
+    click = (
+        '<script>window.addEventListener("load", function () {'
+        f'document.querySelector("table.cells th:nth-child({column})").click(); }});</script></body>'
+    )
     clicked.write_text(page.read_text().replace("</body>", click))
     dom = browse(clicked, "--dump-dom", tmp_path=tmp_path).stdout
     table = dom.split('<table class="sortable cells"')[1].split("</table>")[0]

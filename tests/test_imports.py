@@ -21,14 +21,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SMALL = "mastermind:pegs=2,colors=3"
 
 #: A guesser module that leaves a marker file when it is imported: the proof that its code ran.
-PAYLOAD = '''
+PAYLOAD = """
 from pathlib import Path
 Path({marker!r}).write_text("imported")
 from agents.simple import Lowest
 
 class Sneaky(Lowest):
     name = "sneaky"
-'''
+"""
 
 
 @pytest.fixture
@@ -65,8 +65,9 @@ def test_nested_spec_in_a_chooser_needs_the_flag_too(capsys, payload):
     rc, _, err = run(capsys, "evaluate", SMALL, "lowest", "--chooser", f"spoiler:against={name}:Sneaky")
     one_line(rc, err, "--allow-import")
     assert not marker.exists()
-    rc, _, err = run(capsys, "evaluate", SMALL, "lowest", "--chooser", f"spoiler:against={name}:Sneaky",
-                     "--allow-import")
+    rc, _, err = run(
+        capsys, "evaluate", SMALL, "lowest", "--chooser", f"spoiler:against={name}:Sneaky", "--allow-import"
+    )
     assert rc == 0, err
     assert marker.exists()
 
@@ -93,12 +94,19 @@ def test_the_current_directory_is_not_searched(tmp_path):
     marker = tmp_path / "marker"
     (tmp_path / "cwdagent.py").write_text(PAYLOAD.format(marker=str(marker)))
     argv = [sys.executable, "-P", "-m", "arena.cli", "evaluate", SMALL, "cwdagent:Sneaky", "--allow-import"]
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        argv, capture_output=True, text=True, timeout=120, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
     one_line(proc.returncode, proc.stderr, "cwdagent:Sneaky", "No module named 'cwdagent'", "PYTHONPATH")
     assert not marker.exists()
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])})
+    proc = subprocess.run(
+        argv,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])},
+    )
     assert proc.returncode == 0, proc.stderr
     assert marker.exists()
 
@@ -110,16 +118,19 @@ def test_registry_leaves_sys_path_alone(capsys, tmp_path, monkeypatch):
     assert sys.path == before
 
 
-@pytest.mark.parametrize("spec, needles", [
-    (".payload:X", ["relative module path", "package.module:Class"]),
-    ("..pkg.mod:Y", ["relative module path"]),
-    ("pkg..mod:Y", ["is not a module path"]),
-    ("nosuchmodule_xyz.sub:Thing", ["cannot be imported", "No module named 'nosuchmodule_xyz'"]),
-    ("agents.simple:Nothing", ["module agents.simple has no 'Nothing'"]),
-    ("agents.chooser:Uniform", ["is not a guesser"]),
-    ("arena.spec:Param", ["is not a guesser"]),
-    ("agents.simple:mix64", ["is not a guesser"]),
-])
+@pytest.mark.parametrize(
+    "spec, needles",
+    [
+        (".payload:X", ["relative module path", "package.module:Class"]),
+        ("..pkg.mod:Y", ["relative module path"]),
+        ("pkg..mod:Y", ["is not a module path"]),
+        ("nosuchmodule_xyz.sub:Thing", ["cannot be imported", "No module named 'nosuchmodule_xyz'"]),
+        ("agents.simple:Nothing", ["module agents.simple has no 'Nothing'"]),
+        ("agents.chooser:Uniform", ["is not a guesser"]),
+        ("arena.spec:Param", ["is not a guesser"]),
+        ("agents.simple:mix64", ["is not a guesser"]),
+    ],
+)
 @pytest.mark.parametrize("flag", [[], ["--allow-import"]])
 def test_bad_module_specs_are_one_line(capsys, spec, needles, flag):
     rc, _, err = run(capsys, "evaluate", SMALL, spec, *flag)
@@ -171,8 +182,9 @@ def test_registered_name_with_a_capital_is_not_a_module(capsys):
     one_line(rc, err, "'X' is not of the form key=value")
 
 
-@pytest.mark.parametrize("command", ["evaluate", "tree", "run", "play", "solve", "hardest", "compare",
-                                     "optimal", "equilibrium"])
+@pytest.mark.parametrize(
+    "command", ["evaluate", "tree", "run", "play", "solve", "hardest", "compare", "optimal", "equilibrium"]
+)
 def test_every_command_that_builds_agents_takes_the_flag(command):
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     assert "--allow-import" in sub.choices[command]._option_string_actions

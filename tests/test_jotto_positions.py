@@ -47,10 +47,16 @@ def test_every_pair_of_a_seeded_sample_matches_the_direct_definition(spec):
 
 def test_repeated_letters_and_anagrams():
     game = make_game("jotto:positions=true,repeats=true,words=wordle-answers")
-    for guess, secret in [("speed", "abide"), ("llama", "hello"), ("eerie", "there"), ("least", "slate"),
-                          ("steal", "stale")]:
-        assert game.place_common(game.reply(game.guess_index(guess), game.secrets.index(secret))) == \
-            direct(guess, secret)
+    for guess, secret in [
+        ("speed", "abide"),
+        ("llama", "hello"),
+        ("eerie", "there"),
+        ("least", "slate"),
+        ("steal", "stale"),
+    ]:
+        assert game.place_common(game.reply(game.guess_index(guess), game.secrets.index(secret))) == direct(
+            guess, secret
+        )
     assert game.reply_label(game.reply(game.guess_index("least"), game.secrets.index("slate"))) == "1,5"
 
 
@@ -65,8 +71,12 @@ def test_labels_round_trip_and_mistakes(two, capsys):
     for code in two.codes.tolist():
         assert two.parse_reply(two.reply_label(code)) == code
     assert two.parse_reply(" 1 , 3 ") == two.parse_reply("1 3") == 1 * 6 + 3
-    for text, needle in [("3", "write letters in place,letters in common"), ("3,2", "more letters in place (3)"),
-                         ("1,6", "at most 5 letters in common"), ("a,b", "write letters in place")]:
+    for text, needle in [
+        ("3", "write letters in place,letters in common"),
+        ("3,2", "more letters in place (3)"),
+        ("1,6", "at most 5 letters in common"),
+        ("a,b", "write letters in place"),
+    ]:
         with pytest.raises(ArenaError, match=needle.replace("(", r"\(").replace(")", r"\)")):
             two.parse_reply(text)
     one_line(*run(capsys, "solve", "jotto:positions=true", "--history", "stoma=2,1")[::2], "more letters in place")

@@ -136,13 +136,10 @@ BAD_RECORDS = {
     '{"guess": "12", "reply": 10, "bound": 1, "exact": true}': "as text",
     '{"guess": "12", "reply": "1,0", "bound": 1e9, "exact": false}': "cannot be right",
     '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true}': "carries its subtree",
-    '{"guess": "12", "reply": "1,0", "bound": 12, "exact": true, "tree": ["13", "22", "42", "32", "11", "14"]}':
-        "costs 13, not its value 12",
+    '{"guess": "12", "reply": "1,0", "bound": 12, "exact": true, "tree": ["13", "22", "42", "32", "11", "14"]}': "costs 13, not its value 12",
     '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true, "tree": ["13", "22", "42", "32", "11"]}': "no tree",
-    '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true, "tree": ["13", "22", "42", "32", "11", "14", "14"]}':
-        "no tree",
-    '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true, "tree": ["34", "22", "42", "32", "11", "14"]}':
-        "splits nothing",
+    '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true, "tree": ["13", "22", "42", "32", "11", "14", "14"]}': "no tree",
+    '{"guess": "12", "reply": "1,0", "bound": 13, "exact": true, "tree": ["34", "22", "42", "32", "11", "14"]}': "splits nothing",
     '{"guess": "12", "bound": 40, "exact": false, "classes": 5}': "must be a list",
     '{"guess": "12", "bound": 40, "exact": false, "classes": [{"reply": "1,0", "bound": 12, "exact": true, '
     '"tree": ["13", "22", "42", "32", "11", "14"]}]}': "costs 13, not its value 12",
@@ -172,8 +169,12 @@ def test_the_issue_s_infinite_bound_on_mastermind_3x4(capsys, tmp_path):
     assert rc == 0 and json.loads(out)["total"] == 206
     lines = journal.read_text().splitlines()
     best = json.loads(out)["first_guess"]
-    edited = [line if json.loads(line).get("guess") != best else
-              line.replace(f'"bound": {json.loads(line)["bound"]}', '"bound": Infinity') for line in lines]
+    edited = [
+        line
+        if json.loads(line).get("guess") != best
+        else line.replace(f'"bound": {json.loads(line)["bound"]}', '"bound": Infinity')
+        for line in lines
+    ]
     assert edited != lines
     journal.write_text("\n".join(edited) + "\n")
     rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal, "--json")

@@ -40,6 +40,7 @@ def one_line_error(capsys, *argv: str) -> str:
 
 # --- memory before allocation ----------------------------------------------------------------
 
+
 def test_a_jotto_table_over_the_budget_is_computed_on_the_fly_or_refused(monkeypatch):
     # 32,286 nine-letter words: a 1 GB table (it used to allocate 7.8 GB and die); over a 512 MB
     # budget the replies are computed on the fly, and a budget too small even for that is refused
@@ -48,16 +49,21 @@ def test_a_jotto_table_over_the_budget_is_computed_on_the_fly_or_refused(monkeyp
     assert game.on_the_fly and len(game.secrets) == 32_286 and game.codes.tolist() == list(range(11))
     assert game.partition_counts(np.array([0]), game.all_secrets).sum() == 32_286
     monkeypatch.setenv("ARENA_MEMORY_LIMIT", "1M")
-    with pytest.raises(ArenaError, match=r"jotto.*computed on the fly \(32,286 codes.*over the memory limit of 1\.0 MiB"):
+    with pytest.raises(
+        ArenaError, match=r"jotto.*computed on the fly \(32,286 codes.*over the memory limit of 1\.0 MiB"
+    ):
         make_game("jotto:words=web2,repeats=true,length=9")
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("mastermind:pegs=100000", "at most 14 pegs"),
-    ("mastermind:pegs=14,colors=1000000000000", "more than any machine has"),
-    ("mastermind:pegs=1,colors=100000", "over the memory limit"),
-    ("mastermind:pegs=12,colors=12,repeats=false", "over the memory limit"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("mastermind:pegs=100000", "at most 14 pegs"),
+        ("mastermind:pegs=14,colors=1000000000000", "more than any machine has"),
+        ("mastermind:pegs=1,colors=100000", "over the memory limit"),
+        ("mastermind:pegs=12,colors=12,repeats=false", "over the memory limit"),
+    ],
+)
 def test_huge_mastermind_instances_are_one_line(capsys, spec, words):
     line = one_line_error(capsys, "evaluate", spec, "random")
     assert words in line and spec in line
@@ -71,6 +77,7 @@ def test_the_mastermind_code_cap_is_the_memory_budget(monkeypatch):
     needed = 2 * n * n + mastermind.build_bytes(n, 5, 8)
     assert 2 * 2**30 < needed < 3 * 2**30
     from arena.feedback import check_table_memory
+
     monkeypatch.setenv("ARENA_MEMORY_LIMIT", "6G")
     check_table_memory("mastermind:pegs=5,colors=8", n, n, 1, mastermind.build_bytes(n, 5, 8))
     monkeypatch.setenv("ARENA_MEMORY_LIMIT", "1G")  # over the budget: computed on the fly
@@ -79,8 +86,9 @@ def test_the_mastermind_code_cap_is_the_memory_budget(monkeypatch):
 
 def test_a_huge_hangman_list_is_refused_before_it_is_built(monkeypatch, tmp_path):
     path = tmp_path / "many.txt"
-    path.write_text("\n".join(f"w{i:07d}".translate(str.maketrans("0123456789", "abcdefghij"))
-                              for i in range(200_000)) + "\n")
+    path.write_text(
+        "\n".join(f"w{i:07d}".translate(str.maketrans("0123456789", "abcdefghij")) for i in range(200_000)) + "\n"
+    )
     monkeypatch.setenv("ARENA_MEMORY_LIMIT", "64M")
     with pytest.raises(ArenaError, match=r"feedback table of hangman.*26 guesses x 200,000 secrets"):
         make_game(f"hangman:words={path}")
@@ -102,10 +110,13 @@ def test_partition_counts_in_column_blocks_count_the_same(monkeypatch, mastermin
     """The pool is counted a block of columns at a time (so a big game's keys stay small):
     any block size gives the same counts."""
     import arena.feedback as feedback_module
+
     rng = np.random.default_rng(5)
-    cases = [(mastermind, None, mastermind.all_secrets),
-             (mastermind, np.sort(rng.choice(1296, 300, replace=False)), np.sort(rng.choice(1296, 500, replace=False))),
-             (jotto, None, np.sort(rng.choice(len(jotto.secrets), 40, replace=False)))]
+    cases = [
+        (mastermind, None, mastermind.all_secrets),
+        (mastermind, np.sort(rng.choice(1296, 300, replace=False)), np.sort(rng.choice(1296, 500, replace=False))),
+        (jotto, None, np.sort(rng.choice(len(jotto.secrets), 40, replace=False))),
+    ]
     whole = [g.partition_counts(pool, cands) for g, pool, cands in cases]
     monkeypatch.setattr(feedback_module, "CHUNK", 1000)
     for (g, pool, cands), expected in zip(cases, whole):
@@ -113,6 +124,7 @@ def test_partition_counts_in_column_blocks_count_the_same(monkeypatch, mastermin
 
 
 # --- reply codes wide enough -------------------------------------------------------------------
+
 
 def test_code_dtype_holds_every_code():
     assert code_dtype(256) == np.uint8 and code_dtype(257) == np.uint16
@@ -151,7 +163,9 @@ def test_mastermind_with_more_than_256_colours(capsys):
     assert game.reply(game.guess_index(alphabet[299]), 299) == game.hit
 
 
-@pytest.mark.parametrize("pegs, colors, repeats", [(2, 6, True), (3, 10, False), (2, 9, True), (1, 7, True), (3, 4, True)])
+@pytest.mark.parametrize(
+    "pegs, colors, repeats", [(2, 6, True), (3, 10, False), (2, 9, True), (1, 7, True), (3, 4, True)]
+)
 def test_common_colours_by_pegs_equals_by_counts(pegs, colors, repeats):
     """Many colours count common colours by comparing pegs (pegs**2 a pair, not colors): the
     same numbers as colour counts."""
@@ -163,6 +177,7 @@ def test_common_colours_by_pegs_equals_by_counts(pegs, colors, repeats):
 
 
 # --- other=reveal with any character --------------------------------------------------------
+
 
 def test_reveal_keeps_words_with_accents(tmp_path):
     path = tmp_path / "cafe.txt"
@@ -180,24 +195,28 @@ def test_reveal_keeps_words_with_accents(tmp_path):
 
 # --- replies parsed strictly --------------------------------------------------------------
 
-@pytest.mark.parametrize("spec, reply, words", [
-    ("hangman:length=5", "1.1", "repeated"),
-    ("hangman:length=5", "2,2.3", "repeated"),
-    ("hangman:length=5", "6", "positions run from 1 to 5"),
-    ("hangman:length=5", "0.1", "positions run from 1 to 5"),
-    ("hangman:length=5", "99999999999999999999", "positions run from 1 to 5"),
-    ("hangman:length=5", "-1", "write - for a miss"),
-    ("hangman:length=5", "1.x", "write - for a miss"),
-    ("mastermind", "1,1,1,1", "black,white"),
-    ("mastermind", "-1,2", "black,white"),
-    ("mastermind", "²,1", "black,white"),
-    ("mastermind", "RX", "black,white"),
-    ("mastermind", "5,0", "never occurs"),
-    ("jotto", "+1", "write a number"),
-    ("jotto", "1_0", "write a number"),
-    ("jotto", "٣", "write a number"),
-    ("jotto", "9", "never occurs"),
-])
+
+@pytest.mark.parametrize(
+    "spec, reply, words",
+    [
+        ("hangman:length=5", "1.1", "repeated"),
+        ("hangman:length=5", "2,2.3", "repeated"),
+        ("hangman:length=5", "6", "positions run from 1 to 5"),
+        ("hangman:length=5", "0.1", "positions run from 1 to 5"),
+        ("hangman:length=5", "99999999999999999999", "positions run from 1 to 5"),
+        ("hangman:length=5", "-1", "write - for a miss"),
+        ("hangman:length=5", "1.x", "write - for a miss"),
+        ("mastermind", "1,1,1,1", "black,white"),
+        ("mastermind", "-1,2", "black,white"),
+        ("mastermind", "²,1", "black,white"),
+        ("mastermind", "RX", "black,white"),
+        ("mastermind", "5,0", "never occurs"),
+        ("jotto", "+1", "write a number"),
+        ("jotto", "1_0", "write a number"),
+        ("jotto", "٣", "write a number"),
+        ("jotto", "9", "never occurs"),
+    ],
+)
 def test_replies_that_are_not_replies_are_refused(spec, reply, words):
     with pytest.raises(ArenaError, match=words):
         make_game(spec).parse_reply(reply)
@@ -224,6 +243,7 @@ def test_solve_refuses_a_repeated_position(capsys):
 
 # --- word files ---------------------------------------------------------------------------------
 
+
 def test_unreadable_word_files_are_one_line(capsys, tmp_path, monkeypatch):
     data = gzip.compress(b"cat\ndog\n" * 1000)
     truncated = tmp_path / "truncated.gz"
@@ -232,8 +252,12 @@ def test_unreadable_word_files_are_one_line(capsys, tmp_path, monkeypatch):
     corrupt.write_bytes(data[:10] + b"\xff" * 40 + data[50:])
     empty = tmp_path / "empty.txt"
     empty.write_text("\n \n")
-    for path, words in [(truncated, "not a readable gzip file"), (corrupt, "not a readable gzip file"),
-                        (tmp_path, "is a directory"), (empty, "is empty")]:
+    for path, words in [
+        (truncated, "not a readable gzip file"),
+        (corrupt, "not a readable gzip file"),
+        (tmp_path, "is a directory"),
+        (empty, "is empty"),
+    ]:
         line = one_line_error(capsys, "evaluate", f"jotto:words={path},length=3", "random")
         assert str(path) in line and words in line
     locked = tmp_path / "locked.txt"
@@ -241,6 +265,7 @@ def test_unreadable_word_files_are_one_line(capsys, tmp_path, monkeypatch):
 
     def refuse(self):
         raise PermissionError(13, "Permission denied", str(self))
+
     monkeypatch.setattr(Path, "read_bytes", refuse)  # as root, chmod 000 would not stop the read
     line = one_line_error(capsys, "evaluate", f"jotto:words={locked},length=3", "random")
     assert "locked.txt' cannot be read: Permission denied" in line
@@ -254,26 +279,35 @@ def test_a_gzip_of_several_members_reads_whole(tmp_path):
 
 # --- tree files ----------------------------------------------------------------------------------
 
+
 def _tree_text(depth: int) -> str:
     node = '{"guess":"1122","replies":{"0,0":'
-    return ('{"format":"arena-tree/1","game":"mastermind","root":' + node * depth + '{"guess":"1122"}'
-            + "}}" * depth + "}")
+    return (
+        '{"format":"arena-tree/1","game":"mastermind","root":' + node * depth + '{"guess":"1122"}' + "}}" * depth + "}"
+    )
 
 
-@pytest.mark.parametrize("text, words", [
-    (_tree_text(3000), "nested too deep"),
-    (_tree_text(MAX_GUESSES + 5), f"deeper than {MAX_GUESSES} guesses"),
-    ("[1, 2]", "no arena-tree/1 format tag"),
-    ("{not json", "not a saved strategy tree"),
-    ('{"format":"arena-tree/1","root":{"guess":"1122"}}', "no game spec"),
-    ('{"format":"arena-tree/1","game":"mastermind","root":{"guess":5}}', "at the root: no guess"),
-    ('{"format":"arena-tree/1","game":"mastermind","root":{"guess":"1122","replies":[1]}}', "replies must map"),
-    ('{"format":"arena-tree/1","game":"mastermind","root":{"guess":"1122","replies":{"1,0":3}}}',
-     "after 1,0: not an object"),
-    ('{"format":"arena-tree/1","game":"mastermind","root":{"guess":"9999"}}', "is not a guess of mastermind"),
-    ('{"format":"arena-tree/1","game":"mastermind","root":{"guess":"1122","replies":{"7,7":{"guess":"1"}}}}',
-     "never occurs"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (_tree_text(3000), "nested too deep"),
+        (_tree_text(MAX_GUESSES + 5), f"deeper than {MAX_GUESSES} guesses"),
+        ("[1, 2]", "no arena-tree/1 format tag"),
+        ("{not json", "not a saved strategy tree"),
+        ('{"format":"arena-tree/1","root":{"guess":"1122"}}', "no game spec"),
+        ('{"format":"arena-tree/1","game":"mastermind","root":{"guess":5}}', "at the root: no guess"),
+        ('{"format":"arena-tree/1","game":"mastermind","root":{"guess":"1122","replies":[1]}}', "replies must map"),
+        (
+            '{"format":"arena-tree/1","game":"mastermind","root":{"guess":"1122","replies":{"1,0":3}}}',
+            "after 1,0: not an object",
+        ),
+        ('{"format":"arena-tree/1","game":"mastermind","root":{"guess":"9999"}}', "is not a guess of mastermind"),
+        (
+            '{"format":"arena-tree/1","game":"mastermind","root":{"guess":"1122","replies":{"7,7":{"guess":"1"}}}}',
+            "never occurs",
+        ),
+    ],
+)
 def test_bad_tree_files_are_one_line(capsys, tmp_path, text, words):
     path = tmp_path / "tree.json"
     path.write_text(text)
@@ -292,19 +326,28 @@ def test_a_saved_tree_still_replays(capsys, tmp_path):
 
 # --- evaluations stream their repetitions ------------------------------------------------------
 
+
 def _figures(result) -> dict:
     data = result.to_json()
     data.pop("seconds")
     data.pop("games", None)  # the record of each game: kept with the arrays only
     data["std"] = round(data["std"], 9)
-    return data | {"worst": result.worst.tolist(), "tally": Tally.of(result).to_json(),
-                   "worst_misses": None if result.worst_misses is None else result.worst_misses.tolist()}
+    return data | {
+        "worst": result.worst.tolist(),
+        "tally": Tally.of(result).to_json(),
+        "worst_misses": None if result.worst_misses is None else result.worst_misses.tolist(),
+    }
 
 
-@pytest.mark.parametrize("spec, chooser", [("mastermind:pegs=3,colors=4", "uniform"),
-                                           ("hangman:length=3,first=80", "uniform"),
-                                           ("mastermind:pegs=3,colors=4", "weighted"),
-                                           ("hangman:length=4,first=60", "evil")])
+@pytest.mark.parametrize(
+    "spec, chooser",
+    [
+        ("mastermind:pegs=3,colors=4", "uniform"),
+        ("hangman:length=3,first=80", "uniform"),
+        ("mastermind:pegs=3,colors=4", "weighted"),
+        ("hangman:length=4,first=60", "evil"),
+    ],
+)
 def test_streamed_repetitions_give_the_same_figures(monkeypatch, tmp_path, spec, chooser):
     """Any block size and whether or not the per-game arrays are kept: the same figures, and
     the arrays, where kept, the same as in one block."""

@@ -29,14 +29,21 @@ def brute_worst(game, candidates) -> int:
         for g in range(len(game.guesses)):
             parts = game.partition(g, c)
             if max(len(p) for p in parts.values()) < len(c):
-                best = min(best, max((int(game.is_miss(r)) if misses else 1) + (0 if game.finished(r) else w(tuple(p)))
-                                     for r, p in parts.items()))
+                best = min(
+                    best,
+                    max(
+                        (int(game.is_miss(r)) if misses else 1) + (0 if game.finished(r) else w(tuple(p)))
+                        for r, p in parts.items()
+                    ),
+                )
         return best
+
     return w(tuple(candidates.tolist()))
 
 
-@pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=4", "jotto:first=12", "hangman:length=4,first=40",
-                                  "hangman:length=5,first=60"])
+@pytest.mark.parametrize(
+    "spec", ["mastermind:pegs=2,colors=4", "jotto:first=12", "hangman:length=4,first=40", "hangman:length=5,first=60"]
+)
 def test_worst_case_under_either_cost_matches_the_brute_force(spec):
     game = make_game(spec)
     search = Search(game, np.ones(len(game.secrets)))
@@ -76,15 +83,21 @@ def brute_misses(game, weights, lost_at=None):
             parts = game.partition(g, c)
             if len(parts) == 1:
                 continue
-            total = sum((0.0 if lost_at is not None else float(weights[p].sum()) * game.is_miss(r))
-                        + m(tuple(p.tolist()), left - int(game.is_miss(r)))[0] for r, p in parts.items())
+            total = sum(
+                (0.0 if lost_at is not None else float(weights[p].sum()) * game.is_miss(r))
+                + m(tuple(p.tolist()), left - int(game.is_miss(r)))[0]
+                for r, p in parts.items()
+            )
             if total < best - 1e-9:
                 best, letter = total, g
         return best, letter
+
     return m
 
 
-@pytest.mark.parametrize("spec", ["hangman:length=4,first=40", "hangman:length=5,first=60", "hangman:length=3,first=30"])
+@pytest.mark.parametrize(
+    "spec", ["hangman:length=4,first=40", "hangman:length=5,first=60", "hangman:length=3,first=30"]
+)
 @pytest.mark.parametrize("weighted", [False, True])
 def test_average_misses_and_lost_games_match_the_brute_force(spec, weighted):
     game = make_game(spec)

@@ -63,9 +63,17 @@ def brute_least_depth(game, pool="all") -> int:
     return next(k for k in range(1, 20) if brute_force(game, pool, max_guesses=k) < math.inf)
 
 
-SMALL = ["mastermind:pegs=2,colors=3", "mastermind:pegs=2,colors=4", "mastermind:pegs=3,colors=3",
-         "mastermind:pegs=2,colors=6", "mastermind:pegs=2,colors=6,repeats=false",
-         "mastermind:pegs=3,colors=4,repeats=false", "jotto:first=12", "jotto:first=20", "jotto:first=30"]
+SMALL = [
+    "mastermind:pegs=2,colors=3",
+    "mastermind:pegs=2,colors=4",
+    "mastermind:pegs=3,colors=3",
+    "mastermind:pegs=2,colors=6",
+    "mastermind:pegs=2,colors=6,repeats=false",
+    "mastermind:pegs=3,colors=4,repeats=false",
+    "jotto:first=12",
+    "jotto:first=20",
+    "jotto:first=30",
+]
 
 
 def check_tree(tree, weights=None):
@@ -91,8 +99,15 @@ def test_pegs_3_colours_4_matches_brute_force():
     assert optimal_tree(game).value == brute_force(game) == 206
 
 
-@pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=4", "mastermind:pegs=3,colors=3",
-                                  "mastermind:pegs=3,colors=4,repeats=false", "jotto:first=16"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mastermind:pegs=2,colors=4",
+        "mastermind:pegs=3,colors=3",
+        "mastermind:pegs=3,colors=4,repeats=false",
+        "jotto:first=16",
+    ],
+)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_weighted_optimum_matches_brute_force(spec, seed):
     game = make_game(spec)
@@ -238,8 +253,13 @@ def test_small_sets_closures_and_candidates_bound_match_the_brute_force(spec):
 
 def test_symmetry_finds_the_five_first_guesses(mastermind):
     sym = stabilizer(mastermind)
-    assert [mastermind.guesses[g] for g in sym.representatives(mastermind.all_guesses)] == \
-        ["1111", "1112", "1122", "1123", "1234"]
+    assert [mastermind.guesses[g] for g in sym.representatives(mastermind.all_guesses)] == [
+        "1111",
+        "1112",
+        "1122",
+        "1123",
+        "1234",
+    ]
     weighted = stabilizer(mastermind, np.ones(1296))  # listed element by element: the same orbits
     assert np.array_equal(weighted.mask(), sym.mask())
     after = sym.after(mastermind.guess_index("1122"))
@@ -276,14 +296,23 @@ def test_the_optimal_agent_off_its_tree_and_its_errors(mastermind):
     assert opened.total == 5752  # the best consistent play after 1122
     small = make_game("mastermind:pegs=2,colors=4")
     assert evaluate(small, make_guesser("optimal:max=4")).total == brute_force(small, max_guesses=4)
-    for spec, words in [("optimal:pool=some", "all, consistent"), ("optimal:objective=best", "average, worst"),
-                        ("optimal:max=-1", "max"), ("lookahead:metric=luck", "entropy"),
-                        ("lookahead:width=0", "width")]:
+    for spec, words in [
+        ("optimal:pool=some", "all, consistent"),
+        ("optimal:objective=best", "average, worst"),
+        ("optimal:max=-1", "max"),
+        ("lookahead:metric=luck", "entropy"),
+        ("lookahead:width=0", "width"),
+    ]:
         with pytest.raises(ArenaError, match=words):
             evaluate(small, make_guesser(spec))
-    for kwargs, words in [({"pool": "some"}, "all, consistent"), ({"objective": "best"}, "average, worst"),
-                          ({"max_guesses": 0}, "positive"), ({"weights": [1, 2]}, "expected 16"),
-                          ({"weights": -np.ones(16)}, "non-negative"), ({"secrets": [0, 99]}, "not an index of the 16 secrets")]:
+    for kwargs, words in [
+        ({"pool": "some"}, "all, consistent"),
+        ({"objective": "best"}, "average, worst"),
+        ({"max_guesses": 0}, "positive"),
+        ({"weights": [1, 2]}, "expected 16"),
+        ({"weights": -np.ones(16)}, "non-negative"),
+        ({"secrets": [0, 99]}, "not an index of the 16 secrets"),
+    ]:
         with pytest.raises(ArenaError, match=words):
             optimal_tree(small, **kwargs)
     with pytest.raises(ArenaError, match="does not fit"):  # Jotto has no misses cost
@@ -331,8 +360,14 @@ def test_the_optimal_table_stops_at_two_guesses_unless_asked(capsys):
     assert all(row.count("|") < 2 for row in table(out))  # fewer than two guesses deep: one reply at most
 
 
-@pytest.mark.parametrize("settings", [("all", "average", None, None, ()), ("consistent", "worst", 5, "lost", ("ab", "cd")),
-                                      ("all", "average", 0, "guesses", ("1122",))])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        ("all", "average", None, None, ()),
+        ("consistent", "worst", 5, "lost", ("ab", "cd")),
+        ("all", "average", 0, "guesses", ("1122",)),
+    ],
+)
 def test_agent_spec_names_the_agent_with_its_own_parameters(settings):
     """The solver names the `optimal` agent with the parameters the agent declares (one place,
     arena.optimal.params): the spec builds that agent, which writes it back the same."""

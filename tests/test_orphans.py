@@ -63,7 +63,7 @@ def test_a_killed_parent_leaves_no_process(command, sig):
         workers: set[int] = set()
         while time.monotonic() < deadline:  # working: the split's workers started, or a few seconds in
             workers = children(proc.pid)
-            if (len(workers) >= 2 if command == "optimal" else time.monotonic() > deadline - 58):
+            if len(workers) >= 2 if command == "optimal" else time.monotonic() > deadline - 58:
                 break
             time.sleep(0.1)
         if command == "optimal":
@@ -103,16 +103,39 @@ def test_a_dask_cluster_without_workers_fails_the_pending_tasks_and_ends(tmp_pat
     out = tmp_path / "out"
     with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster:
         start = time.monotonic()
-        rc = main(["run", str(config), "--backend", "dask", "--scheduler", cluster.scheduler_address,
-                   "--out", str(out), "--no-plots"])
+        rc = main(
+            [
+                "run",
+                str(config),
+                "--backend",
+                "dask",
+                "--scheduler",
+                cluster.scheduler_address,
+                "--out",
+                str(out),
+                "--no-plots",
+            ]
+        )
         assert time.monotonic() - start < 30
     captured = capsys.readouterr()
     shown = captured.out + captured.err + (out / "results.csv").read_text()
     assert rc == 0 and "no Dask worker for 1 s" in shown, shown  # failed cells are results, as ever
     assert (out / "results.sqlite").exists()
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        rc = main(["run", str(config), "--backend", "dask", "--scheduler", cluster.scheduler_address,
-                   "--out", str(out), "--no-plots", "--retry-failed"])
+        rc = main(
+            [
+                "run",
+                str(config),
+                "--backend",
+                "dask",
+                "--scheduler",
+                cluster.scheduler_address,
+                "--out",
+                str(out),
+                "--no-plots",
+                "--retry-failed",
+            ]
+        )
     assert rc == 0, capsys.readouterr()
 
 
@@ -146,6 +169,7 @@ def test_the_split_workers_die_with_their_parent_in_process():
 
 # --- --method enumerate: its real size, and the time limit ------------------------------------
 
+
 def test_enumerate_stops_at_the_time_limit(capsys):
     from arena import ArenaError, make_game
     from arena.equilibrium.enumeration import enumerate_trees
@@ -156,7 +180,9 @@ def test_enumerate_stops_at_the_time_limit(capsys):
     assert time.monotonic() - start < 5
     from cli_run import one_line, run
 
-    rc, out, err = run(capsys, "equilibrium", "mastermind:pegs=2,colors=4", "--method", "enumerate", "--time-limit", "1")
+    rc, out, err = run(
+        capsys, "equilibrium", "mastermind:pegs=2,colors=4", "--method", "enumerate", "--time-limit", "1"
+    )
     one_line(rc, err, "time limit of 1 s", "double oracle")
 
 
@@ -181,7 +207,18 @@ def test_the_root_split_on_a_cluster_without_workers_ends(capsys, monkeypatch, t
     monkeypatch.setattr(runner, "NO_WORKER_SECONDS", 1.0)
     with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster:
         start = time.monotonic()
-        rc, out, err = run(capsys, "optimal", "mastermind:pegs=2,colors=4", "--workers", "2", "--backend", "dask",
-                           "--scheduler", cluster.scheduler_address, "--journal", tmp_path / "j.jsonl")
+        rc, out, err = run(
+            capsys,
+            "optimal",
+            "mastermind:pegs=2,colors=4",
+            "--workers",
+            "2",
+            "--backend",
+            "dask",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--journal",
+            tmp_path / "j.jsonl",
+        )
         assert time.monotonic() - start < 30
     one_line(rc, err, "no Dask worker for 1 s")

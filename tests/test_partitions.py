@@ -37,8 +37,7 @@ def test_partition_counts_sum_to_the_candidates_and_match_partition(gc, data):
 @given(game_and_candidates())
 def test_whole_pool_equals_explicit_pool(gc):
     game, candidates = gc
-    assert np.array_equal(game.partition_counts(None, candidates),
-                          game.partition_counts(game.all_guesses, candidates))
+    assert np.array_equal(game.partition_counts(None, candidates), game.partition_counts(game.all_guesses, candidates))
 
 
 def test_both_counting_methods_agree(jotto):

@@ -28,6 +28,7 @@ def one_line_error(rc: int, err: str, command: str, *needles: str) -> None:
 
 # --- agents on both sides ------------------------------------------------------------------
 
+
 def test_play_prints_one_line_a_guess(capsys, monkeypatch):
     rc, out, err = arena(capsys, monkeypatch, "play", "mastermind", "--guesser", "knuth", "--secret", "3632")
     assert rc == 0, err
@@ -37,7 +38,8 @@ def test_play_prints_one_line_a_guess(capsys, monkeypatch):
         "Guess 3: 3526, Reply: 1,2, Consistent targets: 7",
         "Guess 4: 1462, Reply: 1,1, Consistent targets: 1",
         "Guess 5: 3632, Reply: 4,0, Consistent targets: 1",
-        "Solved in 5 guesses."]
+        "Solved in 5 guesses.",
+    ]
 
 
 def test_play_against_an_adversary_names_the_secret_it_was_left_with(capsys, monkeypatch):
@@ -48,8 +50,16 @@ def test_play_against_an_adversary_names_the_secret_it_was_left_with(capsys, mon
 
 
 def test_play_hangman_shows_the_pattern_and_the_strikes(capsys, monkeypatch):
-    rc, out, err = arena(capsys, monkeypatch, "play", "hangman:length=5", "--guesser", "max-frequency:tiebreak=first",
-                         "--chooser", "evil")
+    rc, out, err = arena(
+        capsys,
+        monkeypatch,
+        "play",
+        "hangman:length=5",
+        "--guesser",
+        "max-frequency:tiebreak=first",
+        "--chooser",
+        "evil",
+    )
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[1] == "The word has 5 letters: _ _ _ _ _ (9,972 possible)"
@@ -59,6 +69,7 @@ def test_play_hangman_shows_the_pattern_and_the_strikes(capsys, monkeypatch):
 
 
 # --- a person guessing ---------------------------------------------------------------------
+
 
 def test_human_guesser_with_hint_and_mistakes(capsys, monkeypatch):
     typed = "1122\n?\n12\n1344\n3526\n1462\n3632\n"
@@ -109,16 +120,20 @@ def test_quitting_and_running_out_of_input(capsys, monkeypatch):
 
 # --- a person choosing ---------------------------------------------------------------------
 
+
 def test_human_chooser_is_told_at_once_when_a_reply_contradicts_an_earlier_one(capsys, monkeypatch):
     typed = "0,0\n1,1\n0,0\n1,1\n0,4\n0,2\n4,0\n"
-    rc, out, err = arena(capsys, monkeypatch, "play", "mastermind", "--chooser", "human", "--guesser", "knuth",
-                         stdin=typed)
+    rc, out, err = arena(
+        capsys, monkeypatch, "play", "mastermind", "--chooser", "human", "--guesser", "knuth", stdin=typed
+    )
     assert rc == 0, err
     screen = out.splitlines()
     asked = [i for i, line in enumerate(screen) if line.startswith("Your reply to 4544")]
     assert len(asked) == 3  # asked again after each bad reply
-    assert screen[asked[0] + 1] == ("  That contradicts your reply to guess 3 (0,0 to 3636) and those before it: "
-                                    "no secret gives 1,1 to 4544. Try again.")
+    assert screen[asked[0] + 1] == (
+        "  That contradicts your reply to guess 3 (0,0 to 3636) and those before it: "
+        "no secret gives 1,1 to 4544. Try again."
+    )
     assert screen[asked[1] + 1] == "  No secret gives 0,4 to 4544: try again."
     assert "Guess 4: 4544, Reply: 0,2, Consistent targets: 1" in screen
     assert screen[-1] == "Solved in 5 guesses."
@@ -128,18 +143,30 @@ def test_human_chooser_hangman_says_the_length_first(capsys, monkeypatch, tmp_pa
     words = tmp_path / "words.txt"
     words.write_text("cat\ncot\ndog\ncute\n")
     typed = "9\n3\n-\n"  # no 9-letter words; then a miss for c leaves only dog
-    rc, out, err = arena(capsys, monkeypatch, "play", f"hangman:words={words}", "--chooser", "human",
-                         "--guesser", "max-frequency", stdin=typed)
+    rc, out, err = arena(
+        capsys,
+        monkeypatch,
+        "play",
+        f"hangman:words={words}",
+        "--chooser",
+        "human",
+        "--guesser",
+        "max-frequency",
+        stdin=typed,
+    )
     assert rc == 0, err
     screen = out.splitlines()
     assert "  '9' is not one of: 3 letters, 4 letters" in screen
     assert "The word has 3 letters: _ _ _ (3 possible)" in screen
     assert "Guess 1: c, Reply: _ _ _ (miss), Strikes: 1/6, Consistent targets: 1" in screen
-    assert screen[-2:] == ["Guess 4: o, Reply: d o g, Strikes: 1/6, Consistent targets: 1",
-                           "Solved: dog, in 4 guesses with 1 misses; one word was left after 1."]
+    assert screen[-2:] == [
+        "Guess 4: o, Reply: d o g, Strikes: 1/6, Consistent targets: 1",
+        "Solved: dog, in 4 guesses with 1 misses; one word was left after 1.",
+    ]
 
 
 # --- solve -----------------------------------------------------------------------------------
+
 
 def test_solve_counts_and_suggests(capsys, monkeypatch):
     rc, out, err = arena(capsys, monkeypatch, "solve", "mastermind", "--history", "1122=1,1")
@@ -156,22 +183,45 @@ def test_solve_counts_and_suggests(capsys, monkeypatch):
 
 
 def test_solve_lists_few_secrets_and_uses_any_guesser(capsys, monkeypatch):
-    rc, out, err = arena(capsys, monkeypatch, "solve", "mastermind", "--guesser", "knuth",
-                         "--history", "1122=1,0", "--history", "1344=0,1", "--history", "3526=1,2")
+    rc, out, err = arena(
+        capsys,
+        monkeypatch,
+        "solve",
+        "mastermind",
+        "--guesser",
+        "knuth",
+        "--history",
+        "1122=1,0",
+        "--history",
+        "1344=0,1",
+        "--history",
+        "3526=1,2",
+    )
     assert rc == 0, err
     assert out.splitlines()[1].startswith("possible: ") and len(out.splitlines()[1].split(", ")) == 7
     assert "best next guess by knuth: 1462, largest class 1" in out
 
 
 def test_solve_refuses_a_contradictory_history(capsys, monkeypatch):
-    rc, _, err = arena(capsys, monkeypatch, "solve", "mastermind", "--history", "1122=1,1",
-                       "--history", "1122=0,0", "--history", "3456=0,0")
+    rc, _, err = arena(
+        capsys,
+        monkeypatch,
+        "solve",
+        "mastermind",
+        "--history",
+        "1122=1,1",
+        "--history",
+        "1122=0,0",
+        "--history",
+        "3456=0,0",
+    )
     one_line_error(rc, err, "solve", "no secret is consistent with these replies", "guess 2, 1122=0,0")
     rc, _, err = arena(capsys, monkeypatch, "solve", "mastermind", "--history", "1122")
     one_line_error(rc, err, "solve", "write GUESS=REPLY")
 
 
 # --- evaluate --chooser and mistakes ---------------------------------------------------------
+
 
 def test_evaluate_against_a_chooser(capsys, monkeypatch):
     rc, out, err = arena(capsys, monkeypatch, "evaluate", "mastermind", "lowest", "--chooser", "spoiler:against=lowest")
@@ -183,15 +233,21 @@ def test_evaluate_against_a_chooser(capsys, monkeypatch):
     assert rc == 0 and data["chooser"] == "evil" and data["max"] == 5 and data["games"][0]["secret"] == "5455"
 
 
-@pytest.mark.parametrize("argv, needles", [
-    (("play", "mastermind", "--chooser", "evill"), ["unknown chooser 'evill'", "evil", "minimax", "spoiler", "uniform"]),
-    (("play", "mastermind", "--chooser", "evil", "--secret", "1234"), ["--secret", "uniform or fixed"]),
-    (("play", "mastermind", "--guesser", "knuth", "--hint", "entropy"), ["--hint is for --guesser human"]),
-    (("play", "mastermind", "--secret", "9999"), ["'9999' is not a secret of mastermind"]),
-    (("play", "mastermind", "--chooser", "human"), ["human on both sides"]),
-    (("evaluate", "mastermind", "knuth", "--chooser", "human"), ["plays interactively"]),
-    (("solve", "hangman:first=3000", "--history", "e=-"), ["hangman:length=5"]),
-])
+@pytest.mark.parametrize(
+    "argv, needles",
+    [
+        (
+            ("play", "mastermind", "--chooser", "evill"),
+            ["unknown chooser 'evill'", "evil", "minimax", "spoiler", "uniform"],
+        ),
+        (("play", "mastermind", "--chooser", "evil", "--secret", "1234"), ["--secret", "uniform or fixed"]),
+        (("play", "mastermind", "--guesser", "knuth", "--hint", "entropy"), ["--hint is for --guesser human"]),
+        (("play", "mastermind", "--secret", "9999"), ["'9999' is not a secret of mastermind"]),
+        (("play", "mastermind", "--chooser", "human"), ["human on both sides"]),
+        (("evaluate", "mastermind", "knuth", "--chooser", "human"), ["plays interactively"]),
+        (("solve", "hangman:first=3000", "--history", "e=-"), ["hangman:length=5"]),
+    ],
+)
 def test_mistakes_are_one_line(capsys, monkeypatch, argv, needles):
     rc, _, err = arena(capsys, monkeypatch, *argv)
     one_line_error(rc, err, argv[0], *needles)
@@ -199,8 +255,13 @@ def test_mistakes_are_one_line(capsys, monkeypatch, argv, needles):
 
 def test_a_real_terminal_session():
     typed = "0,0\n1,1\n0,0\n1,1\n0,2\n4,0\n"
-    done = subprocess.run([sys.executable, "-m", "arena", "play", "mastermind", "--chooser", "human",
-                           "--guesser", "knuth"], input=typed, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "arena", "play", "mastermind", "--chooser", "human", "--guesser", "knuth"],
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "That contradicts your reply to guess 3" in done.stdout
     assert done.stdout.strip().endswith("Solved in 5 guesses.")

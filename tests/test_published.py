@@ -49,8 +49,9 @@ def test_mastermind_strategies(mastermind, spec, total, worst):
         assert result.max == worst
 
 
-@pytest.mark.parametrize("spec, mean", [("random", 4.64), ("random:openers=1123", 4.61),
-                                        ("random:openers=1123+2245", 4.59)])
+@pytest.mark.parametrize(
+    "spec, mean", [("random", 4.64), ("random:openers=1123", 4.61), ("random:openers=1123+2245", 4.59)]
+)
 def test_mastermind_random_consistent(mastermind, spec, mean):
     result = evaluate(mastermind, make_guesser(spec), repeat=20, seed=1977)
     assert abs(result.mean - mean) <= 0.02

@@ -69,7 +69,9 @@ def test_the_console_blocks_are_found():
     assert len(found) == README.count("\n    $ ") and "arena evaluate mastermind knuth" in found
 
 
-@pytest.mark.parametrize("command, want", readme_commands(), ids=lambda x: x if x.startswith(("arena", "PYTHON")) else "")
+@pytest.mark.parametrize(
+    "command, want", readme_commands(), ids=lambda x: x if x.startswith(("arena", "PYTHON")) else ""
+)
 def test_every_console_block_prints_what_the_readme_says(command, want, tmp_path, monkeypatch, capsys):
     """Run as tests/test_docs.py runs the docs' blocks (in this process, `...` for any text,
     timings masked); a command shown failing prints its one line on stderr, exit status 2."""

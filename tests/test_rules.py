@@ -56,8 +56,9 @@ def test_reply_counts_name_each_column_with_many_codes(many, pool):
     assert counts.codes[0] == 0 and (np.diff(counts.codes) > 0).all()
     for i, g in enumerate(guesses.tolist()):
         classes = many.partition(g, candidates)
-        assert {int(c): int(n) for c, n in zip(counts.codes, counts.counts[i]) if n} == \
-               {r: len(part) for r, part in classes.items()}
+        assert {int(c): int(n) for c, n in zip(counts.codes, counts.counts[i]) if n} == {
+            r: len(part) for r, part in classes.items()
+        }
         for r, part in classes.items():
             assert counts.counts[i, counts.column(r)] == len(part)
     # the columns of a reply looked up by code: 0 where no candidate gives it
@@ -85,7 +86,7 @@ def test_rank_prints_the_columns_of_a_game_with_many_codes(many, capsys, monkeyp
     for line in lines[2:]:
         fields = line.split()
         g = many.guess_index(fields[1])
-        assert [int(v) for v in fields[-len(header):]] == full[g, many.codes].tolist()
+        assert [int(v) for v in fields[-len(header) :]] == full[g, many.codes].tolist()
 
 
 def test_what_a_reply_tells_is_the_games():
@@ -97,7 +98,7 @@ def test_what_a_reply_tells_is_the_games():
     jotto = make_game("jotto:first=50")
     assert jotto.reveals().tolist() == list(range(jotto.n_codes - 1)) + [jotto.n_codes]
     hangman = make_game("hangman:length=5,first=100")
-    assert hangman.reveals().tolist() == [int(m).bit_count() for m in hangman.masks[:hangman.n_codes]]
+    assert hangman.reveals().tolist() == [int(m).bit_count() for m in hangman.masks[: hangman.n_codes]]
 
 
 def test_hangman_finishes_and_writes_its_own_lines():

@@ -27,8 +27,11 @@ SMALL = "mastermind:pegs=3,colors=4"
 
 def well_behaved() -> list[Task]:
     """Tasks over two games, deterministic and random guessers, each with its own seed."""
-    tasks = [Task(0, SMALL, "uniform", "lowest", 0, 1, 11), Task(1, "jotto:first=200", "uniform", "lowest", 0, 1, 12),
-             Task(2, SMALL, "evil", "entropy", 0, 1, 13, (6,))]
+    tasks = [
+        Task(0, SMALL, "uniform", "lowest", 0, 1, 11),
+        Task(1, "jotto:first=200", "uniform", "lowest", 0, 1, 12),
+        Task(2, SMALL, "evil", "entropy", 0, 1, 13, (6,)),
+    ]
     tasks += [Task(3, SMALL, "uniform", "random", b, 2, 100 + b) for b in range(3)]
     return tasks
 
@@ -199,8 +202,12 @@ def test_killing_the_parent_kills_its_workers(tmp_path, workers):
     script, pids = tmp_path / "parent.py", tmp_path / "pids"
     script.write_text(PARENT)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)]), "ARENA_TEST_PIDS": str(pids)}
-    parent = subprocess.Popen([sys.executable, str(script), str(workers), "600"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    parent = subprocess.Popen(
+        [sys.executable, str(script), str(workers), "600"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         hung = wait_for_pids(pids, workers)
     finally:
@@ -229,8 +236,9 @@ def test_the_watchdog_ends_a_worker_whose_parent_died(tmp_path):
     """The fallback for platforms without PR_SET_PDEATHSIG."""
     script = tmp_path / "watched.py"
     script.write_text(WATCHED)
-    middle = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    middle = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
     try:
         child = int(middle.stdout.readline())
     finally:
@@ -241,16 +249,19 @@ def test_the_watchdog_ends_a_worker_whose_parent_died(tmp_path):
 
 # ----- Dask --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("address", ["garbage", "tcp://", "http://x:notaport", "tcp://x:notaport"])
 def test_a_malformed_scheduler_address_is_one_line(address, tmp_path, capsys):
     pytest.importorskip("dask.distributed")
     with pytest.raises(ArenaError, match="not a scheduler address"):
         run_tasks(well_behaved(), lambda task, result: None, backend="dask", scheduler=address)
     config = tmp_path / "t.toml"
-    config.write_text(textwrap.dedent(f"""
+    config.write_text(
+        textwrap.dedent(f"""
         games = ["{SMALL}"]
         guessers = ["lowest"]
-    """))
+    """)
+    )
     assert main(["run", str(config), "--backend", "dask", "--scheduler", address, "--no-plots"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
@@ -266,8 +277,9 @@ def cluster():
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(TESTS)])  # the workers import rogue_agents
     try:
         with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-            with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                          dashboard_address=None) as cluster:
+            with distributed.LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cluster:
                 yield cluster.scheduler_address
     finally:
         if saved is None:

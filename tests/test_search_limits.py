@@ -36,8 +36,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def arena(*argv, stderr=subprocess.PIPE, timeout=60):
     """The command line of this tree, in a child process (its stderr is not a terminal)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "arena.cli", *argv], stdout=subprocess.PIPE, stderr=stderr,
-                          text=True, env=env, timeout=timeout, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+        env=env,
+        timeout=timeout,
+        cwd=ROOT,
+    )
 
 
 # --- the enumeration: counted, bounded, refused before listing ------------------------------------
@@ -50,10 +57,15 @@ def test_enumerate_on_3x4_refuses_at_once(capsys, extra, what):
     assert f"more than 5,000,000 {what}" in err and "double oracle" in err
 
 
-@pytest.mark.parametrize("spec, trees, frontier", [("mastermind:pegs=2,colors=2", 8, 8),
-                                                   ("mastermind:pegs=3,colors=2", 1776, 120),
-                                                   ("mastermind:pegs=2,colors=3", 26760, 168),
-                                                   ("jotto:first=8", 1709, None)])
+@pytest.mark.parametrize(
+    "spec, trees, frontier",
+    [
+        ("mastermind:pegs=2,colors=2", 8, 8),
+        ("mastermind:pegs=3,colors=2", 1776, 120),
+        ("mastermind:pegs=2,colors=3", 26760, 168),
+        ("jotto:first=8", 1709, None),
+    ],
+)
 def test_bounded_counts_of_tiny_games(spec, trees, frontier):
     game = make_game(spec)
     assert bounded_count(game, 10**9, candidates_only=False) == trees == count_trees(game)

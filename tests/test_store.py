@@ -59,6 +59,7 @@ def stored_tasks(out) -> int:
 
 # --- task identity ------------------------------------------------------------------------------
 
+
 def test_task_seeds_are_unchanged():
     """Keys changed, seeds did not: every published figure depends on them."""
     assert task_seed(42, "jotto:first=200", "uniform", "random", 3) == 1176000639902900863
@@ -67,7 +68,9 @@ def test_task_seeds_are_unchanged():
 @pytest.mark.parametrize("field, first, second", [("seed", 1, 2), ("repeat", 4, 6), ("strikes", 6, 8)])
 def test_rows_that_differ_only_by_one_field_keep_their_own_results(tmp_path, capsys, field, first, second):
     game = "hangman:length=4,first=60" if field == "strikes" else SMALL
-    path = write(tmp_path, f"""
+    path = write(
+        tmp_path,
+        f"""
         game = "{game}"
         guesser = "random"
         seed = 5
@@ -78,7 +81,8 @@ def test_rows_that_differ_only_by_one_field_keep_their_own_results(tmp_path, cap
         [[rows]]
         label = "second"
         {field} = {second}
-        """)
+        """,
+    )
     out = tmp_path / "out"
     assert main(["run", path, "--out", str(out), "--no-plots"]) == 0
     config = load_config(path)
@@ -135,6 +139,7 @@ def test_a_word_file_edited_mid_run_stops_the_run_keeping_what_is_stored(tmp_pat
         def done(task, result):
             on_done(task, result)
             words.write_text("crane\nslate\n")  # after the first result is kept
+
         real(tasks, done, **options)
 
     monkeypatch.setattr(run_module, "run_tasks", edit_after_first)
@@ -148,6 +153,7 @@ def test_a_word_file_edited_mid_run_stops_the_run_keeping_what_is_stored(tmp_pat
 
 # --- failures are data ----------------------------------------------------------------------------
 
+
 def test_failed_cells_are_rows_in_every_output(tmp_path, capsys):
     from agents import make_guesser
     from arena.games import make_game
@@ -155,13 +161,16 @@ def test_failed_cells_are_rows_in_every_output(tmp_path, capsys):
 
     tree = tmp_path / "tree.json"  # saved for the first game: it fails (ArenaError) on the second
     grow_tree(make_game("mastermind:pegs=2,colors=3"), make_guesser("lowest")).save(str(tree))
-    path = write(tmp_path, f"""
+    path = write(
+        tmp_path,
+        f"""
         seed = 3
         repeat = 3
         games = ["mastermind:pegs=2,colors=3", "{SMALL}"]
         choosers = ["uniform", "evil"]
         guessers = ["lowest", "random", "tree:file={tree}"]
-        """)
+        """,
+    )
     out, csv = tmp_path / "out", tmp_path / "extra.csv"
     assert main(["run", path, "--out", str(out), "--csv", str(csv)]) == 0
     shown = capsys.readouterr().out
@@ -189,8 +198,7 @@ def test_retry_failed_runs_failed_tasks_again(tmp_path, capsys, monkeypatch):
     real = run_module.run_tasks
 
     def fail_random(tasks, on_done, **options):
-        real(tasks, lambda t, r: on_done(t, ("failed", None, "boom", 0.0) if t.guesser == "random" else r),
-             **options)
+        real(tasks, lambda t, r: on_done(t, ("failed", None, "boom", 0.0) if t.guesser == "random" else r), **options)
 
     out = str(tmp_path / "out")
     monkeypatch.setattr(run_module, "run_tasks", fail_random)
@@ -234,6 +242,7 @@ def test_one_writer_per_directory_and_stale_locks_are_taken_over(tmp_path, capsy
 
 # --- damaged stores -----------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def stored(tmp_path):
     path = write(tmp_path, f'game = "{SMALL}"\nguessers = ["lowest", "random"]\nrepeat = 3\n')
@@ -266,9 +275,17 @@ def test_a_damaged_store_is_one_line_in_run_and_report(stored, capsys, damage):
     assert main(["run", path, "--out", str(out), "--no-plots", "--force"]) == 0
 
 
-@pytest.mark.parametrize("tally", ["{", '{"games": 1}', '[1, 2]', '{"games": -1, "repeat": 1, "guesses": 1, '
-                                   '"guesses_sq": 1, "worst": 1, "histogram": {}, "misses": null, '
-                                   '"misses_worst": null, "lost": {}}'])
+@pytest.mark.parametrize(
+    "tally",
+    [
+        "{",
+        '{"games": 1}',
+        "[1, 2]",
+        '{"games": -1, "repeat": 1, "guesses": 1, '
+        '"guesses_sq": 1, "worst": 1, "histogram": {}, "misses": null, '
+        '"misses_worst": null, "lost": {}}',
+    ],
+)
 def test_a_damaged_tally_is_one_line(stored, capsys, tally):
     path, out = stored
     with sqlite3.connect(out / "results.sqlite") as db:
@@ -298,8 +315,10 @@ def test_a_store_of_the_old_layout_is_refused_not_misread(tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
     with sqlite3.connect(out / "results.sqlite") as db:
-        db.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                         "CREATE TABLE tasks (key TEXT PRIMARY KEY, status TEXT NOT NULL);")
+        db.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "CREATE TABLE tasks (key TEXT PRIMARY KEY, status TEXT NOT NULL);"
+        )
     assert main(["run", path, "--out", str(out), "--no-plots"]) == 2
     _one_line_error(capsys, "another version of arena", "--force")
     assert main(["report", str(out)]) == 2
@@ -337,14 +356,16 @@ def test_report_never_imports_an_agent_named_in_the_stored_config(tmp_path, caps
 
 
 def test_parse_config_checks_spec_syntax_without_building_agents():
-    config = parse_config({"game": SMALL, "guessers": ["payload:X", "no.such.module:Thing:depth=2"],
-                           "chooser": "not-a-chooser"})
+    config = parse_config(
+        {"game": SMALL, "guessers": ["payload:X", "no.such.module:Thing:depth=2"], "chooser": "not-a-chooser"}
+    )
     assert [c.guesser for c in config.cells] == ["payload:X", "no.such.module:Thing:depth=2"]
     with pytest.raises(ArenaError, match="cfg.toml: guesser 'entropy:pool': 'pool' is not of the form key=value"):
         parse_config({"game": SMALL, "guesser": "entropy:pool"}, "cfg.toml")
 
 
 # --- config mistakes ------------------------------------------------------------------------------------
+
 
 def test_config_encodings(tmp_path, capsys):
     latin = tmp_path / "latin.toml"
@@ -364,6 +385,7 @@ def test_too_many_tasks_are_refused_before_any_is_built(tmp_path, capsys):
     assert time.perf_counter() - start < 10
     _one_line_error(capsys, "20,000,000 tasks", f"{MAX_TASKS:,}", "block = 501")
     from arena.tournament.cells import check_task_count
+
     assert check_task_count([100_000_000], 501) <= MAX_TASKS  # the suggested block fits
 
 
@@ -392,8 +414,10 @@ def test_task_timeout_from_the_config_and_the_command_line(tmp_path, capsys, mon
     assert main(["run", path, "--task-timeout", "2.5"]) == 0  # the command line wins
     assert seen == [30.0, 2.5]
     for bad in ("0", "-1", '"x"', "nan", "true"):
-        assert main(["run", write(tmp_path, f'game = "{SMALL}"\nguesser = "lowest"\ntask_timeout = {bad}\n',
-                                  "bad.toml")]) == 2
+        assert (
+            main(["run", write(tmp_path, f'game = "{SMALL}"\nguesser = "lowest"\ntask_timeout = {bad}\n', "bad.toml")])
+            == 2
+        )
         _one_line_error(capsys, "task_timeout", "seconds > 0")
     for bad in ("0", "x", "inf"):
         with pytest.raises(SystemExit) as exit_:
@@ -426,8 +450,13 @@ def test_killed_at_random_moments_resumes_to_identical_results(tmp_path, workers
         before = stored_tasks(killed)
         if before >= total:
             break
-        run = subprocess.Popen(command + [str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               env=ENV, start_new_session=True)
+        run = subprocess.Popen(
+            command + [str(killed)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=ENV,
+            start_new_session=True,
+        )
         target = before + rng.randint(1, max(1, (total - before) // 4))
         deadline = time.time() + 60
         while time.time() < deadline and run.poll() is None and stored_tasks(killed) < target:

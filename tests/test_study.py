@@ -41,8 +41,13 @@ def write(path: Path, text: str) -> str:
 
 
 def arena(*args, cwd, env=None):
-    return subprocess.run([ARENA, *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "PYTHONPATH": str(cwd), **(env or {})})
+    return subprocess.run(
+        [ARENA, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(cwd), **(env or {})},
+    )
 
 
 def stored_tallies(out: Path) -> dict[str, str]:
@@ -57,13 +62,17 @@ def csv_rows(path: Path) -> dict[str, dict]:
 
 # --- results follow the code ------------------------------------------------------------------
 
+
 def test_a_changed_module_class_agent_reruns_exactly_its_cells_with_the_new_number(tmp_path):
     (tmp_path / "first_ten.py").write_text(readme_guesser())
-    config = write(tmp_path / "c.toml", f'''
+    config = write(
+        tmp_path / "c.toml",
+        f'''
         game = "{SMALL}"
         choosers = ["uniform", "evil"]
         guessers = ["lowest", "first_ten:FirstTen"]
-        ''')
+        ''',
+    )
     out = tmp_path / "out"
     first = arena("run", config, "--out", str(out), "--allow-import", "--no-plots", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
@@ -158,13 +167,23 @@ block = 2
 game = "{game}"
 chooser = "uniform"
 """
-ROW = "[[rows]]\nguesser = \"{}\"\n"
+ROW = '[[rows]]\nguesser = "{}"\n'
 #: The study, grown three times: a guesser added, a chooser added, the seed of one row changed.
 GROWING = [
     HEAD + ROW.format("lowest") + ROW.format("random"),
     HEAD + ROW.format("lowest") + ROW.format("random") + ROW.format("entropy"),
-    HEAD + ROW.format("lowest") + ROW.format("random") + ROW.format("entropy") + ROW.format("lowest") + 'chooser = "evil"\n',
-    HEAD + ROW.format("lowest") + ROW.format("random") + "seed = 6\n" + ROW.format("entropy") + ROW.format("lowest")
+    HEAD
+    + ROW.format("lowest")
+    + ROW.format("random")
+    + ROW.format("entropy")
+    + ROW.format("lowest")
+    + 'chooser = "evil"\n',
+    HEAD
+    + ROW.format("lowest")
+    + ROW.format("random")
+    + "seed = 6\n"
+    + ROW.format("entropy")
+    + ROW.format("lowest")
     + 'chooser = "evil"\n',
 ]
 
@@ -217,7 +236,7 @@ def test_a_changed_word_file_reruns_only_the_tasks_that_read_it(tmp_path):
 
 # --- every figure in every output --------------------------------------------------------------
 
-HANGMAN = '''
+HANGMAN = """
 title = "hangman study"
 seed = 3
 repeat = 4
@@ -225,7 +244,7 @@ strikes = [6, 8]
 games = ["hangman:length=5,first=40"]
 choosers = ["uniform", "evil"]
 guessers = ["most-parts", "random"]
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -239,8 +258,20 @@ def hangman_run(tmp_path_factory):
 def test_hangman_payoffs_agree_in_the_csv_the_frame_the_summary_and_the_meta_game(hangman_run):
     out, report = hangman_run
     rows = csv_rows(out / "results.csv")
-    for column in ("misses", "misses_max", "lost6", "lost6_rate", "lost8", "lost8_rate", "misses_se",
-                   "mean_se", "mean_ci_low", "mean_ci_high", "misses_ci_low", "misses_ci_high"):
+    for column in (
+        "misses",
+        "misses_max",
+        "lost6",
+        "lost6_rate",
+        "lost8",
+        "lost8_rate",
+        "misses_se",
+        "mean_se",
+        "mean_ci_low",
+        "mean_ci_high",
+        "misses_ci_low",
+        "misses_ci_high",
+    ):
         assert column in rows["random|uniform"], column
     frame = report.to_frame()
     for r in report.results:
@@ -254,8 +285,9 @@ def test_hangman_payoffs_agree_in_the_csv_the_frame_the_summary_and_the_meta_gam
     assert "mean misses per game ± standard error (worst) [loss rate within 6, 8 strikes]" in summary
     meta = next(line for line in summary.splitlines() if "meta-game" in line)
     assert "meta-game on mean misses per game: value" in meta and " misses; choosers:" in meta
-    choosers, row, guessers, column, value = report.mixes.get("hangman:length=5,first=40") or \
-        (report.summary() and report.mixes["hangman:length=5,first=40"])
+    choosers, row, guessers, column, value = report.mixes.get("hangman:length=5,first=40") or (
+        report.summary() and report.mixes["hangman:length=5,first=40"]
+    )
     grid = {(c, g): r.ours["misses"] for r in report.results for c, g in [(r.cell.chooser, r.cell.label)]}
     best_guesser_worst = min(max(grid[c, g] for c in choosers) for g in guessers)
     assert value <= best_guesser_worst + 1e-9  # the value is on misses, not guesses
@@ -268,8 +300,15 @@ def test_a_config_picks_the_payoff_and_every_output_names_it(tmp_path, monkeypat
     real = matplotlib.figure.Figure.savefig
 
     def record(fig, *args, **kwargs):
-        titles.append(" | ".join(t for t in [fig._suptitle.get_text() if fig._suptitle else ""] +
-                                 [ax.get_title() for ax in fig.axes] + [ax.get_ylabel() for ax in fig.axes] if t))
+        titles.append(
+            " | ".join(
+                t
+                for t in [fig._suptitle.get_text() if fig._suptitle else ""]
+                + [ax.get_title() for ax in fig.axes]
+                + [ax.get_ylabel() for ax in fig.axes]
+                if t
+            )
+        )
         return real(fig, *args, **kwargs)
 
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", record)
@@ -285,15 +324,18 @@ def test_a_config_picks_the_payoff_and_every_output_names_it(tmp_path, monkeypat
 
 
 def test_payoffs_a_game_cannot_measure_are_refused_in_one_line(tmp_path, capsys):
-    for text, message in ((f'game = "{SMALL}"\nguesser = "lowest"\npayoff = "misses"\n', "needs a game where misses"),
-                          ('game = "hangman:first=30"\nguesser = "lowest"\npayoff = "lost7"\n', "add strikes = [7]"),
-                          (f'game = "{SMALL}"\nguesser = "lowest"\npayoff = "time"\n', "unknown payoff 'time'")):
+    for text, message in (
+        (f'game = "{SMALL}"\nguesser = "lowest"\npayoff = "misses"\n', "needs a game where misses"),
+        ('game = "hangman:first=30"\nguesser = "lowest"\npayoff = "lost7"\n', "add strikes = [7]"),
+        (f'game = "{SMALL}"\nguesser = "lowest"\npayoff = "time"\n', "unknown payoff 'time'"),
+    ):
         assert main(["run", write(tmp_path / "p.toml", text)]) == 2
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1, err
 
 
 # --- stored runs in Python -------------------------------------------------------------------
+
 
 def test_from_dir_loads_a_finished_run_as_the_run_returned_it(hangman_run):
     out, report = hangman_run
@@ -308,16 +350,20 @@ def test_from_dir_loads_a_finished_run_as_the_run_returned_it(hangman_run):
     game = "hangman:length=5,first=40"
     grid = stored.grid(game)
     assert grid.columns.name == "mean misses per game" and list(grid.columns) == ["uniform", "evil"]
-    assert grid.loc["random", "evil"] == pytest.approx(next(r.ours["misses"] for r in report.results
-                                                            if r.cell.label == "random" and r.cell.chooser == "evil"))
+    assert grid.loc["random", "evil"] == pytest.approx(
+        next(r.ours["misses"] for r in report.results if r.cell.label == "random" and r.cell.chooser == "evil")
+    )
     solution = stored.meta_game_solution(game)
     assert solution["payoff"] == "misses" and solution["unit"] == "misses"
-    assert sum(solution["choosers"].values()) == pytest.approx(1) and sum(solution["guessers"].values()) == pytest.approx(1)
+    assert sum(solution["choosers"].values()) == pytest.approx(1) and sum(
+        solution["guessers"].values()
+    ) == pytest.approx(1)
     assert solution["value"] == pytest.approx(min(grid.max(axis=1)))  # here the grid has a saddle point
 
 
 def test_from_dir_loads_a_partial_and_a_failed_run(tmp_path, monkeypatch):
-    (tmp_path / "broken.py").write_text(textwrap.dedent('''
+    (tmp_path / "broken.py").write_text(
+        textwrap.dedent("""
         from agents import Guesser
 
 
@@ -326,10 +372,13 @@ def test_from_dir_loads_a_partial_and_a_failed_run(tmp_path, monkeypatch):
 
             def choose(self, game, state):
                 return int(game.guesses_naming(state.candidates[:0])[0])
-        '''))
+        """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
-    config = write(tmp_path / "c.toml", f'game = "{SMALL}"\nchoosers = ["uniform", "evil"]\n'
-                                        'guessers = ["lowest", "broken:Broken", "knuth"]\n')
+    config = write(
+        tmp_path / "c.toml",
+        f'game = "{SMALL}"\nchoosers = ["uniform", "evil"]\nguessers = ["lowest", "broken:Broken", "knuth"]\n',
+    )
     out = tmp_path / "out"
     real = runner.play_task
     calls = []
@@ -362,11 +411,18 @@ def test_from_dir_of_a_directory_without_a_store_says_so(tmp_path):
 
 # --- configs are checked ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, message", [
-    (f'game = "{SMALL}"\nguesser = ["lowest", "knuth"]\n', "guesser takes one spec; for a list write guessers"),
-    (f'game = "{SMALL}"\nguessers = ["lowest"]\nchoser = "evil"\n', "unknown key 'choser'; did you mean 'chooser'?"),
-    (f'game = "{SMALL}"\n[[rows]]\nguesser = "lowest"\nsed = 4\n', "unknown key 'sed'; did you mean 'seed'?"),
-])
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (f'game = "{SMALL}"\nguesser = ["lowest", "knuth"]\n', "guesser takes one spec; for a list write guessers"),
+        (
+            f'game = "{SMALL}"\nguessers = ["lowest"]\nchoser = "evil"\n',
+            "unknown key 'choser'; did you mean 'chooser'?",
+        ),
+        (f'game = "{SMALL}"\n[[rows]]\nguesser = "lowest"\nsed = 4\n', "unknown key 'sed'; did you mean 'seed'?"),
+    ],
+)
 def test_config_mistakes_name_the_key_and_the_nearest_valid_one(tmp_path, text, message):
     with pytest.raises(ArenaError, match=re.escape(message)):
         load_config(write(tmp_path / "c.toml", text))
@@ -379,6 +435,7 @@ def test_the_config_reference_page_is_written_from_the_parser_table():
 
 
 # --- an agent that meets a game it cannot play --------------------------------------------------
+
 
 @pytest.mark.parametrize("game", ["jotto:first=60", SMALL, "hangman:length=5,first=60", "wordle:first=60"])
 def test_the_readme_guesser_plays_every_game(tmp_path, monkeypatch, game):
@@ -396,14 +453,18 @@ def test_a_failing_outside_agent_is_one_line_naming_its_own_line(tmp_path):
     (tmp_path / "naming.py").write_text(readme_guesser().replace("candidate_guesses", "guesses_naming"))
     result = arena("evaluate", "hangman:length=5,first=60", "naming:FirstTen", "--allow-import", cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert re.fullmatch(r"arena evaluate: error: guesser naming:FirstTen failed at naming\.py:\d+ in choose "
-                        r"\(.*argmax.*\): ValueError: attempt to get argmax of an empty sequence\n", result.stderr)
+    assert re.fullmatch(
+        r"arena evaluate: error: guesser naming:FirstTen failed at naming\.py:\d+ in choose "
+        r"\(.*argmax.*\): ValueError: attempt to get argmax of an empty sequence\n",
+        result.stderr,
+    )
     config = write(tmp_path / "c.toml", 'game = "hangman:length=5,first=60"\nguessers = ["naming:FirstTen"]\n')
     run = arena("run", config, "--allow-import", cwd=tmp_path)
     assert "guesser naming:FirstTen failed at naming.py:" in run.stdout and "fromnumeric" not in run.stdout
 
 
 # --- smaller ---------------------------------------------------------------------------------
+
 
 def test_an_installed_guesser_is_not_listed_among_the_choosers(tmp_path):
     site = _plugin(tmp_path / "p", "0.1", 1)
@@ -421,8 +482,7 @@ def test_an_option_of_another_command_gets_the_subcommands_usage(capsys):
     assert "arena evaluate: error: unrecognized arguments: --workers 2" in err
 
 
-def test_an_interrupted_run_says_what_it_stored_and_the_resumed_bar_counts_from_there(tmp_path, monkeypatch,
-                                                                                       capsys):
+def test_an_interrupted_run_says_what_it_stored_and_the_resumed_bar_counts_from_there(tmp_path, monkeypatch, capsys):
     config = write(tmp_path / "c.toml", f'game = "{SMALL}"\nguessers = ["lowest", "knuth", "entropy"]\n')
     real = runner.play_task
     calls = []
@@ -439,13 +499,19 @@ def test_an_interrupted_run_says_what_it_stored_and_the_resumed_bar_counts_from_
     assert "arena run: interrupted: 1 of 3 tasks are stored in" in err and "run the same command again" in err
     monkeypatch.setattr(runner, "play_task", real)
     bars = []
-    monkeypatch.setattr(runner, "_Progress", lambda total, initial=0: bars.append((total, initial)) or
-                        type("Bar", (), {"step": lambda self: None, "close": lambda self: None})())
+    monkeypatch.setattr(
+        runner,
+        "_Progress",
+        lambda total, initial=0: (
+            bars.append((total, initial)) or type("Bar", (), {"step": lambda self: None, "close": lambda self: None})()
+        ),
+    )
     run_config(load_config(config), out=str(tmp_path / "out"), progress=True)
     assert bars == [(3, 1)]
 
 
 # --- exploitability -----------------------------------------------------------------------------
+
 
 def test_exploitability_is_the_worst_secret_less_the_game_value(capsys):
     from agents import make_guesser

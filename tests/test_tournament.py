@@ -62,8 +62,22 @@ def test_same_csv_on_a_local_dask_cluster(tmp_path):
     path = write(tmp_path)
     assert main(["run", path, "--out", str(tmp_path / "local"), "--no-plots"]) == 0
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        assert main(["run", path, "--backend", "dask", "--scheduler", cluster.scheduler_address,
-                     "--out", str(tmp_path / "dask"), "--no-plots"]) == 0
+        assert (
+            main(
+                [
+                    "run",
+                    path,
+                    "--backend",
+                    "dask",
+                    "--scheduler",
+                    cluster.scheduler_address,
+                    "--out",
+                    str(tmp_path / "dask"),
+                    "--no-plots",
+                ]
+            )
+            == 0
+        )
     assert (tmp_path / "local" / "results.csv").read_bytes() == (tmp_path / "dask" / "results.csv").read_bytes()
 
 
@@ -71,8 +85,9 @@ def test_a_killed_run_resumes_to_the_same_results(tmp_path):
     config = write(tmp_path, CONFIG.replace("repeat = 6", "repeat = 40"))
     whole, killed = tmp_path / "whole", tmp_path / "killed"
     subprocess.run([ARENA, "run", config, "--out", str(whole), "--no-plots"], check=True, capture_output=True)
-    process = subprocess.Popen([ARENA, "run", config, "--out", str(killed), "--no-plots"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [ARENA, "run", config, "--out", str(killed), "--no-plots"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     store = killed / "results.sqlite"
     deadline = time.time() + 60
     while time.time() < deadline and process.poll() is None:
@@ -124,7 +139,7 @@ def test_report_reprints_a_stored_tournament(tmp_path, capsys):
     assert main(["report", str(tmp_path / "nothing")]) == 2
 
 
-BROKEN = '''
+BROKEN = """
 from agents import Guesser
 
 
@@ -133,7 +148,7 @@ class Broken(Guesser):
 
     def choose(self, game, state):
         raise ValueError("this agent always fails")
-'''
+"""
 
 
 def test_an_agent_that_raises_fails_its_own_cells(tmp_path, capsys, monkeypatch):
@@ -143,16 +158,19 @@ def test_an_agent_that_raises_fails_its_own_cells(tmp_path, capsys, monkeypatch)
     path = write(tmp_path, 'game = "mastermind:pegs=2,colors=3"\nguessers = ["lowest", "brokenagent:Broken"]\n')
     assert main(["run", path, "--allow-import"]) == 0  # a module:Class agent imports only when allowed
     out = capsys.readouterr().out
-    assert ("FAILED 'brokenagent:Broken': guesser brokenagent:Broken failed at brokenagent.py:9 in choose "
-            "(raise ValueError(\"this agent always fails\")): ValueError: this agent always fails") in out
+    assert (
+        "FAILED 'brokenagent:Broken': guesser brokenagent:Broken failed at brokenagent.py:9 in choose "
+        '(raise ValueError("this agent always fails")): ValueError: this agent always fails'
+    ) in out
     from agents import imports_allowed
+
     with imports_allowed():
         report = run_config(load_config(path))
     assert report.results[0].error is None and report.results[1].error.endswith("ValueError: this agent always fails")
 
 
 PLUGIN = {
-    "pyproject.toml": '''
+    "pyproject.toml": """
         [build-system]
         requires = ["setuptools"]
         build-backend = "setuptools.build_meta"
@@ -163,7 +181,7 @@ PLUGIN = {
 
         [project.entry-points."arena.agents"]
         second-lowest = "plugin_demo:SecondLowest"
-        ''',
+        """,
     "plugin_demo.py": '''
         from agents import Guesser
 

@@ -75,8 +75,9 @@ def test_bad_plot_files_and_huge_drawings_are_one_line(tmp_path, capsys):
     one_line(rc, err, ".svg", ".dot")
     rc, _, err = run(capsys, "tree", SMALL, "knuth", "--plot", tmp_path / "nowhere" / "t.svg")
     one_line(rc, err, "does not exist")
-    rc, _, err = run(capsys, "tree", "jotto:first=600", "entropy", "--plot", tmp_path / "t.dot", "--depth", "9",
-                     "--min-count", "1")
+    rc, _, err = run(
+        capsys, "tree", "jotto:first=600", "entropy", "--plot", tmp_path / "t.dot", "--depth", "9", "--min-count", "1"
+    )
     one_line(rc, err, "too many to read", "--depth")
 
 

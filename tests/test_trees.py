@@ -13,8 +13,12 @@ from arena import ArenaError, RuleBreak, make_game
 from arena.match import play
 from arena.tree import grow_tree, load_tree
 
-SMALL = ["mastermind:pegs=2,colors=3", "mastermind:pegs=3,colors=4", "jotto:first=60",
-         "mastermind:pegs=3,colors=5,repeats=false"]
+SMALL = [
+    "mastermind:pegs=2,colors=3",
+    "mastermind:pegs=3,colors=4",
+    "jotto:first=60",
+    "mastermind:pegs=3,colors=5,repeats=false",
+]
 GUESSERS = ["lowest", "random:seed=4", *[f"{m}:pool={p}" for m in METRICS for p in ("all", "consistent")]]
 
 

@@ -25,8 +25,11 @@ ENCODINGS = {
 
 #: Words as a user may write them: letters of many scripts, apostrophes, hyphens (no spaces,
 #: no line breaks, no NUL: a word is one line).
-WORD = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="\x85"),
-               min_size=1, max_size=12).filter(lambda w: w.strip() == w and w.splitlines() == [w])
+WORD = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="\x85"),
+    min_size=1,
+    max_size=12,
+).filter(lambda w: w.strip() == w and w.splitlines() == [w])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -77,17 +80,39 @@ def test_the_issue_s_utf16_file_plays_its_words(capsys, tmp_path):
     assert rc == 0 and "mean = 0.00" not in out
 
 
-@pytest.mark.parametrize("spec, words, needles", [
-    ("jotto:words={}", ["abc", "abcde", "zzzzz", "fghij", "ABCDE", "ca-fe"],
-     ["4 of the 6 words", "1 not of 5 letters (such as 'abc')", "1 with a repeated letter (such as 'zzzzz')",
-      "1 listed twice (such as 'abcde')", "1 with characters outside a-z (such as 'ca-fe')"]),
-    ("jotto:words={}", ["stare", "tears", "fghij"], ["1 of the 3 words", "an anagram of a later word (such as 'stare')"]),
-    ("hangman:words={},length=4", ["word", "wordy", "x-ray", "Word"],
-     ["3 of the 4 words", "1 not of 4 letters (such as 'wordy')", "1 with characters outside a-z (such as 'x-ray')",
-      "1 listed twice"]),
-    ("hangman:words={},other=reveal", ["a-b", "--", "abc"], ["1 with no letter a-z (such as '--')"]),
-    ("wordle:answers={}", ["crane", "cranes", "CRANE", "slate"], ["2 of the 4 words", "not of 5 letters"]),
-])
+@pytest.mark.parametrize(
+    "spec, words, needles",
+    [
+        (
+            "jotto:words={}",
+            ["abc", "abcde", "zzzzz", "fghij", "ABCDE", "ca-fe"],
+            [
+                "4 of the 6 words",
+                "1 not of 5 letters (such as 'abc')",
+                "1 with a repeated letter (such as 'zzzzz')",
+                "1 listed twice (such as 'abcde')",
+                "1 with characters outside a-z (such as 'ca-fe')",
+            ],
+        ),
+        (
+            "jotto:words={}",
+            ["stare", "tears", "fghij"],
+            ["1 of the 3 words", "an anagram of a later word (such as 'stare')"],
+        ),
+        (
+            "hangman:words={},length=4",
+            ["word", "wordy", "x-ray", "Word"],
+            [
+                "3 of the 4 words",
+                "1 not of 4 letters (such as 'wordy')",
+                "1 with characters outside a-z (such as 'x-ray')",
+                "1 listed twice",
+            ],
+        ),
+        ("hangman:words={},other=reveal", ["a-b", "--", "abc"], ["1 with no letter a-z (such as '--')"]),
+        ("wordle:answers={}", ["crane", "cranes", "CRANE", "slate"], ["2 of the 4 words", "not of 5 letters"]),
+    ],
+)
 def test_words_left_out_are_counted_in_one_line(capsys, tmp_path, spec, words, needles):
     path = tmp_path / "w.txt"
     path.write_text("\n".join(words) + "\n")

@@ -54,9 +54,17 @@ def full():
 
 # --- the reply rule ----------------------------------------------------------------------
 
-REPEATS = [("etude", "poems", "Y...."), ("speed", "abide", "..Y.Y"), ("eerie", "there", "Y.Y.G"),
-           ("llama", "hello", "YY..."), ("lolly", "hello", ".YGG."), ("speed", "crepe", ".YGY."),
-           ("abbey", "kebab", "YYGY."), ("eerie", "elder", "GYY.."), ("mamma", "magma", "GG.GG")]
+REPEATS = [
+    ("etude", "poems", "Y...."),
+    ("speed", "abide", "..Y.Y"),
+    ("eerie", "there", "Y.Y.G"),
+    ("llama", "hello", "YY..."),
+    ("lolly", "hello", ".YGG."),
+    ("speed", "crepe", ".YGY."),
+    ("abbey", "kebab", "YYGY."),
+    ("eerie", "elder", "GYY.."),
+    ("mamma", "magma", "GG.GG"),
+]
 
 
 @pytest.mark.parametrize("guess,answer,expected", REPEATS)
@@ -69,8 +77,28 @@ def test_repeated_letters_by_the_official_rule(guess, answer, expected):
 
 def test_every_pair_of_repeated_letter_words_matches_the_direct_definition():
     """All pairs of words with repeated letters (the hard cases), through the vectorised build."""
-    words = ["etude", "poems", "speed", "abide", "eerie", "there", "llama", "hello", "lolly", "mamma",
-             "magma", "abbey", "kebab", "geese", "eexee", "aaaaa", "array", "radar", "sassy", "essay"]
+    words = [
+        "etude",
+        "poems",
+        "speed",
+        "abide",
+        "eerie",
+        "there",
+        "llama",
+        "hello",
+        "lolly",
+        "mamma",
+        "magma",
+        "abbey",
+        "kebab",
+        "geese",
+        "eexee",
+        "aaaaa",
+        "array",
+        "radar",
+        "sassy",
+        "essay",
+    ]
     table = wordle_table(letter_codes(words), letter_codes(words))
     game = make_game("wordle:first=1")
     for i, g in enumerate(words):
@@ -104,6 +132,7 @@ def test_absurdle_tie_rule_fewest_greens_then_yellows_then_clues_rightmost(full)
 
 # --- writing and reading replies --------------------------------------------------------------
 
+
 def test_labels_round_trip_and_squares_are_read(full):
     for code in full.codes.tolist():
         assert full.parse_reply(full.reply_label(code)) == code
@@ -114,8 +143,10 @@ def test_labels_round_trip_and_squares_are_read(full):
     assert full.reply_help().startswith("5 marks")
 
 
-@pytest.mark.parametrize("text,needle", [("GYX..", "'X' is not a mark"), ("GY..", "has 4 marks, not 5"),
-                                         ("GGGGY", "never occurs"), ("", "has 0 marks")])
+@pytest.mark.parametrize(
+    "text,needle",
+    [("GYX..", "'X' is not a mark"), ("GY..", "has 4 marks, not 5"), ("GGGGY", "never occurs"), ("", "has 0 marks")],
+)
 def test_malformed_replies_are_one_line(full, text, needle):
     with pytest.raises(ArenaError, match=needle) as e:
         full.parse_reply(text)
@@ -130,14 +161,17 @@ def test_options_and_their_mistakes(capsys, tmp_path):
     words.write_text("planet\nPLANTS\nrocket\nbad\nrocket\n")
     six = make_game(f"wordle:answers={words},length=6")
     assert six.secrets == ("planet", "plants", "rocket") and six.n_codes <= 3**6 and six.hit == 3**6 - 1
-    for argv, needles in [(["evaluate", "wordle:length=6", "entropy"], ["no words of 6 letters"]),
-                          (["evaluate", "wordle:first=-1", "entropy"], ["first"]),
-                          (["evaluate", "wordle:answers=/no/such", "entropy"], ["/no/such"]),
-                          (["solve", "wordle:first=12", "--history", "aback=GGX.."], ["'X' is not a mark"])]:
+    for argv, needles in [
+        (["evaluate", "wordle:length=6", "entropy"], ["no words of 6 letters"]),
+        (["evaluate", "wordle:first=-1", "entropy"], ["first"]),
+        (["evaluate", "wordle:answers=/no/such", "entropy"], ["/no/such"]),
+        (["solve", "wordle:first=12", "--history", "aback=GGX.."], ["'X' is not a mark"]),
+    ]:
         one_line(*run(capsys, *argv)[::2], *needles)
 
 
 # --- hard mode ---------------------------------------------------------------------------------
+
 
 class Sequence(GuesserProtocol):
     """A guesser that plays the given words in order (to break hard mode on purpose)."""
@@ -161,16 +195,22 @@ def test_a_guess_breaking_hard_mode_is_refused_by_the_referee():
     secret = hard.secrets.index("abbey")
     assert reply_of(hard, "salet", "abbey") == ".Y.G."
     chooser = Scripted(lambda g: hard.reply(g, secret), secret=secret)
-    with pytest.raises(RuleBreak, match=r"guesser sequence broke the rules at guess 2 \(crane\): hard mode: "
-                                        r"letter 4 must be E \(green in guess 1, salet .Y.G.\)"):
+    with pytest.raises(
+        RuleBreak,
+        match=r"guesser sequence broke the rules at guess 2 \(crane\): hard mode: "
+        r"letter 4 must be E \(green in guess 1, salet .Y.G.\)",
+    ):
         play_match(hard, Sequence(hard, ["salet", "crane"]), chooser)
     with pytest.raises(RuleBreak, match="the guess must use A"):
         play_match(hard, Sequence(hard, ["salet", "tweed"]), chooser)
     match = play_match(hard, Sequence(hard, ["salet", "abbey"]), chooser)  # legal: it may be the secret
     assert match.solved and match.guesses == 2
     normal = make_game("wordle:first=40,guesses=wordle")  # the same moves are fine in normal play
-    assert play_match(normal, Sequence(normal, ["salet", "crane", "abbey"]),
-                      Scripted(lambda g: normal.reply(g, secret), secret=secret)).solved
+    assert play_match(
+        normal,
+        Sequence(normal, ["salet", "crane", "abbey"]),
+        Scripted(lambda g: normal.reply(g, secret), secret=secret),
+    ).solved
     with pytest.raises(RuleBreak, match="hard mode"):
         grow_tree(hard, Sequence(hard, ["salet", "crane", "abbey"]), np.array([secret]))
 
@@ -222,8 +262,12 @@ def test_greedy_guessers_play_legally_in_hard_mode(metric):
 
 # --- invariants on small instances --------------------------------------------------------------
 
-SPECS = ["wordle:first=30", "wordle:hard=true,first=30", "wordle:first=25,guesses=wordle",
-         "jotto:positions=true,first=40"]
+SPECS = [
+    "wordle:first=30",
+    "wordle:hard=true,first=30",
+    "wordle:first=25,guesses=wordle",
+    "jotto:positions=true,first=40",
+]
 
 
 @settings(max_examples=40, deadline=None)
@@ -268,9 +312,13 @@ COMMANDS = ["wordle:first=12", "wordle:hard=true,first=12", "jotto:positions=tru
 @pytest.mark.parametrize("spec", COMMANDS)
 def test_evaluate_rank_tree_and_solve(capsys, spec):
     game = make_game(spec)
-    for argv in (["evaluate", spec, "entropy"], ["evaluate", spec, "lookahead:pool=consistent"],
-                 ["rank", spec, "minimax", "--top", "3"], ["tree", spec, "expected"],
-                 ["evaluate", spec, "most-parts", "--chooser", "evil"]):
+    for argv in (
+        ["evaluate", spec, "entropy"],
+        ["evaluate", spec, "lookahead:pool=consistent"],
+        ["rank", spec, "minimax", "--top", "3"],
+        ["tree", spec, "expected"],
+        ["evaluate", spec, "most-parts", "--chooser", "evil"],
+    ):
         rc, out, err = run(capsys, *argv)
         assert rc == 0 and out, (argv, err)
     first, secret = game.guesses[0], game.secrets[5]
@@ -352,9 +400,11 @@ def test_the_consistent_optimum_is_legal_in_hard_mode(capsys, tmp_path):
 
 def test_a_tiny_tournament(capsys, tmp_path):
     config = tmp_path / "t.toml"
-    config.write_text('title = "tiny"\nseed = 1\nrepeat = 2\n'
-                      'games = ["wordle:first=12", "wordle:hard=true,first=12", "jotto:positions=true,first=12"]\n'
-                      'choosers = ["uniform", "evil"]\nguessers = ["minimax", "entropy", "lowest"]\n')
+    config.write_text(
+        'title = "tiny"\nseed = 1\nrepeat = 2\n'
+        'games = ["wordle:first=12", "wordle:hard=true,first=12", "jotto:positions=true,first=12"]\n'
+        'choosers = ["uniform", "evil"]\nguessers = ["minimax", "entropy", "lowest"]\n'
+    )
     rc, out, err = run(capsys, "run", str(config), "--cells")
     assert rc == 0, err
     assert "wordle:hard=true,first=12" in out and "jotto:positions=true,first=12" in out

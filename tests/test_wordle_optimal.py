@@ -151,7 +151,9 @@ def test_openers_match_brute_force_and_replay(capsys, guess_file, hard):
     for openers in [["salet"], [game.guesses[12]]] + two:
         tree = optimal_tree(game, openers=openers)
         assert tree.exact and tree.value == brute_after_openers(game, openers) == int(tree.guesses.sum())
-        assert tree.roots[0].guess == game.guess_index(openers[0]) and tree.guesser.endswith("openers=" + "+".join(openers))
+        assert tree.roots[0].guess == game.guess_index(openers[0]) and tree.guesser.endswith(
+            "openers=" + "+".join(openers)
+        )
         # the agent with the same openers builds the same tree, and its games replay legally
         result = evaluate(game, make_guesser("optimal:openers=" + "+".join(openers)))
         assert result.total == tree.value
@@ -217,6 +219,7 @@ def test_lookahead_refuses_every_guess_in_hard_mode(capsys):
 
 # --- the root split (--workers) ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=5", "jotto:first=40", "wordle:first=60,guesses=wordle"])
 def test_the_root_split_finds_the_optimum(capsys, tmp_path, spec):
     journal = tmp_path / "j.jsonl"
@@ -263,13 +266,30 @@ def test_the_root_split_on_a_dask_cluster(capsys, tmp_path):
     spec = "mastermind:pegs=3,colors=4"
     journal = tmp_path / "j.jsonl"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--backend", "dask",
-                           "--scheduler", cluster.scheduler_address, "--journal", str(journal), "--json")
+        rc, out, err = run(
+            capsys,
+            "optimal",
+            spec,
+            "--workers",
+            "2",
+            "--backend",
+            "dask",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--journal",
+            str(journal),
+            "--json",
+        )
     assert rc == 0, err
     split = json.loads(out)
     assert split["total"] == split["lower_bound"] == optimal_tree(make_game(spec)).value and split["exact"]
-    assert sum("reply" in json.loads(line) for line in journal.read_text().splitlines()) == split["searched_pieces"] >= 2
-    for argv, words in [(("--backend", "dask"), "give --workers"), (("--workers", "2", "--backend", "dask"), "--scheduler"),
-                        (("--workers", "2", "--backend", "spark"), "local or dask")]:
+    assert (
+        sum("reply" in json.loads(line) for line in journal.read_text().splitlines()) == split["searched_pieces"] >= 2
+    )
+    for argv, words in [
+        (("--backend", "dask"), "give --workers"),
+        (("--workers", "2", "--backend", "dask"), "--scheduler"),
+        (("--workers", "2", "--backend", "spark"), "local or dask"),
+    ]:
         rc, _, err = run(capsys, "optimal", spec, *argv)
         assert rc == 2 and words in err and len(err.strip().splitlines()) == 1, (argv, err)

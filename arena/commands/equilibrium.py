@@ -1,8 +1,8 @@
 """`arena equilibrium GAME`: the chooser against the guesser as a zero-sum game, solved.
 
-    arena equilibrium mastermind:pegs=3,colors=4            the whole game (double oracle)
-    arena equilibrium jotto:first=8 --method enumerate      against every tree, listed
-    arena equilibrium mastermind --guessers knuth,entropy   against a named set of guessers
+arena equilibrium mastermind:pegs=3,colors=4            the whole game (double oracle)
+arena equilibrium jotto:first=8 --method enumerate      against every tree, listed
+arena equilibrium mastermind --guessers knuth,entropy   against a named set of guessers
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ def solve(args):
         if not specs:
             raise ArenaError("--guessers needs at least one guesser spec, e.g. --guessers knuth,entropy")
         from agents import make_guesser
+
         return solve_restricted(game, [make_guesser(spec) for spec in specs], cost)
     if args.method == "enumerate":
         try:
@@ -64,11 +65,17 @@ def solve(args):
     search_line = ProgressLine("arena equilibrium: best response", enabled=terminal)
     progress = None
     if args.progress or terminal:
+
         def progress(step):
             steps.append(step)
             search_line.close()
-            print(f"  best response {len(steps)}: {step.lower:.6f} <= value <= {step.upper:.6f} "
-                  f"({step.trees} trees, {step.seconds:.1f} s)", file=sys.stderr, flush=True)
+            print(
+                f"  best response {len(steps)}: {step.lower:.6f} <= value <= {step.upper:.6f} "
+                f"({step.trees} trees, {step.seconds:.1f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
         steps = []
     symmetry = no_symmetry(game) if args.no_symmetry else None
     initial = initial_trees(game, args.initial)
@@ -77,12 +84,22 @@ def solve(args):
     try:
         if args.response_limit is not None:
             from ..equilibrium.certify import certified_bounds
+
             if args.time_limit is None or args.no_symmetry:
-                raise ArenaError("--response-limit bounds a game too big to solve: give it with --time-limit "
-                                 "(and without --no-symmetry)")
+                raise ArenaError(
+                    "--response-limit bounds a game too big to solve: give it with --time-limit "
+                    "(and without --no-symmetry)"
+                )
             return certified_bounds(game, args.time_limit, args.response_limit, initial, cost, progress)
-        return double_oracle(game, symmetry, time_limit=args.time_limit, progress=progress,
-                             search_progress=search_line if terminal else None, cost=cost, initial=initial)
+        return double_oracle(
+            game,
+            symmetry,
+            time_limit=args.time_limit,
+            progress=progress,
+            search_progress=search_line if terminal else None,
+            cost=cost,
+            initial=initial,
+        )
     finally:
         search_line.close()
 
@@ -109,9 +126,12 @@ def warn_if_long(game, no_symmetry: bool) -> None:
     n = len(game.secrets)
     symmetric = not no_symmetry and game.symmetry() is not None
     if n > (LONG_WITH_SYMMETRY if symmetric else LONG_WITHOUT_SYMMETRY):
-        print(f"arena equilibrium: {game.spec} has {n:,} secrets: each exact best response may take hours; "
-              "--time-limit SECONDS stops with the bounds reached (value in [lower, upper])",
-              file=sys.stderr, flush=True)
+        print(
+            f"arena equilibrium: {game.spec} has {n:,} secrets: each exact best response may take hours; "
+            "--time-limit SECONDS stops with the bounds reached (value in [lower, upper])",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def report(eq, check=None) -> str:
@@ -129,13 +149,17 @@ def report(eq, check=None) -> str:
         lines.append(f"value: between {eq.lower:.6f} and {eq.upper:.6f} {unit} (not converged, gap {eq.gap:.2g})")
     lines.append(f"bounds: {eq.lower:.6f} <= value <= {eq.upper:.6f}; gap {eq.gap:.2g}")
     if eq.uniform is not None:
-        lines.append(f"uniform chooser: {eq.uniform:.6f} (the least mean number of {unit} when every secret is equally likely)")
+        lines.append(
+            f"uniform chooser: {eq.uniform:.6f} (the least mean number of {unit} when every secret is equally likely)"
+        )
     lines.append(f"method: {eq.method}")
     lines += [f"note: {n}" for n in eq.notes]
     if check is not None:
         agree = "agrees" if abs(check.value - eq.value) <= 1e-6 else "DISAGREES"
-        lines.append(f"nashpy check: value {check.value:.6f} by {check.method} ({agree})"
-                     + (f"; nashpy warned: {'; '.join(check.warnings)}" if check.warnings else ""))
+        lines.append(
+            f"nashpy check: value {check.value:.6f} by {check.method} ({agree})"
+            + (f"; nashpy warned: {'; '.join(check.warnings)}" if check.warnings else "")
+        )
     lines.append(f"time: {eq.seconds:.2f} s")
     lines.append("")
     rows = eq.chooser_by_row()
@@ -153,22 +177,30 @@ def report(eq, check=None) -> str:
             lines.append(f"  {label:<10} {p:>12.6f}  {_fraction(x)}".rstrip())
         never = [r[0] for r in rows if r[2] == 0]
         if never:
-            lines.append(f"  never chosen: {', '.join(never[:12])}" + (f" ... (+{len(never) - 12})" if len(never) > 12 else ""))
+            lines.append(
+                f"  never chosen: {', '.join(never[:12])}" + (f" ... (+{len(never) - 12})" if len(never) > 12 else "")
+            )
     lines.append("")
     carried = "" if eq.symmetry.trivial else f" (each played with a uniformly random element of {eq.symmetry.group})"
     lines.append(f"guesser mix: {len(eq.trees)} tree{'s' if len(eq.trees) != 1 else ''}{carried}:")
     mix = eq.guesser_mix()
     width = max([5] + [len(_fraction(x)) for _, _, x in mix])
-    lines.append(f"  {'probability':>11}  {'exact':<{width}} {'total':>7} {'worst':>5}  "
-                 "first guess; second guesses after the commonest replies")
+    lines.append(
+        f"  {'probability':>11}  {'exact':<{width}} {'total':>7} {'worst':>5}  "
+        "first guess; second guesses after the commonest replies"
+    )
     for p, tree, x in mix:
         costs = eq.tree_costs(tree)
-        lines.append(f"  {p:>11.6f}  {_fraction(x, width)} {int(costs.sum()):>7,} "
-                     f"{int(costs.max()):>5}  {first_guesses(tree)}")
+        lines.append(
+            f"  {p:>11.6f}  {_fraction(x, width)} {int(costs.sum()):>7,} {int(costs.max()):>5}  {first_guesses(tree)}"
+        )
         if not eq.symmetry.trivial and len(eq.symmetry.labels) <= 8:  # what tells the trees apart
             means = eq.symmetry.averages(costs)[0]
-            lines.append(" " * (15 + width) + "mean by type: " + ", ".join(
-                f"{label} {m:.4f}" for label, m in zip(eq.symmetry.labels, means)))
+            lines.append(
+                " " * (15 + width)
+                + "mean by type: "
+                + ", ".join(f"{label} {m:.4f}" for label, m in zip(eq.symmetry.labels, means))
+            )
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -179,11 +211,13 @@ def cmd_equilibrium(args) -> None:
     if args.export:
         from ..export import export_format
         from ..outfile import check_output_file
+
         export_format(args.export)
         check_output_file(args.export, "--export")  # before the work, not after it
     eq = solve(args)
     if args.export:
         from ..export import equilibrium_game
+
         equilibrium_game(eq).save(args.export)
         print(f"arena equilibrium: the game solved written to {args.export}", file=sys.stderr)
     check = None
@@ -193,6 +227,7 @@ def cmd_equilibrium(args) -> None:
         eq.save(args.save)
     if args.json:
         from ..games import timings
+
         data = eq.to_json() | timings(eq.game, eq.seconds)
         if check is not None:
             data["nashpy"] = {"value": check.value, "method": check.method, "warnings": list(check.warnings)}
@@ -206,31 +241,61 @@ def cmd_equilibrium(args) -> None:
 def add_commands(sub) -> None:
     p = sub.add_parser("equilibrium", help="solve chooser against guesser as a zero-sum game")
     p.add_argument("game", help="game spec, e.g. mastermind:pegs=3,colors=4 or jotto:first=12")
-    p.add_argument("--guessers", metavar="G1,G2,...",
-                   help="restrict the guesser to these guessers' trees (comma-separated specs)")
-    p.add_argument("--method", choices=METHODS, default="oracle",
-                   help="oracle: double oracle with exact best responses (default); "
-                        "enumerate: list every undominated tree (tiny games only)")
-    p.add_argument("--all-trees", action="store_true", help="with --method enumerate: every tree, not only undominated ones")
+    p.add_argument(
+        "--guessers", metavar="G1,G2,...", help="restrict the guesser to these guessers' trees (comma-separated specs)"
+    )
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default="oracle",
+        help="oracle: double oracle with exact best responses (default); "
+        "enumerate: list every undominated tree (tiny games only)",
+    )
+    p.add_argument(
+        "--all-trees", action="store_true", help="with --method enumerate: every tree, not only undominated ones"
+    )
     p.add_argument("--no-symmetry", action="store_true", help="do not reduce Mastermind to code types")
-    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                   help="stop the double oracle after this long (a best response under way included) "
-                        "and report the bounds reached, not converged")
-    p.add_argument("--initial", metavar="G1,G2,...",
-                   help="seed the double oracle's guesser side with these guessers' trees (comma-separated specs)")
-    p.add_argument("--response-limit", type=float, default=None, metavar="SECONDS",
-                   help="stop each best response after this long and go on (games too big to solve: "
-                        "the bounds stay proven); the chooser's mix saved is the one the lower bound is proven against")
-    p.add_argument("--payoff", default=None, metavar="COST",
-                   help="what the chooser wins: guesses (Jotto, Mastermind); on Hangman misses (the default: "
-                        "misses until the word is determined), lost (games lost within the strikes) or "
-                        "guesses (letters until determined)")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop the double oracle after this long (a best response under way included) "
+        "and report the bounds reached, not converged",
+    )
+    p.add_argument(
+        "--initial",
+        metavar="G1,G2,...",
+        help="seed the double oracle's guesser side with these guessers' trees (comma-separated specs)",
+    )
+    p.add_argument(
+        "--response-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop each best response after this long and go on (games too big to solve: "
+        "the bounds stay proven); the chooser's mix saved is the one the lower bound is proven against",
+    )
+    p.add_argument(
+        "--payoff",
+        default=None,
+        metavar="COST",
+        help="what the chooser wins: guesses (Jotto, Mastermind); on Hangman misses (the default: "
+        "misses until the word is determined), lost (games lost within the strikes) or "
+        "guesses (letters until determined)",
+    )
     p.add_argument("--check", action="store_true", help="also solve the final payoff matrix with nashpy")
-    p.add_argument("--progress", action="store_true",
-                   help="print the bounds after each best response on stderr (the default on a terminal, without --json)")
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="print the bounds after each best response on stderr (the default on a terminal, without --json)",
+    )
     p.add_argument("--save", metavar="FILE.json", help="save the solution with its trees (for equilibrium:file=)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--export", metavar="FILE.nfg",
-                   help="write the matrix game solved (chooser rows x the guesser's trees) as Gambit's .nfg "
-                        "or a .csv payoff matrix (the double oracle's: its final restricted game)")
+    p.add_argument(
+        "--export",
+        metavar="FILE.nfg",
+        help="write the matrix game solved (chooser rows x the guesser's trees) as Gambit's .nfg "
+        "or a .csv payoff matrix (the double oracle's: its final restricted game)",
+    )
     p.set_defaults(func=cmd_equilibrium)

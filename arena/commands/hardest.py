@@ -38,8 +38,10 @@ def cmd_hardest(args) -> None:
     result = evaluate(game, playing_guesser(args.guesser, "hardest"), repeat=args.repeat, seed=args.seed)
     rows = hardest(result, args.top)
     strikes = game.rules.strikes
-    print(f"hardest secrets of {game.spec} for {result.guesser}"
-          + (f" (worst of {result.repeat} repetitions)" if result.repeat > 1 else ""))
+    print(
+        f"hardest secrets of {game.spec} for {result.guesser}"
+        + (f" (worst of {result.repeat} repetitions)" if result.repeat > 1 else "")
+    )
     head = f"{'rank':>4}  {'secret':<24}" + (f" {'misses':>6}" if strikes else "") + f" {'guesses':>7}"
     print(head)
     for rank, (secret, misses, guesses) in enumerate(rows, 1):

@@ -30,7 +30,9 @@ def _agents(args):
     chooser_spec = args.chooser
     if args.secret is not None:
         if chooser_spec.partition(":")[0] not in ("uniform", "fixed"):
-            raise ArenaError(f"--secret fixes the secret, so it goes with the uniform or fixed chooser, not {chooser_spec}")
+            raise ArenaError(
+                f"--secret fixes the secret, so it goes with the uniform or fixed chooser, not {chooser_spec}"
+            )
         chooser_spec = f"fixed:secret={args.secret}"
         secret_index(game, args.secret)  # a secret not of this game: said now, not after the introduction
     chooser = make_chooser(chooser_spec)
@@ -49,7 +51,11 @@ def _introduce(game, guesser, chooser) -> None:
     if chooser.traits.interactive:
         print(f"Think of a secret, one of the {n:,} of {game.spec}, and reply to each guess.")
     elif guesser.traits.interactive:
-        kind = "committed to a secret" if chooser.traits.committed else "holds no secret, but every reply will be consistent"
+        kind = (
+            "committed to a secret"
+            if chooser.traits.committed
+            else "holds no secret, but every reply will be consistent"
+        )
         print(f"The chooser {kind}. Type your guesses: {game.describe_guesses()}; quit to give up.")
 
 
@@ -87,8 +93,9 @@ def cmd_play(args) -> None:
         print(game.turn_line(number, history, turn.left, length[0]))
 
     try:
-        match = play_match(game, player, chooser, seed=chooser_seed(args.seed),
-                           on_open=on_open, on_turn=on_turn, stop_at_strikes=True)
+        match = play_match(
+            game, player, chooser, seed=chooser_seed(args.seed), on_open=on_open, on_turn=on_turn, stop_at_strikes=True
+        )
     except Quit as e:
         print(f"Stopped: {e}.")
         return
@@ -113,6 +120,7 @@ def _possible(game, match) -> np.ndarray:
 
 # --- solve -------------------------------------------------------------------------------------
 
+
 def given_reply(reply: int, guess: int) -> int:
     """The reply a script gives, whatever the guess (the referee checks it as any chooser's)."""
     return reply
@@ -124,8 +132,10 @@ def parse_history(game, items: list[str]) -> list[tuple[int, int, str]]:
     for item in items:
         guess, eq, reply = item.partition("=")
         if not eq or not guess.strip() or not reply.strip():
-            raise ArenaError(f"--history {item!r}: write GUESS=REPLY, like 1122=1,1 (Mastermind), stoma=1 (Jotto) "
-                             "or e=2.5 (Hangman: the positions, - for a miss)")
+            raise ArenaError(
+                f"--history {item!r}: write GUESS=REPLY, like 1122=1,1 (Mastermind), stoma=1 (Jotto) "
+                "or e=2.5 (Hangman: the positions, - for a miss)"
+            )
         moves.append((game.guess_index(guess), game.parse_reply(reply), item))
     return moves
 
@@ -141,8 +151,10 @@ def solve(game, moves: list[tuple[int, int, str]]):
 
     openings = game.openings(game.all_secrets)
     if len(openings) > 1:
-        raise ArenaError(f"{game.spec}: solve needs what the guesser is told first; give it in the game spec "
-                         f"(for Hangman the length, like hangman:length=5)")
+        raise ArenaError(
+            f"{game.spec}: solve needs what the guesser is told first; give it in the game spec "
+            f"(for Hangman the length, like hangman:length=5)"
+        )
     state = State(openings[0][1])
     for number, (guess, reply, item) in enumerate(moves, 1):
         reason = game.refusal(guess, state.history)  # e.g. Wordle's hard mode
@@ -151,8 +163,9 @@ def solve(game, moves: list[tuple[int, int, str]]):
         try:
             reply, left = checked_reply(game, Scripted(partial(given_reply, reply)), state, guess, number)
         except RuleBreak:
-            raise ArenaError(f"no secret is consistent with these replies: none is left after guess {number}, "
-                             f"{item}") from None
+            raise ArenaError(
+                f"no secret is consistent with these replies: none is left after guess {number}, {item}"
+            ) from None
         state = state.after(guess, reply, left)
     return state
 
@@ -188,9 +201,12 @@ def add_commands(sub) -> None:
     p = sub.add_parser("play", help="play one game: agents, or you, on either side")
     p.add_argument("game", help="game spec, e.g. mastermind or hangman:length=6")
     p.add_argument("--guesser", default="human", help="guesser spec, or human to play yourself (default human)")
-    p.add_argument("--chooser", default="uniform",
-                   help="chooser spec: uniform, fixed:secret=X, weighted:file=F, evil, minimax, spoiler, or human "
-                        "to keep the secret yourself (default uniform)")
+    p.add_argument(
+        "--chooser",
+        default="uniform",
+        help="chooser spec: uniform, fixed:secret=X, weighted:file=F, evil, minimax, spoiler, or human "
+        "to keep the secret yourself (default uniform)",
+    )
     p.add_argument("--secret", default=None, help="the secret (a fixed chooser)")
     p.add_argument("--seed", type=int, default=0, help="seed for random agents (default 0)")
     p.add_argument("--hint", default=None, help="the guesser that ? asks, for --guesser human (default entropy)")
@@ -198,8 +214,12 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("solve", help="the secrets a history of replies leaves, and the best next guess")
     p.add_argument("game", help="game spec, e.g. mastermind or hangman:length=5")
-    p.add_argument("--history", action="append", metavar="GUESS=REPLY",
-                   help="a guess and its reply, e.g. 1122=1,1 or 1122=1,1,2 (black,white,grey); repeat in order")
+    p.add_argument(
+        "--history",
+        action="append",
+        metavar="GUESS=REPLY",
+        help="a guess and its reply, e.g. 1122=1,1 or 1122=1,1,2 (black,white,grey); repeat in order",
+    )
     p.add_argument("--guesser", default="entropy", help="the guesser that picks the next guess (default entropy)")
     p.add_argument("--seed", type=int, default=0, help="seed for a random guesser")
     p.set_defaults(func=cmd_solve)

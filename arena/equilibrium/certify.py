@@ -37,17 +37,33 @@ from .solution import Equilibrium
 from .symmetry import Symmetry
 
 
-def certified_bounds(game: Game, time_limit: float, response_limit: float, initial: Sequence[Tree] = (),
-                     cost: str | None = None, progress=None) -> Equilibrium:
+def certified_bounds(
+    game: Game,
+    time_limit: float,
+    response_limit: float,
+    initial: Sequence[Tree] = (),
+    cost: str | None = None,
+    progress=None,
+) -> Equilibrium:
     """The double oracle within `time_limit` seconds, each best response within `response_limit`,
     seeded with the `initial` trees; its upper end replaced by the exact worst secret of the
     guesser's mix (mix_worst) and its chooser's mix the one the lower end is proven against."""
-    eq = double_oracle(game, time_limit=time_limit, response_limit=response_limit, initial=initial,
-                       certify=False, progress=progress, cost=cost, witness=True)
+    eq = double_oracle(
+        game,
+        time_limit=time_limit,
+        response_limit=response_limit,
+        initial=initial,
+        certify=False,
+        progress=progress,
+        cost=cost,
+        witness=True,
+    )
     paid = cost_for(game, eq.cost)
     worst, secret = mix_worst([float(p) for p in eq.guesser], [paid.of(t) for t in eq.trees], eq.symmetry)
-    note = (f"upper end: the guesser's mix of {len(eq.trees)} trees concedes {float(worst):.6f} {eq.unit} "
-            f"at most, on {game.secrets[secret]} (its exact worst secret)")
+    note = (
+        f"upper end: the guesser's mix of {len(eq.trees)} trees concedes {float(worst):.6f} {eq.unit} "
+        f"at most, on {game.secrets[secret]} (its exact worst secret)"
+    )
     return replace(eq, upper=float(worst), notes=eq.notes + (note,))
 
 
@@ -80,8 +96,9 @@ def witness_upper(game: Game, path: str | Path, cost: str | None = None) -> tupl
     return worst, game.secrets[secret]
 
 
-def witness_lower(game: Game, chooser: np.ndarray, time_limit: float | None = None,
-                  cost: str | None = None) -> tuple[float, bool]:
+def witness_lower(
+    game: Game, chooser: np.ndarray, time_limit: float | None = None, cost: str | None = None
+) -> tuple[float, bool]:
     """A lower bound proven again on the least expected cost of any tree against the chooser's
     mix `chooser` (e.g. a saved equilibrium's), and whether it is the exact optimum (the search
     finished within `time_limit`)."""

@@ -101,13 +101,20 @@ def _direct(A: np.ndarray, scale: float, caught: list[str]) -> tuple[np.ndarray,
             for row, column in found:
                 tried += 1
                 row, column = np.asarray(row, dtype=np.float64), np.asarray(column, dtype=np.float64)
-                if row.shape != (m,) or column.shape != (n,) or not (np.isfinite(row).all() and np.isfinite(column).all()):
+                if (
+                    row.shape != (m,)
+                    or column.shape != (n,)
+                    or not (np.isfinite(row).all() and np.isfinite(column).all())
+                ):
                     continue
                 if max(exploitability(A, row, column)) <= scale:
                     verified = row, column
                     break
-        caught += [f"{name}: {' '.join(str(w.message).split())}" for w in record
-                   if w.category is RuntimeWarning and "encountered in" not in str(w.message)]
+        caught += [
+            f"{name}: {' '.join(str(w.message).split())}"
+            for w in record
+            if w.category is RuntimeWarning and "encountered in" not in str(w.message)
+        ]
         if verified:
             return verified[0], verified[1], name
         failures.append(f"{name}: none of its {tried} candidates is an equilibrium within {scale:g}")

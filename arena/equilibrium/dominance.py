@@ -37,8 +37,7 @@ class Reduction:
         return full
 
 
-def undominated_columns(M: np.ndarray, strict: bool = False,
-                        tick: Callable[[int], None] | None = None) -> np.ndarray:
+def undominated_columns(M: np.ndarray, strict: bool = False, tick: Callable[[int], None] | None = None) -> np.ndarray:
     """Indexes of the columns of M that no other column dominates from the minimiser's side
     (weakly: <= everywhere, keeping the first of identical columns; strictly: < everywhere).
 
@@ -57,8 +56,8 @@ def undominated_columns(M: np.ndarray, strict: bool = False,
     frontier = np.empty((M.shape[0], 16), dtype=M.dtype)  # the kept columns, in a buffer grown by doubling
     compared = 0
     for step, j in enumerate(order, 1):
-        column = M[:, j:j + 1]
-        held = frontier[:, :len(kept)]
+        column = M[:, j : j + 1]
+        held = frontier[:, : len(kept)]
         beaten = (held < column).all(axis=0) if strict else (held <= column).all(axis=0)
         compared += held.size
         if not beaten.any():

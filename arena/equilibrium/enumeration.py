@@ -99,8 +99,11 @@ def count_trees(game: Game, secrets: Indexes | None = None) -> int:
     def count(S: Indexes) -> int:
         key = S.tobytes()
         if key not in memo:
-            memo[key] = 1 if is_leaf(game, S) else sum(
-                product(count(C) for _, C in _classes(game, g, S)) for g in useful_guesses(game, S))
+            memo[key] = (
+                1
+                if is_leaf(game, S)
+                else sum(product(count(C) for _, C in _classes(game, g, S)) for g in useful_guesses(game, S))
+            )
         return memo[key]
 
     S = game.all_secrets if secrets is None else np.asarray(secrets)
@@ -143,8 +146,7 @@ def bounded_count(game: Game, limit: int, candidates_only: bool, budget: int = C
     return total
 
 
-def check_enumeration_size(game: Game, frontier: bool, max_trees: int = MAX_TREES,
-                           budget: int = COUNT_BUDGET) -> None:
+def check_enumeration_size(game: Game, frontier: bool, max_trees: int = MAX_TREES, budget: int = COUNT_BUDGET) -> None:
     """Refuse, in one line and before listing anything, a game with more than `max_trees`
     trees to list (every tree, or a frontier at least that big), or whose count alone needs
     more than `budget` candidate sets."""
@@ -155,10 +157,11 @@ def check_enumeration_size(game: Game, frontier: bool, max_trees: int = MAX_TREE
             if frontier or bounded_count(game, max_trees, candidates_only=False, budget=budget) <= max_trees:
                 return
     except CountBudgetExceeded:
-        raise ArenaError(f"{game.spec}: counting its {what} visits more than {budget:,} candidate sets, "
-                         f"too many to list them all (--method enumerate is for tiny games); {USE_ORACLE}") from None
-    raise ArenaError(f"{game.spec} has more than {max_trees:,} {what}, the most --method enumerate lists; "
-                     f"{USE_ORACLE}")
+        raise ArenaError(
+            f"{game.spec}: counting its {what} visits more than {budget:,} candidate sets, "
+            f"too many to list them all (--method enumerate is for tiny games); {USE_ORACLE}"
+        ) from None
+    raise ArenaError(f"{game.spec} has more than {max_trees:,} {what}, the most --method enumerate lists; {USE_ORACLE}")
 
 
 @dataclass
@@ -205,7 +208,7 @@ class TreeEnumeration:
             children = node.classes[g]
             for position, (reply, child) in enumerate(children):
                 stride = 1
-                for _, later in children[position + 1:]:
+                for _, later in children[position + 1 :]:
                     stride *= len(self._nodes[later].costs)
                 below = (reply,) if g == OPENINGS else replies + (reply,)
                 walk(child, (combo // stride) % len(self._nodes[child].costs), below)
@@ -227,14 +230,21 @@ def product_size(sizes: list[int], max_trees: int, spec: str) -> int:
     for size in sizes:
         n *= size  # a Python int: cannot overflow
     if n > max_trees:
-        raise ArenaError(f"listing the trees of {spec} meets {n:,} combinations at one decision point, "
-                         f"more than {max_trees:,}; {USE_ORACLE}")
+        raise ArenaError(
+            f"listing the trees of {spec} meets {n:,} combinations at one decision point, "
+            f"more than {max_trees:,}; {USE_ORACLE}"
+        )
     return n
 
 
-def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TREES,
-                    cost: str | None = None, time_limit: float | None = None,
-                    max_cells: int = MAX_CELLS) -> TreeEnumeration:
+def enumerate_trees(
+    game: Game,
+    frontier: bool = False,
+    max_trees: int = MAX_TREES,
+    cost: str | None = None,
+    time_limit: float | None = None,
+    max_cells: int = MAX_CELLS,
+) -> TreeEnumeration:
     """Every tree of the game (or its undominated ones) with its cost on every secret.
 
     Each node's options are the concatenation, over its useful guesses, of the Cartesian
@@ -257,11 +267,15 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
     def account(cells: int) -> None:
         built[0] += cells
         if built[0] > max_cells:
-            raise ArenaError(f"listing the {'undominated ' if frontier else ''}trees of {game.spec} has built and "
-                             f"compared more than {max_cells:,} cells of options, too many to finish soon; {USE_ORACLE}")
+            raise ArenaError(
+                f"listing the {'undominated ' if frontier else ''}trees of {game.spec} has built and "
+                f"compared more than {max_cells:,} cells of options, too many to finish soon; {USE_ORACLE}"
+            )
         if deadline is not None and time.perf_counter() > deadline:
-            raise ArenaError(f"listing the trees of {game.spec} passed the time limit of {time_limit:g} s "
-                             f"(a listing has no partial answer); {USE_ORACLE}, which stops with bounds")
+            raise ArenaError(
+                f"listing the trees of {game.spec} passed the time limit of {time_limit:g} s "
+                f"(a listing has no partial answer); {USE_ORACLE}, which stops with bounds"
+            )
 
     def combine(S: Indexes, parts: Sequence[tuple[Reply | str, Indexes]], guess: Index, base: np.ndarray) -> tuple:
         """The options of one guess (or of the openings): every combination of its classes'."""
@@ -287,8 +301,9 @@ def enumerate_trees(game: Game, frontier: bool = False, max_trees: int = MAX_TRE
             return key
         if is_leaf(game, S):
             g = int(game.secret_guess[S[0]]) if game.rules.hits else -1  # name the secret, or nothing left
-            nodes[key] = _Options(np.full((1, len(S)), int(game.rules.hits), np.int8), np.array([g]),
-                                  np.zeros(1, np.int64), {g: []})
+            nodes[key] = _Options(
+                np.full((1, len(S)), int(game.rules.hits), np.int8), np.array([g]), np.zeros(1, np.int64), {g: []}
+            )
             return key
         blocks, guesses, combos, classes = [], [], [], {}
         for g in useful_guesses(game, S).tolist():

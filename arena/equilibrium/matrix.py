@@ -128,9 +128,12 @@ def solve_matrix_game(A: np.ndarray, tolerance: float = TOLERANCE, reduce: bool 
     gains = exploitability(A, row, column)
     scale = tolerance * max(1.0, float(np.abs(A).max()))
     if max(gains) > scale or abs(value + minus_value) > scale:
-        raise SolverFailure(f"linprog's strategies do not form an equilibrium: gains {gains}, "
-                            f"values {value} and {-minus_value}")
+        raise SolverFailure(
+            f"linprog's strategies do not form an equilibrium: gains {gains}, values {value} and {-minus_value}"
+        )
     method = "linprog (HiGHS)"
     if reduce and small.shape != A.shape:
-        method += f" after removing dominated strategies ({A.shape[0]}x{A.shape[1]} -> {small.shape[0]}x{small.shape[1]})"
+        method += (
+            f" after removing dominated strategies ({A.shape[0]}x{A.shape[1]} -> {small.shape[0]}x{small.shape[1]})"
+        )
     return MatrixGameSolution(float(row @ A @ column), row, column, gains, method)

@@ -102,12 +102,20 @@ class _Columns:
         return columns * (secrets + rows) * 8 + lp_bytes(rows, columns) <= memory_limit()
 
 
-def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float = TOLERANCE,
-                  time_limit: float | None = None, initial: Sequence[Tree] = (),
-                  certify: bool = True, smoothing: float = SMOOTHING,
-                  progress: Callable[[Step], None] | None = None, search_progress=None,
-                  cost: str | None = None, response_limit: float | None = None,
-                  witness: bool = False) -> Equilibrium:
+def double_oracle(
+    game: Game,
+    symmetry: Symmetry | None = None,
+    tolerance: float = TOLERANCE,
+    time_limit: float | None = None,
+    initial: Sequence[Tree] = (),
+    certify: bool = True,
+    smoothing: float = SMOOTHING,
+    progress: Callable[[Step], None] | None = None,
+    search_progress=None,
+    cost: str | None = None,
+    response_limit: float | None = None,
+    witness: bool = False,
+) -> Equilibrium:
     """The equilibrium of the whole game (every secret against every guesser tree).
 
     `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
@@ -160,8 +168,13 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             left = limit if left is None else min(left, limit)
         # a game too big to search: a quick weighted greedy tree aimed at this mix, as a column of its
         # own and as the search's starting tree (the search stopped after seconds rarely beats it)
-        quick = (response_limit is not None and game.rules.hits and paid == Guesses()
-                 and (solution is None or columns.room_for_another()) and columns.add(weighted_greedy_tree(game, mix)))
+        quick = (
+            response_limit is not None
+            and game.rules.hits
+            and paid == Guesses()
+            and (solution is None or columns.room_for_another())
+            and columns.add(weighted_greedy_tree(game, mix))
+        )
         tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name, columns.cheapest(mix))
         # the response was not proven best: the time limit stopped its search (a finished search
         # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
@@ -187,14 +200,18 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
             break
         alpha = smoothing if improves else 0.0
         if full:
-            notes.append(f"stopped, not converged: one more tree would take the LP over the memory limit "
-                         f"({len(columns.trees):,} trees; set ARENA_MEMORY_LIMIT to allow more)")
+            notes.append(
+                f"stopped, not converged: one more tree would take the LP over the memory limit "
+                f"({len(columns.trees):,} trees; set ARENA_MEMORY_LIMIT to allow more)"
+            )
             break
         over = time_limit is not None and time.perf_counter() - start > time_limit
         if over or (stopped and (response_limit is None or (own and not new))):
             which = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
-            notes.append(f"stopped at the time limit ({which}), not converged: the value lies "
-                         f"between the bounds (gap {max(0.0, upper - lower):.2g})")
+            notes.append(
+                f"stopped at the time limit ({which}), not converged: the value lies "
+                f"between the bounds (gap {max(0.0, upper - lower):.2g})"
+            )
             break
 
     assert solution is not None  # the loop above solves the LP at least once
@@ -220,16 +237,33 @@ def double_oracle(game: Game, symmetry: Symmetry | None = None, tolerance: float
         exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
     value = upper if settled else (lower + upper) / 2
     if witness:
-        notes.append(f"the chooser's mix is the one the lower bound is proven against (the LP's with "
-                     f"{EPSILON:g} of the uniform mix)")
+        notes.append(
+            f"the chooser's mix is the one the lower bound is proven against (the LP's with "
+            f"{EPSILON:g} of the uniform mix)"
+        )
     chooser = best_mix if witness else symmetry.spread(best_q)
-    return Equilibrium(game, method, value, lower, upper, chooser,
-                       tuple(columns.trees[k] for k in played), solution.column[played], symmetry,
-                       time.perf_counter() - start, exact, uniform_value, tuple(steps), tuple(notes), paid.name)
+    return Equilibrium(
+        game,
+        method,
+        value,
+        lower,
+        upper,
+        chooser,
+        tuple(columns.trees[k] for k in played),
+        solution.column[played],
+        symmetry,
+        time.perf_counter() - start,
+        exact,
+        uniform_value,
+        tuple(steps),
+        tuple(notes),
+        paid.name,
+    )
 
 
-def _exact(game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray,
-           y: np.ndarray, paid: Cost) -> tuple[ExactSolution | None, str]:
+def _exact(
+    game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray, y: np.ndarray, paid: Cost
+) -> tuple[ExactSolution | None, str]:
     """Rational strategies near the chooser's q and the guesser's y, proven optimal.
 
     The guesser's y concedes max_O (A y)_O: every strategy of the chooser is a row, so exact
@@ -248,7 +282,10 @@ def _exact(game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray,
             if needed == top:
                 return ExactSolution(top, tuple(x), tuple(z)), (
                     f"exact: the rational guesser mix concedes {top} against every secret, and the best "
-                    f"response to the rational chooser mix needs {needed} {paid.unit} on average")
-            return None, (f"not exact: the rational chooser mix holds the guesser to {needed} only, "
-                          f"while the rational guesser mix concedes {top}")
+                    f"response to the rational chooser mix needs {needed} {paid.unit} on average"
+                )
+            return None, (
+                f"not exact: the rational chooser mix holds the guesser to {needed} only, "
+                f"while the rational guesser mix concedes {top}"
+            )
     return None, "not exact: no rational strategies near the LP's check out"

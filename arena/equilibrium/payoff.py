@@ -43,12 +43,18 @@ class PayoffMatrix:
         the one that dominates it, so checking the rest suffices)."""
         solution = solve_matrix_game(self.A)
         keep = reduce_dominated(self.A)
-        exact = exact_equilibrium(as_fractions(self.totals[np.ix_(keep.rows, keep.columns)], self.sizes[keep.rows]),
-                                  solution.row[keep.rows], solution.column[keep.columns])
+        exact = exact_equilibrium(
+            as_fractions(self.totals[np.ix_(keep.rows, keep.columns)], self.sizes[keep.rows]),
+            solution.row[keep.rows],
+            solution.column[keep.columns],
+        )
         if exact is None:
             return solution, None
-        return solution, ExactSolution(exact.value, _padded(exact.row, keep.rows, self.totals.shape[0]),
-                                       _padded(exact.column, keep.columns, self.totals.shape[1]))
+        return solution, ExactSolution(
+            exact.value,
+            _padded(exact.row, keep.rows, self.totals.shape[0]),
+            _padded(exact.column, keep.columns, self.totals.shape[1]),
+        )
 
 
 def _padded(values: tuple[Fraction, ...], where: np.ndarray, size: int) -> tuple[Fraction, ...]:

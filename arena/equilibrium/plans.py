@@ -72,4 +72,6 @@ def first_guesses(tree: Tree, limit: int = 4) -> str:
         return head + game.guesses[root.guess] + (f"; {shown}{more}" if children else "")
 
     roots = sorted(tree.roots, key=lambda r: -len(r.candidates))
-    return " / ".join(line(r) for r in roots[:limit]) + (f" / ... (+{len(roots) - limit})" if len(roots) > limit else "")
+    return " / ".join(line(r) for r in roots[:limit]) + (
+        f" / ... (+{len(roots) - limit})" if len(roots) > limit else ""
+    )

@@ -62,8 +62,9 @@ def _greedy_guess(game, S: np.ndarray, w: np.ndarray) -> int:
         pool = np.arange(first, min(first + step, len(game.guesses)))
         keys = game.table[pool][:, S].astype(np.intp) + (np.arange(len(pool), dtype=np.intp) * codes)[:, None]
         counts = np.bincount(keys.ravel(), minlength=len(pool) * codes).reshape(len(pool), codes)
-        mass = np.bincount(keys.ravel(), weights=np.broadcast_to(weights, keys.shape).ravel(),
-                           minlength=len(pool) * codes).reshape(len(pool), codes)
+        mass = np.bincount(
+            keys.ravel(), weights=np.broadcast_to(weights, keys.shape).ravel(), minlength=len(pool) * codes
+        ).reshape(len(pool), codes)
         if game.rules.hits:  # the hit class is finished: it needs no further guess
             counts[:, game.hit] = 0
             mass[:, game.hit] = 0.0
@@ -83,9 +84,14 @@ def best_response(game, weights: np.ndarray, cost: str | None = None) -> Tree:
     return tree
 
 
-def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = None,
-                          progress=None, cost: str | None = None, incumbent: Tree | None = None
-                          ) -> tuple[SolvedTree, float]:
+def bounded_best_response(
+    game,
+    weights: np.ndarray,
+    time_limit: float | None = None,
+    progress=None,
+    cost: str | None = None,
+    incumbent: Tree | None = None,
+) -> tuple[SolvedTree, float]:
     """A best response found within `time_limit` seconds (None: no limit), and a proven lower
     bound on the least expected cost of any tree against `weights`.
 
@@ -96,7 +102,6 @@ def bounded_best_response(game, weights: np.ndarray, time_limit: float | None = 
     follows the search. `incumbent` (a tree already known, e.g. the best one found in an
     earlier round) gives the search its starting budget: the same answer, sooner."""
     weights = np.asarray(weights, dtype=np.float64)
-    tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress, cost=cost,
-                        incumbent=incumbent)
+    tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress, cost=cost, incumbent=incumbent)
     paid = float(weights @ tree.costs)
     return tree, min(float(tree.lower_bound), paid)

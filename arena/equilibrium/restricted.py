@@ -37,8 +37,9 @@ def guesser_trees(game: Game, guessers: Sequence) -> list[Tree]:
     return trees
 
 
-def _solve_columns(game: Game, costs: np.ndarray, method: str, start: float, tree_of,
-                   cost: str = "guesses") -> Equilibrium:
+def _solve_columns(
+    game: Game, costs: np.ndarray, method: str, start: float, tree_of, cost: str = "guesses"
+) -> Equilibrium:
     """Solve the game of the secrets against the columns `costs[k, s]`; `tree_of(k)` builds
     the trees the guesser plays (only those in its mix are built)."""
     symmetry = no_symmetry(game)
@@ -50,8 +51,20 @@ def _solve_columns(game: Game, costs: np.ndarray, method: str, start: float, tre
     if exact is not None:  # keep the exact strategies aligned with the trees kept
         exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
     lower, upper = float((solution.row @ A).min()), float((A @ solution.column).max())
-    return Equilibrium(game, method + "; " + solution.method, solution.value, lower, upper, solution.row,
-                       trees, column, symmetry, time.perf_counter() - start, exact, cost=cost)
+    return Equilibrium(
+        game,
+        method + "; " + solution.method,
+        solution.value,
+        lower,
+        upper,
+        solution.row,
+        trees,
+        column,
+        symmetry,
+        time.perf_counter() - start,
+        exact,
+        cost=cost,
+    )
 
 
 def solve_restricted(game: Game, guessers: Sequence, cost: str | None = None) -> Equilibrium:
@@ -64,12 +77,18 @@ def solve_restricted(game: Game, guessers: Sequence, cost: str | None = None) ->
     start = time.perf_counter()
     trees = guesser_trees(game, guessers)
     costs = np.array([paid.of(t) for t in trees])
-    return _solve_columns(game, costs, f"restricted to {len(guessers)} named guessers", start, lambda k: trees[k],
-                          paid.name)
+    return _solve_columns(
+        game, costs, f"restricted to {len(guessers)} named guessers", start, lambda k: trees[k], paid.name
+    )
 
 
-def solve_enumerated(game: Game, frontier: bool = True, max_trees: int = MAX_TREES,
-                     cost: str | None = None, time_limit: float | None = None) -> Equilibrium:
+def solve_enumerated(
+    game: Game,
+    frontier: bool = True,
+    max_trees: int = MAX_TREES,
+    cost: str | None = None,
+    time_limit: float | None = None,
+) -> Equilibrium:
     """The chooser against every guesser tree (`frontier`: every undominated one; the same
     value and equilibria, see enumeration.py), by listing them all; payoff `cost`. Past
     `time_limit` seconds of listing: an ArenaError (a listing has no partial answer)."""
@@ -77,9 +96,9 @@ def solve_enumerated(game: Game, frontier: bool = True, max_trees: int = MAX_TRE
     trees = enumerate_trees(game, frontier=frontier, max_trees=max_trees, cost=cost, time_limit=time_limit)
     rows, columns = len(game.secrets), len(trees)
     # the costs as int64 and the payoffs as float64, then the LP on them
-    check_memory(rows * columns * 16 + lp_bytes(rows, columns),
-                 f"solving {game.spec} against its {columns:,} listed trees")
+    check_memory(
+        rows * columns * 16 + lp_bytes(rows, columns), f"solving {game.spec} against its {columns:,} listed trees"
+    )
     total = count_trees(game)
     what = f"{len(trees):,} undominated of {total:,} trees" if frontier else f"all {total:,} trees"
-    return _solve_columns(game, trees.costs.astype(np.int64), f"enumeration ({what})", start, trees.tree,
-                          trees.cost)
+    return _solve_columns(game, trees.costs.astype(np.int64), f"enumeration ({what})", start, trees.tree, trees.cost)

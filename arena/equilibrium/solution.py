@@ -65,11 +65,13 @@ class Equilibrium:
     @property
     def unit(self) -> str:
         from ..costs import UNITS
+
         return UNITS[self.cost]
 
     def tree_costs(self, tree: Tree) -> np.ndarray:
         """What the tree costs on every secret, in this solution's payoff."""
         from ..costs import cost_for
+
         return cost_for(self.game, self.cost).of(tree)
 
     @property
@@ -91,8 +93,10 @@ class Equilibrium:
         symmetry (each code type, or each secret)."""
         totals = self.symmetry.gather(self.chooser)
         exact = self.exact.row if self.exact else [None] * len(totals)
-        return [(label, int(size), float(p), x) for label, size, p, x
-                in zip(self.symmetry.labels, self.symmetry.sizes, totals, exact)]
+        return [
+            (label, int(size), float(p), x)
+            for label, size, p, x in zip(self.symmetry.labels, self.symmetry.sizes, totals, exact)
+        ]
 
     def guesser_mix(self) -> list[tuple[float, Tree, Fraction | None]]:
         """(probability, tree, exact probability) for each tree played, most likely first."""
@@ -104,8 +108,14 @@ class Equilibrium:
         """The chooser's mix as a pandas DataFrame, one row per secret: columns game, secret,
         row (its row of the symmetry: its code type, or itself) and probability."""
         labels = np.asarray(self.symmetry.labels, dtype=object)
-        return frame({"game": self.game.spec, "secret": self.game.secrets,
-                      "row": labels[self.symmetry.orbit], "probability": self.chooser})
+        return frame(
+            {
+                "game": self.game.spec,
+                "secret": self.game.secrets,
+                "row": labels[self.symmetry.orbit],
+                "probability": self.chooser,
+            }
+        )
 
     def guesser_frame(self):
         """The guesser's mix as a pandas DataFrame, one row per tree played, most likely first:
@@ -114,11 +124,17 @@ class Equilibrium:
         expected cost against the chooser's mix: the value, for every tree played)."""
         mix = self.guesser_mix()
         costs = [self.tree_costs(t) for _, t, _ in mix]
-        return frame({"game": self.game.spec, "probability": [p for p, _, _ in mix],
-                      "probability_exact": [x for _, _, x in mix],
-                      "first_guesses": [first_guesses(t) for _, t, _ in mix],
-                      "total": [int(c.sum()) for c in costs], "worst": [int(c.max()) for c in costs],
-                      "against_chooser": [float(c @ self.chooser) for c in costs]})
+        return frame(
+            {
+                "game": self.game.spec,
+                "probability": [p for p, _, _ in mix],
+                "probability_exact": [x for _, _, x in mix],
+                "first_guesses": [first_guesses(t) for _, t, _ in mix],
+                "total": [int(c.sum()) for c in costs],
+                "worst": [int(c.max()) for c in costs],
+                "against_chooser": [float(c @ self.chooser) for c in costs],
+            }
+        )
 
     def to_frame(self):
         """The chooser's mix (chooser_frame): the half of the solution a table of secrets shows."""
@@ -127,24 +143,49 @@ class Equilibrium:
     def to_json(self) -> dict:
         game = self.game
         out = {
-            "game": game.spec, "payoff": self.cost, "method": self.method, "value": self.value,
+            "game": game.spec,
+            "payoff": self.cost,
+            "method": self.method,
+            "value": self.value,
             "value_exact": str(self.exact.value) if self.exact else None,
-            "lower": self.lower, "upper": self.upper, "gap": self.gap, "settled": self.settled,
+            "lower": self.lower,
+            "upper": self.upper,
+            "gap": self.gap,
+            "settled": self.settled,
             "converged": self.settled,
             "seconds": round(self.seconds, 3),
             "chooser": {game.secrets[s]: float(p) for s, p in enumerate(self.chooser)},
-            "chooser_rows": [{"row": label, "secrets": size, "probability": p,
-                              "probability_exact": str(x) if x is not None else None}
-                             for label, size, p, x in self.chooser_by_row()],
-            "guesser": [{"probability": p, "probability_exact": str(x) if x is not None else None,
-                         "first_guesses": first_guesses(t), "total": int(self.tree_costs(t).sum()),
-                         "worst": int(self.tree_costs(t).max()),
-                         "mean_by_row": dict(zip(self.symmetry.labels, self.symmetry.averages(self.tree_costs(t))[0].tolist()))
-                         if not self.symmetry.trivial else None} for p, t, x in self.guesser_mix()],
-            "symmetry": self.symmetry.group, "uniform_value": self.uniform,
+            "chooser_rows": [
+                {
+                    "row": label,
+                    "secrets": size,
+                    "probability": p,
+                    "probability_exact": str(x) if x is not None else None,
+                }
+                for label, size, p, x in self.chooser_by_row()
+            ],
+            "guesser": [
+                {
+                    "probability": p,
+                    "probability_exact": str(x) if x is not None else None,
+                    "first_guesses": first_guesses(t),
+                    "total": int(self.tree_costs(t).sum()),
+                    "worst": int(self.tree_costs(t).max()),
+                    "mean_by_row": dict(
+                        zip(self.symmetry.labels, self.symmetry.averages(self.tree_costs(t))[0].tolist())
+                    )
+                    if not self.symmetry.trivial
+                    else None,
+                }
+                for p, t, x in self.guesser_mix()
+            ],
+            "symmetry": self.symmetry.group,
+            "uniform_value": self.uniform,
             "iterations": len(self.steps),
-            "steps": [{"lower": s.lower, "upper": s.upper, "seconds": round(s.seconds, 3), "trees": s.trees}
-                      for s in self.steps],
+            "steps": [
+                {"lower": s.lower, "upper": s.upper, "seconds": round(s.seconds, 3), "trees": s.trees}
+                for s in self.steps
+            ],
             "notes": list(self.notes),
         }
         return out
@@ -160,9 +201,6 @@ class Equilibrium:
                 f.write(json.dumps(data, separators=(",", ":")) + "\n")
         else:
             Path(path).write_text(json.dumps(data, indent=1) + "\n")
-
-
-
 
 
 def read_saved(path: str | Path, game: Game) -> dict:
@@ -202,8 +240,10 @@ def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, di
 
     data = read_saved(path, game)
     try:
-        mix = [(float(entry["probability"]), plan_from_json(game, entry["tree"], f"{path}, guesser tree {k}"))
-               for k, entry in enumerate(data["guesser"], 1)]
+        mix = [
+            (float(entry["probability"]), plan_from_json(game, entry["tree"], f"{path}, guesser tree {k}"))
+            for k, entry in enumerate(data["guesser"], 1)
+        ]
     except (KeyError, TypeError, AttributeError) as e:
         raise ArenaError(f"{path}: malformed saved equilibrium ({e!r})") from None
     symmetry = no_symmetry(game) if data.get("symmetry") == "none" else symmetry_of(game)

@@ -144,5 +144,8 @@ def timings(game: Game, seconds: float) -> dict[str, float]:
     once per process), the solve (`seconds`, what the result's own `seconds` says), and their
     sum: what a user waits, start-up aside."""
     build = getattr(game, "build_seconds", 0.0)
-    return {"build_seconds": round(build, 4), "solve_seconds": round(seconds, 4),
-            "total_seconds": round(build + seconds, 4)}
+    return {
+        "build_seconds": round(build, 4),
+        "solve_seconds": round(seconds, 4),
+        "total_seconds": round(build + seconds, 4),
+    }

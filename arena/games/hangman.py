@@ -34,16 +34,21 @@ PARAMS = {
     "words": Param("words", str, "web2", "shipped list (web2, sgb) or a file, one word a line"),
     "length": Param("length", int, 0, "only words of this length (0: every length, the guesser told the length)"),
     "strikes": Param("strikes", int, 6, "misses that lose the game"),
-    "other": Param("other", ("skip", "refuse", "reveal"), "skip",
-                   "words with characters outside a-z: skip them, refuse the list, or keep them with those shown"),
+    "other": Param(
+        "other",
+        ("skip", "refuse", "reveal"),
+        "skip",
+        "words with characters outside a-z: skip them, refuse the list, or keep them with those shown",
+    ),
     "first": Param("first", int, 0, "keep only the first N words (0: all), for small instances"),
 }
 
 LETTERS = string.ascii_lowercase
 
 
-def hangman_words(words: tuple[str, ...], other: str, spec: str,
-                  dropped: Dropped | None = None) -> tuple[list[str], list[str]]:
+def hangman_words(
+    words: tuple[str, ...], other: str, spec: str, dropped: Dropped | None = None
+) -> tuple[list[str], list[str]]:
     """The words lowercased and deduplicated in list order, and those set aside for other
     characters (with other=reveal: only those with no letter a-z at all). `dropped` counts the
     words left out, by reason."""
@@ -61,8 +66,10 @@ def hangman_words(words: tuple[str, ...], other: str, spec: str,
         else:
             odd.append(w)
     if odd and other == "refuse":
-        raise ArenaError(f"{spec}: {len(odd)} words have characters outside a-z (such as {', '.join(odd[:3])}); "
-                         "use other=skip to leave them out or other=reveal to show those characters")
+        raise ArenaError(
+            f"{spec}: {len(odd)} words have characters outside a-z (such as {', '.join(odd[:3])}); "
+            "use other=skip to leave them out or other=reveal to show those characters"
+        )
     for w in odd:
         dropped.add("with no letter a-z" if other == "reveal" else "with characters outside a-z", w)
     return kept, odd
@@ -116,8 +123,9 @@ class Hangman(Game):
     rules = Rules(hits=False, strikes=True, cost="misses")
     secret_noun = "word"
 
-    def __init__(self, spec: str, words: str = "web2", length: int = 0, strikes: int = 6,
-                 other: str = "skip", first: int = 0):
+    def __init__(
+        self, spec: str, words: str = "web2", length: int = 0, strikes: int = 6, other: str = "skip", first: int = 0
+    ):
         if strikes < 1:
             raise ArenaError(f"{spec}: strikes must be at least 1")
         if length < 0 or first < 0:
@@ -130,8 +138,11 @@ class Hangman(Game):
         if first:
             playable = playable[:first]
         if not playable:
-            raise ArenaError(f"{spec}: the list {words!r} has no words" + (f" of length {length}" if length else "")
-                             + (f" ({dropped.summary(words, len(listed))})" if dropped.count else ""))
+            raise ArenaError(
+                f"{spec}: the list {words!r} has no words"
+                + (f" of length {length}" if length else "")
+                + (f" ({dropped.summary(words, len(listed))})" if dropped.count else "")
+            )
         dropped.tell(spec, words, len(listed))
         check_table_memory(spec, 26, len(playable), 4, build_bytes(playable))
         raw = position_masks(playable)
@@ -262,5 +273,6 @@ class Hangman(Game):
         return np.flatnonzero((block != block[:, :1]).any(axis=1))
 
 
-GAME = GameType("hangman", Hangman, PARAMS,
-                "words, guessed letter by letter; reply = where the letter stands (a miss is a strike)")
+GAME = GameType(
+    "hangman", Hangman, PARAMS, "words, guessed letter by letter; reply = where the letter stands (a miss is a strike)"
+)

@@ -85,12 +85,12 @@ def common_letters(words: list[str], repeats: bool) -> np.ndarray:
         masks = (counts.astype(np.uint32) << np.arange(26, dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
         step = max(1, CHUNK // n)
         for start in range(0, n, step):
-            table[start:start + step] = np.bitwise_count(masks[start:start + step, None] & masks[None, :])
+            table[start : start + step] = np.bitwise_count(masks[start : start + step, None] & masks[None, :])
         return table
     step = max(1, 2**24 // (26 * n))
     for start in range(0, n, step):
-        block = np.minimum(counts[start:start + step, None, :], counts[None, :, :])
-        table[start:start + step] = block.sum(axis=2, dtype=np.uint8)
+        block = np.minimum(counts[start : start + step, None, :], counts[None, :, :])
+        table[start : start + step] = block.sum(axis=2, dtype=np.uint8)
     return table
 
 
@@ -102,10 +102,10 @@ def letters_in_place(words: list[str]) -> np.ndarray:
     table = np.empty((n, n), dtype=np.uint8)
     step = max(1, CHUNK // n)
     for start in range(0, n, step):
-        block = np.zeros((len(codes[start:start + step]), n), dtype=np.uint8)
+        block = np.zeros((len(codes[start : start + step]), n), dtype=np.uint8)
         for p in range(length):
-            block += codes[start:start + step, p, None] == codes[None, :, p]
-        table[start:start + step] = block
+            block += codes[start : start + step, p, None] == codes[None, :, p]
+        table[start : start + step] = block
     return table
 
 
@@ -119,8 +119,15 @@ class Jotto(Game):
 
     name = "jotto"
 
-    def __init__(self, spec: str, words: str = "sgb", length: int = 5, repeats: bool = False, first: int = 0,
-                 positions: bool = False):
+    def __init__(
+        self,
+        spec: str,
+        words: str = "sgb",
+        length: int = 5,
+        repeats: bool = False,
+        first: int = 0,
+        positions: bool = False,
+    ):
         if length < 1 or length > 26:
             raise ArenaError(f"{spec}: length must be between 1 and 26, got {length}")
         if positions and length > 14:  # in_place * (length + 1) + common must fit in a byte
@@ -132,9 +139,11 @@ class Jotto(Game):
         if first:
             playable = playable[:first]
         if not playable:
-            raise ArenaError(f"{spec}: the list {words!r} has no playable words of length {length}"
-                             + ("" if words != "sgb" else "; sgb has five-letter words only, try words=web2")
-                             + (f" ({dropped.summary(words, len(listed))})" if dropped.count else ""))
+            raise ArenaError(
+                f"{spec}: the list {words!r} has no playable words of length {length}"
+                + ("" if words != "sgb" else "; sgb has five-letter words only, try words=web2")
+                + (f" ({dropped.summary(words, len(listed))})" if dropped.count else "")
+            )
         dropped.tell(spec, words, len(listed))
         n = len(playable)
         self.length, self.positions = length, positions

@@ -124,14 +124,17 @@ class Mastermind(Game):
             check_on_the_fly_memory(spec, n, 21 * pegs + colors + 64 + 8 * (pegs + 1) ** 2)
         alphabet = alphabet or (_DIGITS if colors <= 9 else _WIDE)
         if len(alphabet) < colors or len(set(alphabet[:colors])) < colors:
-            raise ArenaError(f"{spec}: alphabet {alphabet[:40]!r}{'...' if len(alphabet) > 40 else ''} needs "
-                             f"{colors:,} distinct symbols (the default digits and letters give at most {len(_WIDE)})")
+            raise ArenaError(
+                f"{spec}: alphabet {alphabet[:40]!r}{'...' if len(alphabet) > 40 else ''} needs "
+                f"{colors:,} distinct symbols (the default digits and letters give at most {len(_WIDE)})"
+            )
         self.pegs, self.colors, self.alphabet = pegs, colors, alphabet[:colors]
         self.codes_array = all_codes(pegs, colors, repeats)
         labels = ["".join(self.alphabet[c] for c in row) for row in self.codes_array]
         table, codes = self.reply_table(dense)
-        super().__init__(spec, labels, labels, table, pegs * (pegs + 1), np.arange(len(labels)),
-                         symmetric=True, codes=codes)
+        super().__init__(
+            spec, labels, labels, table, pegs * (pegs + 1), np.arange(len(labels)), symmetric=True, codes=codes
+        )
 
     def reply_table(self, dense: bool) -> tuple[np.ndarray | OnTheFly, np.ndarray | None]:
         """The table F[g, s] = black * (pegs + 1) + white and the replies that occur (None: read
@@ -193,8 +196,9 @@ class Mastermind(Game):
         else:
             parts = [p for p in re.split(r"[,\s/]+", t) if p]
             if len(parts) not in (2, 3) or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
-                raise ArenaError(f"reply {text!r}: write black,white (e.g. 1,1), black,white,grey, "
-                                 "pegs like RW, or - for none")
+                raise ArenaError(
+                    f"reply {text!r}: write black,white (e.g. 1,1), black,white,grey, pegs like RW, or - for none"
+                )
             black, white = int(parts[0]), int(parts[1])
             if len(parts) == 3 and black + white + int(parts[2]) != self.pegs:
                 raise ArenaError(f"reply {text!r}: black + white + grey must be {self.pegs}")
@@ -204,5 +208,9 @@ class Mastermind(Game):
         return code
 
 
-GAME = GameType("mastermind", Mastermind, PARAMS,
-                "codes of pegs x colours; reply = black and white pegs (Bulls and Cows: repeats=false)")
+GAME = GameType(
+    "mastermind",
+    Mastermind,
+    PARAMS,
+    "codes of pegs x colours; reply = black and white pegs (Bulls and Cows: repeats=false)",
+)

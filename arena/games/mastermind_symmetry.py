@@ -107,8 +107,14 @@ class Stabilizer:
     are closed without a search.
     """
 
-    def __init__(self, game, history: tuple[int, ...] = (), invariant: np.ndarray | None = None,
-                 _shared: dict | None = None, _forced: list | None = None):
+    def __init__(
+        self,
+        game,
+        history: tuple[int, ...] = (),
+        invariant: np.ndarray | None = None,
+        _shared: dict | None = None,
+        _forced: list | None = None,
+    ):
         self.game = game
         self.history = tuple(sorted(set(history)))
         self.invariant = invariant
@@ -131,8 +137,11 @@ class Stabilizer:
             made = Stabilizer(self.game, history, self.invariant, self.shared, self.extend(guess))
             child: Stabilizer | None = made
             if made.trivial():  # with equal weights its nodes may still exchange dead colours
-                child = None if self.invariant is not None else self.shared.setdefault(
-                    "identity", Identity(self.game, self.shared))
+                child = (
+                    None
+                    if self.invariant is not None
+                    else self.shared.setdefault("identity", Identity(self.game, self.shared))
+                )
             self.shared[history] = child
         return self.shared[history]
 
@@ -323,7 +332,7 @@ class Stabilizer:
         probe = np.linspace(0, len(codes) - 1, min(len(codes), 64)).astype(np.intp)
         colour_maps = np.array([_with(pi, unused, perm) for _, pi in forced for perm in free_perms])
         for k, (tau, _) in enumerate(forced):
-            maps = colour_maps[k * len(free_perms):(k + 1) * len(free_perms)]
+            maps = colour_maps[k * len(free_perms) : (k + 1) * len(free_perms)]
             moved = codes[:, list(tau)]
             # most elements move some probe code to a different weight: test those first, cheaply
             near = self.index_of(maps[:, moved[probe]])
@@ -367,7 +376,7 @@ def _first_appearances(codes: np.ndarray, colors: int) -> np.ndarray:
     firsts = np.full(codes.shape, colors, dtype=np.int64)
     for x, code in enumerate(codes.tolist()):
         seen = list(dict.fromkeys(code))
-        firsts[x, :len(seen)] = seen
+        firsts[x, : len(seen)] = seen
     return firsts
 
 

@@ -54,8 +54,12 @@ from ..words import Dropped, read_words
 
 PARAMS = {
     "answers": Param("answers", str, "wordle", "the secrets: shipped list (wordle) or a file, one word a line"),
-    "guesses": Param("guesses", str, "", "the guesses: shipped list (wordle) or a file; default wordle, "
-                     "or with first=N the answers kept"),
+    "guesses": Param(
+        "guesses",
+        str,
+        "",
+        "the guesses: shipped list (wordle) or a file; default wordle, or with first=N the answers kept",
+    ),
     "length": Param("length", int, 5, "word length"),
     "hard": Param("hard", bool, False, "hard mode: keep the greens in place and use every yellow"),
     "first": Param("first", int, 0, "keep only the first N answers (0: all), for small instances"),
@@ -66,8 +70,19 @@ _SHIPPED = {"answers": "wordle-answers", "guesses": "wordle-guesses"}
 _WORD = re.compile(r"[a-z]+")
 GREY, YELLOW, GREEN = 0, 1, 2
 #: How each mark may be typed or pasted (the emoji variation selector is dropped first).
-_MARKS = {"G": GREEN, "g": GREEN, "🟩": GREEN, "Y": YELLOW, "y": YELLOW, "🟨": YELLOW,
-          ".": GREY, "-": GREY, "_": GREY, "⬛": GREY, "⬜": GREY}
+_MARKS = {
+    "G": GREEN,
+    "g": GREEN,
+    "🟩": GREEN,
+    "Y": YELLOW,
+    "y": YELLOW,
+    "🟨": YELLOW,
+    ".": GREY,
+    "-": GREY,
+    "_": GREY,
+    "⬛": GREY,
+    "⬜": GREY,
+}
 _LABEL = {GREY: ".", YELLOW: "Y", GREEN: "G"}
 
 
@@ -124,13 +139,13 @@ def wordle_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     table = np.empty((n_guesses, n_secrets), dtype=code_dtype(3**length))
     step = max(1, CHUNK // max(1, n_secrets))
     for a in range(0, n_guesses, step):
-        g = guesses[a:a + step]
+        g = guesses[a : a + step]
         green = [g[:, p, None] == secrets[None, :, p] for p in range(length)]
         code = np.zeros((len(g), n_secrets), dtype=table.dtype)
         for p in range(length):
-            spent = np.broadcast_to(before[a:a + step, p, None], code.shape).copy()
+            spent = np.broadcast_to(before[a : a + step, p, None], code.shape).copy()
             for q in range(p + 1, length):  # later greens of the same letter
-                repeats = same[a:a + step, p, q]
+                repeats = same[a : a + step, p, q]
                 if repeats.any():
                     spent += green[q] & repeats[:, None]
             yellow = ~green[p] & (counts[g[:, p]] > spent)
@@ -138,7 +153,7 @@ def wordle_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
             code += green[p]  # a green adds 2: two bool adds keep the narrow dtype
             code += green[p]
             code += yellow
-        table[a:a + step] = code
+        table[a : a + step] = code
     return table
 
 
@@ -160,8 +175,9 @@ class Wordle(Game):
     #: 243 codes, nearly all of which occur: count partitions with a column per code.
     dense_codes = 3**5
 
-    def __init__(self, spec: str, answers: str = "wordle", guesses: str = "", length: int = 5,
-                 hard: bool = False, first: int = 0):
+    def __init__(
+        self, spec: str, answers: str = "wordle", guesses: str = "", length: int = 5, hard: bool = False, first: int = 0
+    ):
         if length < 1 or length > 10:
             raise ArenaError(f"{spec}: length must be between 1 and 10, got {length}")
         if first < 0:
@@ -170,16 +186,23 @@ class Wordle(Game):
         if first:
             secrets = secrets[:first]
         if not secrets:
-            raise ArenaError(f"{spec}: the answers {answers!r} have no words of {length} letters"
-                             + ("; the shipped lists have five-letter words only" if answers == "wordle" else ""))
+            raise ArenaError(
+                f"{spec}: the answers {answers!r} have no words of {length} letters"
+                + ("; the shipped lists have five-letter words only" if answers == "wordle" else "")
+            )
         if guesses:
             accepted = playable_list(spec, _SHIPPED["guesses"] if guesses == "wordle" else guesses, length)
         else:
             accepted = wordle_words(read_words(_SHIPPED["guesses"]), length) if not first else []
         known = set(accepted)
         words = accepted + [w for w in secrets if w not in known]  # every answer may be guessed
-        check_table_memory(spec, len(words), len(secrets), code_dtype(3**length).itemsize,
-                           build_bytes(len(words), len(secrets), length))
+        check_table_memory(
+            spec,
+            len(words),
+            len(secrets),
+            code_dtype(3**length).itemsize,
+            build_bytes(len(words), len(secrets), length),
+        )
         self.length, self.hard = length, hard
         self.rules = Rules(hits=True, strikes=False, cost="guesses", restricted=hard)
         self.dense_codes = 3**length
@@ -196,7 +219,7 @@ class Wordle(Game):
         return "".join(_LABEL[m] for m in marks(int(reply), self.length))
 
     def reply_help(self) -> str:
-        return f"{self.length} marks, G green, Y yellow, . grey (like {'G.Y..'[:self.length]}), or the squares 🟩🟨⬛"
+        return f"{self.length} marks, G green, Y yellow, . grey (like {'G.Y..'[: self.length]}), or the squares 🟩🟨⬛"
 
     def parse_reply(self, text: str) -> Reply:
         """The code of `G.Y..` (also g/y, `-` or `_` for grey, or pasted 🟩🟨⬛⬜), or one line
@@ -204,11 +227,14 @@ class Wordle(Game):
         typed = re.sub(r"[\s\ufe0f]", "", text)
         wrong = [c for c in typed if c not in _MARKS]
         if wrong:
-            raise ArenaError(f"reply {text!r}: {wrong[0]!r} is not a mark; write {self.length} marks, "
-                             f"G green, Y yellow, . grey (or 🟩🟨⬛)")
+            raise ArenaError(
+                f"reply {text!r}: {wrong[0]!r} is not a mark; write {self.length} marks, "
+                f"G green, Y yellow, . grey (or 🟩🟨⬛)"
+            )
         if len(typed) != self.length:
-            raise ArenaError(f"reply {text!r} has {len(typed)} marks, not {self.length}: one per letter, "
-                             f"G green, Y yellow, . grey")
+            raise ArenaError(
+                f"reply {text!r} has {len(typed)} marks, not {self.length}: one per letter, G green, Y yellow, . grey"
+            )
         code = 0
         for c in typed:
             code = code * 3 + _MARKS[c]
@@ -277,5 +303,9 @@ class Wordle(Game):
         return None
 
 
-GAME = GameType("wordle", Wordle, PARAMS,
-                "the 2,315 answers, 12,972 guesses; reply = green/yellow/grey per letter (hard=true: hard mode)")
+GAME = GameType(
+    "wordle",
+    Wordle,
+    PARAMS,
+    "the 2,315 answers, 12,972 guesses; reply = green/yellow/grey per letter (hard=true: hard mode)",
+)

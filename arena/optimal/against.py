@@ -59,8 +59,9 @@ def conceded(game: Game, root: Node, chooser, cost: str | None = None) -> int:
     return paid
 
 
-def fewest_against(game: Game, chooser, candidates: Indexes, cost: str | None = None,
-                   time_limit: float | None = None) -> Path:
+def fewest_against(
+    game: Game, chooser, candidates: Indexes, cost: str | None = None, time_limit: float | None = None
+) -> Path:
     """B(candidates) of the module docstring, and the guesses of one best path."""
     rule = cost_for(game, cost)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -75,8 +76,9 @@ def fewest_against(game: Game, chooser, candidates: Indexes, cost: str | None = 
         if key in memo:
             return memo[key][0]
         if deadline is not None and time.perf_counter() > deadline:
-            raise ArenaError(f"{game.spec}: the search against {chooser.spec} "
-                             f"passed its time limit of {time_limit:g} s")
+            raise ArenaError(
+                f"{game.spec}: the search against {chooser.spec} passed its time limit of {time_limit:g} s"
+            )
         stats[0] += 1
         value, choice, cut = INF, -1, False
         for guess, reply, part in replies(game, chooser, state, rule):
@@ -84,7 +86,11 @@ def fewest_against(game: Game, chooser, candidates: Indexes, cost: str | None = 
             if paid >= min(value, budget):
                 cut = cut or paid >= budget
                 continue
-            total = paid if game.finished(reply) else paid + best(state.after(guess, reply, part), min(value, budget) - paid)
+            total = (
+                paid
+                if game.finished(reply)
+                else paid + best(state.after(guess, reply, part), min(value, budget) - paid)
+            )
             if total < value:
                 value, choice = total, guess
         if value < budget or not cut:

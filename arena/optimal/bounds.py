@@ -133,7 +133,7 @@ def slot_depths(n: int, b: int) -> np.ndarray:
     filled, depth, width = 0, 1, 1
     while filled < n:
         take = min(width, n - filled)
-        depths[filled:filled + take] = depth
+        depths[filled : filled + take] = depth
         filled += take
         depth += 1
         width = width * b if b > 1 else 1

@@ -44,9 +44,11 @@ def fitting_tree(search: Search, S: Indexes, depth: int, opening: str, label: st
             parts = game.partition(guess, part)
             if len(parts) == 1 and not game.finished(next(iter(parts))):
                 continue  # learns nothing
-            if all(game.finished(r) or search.fits(c, left - search.step(r), None,
-                                                   search.class_allowed(allowed, guess, r, c))
-                   for r, c in parts.items()):
+            if all(
+                game.finished(r)
+                or search.fits(c, left - search.step(r), None, search.class_allowed(allowed, guess, r, c))
+                for r, c in parts.items()
+            ):
                 return guess
         raise AssertionError("fits() proved a tree that it cannot find again")  # a bug, not a user's mistake
 
@@ -65,8 +67,9 @@ def fewest_missing(game: Game, part: Indexes, pool: Indexes) -> Index:
     return int(pool[np.flatnonzero(splits)[np.argmin(missing[splits])]])
 
 
-def tree_from_search(search: Search, S: Indexes, opening: str = "",
-                     root_guess: Index | None = None, path: Path | None = None) -> tuple[Node | None, np.ndarray]:
+def tree_from_search(
+    search: Search, S: Indexes, opening: str = "", root_guess: Index | None = None, path: Path | None = None
+) -> tuple[Node | None, np.ndarray]:
     """The tree of best guesses that the search's cache holds for S (every set on the way was
     solved exactly): its root, and each secret's (guesses, misses) under it, counted from the
     game's start (`path`: the replies, misses and allowed guesses before S). A branch ends with
@@ -81,14 +84,32 @@ def tree_from_search(search: Search, S: Indexes, opening: str = "",
 
     deadline, search.deadline = search.deadline, None  # a closed-form class may still need its (tiny) search
     try:
-        return grow_by(search, S, choose, opening, path.replies,
-                       search.limit if path.left is None else path.left, path.missed, path.allowed, root_guess)
+        return grow_by(
+            search,
+            S,
+            choose,
+            opening,
+            path.replies,
+            search.limit if path.left is None else path.left,
+            path.missed,
+            path.allowed,
+            root_guess,
+        )
     finally:
         search.deadline = deadline
 
 
-def grow_by(search: Search, S: Indexes, choose, opening: str = "", replies: tuple = (), left: int = 0,
-            missed: int = 0, allowed=None, root_guess: Index | None = None) -> tuple[Node | None, np.ndarray]:
+def grow_by(
+    search: Search,
+    S: Indexes,
+    choose,
+    opening: str = "",
+    replies: tuple = (),
+    left: int = 0,
+    missed: int = 0,
+    allowed=None,
+    root_guess: Index | None = None,
+) -> tuple[Node | None, np.ndarray]:
     """The tree of the guesses `choose(candidates, left, allowed)` names from S (`root_guess`
     first, if given), and each secret's (guesses, misses) under it: a branch ends with a hit or,
     where the game ends so (Hangman), once the secret is determined. `left` is what a depth
@@ -106,8 +127,13 @@ def grow_by(search: Search, S: Indexes, choose, opening: str = "", replies: tupl
             if game.finished(reply):
                 costs[:, cls] = [[len(replies) + 1], [miss]]
             else:
-                child = grow(cls, replies + (reply,), left - search.step(reply), miss,
-                             search.class_allowed(allowed, node.guess, reply, cls))
+                child = grow(
+                    cls,
+                    replies + (reply,),
+                    left - search.step(reply),
+                    miss,
+                    search.class_allowed(allowed, node.guess, reply, cls),
+                )
                 if child is not None:
                     node.children[reply] = child
         return node

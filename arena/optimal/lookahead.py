@@ -49,8 +49,10 @@ def check_unrestricted(game: Game, pool: str, what: str) -> None:
     hard mode): the rollouts and repairs here see a node's candidates, not its history. The
     consistent pool is always legal."""
     if game.rules.restricted and pool == "all":
-        raise ArenaError(f"{game.spec}: {what} see candidates, not the moves that restrict the guesses "
-                         f"(hard mode): use pool=consistent (always legal)")
+        raise ArenaError(
+            f"{game.spec}: {what} see candidates, not the moves that restrict the guesses "
+            f"(hard mode): use pool=consistent (always legal)"
+        )
 
 
 class Rollout:
@@ -61,8 +63,9 @@ class Rollout:
     the shortlist holds the top guesses of each metric and each greedy guesser's own choice, so
     the improvement argument above still holds."""
 
-    def __init__(self, game: Game, metrics: Sequence[str] = ("entropy",), width: int = 8, exact: int = 20,
-                 pool: str = "all"):
+    def __init__(
+        self, game: Game, metrics: Sequence[str] = ("entropy",), width: int = 8, exact: int = 20, pool: str = "all"
+    ):
         if not game.rules.hits:  # its costs are guesses until the hit: issue 11 brings misses
             raise ArenaError(f"{game.spec}: the lookahead guesser needs guesses that can hit the secret")
         check_unrestricted(game, pool, "the lookahead's rollouts")
@@ -147,8 +150,13 @@ def build_tree(game: Game, S: Indexes, choose: Callable[[Indexes], Index], label
     return Tree(game, label, [grow(S, ())], cost, np.zeros_like(cost))
 
 
-def improve_tree(tree: Tree, largest: int = 60, effort: int | None = REPAIR_EFFORT,
-                 budget_seconds: float | None = None, search: Search | None = None) -> tuple[Tree, int]:
+def improve_tree(
+    tree: Tree,
+    largest: int = 60,
+    effort: int | None = REPAIR_EFFORT,
+    budget_seconds: float | None = None,
+    search: Search | None = None,
+) -> tuple[Tree, int]:
     """The tree with every subtree of at most `largest` secrets re-solved exactly where that finds
     a cheaper one (bottom up). Returns the new tree and the number of subtrees replaced.
     Each search gives up after `effort` candidate sets (None: never), which keeps the result

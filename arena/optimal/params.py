@@ -15,19 +15,30 @@ NAME = "optimal"
 
 PARAMS = {
     "pool": Param("pool", ("all", "consistent"), "all", "the guesses allowed"),
-    "objective": Param("objective", ("average", "worst"), "average",
-                       "least total, or fewest guesses in the worst case then least total"),
+    "objective": Param(
+        "objective",
+        ("average", "worst"),
+        "average",
+        "least total, or fewest guesses in the worst case then least total",
+    ),
     "max": Param("max", int, 0, "never more than this many guesses (0: no limit)"),
-    "weights": Param("weights", str, "", "weights file (arena.weights): JSON {secret: weight} or a list, or lines 'secret weight'"),
+    "weights": Param(
+        "weights", str, "", "weights file (arena.weights): JSON {secret: weight} or a list, or lines 'secret weight'"
+    ),
     "time": Param("time", float, 0.0, "time limit in seconds (0: none): then the best tree found"),
-    "cost": Param("cost", ("game",) + COSTS, "game",
-                  "what to minimise (arena.costs): the game's own cost (guesses; Hangman: misses), "
-                  "or on Hangman guesses until determined or lost games"),
+    "cost": Param(
+        "cost",
+        ("game",) + COSTS,
+        "game",
+        "what to minimise (arena.costs): the game's own cost (guesses; Hangman: misses), "
+        "or on Hangman guesses until determined or lost games",
+    ),
 }
 
 
-def agent_spec(pool: str, objective: str, max_guesses: int | None, cost: str | None = None,
-               openers: Sequence[str] = ()) -> str:
+def agent_spec(
+    pool: str, objective: str, max_guesses: int | None, cost: str | None = None, openers: Sequence[str] = ()
+) -> str:
     """The `optimal` agent's spec for these settings (non-default parameters only): `cost`
     None is the game's own, `max_guesses` None no limit."""
     declared = {**PARAMS, "openers": OPENERS}

@@ -38,8 +38,7 @@ class ProgressLine:
     status bar (no bar, only the text): tqdm owns the terminal handling, this class the
     throttling that lets callers skip formatting the text."""
 
-    def __init__(self, label: str, stream: TextIO | None = None, every: float = EVERY,
-                 enabled: bool | None = None):
+    def __init__(self, label: str, stream: TextIO | None = None, every: float = EVERY, enabled: bool | None = None):
         self.stream = sys.stderr if stream is None else stream
         self.enabled = is_terminal(self.stream) if enabled is None else enabled
         self.label, self.every = label, every

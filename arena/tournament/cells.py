@@ -68,10 +68,18 @@ class Task:
 
     def identity(self) -> dict:
         """What the key hashes, readable (the store keeps it beside the result)."""
-        return {"game": canonical_game(self.game), "chooser": self.chooser, "guesser": self.guesser,
-                "cell_seed": self.cell_seed, "seed": self.seed, "block": self.block, "repeat": self.repeat,
-                "strikes": list(self.strikes), "files": [list(f) for f in self.files],
-                "code": [list(c) for c in self.code]}
+        return {
+            "game": canonical_game(self.game),
+            "chooser": self.chooser,
+            "guesser": self.guesser,
+            "cell_seed": self.cell_seed,
+            "seed": self.seed,
+            "block": self.block,
+            "repeat": self.repeat,
+            "strikes": list(self.strikes),
+            "files": [list(f) for f in self.files],
+            "code": [list(c) for c in self.code],
+        }
 
 
 def _sha(data: dict) -> str:
@@ -86,6 +94,7 @@ def task_seed(seed: int, game: str, chooser: str, guesser: str, block: int) -> i
 
 
 # --- the files a spec reads ------------------------------------------------------------------
+
 
 @lru_cache(maxsize=1024)
 def canonical_game(spec: str) -> str:
@@ -134,6 +143,7 @@ def files_read(cells) -> dict[str, str]:
 
 # --- cells into tasks --------------------------------------------------------------------------
 
+
 def _randomised(spec: str, role: str, allow_import: bool = False) -> bool:
     """Does the agent need repetitions? (Not if deterministic, nor a chooser whose uniform
     secret an evaluation covers by playing every secret once.)"""
@@ -150,8 +160,9 @@ def cell_repeats(cells, allow_import: bool = False) -> list[int]:
             random[spec, role] = _randomised(spec, role, allow_import)
         return random[spec, role]
 
-    return [cell.repeat if is_random(cell.guesser, "guesser") or is_random(cell.chooser, "chooser") else 1
-            for cell in cells]
+    return [
+        cell.repeat if is_random(cell.guesser, "guesser") or is_random(cell.chooser, "chooser") else 1 for cell in cells
+    ]
 
 
 def check_task_count(repeats: list[int], block: int, where: str = "the config") -> int:
@@ -161,13 +172,16 @@ def check_task_count(repeats: list[int], block: int, where: str = "the config") 
     if count > MAX_TASKS:
         big = [r for r in repeats if r > 1]
         fits = math.ceil(sum(big) / max(1, MAX_TASKS - len(repeats)))
-        raise ArenaError(f"{where} makes {count:,} tasks (repeat up to {max(repeats):,} in blocks of {block:,}), "
-                         f"over the limit of {MAX_TASKS:,}: set block = {max(fits, block + 1):,} or more in the config")
+        raise ArenaError(
+            f"{where} makes {count:,} tasks (repeat up to {max(repeats):,} in blocks of {block:,}), "
+            f"over the limit of {MAX_TASKS:,}: set block = {max(fits, block + 1):,} or more in the config"
+        )
     return count
 
 
-def expand(cells, block: int = 5, files: dict[str, str] | None = None, allow_import: bool = False,
-           where: str = "the config") -> list[Task]:
+def expand(
+    cells, block: int = 5, files: dict[str, str] | None = None, allow_import: bool = False, where: str = "the config"
+) -> list[Task]:
     """Every cell as tasks: one if both agents are deterministic, else its repetitions in
     blocks of `block`. Limits from published lostK figures join the cell's strike limits.
 
@@ -181,19 +195,33 @@ def expand(cells, block: int = 5, files: dict[str, str] | None = None, allow_imp
     tasks = []
     for i, (cell, repeat) in enumerate(zip(cells, repeats)):
         limits = tuple(sorted({int(k[4:]) for k in cell.published if k.startswith("lost")} | set(cell.strikes)))
-        read = tuple((name, files.get(name) or file_digest(name))
-                     for name in _names(cell))
+        read = tuple((name, files.get(name) or file_digest(name)) for name in _names(cell))
         code = codes.get((cell.game, cell.chooser, cell.guesser))
         if code is None:
             code = codes[cell.game, cell.chooser, cell.guesser] = task_code(cell.game, cell.chooser, cell.guesser)
             verify(code)  # this process holds the code the keys name (not an older import of it)
         for b, start in enumerate(range(0, repeat, block)):
             seed = task_seed(cell.seed, cell.game, cell.chooser, cell.guesser, b)
-            tasks.append(Task(i, cell.game, cell.chooser, cell.guesser, b, min(block, repeat - start), seed, limits,
-                              cell.seed, read, allow_import, code))
+            tasks.append(
+                Task(
+                    i,
+                    cell.game,
+                    cell.chooser,
+                    cell.guesser,
+                    b,
+                    min(block, repeat - start),
+                    seed,
+                    limits,
+                    cell.seed,
+                    read,
+                    allow_import,
+                    code,
+                )
+            )
     return tasks
 
 
 def _names(cell) -> Iterable[str]:
-    return sorted({*spec_files(cell.game, "game"), *spec_files(cell.chooser, "agent"),
-                   *spec_files(cell.guesser, "agent")})
+    return sorted(
+        {*spec_files(cell.game, "game"), *spec_files(cell.chooser, "agent"), *spec_files(cell.guesser, "agent")}
+    )

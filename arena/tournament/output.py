@@ -38,11 +38,13 @@ def _pyplot():
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # lazy: heavy
+
     return plt
 
 
-def histograms(game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path,
-               pay: Payoff = GUESSES) -> None:
+def histograms(
+    game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path, pay: Payoff = GUESSES
+) -> None:
     """Per chooser, the distribution of guesses (or misses) per game for each guesser."""
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(choosers), figsize=(4 * len(choosers), 3.4), squeeze=False, sharey=True)
@@ -86,12 +88,20 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in text).strip("-")
 
 
-def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path,
-             pay: Payoff = GUESSES) -> None:
+def heat_map(
+    game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path, pay: Payoff = GUESSES
+) -> None:
     """The payoff (mean guesses by default) of each guesser (rows) against each chooser (columns)."""
     plt = _pyplot()
-    values = np.array([[cells[c, g].ours.get(pay.figure, np.nan) if (c, g) in cells and cells[c, g].measured
-                        else np.nan for c in choosers] for g in guessers])
+    values = np.array(
+        [
+            [
+                cells[c, g].ours.get(pay.figure, np.nan) if (c, g) in cells and cells[c, g].measured else np.nan
+                for c in choosers
+            ]
+            for g in guessers
+        ]
+    )
     fig, ax = plt.subplots(figsize=(1.6 * len(choosers) + 3, 0.45 * len(guessers) + 1.8))
     image = ax.imshow(values, cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(choosers)), choosers, rotation=30, ha="right", fontsize=8)
@@ -101,8 +111,15 @@ def heat_map(game: str, choosers: list[str], guessers: list[str], cells: dict, p
     for (i, j), v in np.ndenumerate(values):
         r = cells.get((choosers[j], guessers[i]))
         if not np.isnan(v):
-            ax.text(j, i, f"{v:.1%}" if pay.key.startswith("lost") else f"{v:.2f}", ha="center", va="center",
-                    fontsize=8, color=ink_on(image, v))
+            ax.text(
+                j,
+                i,
+                f"{v:.1%}" if pay.key.startswith("lost") else f"{v:.2f}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color=ink_on(image, v),
+            )
         elif r is not None and not r.measured:  # a failed cell stays blank, marked as such
             ax.text(j, i, r.status, ha="center", va="center", fontsize=7, color="tab:red")
     fig.colorbar(image, ax=ax, label=pay.title)

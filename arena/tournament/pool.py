@@ -85,8 +85,9 @@ class _Worker:
 
     def __init__(self, ctx, play: Play, warm: Callable[[], None] | None, share: int = 1):
         self.conn, theirs = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(theirs, play, warm, os.getpid(), share),
-                                   name="arena-worker")  # not daemonic: an agent may start processes
+        self.process = ctx.Process(
+            target=_serve, args=(theirs, play, warm, os.getpid(), share), name="arena-worker"
+        )  # not daemonic: an agent may start processes
         self.process.start()
         theirs.close()  # only the worker holds its end, so its death reads as end-of-file here
         self.ready = self.broken = False
@@ -121,8 +122,7 @@ class Pool:
     it is not timed. Use as a context manager: leaving it kills every worker still running.
     """
 
-    def __init__(self, size: int, play: Play, warm: Callable[[], None] | None = None,
-                 timeout: float | None = None):
+    def __init__(self, size: int, play: Play, warm: Callable[[], None] | None = None, timeout: float | None = None):
         if size < 1:
             raise ValueError("a pool needs at least one worker")
         self.size, self.play, self.warm, self.timeout = size, play, warm, timeout
@@ -224,8 +224,10 @@ class Pool:
         self.warm = None
         self.stillborn += 1
         if self.stillborn > 3 * self.size:
-            raise ArenaError(f"worker processes die as they start ({died(worker.process.exitcode, 0)[2]}); "
-                             "is the machine out of memory?")
+            raise ArenaError(
+                f"worker processes die as they start ({died(worker.process.exitcode, 0)[2]}); "
+                "is the machine out of memory?"
+            )
 
     def _overdue(self, worker: _Worker, now: float) -> bool:
         return self.timeout is not None and worker.task is not None and now - worker.started >= self.timeout

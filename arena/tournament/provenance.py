@@ -61,7 +61,8 @@ def entry_point_sources(group: str, name: str) -> list[Source]:
             module = ep.value.partition(":")[0].strip()
             dist = getattr(ep, "dist", None)
             return [(f"module {module.split('.')[0]}", module_code(module))] + (
-                [(f"distribution {dist.name}", str(dist.version))] if dist is not None else [])
+                [(f"distribution {dist.name}", str(dist.version))] if dist is not None else []
+            )
     return []
 
 
@@ -143,6 +144,8 @@ def verify(code: tuple[Source, ...]) -> None:
             _loaded[top] = now  # it will be imported from the files as they are now
         first = _loaded.setdefault(top, now)
         if first != digest or now != digest:
-            raise ArenaError(f"the code of {top} changed on disk after this Python process imported it, so it "
-                             f"would run the old code under the new code's key; restart the process (or the "
-                             f"notebook's kernel) to run the new code")
+            raise ArenaError(
+                f"the code of {top} changed on disk after this Python process imported it, so it "
+                f"would run the old code under the new code's key; restart the process (or the "
+                f"notebook's kernel) to run the new code"
+            )

@@ -53,16 +53,24 @@ def check_timeout(timeout: float | None) -> float | None:
     """A per-task time limit in seconds (None: no limit)."""
     if timeout is None:
         return None
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) \
-            or timeout <= 0:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) or timeout <= 0:
         raise ArenaError(f"task time limit {timeout!r}: give a number of seconds > 0")
     return float(timeout)
 
 
-def run_config(config: Config, progress: bool = False, workers: int = 1, backend: str = "local",
-               scheduler: str | None = None, out: str | None = None, force: bool = False,
-               retry_failed: bool = False, timeout: float | None = None, allow_import: bool | None = None,
-               notice: Callable[[str], None] | None = None):
+def run_config(
+    config: Config,
+    progress: bool = False,
+    workers: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    out: str | None = None,
+    force: bool = False,
+    retry_failed: bool = False,
+    timeout: float | None = None,
+    allow_import: bool | None = None,
+    notice: Callable[[str], None] | None = None,
+):
     """Run every cell (in blocks of seeded tasks: see arena.tournament) and judge it.
 
     With `out`, every finished task is committed to DIR/results.sqlite, a store of results by
@@ -103,21 +111,31 @@ def run_config(config: Config, progress: bool = False, workers: int = 1, backend
             results[task.key] = result
             stored[0] += 1
 
-        run_tasks(pending, on_done, workers=min(workers, max(1, len(pending))), backend=backend,
-                  scheduler=scheduler, progress=progress, timeout=timeout, done=len(tasks) - len(pending))
+        run_tasks(
+            pending,
+            on_done,
+            workers=min(workers, max(1, len(pending))),
+            backend=backend,
+            scheduler=scheduler,
+            progress=progress,
+            timeout=timeout,
+            done=len(tasks) - len(pending),
+        )
     except KeyboardInterrupt:
         if not store:
             raise
-        raise KeyboardInterrupt(f"{stored[0]} of {len(tasks)} tasks are stored in {out}; run the same command "
-                                "again to resume") from None
+        raise KeyboardInterrupt(
+            f"{stored[0]} of {len(tasks)} tasks are stored in {out}; run the same command again to resume"
+        ) from None
     finally:
         if store:
             store.close()
     by_cell: list[list] = [[] for _ in config.cells]
     for t in tasks:
         by_cell[t.cell].append(results.get(t.key))
-    return Report(config, [judge_cell(cell, mine) for cell, mine in zip(config.cells, by_cell)],
-                  time.perf_counter() - start)
+    return Report(
+        config, [judge_cell(cell, mine) for cell, mine in zip(config.cells, by_cell)], time.perf_counter() - start
+    )
 
 
 def plan_line(tasks, pending, results: dict, earlier: dict[str, tuple[dict, dict]]) -> str:
@@ -165,8 +183,10 @@ def _stop_if_changed(watch: FileWatch, out: str | None, stored: int | None) -> N
     name = watch.changed()
     if name is not None:
         kept = f"; the {stored} results stored before are kept in {out}" if out and stored is not None else ""
-        raise ArenaError(f"{name} changed during the run, so its results would mix two versions of it: "
-                         f"stopped{kept} (restore the file, or run again: the tasks that read it then run with the new one)")
+        raise ArenaError(
+            f"{name} changed during the run, so its results would mix two versions of it: "
+            f"stopped{kept} (restore the file, or run again: the tasks that read it then run with the new one)"
+        )
 
 
 def run_cell(cell: Cell):

@@ -57,7 +57,6 @@ def _located(error: BaseException) -> str:
     return f"{type(error).__name__}: {error} (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"
 
 
-
 def _warm(games: list[str]) -> None:
     """Worker start-up: build each game's feedback table once for all the tasks to come."""
 
@@ -76,9 +75,16 @@ NO_WORKER_SECONDS = 60.0
 _WORKER_CHECK_SECONDS = 1.0
 
 
-def run_tasks(tasks: list[Task], on_done: Report, workers: int = 1, backend: str = "local",
-              scheduler: str | None = None, progress: bool = False, timeout: float | None = None,
-              done: int = 0) -> None:
+def run_tasks(
+    tasks: list[Task],
+    on_done: Report,
+    workers: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    progress: bool = False,
+    timeout: float | None = None,
+    done: int = 0,
+) -> None:
     """Run every task, calling on_done(task, result) in this process as each one finishes.
 
     With `timeout` (seconds), a task still running after it fails "timed out after N s" and
@@ -102,8 +108,9 @@ def run_tasks(tasks: list[Task], on_done: Report, workers: int = 1, backend: str
             bar.close()
 
 
-def _each_result(tasks: list[Task], workers: int, backend: str, scheduler: str | None,
-                 timeout: float | None) -> Generator[tuple[Task, tuple], None, None]:
+def _each_result(
+    tasks: list[Task], workers: int, backend: str, scheduler: str | None, timeout: float | None
+) -> Generator[tuple[Task, tuple], None, None]:
     if not tasks:
         return
     games = sorted({t.game for t in tasks})
@@ -160,8 +167,7 @@ def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: f
                     continue
                 result = "failed", None, f"worker died (Dask: {e})", 0.0
             except Exception as e:  # the cluster failed, not the task: stop (a run with --out resumes)
-                raise ArenaError(f"the Dask cluster failed while running {task.key}: "
-                                 f"{type(e).__name__}: {e}") from None
+                raise ArenaError(f"the Dask cluster failed while running {task.key}: {type(e).__name__}: {e}") from None
             yield task, result
     finally:
         client.close()

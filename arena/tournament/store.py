@@ -56,6 +56,7 @@ Result = tuple[str, "dict | None", "str | None", float]
 
 # --- the lock -------------------------------------------------------------------------------
 
+
 class DirectoryLock:
     """The one-writer lock of a results directory (re-entrant within a process).
 
@@ -95,8 +96,10 @@ class DirectoryLock:
         except OSError:
             holder = _read_holder(fd)
             os.close(fd)
-            raise ArenaError(f"{self.directory} is being written by another arena run ({holder}); wait for it "
-                             "to finish, or use another --out directory") from None
+            raise ArenaError(
+                f"{self.directory} is being written by another arena run ({holder}); wait for it "
+                "to finish, or use another --out directory"
+            ) from None
         os.ftruncate(fd, 0)
         os.write(fd, f"pid {os.getpid()}: {' '.join(_command())}\n".encode())
         self._held[key] = [fd, 1]
@@ -130,6 +133,7 @@ def _read_holder(fd: int) -> str:
 
 # --- writing ------------------------------------------------------------------------------
 
+
 class Store:
     """The SQLite results of one tournament, in DIR/results.sqlite, open for writing.
 
@@ -138,8 +142,15 @@ class Store:
     the tasks the two share are reused, the others stay stored but unreported.
     """
 
-    def __init__(self, directory: str | Path, fingerprint: str, config_text: str, force: bool = False,
-                 plan: list | None = None, files: dict[str, str] | None = None):
+    def __init__(
+        self,
+        directory: str | Path,
+        fingerprint: str,
+        config_text: str,
+        force: bool = False,
+        plan: list | None = None,
+        files: dict[str, str] | None = None,
+    ):
         self.directory = Path(directory)
         self.path = self.directory / "results.sqlite"
         self.fingerprint = fingerprint
@@ -160,8 +171,9 @@ class Store:
             self._set_meta("files", json.dumps(files or {}, sort_keys=True))
             if plan is not None:
                 self.db.execute("DELETE FROM plan")
-                self.db.executemany("INSERT INTO plan VALUES (?,?,?,?)",
-                                    [(i, t.key, t.cell, t.block) for i, t in enumerate(plan)])
+                self.db.executemany(
+                    "INSERT INTO plan VALUES (?,?,?,?)", [(i, t.key, t.cell, t.block) for i, t in enumerate(plan)]
+                )
             self.db.execute("COMMIT")
         except BaseException as e:
             self._abandon()
@@ -185,12 +197,16 @@ class Store:
     def _open(self, force: bool) -> sqlite3.Connection:
         """The store's connection, after checking the file is a sound store of this layout."""
         if self.path.is_dir() or not (self.path.is_file() or not self.path.exists()):
-            raise ArenaError(f"{self.path} is {'a directory' if self.path.is_dir() else 'not a file'}, not a results "
-                             "store (--force discards only a store file); move it, or use another --out directory")
+            raise ArenaError(
+                f"{self.path} is {'a directory' if self.path.is_dir() else 'not a file'}, not a results "
+                "store (--force discards only a store file); move it, or use another --out directory"
+            )
         damage = _damage(self.path) if self.path.exists() else None
         if damage and not force:
-            raise ArenaError(f"{self.path} is damaged ({damage}); rerun with --force to discard it and start "
-                             "afresh, or use another --out directory")
+            raise ArenaError(
+                f"{self.path} is damaged ({damage}); rerun with --force to discard it and start "
+                "afresh, or use another --out directory"
+            )
         if damage:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{self.path}{suffix}").unlink(missing_ok=True)
@@ -201,13 +217,17 @@ class Store:
             if layout not in (None, FORMAT):
                 if not force:
                     db.close()
-                    raise ArenaError(f"{self.path} was written by another version of arena (store format "
-                                     f"{layout}, this one reads {FORMAT}); rerun with --force to discard it, "
-                                     "or use another --out directory")
+                    raise ArenaError(
+                        f"{self.path} was written by another version of arena (store format "
+                        f"{layout}, this one reads {FORMAT}); rerun with --force to discard it, "
+                        "or use another --out directory"
+                    )
                 db.executescript("DROP TABLE IF EXISTS tasks; DROP TABLE IF EXISTS plan; DROP TABLE IF EXISTS meta;")
         except sqlite3.Error as e:
-            raise ArenaError(f"{self.path}: cannot open the results store ({e}); rerun with --force to start "
-                             "afresh, or use another --out directory") from None
+            raise ArenaError(
+                f"{self.path}: cannot open the results store ({e}); rerun with --force to start "
+                "afresh, or use another --out directory"
+            ) from None
         return db
 
     def _set_meta(self, key: str, value: str) -> None:
@@ -226,12 +246,28 @@ class Store:
         """Commit one task's result (its own transaction), with its identity in readable columns."""
         try:
             with self.db:
-                self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                                (task.key, task.cell, task.game, task.chooser, task.guesser, task.cell_seed,
-                                 task.block, task.repeat, task.seed, json.dumps(list(task.strikes)),
-                                 json.dumps(dict(task.files)), status, error,
-                                 json.dumps(tally) if tally is not None else None, seconds, task.slot,
-                                 json.dumps(dict(task.code))))
+                self.db.execute(
+                    "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        task.key,
+                        task.cell,
+                        task.game,
+                        task.chooser,
+                        task.guesser,
+                        task.cell_seed,
+                        task.block,
+                        task.repeat,
+                        task.seed,
+                        json.dumps(list(task.strikes)),
+                        json.dumps(dict(task.files)),
+                        status,
+                        error,
+                        json.dumps(tally) if tally is not None else None,
+                        seconds,
+                        task.slot,
+                        json.dumps(dict(task.code)),
+                    ),
+                )
         except sqlite3.Error as e:
             raise ArenaError(f"{self.path}: cannot store a result ({e}); the results stored so far are kept") from None
 
@@ -242,9 +278,10 @@ class Store:
         rows: list[tuple] = []
         try:
             for start in range(0, len(wanted), 500):
-                part = wanted[start:start + 500]
-                rows += self.db.execute(f"SELECT {columns} FROM tasks WHERE {column} IN ({','.join('?' * len(part))})",
-                                        part).fetchall()
+                part = wanted[start : start + 500]
+                rows += self.db.execute(
+                    f"SELECT {columns} FROM tasks WHERE {column} IN ({','.join('?' * len(part))})", part
+                ).fetchall()
         except sqlite3.Error as e:
             raise ArenaError(f"{self.path} is damaged ({e}); rerun with --force to start afresh") from None
         return rows
@@ -316,6 +353,7 @@ def _result(path: Path, row: tuple, fix: str) -> Result:
 
 # --- reading ------------------------------------------------------------------------------
 
+
 def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], dict[str, Result]]:
     """(config text, plan, results) of a stored tournament, read without any lock or write.
 
@@ -336,13 +374,15 @@ def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], 
     try:
         layout = _layout(db)
         if layout != FORMAT:
-            raise ArenaError(f"{path} is not a results store this arena reads (format {layout}, expected {FORMAT}); "
-                             f"{fix}")
+            raise ArenaError(
+                f"{path} is not a results store this arena reads (format {layout}, expected {FORMAT}); {fix}"
+            )
         db.execute("BEGIN")  # one read transaction: a consistent snapshot while a run may be writing
         row = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
         plan = db.execute("SELECT key, cell, block FROM plan ORDER BY position").fetchall()
-        rows = db.execute("SELECT key, cell, block, status, tally, error, seconds FROM tasks "
-                          "WHERE key IN (SELECT key FROM plan)").fetchall()
+        rows = db.execute(
+            "SELECT key, cell, block, status, tally, error, seconds FROM tasks WHERE key IN (SELECT key FROM plan)"
+        ).fetchall()
         db.execute("COMMIT")
     except sqlite3.Error as e:
         raise ArenaError(f"{path}: not a tournament store ({e}); {fix}") from None
@@ -351,4 +391,3 @@ def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], 
     if row is None or not plan:
         raise ArenaError(f"{path}: no config or task plan stored; {fix}")
     return row[0], plan, {r[0]: _result(path, r, fix) for r in rows}
-

@@ -39,8 +39,15 @@ class Tally:
         each secret's total for a `random` guesser (its blocks add up secret by secret), only the
         worst for a deterministic one (played once: the worst secret is all the figure needs)."""
         g = evaluation.sums
-        tally = cls(g.count, evaluation.repeat, g.total, g.squares, g.worst, dict(g.histogram),
-                    guesses_rep_sq=g.repetition_squares)
+        tally = cls(
+            g.count,
+            evaluation.repeat,
+            g.total,
+            g.squares,
+            g.worst,
+            dict(g.histogram),
+            guesses_rep_sq=g.repetition_squares,
+        )
         if evaluation.miss_sums is not None:
             tally.misses, tally.misses_worst = evaluation.miss_sums.total, evaluation.miss_sums.worst
             tally.misses_rep_sq = evaluation.miss_sums.repetition_squares
@@ -65,10 +72,22 @@ class Tally:
         miss_hist = dict(self.misses_histogram)
         for k, v in other.misses_histogram.items():
             miss_hist[k] = miss_hist.get(k, 0) + v
-        return Tally(self.games + other.games, self.repeat + other.repeat, self.guesses + other.guesses,
-                     self.guesses_sq + other.guesses_sq, max(self.worst, other.worst), hist, misses, worst_m, lost,
-                     self.guesses_rep_sq + other.guesses_rep_sq, rep_sq_m, dict(sorted(miss_hist.items())),
-                     secret_guesses, secret_misses)
+        return Tally(
+            self.games + other.games,
+            self.repeat + other.repeat,
+            self.guesses + other.guesses,
+            self.guesses_sq + other.guesses_sq,
+            max(self.worst, other.worst),
+            hist,
+            misses,
+            worst_m,
+            lost,
+            self.guesses_rep_sq + other.guesses_rep_sq,
+            rep_sq_m,
+            dict(sorted(miss_hist.items())),
+            secret_guesses,
+            secret_misses,
+        )
 
     def figures(self) -> dict[str, float]:
         """The figures a table shows: per repetition where the published ones are (total, lost),
@@ -76,8 +95,12 @@ class Tally:
         played more than once, the standard error of each mean between repetitions (`mean_se`,
         `misses_se`)."""
         mean = self.guesses / self.games
-        out = {"total": self.guesses / self.repeat, "mean": mean, "max": self.worst,
-               "std": math.sqrt(max(self.guesses_sq / self.games - mean * mean, 0.0))}
+        out = {
+            "total": self.guesses / self.repeat,
+            "mean": mean,
+            "max": self.worst,
+            "std": math.sqrt(max(self.guesses_sq / self.games - mean * mean, 0.0)),
+        }
         if self.repeat > 1:
             out["mean_se"] = standard_error(self.guesses, self.guesses_rep_sq, self.repeat, self.games)
         if self.secret_guesses is not None:
@@ -93,13 +116,22 @@ class Tally:
         return out
 
     def to_json(self) -> dict:
-        return {"games": self.games, "repeat": self.repeat, "guesses": self.guesses, "guesses_sq": self.guesses_sq,
-                "worst": self.worst, "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
-                "misses": self.misses, "misses_worst": self.misses_worst,
-                "lost": {str(k): v for k, v in sorted(self.lost.items())},
-                "guesses_rep_sq": self.guesses_rep_sq, "misses_rep_sq": self.misses_rep_sq,
-                "misses_histogram": {str(k): v for k, v in sorted(self.misses_histogram.items())},
-                "secret_guesses": self.secret_guesses, "secret_misses": self.secret_misses}
+        return {
+            "games": self.games,
+            "repeat": self.repeat,
+            "guesses": self.guesses,
+            "guesses_sq": self.guesses_sq,
+            "worst": self.worst,
+            "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+            "misses": self.misses,
+            "misses_worst": self.misses_worst,
+            "lost": {str(k): v for k, v in sorted(self.lost.items())},
+            "guesses_rep_sq": self.guesses_rep_sq,
+            "misses_rep_sq": self.misses_rep_sq,
+            "misses_histogram": {str(k): v for k, v in sorted(self.misses_histogram.items())},
+            "secret_guesses": self.secret_guesses,
+            "secret_misses": self.secret_misses,
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> Tally:
@@ -118,15 +150,40 @@ class Tally:
         rep_sq_m = None if data["misses_rep_sq"] is None else _count("misses_rep_sq", data["misses_rep_sq"])
         if counts["games"] % counts["repeat"]:
             raise ArenaError(f"a tally's {counts['games']} games are not {counts['repeat']} equal repetitions")
-        return cls(counts["games"], counts["repeat"], counts["guesses"], counts["guesses_sq"], counts["worst"],
-                   _int_table("histogram", data["histogram"]), misses, misses_worst, _int_table("lost", data["lost"]),
-                   _count("guesses_rep_sq", data["guesses_rep_sq"]), rep_sq_m,
-                   _int_table("misses_histogram", data["misses_histogram"]),
-                   _counts("secret_guesses", data["secret_guesses"]), _counts("secret_misses", data["secret_misses"]))
+        return cls(
+            counts["games"],
+            counts["repeat"],
+            counts["guesses"],
+            counts["guesses_sq"],
+            counts["worst"],
+            _int_table("histogram", data["histogram"]),
+            misses,
+            misses_worst,
+            _int_table("lost", data["lost"]),
+            _count("guesses_rep_sq", data["guesses_rep_sq"]),
+            rep_sq_m,
+            _int_table("misses_histogram", data["misses_histogram"]),
+            _counts("secret_guesses", data["secret_guesses"]),
+            _counts("secret_misses", data["secret_misses"]),
+        )
 
 
-_FIELDS = ("games", "repeat", "guesses", "guesses_sq", "worst", "histogram", "misses", "misses_worst", "lost",
-           "guesses_rep_sq", "misses_rep_sq", "misses_histogram", "secret_guesses", "secret_misses")
+_FIELDS = (
+    "games",
+    "repeat",
+    "guesses",
+    "guesses_sq",
+    "worst",
+    "histogram",
+    "misses",
+    "misses_worst",
+    "lost",
+    "guesses_rep_sq",
+    "misses_rep_sq",
+    "misses_histogram",
+    "secret_guesses",
+    "secret_misses",
+)
 
 
 def _per_secret(totals, every: bool) -> list[int]:

@@ -27,6 +27,25 @@ from .misses import FIRST_MISSES, TWO_LEVELS
 from .scoring import SCORE_BLOCK, sorted_lazily
 from .state import NO_LIMIT, Stats, Timeout
 
-__all__ = ["Allowed", "CACHE_SHARE", "CLOSED", "ENTRY_BYTES", "FIRST_MISSES", "LEVEL_SIZE", "MID_SET", "NO_LIMIT",
-           "REPORT_MASK", "SCORE_BLOCK", "SMALL_SPLIT", "Search", "Stats", "TIE", "TINY_SET", "TWO_LEVELS",
-           "Timeout", "key_bytes", "sorted_lazily", "stabilizer"]
+__all__ = [
+    "Allowed",
+    "CACHE_SHARE",
+    "CLOSED",
+    "ENTRY_BYTES",
+    "FIRST_MISSES",
+    "LEVEL_SIZE",
+    "MID_SET",
+    "NO_LIMIT",
+    "REPORT_MASK",
+    "SCORE_BLOCK",
+    "SMALL_SPLIT",
+    "Search",
+    "Stats",
+    "TIE",
+    "TINY_SET",
+    "TWO_LEVELS",
+    "Timeout",
+    "key_bytes",
+    "sorted_lazily",
+    "stabilizer",
+]

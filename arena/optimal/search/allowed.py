@@ -1,5 +1,4 @@
-"""Hard mode (Wordle's `game.rules.restricted`): the guesses the rules still allow on a path.
-"""
+"""Hard mode (Wordle's `game.rules.restricted`): the guesses the rules still allow on a path."""
 
 from __future__ import annotations
 

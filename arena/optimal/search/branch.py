@@ -122,9 +122,18 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
     `weights` is a float64 array over all secrets of the game; `symmetry` (or None) maps a
     history of guesses to the guesses worth trying (`stabilizer`)."""
 
-    def __init__(self, game: Game, weights: np.ndarray, pool: str = "all", max_guesses: int | None = None,
-                 symmetry=None, deadline: float | None = None, cache_budget: int | None = None,
-                 lost: bool = False, cost: str | Cost | None = None):
+    def __init__(
+        self,
+        game: Game,
+        weights: np.ndarray,
+        pool: str = "all",
+        max_guesses: int | None = None,
+        symmetry=None,
+        deadline: float | None = None,
+        cache_budget: int | None = None,
+        lost: bool = False,
+        cost: str | Cost | None = None,
+    ):
         #: what is paid (arena.costs): guesses or, on games without hits (Hangman), misses
         #: (the game's own cost unless `cost` says otherwise); lost games are the misses counted
         #: within `max_guesses` strikes (default: the cost's own), as `lost=True` asks
@@ -158,7 +167,9 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         self.limit = NO_LIMIT if max_guesses is None else int(max_guesses)
         self.symmetry = symmetry
         self.deadline = deadline
-        self.hit = -1 if self.misses else int(cast(int, game.hit))  # -1: no reply finishes a class (a game with hits has one)
+        self.hit = (
+            -1 if self.misses else int(cast(int, game.hit))
+        )  # -1: no reply finishes a class (a game with hits has one)
         self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
         #: every secret is also a guess (close_small's candidates), and (`same_index`) secret i is guess i
         self.all_named = bool(game.secret_guess.min(initial=0) >= 0)
@@ -192,8 +203,16 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
             base = self.game.all_guesses if allowed is None else allowed.guesses
         return base if sym is None else sym.representatives(base, S)
 
-    def solve(self, S: Indexes, budget: float = INF, left: int | None = None, sym=None,
-              allowed: Allowed | None = None, parts: int | None = None, key=None) -> float:
+    def solve(
+        self,
+        S: Indexes,
+        budget: float = INF,
+        left: int | None = None,
+        sym=None,
+        allowed: Allowed | None = None,
+        parts: int | None = None,
+        key=None,
+    ) -> float:
         """C(S) if it is below `budget`, else a lower bound >= budget (see the module docstring);
         `allowed`: the guesses the path allows (hard mode; None: every guess); `parts`: the
         most non-hit classes a guess makes on a superset of S (a node's b; None: any number);
@@ -235,8 +254,9 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
                     return known
         return self.search_node(S, budget, left, sym, key, known, allowed)
 
-    def search_node(self, S: Indexes, budget: float, left: int, sym, key, known: float,
-                    allowed: Allowed | None = None) -> float:
+    def search_node(
+        self, S: Indexes, budget: float, left: int, sym, key, known: float, allowed: Allowed | None = None
+    ) -> float:
         self.stats.nodes += 1
         if self.node_limit is not None and self.stats.nodes > self.node_limit:
             raise Timeout  # an effort limit: unlike a deadline, the same on every machine
@@ -284,8 +304,9 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         self.remember(self.cache, key, (proven, INF, -1))
         return proven
 
-    def guess_value(self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym,
-                    allowed: Allowed | None = None) -> float:
+    def guess_value(
+        self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym, allowed: Allowed | None = None
+    ) -> float:
         """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit."""
         self.stats.guesses += 1
         if self.misses:
@@ -311,8 +332,9 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
             if total >= limit:
                 return total
         for (r, c), lb, key in zip(classes, bounds, keys):
-            value = self.solve(c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b,
-                               key)
+            value = self.solve(
+                c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b, key
+            )
             total += value - lb
             if total >= limit:
                 return total
@@ -339,10 +361,11 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         present = np.flatnonzero(sizes)
         present = present[np.argsort(sizes[present], kind="stable")]
         counts = sizes.tolist()
-        return [(r, ordered[ends[r] - counts[r]:ends[r]]) for r in present.tolist()]
+        return [(r, ordered[ends[r] - counts[r] : ends[r]]) for r in present.tolist()]
 
-    def known_class_bounds(self, classes: list, bounds: list, keys: list, total: float, limit: float, left: int,
-                           b: int) -> float:
+    def known_class_bounds(
+        self, classes: list, bounds: list, keys: list, total: float, limit: float, left: int, b: int
+    ) -> float:
         """Before any class of a guess is searched: each class's bound raised to what the cache
         has proven for it (an exact value, or the bound of a search that failed high) or, for a
         class met for the first time, to close_small's (its closed value, or its candidates'
@@ -369,8 +392,17 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
                     break  # the guess is dropped
         return total
 
-    def level_bounds(self, guess: Index, classes: list, bounds: list, total: float, limit: float, left: int,
-                     sym, allowed: Allowed | None) -> float:
+    def level_bounds(
+        self,
+        guess: Index,
+        classes: list,
+        bounds: list,
+        total: float,
+        limit: float,
+        left: int,
+        sym,
+        allowed: Allowed | None,
+    ) -> float:
         """At a big node: raise the bounds of the guess's classes, biggest first, to one level
         of search, until the guess's total bound reaches `limit` (it is then dropped without
         searching a class). One level: a class C costs at least

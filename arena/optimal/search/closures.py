@@ -133,8 +133,9 @@ class Closures(SearchState):
             return value, int(named[best])
         return min(value, others), -1
 
-    def weighted_candidates_in_python(self, S: Indexes, w: np.ndarray, named: Indexes, depths: np.ndarray
-                                      ) -> tuple[float, int, int]:
+    def weighted_candidates_in_python(
+        self, S: Indexes, w: np.ndarray, named: Indexes, depths: np.ndarray
+    ) -> tuple[float, int, int]:
         """(the least candidate bound, its candidate's place in S, its largest non-hit class)
         for S heaviest first, in plain Python (small sets)."""
         weights, slot = w.tolist(), depths.tolist()
@@ -153,8 +154,9 @@ class Closures(SearchState):
                 best, best_value, best_largest = i, total, max(seen.values(), default=0)
         return best_value, best, best_largest
 
-    def weighted_candidates_in_numpy(self, S: Indexes, w: np.ndarray, named: Indexes, depths: np.ndarray
-                                     ) -> tuple[float, int, int]:
+    def weighted_candidates_in_numpy(
+        self, S: Indexes, w: np.ndarray, named: Indexes, depths: np.ndarray
+    ) -> tuple[float, int, int]:
         """weighted_candidates_in_python with numpy (sets beyond TINY_SET)."""
         n = len(S)
         columns = np.arange(n)

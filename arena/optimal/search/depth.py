@@ -49,8 +49,11 @@ class DepthLimits(SearchState):
         for i in fitting[np.argsort(largest[fitting], kind="stable")]:
             guess = int(pool[i])
             below = None if sym is None else sym.after(guess)
-            classes = sorted(((c, left - self.step(r), r) for r, c in self.game.partition(guess, S).items()
-                              if r != self.hit), key=lambda cl: len(cl[0]), reverse=True)
+            classes = sorted(
+                ((c, left - self.step(r), r) for r, c in self.game.partition(guess, S).items() if r != self.hit),
+                key=lambda cl: len(cl[0]),
+                reverse=True,
+            )
             if all(self.fits(c, k, below, self.class_allowed(allowed, guess, r, c)) for c, k, r in classes):
                 ok = True
                 break
@@ -65,8 +68,9 @@ class DepthLimits(SearchState):
         while not self.fits(S, depth, sym):
             depth += 1
             if depth > len(S) + 1:  # every useful guess shrinks the classes: no guess splits S
-                raise ArenaError(f"{self.game.spec}: no guess tells apart "
-                                 f"{', '.join(self.game.secrets[s] for s in S[:3])}")
+                raise ArenaError(
+                    f"{self.game.spec}: no guess tells apart {', '.join(self.game.secrets[s] for s in S[:3])}"
+                )
         return depth
 
     def root_bound(self, S: Indexes, sym=None, left: int | None = None, allowed: Allowed | None = None) -> float:

@@ -57,7 +57,11 @@ class MissesCost:
         column = [i for i, code in enumerate(codes.tolist()) if search.game.is_miss(code)]
         if not column:
             return np.zeros(len(pool), dtype=np.float64)
-        paid = counts[:, column[0]].astype(np.float64) if search.uniform else search.class_masses(S, pool, codes)[:, column[0]]
+        paid = (
+            counts[:, column[0]].astype(np.float64)
+            if search.uniform
+            else search.class_masses(S, pool, codes)[:, column[0]]
+        )
         return paid + search.next_misses(S, pool) if len(S) >= TWO_LEVELS else paid
 
     def class_bounds(self, S: Indexes, classes: list[tuple[Indexes, int]]) -> list[float]:

@@ -178,7 +178,7 @@ class Scoring(SearchState):
         step = max(1, SCORE_BLOCK // max(n, codes))
         offsets = np.arange(step, dtype=np.intp) * codes
         for a in range(0, m, step):
-            part = block[:, a:a + step]
+            part = block[:, a : a + step]
             width = part.shape[1]
             keys = part.astype(np.intp)
             keys += offsets[:width]
@@ -186,9 +186,9 @@ class Scoring(SearchState):
             counts = np.bincount(keys.ravel(), minlength=width * codes).reshape(width, codes).astype(np.int32)
             if self.hit >= 0:
                 counts[:, self.hit] = 0
-            largest[a:a + width] = counts.max(axis=1)
-            parts[a:a + width] = (counts != 0).view(np.uint8).sum(axis=1, dtype=np.int32)
-            spread[a:a + width] = np.einsum("ij,ij->i", counts, counts)  # <= n^2: fits int32
+            largest[a : a + width] = counts.max(axis=1)
+            parts[a : a + width] = (counts != 0).view(np.uint8).sum(axis=1, dtype=np.int32)
+            spread[a : a + width] = np.einsum("ij,ij->i", counts, counts)  # <= n^2: fits int32
         member = np.zeros(len(self.game.secrets) + 1, dtype=bool)  # the last slot: guesses naming no secret
         member[S] = True
         found = n - member[self.game.same_secret[pool]].astype(np.int64)  # candidates not hit

@@ -73,8 +73,17 @@ class SearchState:
     stats: Stats
 
     if TYPE_CHECKING:
-        def solve(self, S: Indexes, budget: float = ..., left: int | None = None, sym: Any = None,
-                  allowed: Any = None, parts: int | None = None, key: Any = None) -> float: ...
+
+        def solve(
+            self,
+            S: Indexes,
+            budget: float = ...,
+            left: int | None = None,
+            sym: Any = None,
+            allowed: Any = None,
+            parts: int | None = None,
+            key: Any = None,
+        ) -> float: ...
 
         def weight(self, S: Indexes) -> float: ...
 
