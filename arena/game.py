@@ -215,7 +215,7 @@ class Game:
         # where it is not an int array already, and where it is, by numpy's own IndexError)
         if isinstance(guess, bool) or not isinstance(guess, (int, np.integer)) or not 0 <= guess < len(self.guesses):
             door.index(guess, "partition: guess", len(self.guesses), "guesses")
-        if not isinstance(candidates, np.ndarray) or candidates.dtype.kind not in "iu":
+        if not isinstance(candidates, np.ndarray) or candidates.dtype.kind not in "iu" or candidates.ndim != 1:
             candidates = door.indexes(candidates, "partition: candidates", len(self.secrets), "secrets")
         try:
             return self.feedback.partition(guess, candidates)

@@ -161,3 +161,11 @@ def test_print_the_counts():
     """Last in the file: the inputs tried, by entry and outcome (shown with -s)."""
     if API_COUNTS:
         print("\napi fuzz inputs:", ", ".join(f"{k[0]} -> {k[1]}: {v}" for k, v in sorted(API_COUNTS.items())))
+
+
+def test_a_two_dimensional_index_array_is_refused_at_the_door():
+    """Found by the fuzzing above: an int array of the wrong shape passed the inner loop's O(1) check."""
+    from arena import make_game
+
+    with pytest.raises(ArenaTypeError, match="one-dimensional"):
+        make_game("mastermind:pegs=2,colors=3").partition(0, np.array([[0]]))

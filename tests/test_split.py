@@ -24,8 +24,7 @@ from cli_run import run
 
 from arena import make_game
 from arena.optimal import optimal_tree
-from arena.optimal.split import split_root
-from arena.optimal.subtrees import split_tree
+from arena.optimal.split import split_root, split_tree
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 DASK = Path(sys.executable).with_name("dask")

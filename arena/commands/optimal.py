@@ -155,7 +155,7 @@ def split_tree(game, args, progress):
     workers, and the best tree put together from their subtrees, with the split's proven bound
     and effort."""
     from ..optimal.split import split_root
-    from ..optimal.subtrees import split_tree as tree_of
+    from ..optimal.split import split_tree as tree_of
 
     def status(text: str) -> None:
         if progress.due():

@@ -24,7 +24,8 @@ Modules, one idea each:
                processes or a Dask cluster with one incumbent, a resumable journal and a
                proven bound at any moment (`arena optimal --workers N`)
     subtrees   a piece's subtree as the journal keeps it (guesses in pre-order), grown back into
-               nodes, and the split's whole tree put together from them without a search
+               nodes (the split puts its whole tree together from them without a search)
+    futures    the split's wait on its workers (a Dask cluster left with no worker is an error)
     journal    the split's journal: keyed by the game, its files' contents, the weights and the
                version; every record (a piece's value and subtree, or its bound) checked as
                it is read

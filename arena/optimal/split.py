@@ -44,8 +44,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -58,6 +57,7 @@ from ..orphans import die_with_parent
 from ..resources import THREADS_ENV, memory_limit, threads
 from ..tree import Tree
 from .bounds import INF
+from .futures import next_done, shut_down
 from .journal import GuessRecord, Journal, Limits, PieceRecord, journal_key, weights_digest
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
 from .solve import invariant, seed_tree, weight_vector
@@ -482,7 +482,7 @@ def split_root(
             )
 
     try:
-        with _shut_down(executor, wait_on_error=own):
+        with shut_down(executor, wait_on_error=own):
             while True:
                 while len(pending) < workers and not stopped:
                     if deadline is not None and time.perf_counter() > deadline:
@@ -496,7 +496,7 @@ def split_root(
                     pending[submit(kind, what.guess, reply, limit)] = what
                 if not pending:
                     break
-                for future in _next_done(pending, alive, no_worker_seconds):
+                for future in next_done(pending, alive, no_worker_seconds):
                     what = pending.pop(future)
                     outcome = future.result()
                     o = openings[outcome[0]]
@@ -540,35 +540,31 @@ def split_root(
     )
 
 
-@contextmanager
-def _shut_down(executor, wait_on_error: bool):
-    """Shut the executor down on leaving: waiting for its tasks, except after an error when
-    `wait_on_error` is False (a cluster's executor: its pending tasks are cancelled, as a
-    cluster with no worker would never finish them)."""
-    try:
-        yield
-    except BaseException:
-        executor.shutdown(wait=wait_on_error)
-        raise
-    executor.shutdown(wait=True)
+def split_tree(result: SplitResult, time_limit: float | None = None):
+    """The best tree the split found, put together from its pieces' subtrees (no search), as
+    a SolvedTree carrying the split's value, proven bound and effort."""
+    from .params import agent_spec
+    from .solve import SolvedTree
 
-
-def _next_done(pending: dict, alive: Callable[[], bool] | None, no_worker_seconds: float) -> set:
-    """The pieces finished next; with `alive`, an ArenaError once no worker has lived for
-    `no_worker_seconds` (a cluster whose workers all died never finishes a piece)."""
-    if alive is None:
-        return wait(pending, return_when=FIRST_COMPLETED)[0]
-    alone_since = None
-    while True:
-        done = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)[0]
-        if done:
-            return done
-        if alive():
-            alone_since = None
-        elif alone_since is None:
-            alone_since = time.perf_counter()
-        elif time.perf_counter() - alone_since >= no_worker_seconds:
-            raise ArenaError(
-                f"no Dask worker for {no_worker_seconds:g} s: the split stopped "
-                "(a --journal keeps the pieces closed; run again to resume)"
-            )
+    game, S = result.game, result.game.all_secrets
+    if result.seed is not None:
+        root, costs = result.seed.root, np.array([result.seed.guesses, result.seed.misses])
+    else:
+        search = Search(game, np.ones(len(game.secrets)), result.pool)  # the tree grower reads the rules alone
+        root, costs = grow_subtree(search, S, result.tree, (), game.openings(S)[0][0])
+    nodes = sum(o.nodes for o in result.openings.values())
+    return SolvedTree(
+        game,
+        agent_spec(result.pool, "average", None),
+        [root],
+        costs[0],
+        costs[1],
+        covered=S,
+        value=result.value,
+        lower_bound=min(result.lower_bound, result.value),
+        seconds=result.seconds,
+        searched=nodes,
+        time_limit=time_limit,
+        stopped=result.stopped,
+        split=result,
+    )

@@ -1,12 +1,11 @@
 """A piece's subtree, as the split journals it and puts the best tree together from: the
 guesses of the tree the search's cache holds for a class, in pre-order (`subtree`), grown back
-into nodes and each secret's costs (`grow_subtree`), and the whole tree a split found
-(`split_tree`), with no search."""
+into nodes and each secret's costs (`grow_subtree`), from which split.split_tree puts the
+whole tree together without a search."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,10 +14,7 @@ from ..tree import Node
 from .growing import grow_by
 from .search import NO_LIMIT, Search
 
-if TYPE_CHECKING:
-    from .split import SplitResult
-
-__all__ = ["closed_value", "grow_subtree", "split_tree", "subtree"]
+__all__ = ["closed_value", "grow_subtree", "subtree"]
 
 
 def closed_value(search: Search, C: Indexes, left: int) -> float | None:
@@ -85,33 +81,3 @@ def grow_subtree(
         raise ValueError("the tree has guesses left over once every secret is found")
     assert root is not None
     return root, costs
-
-
-def split_tree(result: SplitResult, time_limit: float | None = None):
-    """The best tree the split found, put together from its pieces' subtrees (no search), as
-    a SolvedTree carrying the split's value, proven bound and effort."""
-    from .params import agent_spec
-    from .solve import SolvedTree
-
-    game, S = result.game, result.game.all_secrets
-    if result.seed is not None:
-        root, costs = result.seed.root, np.array([result.seed.guesses, result.seed.misses])
-    else:
-        search = Search(game, np.ones(len(game.secrets)), result.pool)  # the tree grower reads the rules alone
-        root, costs = grow_subtree(search, S, result.tree, (), game.openings(S)[0][0])
-    nodes = sum(o.nodes for o in result.openings.values())
-    return SolvedTree(
-        game,
-        agent_spec(result.pool, "average", None),
-        [root],
-        costs[0],
-        costs[1],
-        covered=S,
-        value=result.value,
-        lower_bound=min(result.lower_bound, result.value),
-        seconds=result.seconds,
-        searched=nodes,
-        time_limit=time_limit,
-        stopped=result.stopped,
-        split=result,
-    )

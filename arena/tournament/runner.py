@@ -129,7 +129,7 @@ def _each_result(
 def _dask(tasks: list[Task], scheduler: str | None, games: list[str], timeout: float | None):
     try:
         from dask.distributed import Client  # lazy: heavy
-        from dask.distributed import as_completed as dask_completed
+        from dask.distributed import as_completed as dask_completed  # lazy: heavy
         from distributed.scheduler import KilledWorker  # lazy: heavy
     except ImportError:
         raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
