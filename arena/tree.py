@@ -20,6 +20,7 @@ import numpy as np
 from .errors import ArenaError, RuleBreak
 from .game import Game, Index, Indexes, Reply
 from .games import make_game
+from .growth import Spot, grow, splits_nothing
 from .levels import can_grow_by_levels, can_grow_compiled, grow_by_levels, grow_compiled
 from .players import GuesserProtocol
 from .state import State
@@ -51,56 +52,62 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
     Each class of the game's openings (Hangman: each word length) is a root. A branch ends when
     the reply ends the game (the secret was guessed) or the candidates determine it (Hangman:
     one word left). Raises RuleBreak if the guesser names a guess outside the game, one the
-    rules forbid after the moves so far (`Game.refusal`), or never finishes.
+    rules forbid after the moves so far (`Game.refusal`), or never finishes. A scoring guesser
+    is grown by the compiled level growers (arena.levels) where they apply, any other by the
+    one grower (arena.growth) asking the guesser at each node.
     """
     secrets = game.all_secrets if secrets is None else np.asarray(secrets)
     if can_grow_by_levels(game, guesser):
         return grow_by_levels(game, guesser, secrets)
     if can_grow_compiled(game, guesser):
         return grow_compiled(game, guesser, secrets)
-    guesses = np.zeros(len(game.secrets), dtype=np.int64)
-    misses = np.zeros(len(game.secrets), dtype=np.int64)
+    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
 
-    def grow(state: State, opening: str, missed: int, stalled: int = 0) -> Node | None:
-        if game.determined(state.candidates):
-            guesses[state.candidates], misses[state.candidates] = state.turn, missed
-            return None
-        guess = guesser.guess(game, state)
-        if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
+    def guesser_at(whole: bool):
+        """The guesser's choice at a node, refused (RuleBreak) outside the game or the rules;
+        `whole`: the candidates are every secret consistent with the moves (State.whole)."""
+
+        def choose(spot: Spot) -> Index:
+            state = State(spot.candidates, tuple(zip(spot.played, spot.replies)), whole)
+            guess = guesser.guess(game, state)
+            if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
+                raise RuleBreak(
+                    f"guesser {guesser.spec} made an illegal guess {guess!r} after "
+                    f"{game.history_label(spot.replies) or 'no replies'}"
+                )
+            reason = game.refusal(int(guess), state.history)
+            if reason:
+                raise RuleBreak(
+                    f"guesser {guesser.spec} broke the rules with {game.guesses[int(guess)]} after "
+                    f"{game.history_label(spot.replies)}: {reason}"
+                )
+            return guess
+
+        return choose
+
+    def check_progress(spot: Spot, guess: Index, parts: dict[Reply, Indexes]) -> None:
+        """A guesser that has made MAX_GUESSES guesses, or STALL in a row that split nothing,
+        never finishes."""
+        stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
+        if spot.turn >= MAX_GUESSES or stalled > STALL:
             raise RuleBreak(
-                f"guesser {guesser.spec} made an illegal guess {guess!r} after "
-                f"{game.history_label([r for _, r in state.history]) or 'no replies'}"
+                f"guesser {guesser.spec} makes no progress: {len(spot.candidates)} secrets "
+                f"still possible after {spot.turn + 1} guesses"
             )
-        reason = game.refusal(int(guess), state.history)
-        if reason:
-            raise RuleBreak(
-                f"guesser {guesser.spec} broke the rules with {game.guesses[int(guess)]} after "
-                f"{game.history_label([r for _, r in state.history])}: {reason}"
-            )
-        node = Node(int(guess), state.candidates, tuple(r for _, r in state.history), opening=opening)
-        parts = game.partition(node.guess, state.candidates)
-        stalled = stalled + 1 if len(parts) == 1 and not game.finished(next(iter(parts))) else 0
-        if state.turn >= MAX_GUESSES or stalled > STALL:
-            raise RuleBreak(
-                f"guesser {guesser.spec} makes no progress: {len(state.candidates)} secrets "
-                f"still possible after {state.turn + 1} guesses"
-            )
-        for reply, part in parts.items():
-            miss = missed + game.is_miss(reply)
-            if game.finished(reply):
-                guesses[part], misses[part] = state.turn + 1, miss
-            else:
-                child = grow(state.after(node.guess, reply, part), opening, miss, stalled)
-                if child is not None:
-                    node.children[reply] = child
-        return node
 
     whole = len(secrets) == len(game.secrets)
     roots = [
-        grow(State(part, whole=whole and len(part) == len(game.secrets)), label, 0)
+        grow(
+            game,
+            Spot(part),
+            guesser_at(whole and len(part) == len(game.secrets)),
+            label,
+            check=check_progress,
+            costs=costs,
+        )[0]
         for label, part in game.openings(secrets)
     ]
-    return Tree(game, guesser.spec, [r for r in roots if r is not None], guesses, misses, covered=np.sort(secrets))
+    return Tree(game, guesser.spec, [r for r in roots if r is not None], costs[0], costs[1], covered=np.sort(secrets))
 
 
 # --- saved trees: the one reader (for `tree:file=`, load_tree and saved equilibria) ----------

@@ -1,22 +1,28 @@
-"""Growing a tree from the exact search: the one tree grower (`grow_by`) that the optimal tree,
-a fitting tree read off a depth proof, and a search's best guesses all use.
+"""Growing a tree from the exact search: the one tree grower (arena.growth.grow) bound to a
+search (`grow_by`), which the optimal tree, a fitting tree read off a depth proof, and a
+search's best guesses all use.
 
     Path              where a search starts (replies seen, what is left of a limit, misses, ...)
-    grow_by           the tree of the guesses a `choose(candidates, left, allowed)` names
+    grow_by           the tree of the guesses a `choose(spot)` names, within the search's limit
     tree_from_search  the tree of best guesses the search's cache holds
     fitting_tree      a tree within a depth, read off the proof that one exists (Search.fits)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..game import Game, Index, Indexes
+from ..growth import Spot, grow, splits_nothing
 from ..tree import Node, Tree
 from .search import Allowed, Search
+
+#: The guess at a node, from what the node knows.
+Choose = Callable[[Spot], Index]
 
 
 @dataclass
@@ -39,10 +45,11 @@ def fitting_tree(search: Search, S: Indexes, depth: int, opening: str, label: st
     game = search.game
     search.deadline = None  # the proof is done: what is left are cache lookups
 
-    def fitting(part: Indexes, left: int, allowed) -> Index:
+    def fitting(spot: Spot) -> Index:
+        part, left, allowed = spot.candidates, spot.left, spot.allowed
         for guess in search.pool(part, None, allowed).tolist():
             parts = game.partition(guess, part)
-            if len(parts) == 1 and not game.finished(next(iter(parts))):
+            if splits_nothing(game, parts):
                 continue  # learns nothing
             if all(
                 game.finished(r)
@@ -77,8 +84,9 @@ def tree_from_search(
     lost (counting lost games) goes on with the splitting guess fewest candidates miss."""
     path = path or Path()
 
-    def choose(part: Indexes, left: int, allowed) -> Index:
-        guess = search.best_guess(part, left, allowed)
+    def choose(spot: Spot) -> Index:
+        part, allowed = spot.candidates, spot.allowed
+        guess = search.best_guess(part, spot.left, allowed)
         # lost already: nothing more to lose (fewest_missing)
         return guess if guess >= 0 else fewest_missing(search.game, part, search.pool(part, None, allowed))
 
@@ -102,7 +110,7 @@ def tree_from_search(
 def grow_by(
     search: Search,
     S: Indexes,
-    choose,
+    choose: Choose,
     opening: str = "",
     replies: tuple = (),
     left: int = 0,
@@ -110,32 +118,20 @@ def grow_by(
     allowed=None,
     root_guess: Index | None = None,
 ) -> tuple[Node | None, np.ndarray]:
-    """The tree of the guesses `choose(candidates, left, allowed)` names from S (`root_guess`
-    first, if given), and each secret's (guesses, misses) under it: a branch ends with a hit or,
-    where the game ends so (Hangman), once the secret is determined. `left` is what a depth
-    limit leaves (guesses, or misses: Search.step), `allowed` what the path allows (hard mode)."""
-    game = search.game
-    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
+    """The tree of the guesses `choose(spot)` names from S (`root_guess` first, if given), and
+    each secret's (guesses, misses) under it: the one grower (arena.growth.grow), where `left`
+    is what the search's depth limit leaves (guesses, or misses: Search.step) and `allowed`
+    what the path allows (hard mode: Search.class_allowed)."""
+    at_root = len(replies)
 
-    def grow(part: Indexes, replies: tuple, left: int, missed: int, allowed, guess: Index | None = None) -> Node | None:
-        if search.misses and game.determined(part):
-            costs[:, part] = [[len(replies)], [missed]]
-            return None
-        node = Node(int(choose(part, left, allowed) if guess is None else guess), part, replies, opening=opening)
-        for reply, cls in game.partition(node.guess, part).items():
-            miss = missed + int(game.is_miss(reply))
-            if game.finished(reply):
-                costs[:, cls] = [[len(replies) + 1], [miss]]
-            else:
-                child = grow(
-                    cls,
-                    replies + (reply,),
-                    left - search.step(reply),
-                    miss,
-                    search.class_allowed(allowed, node.guess, reply, cls),
-                )
-                if child is not None:
-                    node.children[reply] = child
-        return node
+    def pick(spot: Spot) -> Index:
+        return root_guess if root_guess is not None and spot.turn == at_root else choose(spot)
 
-    return grow(S, replies, left, missed, allowed, root_guess), costs
+    return grow(
+        search.game,
+        Spot(S, replies, left=left, missed=missed, allowed=allowed),
+        pick,
+        opening,
+        step=search.step,
+        allow=search.class_allowed,
+    )

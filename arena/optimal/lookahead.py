@@ -34,6 +34,7 @@ import numpy as np
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from ..greedy import Greedy
+from ..growth import Spot, grow
 from ..metrics import METRICS
 from ..state import State
 from ..tree import Node, Tree, grow_tree
@@ -135,19 +136,11 @@ class Rollout:
 
 
 def build_tree(game: Game, S: Indexes, choose: Callable[[Indexes], Index], label: str) -> Tree:
-    """The tree that plays choose(candidates) at every node, as an arena Tree."""
-    cost = np.zeros(len(game.secrets), dtype=np.int64)
-
-    def grow(part: Indexes, replies: tuple) -> Node:
-        node = Node(int(choose(part)), part, replies)
-        for reply, cls in game.partition(node.guess, part).items():
-            if game.finished(reply):
-                cost[cls] = len(replies) + 1
-            else:
-                node.children[reply] = grow(cls, replies + (reply,))
-        return node
-
-    return Tree(game, label, [grow(S, ())], cost, np.zeros_like(cost))
+    """The tree that plays choose(candidates) at every node, as an arena Tree (its misses not
+    counted: the rollout plays for guesses)."""
+    root, costs = grow(game, Spot(S), lambda spot: choose(spot.candidates))
+    assert root is not None  # the rollout's games end with a hit, never before a guess
+    return Tree(game, label, [root], costs[0], np.zeros_like(costs[0]))
 
 
 def improve_tree(
@@ -196,14 +189,10 @@ def improve_tree(
 
 def regrow(search: Search, S: Indexes, replies: tuple, cost: np.ndarray) -> Node:
     """The exact subtree the search found for S, below the history `replies` (costs updated)."""
-    game = search.game
-    node = Node(search.best_guess(S, search.limit), S, replies)
-    for reply, cls in game.partition(node.guess, S).items():
-        if game.finished(reply):
-            cost[cls] = len(replies) + 1
-        else:
-            node.children[reply] = regrow(search, cls, replies + (reply,), cost)
-    return node
+    root, costs = grow(search.game, Spot(S, replies), lambda spot: search.best_guess(spot.candidates, search.limit))
+    assert root is not None  # the repaired games end with a hit, never before a guess
+    cost[S] = costs[0][S]
+    return root
 
 
 def proven_bound(search: Search, S: Indexes, levels: int = 2, deadline: float | None = None) -> float:

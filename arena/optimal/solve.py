@@ -20,6 +20,7 @@ from ..costs import Cost, Guesses, cost_for
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from ..greedy import greedy_tree
+from ..growth import Spot, grow
 from ..resources import check_memory
 from ..tree import Node, Tree
 from .bounds import INF, min_depth
@@ -333,51 +334,48 @@ def search_opened(
     better of its greedy subtree and the best found, with the bound proven so far
     (root_bound)."""
     game, w = search.game, search.w
-    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
     gap = 0.0
 
-    def grow(part: Indexes, path: Path) -> Node | None:
-        nonlocal gap
-        if search.misses and game.determined(part):
-            costs[:, part] = [[len(path.replies)], [path.missed]]
-            return None
-        turn = len(path.replies)
-        if turn == len(openers):
-            root, part_costs, class_gap = solve_class(search, part, path, opening, paid, time_limited)
-            costs[:, part] = part_costs[:, part]
-            gap += class_gap
-            return root
-        node = Node(int(openers[turn]), part, path.replies, opening=opening)
-        reason = game.refusal(node.guess, list(zip(openers, path.replies)))
+    def opener(spot: Spot) -> Index:
+        guess = int(openers[spot.turn])
+        reason = game.refusal(guess, list(zip(spot.played, spot.replies)))
         if reason:  # hard mode: a fixed guess the earlier openers' replies rule out
             raise ArenaError(
-                f"openers: {game.guesses[node.guess]} breaks the rules after "
-                f"{game.history_label(path.replies)}: {reason}"
+                f"openers: {game.guesses[guess]} breaks the rules after {game.history_label(spot.replies)}: {reason}"
             )
-        for reply, cls in game.partition(node.guess, part).items():
-            miss = path.missed + int(game.is_miss(reply))
-            if game.finished(reply):
-                costs[:, cls] = [[turn + 1], [miss]]
-                continue
-            left = (search.limit if path.left is None else path.left) - search.step(reply)
-            if left < (0 if search.misses else 1):
+        return guess
+
+    def within_limit(spot: Spot, guess: Index, parts: dict) -> None:
+        for reply in parts:
+            if not game.finished(reply) and spot.left - search.step(reply) < (0 if search.misses else 1):
                 raise ArenaError(
                     f"{game.spec}: the openers use up the limit of {search.limit} "
                     f"{search.cost.unit} before every secret is found"
                 )
-            below = Path(
-                path.replies + (reply,),
-                left,
-                miss,
-                None if path.sym is None else path.sym.after(node.guess),
-                search.after(path.allowed, node.guess, reply),
-            )
-            child = grow(cls, below)
-            if child is not None:
-                node.children[reply] = child
-        return node
 
-    root = grow(S, Path(sym=search.symmetry))
+    def solved_class(spot: Spot) -> tuple[Node | None, np.ndarray] | None:
+        """Past the openers: the class goes to the search, met with the symmetry they leave."""
+        nonlocal gap
+        if spot.turn < len(openers):
+            return None
+        sym = search.symmetry
+        for guess in spot.played:
+            sym = None if sym is None else sym.after(guess)
+        path = Path(spot.replies, spot.left, spot.missed, sym, spot.allowed)
+        root, part_costs, class_gap = solve_class(search, spot.candidates, path, opening, paid, time_limited)
+        gap += class_gap
+        return root, part_costs
+
+    root, costs = grow(
+        game,
+        Spot(S, left=search.limit),
+        opener,
+        opening,
+        check=within_limit,
+        solve=solved_class,
+        step=search.step,
+        allow=lambda allowed, guess, reply, cls: search.after(allowed, guess, reply),
+    )
     value = float(paid_cost(paid, costs)[S] @ w[S])
     return root, costs, value - gap
 

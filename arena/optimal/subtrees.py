@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from ..game import Index, Indexes
+from ..growth import Spot, splits_nothing
 from ..tree import Node
 from .growing import grow_by
 from .search import NO_LIMIT, Search
@@ -62,14 +63,13 @@ def grow_subtree(
     game = search.game
     given: Iterator[Index] = iter(guesses)
 
-    def choose(part: Indexes, left: int, allowed) -> Index:
+    def choose(spot: Spot) -> Index:
         guess = next(given, None)
         if guess is None:
             raise ValueError("the tree stops before every secret is found")
         if not 0 <= guess < len(game.guesses):
             raise ValueError(f"{guess!r} is no guess")
-        parts = game.partition(guess, part)
-        if len(parts) == 1 and not game.finished(next(iter(parts))):
+        if splits_nothing(game, game.partition(guess, spot.candidates)):
             raise ValueError(f"{game.guesses[guess]} splits nothing where it is played")
         return guess
 
