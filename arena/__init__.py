@@ -29,6 +29,7 @@ idea each:
     metrics      the partition metrics a scoring guesser rates guesses by
     greedy       the greedy (scoring) guesser, and its trees the solvers start from
     strategy     Node and Tree: strategy trees as data, printed and saved
+    growth       the one tree grower: a choose at each node, the game's partition, hooks
     tree         growing, saving and replaying trees (SavedTree)
     levels       growing a scoring guesser's tree a whole level at a time
     evaluate     a guesser against every secret: the published tables' numbers

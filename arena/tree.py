@@ -81,7 +81,7 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
                     f"guesser {guesser.spec} broke the rules with {game.guesses[int(guess)]} after "
                     f"{game.history_label(spot.replies)}: {reason}"
                 )
-            return guess
+            return int(guess)
 
         return choose
 

@@ -457,3 +457,48 @@ def test_no_module_is_over_the_line_limit():
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert not long, f"split these modules (at most {MAX_LINES} lines each): {long}"
+
+
+#: The one module that grows strategy trees recursively (arena.levels' compiled level growers
+#: build nodes a depth at a time from their own sorted keys, and never partition).
+GROWER = "arena.growth"
+
+
+def tree_growers(source: str, where: str) -> list[str]:
+    """Functions that both split candidates (`.partition(`) and build nodes (`Node(`): a tree
+    grower of their own, where the one grower (arena.growth.grow) takes a choose and hooks."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        calls = [ast.unparse(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)]
+        if any(c.endswith(".partition") for c in calls) and any(c == "Node" or c.endswith(".Node") for c in calls):
+            found.append(f"{where}:{node.lineno}: {node.name}")
+    return found
+
+
+def test_one_tree_grower():
+    """Greedy trees, exact trees, look-ahead trees and replays are all grown by arena.growth."""
+    found = [
+        line
+        for name, path in MODULES.items()
+        if name != GROWER
+        for line in tree_growers(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    ]
+    assert not found, "grow these with arena.growth.grow (choose and hooks):\n" + "\n".join(found)
+    assert tree_growers(MODULES[GROWER].read_text(encoding="utf-8"), GROWER), "the grower itself is seen"
+
+
+def test_the_grower_test_sees_one():
+    source = (
+        "def grow(game, part, replies):\n"
+        "    node = Node(choose(part), part, replies)\n"
+        "    for reply, cls in game.partition(node.guess, part).items():\n"
+        "        node.children[reply] = grow(game, cls, replies + (reply,))\n"
+        "    return node\n"
+        "def split(game, guess, part):\n"
+        "    return game.partition(guess, part)\n"
+        "def leaf(part):\n"
+        "    return strategy.Node(0, part, ())\n"
+    )
+    assert [line.split(": ", 1)[1] for line in tree_growers(source, "probe")] == ["grow"]

@@ -18,8 +18,8 @@ Modules, one idea each:
     inputs     the search's arguments checked and put in its form: secrets, weights, openers
     params     the `optimal` agent's parameters, declared once (the agent takes them; the
                solver names the agent that replays its trees with them: agent_spec)
-    growing    the one tree grower of the exact search (grow_by): the optimal tree, a tree
-               read off a depth proof, a search's best guesses
+    growing    the one tree grower (arena.growth) bound to a search (grow_by): the optimal
+               tree, a tree read off a depth proof, a search's best guesses
     split      the split: pieces (a first guess, one of its reply classes) searched by worker
                processes or a Dask cluster with one incumbent, a resumable journal and a
                proven bound at any moment (`arena optimal --workers N`)
