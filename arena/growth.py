@@ -37,22 +37,24 @@ from typing import Any
 import numpy as np
 
 from .game import Game, Index, Indexes, Reply
+from .state import Move
 from .strategy import Node
 
 __all__ = ["Spot", "grow", "splits_nothing"]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Spot:
     """What a node knows: the secrets still possible, the replies since the game's start, the
-    guesses played since the grower started (a subtree grown below a path knows only the
+    moves (guess, reply) since the grower started (a subtree grown below a path knows only the
     path's replies), what is left of a depth limit (guesses, or misses: `step`), the misses so
     far, the guesses the rules allow there (hard mode; None: every guess), and how many
-    guesses in a row split nothing before it."""
+    guesses in a row split nothing before it. (Not frozen: a frozen dataclass costs four
+    times as much to make, once a node; the grower makes a new one for every node.)"""
 
     candidates: Indexes
     replies: tuple[Reply, ...] = ()
-    played: tuple[Index, ...] = ()
+    moves: tuple[Move, ...] = ()
     left: int = 0
     missed: int = 0
     allowed: Any = None
@@ -98,11 +100,12 @@ def grow(
     split, and every class the reply does not end (`game.finished`) is grown below, its `left`
     less `step(reply)` and its guesses allowed `allow(allowed, guess, reply, class)`."""
     rows = np.zeros((2, len(game.secrets)), dtype=np.int64) if costs is None else costs
+    guesses, misses = rows  # each row on its own: a leaf's two assignments are then cheap
 
     def grow_at(spot: Spot) -> Node | None:
         part = spot.candidates
         if game.determined(part):
-            rows[:, part] = [[spot.turn], [spot.missed]]
+            guesses[part], misses[part] = spot.turn, spot.missed
             return None
         if solve is not None:
             solved = solve(spot)
@@ -115,17 +118,16 @@ def grow(
         if check is not None:
             check(spot, node.guess, parts)
         stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
-        played = spot.played + (node.guess,)
         for reply, cls in parts.items():
             missed = spot.missed + int(game.is_miss(reply))
             if game.finished(reply):
-                rows[:, cls] = [[spot.turn + 1], [missed]]
+                guesses[cls], misses[cls] = spot.turn + 1, missed
                 continue
             child = grow_at(
                 Spot(
                     cls,
                     spot.replies + (reply,),
-                    played,
+                    spot.moves + ((node.guess, reply),),
                     spot.left - (1 if step is None else step(reply)),
                     missed,
                     spot.allowed if allow is None else allow(spot.allowed, node.guess, reply, cls),

@@ -68,7 +68,7 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
         `whole`: the candidates are every secret consistent with the moves (State.whole)."""
 
         def choose(spot: Spot) -> Index:
-            state = State(spot.candidates, tuple(zip(spot.played, spot.replies)), whole)
+            state = State(spot.candidates, spot.moves, whole)
             guess = guesser.guess(game, state)
             if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
                 raise RuleBreak(

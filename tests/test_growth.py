@@ -54,7 +54,7 @@ def test_hangman_by_hand_with_a_limit_and_what_each_node_knows():
         seen.append(
             (
                 [game.secrets[c] for c in spot.candidates],
-                [game.guesses[g] for g in spot.played],
+                [game.guesses[g] for g, _ in spot.moves],
                 spot.turn,
                 spot.left,
                 spot.missed,

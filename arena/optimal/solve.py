@@ -338,7 +338,7 @@ def search_opened(
 
     def opener(spot: Spot) -> Index:
         guess = int(openers[spot.turn])
-        reason = game.refusal(guess, list(zip(spot.played, spot.replies)))
+        reason = game.refusal(guess, list(spot.moves))
         if reason:  # hard mode: a fixed guess the earlier openers' replies rule out
             raise ArenaError(
                 f"openers: {game.guesses[guess]} breaks the rules after {game.history_label(spot.replies)}: {reason}"
@@ -359,7 +359,7 @@ def search_opened(
         if spot.turn < len(openers):
             return None
         sym = search.symmetry
-        for guess in spot.played:
+        for guess, _ in spot.moves:
             sym = None if sym is None else sym.after(guess)
         path = Path(spot.replies, spot.left, spot.missed, sym, spot.allowed)
         root, part_costs, class_gap = solve_class(search, spot.candidates, path, opening, paid, time_limited)
