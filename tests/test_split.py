@@ -80,6 +80,43 @@ def test_the_status_line_shows_the_bounds():
     assert any("no tree yet" in line or "proven >= " in line for line in lines)
 
 
+def test_a_start_tree_is_the_first_incumbent_and_changes_no_answer(capsys):
+    """A guesser's tree (`--start`) seeds the split when it costs less than the greedy trees:
+    the optimum is the same; given the optimal tree itself, nothing beats it and it is returned."""
+    game = make_game("mastermind:pegs=3,colors=4")
+    best = optimal_tree(game)
+    again = split_root(game, workers=2, start_tree=best)
+    assert again.exact and again.value == again.lower_bound == best.value == 206
+    assert again.seed is best and "optimal" in again.seed.guesser
+    from agents import make_guesser
+    from arena.tree import grow_tree
+
+    lookahead = grow_tree(game, make_guesser("lookahead"))
+    seeded = split_root(game, workers=1, start_tree=lookahead)
+    assert seeded.exact and seeded.value == 206
+    rc, out, err = run(
+        capsys, "optimal", "mastermind:pegs=3,colors=4", "--workers", "1", "--start", "lookahead", "--json"
+    )
+    assert rc == 0 and json.loads(out)["total"] == 206 and json.loads(out)["exact"], err
+
+
+def test_a_start_tree_of_another_pool_is_refused(capsys):
+    """Under the consistent pool an incumbent that plays an inconsistent guess would be cheaper
+    than any tree searched, and the split would return it as the optimum: refused."""
+    rc, out, err = run(
+        capsys,
+        "optimal",
+        "mastermind:pegs=3,colors=4",
+        "--workers",
+        "1",
+        "--pool",
+        "consistent",
+        "--start",
+        "lookahead",
+    )
+    assert rc == 2 and "not consistent" in err and "Traceback" not in err, err
+
+
 def pieces(journal: Path) -> int:
     """The pieces a journal holds (its other lines: the key, first guesses closed by bound)."""
     try:

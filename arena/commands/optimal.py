@@ -134,7 +134,6 @@ def check_split(args, openers) -> None:
         flag
         for flag, given in (
             ("--openers", bool(openers)),
-            ("--start", bool(args.start)),
             ("--max", args.max is not None),
             ("--objective", args.objective != "average"),
             ("--cost", args.cost is not None),
@@ -182,6 +181,7 @@ def split_tree(game, args, progress):
             new_journal=args.new_journal,
             alive=None if client is None else lambda: bool(client.scheduler_info().get("workers")),
             no_worker_seconds=NO_WORKER_SECONDS,
+            start_tree=_start_tree(game, args.start) if args.start else None,
         )
     finally:
         if client is not None:
@@ -382,7 +382,12 @@ def add_commands(sub) -> None:
         help="stop after S seconds with the best tree found and a proven lower bound "
         "(default: none; big instances are warned, and a terminal shows the progress)",
     )
-    p.add_argument("--start", metavar="GUESSER", help="start from this guesser's tree (big instances)")
+    p.add_argument(
+        "--start",
+        metavar="GUESSER",
+        help="start from this guesser's tree (big instances); with --workers, its cost is the first incumbent "
+        "when it beats the greedy trees",
+    )
     p.add_argument(
         "--openers",
         metavar="A+B",

@@ -394,6 +394,7 @@ def split_root(
     alive: Callable[[], bool] | None = None,
     no_worker_seconds: float = 60.0,
     seed: bool = True,
+    start_tree: Tree | None = None,
 ) -> SplitResult:
     """The best first guess over every secret of `game` and its tree, the pieces (first guess,
     reply class) searched by `workers` processes (module docstring). `weights`: one per secret
@@ -408,7 +409,9 @@ def split_root(
     builds the game from its spec once and keeps its own search; `workers` is then the number
     of pieces kept in flight. `seed`: start from the best greedy tree's cost (solve.seed_tree),
     so that the first pieces already have a finite budget; when no first guess beats it, that
-    tree is the optimum (SplitResult.seed).
+    tree is the optimum (SplitResult.seed). `start_tree`: a tree of the caller's over every secret
+    (a look-ahead guesser's, say), seeded in the same way when it costs less; under the
+    consistent pool it must play only consistent guesses (else its cost is no incumbent).
     """
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
         raise ArenaError(
@@ -432,8 +435,13 @@ def split_root(
     order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
     split = Split(game, scout, S, b, sym, openings, order, incumbent / scale)
     seeded = seed_tree(game, S, w, pool, None) if seed else None
+    given_by = "the best greedy tree"
+    if start_tree is not None:
+        check_start(start_tree, S, pool)
+        if seeded is None or float(start_tree.guesses[S] @ w[S]) < float(seeded.guesses[S] @ w[S]):
+            seeded, given_by = start_tree, f"{start_tree.guesser}'s tree"
     if seeded is not None and float(seeded.guesses[S] @ w[S]) < split.incumbent:
-        split.incumbent, split.given = float(seeded.guesses[S] @ w[S]), "the best greedy tree"
+        split.incumbent, split.given = float(seeded.guesses[S] @ w[S]), given_by
     else:
         seeded = None
     given = None if weights is None else w * scale
@@ -538,6 +546,20 @@ def split_root(
         split.best_tree(),
         fallback,
     )
+
+
+def check_start(tree: Tree, S: Indexes, pool: str) -> None:
+    """A start tree is an incumbent only if it is a tree of this search: one root over every
+    secret of S and, under the consistent pool, a consistent guess at every node."""
+    if len(tree.roots) != 1 or len(tree.root.candidates) != len(S) or not np.array_equal(tree.secrets, S):
+        raise ArenaError(f"start tree of {tree.guesser}: it must cover every secret from one root")
+    if pool == "consistent":
+        for node in tree.root.walk():
+            if node.guess not in set(node.candidates.tolist()):
+                raise ArenaError(
+                    f"start tree of {tree.guesser}: it plays a guess that is not consistent after "
+                    f"{tree.game.history_label(node.replies) or 'no replies'}, so it is no tree of the consistent pool"
+                )
 
 
 def split_tree(result: SplitResult, time_limit: float | None = None):
