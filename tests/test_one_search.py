@@ -9,6 +9,7 @@ import functools
 import numpy as np
 import pytest
 
+from arena.costs import Lost
 from arena.errors import ArenaError
 from arena.games import make_game
 from arena.optimal.search import Search, stabilizer
@@ -104,7 +105,7 @@ def test_average_misses_and_lost_games_match_the_brute_force(spec, weighted):
     rng = np.random.default_rng(5)
     weights = rng.integers(1, 4, len(game.secrets)).astype(float) if weighted else np.ones(len(game.secrets))
     misses = Search(game, weights)
-    lost = Search(game, weights, max_guesses=game.strikes, lost=True)
+    lost = Search(game, weights, cost="lost")  # within the game's strikes
     brute, brute_lost = brute_misses(game, weights), brute_misses(game, weights, lost_at=game.strikes)
     for n in (2, 4, 7, 10):
         candidates = np.sort(rng.choice(len(game.secrets), min(n, len(game.secrets)), replace=False))
@@ -119,11 +120,13 @@ def test_average_misses_and_lost_games_match_the_brute_force(spec, weighted):
 
 
 def test_counting_lost_games_needs_misses_and_strikes():
-    with pytest.raises(ArenaError):
-        Search(make_game("jotto:first=12"), np.ones(12), max_guesses=3, lost=True)
+    with pytest.raises(ArenaError, match="does not fit"):
+        Search(make_game("jotto:first=12"), np.ones(12), max_guesses=3, cost="lost")
     game = make_game("hangman:length=4,first=40")
-    with pytest.raises(ArenaError):
-        Search(game, np.ones(len(game.secrets)), lost=True)
+    assert Search(game, np.ones(len(game.secrets)), cost="lost").limit == game.strikes
+    assert Search(game, np.ones(len(game.secrets)), max_guesses=2, cost="lost").limit == 2
+    with pytest.raises(ArenaError, match="within a limit"):
+        Search(game, np.ones(len(game.secrets)), cost=Lost())  # lost games with no strikes
 
 
 @pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=5", "mastermind:pegs=3,colors=6,repeats=false"])
