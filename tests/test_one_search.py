@@ -5,14 +5,16 @@ Oracles: plain recursions over every guess, sharing nothing with the search but 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pytest
 
-from arena.costs import Lost
+from arena.costs import KINDS, Guesses, Lost, costs_of
 from arena.errors import ArenaError
 from arena.games import make_game
-from arena.optimal.search import Search, stabilizer
+from arena.optimal.search import CostBounds, Search, UntilHit, stabilizer
 
 
 def brute_worst(game, candidates) -> int:
@@ -160,3 +162,39 @@ def test_the_symmetry_of_a_history_and_its_dead_colours_keeps_every_value(spec):
                 reduced = Search(game, np.ones(len(game.secrets)), symmetry=sym)
                 assert reduced.solve(S, sym=sym) == plain.solve(S), (sym.history, S)
     assert dead_seen  # the dead colours' filter was met
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=4", "jotto:first=12", "hangman:length=4,first=40"])
+def test_every_cost_that_fits_a_game_has_its_bounds(spec):
+    """The search holds the bounds of its cost and of how the game ends, whatever the cost
+    (arena.costs.costs_of), and its tree growers' `misses` says how the game ends."""
+    game = make_game(spec)
+    for name in costs_of(game):
+        search = Search(game, np.ones(len(game.secrets)), cost=name)
+        assert isinstance(search.bounds, CostBounds) and search.bounds.search is search
+        assert search.bounds.cost is KINDS[name] and search.bounds.ends_on_hit == game.rules.hits
+        assert search.misses == (not game.rules.hits)
+        assert search.hit == (game.hit if game.rules.hits else -1)
+
+
+def test_a_new_cost_is_one_class_of_bounds():
+    """Declaring the cost of a subclass of CostBounds registers it: the search then holds it."""
+
+    @dataclass(frozen=True)
+    class Squares(Guesses):  # a cost of arena.costs (here: its operations are those of guesses)
+        name: ClassVar[str] = "squares"
+
+    game = make_game("jotto:first=12")
+    with pytest.raises(ArenaError, match="no bounds for the cost 'squares'"):
+        CostBounds.of(Search(game, np.ones(12)), game, Squares())
+
+    class SquaresUntilHit(UntilHit):
+        cost = Squares
+
+    try:
+        search = Search(game, np.ones(12))
+        bounds = CostBounds.of(search, game, Squares())
+        assert type(bounds) is SquaresUntilHit and bounds.search is search
+    finally:
+        del CostBounds.registered[(Squares, True)]
+    assert isinstance(Search(game, np.ones(12)).bounds, UntilHit)

@@ -62,8 +62,9 @@ without a search:
   of bounds.py: min(3n - 1 - the most distinct replies of a candidate, 3n - min(n, b)) while
   n <= b + 1, and with the slot table beyond.
 
-The misses cost (game.rules.cost == "misses", Hangman). A guess costs nothing, a miss costs one:
-a set the game calls determined (one word left) is a leaf of cost 0, and otherwise
+The misses cost (Hangman's: a game that ends when the secret is determined). A guess costs
+nothing, a miss costs one: a set the game calls determined (one word left) is a leaf of cost 0,
+and otherwise
 
     M(S) = min over guesses g splitting S of  sum over replies r of [ [r is a miss] w(S_r) + M(S_r) ]
 
@@ -71,9 +72,17 @@ a set the game calls determined (one word left) is a leaf of cost 0, and otherwi
 miss class's weight (every class costs at least 0 more: bounds.py), classes searched with the
 misses they have left, and ties to the first guess of the pool (the alphabetically first
 letter), so the tree is the one the exact Hangman guesser always played. Counting lost games
-(`lost`, with K = `max_guesses` strikes) is the same recursion with nothing paid for a miss and
-a class of weight w(S_r) that has no strike left costing w(S_r) (lost, even if determined).
-The worst case under misses is `worst_case` (no slot bound: a class may need no miss at all).
+(the cost `lost`, with K = `max_guesses` strikes) is the same recursion with nothing paid for a
+miss and a class of weight w(S_r) that has no strike left costing w(S_r) (lost, even if
+determined). The worst case under misses is `worst_case` (no slot bound: a class may need no
+miss at all).
+
+The search knows none of these costs by name. Where they differ (a leaf's value, a guess's
+bound and tie-break, what a guess pays, whether small sets close and hard mode applies, the
+depth bounds) it asks the one object it holds, `bounds`: a CostBounds (state.py) chosen by the
+cost and by how the game ends, UntilHit (hits.py) for C above, UntilDetermined, LostGames and
+GuessesUntilDetermined (misses.py) for the costs of games without hits. A new cost is one
+class of arena.costs and one subclass of CostBounds.
 """
 
 from __future__ import annotations
@@ -113,7 +122,9 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
     """The branch and bound over one game, pool, weighting and depth limit.
 
     `weights` is a float64 array over all secrets of the game; `symmetry` (or None) maps a
-    history of guesses to the guesses worth trying (`stabilizer`)."""
+    history of guesses to the guesses worth trying (`stabilizer`); `cost` (arena.costs: a name
+    or a Cost; None: the game's own) is what is minimised, within `max_guesses` of what it
+    counts (None: the cost's own limit, the strikes for lost games, else none)."""
 
     def __init__(
         self,

@@ -44,9 +44,12 @@ class UntilDetermined(CostBounds):
         determined set costs nothing."""
         if left < 0:
             return INF
-        if self.search.game.determined(S):
+        if self.ends_at(S):
             return 0.0
         return None
+
+    def ends_at(self, S: Indexes) -> bool:
+        return bool(self.search.game.determined(S))
 
     def lost_already(self, left: int) -> bool:
         """Is a class with `left` to spend lost, whatever is played?"""
@@ -54,7 +57,7 @@ class UntilDetermined(CostBounds):
 
     def decided(self, S: Indexes, left: int) -> Index | None:
         """Nothing to decide (-1) once the word is known, or the game is lost already."""
-        return -1 if self.search.game.determined(S) or self.lost_already(left) else None
+        return -1 if self.ends_at(S) or self.lost_already(left) else None
 
     def scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable[[Indexes], np.ndarray], int]:
         """`guess_bounds` for the useful guesses, in pool order among equal bounds (`tie`)."""
@@ -93,7 +96,7 @@ class UntilDetermined(CostBounds):
         return total
 
     def fit_leaf(self, S: Indexes, left: int) -> bool | None:
-        if self.search.game.determined(S) or left < 0:
+        if self.ends_at(S) or left < 0:
             return left >= 0
         return None
 

@@ -146,6 +146,7 @@ class CostBounds:
         closes_small         whether small sets are closed from their candidates (closures.py)
         follows_hard_mode    whether the classes are searched with the guesses a path allows
         finishing_reply      the reply that finishes a class (the hit), or -1
+        ends_at              whether the game is over at a set, before any guess
         fit_leaf, room, least_depth          the depth limits (depth.py)
         paid_by_guess, pays, class_bound     a guess's bound from its classes (depth.py)
 
@@ -188,6 +189,11 @@ class CostBounds:
     def finishing_reply(self, game: Game) -> int:
         """The reply that finishes a class (its secret is named), or -1: none does."""
         return -1
+
+    def ends_at(self, S: Indexes) -> bool:
+        """Is the game over at S before any guess (the secret determined, on a game that ends
+        so)? A game that a hit ends goes on until a guess names the secret."""
+        return False
 
     def leaf(self, S: Indexes, left: int) -> float | None:
         """The value of S with `left` to spend, when it needs no search, or None."""
