@@ -6,6 +6,7 @@ what the search asks of the cost it minimises (CostBounds, one subclass per cost
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -133,7 +134,7 @@ class SearchState:
         def after(self, allowed: Any, guess: Index, reply: Any) -> Any: ...
 
 
-class CostBounds:
+class CostBounds(ABC):
     """What the branch and bound asks of the cost it minimises. The search knows no cost: it
     holds one CostBounds, `search.bounds`, chosen by the cost it is given (arena.costs) and by
     how the game ends (a guess that hits the secret, or the secret determined), and every
@@ -195,24 +196,29 @@ class CostBounds:
         so)? A game that a hit ends goes on until a guess names the secret."""
         return False
 
+    @abstractmethod
     def leaf(self, S: Indexes, left: int) -> float | None:
         """The value of S with `left` to spend, when it needs no search, or None."""
         raise NotImplementedError
 
+    @abstractmethod
     def decided(self, S: Indexes, left: int) -> Index | None:
         """The best guess at S when it needs no search (-1: nothing to decide), or None."""
         raise NotImplementedError
 
+    @abstractmethod
     def scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable[[Indexes], np.ndarray], int]:
         """For every guess of the pool a lower bound on its value (inf for a guess that cannot
         help), the tie-break of those positions among equal bounds, and b (the most classes
         but the hit that a useful guess makes)."""
         raise NotImplementedError
 
+    @abstractmethod
     def guess_value(self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym: Any, allowed: Any) -> float:
         """The value of `guess` at S if below `limit`, else a lower bound >= limit."""
         raise NotImplementedError
 
+    @abstractmethod
     def fit_leaf(self, S: Indexes, left: int) -> bool | None:
         """Whether S can be finished within `left`, when that needs no search, or None."""
         raise NotImplementedError
@@ -234,6 +240,7 @@ class CostBounds:
         """Does each secret of the class this reply leaves pay for the reply?"""
         return False
 
+    @abstractmethod
     def class_bound(self, S: Indexes, b: int, left: int) -> float:
         """A lower bound on the value of S (not a leaf) before it is searched (at most b
         classes a guess), without a partition."""
