@@ -27,6 +27,7 @@ from numba import njit
 
 from ..codes import NO_HIT, symbol_tallies
 from ..kernels import in_slices, indexes, keys_in_slices, reduce_sizes
+from ..resources import empty_array
 
 #: Most distinct tallies (kinds of codes) whose symbols in common are tabled (KINDS^2 bytes).
 KINDS = 2048
@@ -86,33 +87,36 @@ def _multiset_counts(
 
 
 @njit(cache=True, nogil=True)
-def _multiset_rows(
-    symbols, tallies, kinds, common, start, candidates, by_position, place, hit, out
-):  # pragma: no cover
-    replies = np.empty(len(candidates), dtype=np.int64)
-    for i in range(out.shape[0]):
-        _guess_replies(symbols, tallies, kinds, common, start + i, candidates, by_position, place, hit, replies)
-        for k in range(len(candidates)):
-            out[i, k] = replies[k]
-
-
-@njit(cache=True, nogil=True)
-def _multiset_table(by_position, place, hit, start, kinds, common, out):  # pragma: no cover - compiled
-    # common[kinds[g], kinds[s]]: the symbols g and s share, looked up by their tallies' kind;
-    # then one pass per position over the codes' symbols there (by_position[j]), which the
-    # compiler turns into vector instructions
+def _multiset_table(by_position, by_symbol, place, hit, start, out):  # pragma: no cover - compiled
+    # row g: for each distinct symbol c of g, min(its tally in g, in each code) over the codes'
+    # tallies of c (by_symbol[c]), then one pass per position over the codes' symbols there
+    # (by_position[j]): a few passes of byte minima, sums and comparisons over a row, which the
+    # compiler turns into vector instructions (a lookup of the symbols in common by each code's
+    # kind of tallies, one byte gathered a cell, does not vectorise: 2-3x slower)
     n = out.shape[1]
+    width = by_position.shape[0]
     for i in range(out.shape[0]):
         g = start + i
-        shared = common[kinds[g]]
         row = out[i]
-        for s in range(n):
-            row[s] = shared[kinds[s]]
-        for j in range(by_position.shape[0]):
-            column = by_position[j]
-            mine = column[g]
-            for s in range(n):
-                row[s] += place * (column[s] == mine)
+        row[:] = 0
+        for j in range(width):
+            c = by_position[j, g]
+            first = True
+            for e in range(j):
+                if by_position[e, g] == c:
+                    first = False
+            if first:  # each distinct symbol of g once
+                mine = by_symbol[c, g]
+                tallies = by_symbol[c]
+                for s in range(n):
+                    t = tallies[s]
+                    row[s] += t if t < mine else mine
+        if place:
+            for j in range(width):
+                column = by_position[j]
+                mine = column[g]
+                for s in range(n):
+                    row[s] += place * (column[s] == mine)
         if hit >= 0:
             row[g] = hit
 
@@ -207,26 +211,17 @@ class Multisets:
         return out.reshape(np.broadcast_shapes(np.shape(guesses), np.shape(secrets)))
 
     def table(self, rows_at_once: int = 1 << 12) -> np.ndarray:
-        """The whole (codes x codes) table of replies, as uint8, a block of rows at a time, the
-        symbols in common looked up by kind where there are few kinds (462 for Mastermind 5x7)."""
+        """The whole (codes x codes) table of replies, as uint8, a block of rows at a time, each
+        row from the codes' tallies and symbols laid out a row per symbol and per position."""
         n = len(self)
-        table = np.empty((n, n), dtype=np.uint8)
-        if not len(self.common):  # many kinds (long Jotto lists): a row at a time, symbol by symbol
-            symbols, tallies, kinds, common, every, by_position = self.loop_arguments(np.arange(n))
-
-            def rows(lo: int, hi: int) -> None:
-                _multiset_rows(
-                    symbols, tallies, kinds, common, lo, every, by_position, self.place, self.hit, table[lo:hi]
-                )
-
-            in_slices(rows, n, n * n)
-            return table
+        table = empty_array((n, n), np.uint8)  # huge pages: a tenth of the page faults' cost
         by_position = np.ascontiguousarray(self.symbols.T)
+        by_symbol = np.ascontiguousarray(self.tallies.T)
 
         def run(lo: int, hi: int) -> None:
             for start in range(lo, hi, rows_at_once):
                 rows = table[start : min(hi, start + rows_at_once)]
-                _multiset_table(by_position, np.uint8(self.place), self.hit, start, self.kinds, self.common, rows)
+                _multiset_table(by_position, by_symbol, np.uint8(self.place), self.hit, start, rows)
 
         in_slices(run, n, n * n)
         return table
