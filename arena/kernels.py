@@ -374,10 +374,9 @@ def _block_keys(
         fkeys[lo:hi] = 0.0
         largest[lo:hi] = 0
         _reduce_rows(block, how, terms, fixed, ikeys[lo:hi], fkeys[lo:hi], largest[lo:hi])
-        if stop_at_perfect:
-            for i in range(lo, hi):
-                if largest[i] == 1:
-                    return -1 - i
+        first = _first_perfect(largest, lo, hi, stop_at_perfect)
+        if first < 0:
+            return first
     return m
 
 
@@ -416,11 +415,22 @@ def _parts_keys(by_secret, pool, every, cand, masks, stop_at_perfect, ikeys, lar
             distinct = np.int64(_popcount(block[i - lo]))
             ikeys[i] = -distinct
             largest[i] = n if distinct == 1 else (1 if distinct == n else 2)
-        if stop_at_perfect:
-            for i in range(lo, hi):
-                if largest[i] == 1:
-                    return -1 - i
+        first = _first_perfect(largest, lo, hi, stop_at_perfect)
+        if first < 0:
+            return first
     return m
+
+
+@njit(cache=True, nogil=True)
+def _first_perfect(largest, lo, hi, stop_at_perfect):  # pragma: no cover - compiled
+    """-1 - i for the first guess i of a scored block [lo, hi) that splits the candidates into
+    single secrets (largest class 1), where `stop_at_perfect` says that is the choice; else 0:
+    the tail _block_keys and _parts_keys share."""
+    if stop_at_perfect:
+        for i in range(lo, hi):
+            if largest[i] == 1:
+                return -1 - i
+    return 0
 
 
 @njit(cache=True, nogil=True)
