@@ -25,10 +25,9 @@ from __future__ import annotations
 from functools import cached_property
 
 import numpy as np
-from numba import njit
 
 from ..codes import NO_HIT, symbol_tallies, unique_rows
-from ..kernels import in_slices, indexes, keys_in_slices, reduce_sizes
+from ..kernels import in_slices, indexes, keys_in_slices, njit, reduce_sizes
 from ..resources import empty_array
 
 #: Most distinct tallies (kinds of codes) whose symbols in common are tabled (KINDS^2 bytes).
