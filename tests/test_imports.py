@@ -213,3 +213,17 @@ def test_commands_without_agent_specs_do_not_import_the_agents():
     )
     ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert ran.returncode == 0, ran.stderr
+
+
+def test_a_greedy_evaluation_does_not_import_the_exact_search():
+    """The registry reads the `optimal` agent's parameters (arena.optimal.params), not the
+    search: arena.optimal loads solve.py only when its solver is asked for."""
+    probe = (
+        "import sys\nfrom arena.cli import main\n"
+        "assert main(['evaluate', 'mastermind:pegs=2,colors=3', 'knuth']) == 0\n"
+        "assert 'arena.optimal.solve' not in sys.modules\n"
+        "from arena.optimal import optimal_tree\n"
+        "assert 'arena.optimal.solve' in sys.modules and callable(optimal_tree)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert ran.returncode == 0, ran.stderr

@@ -256,7 +256,7 @@ def test_the_exact_search_finds_the_same_optimum_on_every_engine(three):
 
 
 def test_numba_is_imported_without_the_modules_it_only_probes(tmp_path):
-    """arena.kernels imports numba with coverage and yaml hidden where nothing had loaded them
+    """arena.compiled imports numba with coverage and yaml hidden where nothing had loaded them
     (numba only probes for them: 0.05-0.1 s of its start-up), and leaves no trace: both import
     as usual afterwards; a .numba_config.yaml in the working directory keeps yaml."""
     import os

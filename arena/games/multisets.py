@@ -27,7 +27,8 @@ from functools import cached_property
 import numpy as np
 
 from ..codes import NO_HIT, symbol_tallies, unique_rows
-from ..kernels import in_slices, indexes, keys_in_slices, njit, reduce_sizes
+from ..compiled import njit
+from ..kernels import in_slices, indexes, keys_in_slices, reduce_sizes
 from ..resources import empty_array
 
 #: Most distinct tallies (kinds of codes) whose symbols in common are tabled (KINDS^2 bytes).
