@@ -23,6 +23,7 @@ import pytest
 from cli_run import run
 
 from arena import make_game
+from arena.errors import ArenaError
 from arena.optimal import optimal_tree
 from arena.optimal.split import split_root, split_tree
 
@@ -78,6 +79,68 @@ def test_the_status_line_shows_the_bounds():
     assert result.value == 905 and lines and "pieces" in lines[-1]
     assert "best 905 (" in lines[-1] and "proven >= 905" in lines[-1], lines[-1]
     assert any("no tree yet" in line or "proven >= " in line for line in lines)
+
+
+def test_a_start_tree_is_the_first_incumbent_and_changes_no_answer(capsys):
+    """A guesser's tree (`--start`) seeds the split when it costs less than the greedy trees:
+    the optimum is the same; given the optimal tree itself, nothing beats it and it is returned."""
+    game = make_game("mastermind:pegs=3,colors=4")
+    best = optimal_tree(game)
+    again = split_root(game, workers=2, start_tree=best)
+    assert again.exact and again.value == again.lower_bound == best.value == 206
+    assert again.seed is best and "optimal" in again.seed.guesser
+    from agents import make_guesser
+    from arena.tree import grow_tree
+
+    lookahead = grow_tree(game, make_guesser("lookahead"))
+    seeded = split_root(game, workers=1, start_tree=lookahead)
+    assert seeded.exact and seeded.value == 206
+    rc, out, err = run(
+        capsys, "optimal", "mastermind:pegs=3,colors=4", "--workers", "1", "--start", "lookahead", "--json"
+    )
+    assert rc == 0 and json.loads(out)["total"] == 206 and json.loads(out)["exact"], err
+
+
+def test_a_start_tree_of_another_pool_is_refused(capsys):
+    """Under the consistent pool an incumbent that plays an inconsistent guess would be cheaper
+    than any tree searched, and the split would return it as the optimum: refused."""
+    rc, out, err = run(
+        capsys,
+        "optimal",
+        "mastermind:pegs=3,colors=4",
+        "--workers",
+        "1",
+        "--pool",
+        "consistent",
+        "--start",
+        "lookahead",
+    )
+    assert rc == 2 and "not consistent" in err and "Traceback" not in err, err
+
+
+def test_a_limit_no_tree_meets_is_said_so(capsys):
+    rc, out, err = run(capsys, "optimal", "mastermind:pegs=3,colors=4", "--workers", "1", "--max", "3")
+    assert rc == 2 and "no tree finds every secret within 3 guesses" in err and "Traceback" not in err, err
+
+
+def test_the_split_under_a_guess_limit_is_the_one_process_optimum(tmp_path):
+    """--max with --workers: each piece searched within the guesses the limit leaves. On a
+    weighted 2x6 the limit binds (1,172 without it, worst 6; 1,183 within five); the journal
+    resumes under the same limit and is refused under another."""
+    game = make_game("mastermind:pegs=2,colors=6")
+    w = 1 + (np.arange(len(game.secrets)) * 7) % 20
+    plain = optimal_tree(game, weights=w, max_guesses=5)
+    assert plain.value == 1183 and optimal_tree(game, weights=w).value == 1172
+    journal = tmp_path / "max5.jsonl"
+    result = split_root(game, workers=2, weights=w, max_guesses=5, journal=journal)
+    tree = split_tree(result)
+    assert result.exact and result.value == result.lower_bound == 1183
+    assert tree.guesses[game.all_secrets].max() <= 5 and float(tree.guesses[game.all_secrets] @ w) == 1183
+    assert "max=5" in tree.guesser
+    again = split_root(game, workers=1, weights=w, max_guesses=5, journal=journal)
+    assert again.value == 1183 and again.searched == 0
+    with pytest.raises(ArenaError, match="guess limit"):
+        split_root(game, workers=1, weights=w, max_guesses=6, journal=journal)
 
 
 def pieces(journal: Path) -> int:

@@ -50,10 +50,10 @@ def cmd_optimal(args) -> None:
     openers = plus_list(args.openers, "--openers") if args.openers else ()
     if args.start and openers:
         raise ArenaError("--start improves a guesser's whole tree: it cannot be combined with --openers")
-    if args.start and (args.weights or args.max is not None or args.objective != "average"):
+    if args.start and (args.weights or (args.max is not None and args.workers is None) or args.objective != "average"):
         raise ArenaError(
             "--start improves a guesser's tree for the average with equal weights: "
-            "it cannot be combined with --weights, --max or --objective worst"
+            "it cannot be combined with --weights, --objective worst, or --max without --workers"
         )
     if args.workers is not None:
         check_split(args, openers)
@@ -134,8 +134,6 @@ def check_split(args, openers) -> None:
         flag
         for flag, given in (
             ("--openers", bool(openers)),
-            ("--start", bool(args.start)),
-            ("--max", args.max is not None),
             ("--objective", args.objective != "average"),
             ("--cost", args.cost is not None),
         )
@@ -182,10 +180,14 @@ def split_tree(game, args, progress):
             new_journal=args.new_journal,
             alive=None if client is None else lambda: bool(client.scheduler_info().get("workers")),
             no_worker_seconds=NO_WORKER_SECONDS,
+            start_tree=_start_tree(game, args.start) if args.start else None,
+            max_guesses=args.max,
         )
     finally:
         if client is not None:
             client.close()
+    if result.best_guess < 0 and not result.stopped and args.max is not None:
+        raise ArenaError(f"{game.spec}: no tree finds every secret within {args.max} guesses")
     if result.best_guess < 0:
         raise ArenaError(
             f"{game.spec}: no first guess was solved before the time limit "
@@ -382,7 +384,12 @@ def add_commands(sub) -> None:
         help="stop after S seconds with the best tree found and a proven lower bound "
         "(default: none; big instances are warned, and a terminal shows the progress)",
     )
-    p.add_argument("--start", metavar="GUESSER", help="start from this guesser's tree (big instances)")
+    p.add_argument(
+        "--start",
+        metavar="GUESSER",
+        help="start from this guesser's tree (big instances); with --workers, its cost is the first incumbent "
+        "when it beats the greedy trees",
+    )
     p.add_argument(
         "--openers",
         metavar="A+B",

@@ -73,7 +73,7 @@ def game_files(spec: str) -> dict[str, str]:
     return {v: file_digest(v) for v in sorted(set(values)) if v in SHIPPED or is_file(v)}
 
 
-def journal_key(game: Game, pool: str, weights: np.ndarray | None = None) -> dict:
+def journal_key(game: Game, pool: str, weights: np.ndarray | None = None, max_guesses: int | None = None) -> dict:
     """Everything the root split's records depend on (the journal's first line)."""
     return {
         "journal": FORMAT,
@@ -82,7 +82,7 @@ def journal_key(game: Game, pool: str, weights: np.ndarray | None = None) -> dic
         "pool": pool,
         "objective": "average",
         "cost": "guesses",
-        "max_guesses": None,
+        "max_guesses": max_guesses,
         "weights": weights_digest(weights),
         "version": project_code(),
     }
@@ -146,19 +146,27 @@ class PieceRecord:
 class Limits:
     """What a record must respect: a first guess of the pool, a class it leaves, a bound at
     most the class's known total, and a subtree that finds every secret of the class and
-    costs its exact value (`grow(C, guesses)` reads a subtree back: subtrees.grow_subtree)."""
+    costs its exact value (`grow(C, guesses)` reads a subtree back: subtrees.grow_subtree).
+    Under a guess limit (`max_guesses`) guessing one at a time may break the limit, so no
+    total is known beforehand (a bound may be inf: no tree within the limit), and a subtree
+    must find every secret of its class within `max_guesses - 1` guesses."""
 
     game: Game
     S: Indexes
     weights: np.ndarray
     first: set[Index]
     grow: Callable[[Indexes, list[Index]], tuple[Any, np.ndarray]]
+    max_guesses: int | None = None
 
     def known(self, C: Indexes) -> float:
-        return known_class_total(self.weights, C)
+        return math.inf if self.max_guesses is not None else known_class_total(self.weights, C)
 
     def known_after(self, g: Index) -> float:
-        return known_total(self.game, self.S, self.weights, g)
+        return math.inf if self.max_guesses is not None else known_total(self.game, self.S, self.weights, g)
+
+    def bound_allowed(self, bound: float) -> bool:
+        """A finite bound, or under a limit inf (no tree within it)."""
+        return math.isfinite(bound) or (self.max_guesses is not None and bound == math.inf)
 
 
 def known_total(game: Game, S: Indexes, weights: np.ndarray, g: Index) -> float:
@@ -268,7 +276,7 @@ class Journal:
         g = self._guess(where, guess, game)
         if g not in limits.first:
             raise ArenaError(f"{where}: {guess!r} is not a first guess of this search's pool")
-        if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not math.isfinite(bound):
+        if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not limits.bound_allowed(bound):
             raise ArenaError(f"{where}: the bound must be a finite number, got {bound!r}")
         if not isinstance(exact, bool):
             raise ArenaError(f"{where}: exact must be true or false, got {exact!r}")
@@ -291,7 +299,7 @@ class Journal:
         if not {"reply", "bound", "exact"} <= set(data):
             raise ArenaError(f"{where}: a class is an object with reply, bound and exact: {str(data)[:60]!r}")
         guess, bound, exact = data["guess"], data["bound"], data["exact"]
-        if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not math.isfinite(bound):
+        if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not limits.bound_allowed(bound):
             raise ArenaError(f"{where}: the bound must be a finite number, got {bound!r}")
         if not isinstance(exact, bool):
             raise ArenaError(f"{where}: exact must be true or false, got {exact!r}")
@@ -314,6 +322,11 @@ class Journal:
         except ValueError as e:
             raise ArenaError(f"{where}: the subtree of {what} is no tree: {e}; the record cannot be right") from None
         cost = float(limits.weights[C] @ costs[0][C])
+        if limits.max_guesses is not None and costs[0][C].max() > limits.max_guesses - 1:
+            raise ArenaError(
+                f"{where}: the subtree of {what} takes {costs[0][C].max()} guesses after the first, over the "
+                f"limit of {limits.max_guesses}: the record cannot be right"
+            )
         if abs(cost - bound) > TOLERANCE * max(1.0, abs(bound)):
             raise ArenaError(
                 f"{where}: the subtree of {what} costs {cost:g}, not its value {bound:g}: the record cannot be right"

@@ -114,6 +114,7 @@ class SplitResult:
     stopped: bool = False
     tree: list[Index] = field(default_factory=list)  # the best tree's guesses in pre-order
     seed: Tree | None = None  # the greedy tree the split started from, when no first guess beat it
+    max_guesses: int | None = None  # the limit every secret is found within (None: none)
 
     @property
     def exact(self) -> bool:
@@ -121,7 +122,7 @@ class SplitResult:
 
 
 # --- the pieces, on a worker ------------------------------------------------------------------
-def _start_worker(pool: str, deadline: float | None, workers: int, parent: int) -> None:
+def _start_worker(pool: str, deadline: float | None, workers: int, parent: int, max_guesses: int | None = None) -> None:
     """In a forked worker: one search over the game the parent built (shared copy-on-write),
     its cache a share of what one search may hold (the workers together hold no more). It
     ends with the parent, whatever signal ends that (arena.orphans)."""
@@ -129,7 +130,7 @@ def _start_worker(pool: str, deadline: float | None, workers: int, parent: int) 
     game = _WORKER["game"]
     os.environ.setdefault(THREADS_ENV, str(max(1, threads() // workers)))  # the compiled loops' share of the cores
     budget = int(memory_limit() * CACHE_SHARE / workers)
-    _WORKER["search"] = Search(game, _WORKER["w"], pool, None, _WORKER["sym"], deadline, cache_budget=budget)
+    _WORKER["search"] = Search(game, _WORKER["w"], pool, max_guesses, _WORKER["sym"], deadline, cache_budget=budget)
 
 
 #: What a piece returns: (guess, reply, value, exact, subtree or None, seconds, nodes).
@@ -160,11 +161,12 @@ def _task_remote(
     reply: int,
     limit: float,
     weights: tuple[str, np.ndarray | None] = ("equal", None),
+    max_guesses: int | None = None,
 ) -> Outcome | Opened:
     """A task on a Dask worker (which the parent did not fork, so it builds the game from its
     spec, once): `_task` on the worker's own search, with the time the parent has left.
-    `weights`: (their digest, the search's weights or None for all equal)."""
-    key = (spec, pool, weights[0])
+    `weights`: (their digest, the search's weights or None for all equal); `max_guesses` the limit."""
+    key = (spec, pool, weights[0], max_guesses)
     if key not in _REMOTE:
         from ..games import make_game
 
@@ -172,7 +174,7 @@ def _task_remote(
         S = game.all_secrets
         w = np.ones(len(game.secrets)) if weights[1] is None else weights[1]
         sym = stabilizer(game, None if weights[1] is None else invariant(game, S, w))
-        search = Search(game, w, pool, None, sym, None, cache_budget=int(memory_limit() * CACHE_SHARE / workers))
+        search = Search(game, w, pool, max_guesses, sym, None, cache_budget=int(memory_limit() * CACHE_SHARE / workers))
         _REMOTE[key] = dict(
             game=game, S=S, sym=sym, search=search, b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2]
         )
@@ -394,6 +396,8 @@ def split_root(
     alive: Callable[[], bool] | None = None,
     no_worker_seconds: float = 60.0,
     seed: bool = True,
+    start_tree: Tree | None = None,
+    max_guesses: int | None = None,
 ) -> SplitResult:
     """The best first guess over every secret of `game` and its tree, the pieces (first guess,
     reply class) searched by `workers` processes (module docstring). `weights`: one per secret
@@ -408,7 +412,11 @@ def split_root(
     builds the game from its spec once and keeps its own search; `workers` is then the number
     of pieces kept in flight. `seed`: start from the best greedy tree's cost (solve.seed_tree),
     so that the first pieces already have a finite budget; when no first guess beats it, that
-    tree is the optimum (SplitResult.seed).
+    tree is the optimum (SplitResult.seed). `start_tree`: a tree of the caller's over every secret
+    (a look-ahead guesser's, say), seeded in the same way when it costs less; under the
+    consistent pool it must play only consistent guesses (else its cost is no incumbent).
+    `max_guesses`: the best tree that finds every secret within that many guesses (the first
+    guess included; Wordle's six); a piece that cannot be finished within it is worth inf.
     """
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
         raise ArenaError(
@@ -425,21 +433,30 @@ def split_root(
         raise ArenaError("weights: every secret weighs 0, so every tree costs 0; give some secret a positive weight")
     scale = 1.0 if scale is None else scale
     sym = stabilizer(game, None if np.all(w == 1) else invariant(game, S, w))
-    scout = Search(game, w, pool, None, sym)
+    scout = Search(game, w, pool, max_guesses, sym)
     guesses = scout.pool(S, sym)
-    bound, spread, b = scout.score_guesses(S, guesses, NO_LIMIT)
+    bound, spread, b = scout.score_guesses(S, guesses, scout.limit)
     openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
     order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
     split = Split(game, scout, S, b, sym, openings, order, incumbent / scale)
-    seeded = seed_tree(game, S, w, pool, None) if seed else None
+    seeded = seed_tree(game, S, w, pool, max_guesses) if seed else None
+    given_by = "the best greedy tree"
+    if start_tree is not None:
+        check_start(start_tree, S, pool, max_guesses)
+        if seeded is None or float(start_tree.guesses[S] @ w[S]) < float(seeded.guesses[S] @ w[S]):
+            seeded, given_by = start_tree, f"{start_tree.guesser}'s tree"
     if seeded is not None and float(seeded.guesses[S] @ w[S]) < split.incumbent:
-        split.incumbent, split.given = float(seeded.guesses[S] @ w[S]), "the best greedy tree"
+        split.incumbent, split.given = float(seeded.guesses[S] @ w[S]), given_by
     else:
         seeded = None
     given = None if weights is None else w * scale
-    log = None if journal is None else Journal(journal, journal_key(game, pool, given), set_aside=new_journal)
+    log = (
+        None
+        if journal is None
+        else Journal(journal, journal_key(game, pool, given, max_guesses), set_aside=new_journal)
+    )
     if log is not None:
-        limits = Limits(game, S, w, set(openings), lambda C, guesses: grow_subtree(scout, C, guesses))
+        limits = Limits(game, S, w, set(openings), lambda C, guesses: grow_subtree(scout, C, guesses), max_guesses)
         opened = []
         for record in log.records(game, limits):
             if isinstance(record, GuessRecord):
@@ -467,7 +484,10 @@ def split_root(
     own = executor is None
     if executor is None:
         executor = ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_start_worker, initargs=(pool, deadline, workers, os.getpid())
+            workers,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(pool, deadline, workers, os.getpid(), max_guesses),
         )
 
         def submit(kind: str, guess: Index, reply: int, limit: float):
@@ -478,7 +498,7 @@ def split_root(
         def submit(kind: str, guess: Index, reply: int, limit: float):
             left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
             return executor.submit(
-                _task_remote, game.spec, pool, workers, left, kind, guess, reply, limit, remote_weights
+                _task_remote, game.spec, pool, workers, left, kind, guess, reply, limit, remote_weights, max_guesses
             )
 
     try:
@@ -537,7 +557,27 @@ def split_root(
         stopped,
         split.best_tree(),
         fallback,
+        max_guesses,
     )
+
+
+def check_start(tree: Tree, S: Indexes, pool: str, max_guesses: int | None = None) -> None:
+    """A start tree is an incumbent only if it is a tree of this search: one root over every
+    secret of S, within the limit, and under the consistent pool a consistent guess at every node."""
+    if len(tree.roots) != 1 or len(tree.root.candidates) != len(S) or not np.array_equal(tree.secrets, S):
+        raise ArenaError(f"start tree of {tree.guesser}: it must cover every secret from one root")
+    if max_guesses is not None and tree.guesses[S].max() > max_guesses:
+        raise ArenaError(
+            f"start tree of {tree.guesser}: it takes {tree.guesses[S].max()} guesses for some secret, "
+            f"over the limit of {max_guesses}"
+        )
+    if pool == "consistent":
+        for node in tree.root.walk():
+            if node.guess not in set(node.candidates.tolist()):
+                raise ArenaError(
+                    f"start tree of {tree.guesser}: it plays a guess that is not consistent after "
+                    f"{tree.game.history_label(node.replies) or 'no replies'}, so it is no tree of the consistent pool"
+                )
 
 
 def split_tree(result: SplitResult, time_limit: float | None = None):
@@ -555,7 +595,7 @@ def split_tree(result: SplitResult, time_limit: float | None = None):
     nodes = sum(o.nodes for o in result.openings.values())
     return SolvedTree(
         game,
-        agent_spec(result.pool, "average", None),
+        agent_spec(result.pool, "average", result.max_guesses),
         [root],
         costs[0],
         costs[1],
