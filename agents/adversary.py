@@ -46,10 +46,8 @@ class WorstCase:
     """W(C) for one game: exact for small classes, bounded look-ahead above (module docstring)."""
 
     def __init__(self, game: Game, exact: int, fallback: str = "greedy"):
-        from arena.optimal.bounds import min_depth  # arena.optimal imports the agents
-        from arena.optimal.search import Search
+        from arena.optimal.search import Search  # arena.optimal imports the agents
 
-        self.min_depth = min_depth
         self.game, self.exact, self.fallback = game, exact, fallback
         self.search = Search(game, np.ones(len(game.secrets)))
         self.greedy = None
@@ -62,7 +60,7 @@ class WorstCase:
 
     def bound(self, n: int) -> int:
         """A lower bound on W of a class of n secrets, from its size alone (module docstring)."""
-        return 0 if self.search.misses else self.min_depth(n, self.search.b_max)
+        return self.search.bounds.least_depth(n)  # min_depth (bounds.py) under guesses, 0 under misses
 
     def greedy_worst(self, candidates: Indexes) -> int:
         """The worst case of a greedy guesser from this class: an upper bound on W."""
@@ -76,8 +74,7 @@ class WorstCase:
                 hits = self.game.rules.hits
                 self.greedy = make_guesser("minimax:pool=consistent" if hits else "max-frequency:tiebreak=first")
             tree = grow_tree(self.game, self.greedy, candidates)
-            cost = tree.misses if self.search.misses else tree.guesses
-            self.upper[key] = int(cost[candidates].max())
+            self.upper[key] = int(self.search.cost.of(tree)[candidates].max())
         return self.upper[key]
 
     def value(self, candidates: Indexes, depth: int) -> int:
@@ -109,7 +106,7 @@ class WorstCase:
                 f"minimax chooser: no guess of {game.spec} tells apart "
                 f"{', '.join(game.secrets[s] for s in candidates[:3])}"
             )
-        floor = max(self.bound(n), 0 if self.search.misses else 2)  # no guess can do better
+        floor = self.bound(n)  # no guess can do better (two guesses at least for n >= 2 with hits)
         best = _INF
         for guess in splits[np.argsort(largest[splits], kind="stable")].tolist():
             parts = sorted(game.partition(guess, candidates).items(), key=lambda rp: -len(rp[1]))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arena.costs import Cost, cost_for
 from arena.errors import ArenaError
 from arena.game import Game, Index
 from arena.spec import Param
@@ -68,26 +69,29 @@ class FewestMisses(Guesser):
         return game.strikes
 
     def choose(self, game: Game, state: State) -> Index:
-        strikes = self.strikes(game)
+        self.strikes(game)
         if len(state.candidates) > self.values["exact"]:
             return self.greedy.choose(game, state)
-        lost = self.values["objective"] == "lost"
-        left = strikes - sum(game.is_miss(r) for _, r in state.history)
-        # fewest misses, also once the game is lost (nothing is left to lose)
-        search = self.search(game, lost=lost and left > 0)
-        letter = search.best_guess(state.candidates, left if search.lost else search.limit)
+        cost, left = self.cost_now(game, state)
+        letter = self.search(game, cost).best_guess(state.candidates, left)
         return letter if letter >= 0 else self.greedy.choose(game, state)
 
-    def search(self, game: Game, lost: bool) -> Search:
-        """The one exact search under the misses cost (lost: counting lost games within the
-        game's strikes), kept per game spec so its memo serves every word of the game."""
+    def cost_now(self, game: Game, state: State) -> tuple[Cost, int | None]:
+        """The cost to play for now and what is left of its limit (None: no limit, the
+        search's own): lost games with the strikes left, or once the game is lost the fewest
+        misses, as nothing is left to lose (Cost.after); the misses, without a limit."""
+        cost = cost_for(game, self.values["objective"])
+        limit = cost.default_limit()  # lost games: the strikes
+        if limit is None:
+            return cost, None
+        return cost.after(game, limit - cost.counted.spent(game, [r for _, r in state.history]))
+
+    def search(self, game: Game, cost: Cost) -> Search:
+        """The one exact search under `cost` (lost games: within the game's strikes), kept per
+        game spec and cost so its memo serves every word of the game."""
         from arena.optimal.search import Search  # arena.optimal imports the agents: loaded when one plays
 
-        return self.per_game(
-            game,
-            f"search-{'lost' if lost else 'misses'}",
-            lambda: Search(game, np.ones(len(game.secrets)), max_guesses=game.strikes if lost else None, lost=lost),
-        )
+        return self.per_game(game, f"search-{cost.name}", lambda: Search(game, np.ones(len(game.secrets)), cost=cost))
 
 
 AGENTS = [FewestMisses]

@@ -304,6 +304,56 @@ def test_the_cost_name_test_sees_one():
     ]
 
 
+#: The mode flags the exact search kept before each cost was an object: "the game ends when
+#: the secret is determined" (`misses`) and "lost games are counted" (`lost`).
+MODE_FLAGS = {"misses", "lost"}
+#: Where the exact search and the agents that hold one live: none of them reads a mode flag.
+SEARCH_USERS = ("arena.optimal.search", "agents")
+
+
+def mode_flag_reads(source: str, where: str, in_search: bool) -> list[str]:
+    """Attributes named as a mode flag (MODE_FLAGS) read or set on a search: off an expression
+    whose last name ends in `search` (`search.lost`, `self.search.misses`), and, in the search's
+    own modules (`in_search`), off `self` (the search, or a cost's bounds). Data of those names
+    read off anything else (a tree's `misses` array, an evaluation's `lost(k)`) is not a flag."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in MODE_FLAGS:
+            owner = ast.unparse(node.value)
+            if owner.rsplit(".", 1)[-1].endswith("search") or (in_search and owner == "self"):
+                found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_search_reads_no_mode_flag():
+    """The exact search knows no cost: where the costs differ it asks the cost's bounds
+    (arena.optimal.search.CostBounds), never a flag saying which cost it holds, and neither
+    do the agents that hold a search."""
+    found = [
+        line
+        for name, path in MODULES.items()
+        if any(name == u or name.startswith(u + ".") for u in SEARCH_USERS)
+        for line in mode_flag_reads(
+            path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)), name.startswith(SEARCH_USERS[0])
+        )
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_mode_flag_test_sees_one():
+    source = (
+        "def f(self, search, tree, result):\n"
+        "    self.lost = search.misses or self.search.lost\n"
+        "    return self.misses or tree.misses or result.lost(3) or self.tree.misses\n"
+    )
+    seen = [line.split(": ", 1)[1] for line in mode_flag_reads(source, "probe", in_search=True)]
+    assert seen == ["self.lost", "search.misses", "self.search.lost", "self.misses"]
+    assert [line.split(": ", 1)[1] for line in mode_flag_reads(source, "probe", in_search=False)] == [
+        "search.misses",
+        "self.search.lost",
+    ]
+
+
 def miss_literals(source: str, where: str) -> list[str]:
     """Comparisons of a reply (an expression naming a reply) with the literal 0, as if "reply 0
     is the miss" were known outside the game: `replies == 0`, `reply > 0`, `run_reply == 0`."""

@@ -5,13 +5,16 @@ Oracles: plain recursions over every guess, sharing nothing with the search but 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pytest
 
+from arena.costs import KINDS, Guesses, Lost, costs_of
 from arena.errors import ArenaError
 from arena.games import make_game
-from arena.optimal.search import Search, stabilizer
+from arena.optimal.search import CostBounds, Search, UntilHit, stabilizer
 
 
 def brute_worst(game, candidates) -> int:
@@ -104,7 +107,7 @@ def test_average_misses_and_lost_games_match_the_brute_force(spec, weighted):
     rng = np.random.default_rng(5)
     weights = rng.integers(1, 4, len(game.secrets)).astype(float) if weighted else np.ones(len(game.secrets))
     misses = Search(game, weights)
-    lost = Search(game, weights, max_guesses=game.strikes, lost=True)
+    lost = Search(game, weights, cost="lost")  # within the game's strikes
     brute, brute_lost = brute_misses(game, weights), brute_misses(game, weights, lost_at=game.strikes)
     for n in (2, 4, 7, 10):
         candidates = np.sort(rng.choice(len(game.secrets), min(n, len(game.secrets)), replace=False))
@@ -119,11 +122,13 @@ def test_average_misses_and_lost_games_match_the_brute_force(spec, weighted):
 
 
 def test_counting_lost_games_needs_misses_and_strikes():
-    with pytest.raises(ArenaError):
-        Search(make_game("jotto:first=12"), np.ones(12), max_guesses=3, lost=True)
+    with pytest.raises(ArenaError, match="does not fit"):
+        Search(make_game("jotto:first=12"), np.ones(12), max_guesses=3, cost="lost")
     game = make_game("hangman:length=4,first=40")
-    with pytest.raises(ArenaError):
-        Search(game, np.ones(len(game.secrets)), lost=True)
+    assert Search(game, np.ones(len(game.secrets)), cost="lost").limit == game.strikes
+    assert Search(game, np.ones(len(game.secrets)), max_guesses=2, cost="lost").limit == 2
+    with pytest.raises(ArenaError, match="within a limit"):
+        Search(game, np.ones(len(game.secrets)), cost=Lost())  # lost games with no strikes
 
 
 @pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=5", "mastermind:pegs=3,colors=6,repeats=false"])
@@ -157,3 +162,39 @@ def test_the_symmetry_of_a_history_and_its_dead_colours_keeps_every_value(spec):
                 reduced = Search(game, np.ones(len(game.secrets)), symmetry=sym)
                 assert reduced.solve(S, sym=sym) == plain.solve(S), (sym.history, S)
     assert dead_seen  # the dead colours' filter was met
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=4", "jotto:first=12", "hangman:length=4,first=40"])
+def test_every_cost_that_fits_a_game_has_its_bounds(spec):
+    """The search holds the bounds of its cost and of how the game ends, whatever the cost
+    (arena.costs.costs_of), and its tree growers' `misses` says how the game ends."""
+    game = make_game(spec)
+    for name in costs_of(game):
+        search = Search(game, np.ones(len(game.secrets)), cost=name)
+        assert isinstance(search.bounds, CostBounds) and search.bounds.search is search
+        assert search.bounds.cost is KINDS[name] and search.bounds.ends_on_hit == game.rules.hits
+        assert search.misses == (not game.rules.hits)
+        assert search.hit == (game.hit if game.rules.hits else -1)
+
+
+def test_a_new_cost_is_one_class_of_bounds():
+    """Declaring the cost of a subclass of CostBounds registers it: the search then holds it."""
+
+    @dataclass(frozen=True)
+    class Squares(Guesses):  # a cost of arena.costs (here: its operations are those of guesses)
+        name: ClassVar[str] = "squares"
+
+    game = make_game("jotto:first=12")
+    with pytest.raises(ArenaError, match="no bounds for the cost 'squares'"):
+        CostBounds.of(Search(game, np.ones(12)), game, Squares())
+
+    class SquaresUntilHit(UntilHit):
+        cost = Squares
+
+    try:
+        search = Search(game, np.ones(12))
+        bounds = CostBounds.of(search, game, Squares())
+        assert type(bounds) is SquaresUntilHit and bounds.search is search
+    finally:
+        del CostBounds.registered[(Squares, True)]
+    assert isinstance(Search(game, np.ones(12)).bounds, UntilHit)

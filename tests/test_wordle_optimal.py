@@ -251,7 +251,7 @@ def test_the_root_split_stopped_by_the_time_limit_keeps_a_proven_bound():
 
 
 def test_the_root_split_refusals(capsys):
-    for extra in (["--openers", "salet"], ["--max", "5"], ["--objective", "worst"], ["--workers", "0"]):
+    for extra in (["--openers", "salet"], ["--start", "random"], ["--objective", "worst"], ["--workers", "0"]):
         argv = ["optimal", "wordle:first=20", "--workers", "2"] + extra
         rc, out, err = run(capsys, *argv)
         assert rc == 2 and len(err.strip().splitlines()) == 1, (extra, err)

@@ -1,7 +1,7 @@
 """The arguments of an exact search, checked and put in the form the search reads: the secrets
 covered (`secret_set`), their weights (`weight_vector`, rescaled to ones when equal), fixed
 first guesses (`opener_indexes`), a named choice (`check_choice`), and what a symmetry must
-preserve (`invariant`). A bad argument is one ArenaError that names it."""
+preserve (`invariant`), a tree to start from (`check_start`). A bad argument is one ArenaError that names it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import numpy as np
 from .. import door
 from ..errors import ArenaError, ArenaTypeError, choices
 from ..game import Game, Index, Indexes
+from ..tree import Tree
 from ..weights import check_weights
 
-__all__ = ["check_choice", "invariant", "opener_indexes", "secret_set", "weight_vector"]
+__all__ = ["check_choice", "check_start", "invariant", "opener_indexes", "secret_set", "weight_vector"]
 
 
 def check_choice(name: str, value: str, valid: Sequence[str]) -> None:
@@ -91,3 +92,22 @@ def opener_indexes(game: Game, openers: Sequence[Index | str]) -> tuple[Index, .
             f"openers: {game.guesses[repeated[0]]} is given twice; each fixed first guess must differ from the others"
         )
     return tuple(fixed)
+
+
+def check_start(tree: Tree, S: Indexes, pool: str, max_guesses: int | None = None) -> None:
+    """A start tree is an incumbent only if it is a tree of this search: one root over every
+    secret of S, within the limit, and under the consistent pool a consistent guess at every node."""
+    if len(tree.roots) != 1 or len(tree.root.candidates) != len(S) or not np.array_equal(tree.secrets, S):
+        raise ArenaError(f"start tree of {tree.guesser}: it must cover every secret from one root")
+    if max_guesses is not None and tree.guesses[S].max() > max_guesses:
+        raise ArenaError(
+            f"start tree of {tree.guesser}: it takes {tree.guesses[S].max()} guesses for some secret, "
+            f"over the limit of {max_guesses}"
+        )
+    if pool == "consistent":
+        for node in tree.root.walk():
+            if node.guess not in set(node.candidates.tolist()):
+                raise ArenaError(
+                    f"start tree of {tree.guesser}: it plays a guess that is not consistent after "
+                    f"{tree.game.history_label(node.replies) or 'no replies'}, so it is no tree of the consistent pool"
+                )

@@ -58,6 +58,7 @@ from ..resources import THREADS_ENV, memory_limit, threads
 from ..tree import Tree
 from .bounds import INF
 from .futures import next_done, shut_down
+from .inputs import check_start
 from .journal import GuessRecord, Journal, Limits, PieceRecord, journal_key, weights_digest
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
 from .solve import invariant, seed_tree, weight_vector
@@ -559,25 +560,6 @@ def split_root(
         fallback,
         max_guesses,
     )
-
-
-def check_start(tree: Tree, S: Indexes, pool: str, max_guesses: int | None = None) -> None:
-    """A start tree is an incumbent only if it is a tree of this search: one root over every
-    secret of S, within the limit, and under the consistent pool a consistent guess at every node."""
-    if len(tree.roots) != 1 or len(tree.root.candidates) != len(S) or not np.array_equal(tree.secrets, S):
-        raise ArenaError(f"start tree of {tree.guesser}: it must cover every secret from one root")
-    if max_guesses is not None and tree.guesses[S].max() > max_guesses:
-        raise ArenaError(
-            f"start tree of {tree.guesser}: it takes {tree.guesses[S].max()} guesses for some secret, "
-            f"over the limit of {max_guesses}"
-        )
-    if pool == "consistent":
-        for node in tree.root.walk():
-            if node.guess not in set(node.candidates.tolist()):
-                raise ArenaError(
-                    f"start tree of {tree.guesser}: it plays a guess that is not consistent after "
-                    f"{tree.game.history_label(node.replies) or 'no replies'}, so it is no tree of the consistent pool"
-                )
 
 
 def split_tree(result: SplitResult, time_limit: float | None = None):

@@ -3,37 +3,46 @@
 The paper-style account (the recursion, the bounds, why it is exact) is branch.py's docstring.
 The modules, from the top:
 
-    branch    Search: the branch and bound (solve, search_node, guess_value), the pool at a
-              node, and reading the best guess back; `stabilizer` (the game's symmetry)
-    scoring   a node's partition counts and every guess's lower bound and tie-break
-              (the slot bound of ../bounds.py); the lazy order of the guesses
-    closures  small sets closed, or bounded from their candidates, without scoring a pool
-    misses    the costs of games that end when the secret is determined (Hangman): misses,
-              lost games and guesses until determined, a class each with its bounds, and
-              the value of a guess under them
-    depth     depth limits: fits, the worst case, and the bounds proven at the root
-    cache     the bounded cache (keys, byte budget, forgetting the older half)
-    allowed   hard mode: the guesses the rules still allow on a path
-    state     what the parts share: NO_LIMIT, Timeout, Stats, and the attributes declared
+    branch       Search: the branch and bound (solve, search_node), the pool at a node, and
+                 reading the best guess back; `stabilizer` (the game's symmetry). It knows
+                 no cost: it asks its cost's bounds
+    hits         guesses on games a hit ends (Jotto, Mastermind, Wordle): the slot bound and
+                 the value of a guess, its classes bounded from the cache and a level deep
+    misses       the costs of games that end when the secret is determined (Hangman): misses,
+                 lost games and guesses until determined, a class each, and their letter bounds
+    scoring      a node's partition counts and every guess's slot bound and tie-break
+                 (../bounds.py); the lazy order of the guesses
+    closures     small sets closed, or bounded from their candidates, without scoring a pool
+    depth        depth limits: fits, the worst case, and the bounds proven at the root
+    cache        the bounded cache (keys, byte budget, forgetting the older half)
+    allowed      hard mode: the guesses the rules still allow on a path
+    state        what the parts share: NO_LIMIT, Timeout, Stats, the attributes declared, and
+                 CostBounds, what the search asks of a cost (leaves, the bounds of a guess
+                 and of a class, the value of a guess, ties): one subclass per cost
 
-`Search` is assembled from the parts (mixins of SearchState); callers import from here.
+`Search` is assembled from the parts (mixins of SearchState) and holds one CostBounds, chosen
+by its cost and by how the game ends (`CostBounds.of`); callers import from here.
 """
 
 from .allowed import Allowed
-from .branch import LEVEL_SIZE, REPORT_MASK, SMALL_SPLIT, TIE, Search, stabilizer
+from .branch import REPORT_MASK, Search, stabilizer
 from .cache import CACHE_SHARE, CLOSED, ENTRY_BYTES, key_bytes
 from .closures import MID_SET, TINY_SET
-from .misses import FIRST_MISSES, TWO_LEVELS
+from .hits import LEVEL_SIZE, SMALL_SPLIT, UntilHit
+from .misses import FIRST_MISSES, TIE, TWO_LEVELS, GuessesUntilDetermined, LostGames, UntilDetermined
 from .scoring import SCORE_BLOCK, sorted_lazily
-from .state import NO_LIMIT, Stats, Timeout
+from .state import NO_LIMIT, CostBounds, Stats, Timeout
 
 __all__ = [
     "Allowed",
     "CACHE_SHARE",
     "CLOSED",
+    "CostBounds",
     "ENTRY_BYTES",
     "FIRST_MISSES",
+    "GuessesUntilDetermined",
     "LEVEL_SIZE",
+    "LostGames",
     "MID_SET",
     "NO_LIMIT",
     "REPORT_MASK",
@@ -45,6 +54,8 @@ __all__ = [
     "TINY_SET",
     "TWO_LEVELS",
     "Timeout",
+    "UntilDetermined",
+    "UntilHit",
     "key_bytes",
     "sorted_lazily",
     "stabilizer",

@@ -62,8 +62,9 @@ without a search:
   of bounds.py: min(3n - 1 - the most distinct replies of a candidate, 3n - min(n, b)) while
   n <= b + 1, and with the slot table beyond.
 
-The misses cost (game.rules.cost == "misses", Hangman). A guess costs nothing, a miss costs one:
-a set the game calls determined (one word left) is a leaf of cost 0, and otherwise
+The misses cost (Hangman's: a game that ends when the secret is determined). A guess costs
+nothing, a miss costs one: a set the game calls determined (one word left) is a leaf of cost 0,
+and otherwise
 
     M(S) = min over guesses g splitting S of  sum over replies r of [ [r is a miss] w(S_r) + M(S_r) ]
 
@@ -71,39 +72,40 @@ a set the game calls determined (one word left) is a leaf of cost 0, and otherwi
 miss class's weight (every class costs at least 0 more: bounds.py), classes searched with the
 misses they have left, and ties to the first guess of the pool (the alphabetically first
 letter), so the tree is the one the exact Hangman guesser always played. Counting lost games
-(`lost`, with K = `max_guesses` strikes) is the same recursion with nothing paid for a miss and
-a class of weight w(S_r) that has no strike left costing w(S_r) (lost, even if determined).
-The worst case under misses is `worst_case` (no slot bound: a class may need no miss at all).
+(the cost `lost`, with K = `max_guesses` strikes) is the same recursion with nothing paid for a
+miss and a class of weight w(S_r) that has no strike left costing w(S_r) (lost, even if
+determined). The worst case under misses is `worst_case` (no slot bound: a class may need no
+miss at all).
+
+The search knows none of these costs by name. Where they differ (a leaf's value, a guess's
+bound and tie-break, what a guess pays, whether small sets close and hard mode applies, the
+depth bounds) it asks the one object it holds, `bounds`: a CostBounds (state.py) chosen by the
+cost and by how the game ends, UntilHit (hits.py) for C above, UntilDetermined, LostGames and
+GuessesUntilDetermined (misses.py) for the costs of games without hits. A new cost is one
+class of arena.costs and one subclass of CostBounds.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import cast
 
 import numpy as np
 
-from ...costs import Cost, Lost, Misses, cost_for
+from ...costs import Cost, cost_for
 from ...errors import ArenaError
 from ...game import MANY_CODES, Game, Index, Indexes
 from ...resources import memory_limit
-from ..bounds import INF, slot_capacity
+from ..bounds import INF
 from .allowed import Allowed, HardMode
 from .cache import CACHE_SHARE, CLOSED, Caches
 from .closures import Closures
 from .depth import DepthLimits
-from .misses import BOUNDS, MissBounds
+from .hits import HitValues
+from .misses import MissBounds
 from .scoring import Scoring, sorted_lazily
-from .state import NO_LIMIT, Stats, Timeout
+from .state import NO_LIMIT, CostBounds, Stats, Timeout
 
-#: Misses cost: a guess whose cost is within this of the best is a tie (costs are sums of weights).
-TIE = 1e-9
-#: Guesses at nodes of at least this many candidates have their classes bounded one level deep
-#: (level_bounds) before any is searched: the root of Wordle (2,315), Jotto, Mastermind (1,296).
-LEVEL_SIZE = 1000
-#: Classes of sets of at most this many secrets are grouped in plain Python (classes_of).
-SMALL_SPLIT = 32
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
 
@@ -116,11 +118,13 @@ def stabilizer(game: Game, invariant: np.ndarray | None = None):
     return None if symmetry is None else symmetry.stabilizer(invariant)
 
 
-class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
+class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLimits):
     """The branch and bound over one game, pool, weighting and depth limit.
 
     `weights` is a float64 array over all secrets of the game; `symmetry` (or None) maps a
-    history of guesses to the guesses worth trying (`stabilizer`)."""
+    history of guesses to the guesses worth trying (`stabilizer`); `cost` (arena.costs: a name
+    or a Cost; None: the game's own) is what is minimised, within `max_guesses` of what it
+    counts (None: the cost's own limit, the strikes for lost games, else none)."""
 
     def __init__(
         self,
@@ -131,34 +135,27 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         symmetry=None,
         deadline: float | None = None,
         cache_budget: int | None = None,
-        lost: bool = False,
         cost: str | Cost | None = None,
     ):
-        #: what is paid (arena.costs): guesses or, on games without hits (Hangman), misses
-        #: (the game's own cost unless `cost` says otherwise); lost games are the misses counted
-        #: within `max_guesses` strikes (default: the cost's own), as `lost=True` asks
+        #: what is paid (arena.costs): guesses or, on games without hits (Hangman), misses or
+        #: lost games (the game's own cost unless `cost` says otherwise); `max_guesses` limits
+        #: what is counted (lost games: the strikes, by default the cost's own)
         paid = cost_for(game, cost)
-        if lost:
-            if paid != Misses() or max_guesses is None:
-                raise ArenaError(f"{game.spec}: counting lost games needs the misses cost and a number of strikes")
-            paid = Lost(max_guesses)
         max_guesses = paid.default_limit() if max_guesses is None else max_guesses
+        if paid.limits_itself and max_guesses is None:
+            raise ArenaError(f"{game.spec}: the cost {paid.name!r} is counted within a limit: give one")
         #: the cost counted on the way down (lost games: the misses)
         self.cost = paid.counted
-        #: the game ends when the candidates are determined, not by a hit: see "The misses cost"
-        self.misses = not game.rules.hits
-        #: a secret costs its weight once its misses reach `max_guesses` (the strikes: a lost
-        #: game), and nothing otherwise
-        self.lost = paid is not self.cost
-        #: the bounds of the cost where the game ends when the secret is determined (misses.py)
-        self.until_determined = BOUNDS[type(paid)](self)
+        #: what the search asks of the cost it minimises (state.CostBounds): leaves, bounds,
+        #: the value of a guess
+        self.bounds = CostBounds.of(self, game, paid)
         self.game = game
         self.w = np.asarray(weights, dtype=np.float64)
         self.uniform = bool(np.all(self.w == 1.0))
         self.consistent_pool = pool == "consistent"
         #: the allowed guesses depend on the path (hard mode): the pool at a node is what its
         #: moves allow (the consistent pool needs no check: a candidate is always allowed)
-        self.restricted = bool(game.rules.restricted) and not self.consistent_pool and not self.misses
+        self.restricted = bool(game.rules.restricted) and not self.consistent_pool and self.bounds.follows_hard_mode
         #: many reply codes, each with its column in the counts (Wordle's 243): uniform_scores
         #: counts them itself; with few codes (Jotto, Mastermind) the game's own counting, one
         #: comparison per code, is faster (measured at 200 candidates: Wordle 54 ms against
@@ -167,9 +164,7 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         self.limit = NO_LIMIT if max_guesses is None else int(max_guesses)
         self.symmetry = symmetry
         self.deadline = deadline
-        self.hit = (
-            -1 if self.misses else int(cast(int, game.hit))
-        )  # -1: no reply finishes a class (a game with hits has one)
+        self.hit = self.bounds.finishing_reply(game)  # -1: no reply finishes a class
         self.b_max = len(game.codes) - (1 if self.hit in set(game.codes.tolist()) else 0)
         #: every secret is also a guess (close_small's candidates), and (`same_index`) secret i is guess i
         self.all_named = bool(game.secret_guess.min(initial=0) >= 0)
@@ -190,6 +185,13 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         self._tables: dict = {}
         self._letters: tuple | None = None  # every letter's replies on the node last bounded (class_misses)
         self.stats = Stats()
+
+    @property
+    def misses(self) -> bool:
+        """Does the game end when the secret is determined (Hangman), not by a hit? For the
+        tree growers outside the search (solve.py, growing.py); the search itself asks its
+        cost's bounds (`bounds`) instead."""
+        return not self.bounds.ends_on_hit
 
     def weight(self, S: Indexes) -> float:
         return float(len(S)) if self.uniform else float(self.w[S].sum())
@@ -218,17 +220,9 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         most non-hit classes a guess makes on a superset of S (a node's b; None: any number);
         `key`: S's cache key, if the caller has it."""
         left = self.limit if left is None else left
-        n = len(S)
-        if self.misses:
-            leaf = self.determined_leaf(S, left)
-            if leaf is not None:
-                return leaf
-        elif n == 1:
-            return float(self.w[S[0]]) if left >= 1 else INF
-        elif left <= 1:
-            return INF
-        elif n == 2 and self.uniform and self.all_named:
-            return 3.0  # one of the two, then the other (best_guess: the first); no cache entry
+        leaf = self.bounds.leaf(S, left)
+        if leaf is not None:
+            return leaf
         if key is None:
             key = self.key(S, left, allowed)
         entry = self.cache.get(key)
@@ -241,7 +235,11 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
         asked = entry is not None and entry[2] == CLOSED  # close_small's bound is the entry's
-        closed = None if self.misses or asked else self.close_small(S, left, self.b_max if parts is None else parts)
+        closed = (
+            None
+            if asked or not self.bounds.closes_small
+            else self.close_small(S, left, self.b_max if parts is None else parts)
+        )
         if closed is not None:
             value, guess = closed
             if guess >= 0:
@@ -264,16 +262,16 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
             self.report(self)
         at_root = key == self.root_key
         pool = self.pool(S, sym, allowed)
-        bound, spread_of, b = self.node_scores(S, pool, left)
+        bound, tie_break, b = self.node_scores(S, pool, left)
         tried = np.flatnonzero(bound < budget)
         floor = float(bound[bound >= budget].min(initial=INF))  # least bound among untried guesses
         if len(tried) == 0:
             self.remember(self.cache, key, (max(known, floor), INF, -1))
             return max(known, floor)
-        # misses: ties go to the first guess of the pool (the alphabetically first letter), so
-        # guesses are taken in pool order within a bound and one tying a later best is searched
-        tie = TIE if self.misses else 0.0
-        order = sorted_lazily(tried, bound, (lambda chosen: chosen) if tie else spread_of)
+        # with a tie (the misses costs), ties go to the first guess of the pool (the first
+        # letter): the cost's tie-break is the pool order, and one tying a later best is searched
+        tie = self.bounds.tie
+        order = sorted_lazily(tried, bound, tie_break)
         best, best_guess = budget, -1
         seen: set[bytes] = set()  # the reply vectors of the guesses searched here
         for i in order:
@@ -307,140 +305,21 @@ class Search(Caches, HardMode, Scoring, Closures, MissBounds, DepthLimits):
     def guess_value(
         self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym, allowed: Allowed | None = None
     ) -> float:
-        """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit."""
+        """The value of `guess` at S if below `limit`, else a lower bound >= limit: what the
+        guess pays and its classes searched, as the cost counts them (`bounds.guess_value`:
+        hits.py, misses.py)."""
         self.stats.guesses += 1
-        if self.misses:
-            parts = self.game.partition(guess, S)
-            return self.misses_value(S, parts, limit, left, None if sym is None else sym.after(guess))
-        classes = self.classes_of(guess, S)
-        if self.uniform:  # the slot table read directly (class_bound), inf past the depth limit
-            table, room = self.table_list(b), slot_capacity(b, left - 1)
-            bounds = [table[len(c)] if len(c) <= room else INF for _, c in classes]
-        else:
-            bounds = [self.class_bound(c, b, left - 1) for _, c in classes]
-        total = self.weight(S) + sum(bounds)
-        if total >= limit:
-            return total
-        keys: list = [None] * len(classes)
-        if not self.restricted:
-            total = self.known_class_bounds(classes, bounds, keys, total, limit, left - 1, b)
-            if total >= limit:
-                return total
-        below = None if sym is None else sym.after(guess)
-        if len(S) >= LEVEL_SIZE:
-            total = self.level_bounds(guess, classes, bounds, total, limit, left - 1, below, allowed)
-            if total >= limit:
-                return total
-        for (r, c), lb, key in zip(classes, bounds, keys):
-            value = self.solve(
-                c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b, key
-            )
-            total += value - lb
-            if total >= limit:
-                return total
-        return total
+        return self.bounds.guess_value(guess, S, limit, left, b, sym, allowed)
 
-    def classes_of(self, guess: Index, S: Indexes) -> list[tuple[int, Indexes]]:
-        """The classes of S under `guess` but the hit, as (reply, candidates), smallest first
-        (ties in reply order; each class in S's order): game.partition, in plain Python on
-        small sets and without the dict on big ones."""
-        replies = self.game.table[guess, S]
-        if len(S) <= SMALL_SPLIT:
-            grouped: dict[int, list[int]] = {}
-            for secret, reply in zip(S.tolist(), replies.tolist()):
-                grouped.setdefault(reply, []).append(secret)
-            grouped.pop(self.hit, None)
-            classes = [(r, np.array(grouped[r], dtype=S.dtype)) for r in sorted(grouped)]
-            classes.sort(key=lambda rc: len(rc[1]))
-            return classes
-        ordered = S[np.argsort(replies, kind="stable")]
-        sizes = np.bincount(replies, minlength=self.game.n_codes)
-        ends = np.cumsum(sizes).tolist()
-        if self.hit >= 0:
-            sizes[self.hit] = 0
-        present = np.flatnonzero(sizes)
-        present = present[np.argsort(sizes[present], kind="stable")]
-        counts = sizes.tolist()
-        return [(r, ordered[ends[r] - counts[r] : ends[r]]) for r in present.tolist()]
-
-    def known_class_bounds(
-        self, classes: list, bounds: list, keys: list, total: float, limit: float, left: int, b: int
-    ) -> float:
-        """Before any class of a guess is searched: each class's bound raised to what the cache
-        has proven for it (an exact value, or the bound of a search that failed high) or, for a
-        class met for the first time, to close_small's (its closed value, or its candidates'
-        bound), which is cached for the class's own search (marked CLOSED: close_small is not
-        asked again), until the total reaches `limit` (the guess is dropped). `bounds` and
-        `keys` (the classes' cache keys, for their searches) are filled in place; returns the
-        new total."""
-        for j, (_, c) in enumerate(classes):  # smallest first: their bounds cost least
-            if len(c) <= 2:
-                continue  # closed by its class bound already
-            key = keys[j] = self.key(c, left)
-            entry = self.cache.get(key)
-            if entry is None:
-                closed = self.close_small(c, left, b)
-                if closed is None:
-                    continue
-                value, guess = closed
-                entry = (value, value, guess) if guess >= 0 else (value, INF, CLOSED)
-                self.remember(self.cache, key, entry)
-            if entry[0] > bounds[j]:
-                total += entry[0] - bounds[j]
-                bounds[j] = entry[0]
-                if total >= limit:
-                    break  # the guess is dropped
-        return total
-
-    def level_bounds(
-        self,
-        guess: Index,
-        classes: list,
-        bounds: list,
-        total: float,
-        limit: float,
-        left: int,
-        sym,
-        allowed: Allowed | None,
-    ) -> float:
-        """At a big node: raise the bounds of the guess's classes, biggest first, to one level
-        of search, until the guess's total bound reaches `limit` (it is then dropped without
-        searching a class). One level: a class C costs at least
-
-            min over guesses h of  w(C) + sum over h's classes of their slot bound
-
-        which is what search_node computes first at C; here it is the whole cost of proving
-        that a first guess cannot beat the incumbent, for most first guesses (measured on
-        Wordle: the slot bound of SALET is 6,883, this 7,812, the optimum 7,920). Each bound
-        is cached as proven for C, so C's own search starts from it. `bounds` is updated in
-        place; returns the new total."""
-        for j in sorted(range(len(classes)), key=lambda j: -len(classes[j][1])):
-            r, C = classes[j]
-            if len(C) <= 2:
-                break  # the rest are closed exactly by their class bound already
-            below = self.class_allowed(allowed, guess, r, C)
-            key = self.key(C, left, below)
-            entry = self.cache.get(key)
-            if entry is not None:
-                level = entry[0]
-            else:
-                scored, _, _ = self.score_guesses(C, self.pool(C, sym, below), left)
-                level = float(scored.min(initial=INF))
-                self.remember(self.cache, key, (level, INF, -1))
-            if level > bounds[j]:
-                total += level - bounds[j]
-                bounds[j] = level
-            if total >= limit:
-                break
-        return total
-
-    def best_guess(self, S: Indexes, left: int, allowed: Allowed | None = None) -> Index:
-        """The best guess at S: from the cache, or (for a class that a closed-form value covered
-        without searching it, like the pair left by a 2n closure) from a search now."""
-        if self.misses and self.nothing_to_decide(S, left):
-            return -1
-        if len(S) == 1 or (len(S) == 2 and self.uniform and self.all_named):
-            return int(self.game.secret_guess[S[0]])
+    def best_guess(self, S: Indexes, left: int | None = None, allowed: Allowed | None = None) -> Index:
+        """The best guess at S with `left` to spend (None: the search's limit), -1 if there is
+        nothing to decide: from the cost (a set that needs no search), from the cache, or (for a
+        class that a closed-form value covered without searching it, like the pair left by a 2n
+        closure) from a search now."""
+        left = self.limit if left is None else left
+        decided = self.bounds.decided(S, left)
+        if decided is not None:
+            return decided
         key = self.key(S, left, allowed)
         entry = self.cache.get(key)
         if entry is None or entry[0] != entry[1]:

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...errors import ArenaError
 from ...game import Indexes
-from ..bounds import INF, min_depth, slot_capacity
+from ..bounds import INF
 from .allowed import Allowed
 from .state import SearchState, Timeout
 
@@ -19,21 +19,18 @@ class DepthLimits(SearchState):
     """fits, worst_case, root_bound and known_bound."""
 
     def step(self, reply) -> int:
-        """What one reply costs the guesser: a guess, or (cost "misses") 1 for a miss, else 0."""
-        return self.cost.step(self.game, reply) if self.misses else 1
+        """What one reply adds to what is counted on the way down (the cost's `step`): a guess,
+        or under misses and lost games 1 for a miss, else 0."""
+        return self.cost.step(self.game, reply)
 
     def fits(self, S: Indexes, left: int, sym=None, allowed: Allowed | None = None) -> bool:
         """Can every secret of S be found within `left` guesses (misses: be determined, the
         game's `determined`, within `left` misses)? Depth-first, guesses whose largest class
         is smallest first; with guesses, a class too big for its slots is refused at once."""
         n = len(S)
-        if self.misses:
-            if self.game.determined(S) or left < 0:
-                return left >= 0
-        elif n <= 1:
-            return left >= n
-        elif left <= 1 or n > slot_capacity(self.b_max, left):
-            return False
+        known = self.bounds.fit_leaf(S, left)  # a single secret or a determined set; a set too big for its slots
+        if known is not None:
+            return known
         key = (self.set_bytes(S), left) if allowed is None else (self.set_bytes(S), left, allowed.key)
         if key in self.fit_cache:
             return self.fit_cache[key]
@@ -43,7 +40,7 @@ class DepthLimits(SearchState):
         counts, _ = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)
         b = int(np.count_nonzero(counts, axis=1)[largest < n].max(initial=1))
-        room = n if self.misses else slot_capacity(b, left - 1)  # misses: no slot bound (bounds.py)
+        room = self.bounds.room(n, b, left)  # the slot bound; none under misses (bounds.py)
         fitting = np.flatnonzero((largest < n) & (largest <= room))
         ok = False
         for i in fitting[np.argsort(largest[fitting], kind="stable")]:
@@ -62,9 +59,9 @@ class DepthLimits(SearchState):
 
     def worst_case(self, S: Indexes, sym=None) -> int:
         """W(S): the fewest guesses (misses) that find every secret of S in the worst case,
-        the least depth that `fits`, counted up from the proven bound: min_depth (bounds.py)
-        for guesses, 0 for misses."""
-        depth = 0 if self.misses else min_depth(len(S), self.b_max)
+        the least depth that `fits`, counted up from the proven bound (the cost's
+        `least_depth`: min_depth of bounds.py for guesses until a hit, 0 for misses)."""
+        depth = self.bounds.least_depth(len(S))
         while not self.fits(S, depth, sym):
             depth += 1
             if depth > len(S) + 1:  # every useful guess shrinks the classes: no guess splits S
@@ -75,7 +72,8 @@ class DepthLimits(SearchState):
 
     def root_bound(self, S: Indexes, sym=None, left: int | None = None, allowed: Allowed | None = None) -> float:
         """A lower bound on C(S) from what the search has proven so far: for every guess,
-        what the guess itself costs (w(S), or under misses its miss class) plus, over its
+        what the guess itself costs (w(S), or under misses its miss class: the cost's
+        `paid_by_guess` and `pays`) plus, over its
         classes, the best bound known (exact value, cached bound, or the class bound),
         minimised over guesses; never below a bound cached for S itself. In hard mode the
         classes are bounded by their class bound only (their cache keys would need every
@@ -87,11 +85,11 @@ class DepthLimits(SearchState):
         b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
         best = INF
         for i in np.flatnonzero(useful):
-            total = 0.0 if self.misses else self.weight(S)
+            total = self.bounds.paid_by_guess(S)
             for r, c in self.game.partition(int(pool[i]), S).items():
                 if r == self.hit:
                     continue
-                if self.misses and self.pays(r):
+                if self.bounds.pays(r):
                     total += self.weight(c)  # each secret of the class pays this reply
                 total += self.known_bound(c, b, left - self.step(r), cached=not self.restricted)
                 if total >= best:
@@ -101,15 +99,11 @@ class DepthLimits(SearchState):
         return max(best, entry[0]) if entry else best
 
     def known_bound(self, S: Indexes, b: int, left: int, cached: bool = True) -> float:
-        """The best lower bound on C(S) known without searching: cache (if `cached`) or class bound."""
-        if self.misses:
-            leaf = self.determined_leaf(S, left)
-            if leaf is not None:
-                return leaf
-            slot = self.determine_bound(S)
-        elif len(S) == 1:
-            return float(self.w[S[0]]) if left >= 1 else INF
-        else:
-            slot = self.class_bound(S, b, left)
+        """The best lower bound on C(S) known without searching: its value if it needs no
+        search, else the cache (if `cached`) or the cost's class bound."""
+        leaf = self.bounds.leaf(S, left)
+        if leaf is not None:
+            return leaf
+        slot = self.bounds.class_bound(S, b, left)
         entry = self.cache.get(self.key(S, left)) if cached else None
         return slot if entry is None else max(slot, entry[0])

@@ -1,17 +1,25 @@
 """The costs of a game that ends when the secret is determined (Hangman): the misses, lost
-games, or guesses until determined. Their bounds (bounds.py: "The misses cost", "Guesses until
-determined") and the value of a guess under them.
+games, or guesses until determined, a class of bounds each (state.CostBounds), with the value of
+a guess under them; and the letter bounds they read off the search (bounds.py: "The misses
+cost", "Guesses until determined").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ClassVar
+
 import numpy as np
 
 from ...costs import Cost, Guesses, Lost, Misses
-from ...game import Indexes
+from ...game import Index, Indexes
 from ..bounds import INF, determine_table
-from .state import SearchState
+from .allowed import Allowed
+from .state import CostBounds, SearchState
 
+#: A guess whose value is within this of the best ties with it (the misses costs are sums of
+#: weights); the earlier guess of the pool is kept.
+TIE = 1e-9
 #: Misses cost: classes are bounded by their first letter's misses (first_misses) at nodes of at
 #: least this many candidates; below, the bound costs more time than it saves.
 FIRST_MISSES = 32
@@ -19,30 +27,80 @@ FIRST_MISSES = 32
 TWO_LEVELS = 40
 
 
-class MissesCost:
-    """The misses cost's bounds (bounds.py, "The misses cost"): each secret of a miss class pays
-    the miss; a class costs at least 0 more, and past FIRST_MISSES candidates at least the miss
-    weight of its best first letter. One class per cost counted until determined: LostGames and
-    GuessesUntilDetermined change what they must, and the search asks its cost's object."""
+class UntilDetermined(CostBounds):
+    """The misses (bounds.py, "The misses cost"): the game ends when the secret is determined,
+    a determined set costs nothing, each secret of a miss class pays the miss; a class costs at
+    least 0 more, and past FIRST_MISSES candidates at least the miss weight of its best first
+    letter. Ties go to the first guess of the pool (the alphabetically first letter), so the
+    tree is the one the exact Hangman guesser always played. LostGames and
+    GuessesUntilDetermined change what they must."""
 
-    def __init__(self, search: MissBounds):
-        self.search = search
+    cost: ClassVar[type[Cost]] = Misses
+    ends_on_hit = False
+    tie = TIE
 
     def leaf(self, S: Indexes, left: int) -> float | None:
-        """The value of S without a search, or None: a set past a limit on the cost (objective
-        worst, or max=K) is infinite, a determined set costs nothing."""
+        """A set past a limit on the cost (objective worst, or max=K) is infinite, a
+        determined set costs nothing."""
         if left < 0:
             return INF
-        if self.search.game.determined(S):
+        if self.ends_at(S):
             return 0.0
         return None
+
+    def ends_at(self, S: Indexes) -> bool:
+        return bool(self.search.game.determined(S))
 
     def lost_already(self, left: int) -> bool:
         """Is a class with `left` to spend lost, whatever is played?"""
         return False
 
+    def decided(self, S: Indexes, left: int) -> Index | None:
+        """Nothing to decide (-1) once the word is known, or the game is lost already."""
+        return -1 if self.ends_at(S) or self.lost_already(left) else None
+
+    def scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable[[Indexes], np.ndarray], int]:
+        """`guess_bounds` for the useful guesses, in pool order among equal bounds (`tie`)."""
+        search = self.search
+        counts, codes = search.hit_free_counts(pool, S)
+        useful = counts.max(axis=1) < len(S)  # a guess that leaves all of S in one class learns nothing
+        b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
+        bound = self.guess_bounds(S, pool, counts, codes)
+        bound[~useful] = INF
+        return bound, in_pool_order, b
+
+    def guess_value(
+        self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym: Any, allowed: Allowed | None
+    ) -> float:
+        """What the guess's classes pay at once (the misses; none when counting lost games) +
+        the classes' costs, each with what it has left, if below `limit`, else a lower bound
+        >= limit. Before it is searched, a class is bounded below (`class_bounds`): the miss
+        weight of its best first letter, one guess a secret when every guess is paid, its
+        weight when it has lost (no strikes left)."""
+        search = self.search
+        parts = search.game.partition(guess, S)
+        below = None if sym is None else sym.after(guess)
+        classes = sorted(((c, left - search.step(r)) for r, c in parts.items()), key=lambda cl: len(cl[0]))
+        paid = self.paid(parts)
+        if paid >= limit:
+            return paid
+        bounds = self.class_bounds(S, classes)
+        total = paid + sum(bounds)
+        if total >= limit:
+            return total
+        for (c, k), lb in zip(classes, bounds):
+            value = search.solve(c, limit - (total - lb), k, below)
+            total += value - lb
+            if total >= limit:
+                return total
+        return total
+
+    def fit_leaf(self, S: Indexes, left: int) -> bool | None:
+        if self.ends_at(S) or left < 0:
+            return left >= 0
+        return None
+
     def pays(self, reply) -> bool:
-        """Does each secret of the class this reply leaves pay for it?"""
         return bool(self.search.step(reply))
 
     def paid(self, parts: dict) -> float:
@@ -70,14 +128,16 @@ class MissesCost:
             return self.search.first_misses(S, [c for c, _ in classes]).tolist()
         return [0.0] * len(classes)
 
-    def class_bound(self, C: Indexes) -> float:
-        """A lower bound on one class, no partition needed: 0 under misses (bounds.py)."""
+    def class_bound(self, S: Indexes, b: int, left: int) -> float:
+        """0 under misses (bounds.py)."""
         return 0.0
 
 
-class LostGames(MissesCost):
+class LostGames(UntilDetermined):
     """Counting lost games within the strikes: nothing is paid for a miss, and a class with no
     strike left costs its weight (lost, even if determined)."""
+
+    cost = Lost
 
     def leaf(self, S: Indexes, left: int) -> float | None:
         if left <= 0:
@@ -97,11 +157,13 @@ class LostGames(MissesCost):
         return np.zeros(len(pool), dtype=np.float64)
 
     def class_bounds(self, S: Indexes, classes: list[tuple[Indexes, int]]) -> list[float]:
-        return [self.search.weight(c) if k <= 0 else self.class_bound(c) for c, k in classes]
+        return [self.search.weight(c) if k <= 0 else self.class_bound(c, 0, k) for c, k in classes]
 
 
-class GuessesUntilDetermined(MissesCost):
+class GuessesUntilDetermined(UntilDetermined):
     """Guesses until determined (bounds.py): every guess is paid, not only the misses."""
+
+    cost = Guesses
 
     def guess_bounds(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
         # every secret pays this guess, and every class of two or more another
@@ -109,42 +171,23 @@ class GuessesUntilDetermined(MissesCost):
         return search.weight(S) + search.determine_bounds(S, pool, counts, codes)
 
     def class_bounds(self, S: Indexes, classes: list[tuple[Indexes, int]]) -> list[float]:
-        return [self.class_bound(c) for c, _ in classes]
+        return [self.class_bound(c, 0, k) for c, k in classes]
 
-    def class_bound(self, C: Indexes) -> float:
+    def class_bound(self, S: Indexes, b: int, left: int) -> float:
         """One guess for each secret of an undetermined class."""
-        return self.search.weight(C) if not self.search.game.determined(C) else 0.0
+        return self.search.weight(S) if not self.search.game.determined(S) else 0.0
 
 
-#: The bounds of each cost counted until the secret is determined, by the cost's class.
-BOUNDS: dict[type[Cost], type[MissesCost]] = {Misses: MissesCost, Lost: LostGames, Guesses: GuessesUntilDetermined}
+def in_pool_order(chosen: Indexes) -> Indexes:
+    """The tie-break of the misses costs: guesses of equal bound in the pool's order."""
+    return chosen
 
 
 class MissBounds(SearchState):
-    """The bounds and guess values of the costs counted until determined: what a set that
-    needs no search costs, what a reply pays, the bounds of a guess and of a class, and the
-    value of a guess. Each cost's own are its class above (`until_determined`, set by Search
-    from the cost of arena.costs); the branch and bound asks these methods."""
-
-    until_determined: MissesCost
-
-    def determined_leaf(self, S: Indexes, left: int) -> float | None:
-        """The value of S without a search, or None (the cost's `leaf`)."""
-        return self.until_determined.leaf(S, left)
-
-    def nothing_to_decide(self, S: Indexes, left: int) -> bool:
-        """No guess to make at S: the word is known, or the game is lost already."""
-        return bool(self.game.determined(S) or self.until_determined.lost_already(left))
-
-    def pays(self, reply) -> bool:
-        """Does each secret of the class this reply leaves pay for it (a miss, or every guess
-        when guesses are counted; nothing when lost games are counted)?"""
-        return self.until_determined.pays(reply)
-
-    def miss_bound(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray:
-        """For every guess, a lower bound on its value: what it pays at once and the least its
-        classes cost after it (the cost's `guess_bounds`)."""
-        return self.until_determined.guess_bounds(S, pool, counts, codes)
+    """The letter bounds of the costs counted until determined, which read the search's
+    state: the miss weight of a class's best first letter, one letter deep or two, and the
+    leaf-depth bound of guesses until determined. Each cost's own bounds are its class above
+    (`search.bounds`)."""
 
     def first_misses(self, S: Indexes, classes: list[Indexes]) -> np.ndarray:
         """Misses cost: for each class C of a partition of S, the least miss weight of a first
@@ -207,29 +250,3 @@ class MissBounds(SearchState):
             return self.determine_table(b)[counts].sum(axis=1)
         mass = self.class_masses(S, pool, codes)
         return np.where(counts >= 2, mass, 0.0).sum(axis=1)
-
-    def determine_bound(self, C: Indexes) -> float:
-        """A lower bound on what a class costs before it is searched (the cost's `class_bound`)."""
-        return self.until_determined.class_bound(C)
-
-    def misses_value(self, S: Indexes, parts: dict, limit: float, left: int, below) -> float:
-        """The cost's value of a guess: what its classes pay at once (the misses; none when
-        counting lost games) + the classes' costs, each with what it has left, if below
-        `limit`, else a lower bound >= limit. Before it is searched, a class is bounded below
-        by the cost (`class_bounds`): the miss weight of its best first letter, one guess a
-        secret when every guess is paid, its weight when it has lost (no strikes left)."""
-        cost = self.until_determined
-        classes = sorted(((c, left - self.step(r)) for r, c in parts.items()), key=lambda cl: len(cl[0]))
-        paid = cost.paid(parts)
-        if paid >= limit:
-            return paid
-        bounds = cost.class_bounds(S, classes)
-        total = paid + sum(bounds)
-        if total >= limit:
-            return total
-        for (c, k), lb in zip(classes, bounds):
-            value = self.solve(c, limit - (total - lb), k, below)
-            total += value - lb
-            if total >= limit:
-                return total
-        return total

@@ -75,9 +75,16 @@ class Scoring(SearchState):
     def node_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable, int]:
         """score_guesses with the tie-break as a function of the guesses' positions in the pool:
         a node orders only the few guesses it may search (sorted_lazily), and with few reply
-        codes their spread is summed for those alone."""
+        codes their spread is summed for those alone. The cost's (`bounds.scores`): the slot
+        bound below under guesses until a hit, the letter bounds of misses.py otherwise."""
+        return self.bounds.scores(S, pool, left)
+
+    def slot_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable, int]:
+        """node_scores under guesses until a hit: every guess's slot bound, ties to the
+        smaller spread (the sum of squared class sizes), with equal weights counted in the
+        layout the game's reply codes suit best (few_code_scores, uniform_scores)."""
         n = len(S)
-        if self.uniform and not self.misses:
+        if self.uniform:
             if not self.wide:
                 return self.few_code_scores(S, pool, left)
             bound, spread, b = self.uniform_scores(S, pool, left)
@@ -87,17 +94,12 @@ class Scoring(SearchState):
         useful = largest < n  # a guess that leaves all of S in one class learns nothing
         parts = np.count_nonzero(counts, axis=1)
         b = int(parts[useful].max(initial=1))
-        if self.misses:
-            bound = self.miss_bound(S, pool, counts, codes)
-        elif self.uniform:
-            bound = n + self.table(b)[counts].sum(axis=1)
-        else:
-            mass = self.class_masses(S, pool, codes)
-            mass[counts == 0] = 0.0  # the hit class, zeroed in counts
-            w = self.w[S]
-            bound = w.sum() + weighted_bound(mass, counts, float(w.max()), float(w.min()), b).sum(axis=1)
+        mass = self.class_masses(S, pool, codes)
+        mass[counts == 0] = 0.0  # the hit class, zeroed in counts
+        w = self.w[S]
+        bound = w.sum() + weighted_bound(mass, counts, float(w.max()), float(w.min()), b).sum(axis=1)
         bound[~useful] = INF
-        if left < NO_LIMIT and not self.misses:
+        if left < NO_LIMIT:
             bound[largest > slot_capacity(b, left - 1)] = INF
         spread = (counts.astype(np.float64) ** 2).sum(axis=1)
         return bound, spread.__getitem__, b

@@ -1,17 +1,20 @@
-"""What every part of the search shares: the limits, the time-out, the counters, and the
-attributes and methods one part of the search (a mixin of `Search`) reads of the others.
+"""What every part of the search shares: the limits, the time-out, the counters, the
+attributes and methods one part of the search (a mixin of `Search`) reads of the others, and
+what the search asks of the cost it minimises (CostBounds, one subclass per cost).
 """
 
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from ...costs import Cost
+from ...errors import ArenaError
 from ...game import Game, Index, Indexes
 
 #: "Guesses left" when there is no depth limit.
@@ -43,9 +46,8 @@ class SearchState:
     uniform: bool
     #: the cost counted on the way down (arena.costs; lost games: the misses)
     cost: Cost
-    #: the game ends when the candidates are determined, not by a hit (Hangman)
-    misses: bool
-    lost: bool
+    #: what the search asks of the cost it minimises (CostBounds below)
+    bounds: CostBounds
     consistent_pool: bool
     restricted: bool
     wide: bool
@@ -107,18 +109,139 @@ class SearchState:
 
         def score_guesses(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, np.ndarray, int]: ...
 
-        def miss_bound(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray: ...
+        def slot_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable, int]: ...
 
-        def determine_bound(self, C: Indexes) -> float: ...
+        def table_list(self, b: int) -> list[float]: ...
 
-        def determined_leaf(self, S: Indexes, left: int) -> float | None: ...
+        def close_small(self, S: Indexes, left: int, parts: int) -> tuple[float, Index] | None: ...
 
-        def nothing_to_decide(self, S: Indexes, left: int) -> bool: ...
+        def classes_of(self, guess: Index, S: Indexes) -> list[tuple[int, Indexes]]: ...
 
-        def pays(self, reply: Any) -> bool: ...
+        def slot_value(
+            self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym: Any, allowed: Any = None
+        ) -> float: ...
+
+        def first_misses(self, S: Indexes, classes: list[Indexes]) -> np.ndarray: ...
+
+        def next_misses(self, S: Indexes, pool: Indexes) -> np.ndarray: ...
+
+        def determine_bounds(self, S: Indexes, pool: Indexes, counts: np.ndarray, codes: np.ndarray) -> np.ndarray: ...
 
         def step(self, reply: Any) -> int: ...
 
         def class_allowed(self, allowed: Any, guess: Index, reply: Any, C: Indexes) -> Any: ...
 
         def after(self, allowed: Any, guess: Index, reply: Any) -> Any: ...
+
+
+class CostBounds(ABC):
+    """What the branch and bound asks of the cost it minimises. The search knows no cost: it
+    holds one CostBounds, `search.bounds`, chosen by the cost it is given (arena.costs) and by
+    how the game ends (a guess that hits the secret, or the secret determined), and every
+    place where the costs differ asks it:
+
+        leaf, decided        a set that needs no search: its value, and the guess there
+        scores               every guess's lower bound at a node, and the tie-break among them
+        guess_value          the value of one guess: what it pays, then its classes searched
+        tie                  how near two values tie (the earlier guess of the pool wins)
+        closes_small         whether small sets are closed from their candidates (closures.py)
+        follows_hard_mode    whether the classes are searched with the guesses a path allows
+        finishing_reply      the reply that finishes a class (the hit), or -1
+        ends_at              whether the game is over at a set, before any guess
+        fit_leaf, room, least_depth          the depth limits (depth.py)
+        paid_by_guess, pays, class_bound     a guess's bound from its classes (depth.py)
+
+    hits.py has the bounds of guesses on games a hit ends (the slot bound); misses.py those of
+    the three costs counted until the secret is determined (Hangman). A new cost is one
+    subclass: declaring its `cost` (and `ends_on_hit`) registers it (`CostBounds.of`).
+    `search` is the Search served, whose state and counting the operations read."""
+
+    #: the cost of arena.costs these are the bounds of
+    cost: ClassVar[type[Cost]]
+    #: the game ends when a guess hits the secret (Jotto, Mastermind, Wordle), not when the
+    #: secret is determined (Hangman)
+    ends_on_hit: ClassVar[bool]
+    #: a guess whose value is within this of the best ties with it, and the earlier guess of
+    #: the pool is kept (0: the first guess found at the best value is kept)
+    tie: ClassVar[float] = 0.0
+    #: small sets are closed, or bounded from their candidates, before their pool is scored
+    closes_small: ClassVar[bool] = False
+    #: classes are searched with the guesses the path allows (hard mode: game.rules.restricted)
+    follows_hard_mode: ClassVar[bool] = False
+    #: every registered class of bounds, by (cost, ends_on_hit)
+    registered: ClassVar[dict[tuple[type[Cost], bool], type[CostBounds]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "cost" in cls.__dict__:
+            CostBounds.registered[(cls.cost, cls.ends_on_hit)] = cls
+
+    @classmethod
+    def of(cls, search: SearchState, game: Game, paid: Cost) -> CostBounds:
+        """The bounds of the cost `paid` on `game`, for `search` (by the registered classes)."""
+        kind = CostBounds.registered.get((type(paid), bool(game.rules.hits)))
+        if kind is None:
+            raise ArenaError(f"{game.spec}: the exact search has no bounds for the cost {paid.name!r}")
+        return kind(search)
+
+    def __init__(self, search: SearchState):
+        self.search = search
+
+    def finishing_reply(self, game: Game) -> int:
+        """The reply that finishes a class (its secret is named), or -1: none does."""
+        return -1
+
+    def ends_at(self, S: Indexes) -> bool:
+        """Is the game over at S before any guess (the secret determined, on a game that ends
+        so)? A game that a hit ends goes on until a guess names the secret."""
+        return False
+
+    @abstractmethod
+    def leaf(self, S: Indexes, left: int) -> float | None:
+        """The value of S with `left` to spend, when it needs no search, or None."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def decided(self, S: Indexes, left: int) -> Index | None:
+        """The best guess at S when it needs no search (-1: nothing to decide), or None."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable[[Indexes], np.ndarray], int]:
+        """For every guess of the pool a lower bound on its value (inf for a guess that cannot
+        help), the tie-break of those positions among equal bounds, and b (the most classes
+        but the hit that a useful guess makes)."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def guess_value(self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym: Any, allowed: Any) -> float:
+        """The value of `guess` at S if below `limit`, else a lower bound >= limit."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def fit_leaf(self, S: Indexes, left: int) -> bool | None:
+        """Whether S can be finished within `left`, when that needs no search, or None."""
+        raise NotImplementedError
+
+    def room(self, n: int, b: int, left: int) -> int:
+        """The largest class a guess at a set of n secrets may leave, with `left` to spend at
+        the set and at most b classes a guess, and still finish within it."""
+        return n
+
+    def least_depth(self, n: int) -> int:
+        """A lower bound on the worst case of n secrets, from their number alone."""
+        return 0
+
+    def paid_by_guess(self, S: Indexes) -> float:
+        """What a guess at S costs its secrets whatever the reply (besides `pays`)."""
+        return 0.0
+
+    def pays(self, reply: Any) -> bool:
+        """Does each secret of the class this reply leaves pay for the reply?"""
+        return False
+
+    @abstractmethod
+    def class_bound(self, S: Indexes, b: int, left: int) -> float:
+        """A lower bound on the value of S (not a leaf) before it is searched (at most b
+        classes a guess), without a partition."""
+        raise NotImplementedError

@@ -1,0 +1,216 @@
+"""Guesses on a game that a hit ends (Jotto, Mastermind, Wordle): the cost of branch.py's
+recursion C(S), its bounds (the slot bound of ../bounds.py, the closures of closures.py) and
+the value of a guess, whose classes are bounded from the cache and one level deep before any
+is searched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+import numpy as np
+
+from ...costs import Guesses
+from ...game import Game, Index, Indexes
+from ..bounds import INF, min_depth, slot_capacity
+from .allowed import Allowed
+from .cache import CLOSED
+from .state import CostBounds, SearchState
+
+#: Guesses at nodes of at least this many candidates have their classes bounded one level deep
+#: (level_bounds) before any is searched: the root of Wordle (2,315), Jotto, Mastermind (1,296).
+LEVEL_SIZE = 1000
+#: Classes of sets of at most this many secrets are grouped in plain Python (classes_of).
+SMALL_SPLIT = 32
+
+
+class UntilHit(CostBounds):
+    """Guesses until a guess hits the secret: every secret of S pays the guess, the hit class
+    is finished, one secret costs its weight, two of equal weight 3 (one, then the other); a
+    set is bounded by its slots (it cannot be finished within fewer guesses than its slots
+    allow), small sets are closed, and hard mode is followed."""
+
+    cost = Guesses
+    ends_on_hit = True
+    closes_small = True
+    follows_hard_mode = True
+
+    def finishing_reply(self, game: Game) -> int:
+        return int(cast(int, game.hit))
+
+    def leaf(self, S: Indexes, left: int) -> float | None:
+        n, search = len(S), self.search
+        if n == 1:
+            return float(search.w[S[0]]) if left >= 1 else INF
+        if left <= 1:
+            return INF
+        if n == 2 and search.uniform and search.all_named:
+            return 3.0  # one of the two, then the other (decided: the first); no cache entry
+        return None
+
+    def decided(self, S: Indexes, left: int) -> Index | None:
+        search = self.search
+        if len(S) == 1 or (len(S) == 2 and search.uniform and search.all_named):
+            return int(search.game.secret_guess[S[0]])
+        return None
+
+    def scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable[[Indexes], np.ndarray], int]:
+        return self.search.slot_scores(S, pool, left)
+
+    def guess_value(
+        self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym: Any, allowed: Allowed | None
+    ) -> float:
+        return self.search.slot_value(guess, S, limit, left, b, sym, allowed)
+
+    def fit_leaf(self, S: Indexes, left: int) -> bool | None:
+        n = len(S)
+        if n <= 1:
+            return left >= n
+        if left <= 1 or n > slot_capacity(self.search.b_max, left):
+            return False
+        return None
+
+    def room(self, n: int, b: int, left: int) -> int:
+        return slot_capacity(b, left - 1)
+
+    def least_depth(self, n: int) -> int:
+        return min_depth(n, self.search.b_max)
+
+    def paid_by_guess(self, S: Indexes) -> float:
+        return self.search.weight(S)
+
+    def class_bound(self, S: Indexes, b: int, left: int) -> float:
+        return self.search.class_bound(S, b, left)
+
+
+class HitValues(SearchState):
+    """The value of a guess under guesses until a hit: slot_value, with classes_of,
+    known_class_bounds and level_bounds."""
+
+    def slot_value(
+        self, guess: Index, S: Indexes, limit: float, left: int, b: int, sym, allowed: Allowed | None = None
+    ) -> float:
+        """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit
+        (branch.py, step 4)."""
+        classes = self.classes_of(guess, S)
+        if self.uniform:  # the slot table read directly (class_bound), inf past the depth limit
+            table, room = self.table_list(b), slot_capacity(b, left - 1)
+            bounds = [table[len(c)] if len(c) <= room else INF for _, c in classes]
+        else:
+            bounds = [self.class_bound(c, b, left - 1) for _, c in classes]
+        total = self.weight(S) + sum(bounds)
+        if total >= limit:
+            return total
+        keys: list = [None] * len(classes)
+        if not self.restricted:
+            total = self.known_class_bounds(classes, bounds, keys, total, limit, left - 1, b)
+            if total >= limit:
+                return total
+        below = None if sym is None else sym.after(guess)
+        if len(S) >= LEVEL_SIZE:
+            total = self.level_bounds(guess, classes, bounds, total, limit, left - 1, below, allowed)
+            if total >= limit:
+                return total
+        for (r, c), lb, key in zip(classes, bounds, keys):
+            value = self.solve(
+                c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b, key
+            )
+            total += value - lb
+            if total >= limit:
+                return total
+        return total
+
+    def classes_of(self, guess: Index, S: Indexes) -> list[tuple[int, Indexes]]:
+        """The classes of S under `guess` but the hit, as (reply, candidates), smallest first
+        (ties in reply order; each class in S's order): game.partition, in plain Python on
+        small sets and without the dict on big ones."""
+        replies = self.game.table[guess, S]
+        if len(S) <= SMALL_SPLIT:
+            grouped: dict[int, list[int]] = {}
+            for secret, reply in zip(S.tolist(), replies.tolist()):
+                grouped.setdefault(reply, []).append(secret)
+            grouped.pop(self.hit, None)
+            classes = [(r, np.array(grouped[r], dtype=S.dtype)) for r in sorted(grouped)]
+            classes.sort(key=lambda rc: len(rc[1]))
+            return classes
+        ordered = S[np.argsort(replies, kind="stable")]
+        sizes = np.bincount(replies, minlength=self.game.n_codes)
+        ends = np.cumsum(sizes).tolist()
+        if self.hit >= 0:
+            sizes[self.hit] = 0
+        present = np.flatnonzero(sizes)
+        present = present[np.argsort(sizes[present], kind="stable")]
+        counts = sizes.tolist()
+        return [(r, ordered[ends[r] - counts[r] : ends[r]]) for r in present.tolist()]
+
+    def known_class_bounds(
+        self, classes: list, bounds: list, keys: list, total: float, limit: float, left: int, b: int
+    ) -> float:
+        """Before any class of a guess is searched: each class's bound raised to what the cache
+        has proven for it (an exact value, or the bound of a search that failed high) or, for a
+        class met for the first time, to close_small's (its closed value, or its candidates'
+        bound), which is cached for the class's own search (marked CLOSED: close_small is not
+        asked again), until the total reaches `limit` (the guess is dropped). `bounds` and
+        `keys` (the classes' cache keys, for their searches) are filled in place; returns the
+        new total."""
+        for j, (_, c) in enumerate(classes):  # smallest first: their bounds cost least
+            if len(c) <= 2:
+                continue  # closed by its class bound already
+            key = keys[j] = self.key(c, left)
+            entry = self.cache.get(key)
+            if entry is None:
+                closed = self.close_small(c, left, b)
+                if closed is None:
+                    continue
+                value, guess = closed
+                entry = (value, value, guess) if guess >= 0 else (value, INF, CLOSED)
+                self.remember(self.cache, key, entry)
+            if entry[0] > bounds[j]:
+                total += entry[0] - bounds[j]
+                bounds[j] = entry[0]
+                if total >= limit:
+                    break  # the guess is dropped
+        return total
+
+    def level_bounds(
+        self,
+        guess: Index,
+        classes: list,
+        bounds: list,
+        total: float,
+        limit: float,
+        left: int,
+        sym,
+        allowed: Allowed | None,
+    ) -> float:
+        """At a big node: raise the bounds of the guess's classes, biggest first, to one level
+        of search, until the guess's total bound reaches `limit` (it is then dropped without
+        searching a class). One level: a class C costs at least
+
+            min over guesses h of  w(C) + sum over h's classes of their slot bound
+
+        which is what search_node computes first at C; here it is the whole cost of proving
+        that a first guess cannot beat the incumbent, for most first guesses (measured on
+        Wordle: the slot bound of SALET is 6,883, this 7,812, the optimum 7,920). Each bound
+        is cached as proven for C, so C's own search starts from it. `bounds` is updated in
+        place; returns the new total."""
+        for j in sorted(range(len(classes)), key=lambda j: -len(classes[j][1])):
+            r, C = classes[j]
+            if len(C) <= 2:
+                break  # the rest are closed exactly by their class bound already
+            below = self.class_allowed(allowed, guess, r, C)
+            key = self.key(C, left, below)
+            entry = self.cache.get(key)
+            if entry is not None:
+                level = entry[0]
+            else:
+                scored, _, _ = self.score_guesses(C, self.pool(C, sym, below), left)
+                level = float(scored.min(initial=INF))
+                self.remember(self.cache, key, (level, INF, -1))
+            if level > bounds[j]:
+                total += level - bounds[j]
+                bounds[j] = level
+            if total >= limit:
+                break
+        return total
