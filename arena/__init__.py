@@ -18,6 +18,7 @@ idea each:
     orphans      worker processes that end with their parent, whatever signal ends it
     resources    the memory budget an instance is checked against before it is built
     codes        codes as rows of symbols: letter codes of words, symbol tallies
+    compiled     numba, imported once (njit), without what its start-up only probes for
     kernels      compiled loops (numba) for big instances: tables, counts, metric keys,
                  feedback on the fly (imported only by instances that need them)
   engine

@@ -29,3 +29,19 @@ def symbol_tallies(symbols: np.ndarray, alphabet: int) -> np.ndarray:
     for column in np.asarray(symbols).T:
         np.add.at(tallies, (rows, column), 1)
     return tallies
+
+
+def unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """np.unique(rows, axis=0, return_index=True, return_inverse=True) for rows of small
+    non-negative integers (tallies): each row read as one number in base max + 1, digits in
+    column order, so that the numbers sort as the rows do, and np.unique of those (a tenth of
+    the time of numpy's sort of rows as bytes); numpy's own where the numbers would not fit."""
+    rows = np.asarray(rows)
+    width = rows.shape[1] if rows.ndim == 2 else 0
+    base = int(rows.max(initial=0)) + 1 if rows.size else 1
+    if rows.ndim != 2 or rows.size == 0 or rows.min() < 0 or width * np.log2(base) >= 62:
+        found, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        return found, first, inverse.ravel()
+    keys = rows.astype(np.int64) @ (base ** np.arange(width - 1, -1, -1, dtype=np.int64))
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return rows[first], first, inverse.ravel()

@@ -16,42 +16,19 @@ One job, and one way to share the cores:
 - `in_slices`: a big call (THREAD_CELLS) splits its pool over threads (arena.resources.threads,
   ARENA_THREADS); the loops release the GIL and each writes only its slice.
 
-numba is imported with this module, which the engine imports only for instances big enough to
+numba is imported with this module (arena.compiled: its start-up cut), which the engine imports only for instances big enough to
 need it (arena.feedback.COMPILED_CELLS): small commands keep their start-up time. Compiled code is
 cached beside the module (`cache=True`), so only the first run on a machine compiles.
 """
 
 from __future__ import annotations
 
-import sys
 import threading
-import types
 
 import numpy as np
-from numba import njit
 
+from .compiled import njit
 from .resources import threads
-
-
-def _numba_without_scipy_linalg() -> None:
-    """Load numba's array functions without importing scipy.linalg: numba's first compiled call
-    imports numba.np.arraymath, which imports scipy.linalg (0.2-0.5 s, most of numba's start-up
-    here) only to learn whether a BLAS exists for compiled np.dot; these loops use none. A
-    placeholder for scipy.linalg.cython_blas during that one import passes the check; it is
-    removed at once, so a later import (nashpy, compiled linear algebra) loads the real module."""
-    name = "scipy.linalg.cython_blas"
-    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules or name in sys.modules:
-        return
-    sys.modules[name] = types.ModuleType(name)
-    try:
-        import numba.np.arraymath  # noqa: F401  # lazy: heavy
-    except Exception:  # a numba that reads more of the placeholder: import it plainly, later
-        sys.modules.pop("numba.np.arraymath", None)
-    finally:
-        del sys.modules[name]
-
-
-_numba_without_scipy_linalg()
 
 #: Cells (pool x candidates) below which a call runs on one thread: starting threads costs more.
 THREAD_CELLS = 1 << 21
@@ -374,10 +351,9 @@ def _block_keys(
         fkeys[lo:hi] = 0.0
         largest[lo:hi] = 0
         _reduce_rows(block, how, terms, fixed, ikeys[lo:hi], fkeys[lo:hi], largest[lo:hi])
-        if stop_at_perfect:
-            for i in range(lo, hi):
-                if largest[i] == 1:
-                    return -1 - i
+        first = _first_perfect(largest, lo, hi, stop_at_perfect)
+        if first < 0:
+            return first
     return m
 
 
@@ -416,11 +392,22 @@ def _parts_keys(by_secret, pool, every, cand, masks, stop_at_perfect, ikeys, lar
             distinct = np.int64(_popcount(block[i - lo]))
             ikeys[i] = -distinct
             largest[i] = n if distinct == 1 else (1 if distinct == n else 2)
-        if stop_at_perfect:
-            for i in range(lo, hi):
-                if largest[i] == 1:
-                    return -1 - i
+        first = _first_perfect(largest, lo, hi, stop_at_perfect)
+        if first < 0:
+            return first
     return m
+
+
+@njit(cache=True, nogil=True)
+def _first_perfect(largest, lo, hi, stop_at_perfect):  # pragma: no cover - compiled
+    """-1 - i for the first guess i of a scored block [lo, hi) that splits the candidates into
+    single secrets (largest class 1), where `stop_at_perfect` says that is the choice; else 0:
+    the tail _block_keys and _parts_keys share."""
+    if stop_at_perfect:
+        for i in range(lo, hi):
+            if largest[i] == 1:
+                return -1 - i
+    return 0
 
 
 @njit(cache=True, nogil=True)

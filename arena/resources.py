@@ -9,8 +9,11 @@ or T: `ARENA_MEMORY_LIMIT=8G`).
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
+
+import numpy as np
 
 from .errors import ArenaError
 
@@ -91,3 +94,25 @@ def check_memory(nbytes: float, what: str) -> None:
         raise ArenaError(
             f"{what} needs about {human_size(nbytes)}, over the memory limit of {human_size(limit)} ({source})"
         )
+
+
+#: Arrays of at least this many bytes are mapped on their own with huge pages (`empty_array`).
+HUGE_BYTES = 1 << 25
+
+
+def empty_array(shape: tuple[int, ...], dtype) -> np.ndarray:
+    """np.empty, but a big array (a feedback table: 214 MB on Mastermind 4x11) is mapped on its
+    own and asks the kernel for huge pages (madvise): filling it then takes a few hundred page
+    faults instead of tens of thousands, measured 0.04 s of CPU against 0.18 s (median of 5 runs)
+    for 214 MB. Where the system has no such advice the array is numpy's own."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    advice = getattr(mmap, "MADV_HUGEPAGE", None)
+    if nbytes < HUGE_BYTES or advice is None:
+        return np.empty(shape, dtype=dtype)
+    memory = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    try:
+        memory.madvise(advice)
+    except OSError:  # a kernel without transparent huge pages: ordinary pages
+        pass
+    return np.frombuffer(memory, dtype=dtype).reshape(shape)

@@ -102,6 +102,20 @@ def test_alphabet_labels():
     assert game.secrets[0] == "RRRR" and game.guess_index("rygb") == game.guess_index("RYGB")
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 5),
+    st.lists(st.sampled_from("RYGBOP0\0éß"), min_size=1, max_size=6, unique=True).map("".join),
+    st.randoms(use_true_random=False),
+)
+def test_code_labels_are_the_symbols_side_by_side(pegs, alphabet, rng):
+    """The byte-string labels equal a join per code, on any alphabet (ASCII, NUL, accented)."""
+    from arena.games.mastermind import code_labels
+
+    codes = np.array([[rng.randrange(len(alphabet)) for _ in range(pegs)] for _ in range(20)])
+    assert code_labels(codes, alphabet) == ["".join(alphabet[c] for c in row) for row in codes]
+
+
 @pytest.mark.parametrize(
     "spec, words",
     [
@@ -124,3 +138,22 @@ def test_other_word_lengths_from_web2():
     game = make_game("jotto:words=web2,length=4")
     assert all(len(w) == 4 and len(set(w)) == 4 for w in game.secrets[:100])
     assert len(game.secrets) > 1000
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 30),
+    st.integers(1, 12),
+    st.sampled_from([1, 2, 5, 255, 2**40]),
+    st.randoms(use_true_random=False),
+)
+def test_unique_rows_is_numpys_unique_of_rows(n, width, top, rng):
+    """Rows read as numbers in one base: the same rows, first indexes and inverse as numpy's
+    np.unique(axis=0), also where the numbers would not fit in 62 bits (numpy's own then)."""
+    from arena.codes import unique_rows
+
+    rows = np.array([[rng.randrange(top + 1) for _ in range(width)] for _ in range(n)], dtype=np.int64)
+    found, first, inverse = unique_rows(rows)
+    want, want_first, want_inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    assert np.array_equal(found, want) and np.array_equal(first, want_first)
+    assert np.array_equal(inverse, want_inverse.ravel())

@@ -201,3 +201,29 @@ def test_flag_does_not_outlive_the_command(capsys, payload):
     with pytest.raises(ArenaError, match="--allow-import"):
         make_guesser(f"{name}:Sneaky")
     assert not marker.exists()
+
+
+def test_commands_without_agent_specs_do_not_import_the_agents():
+    """`arena games` (and the other NO_AGENT_SPECS commands) start without the agents package:
+    its import is part of every agent command's start-up, not theirs."""
+    probe = (
+        "import sys\nfrom arena.cli import main\n"
+        "assert main(['games']) == 0\n"
+        "assert 'agents' not in sys.modules, sorted(m for m in sys.modules if m.startswith('agents'))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert ran.returncode == 0, ran.stderr
+
+
+def test_a_greedy_evaluation_does_not_import_the_exact_search():
+    """The registry reads the `optimal` agent's parameters (arena.optimal.params), not the
+    search: arena.optimal loads solve.py only when its solver is asked for."""
+    probe = (
+        "import sys\nfrom arena.cli import main\n"
+        "assert main(['evaluate', 'mastermind:pegs=2,colors=3', 'knuth']) == 0\n"
+        "assert 'arena.optimal.solve' not in sys.modules\n"
+        "from arena.optimal import optimal_tree\n"
+        "assert 'arena.optimal.solve' in sys.modules and callable(optimal_tree)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert ran.returncode == 0, ran.stderr

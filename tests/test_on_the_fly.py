@@ -253,3 +253,27 @@ def test_the_exact_search_finds_the_same_optimum_on_every_engine(three):
     solved = {how: optimal_tree(game) for how, game in three.items()}
     values = {(tree.value, tree.lower_bound, tree.searched, tree.guesses.sum()) for tree in solved.values()}
     assert len(values) == 1, values
+
+
+def test_numba_is_imported_without_the_modules_it_only_probes(tmp_path):
+    """arena.compiled imports numba with coverage and yaml hidden where nothing had loaded them
+    (numba only probes for them: 0.05-0.1 s of its start-up), and leaves no trace: both import
+    as usual afterwards; a .numba_config.yaml in the working directory keeps yaml."""
+    import os
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; before = {m: m in sys.modules for m in ('coverage', 'yaml')}\n"
+        "import arena.kernels\n"
+        "assert all((m in sys.modules) == b for m, b in before.items()), before\n"
+        "assert all(sys.modules.get(m, 1) is not None for m in before)\n"
+        "import yaml; print('yaml' if before['yaml'] else 'ok')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COV_CORE")}
+    ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert ran.returncode == 0 and ran.stdout.strip() in ("ok", "yaml"), ran.stderr
+    (tmp_path / ".numba_config.yaml").write_text("")
+    kept = "import arena.kernels, sys; print('yaml' in sys.modules)"
+    ran = subprocess.run([sys.executable, "-c", kept], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert ran.returncode == 0 and ran.stdout.strip() == "True", ran.stderr

@@ -43,7 +43,7 @@ def test_the_front_door_example_prints_what_it_says(capsys):
 
 
 def test_the_test_command_is_what_ci_runs():
-    command = "python -m pip install -e '.[test]' && python -m pytest"
+    command = "python -m pip install -e '.[test]' && python -m slipcover -m pytest && python tests/coverage_floor.py"
     assert command in README
     assert command in (Path(__file__).parents[1] / ".ci" / "run").read_text()
 

@@ -43,7 +43,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..codes import symbol_tallies
+from ..codes import symbol_tallies, unique_rows
 from ..game import Indexes
 
 #: Largest group listed element by element (weighted case); beyond it Sym(U) is left out.
@@ -366,8 +366,7 @@ class Identity(Stabilizer):
 def type_firsts(tallies: np.ndarray) -> np.ndarray:
     """The index of the first code of each code type (aabc, ...), given every code's colour
     tallies: two codes with the same multiplicities, sorted, are one type."""
-    _, first = np.unique(np.sort(tallies, axis=1), axis=0, return_index=True)
-    return first
+    return unique_rows(np.sort(tallies, axis=1))[1]
 
 
 def _first_appearances(codes: np.ndarray, colors: int) -> np.ndarray:

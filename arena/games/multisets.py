@@ -22,11 +22,14 @@ module, which the games import only for instances that need it.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from functools import cached_property
 
-from ..codes import NO_HIT, symbol_tallies
+import numpy as np
+
+from ..codes import NO_HIT, symbol_tallies, unique_rows
+from ..compiled import njit
 from ..kernels import in_slices, indexes, keys_in_slices, reduce_sizes
+from ..resources import empty_array
 
 #: Most distinct tallies (kinds of codes) whose symbols in common are tabled (KINDS^2 bytes).
 KINDS = 2048
@@ -86,33 +89,36 @@ def _multiset_counts(
 
 
 @njit(cache=True, nogil=True)
-def _multiset_rows(
-    symbols, tallies, kinds, common, start, candidates, by_position, place, hit, out
-):  # pragma: no cover
-    replies = np.empty(len(candidates), dtype=np.int64)
-    for i in range(out.shape[0]):
-        _guess_replies(symbols, tallies, kinds, common, start + i, candidates, by_position, place, hit, replies)
-        for k in range(len(candidates)):
-            out[i, k] = replies[k]
-
-
-@njit(cache=True, nogil=True)
-def _multiset_table(by_position, place, hit, start, kinds, common, out):  # pragma: no cover - compiled
-    # common[kinds[g], kinds[s]]: the symbols g and s share, looked up by their tallies' kind;
-    # then one pass per position over the codes' symbols there (by_position[j]), which the
-    # compiler turns into vector instructions
+def _multiset_table(by_position, by_symbol, place, hit, start, out):  # pragma: no cover - compiled
+    # row g: for each distinct symbol c of g, min(its tally in g, in each code) over the codes'
+    # tallies of c (by_symbol[c]), then one pass per position over the codes' symbols there
+    # (by_position[j]): a few passes of byte minima, sums and comparisons over a row, which the
+    # compiler turns into vector instructions (a lookup of the symbols in common by each code's
+    # kind of tallies, one byte gathered a cell, does not vectorise: 2-3x slower)
     n = out.shape[1]
+    width = by_position.shape[0]
     for i in range(out.shape[0]):
         g = start + i
-        shared = common[kinds[g]]
         row = out[i]
-        for s in range(n):
-            row[s] = shared[kinds[s]]
-        for j in range(by_position.shape[0]):
-            column = by_position[j]
-            mine = column[g]
-            for s in range(n):
-                row[s] += place * (column[s] == mine)
+        row[:] = 0
+        for j in range(width):
+            c = by_position[j, g]
+            first = True
+            for e in range(j):
+                if by_position[e, g] == c:
+                    first = False
+            if first:  # each distinct symbol of g once
+                mine = by_symbol[c, g]
+                tallies = by_symbol[c]
+                for s in range(n):
+                    t = tallies[s]
+                    row[s] += t if t < mine else mine
+        if place:
+            for j in range(width):
+                column = by_position[j]
+                mine = column[g]
+                for s in range(n):
+                    row[s] += place * (column[s] == mine)
         if hit >= 0:
             row[g] = hit
 
@@ -154,18 +160,33 @@ class Multisets:
 
     def __init__(self, symbols: np.ndarray, alphabet: int, place: int, hit: int = NO_HIT):
         self.symbols = np.ascontiguousarray(symbols, dtype=np.min_scalar_type(max(alphabet - 1, 0)))
-        self.tallies = tallies = symbol_tallies(self.symbols, alphabet)
+        self.tallies = symbol_tallies(self.symbols, alphabet)
         self.place = int(place)
         self.hit = int(hit)
-        # the kinds of tallies and the symbols each two kinds share, where there are few kinds
-        kinds_of, kinds = np.unique(tallies, axis=0, return_inverse=True)
-        self.kinds = kinds.ravel().astype(np.intp)
-        self.common = np.zeros((0, 0), dtype=np.uint8)
+
+    @cached_property
+    def _by_kind(self) -> tuple[np.ndarray, np.ndarray]:
+        """The kind of each code's tallies and the symbols each two kinds share (empty where
+        there are more than KINDS kinds), which the loops on the fly read; computed when first
+        asked for: a game with a dense table never needs them (0.08 s on Mastermind 4x11)."""
+        kinds_of, _, kinds = unique_rows(self.tallies)
+        common = np.zeros((0, 0), dtype=np.uint8)
         if len(kinds_of) <= KINDS:
-            self.common = np.empty((len(kinds_of), len(kinds_of)), dtype=np.uint8)
+            common = np.empty((len(kinds_of), len(kinds_of)), dtype=np.uint8)
             for start in range(0, len(kinds_of), 64):  # 64 rows at a time: a few MB of temporaries
                 block = np.minimum(kinds_of[start : start + 64, None, :], kinds_of[None, :, :])
-                self.common[start : start + 64] = block.sum(axis=2, dtype=np.uint8)
+                common[start : start + 64] = block.sum(axis=2, dtype=np.uint8)
+        return kinds.astype(np.intp), common
+
+    @property
+    def kinds(self) -> np.ndarray:
+        """kinds[i]: the kind (distinct tallies, in order) of code i."""
+        return self._by_kind[0]
+
+    @property
+    def common(self) -> np.ndarray:
+        """common[a, b]: the symbols codes of kinds a and b share (empty: too many kinds)."""
+        return self._by_kind[1]
 
     def loop_arguments(self, candidates: np.ndarray) -> tuple:
         """What _guess_replies reads, for these candidates."""
@@ -207,26 +228,17 @@ class Multisets:
         return out.reshape(np.broadcast_shapes(np.shape(guesses), np.shape(secrets)))
 
     def table(self, rows_at_once: int = 1 << 12) -> np.ndarray:
-        """The whole (codes x codes) table of replies, as uint8, a block of rows at a time, the
-        symbols in common looked up by kind where there are few kinds (462 for Mastermind 5x7)."""
+        """The whole (codes x codes) table of replies, as uint8, a block of rows at a time, each
+        row from the codes' tallies and symbols laid out a row per symbol and per position."""
         n = len(self)
-        table = np.empty((n, n), dtype=np.uint8)
-        if not len(self.common):  # many kinds (long Jotto lists): a row at a time, symbol by symbol
-            symbols, tallies, kinds, common, every, by_position = self.loop_arguments(np.arange(n))
-
-            def rows(lo: int, hi: int) -> None:
-                _multiset_rows(
-                    symbols, tallies, kinds, common, lo, every, by_position, self.place, self.hit, table[lo:hi]
-                )
-
-            in_slices(rows, n, n * n)
-            return table
+        table = empty_array((n, n), np.uint8)  # huge pages: a tenth of the page faults' cost
         by_position = np.ascontiguousarray(self.symbols.T)
+        by_symbol = np.ascontiguousarray(self.tallies.T)
 
         def run(lo: int, hi: int) -> None:
             for start in range(lo, hi, rows_at_once):
                 rows = table[start : min(hi, start + rows_at_once)]
-                _multiset_table(by_position, np.uint8(self.place), self.hit, start, self.kinds, self.common, rows)
+                _multiset_table(by_position, by_symbol, np.uint8(self.place), self.hit, start, rows)
 
         in_slices(run, n, n * n)
         return table
