@@ -308,7 +308,7 @@ def test_the_cost_name_test_sees_one():
 #: the secret is determined" (`misses`) and "lost games are counted" (`lost`).
 MODE_FLAGS = {"misses", "lost"}
 #: Where the exact search and the agents that hold one live: none of them reads a mode flag.
-SEARCH_USERS = ("arena.optimal.search", "agents")
+SEARCH_USERS = ("arena.optimal.search", "arena.optimal", "arena.growth", "agents")
 
 
 def mode_flag_reads(source: str, where: str, in_search: bool) -> list[str]:
@@ -328,7 +328,7 @@ def mode_flag_reads(source: str, where: str, in_search: bool) -> list[str]:
 def test_the_search_reads_no_mode_flag():
     """The exact search knows no cost: where the costs differ it asks the cost's bounds
     (arena.optimal.search.CostBounds), never a flag saying which cost it holds, and neither
-    do the agents that hold a search."""
+    do the solvers, the tree grower and the agents that hold a search."""
     found = [
         line
         for name, path in MODULES.items()

@@ -167,13 +167,13 @@ def test_the_symmetry_of_a_history_and_its_dead_colours_keeps_every_value(spec):
 @pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=4", "jotto:first=12", "hangman:length=4,first=40"])
 def test_every_cost_that_fits_a_game_has_its_bounds(spec):
     """The search holds the bounds of its cost and of how the game ends, whatever the cost
-    (arena.costs.costs_of), and its tree growers' `misses` says how the game ends."""
+    (arena.costs.costs_of); no `misses` flag is left to read (the bounds say how the game ends)."""
     game = make_game(spec)
     for name in costs_of(game):
         search = Search(game, np.ones(len(game.secrets)), cost=name)
         assert isinstance(search.bounds, CostBounds) and search.bounds.search is search
         assert search.bounds.cost is KINDS[name] and search.bounds.ends_on_hit == game.rules.hits
-        assert search.misses == (not game.rules.hits)
+        assert not hasattr(search, "misses")
         assert search.hit == (game.hit if game.rules.hits else -1)
 
 

@@ -191,7 +191,7 @@ def optimal_tree(
         costs[:, part] = tree_costs[:, part]
         values.append(float(paid_cost(paid, costs[:, part]) @ w[part]))
         lowers.append(min(lower, values[-1]))
-        depth_bound = max(depth_bound, bound or (0 if search.misses else min_depth(len(part), search.b_max)))
+        depth_bound = max(depth_bound, bound or search.bounds.least_depth(len(part)))
         nodes, stopped = nodes + search.stats.nodes, stopped or search.timed_out
     value = sum(values) * unit
     grown = [root for root in roots if root is not None]  # an opening of one word needs no guess
@@ -347,7 +347,7 @@ def search_opened(
 
     def within_limit(spot: Spot, guess: Index, parts: dict) -> None:
         for reply in parts:
-            if not game.finished(reply) and spot.left - search.step(reply) < (0 if search.misses else 1):
+            if not game.finished(reply) and spot.left - search.step(reply) < search.bounds.least_depth(1):
                 raise ArenaError(
                     f"{game.spec}: the openers use up the limit of {search.limit} "
                     f"{search.cost.unit} before every secret is found"
@@ -428,7 +428,7 @@ def solve_class(
         if late and incumbent is not None:
             search.timed_out = True
             bound = search.known_bound(S, search.b_max, left, cached=not search.restricted)
-            if not search.misses and len(S) > 1:
+            if search.bounds.ends_on_hit and len(S) > 1:
                 scored, _, _ = search.score_guesses(S, search.pool(S, path.sym, path.allowed), left)
                 bound = max(bound, float(scored.min(initial=INF)))
             return incumbent.root, incumbent.costs, incumbent.value - min(bound, incumbent.value)
@@ -499,7 +499,7 @@ def least_depth(
     the worst case (at most `cap`), counted up from the proven bound (bounds.py), and the search
     that proved it (its `fits` cache holds a tree within that depth: `fitting_tree`)."""
     search = Search(game, w, pool, None, sym, deadline, cost=cost)
-    depth = 0 if search.misses else min_depth(len(S), search.b_max)
+    depth = search.bounds.least_depth(len(S))
     while not search.fits(S, depth, sym):
         depth += 1
         if cap is not None and depth > cap:

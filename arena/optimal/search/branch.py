@@ -186,13 +186,6 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self._letters: tuple | None = None  # every letter's replies on the node last bounded (class_misses)
         self.stats = Stats()
 
-    @property
-    def misses(self) -> bool:
-        """Does the game end when the secret is determined (Hangman), not by a hit? For the
-        tree growers outside the search (solve.py, growing.py); the search itself asks its
-        cost's bounds (`bounds`) instead."""
-        return not self.bounds.ends_on_hit
-
     def weight(self, S: Indexes) -> float:
         return float(len(S)) if self.uniform else float(self.w[S].sum())
 
