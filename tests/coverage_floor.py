@@ -14,8 +14,10 @@ import json
 import sys
 from pathlib import Path
 
-#: Percent of the lines of arena/ and agents/ (less the numba-compiled modules) the suite runs.
-FLOOR = 94.5
+#: Percent of the lines of arena/ and agents/ (less the numba-compiled modules) the suite runs:
+#: 94.82% of 12,622 lines when set (2026-11-26, .ci/run on a clean clone); the floor sits 0.1
+#: below, as a few lines run or not with the timing of the time-limited tests.
+FLOOR = 94.7
 #: How many of the least covered modules to name.
 SHOWN = 8
 

@@ -57,7 +57,14 @@ def alive(pid: int) -> bool:
 @pytest.mark.parametrize("command", list(COMMANDS))
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL], ids=lambda s: s.name)
 def test_a_killed_parent_leaves_no_process(command, sig):
-    proc = subprocess.Popen(COMMANDS[command], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    # SIGHUP at its default (a run started under nohup, as a background CI run may be, ignores
+    # it, and so would the command it starts): the test is of a hangup that ends the parent.
+    proc = subprocess.Popen(
+        COMMANDS[command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 60
         workers: set[int] = set()
