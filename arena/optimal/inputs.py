@@ -106,7 +106,7 @@ def check_start(tree: Tree, S: Indexes, pool: str, max_guesses: int | None = Non
         )
     if pool == "consistent":
         for node in tree.root.walk():
-            if node.guess not in set(node.candidates.tolist()):
+            if node.guess not in node.candidates:
                 raise ArenaError(
                     f"start tree of {tree.guesser}: it plays a guess that is not consistent after "
                     f"{tree.game.history_label(node.replies) or 'no replies'}, so it is no tree of the consistent pool"

@@ -51,6 +51,7 @@ from typing import cast
 
 import numpy as np
 
+from ..costs import Guesses
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from ..orphans import die_with_parent
@@ -61,7 +62,7 @@ from .futures import next_done, shut_down
 from .inputs import check_start
 from .journal import GuessRecord, Journal, Limits, PieceRecord, journal_key, weights_digest
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
-from .solve import invariant, seed_tree, weight_vector
+from .solve import cheaper_tree, incumbent_value, invariant, seed_tree, weight_vector
 from .subtrees import closed_value, grow_subtree, subtree
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).
@@ -441,13 +442,12 @@ def split_root(
     order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
     split = Split(game, scout, S, b, sym, openings, order, incumbent / scale)
     seeded = seed_tree(game, S, w, pool, max_guesses) if seed else None
-    given_by = "the best greedy tree"
     if start_tree is not None:
         check_start(start_tree, S, pool, max_guesses)
-        if seeded is None or float(start_tree.guesses[S] @ w[S]) < float(seeded.guesses[S] @ w[S]):
-            seeded, given_by = start_tree, f"{start_tree.guesser}'s tree"
-    if seeded is not None and float(seeded.guesses[S] @ w[S]) < split.incumbent:
-        split.incumbent, split.given = float(seeded.guesses[S] @ w[S]), given_by
+        seeded = cheaper_tree(seeded, start_tree, w, Guesses(), S)  # the start tree only if strictly cheaper
+    if seeded is not None and incumbent_value(seeded, w, S=S) < split.incumbent:
+        given_by = f"{start_tree.guesser}'s tree" if seeded is start_tree else "the best greedy tree"
+        split.incumbent, split.given = incumbent_value(seeded, w, S=S), given_by
     else:
         seeded = None
     given = None if weights is None else w * scale
