@@ -104,6 +104,19 @@ def test_the_standing_of_a_journal_is_read_without_searching(capsys, tmp_path):
     assert rc == 2 and "holds no first guess solved exactly" in err and "Traceback" not in err, err
 
 
+def test_a_log_of_the_status_for_a_run_in_the_background(capsys):
+    """--log-every: whole status lines on stderr, each with its time, even with --json and no terminal."""
+    rc, out, err = run(
+        capsys, "optimal", "mastermind:pegs=3,colors=4", "--workers", "1", "--log-every", "0.001", "--json"
+    )
+    lines = err.splitlines()
+    assert rc == 0 and json.loads(out)["total"] == 206 and lines, err
+    assert all(line[:2] == "20" and "arena optimal: " in line and "proven >= " in line for line in lines), err
+    assert "\r" not in err
+    rc, out, err = run(capsys, "optimal", "mastermind:pegs=3,colors=4", "--log-every", "5")
+    assert rc == 2 and "give --workers N" in err, err
+
+
 def test_the_status_line_shows_the_bounds():
     lines: list[str] = []
     result = split_root(make_game("mastermind:pegs=4,colors=4"), workers=2, status=lines.append)

@@ -65,7 +65,11 @@ def cmd_optimal(args) -> None:
         raise ArenaError("--journal records the pieces the split closes: give --workers N too")
     if args.time_limit is None and not openers and args.workers is None:
         warn_if_long(game)
-    progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
+    if args.log_every is not None and (args.workers is None or args.standing):
+        raise ArenaError("--log-every logs the status of a split that searches: give --workers N")
+    if args.log_every is not None and not args.log_every > 0:
+        raise ArenaError(f"--log-every must be a positive number of seconds, got {args.log_every:g}")
+    progress = ProgressLine("arena optimal", enabled=None if not args.json else False, log_every=args.log_every)
     try:
         if args.workers is not None:
             tree = split_tree(game, args, progress)
@@ -472,6 +476,14 @@ def add_commands(sub) -> None:
         help="with --workers: append each piece closed (its exact value and subtree, or its bound) to "
         "FILE, and resume from what it holds: a killed run loses only the pieces in flight (a "
         "journal of another game, word file, pool, weights or arena version is refused)",
+    )
+    p.add_argument(
+        "--log-every",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --workers: write the split's status (pieces, first guesses closed, best, proven "
+        "bound) as a line on stderr every SECONDS, with the time: a log for a run in the background",
     )
     p.add_argument(
         "--standing",
