@@ -2,6 +2,7 @@
 
     python experiments/wordle_hard.py JOURNAL                # the check, printed (reading takes minutes)
     python experiments/wordle_hard.py JOURNAL --markdown     # the same as a Markdown table
+    python experiments/wordle_hard.py --solve 20             # the 20 best published, each solved exactly here
 
 JOURNAL is the split's journal of
 
@@ -18,6 +19,11 @@ published first guess: solved exactly here, the totals must be equal; closed by 
 bound must not be above the published total; open, nothing to compare yet. And every first
 guess solved exactly here that the list leaves out must cost more than the list's last total,
 since the list claims to be the 101 best. Any disagreement is printed and the exit status is 1.
+
+A journal closes most first guesses by a bound, which is all the optimum needs; `--solve N`
+solves the N best published first guesses exactly, one search each (`optimal_tree` with the
+first guess as opener, within six: `arena optimal wordle:hard=true --openers WORD --max 6`),
+and compares every total with the published one.
 """
 
 from __future__ import annotations
@@ -88,6 +94,21 @@ def disagreements(ours: dict[str, Standing], published: dict[str, int]) -> list[
     return wrong
 
 
+def solved_exactly(words: list[str]) -> dict[str, tuple[int, float]]:
+    """Each first guess's exact total within six guesses (and the seconds its search took)."""
+    from arena import make_game
+    from arena.optimal import optimal_tree
+
+    game = make_game(SPEC)
+    out = {}
+    for word in words:
+        tree = optimal_tree(game, openers=(word,), max_guesses=MAX_GUESSES)
+        assert tree.exact, word  # no time limit: every search ends proven
+        out[word] = (int(tree.value), tree.seconds)
+        print(f"{word}: {int(tree.value):,} ({tree.seconds:.0f} s)", flush=True)
+    return out
+
+
 def table(ours: dict[str, Standing], published: dict[str, int]) -> list[str]:
     rows = ["| first guess | published total | here | agrees |", "| --- | --- | --- | --- |"]
     for word, total in published.items():
@@ -104,10 +125,26 @@ def table(ours: dict[str, Standing], published: dict[str, int]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("journal", type=Path, help="the split's journal (JSON lines)")
+    parser.add_argument("journal", type=Path, nargs="?", help="the split's journal (JSON lines)")
     parser.add_argument("--markdown", action="store_true", help="print the comparison as a Markdown table")
+    parser.add_argument("--solve", type=int, metavar="N", help="solve the N best published first guesses exactly")
     args = parser.parse_args(argv)
     published = published_totals()
+    if args.solve:
+        words = list(published)[: args.solve]
+        totals = solved_exactly(words)
+        wrong = [
+            f"{w}: {totals[w][0]:,} here, published {published[w]:,}" for w in words if totals[w][0] != published[w]
+        ]
+        print("| first guess | published total | solved here | seconds |\n| --- | --- | --- | --- |")
+        for w in words:
+            print(f"| {w} | {published[w]:,} | {totals[w][0]:,} | {totals[w][1]:.0f} |")
+        for line in wrong:
+            print("DISAGREES: " + line)
+        print(f"{len(words) - len(wrong)} of {len(words)} equal to the published totals")
+        return 1 if wrong else 0
+    if args.journal is None:
+        parser.error("give the journal, or --solve N")
     ours, result = standings(args.journal)
     closed = sum(s.closed for s in ours.values())
     exact = sorted((s for s in ours.values() if s.exact), key=lambda s: (s.bound, s.word))
