@@ -3,14 +3,14 @@ more guessers' distributions compare (with the published study's two-panel plot)
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..errors import ArenaError
 
 
 def hardest(evaluation, top: int) -> list[tuple[str, int, int]]:
     """(secret, misses, guesses) for the `top` hardest secrets: most misses first where misses
     count (Hangman), else most guesses; ties keep the list order."""
+    import numpy as np  # here, not at the top: `arena --help` imports this module
+
     from ..games import make_game
 
     game = make_game(evaluation.game)
