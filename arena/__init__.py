@@ -65,7 +65,6 @@ from typing import TYPE_CHECKING, Any
 from .errors import ArenaError, RuleBreak
 
 if TYPE_CHECKING:  # loaded when first asked for (__getattr__): numpy is most of a start-up
-    from .frontdoor import make_game, open_game
     from .game import Game
     from .games import GAMES
 
