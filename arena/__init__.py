@@ -10,6 +10,7 @@ idea each:
     feedback     FeedbackTable: the table F[g, s] and its primitives (dense, compiled or on the fly)
     game         Game: a game's rules, labels and table (its `feedback`), Rules, GameType
     games/       the games by name, as plug-ins (jotto, mastermind, hangman, wordle; entry points)
+    plugins      installed entry points, read through importlib.metadata only when one may exist
     spec         spec strings `name:key=value,...`, for games and agents alike
     words        word lists: shipped (sgb, web2) or any file
     digests      SHA-256 of the files a result was computed from (saved states are keyed by them)

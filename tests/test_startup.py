@@ -18,6 +18,7 @@ import pytest
 import arena.commands
 from agents import make_chooser, make_guesser
 from agents.registry import INDEX, ROLES, agent_modules, builtin, registered
+from arena import plugins
 from arena.errors import ArenaError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,6 +105,8 @@ def test_import_arena_loads_no_numpy():
 def test_listing_the_games_loads_no_agent_and_no_compiled_code():
     modules = loaded_by("games")
     assert not under(modules, "agents", "arena.optimal", "arena.games.multisets", *NEVER)
+    if not plugins.may_declare("arena.games"):  # no plug-in game installed here
+        assert not under(modules, "importlib.metadata")
 
 
 def test_a_tiny_evaluation_loads_only_its_own_agents():
@@ -121,3 +124,40 @@ def test_a_tiny_exact_solve_loads_no_compiled_code():
     modules = loaded_by("optimal", "mastermind:pegs=2,colors=2", "--json")
     assert "arena.optimal.solve" in modules
     assert not under(modules, "arena.equilibrium", "arena.games.multisets", *NEVER)
+
+
+# --- plug-ins: importlib.metadata asked only when a distribution may declare one ---------------
+
+
+def distribution(folder: Path, name: str, entry_points: str | None) -> Path:
+    """A distribution installed in `folder` as pip leaves one: its .dist-info, with entry points."""
+    info = folder / f"{name}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    if entry_points is not None:
+        (info / "entry_points.txt").write_text(entry_points)
+    return folder
+
+
+def test_plugins_are_those_importlib_metadata_finds(tmp_path, monkeypatch):
+    from importlib.metadata import entry_points as installed
+
+    site = distribution(tmp_path / "site", "with_games", "[arena.games]\nboard = board_game:GAME\n")
+    distribution(site, "scripts_only", "[console_scripts]\nboard = board_game:main\n")
+    distribution(site, "no_entry_points", None)
+    (site / "broken.egg-info").write_text("Metadata-Version: 1.0\n")  # an .egg-info file, not a folder
+    for group in ("arena.games", "arena.agents"):  # this installation as it is: never fewer than importlib's
+        assert plugins.may_declare(group) or not list(installed(group=group))
+    monkeypatch.syspath_prepend(str(site))
+    assert plugins.may_declare("arena.games")
+    assert [(ep.name, ep.value) for ep in plugins.entry_points("arena.games")] == [("board", "board_game:GAME")]
+    monkeypatch.setattr(sys, "path", [str(site), str(tmp_path / "missing")])
+    assert not plugins.may_declare("arena.agents") and plugins.entry_points("arena.agents") == []
+    assert not list(installed(group="arena.agents"))
+
+
+def test_a_zip_on_the_path_is_left_to_importlib_metadata(tmp_path, monkeypatch):
+    archive = tmp_path / "plugins.zip"
+    archive.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip file
+    monkeypatch.setattr(sys, "path", [str(archive)])
+    assert plugins.may_declare("arena.games")
