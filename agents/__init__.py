@@ -20,7 +20,9 @@ agent objects, and only the command line and the config/tournament layer build t
     human        a person at the terminal, on either side (interactive)
 
 Every module here that lists classes in `AGENTS` (and aliases in `ALIASES`) is registered
-by name: add a module, and its agents appear in `arena agents`.
+by name, through the fixed index registry.INDEX (name -> module, so that one agent imports
+its own module only): add a module and its names there, and its agents appear in `arena
+agents` (tests/test_startup.py fails until the index and the modules agree).
 """
 
 from arena.traits import Traits

@@ -2,7 +2,8 @@
 
 Guessers and choosers have separate name spaces (there is a `minimax` of each). Three ways
 to name an agent: a registered name, found in any module of this package that lists its
-classes in `AGENTS` (and its `Alias`es in `ALIASES`); a name that a third-party package
+classes in `AGENTS` (and its `Alias`es in `ALIASES`) and looked up through INDEX, which
+names each one's module (only that module is imported); a name that a third-party package
 registers through the `arena.agents` entry point group; or a Python path
 `package.module:Class` (parameters then follow a second colon).
 
