@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from timing import RUNS, row  # noqa: E402
+from timing import RUNS, clock, row  # noqa: E402
 
 from arena.games.mastermind import all_codes, black_white, by_colour_counts  # noqa: E402
 
@@ -31,14 +31,9 @@ INSTANCES = [(4, 6, True), (4, 7, True), (4, 8, False), (3, 10, False), (2, 40, 
 SAMPLE_ROWS = 40
 
 
-def cpu_clock(fn, runs: int = RUNS):
-    """fn()'s value and its least CPU time over `runs` runs (the machine is shared: CPU, not wall)."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        value = fn()
-        best = min(best, time.process_time() - start)
-    return value, best
+def cpu_clock(fn):
+    """fn()'s value and its least CPU time over RUNS runs (the machine is shared: CPU, not wall)."""
+    return clock(fn, RUNS, time.process_time)
 
 
 def before(guesses: np.ndarray, secrets: np.ndarray, colors: int) -> np.ndarray:
