@@ -58,6 +58,23 @@ def test_mastermind_reply_table_is_the_plain_definition(pegs, colors, repeats, s
         assert table[g, s] == black * (pegs + 1) + white
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mastermind",
+        "mastermind:pegs=1,colors=3",
+        "mastermind:pegs=3,colors=3,repeats=false",
+        "mastermind:pegs=4,colors=7",
+        "mastermind:pegs=5,colors=4",
+        "mastermind:pegs=3,colors=10,repeats=false",
+    ],
+)
+def test_mastermind_replies_that_occur_are_the_tables(spec):
+    """Read off one row per code pattern (aabc, ...), they are every value of the whole table."""
+    game = make_game(spec)
+    assert game.feedback.codes.tolist() == np.flatnonzero(np.bincount(game.table.ravel())).tolist()
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 1295), st.integers(0, 1295))
 def test_mastermind_4x6_sampled(g, s):

@@ -182,19 +182,22 @@ class Mastermind(Game):
             spec, labels, labels, table, pegs * (pegs + 1), np.arange(len(labels)), symmetric=True, codes=codes
         )
 
-    def reply_table(self, dense: bool) -> tuple[np.ndarray | OnTheFly, np.ndarray | None]:
-        """The table F[g, s] = black * (pegs + 1) + white and the replies that occur (None: read
-        them off the table): numpy for small games, the compiled loop of arena.kernels for big
-        ones (pegs * black + common: the same codes), or, when the table would not fit the
-        memory budget, the same replies computed on the fly."""
+    def reply_table(self, dense: bool) -> tuple[np.ndarray | OnTheFly, np.ndarray]:
+        """The table F[g, s] = black * (pegs + 1) + white and the replies that occur: numpy for
+        small games, the compiled loop of arena.kernels for big ones (pegs * black + common:
+        the same codes), or, when the table would not fit the memory budget, the same replies
+        computed on the fly.
+
+        The replies that occur are read off the rows of one code per pattern (aabc, ...): a
+        colour and position permutation maps the row of a code onto the row of any code of its
+        pattern, so those rows see them all (4x6: 5 rows, not the table's 1.7M cells)."""
         n, pegs = len(self.codes_array), self.pegs
         if dense and n * n < COMPILED_CELLS:
-            return black_white(self.codes_array, self.codes_array, self.colors), None
+            table = black_white(self.codes_array, self.codes_array, self.colors)
+            return table, np.unique(table[type_firsts(colour_counts(self.codes_array, self.colors))])
         from .multisets import Multisets  # numba: only for the big instances that pay for it
 
         codes = Multisets(self.codes_array, self.colors, place=pegs)
-        # the replies that occur: a colour and position permutation maps the row of a code onto
-        # the row of any code of its pattern (aabc, ...), so one code per pattern sees them all
         first = type_firsts(codes.tallies)
         if dense:
             table = codes.table()
