@@ -11,6 +11,7 @@ import os
 import pkgutil
 import subprocess
 import sys
+from importlib.machinery import PathFinder
 from pathlib import Path
 
 import pytest
@@ -160,6 +161,11 @@ def test_plugins_are_those_importlib_metadata_finds(tmp_path, monkeypatch):
     assert plugins.may_declare("arena.games")
     assert [(ep.name, ep.value) for ep in plugins.entry_points("arena.games")] == [("board", "board_game:GAME")]
     monkeypatch.setattr(sys, "path", [str(site), str(tmp_path / "missing")])
+    # Python's own finders only: a test before this one may have imported a package that adds
+    # a distribution finder of its own (Dask imports the importlib_metadata backport's), which
+    # may_declare rightly leaves to importlib.metadata.
+    own = [f for f in sys.meta_path if f is PathFinder or not hasattr(f, "find_distributions")]
+    monkeypatch.setattr(sys, "meta_path", own)
     assert not plugins.may_declare("arena.agents") and plugins.entry_points("arena.agents") == []
     assert not list(installed(group="arena.agents"))
 
