@@ -105,7 +105,7 @@ from .depth import DepthLimits
 from .hits import HitValues, UntilHit
 from .misses import MissBounds
 from .scoring import Scoring, sorted_lazily
-from .small_trees import SMALL_TREE, SmallTrees
+from .small_trees import COMPILED_CELLS, SMALL_TREE, SmallTrees
 from .state import NO_LIMIT, CostBounds, Stats, Timeout
 
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
@@ -189,7 +189,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self.stats = Stats()
         #: sets of at most this many secrets have their whole subtree searched in compiled code
         #: (small_trees.py) where the search allows it (`small_trees`); 0: never
-        self.compiled_below = SMALL_TREE
+        self.compiled_below = SMALL_TREE if len(game.guesses) * len(game.secrets) >= COMPILED_CELLS else 0
         self._small: SmallTrees | None | bool = False  # False: not asked yet
 
     def small_trees(self) -> SmallTrees | None:
@@ -208,7 +208,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
             self._small = (
                 SmallTrees(game, self.consistent_pool, self.limit != NO_LIMIT, self.hit, self.b_max) if fits else None
             )
-        return self._small or None
+        return self._small if isinstance(self._small, SmallTrees) else None
 
     def solve_small(self, S: Indexes, budget: float, left: int, parts: int, key, known: float, asked: bool) -> float:
         """solve() for a small set, its whole subtree in compiled code; the answer is cached

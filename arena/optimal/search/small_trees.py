@@ -30,6 +30,10 @@ from .closures import MID_SET
 
 #: Sets of at most this many secrets are solved, their whole subtree, by the compiled search.
 SMALL_TREE = MID_SET
+#: Games with a table of at least this many cells (guesses x secrets) search small subtrees in
+#: compiled code: below, a whole search costs less than loading numba and the compiled loops
+#: (about 0.6 s of CPU; 4x6, 1.7 M cells: 0.50 s of search in Python, 0.38 s compiled).
+COMPILED_CELLS = 1 << 21
 #: Slots of the compiled cache (a power of two); half of them may hold an entry.
 CACHE_SLOTS = 1 << 19
 #: Secrets the compiled cache's keys may hold in all, per entry on average.
@@ -62,11 +66,10 @@ class SmallTrees:
         return int(self.counters[2])  # tree_kernels._NODES
 
     def arrays(self) -> tuple:
-        """The game's arrays and the cache, in the order the compiled loops take them."""
-        return (
-            self.by_secret, self.table, self.secret_guess, self.same_secret, self.T, self.params,
-            self.slots, self.keys, self.values, self.store, self.counters, self.mark, self.work,
-        )
+        """What the compiled loops take besides a call's own arguments: the game's arrays, the
+        cache's, and the scratch arrays."""
+        game = (self.by_secret, self.table, self.secret_guess, self.same_secret, self.T, self.params)
+        return game, (self.slots, self.keys, self.values, self.store, self.counters), self.mark, self.work
 
     def open_guess(
         self, guess: Index, S: Indexes, limit: float, left: int, b: int, largest: int
@@ -75,24 +78,31 @@ class SmallTrees:
         one after another, where each class ends, their replies, their bounds, how many
         classes were bounded from the cache or closed), with known_class_bounds done for the
         classes of at most `largest` secrets (the first ones: smallest first)."""
-        from .tree_kernels import _open_guess  # lazy: numba
+        from .tree_kernels import open_guess  # lazy: numba
 
-        total, member, ends, codes, bounds, reached = _open_guess(
-            int(guess), np.ascontiguousarray(S, dtype=np.int64), float(limit), int(left), int(b), int(largest),
-            self.table, self.secret_guess, self.T, self.params, self.slots, self.keys, self.values, self.store,
-            self.counters, self.work,
+        game, cache, _, work = self.arrays()
+        S = np.ascontiguousarray(S, dtype=np.int64)
+        total, member, ends, codes, bounds, reached = open_guess(
+            int(guess), S, float(limit), int(left), int(b), int(largest), game, cache, work
         )
         return float(total), member, ends, codes, bounds, int(reached)
 
     def solve_classes(
-        self, member: np.ndarray, ends: np.ndarray, bounds: np.ndarray, total: float, limit: float, left: int, b: int,
+        self,
+        member: np.ndarray,
+        ends: np.ndarray,
+        bounds: np.ndarray,
+        total: float,
+        limit: float,
+        left: int,
+        b: int,
         largest: int,
     ) -> tuple[float, int]:
         """hits.slot_value's searches of its classes of at most `largest` secrets, in order,
         until the total reaches `limit`: (the total, how many classes were searched)."""
-        from .tree_kernels import _solve_classes  # lazy: numba
+        from .tree_kernels import solve_classes  # lazy: numba
 
-        total, done = _solve_classes(
+        total, done = solve_classes(
             member, ends, bounds, float(total), float(limit), int(left), int(b), int(largest), *self.arrays()
         )
         return float(total), int(done)
@@ -101,10 +111,15 @@ class SmallTrees:
         """Search.solve for a small set (its value if below `budget`, else a proven bound
         >= budget) and its best guess (-1 with a bound); `known`: a bound already proven,
         `asked`: close_small's bound is among them."""
-        from .tree_kernels import _solve  # lazy: numba, only for searches that meet a small set
+        from .tree_kernels import solve_set  # lazy: numba, only for searches that meet a small set
 
-        value, guess = _solve(
-            np.ascontiguousarray(S, dtype=np.int64), float(budget), int(left), int(parts), float(known), bool(asked),
+        value, guess = solve_set(
+            np.ascontiguousarray(S, dtype=np.int64),
+            float(budget),
+            int(left),
+            int(parts),
+            float(known),
+            bool(asked),
             *self.arrays(),
         )
         return float(value), int(guess)

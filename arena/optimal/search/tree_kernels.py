@@ -12,6 +12,8 @@ from .closures import MID_SET, TINY_SET
 
 #: Past the most slots any game fills: capacities are compared with set sizes only.
 _BIG = 1 << 40
+#: The cache's hashes keep 31 bits (their products then fit 63).
+_MASK = (1 << 31) - 1
 
 # counters[]: what the compiled search keeps between calls
 _ENTRIES, _USED, _NODES, _CLEARED = 0, 1, 2, 3
@@ -37,25 +39,28 @@ def _capacity(b, depth):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _hash(S, n, left, keyed):  # pragma: no cover - compiled
-    h = np.uint64(1469598103934665603)
+    # FNV-1a over the secrets (and the guesses left), kept to 31 bits so that no product
+    # overflows: the same hashes compiled and in plain Python (the tests run both)
+    h = 2166136261 & _MASK
     for k in range(n):
-        h = (h ^ np.uint64(S[k])) * np.uint64(1099511628211)
+        h = ((h ^ S[k]) * 16777619) & _MASK
     if keyed:
-        h = (h ^ np.uint64(left + 1000003)) * np.uint64(1099511628211)
+        h = ((h ^ (left + 1000003)) * 16777619) & _MASK
     return h
 
 
 @njit(cache=True)
-def _find(S, n, left, keyed, slots, keys, store, counters):  # pragma: no cover - compiled
+def _find(S, n, left, keyed, cache):  # pragma: no cover - compiled
     # the entry of (S, left), or -1; and the slot where it is or would go
+    slots, keys, values, store, counters = cache
     mask = len(slots) - 1
     h = _hash(S, n, left, keyed)
-    at = np.int64(h & np.uint64(mask))
+    at = h & mask
     while True:
         e = slots[at]
         if e < 0:
             return -1, at
-        if keys[e, 0] == np.int64(h) and keys[e, 2] == n and (not keyed or keys[e, 3] == left):
+        if keys[e, 0] == h and keys[e, 2] == n and (not keyed or keys[e, 3] == left):
             off = keys[e, 1]
             same = True
             for k in range(n):
@@ -68,21 +73,22 @@ def _find(S, n, left, keyed, slots, keys, store, counters):  # pragma: no cover 
 
 
 @njit(cache=True)
-def _remember(S, n, left, known, value, guess, keyed, slots, keys, values, store, counters):  # pragma: no cover
-    e, at = _find(S, n, left, keyed, slots, keys, store, counters)
+def _remember(S, n, left, known, value, guess, keyed, cache):  # pragma: no cover
+    slots, keys, values, store, counters = cache
+    e, at = _find(S, n, left, keyed, cache)
     if e < 0:
         if counters[_ENTRIES] >= len(keys) or counters[_USED] + n > len(store):
             slots[:] = -1  # full: forget everything (only speed depends on the cache)
             counters[_ENTRIES] = 0
             counters[_USED] = 0
             counters[_CLEARED] += 1
-            e, at = _find(S, n, left, keyed, slots, keys, store, counters)
+            e, at = _find(S, n, left, keyed, cache)
         e = counters[_ENTRIES]
         counters[_ENTRIES] += 1
         off = counters[_USED]
         store[off : off + n] = S[:n]
         counters[_USED] += n
-        keys[e, 0] = np.int64(_hash(S, n, left, keyed))
+        keys[e, 0] = _hash(S, n, left, keyed)
         keys[e, 1] = off
         keys[e, 2] = n
         keys[e, 3] = left
@@ -93,10 +99,11 @@ def _remember(S, n, left, known, value, guess, keyed, slots, keys, values, store
 
 
 @njit(cache=True)
-def _close_small(S, n, left, parts, table, secret_guess, T, params, work):  # pragma: no cover - compiled
+def _close_small(S, n, left, parts, game, work):  # pragma: no cover - compiled
     # closures.close_small for equal weights, every secret a guess: (value, guess), guess -1
     # for a bound, -3 when nothing is known
-    hit, n_codes = params[_HIT], params[_CODES]
+    by_secret, table, secret_guess, same_secret, T, params = game
+    hit = params[_HIT]
     if n > MID_SET and n > params[_BMAX] + 1:
         return 0.0, -3
     most, best = -1, 0
@@ -146,8 +153,9 @@ def _close_small(S, n, left, parts, table, secret_guess, T, params, work):  # pr
 
 
 @njit(cache=True)
-def _scores(S, n, pool, m, left, by_secret, same_secret, T, params, mark, work):  # pragma: no cover
+def _scores(S, n, pool, m, left, game, mark, work):  # pragma: no cover
     # scoring.few_code_scores / uniform_scores: every guess's slot bound, its spread, and b
+    by_secret, table, secret_guess, same_secret, T, params = game
     hit = params[_HIT]
     largest = np.empty(m, np.int64)
     parts = np.empty(m, np.int64)
@@ -241,13 +249,12 @@ def _classes(replies, S, n, hit, sizes, starts, codes):  # pragma: no cover - co
 
 
 @njit(cache=True)
-def _known_bounds(
-    member, ends, lbs, total, limit, left, b, largest, table, secret_guess, T, params, slots, keys, values, store,
-    counters, work,
-):  # pragma: no cover - compiled
+def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache, work):  # pragma: no cover - compiled
     # hits.known_class_bounds for the classes of at most `largest` secrets (the first ones:
     # smallest first): each bound raised to the cache's or close_small's (cached as CLOSED,
     # -2), until the total reaches the limit; returns the total and the classes gone through
+    by_secret, table, secret_guess, same_secret, T, params = game
+    slots, keys, values, store, counters = cache
     keyed = params[_KEYED] == 1
     n_classes = len(ends) - 1
     for j in range(n_classes):
@@ -257,17 +264,17 @@ def _known_bounds(
         if c <= 2:
             continue
         C = member[ends[j] : ends[j + 1]]
-        e, _ = _find(C, c, left, keyed, slots, keys, store, counters)
+        e, _ = _find(C, c, left, keyed, cache)
         if e >= 0:
             proven = values[e, 0]
         else:
-            value, guess = _close_small(C, c, left, b, table, secret_guess, T, params, work)
+            value, guess = _close_small(C, c, left, b, game, work)
             if guess == -3:
                 continue
             if guess >= 0:
-                _remember(C, c, left, value, value, guess, keyed, slots, keys, values, store, counters)
+                _remember(C, c, left, value, value, guess, keyed, cache)
             else:
-                _remember(C, c, left, value, np.inf, -2, keyed, slots, keys, values, store, counters)
+                _remember(C, c, left, value, np.inf, -2, keyed, cache)
             proven = value
         if proven > lbs[j]:
             total += proven - lbs[j]
@@ -278,11 +285,10 @@ def _known_bounds(
 
 
 @njit(cache=True)
-def _solve(
-    S, budget, left, parts, known, asked, by_secret, table, secret_guess, same_secret, T, params,
-    slots, keys, values, store, counters, mark, work,
-):  # pragma: no cover - compiled
+def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  # pragma: no cover - compiled
     # branch.Search.solve and search_node, hits.slot_value and known_class_bounds: (value, guess)
+    by_secret, table, secret_guess, same_secret, T, params = game
+    slots, keys, values, store, counters = cache
     n = len(S)
     keyed = params[_KEYED] == 1
     if n == 1:
@@ -291,7 +297,7 @@ def _solve(
         return np.inf, -1
     if n == 2:
         return 3.0, secret_guess[S[0]]
-    e, _ = _find(S, n, left, keyed, slots, keys, store, counters)
+    e, _ = _find(S, n, left, keyed, cache)
     if e >= 0:
         if values[e, 0] == values[e, 1]:
             return values[e, 0], keys[e, 4]
@@ -300,14 +306,14 @@ def _solve(
         if known >= budget:
             return known, -1
     if not asked:
-        value, guess = _close_small(S, n, left, parts, table, secret_guess, T, params, work)
+        value, guess = _close_small(S, n, left, parts, game, work)
         if guess >= 0:
-            _remember(S, n, left, value, value, guess, keyed, slots, keys, values, store, counters)
+            _remember(S, n, left, value, value, guess, keyed, cache)
             return value, guess
         if guess == -1 and value > known:
             known = value
             if known >= budget:
-                _remember(S, n, left, known, np.inf, -1, keyed, slots, keys, values, store, counters)
+                _remember(S, n, left, known, np.inf, -1, keyed, cache)
                 return known, -1
     # search_node
     counters[_NODES] += 1
@@ -326,7 +332,7 @@ def _solve(
     else:
         m = table.shape[0]
         pool = np.arange(m)
-    bound, spread, b = _scores(S, n, pool, m, left, by_secret, same_secret, T, params, mark, work)
+    bound, spread, b = _scores(S, n, pool, m, left, game, mark, work)
     floor = np.inf
     n_tried = 0
     for i in range(m):
@@ -336,7 +342,7 @@ def _solve(
             floor = bound[i]
     if n_tried == 0:
         proven = max(known, floor)
-        _remember(S, n, left, proven, np.inf, -1, keyed, slots, keys, values, store, counters)
+        _remember(S, n, left, proven, np.inf, -1, keyed, cache)
         return proven, -1
     tried = np.empty(n_tried, np.int64)
     j = 0
@@ -421,16 +427,12 @@ def _solve(
             lbs[j] = Tb[c] if c <= room else np.inf
             total += lbs[j]
         if total < limit:
-            total, _ = _known_bounds(
-                member, ends, lbs, total, limit, left - 1, b, n, table, secret_guess, T, params,
-                slots, keys, values, store, counters, work,
-            )
+            total, _ = _known_bounds(member, ends, lbs, total, limit, left - 1, b, n, game, cache, work)
         if total < limit:
             for j in range(n_classes):
                 C = member[ends[j] : ends[j + 1]].copy()
-                value, _ = _solve(
-                    C, limit - (total - lbs[j]), left - 1, b, nothing, not_asked, by_secret, table, secret_guess,
-                    same_secret, T, params, slots, keys, values, store, counters, mark, work,
+                value, _ = solve_set(
+                    C, limit - (total - lbs[j]), left - 1, b, nothing, not_asked, game, cache, mark, work
                 )
                 total += value - lbs[j]
                 if total >= limit:
@@ -441,21 +443,19 @@ def _solve(
         else:
             floor = min(floor, value)
     if best_guess >= 0:
-        _remember(S, n, left, best, best, best_guess, keyed, slots, keys, values, store, counters)
+        _remember(S, n, left, best, best, best_guess, keyed, cache)
         return best, best_guess
     proven = max(known, floor)
-    _remember(S, n, left, proven, np.inf, -1, keyed, slots, keys, values, store, counters)
+    _remember(S, n, left, proven, np.inf, -1, keyed, cache)
     return proven, -1
 
 
-
-
 @njit(cache=True)
-def _open_guess(
-    guess, S, limit, left, b, largest, table, secret_guess, T, params, slots, keys, values, store, counters, work,
-):  # pragma: no cover - compiled
+def open_guess(guess, S, limit, left, b, largest, game, cache, work):  # pragma: no cover - compiled
     # hits.slot_value before any class is searched, at a node of the Python search: the
     # classes, their slot bounds, and known_class_bounds for those of at most `largest`
+    by_secret, table, secret_guess, same_secret, T, params = game
+    slots, keys, values, store, counters = cache
     n = len(S)
     n_codes = params[_CODES]
     replies = np.empty(n, table.dtype)
@@ -476,17 +476,13 @@ def _open_guess(
         total += lbs[j]
     reached = 0
     if total < limit:
-        total, reached = _known_bounds(
-            member, ends, lbs, total, limit, left - 1, b, largest, table, secret_guess, T, params,
-            slots, keys, values, store, counters, work,
-        )
+        total, reached = _known_bounds(member, ends, lbs, total, limit, left - 1, b, largest, game, cache, work)
     return total, member, ends, codes, lbs, reached
 
 
 @njit(cache=True)
-def _solve_classes(
-    member, ends, lbs, total, limit, left, b, largest, by_secret, table, secret_guess, same_secret, T, params,
-    slots, keys, values, store, counters, mark, work,
+def solve_classes(
+    member, ends, lbs, total, limit, left, b, largest, game, cache, mark, work
 ):  # pragma: no cover - compiled
     # hits.slot_value's searches of the classes of at most `largest` secrets (the first ones),
     # until the total reaches the limit; returns the total and the classes searched
@@ -496,10 +492,7 @@ def _solve_classes(
         if ends[j + 1] - ends[j] > largest:
             return total, j
         C = member[ends[j] : ends[j + 1]].copy()
-        value, _ = _solve(
-            C, limit - (total - lbs[j]), left, b, nothing, not_asked, by_secret, table, secret_guess,
-            same_secret, T, params, slots, keys, values, store, counters, mark, work,
-        )
+        value, _ = solve_set(C, limit - (total - lbs[j]), left, b, nothing, not_asked, game, cache, mark, work)
         total += value - lbs[j]
         if total >= limit:
             return total, j + 1
