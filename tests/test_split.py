@@ -73,6 +73,50 @@ def test_a_journal_cut_after_any_record_resumes_to_the_same_optimum(tmp_path):
         assert split_tree(again).value == 206
 
 
+def test_the_standing_of_a_journal_is_read_without_searching(capsys, tmp_path):
+    """--standing: what a journal proves, nothing searched and nothing written: the optimum of
+    a finished run, every first guess solved exactly with its total, each total what the
+    one-process search finds after that first guess; a journal cut part way proves only a
+    bound; one of another arena version is read, and said to be (a resumed run refuses it)."""
+    spec = "mastermind:pegs=3,colors=4"
+    game = make_game(spec)
+    journal = tmp_path / "j.jsonl"
+    split_root(game, workers=1, journal=journal)
+    before = journal.read_bytes()
+    rc, out, err = run(capsys, "optimal", spec, "--standing", "--journal", str(journal), "--json")
+    figures = json.loads(out)
+    assert rc == 0 and figures["total"] == 206 and figures["exact"] and figures["searched_pieces"] == 0, err
+    proven = figures["proven_first_guesses"]
+    assert proven and min(proven.values()) == 206 and journal.read_bytes() == before
+    for word, total in proven.items():
+        assert optimal_tree(game, openers=(word,)).value == total, word
+    lines = journal.read_text().splitlines(keepends=True)
+    key = json.loads(lines[0]) | {"version": "0.0.1+other"}
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps(key) + "\n" + "".join(lines[1:]))
+    rc, out, err = run(capsys, "optimal", spec, "--standing", "--journal", str(other))
+    assert rc == 0 and "written by arena 0.0.1+other" in out and "first guesses solved exactly" in out, err
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "1", "--journal", str(other))
+    assert rc == 2 and "written by arena 0.0.1+other" in err, err
+    part = tmp_path / "part.jsonl"
+    part.write_text(lines[0])
+    rc, out, err = run(capsys, "optimal", spec, "--standing", "--journal", str(part))
+    assert rc == 2 and "holds no first guess solved exactly" in err and "Traceback" not in err, err
+
+
+def test_a_log_of_the_status_for_a_run_in_the_background(capsys):
+    """--log-every: whole status lines on stderr, each with its time, even with --json and no terminal."""
+    rc, out, err = run(
+        capsys, "optimal", "mastermind:pegs=3,colors=4", "--workers", "1", "--log-every", "0.001", "--json"
+    )
+    lines = err.splitlines()
+    assert rc == 0 and json.loads(out)["total"] == 206 and lines, err
+    assert all(line[:2] == "20" and "arena optimal: " in line and "proven >= " in line for line in lines), err
+    assert "\r" not in err
+    rc, out, err = run(capsys, "optimal", "mastermind:pegs=3,colors=4", "--log-every", "5")
+    assert rc == 2 and "give --workers N" in err, err
+
+
 def test_the_status_line_shows_the_bounds():
     lines: list[str] = []
     result = split_root(make_game("mastermind:pegs=4,colors=4"), workers=2, status=lines.append)

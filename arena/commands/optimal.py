@@ -55,6 +55,8 @@ def cmd_optimal(args) -> None:
             "--start improves a guesser's tree for the average with equal weights: "
             "it cannot be combined with --weights, --objective worst, or --max without --workers"
         )
+    if args.standing:
+        check_standing(args)
     if args.workers is not None:
         check_split(args, openers)
     elif args.backend != "local" or args.scheduler:
@@ -63,7 +65,11 @@ def cmd_optimal(args) -> None:
         raise ArenaError("--journal records the pieces the split closes: give --workers N too")
     if args.time_limit is None and not openers and args.workers is None:
         warn_if_long(game)
-    progress = ProgressLine("arena optimal", enabled=None if not args.json else False)
+    if args.log_every is not None and (args.workers is None or args.standing):
+        raise ArenaError("--log-every logs the status of a split that searches: give --workers N")
+    if args.log_every is not None and not args.log_every > 0:
+        raise ArenaError(f"--log-every must be a positive number of seconds, got {args.log_every:g}")
+    progress = ProgressLine("arena optimal", enabled=None if not args.json else False, log_every=args.log_every)
     try:
         if args.workers is not None:
             tree = split_tree(game, args, progress)
@@ -148,6 +154,26 @@ def check_split(args, openers) -> None:
         raise ArenaError(f"--workers must be a positive number of processes, got {args.workers}")
 
 
+def check_standing(args) -> None:
+    """--standing reads a split's journal and searches nothing."""
+    if not args.journal:
+        raise ArenaError("--standing reads what a split's journal proves: give --journal FILE.jsonl")
+    clash = [
+        flag
+        for flag, given in (
+            ("--start", args.start),
+            ("--new-journal", args.new_journal),
+            ("--time-limit", args.time_limit is not None),
+            ("--backend dask", args.backend != "local"),
+        )
+        if given
+    ]
+    if clash:
+        raise ArenaError(f"--standing searches nothing: it cannot be combined with {clash[0]}")
+    if args.workers is None:
+        args.workers = 1
+
+
 def split_tree(game, args, progress):
     """The split (arena.optimal.split): the pieces (first guess, reply class) searched by the
     workers, and the best tree put together from their subtrees, with the split's proven bound
@@ -182,10 +208,16 @@ def split_tree(game, args, progress):
             no_worker_seconds=NO_WORKER_SECONDS,
             start_tree=_start_tree(game, args.start) if args.start else None,
             max_guesses=args.max,
+            standing=args.standing,
         )
     finally:
         if client is not None:
             client.close()
+    if result.best_guess < 0 and args.standing:
+        raise ArenaError(
+            f"{game.spec}: the journal {args.journal} holds no first guess solved exactly "
+            f"({result.closed:,} of {len(result.openings):,} closed, proven >= {result.lower_bound:,.6g})"
+        )
     if result.best_guess < 0 and not result.stopped and args.max is not None:
         raise ArenaError(f"{game.spec}: no tree finds every secret within {args.max} guesses")
     if result.best_guess < 0:
@@ -219,15 +251,27 @@ def dask_client(args):
     return connect_dask(Client, args.scheduler)
 
 
+#: How many first guesses solved exactly the text report names.
+PROVEN_SHOWN = 10
+
+
 def split_lines(tree) -> list[str]:
     result = tree.split
     if result is None:
         return []
-    return [
+    lines = [
         f"split: {result.closed:,} of {len(result.openings):,} first guesses closed, {result.pieces:,} pieces "
         f"(first guess, reply class) searched ({result.searched:,} in this run, the others read from the "
         f"journal); best first guess {tree.game.guesses[result.best_guess]}"
     ]
+    proven = result.proven()
+    if proven:
+        shown = ", ".join(f"{tree.game.guesses[g]} {total:,.6g}" for g, total in proven[:PROVEN_SHOWN])
+        more = f" and {len(proven) - PROVEN_SHOWN:,} more (--json lists them)" if len(proven) > PROVEN_SHOWN else ""
+        lines.append(f"first guesses solved exactly: {shown}{more}")
+    if result.written_by:
+        lines.append(f"journal written by arena {result.written_by}: read, its proofs are that version's")
+    return lines
 
 
 def warn_if_long(game) -> None:
@@ -298,7 +342,8 @@ def split_figures(tree) -> dict:
         "closed": result.closed,
         "pieces": result.pieces,
         "searched_pieces": result.searched,
-    }
+        "proven_first_guesses": {tree.game.guesses[g]: total for g, total in result.proven()},
+    } | ({"journal_written_by": result.written_by} if result.written_by else {})
 
 
 def cost_unit(tree) -> str:
@@ -431,6 +476,21 @@ def add_commands(sub) -> None:
         help="with --workers: append each piece closed (its exact value and subtree, or its bound) to "
         "FILE, and resume from what it holds: a killed run loses only the pieces in flight (a "
         "journal of another game, word file, pool, weights or arena version is refused)",
+    )
+    p.add_argument(
+        "--log-every",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --workers: write the split's status (pieces, first guesses closed, best, proven "
+        "bound) as a line on stderr every SECONDS, with the time: a log for a run in the background",
+    )
+    p.add_argument(
+        "--standing",
+        action="store_true",
+        help="with --journal: search nothing, print what the journal proves (the best first guess "
+        "and its tree, the first guesses closed and solved exactly, the lower bound); a journal of "
+        "another arena version is read too, and said to be",
     )
     p.add_argument(
         "--new-journal",

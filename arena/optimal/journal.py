@@ -197,14 +197,20 @@ def piece_json(game: Game, reply: int, bound: float, exact: bool, tree: list[Ind
 class Journal:
     """A journal file opened for one run: its records checked, then new ones appended."""
 
-    def __init__(self, path: str | Path, key: dict, set_aside: bool = False):
-        self.path, self.key = Path(path), key
+    def __init__(self, path: str | Path, key: dict, set_aside: bool = False, read_only: bool = False):
+        """`read_only`: the journal is read, never written (it must exist), and one written by
+        another version of arena is read too (`written_by` names it): its records are checked
+        as any (module docstring), but its proofs are that version's."""
+        self.path, self.key, self.read_only = Path(path), key, read_only
         self.lines: list[tuple[int, str]] = []  # (line number, text) of the records
+        self.written_by: str | None = None  # another version of arena that wrote it (read only)
         self._file: IO[str] | None = None
         if self.path.is_dir():
             raise ArenaError(f"journal {self.path} is a directory: give a file name (FILE.jsonl)")
         if self.path.exists():
             self._load(set_aside)
+        elif read_only:
+            raise ArenaError(f"journal {self.path} does not exist: there is nothing to read")
 
     def _load(self, set_aside: bool) -> None:
         try:
@@ -225,6 +231,8 @@ class Journal:
             ) from None
         lines = text.splitlines()
         if not lines:
+            if self.read_only:
+                raise ArenaError(f"journal {self.path} is empty: there is nothing to read")
             self._cut(len(complete))
             return
         change = self._key_change(lines[0])
@@ -246,10 +254,16 @@ class Journal:
             return "its first line is not its key"
         if not isinstance(stored, dict) or "journal" not in stored:
             return "its first line is not its key (a journal of an older arena, keyed by the spec alone)"
-        return key_change(stored, self.key)
+        key = self.key
+        if self.read_only and stored.get("version") != key["version"]:
+            self.written_by = str(stored.get("version"))
+            key = key | {"version": stored.get("version")}
+        return key_change(stored, key)
 
     def _cut(self, size: int) -> None:
         """Drop a last line cut short, so the next record starts on a line of its own."""
+        if self.read_only:
+            return
         if self.path.stat().st_size != size:
             os.truncate(self.path, size)
 
@@ -359,6 +373,8 @@ class Journal:
     def begin(self) -> None:
         """Open the journal for appending, its key written first if it is new (so that a run
         whose pieces all closed without a worker still leaves its key to check)."""
+        if self.read_only:
+            raise ArenaError(f"journal {self.path} was opened to be read, not written")
         if self._file is None:
             new = not self.path.exists() or self.path.stat().st_size == 0
             self._file = self.path.open("a", encoding="utf-8")

@@ -1,9 +1,12 @@
-"""What a long search says while it runs: one status line on stderr, only on a terminal.
+"""What a long search says while it runs: one status line on stderr, only on a terminal; or,
+asked for, a log.
 
 A search that may run for minutes rewrites one line in place (carriage return, no newline) at
 most every half second, and erases it when it ends, so the report that follows is clean. When
 stderr is a pipe or a file (a log, a test capturing it) nothing is written: a log full of
-carriage returns helps nobody, and `--json` output stays the only output.
+carriage returns helps nobody, and `--json` output stays the only output. A run left in the
+background for hours asks for a log instead (`log_every`): the same status as whole lines,
+each with the time it was written, one every so many seconds, terminal or not.
 """
 
 from __future__ import annotations
@@ -38,10 +41,20 @@ class ProgressLine:
     status bar (no bar, only the text): tqdm owns the terminal handling, this class the
     throttling that lets callers skip formatting the text."""
 
-    def __init__(self, label: str, stream: TextIO | None = None, every: float = EVERY, enabled: bool | None = None):
+    def __init__(
+        self,
+        label: str,
+        stream: TextIO | None = None,
+        every: float = EVERY,
+        enabled: bool | None = None,
+        log_every: float | None = None,
+    ):
+        """`log_every`: write whole lines, one every that many seconds, instead of one line
+        rewritten in place (terminal or not)."""
         self.stream = sys.stderr if stream is None else stream
-        self.enabled = is_terminal(self.stream) if enabled is None else enabled
-        self.label, self.every = label, every
+        self.enabled = True if log_every is not None else is_terminal(self.stream) if enabled is None else enabled
+        self.label, self.every = label, every if log_every is None else log_every
+        self.log = log_every is not None
         self.started = time.perf_counter()
         self.last = self.started  # the first line waits one interval: quick runs print nothing
         self.bar: Any = None  # a tqdm status bar once the first line is shown
@@ -57,6 +70,11 @@ class ProgressLine:
     def show(self, text: str) -> None:
         """Rewrite the line with `text` (the label in front)."""
         if not self.enabled:
+            return
+        if self.log:
+            self.last = time.perf_counter()
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+            print(f"{stamp} {self.label}: {text}", file=self.stream, flush=True)
             return
         if self.bar is None:
             from tqdm import tqdm  # lazy: heavy (only a long search on a terminal shows a line)

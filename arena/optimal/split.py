@@ -117,10 +117,18 @@ class SplitResult:
     tree: list[Index] = field(default_factory=list)  # the best tree's guesses in pre-order
     seed: Tree | None = None  # the greedy tree the split started from, when no first guess beat it
     max_guesses: int | None = None  # the limit every secret is found within (None: none)
+    scale: float = 1.0  # the weights' unit: a first guess's bound times this is in value's units
+    written_by: str | None = None  # another arena version that wrote the journal (read with `standing`)
 
     @property
     def exact(self) -> bool:
         return self.lower_bound >= self.value
+
+    def proven(self) -> list[tuple[Index, float]]:
+        """The first guesses whose every class is solved exactly, with their exact costs (in
+        value's units: the total number of guesses with equal weights), least first."""
+        exact = [(g, o.bound * self.scale) for g, o in self.openings.items() if o.exact]
+        return sorted(exact, key=lambda pair: (pair[1], pair[0]))
 
 
 # --- the pieces, on a worker ------------------------------------------------------------------
@@ -400,6 +408,7 @@ def split_root(
     seed: bool = True,
     start_tree: Tree | None = None,
     max_guesses: int | None = None,
+    standing: bool = False,
 ) -> SplitResult:
     """The best first guess over every secret of `game` and its tree, the pieces (first guess,
     reply class) searched by `workers` processes (module docstring). `weights`: one per secret
@@ -419,6 +428,9 @@ def split_root(
     consistent pool it must play only consistent guesses (else its cost is no incumbent).
     `max_guesses`: the best tree that finds every secret within that many guesses (the first
     guess included; Wordle's six); a piece that cannot be finished within it is worth inf.
+    `standing`: search nothing; what the journal (which must exist, and is not written) proves:
+    the best first guess it holds, the first guesses closed and solved exactly (`proven`), the
+    lower bound. A journal another version of arena wrote is read too (`written_by`).
     """
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
         raise ArenaError(
@@ -441,7 +453,9 @@ def split_root(
     openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
     order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
     split = Split(game, scout, S, b, sym, openings, order, incumbent / scale)
-    seeded = seed_tree(game, S, w, pool, max_guesses) if seed else None
+    if standing and journal is None:
+        raise ArenaError("the standing of a split is read from its journal: give a journal")
+    seeded = seed_tree(game, S, w, pool, max_guesses) if seed and not standing else None
     if start_tree is not None:
         check_start(start_tree, S, pool, max_guesses)
         seeded = cheaper_tree(seeded, start_tree, w, Guesses(), S)  # the start tree only if strictly cheaper
@@ -454,7 +468,7 @@ def split_root(
     log = (
         None
         if journal is None
-        else Journal(journal, journal_key(game, pool, given, max_guesses), set_aside=new_journal)
+        else Journal(journal, journal_key(game, pool, given, max_guesses), set_aside=new_journal, read_only=standing)
     )
     if log is not None:
         limits = Limits(game, S, w, set(openings), lambda C, guesses: grow_subtree(scout, C, guesses), max_guesses)
@@ -474,8 +488,11 @@ def split_root(
                 guess_record.bound,
                 [(c.reply, c.bound, c.exact, c.tree) for c in guess_record.classes],
             )
-        log.begin()
-        split.log = log
+        if not standing:
+            log.begin()
+            split.log = log
+    if standing:
+        return split_result(split, pool, 0, time.perf_counter() - start, False, None, max_guesses, scale, log)
     searched = 0
 
     _WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
@@ -543,22 +560,39 @@ def split_root(
         if log is not None:
             log.close()
         _WORKER.clear()
+    return split_result(split, pool, searched, time.perf_counter() - start, stopped, seeded, max_guesses, scale, log)
+
+
+def split_result(
+    split: Split,
+    pool: str,
+    searched: int,
+    seconds: float,
+    stopped: bool,
+    seeded: Tree | None,
+    max_guesses: int | None,
+    scale: float,
+    log: Journal | None,
+) -> SplitResult:
+    """What the parent knows at the end, in the weights' units."""
     fallback = seeded if split.best_guess < 0 and seeded is not None else None  # nothing beat the greedy tree
     return SplitResult(
-        game,
+        split.game,
         pool,
         split.best_guess if fallback is None else fallback.root.guess,
         split.incumbent * scale,
         split.lower_bound() * scale,
-        openings,
+        split.openings,
         searched,
         split.closed(),
         split.pieces_closed,
-        time.perf_counter() - start,
+        seconds,
         stopped,
         split.best_tree(),
         fallback,
         max_guesses,
+        scale,
+        None if log is None else log.written_by,
     )
 
 
