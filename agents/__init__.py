@@ -20,16 +20,39 @@ agent objects, and only the command line and the config/tournament layer build t
     human        a person at the terminal, on either side (interactive)
 
 Every module here that lists classes in `AGENTS` (and aliases in `ALIASES`) is registered
-by name: add a module, and its agents appear in `arena agents`.
+by name, through the fixed index registry.INDEX (name -> module, so that one agent imports
+its own module only): add a module and its names there, and its agents appear in `arena
+agents` (tests/test_startup.py fails until the index and the modules agree).
 """
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from arena.traits import Traits
 
-from .base import Agent, Guesser, Move, State
-from .chooser import Chooser
 from .registry import describe_agents, imports_allowed, make_agent, make_chooser, make_guesser
-from .scoring import METRICS, Metric, Scoring
-from .simple import Lowest, RandomConsistent
+
+if TYPE_CHECKING:
+    from .base import Agent, Guesser, Move, State
+    from .chooser import Chooser
+    from .scoring import METRICS, Metric, Scoring
+    from .simple import Lowest, RandomConsistent
+
+#: The classes this package offers by name, and their modules: loaded when first asked for, so
+#: that a command that builds no agent, or one agent, loads only what it uses (the registry
+#: finds an agent's module through its index).
+_LAZY = {
+    "Agent": "base",
+    "Guesser": "base",
+    "Move": "base",
+    "State": "base",
+    "Chooser": "chooser",
+    "METRICS": "scoring",
+    "Metric": "scoring",
+    "Scoring": "scoring",
+    "Lowest": "simple",
+    "RandomConsistent": "simple",
+}
 
 __all__ = [
     "Agent",
@@ -49,3 +72,12 @@ __all__ = [
     "Lowest",
     "RandomConsistent",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A class of `_LAZY`, from its module (imported now, once: it is kept as the package's)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'agents' has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value

@@ -2,7 +2,8 @@
 
 Guessers and choosers have separate name spaces (there is a `minimax` of each). Three ways
 to name an agent: a registered name, found in any module of this package that lists its
-classes in `AGENTS` (and its `Alias`es in `ALIASES`); a name that a third-party package
+classes in `AGENTS` (and its `Alias`es in `ALIASES`) and looked up through INDEX, which
+names each one's module (only that module is imported); a name that a third-party package
 registers through the `arena.agents` entry point group; or a Python path
 `package.module:Class` (parameters then follow a second colon).
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
-import pkgutil
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -66,27 +66,87 @@ class Alias:
     role: str = "guesser"
 
 
-@lru_cache(maxsize=1)
-def builtin() -> dict[str, dict[str, Any]]:
-    """role -> name -> class or Alias, from every module of the agents package."""
-    import agents
+#: role -> name -> the module of this package that registers it (in its AGENTS or ALIASES):
+#: a fixed index, so that building an agent imports its own module and not all of them (a
+#: tiny evaluation's start-up). tests/test_startup.py checks it against `builtin()` both ways:
+#: a new agent, or a renamed one, is a line here.
+INDEX: dict[str, dict[str, str]] = {
+    "guesser": {
+        "entropy": "scoring",
+        "equilibrium": "equilibrium",
+        "expected": "scoring",
+        "fewest-misses": "misses",
+        "human": "human",
+        "knuth": "scoring",
+        "lookahead": "lookahead",
+        "lowest": "simple",
+        "max-frequency": "scoring",
+        "minimax": "scoring",
+        "most-parts": "scoring",
+        "optimal": "optimal",
+        "random": "simple",
+        "tree": "replay",
+    },
+    "chooser": {
+        "equilibrium": "equilibrium",
+        "evil": "evil",
+        "fixed": "chooser",
+        "human": "human",
+        "minimax": "adversary",
+        "spoiler": "spoiler",
+        "uniform": "chooser",
+        "weighted": "chooser",
+    },
+}
 
+
+def registered(module_name: str) -> dict[str, dict[str, Any]]:
+    """role -> name -> class or Alias, as the module `agents.<module_name>` lists them in its
+    `AGENTS` and `ALIASES`."""
+    module = importlib.import_module(f"agents.{module_name}")
     table: dict[str, dict[str, Any]] = {role: {} for role in ROLES}
-    for info in sorted(pkgutil.iter_modules(agents.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"agents.{info.name}")
-        for cls in getattr(module, "AGENTS", []):
-            table[getattr(cls, "role", "guesser")][cls.name] = cls
-        for alias in getattr(module, "ALIASES", []):
-            table[alias.role][alias.name] = alias
+    for cls in getattr(module, "AGENTS", []):
+        table[getattr(cls, "role", "guesser")][cls.name] = cls
+    for alias in getattr(module, "ALIASES", []):
+        table[alias.role][alias.name] = alias
     return table
 
 
-def entry_points(group: str):
-    """The installed entry points of `group` (importlib.metadata, imported only when asked for: it
-    costs start-up time)."""
-    from importlib.metadata import entry_points as installed
+def agent_modules() -> list[str]:
+    """The modules of this package, by name (the files themselves: what the index is checked against)."""
+    import pkgutil
 
-    return installed(group=group)
+    import agents
+
+    return sorted(info.name for info in pkgutil.iter_modules(agents.__path__))
+
+
+@lru_cache(maxsize=1)
+def builtin() -> dict[str, dict[str, Any]]:
+    """role -> name -> class or Alias, from every module of the agents package (all of them
+    imported: `arena agents` and the tests; one agent is found through INDEX)."""
+    table: dict[str, dict[str, Any]] = {role: {} for role in ROLES}
+    for name in agent_modules():
+        for role, found in registered(name).items():
+            table[role].update(found)
+    return table
+
+
+def _builtin_entry(name: str, role: str) -> Any:
+    """The class or Alias of the built-in agent `name`, importing only its own module; None
+    if no built-in agent of this role has that name."""
+    module = INDEX[role].get(name)
+    if module is None:
+        return None
+    return registered(module)[role][name]
+
+
+def entry_points(group: str):
+    """The installed entry points of `group` (arena.plugins: importlib.metadata, imported only
+    when a distribution may declare one)."""
+    from arena.plugins import entry_points as installed
+
+    return installed(group)
 
 
 def _entry_point(name: str):
@@ -101,11 +161,11 @@ def _entry_point(name: str):
 
 def lookup(name: str, role: str) -> tuple[type, dict[str, str], Alias | None]:
     """The class behind a registered name, the parameters an alias presets, and the alias."""
-    entry = builtin()[role].get(name)
+    entry = _builtin_entry(name, role)
     if entry is None:
         entry = _entry_point(name)
         if entry is None or getattr(entry, "role", "guesser") != role:
-            other = [r for r in ROLES if r != role and name in builtin()[r]]
+            other = [r for r in ROLES if r != role and name in INDEX[r]]
             hint = f" ({name!r} is a {other[0]})" if other else ""
             raise ArenaError(f"unknown {role} {name!r}{hint}; {role}s: {choices(sorted(names(role)))}")
     if isinstance(entry, Alias):
@@ -117,7 +177,7 @@ def lookup(name: str, role: str) -> tuple[type, dict[str, str], Alias | None]:
 def names(role: str) -> list[str]:
     """Every name an agent of this role can be given: built-ins and the entry points whose
     class plays this role (one that fails to load is listed under both: its error says why)."""
-    found = set(builtin()[role])
+    found = set(INDEX[role])
     for ep in entry_points(group="arena.agents"):
         try:
             cls = ep.load()
@@ -143,7 +203,7 @@ def _split_path(spec: str) -> tuple[str, str] | None:
     """module_path, except for a registered name (`entropy:X` is a malformed parameter list,
     not a module called entropy)."""
     head = spec.partition(":")[0]
-    if "." not in head and any(head in builtin()[role] for role in ROLES):
+    if "." not in head and any(head in INDEX[role] for role in ROLES):
         return None
     return module_path(spec)
 

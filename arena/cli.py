@@ -1,5 +1,9 @@
 """The `arena` command. Every subcommand is a thin layer over the Python API; a user's
-mistake (ArenaError) or an agent's (RuleBreak) is one line on stderr and exit status 2."""
+mistake (ArenaError) or an agent's (RuleBreak) is one line on stderr and exit status 2.
+
+Start-up: this module and arena/commands/* import at their top only what parsing the command
+line needs (no numpy, no game, no agent), so that `arena --help`, `--version` and a mistyped
+option cost Python's start-up and argparse; each command imports what it uses when it runs."""
 
 from __future__ import annotations
 
@@ -9,8 +13,6 @@ import os
 import sys
 import time
 import warnings
-
-import numpy as np
 
 from .commands.common import playing_guesser, strike_limits
 from .errors import ArenaError, RuleBreak, choices
@@ -85,6 +87,8 @@ def cmd_evaluate(args) -> None:
 
 
 def cmd_rank(args) -> None:
+    import numpy as np  # here, not at the top: `arena --help` and `--version` need no numpy
+
     from .frontdoor import best_first
     from .metrics import METRICS
 

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -72,6 +71,8 @@ def check_output_file(path: str, option: str) -> None:
 def _writable(folder: Path) -> bool:
     """Whether a file can be created in `folder`: tried, since permission bits do not tell
     (root ignores them; /proc refuses anyway)."""
+    import tempfile  # here: it imports shutil, random, bz2 and lzma, which most commands never use
+
     if not os.access(folder, os.W_OK | os.X_OK):
         return False
     try:

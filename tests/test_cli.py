@@ -569,3 +569,11 @@ def test_a_tournament_prints_its_grids_and_its_cells_only_when_asked(tmp_path, c
     reproduction.write_text('title = "r"\ngames = ["mastermind:pegs=2,colors=3"]\nguessers = ["knuth"]\n')
     rc, out, _ = run(capsys, "run", str(reproduction))
     assert rc == 0 and out.splitlines()[1].startswith("cell ")
+
+
+def test_compare_on_a_game_without_strikes(capsys):
+    """Mastermind counts no strikes: `compare` gives evaluate no strike limits (an empty tuple
+    of limits was refused as `strikes must name at least one strike limit`)."""
+    rc, out, err = run(capsys, "compare", "mastermind:pegs=2,colors=3", "knuth", "lowest")
+    assert rc == 0, err
+    assert out.splitlines()[2].split()[:3] == ["knuth", "2.667", "4"]

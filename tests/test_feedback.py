@@ -5,7 +5,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from arena import ArenaError, make_game
@@ -37,6 +37,42 @@ def test_mastermind_table_matches_the_rules(spec):
     game = make_game(spec)
     for g, s in itertools.product(range(len(game.guesses)), range(len(game.secrets))):
         assert game.black_white(game.reply(g, s)) == mastermind_reply(game.guesses[g], game.secrets[s])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 30), st.booleans(), st.integers(0, 2**32 - 1))
+def test_mastermind_reply_table_is_the_plain_definition(pegs, colors, repeats, seed):
+    """black_white on random guesses and secrets (two different lists, each in its own order;
+    few colours counted by colour, many by comparing pegs) against the rules, pair by pair."""
+    from arena.games.mastermind import all_codes, black_white, code_count
+
+    assume(code_count(pegs, colors, repeats) <= 50_000 and (repeats or colors >= pegs))
+    codes = all_codes(pegs, colors, repeats)
+    rng = np.random.default_rng(seed)
+    guesses, secrets = codes[rng.integers(0, len(codes), 17)], codes[rng.integers(0, len(codes), 19)]
+    table = black_white(guesses, secrets, colors)
+    assert table.dtype == np.uint8 and table.shape == (17, 19)
+    label = "".join(map(chr, range(65, 65 + colors)))
+    for (g, guess), (s, secret) in itertools.product(enumerate(guesses), enumerate(secrets)):
+        black, white = mastermind_reply("".join(label[c] for c in guess), "".join(label[c] for c in secret))
+        assert table[g, s] == black * (pegs + 1) + white
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mastermind",
+        "mastermind:pegs=1,colors=3",
+        "mastermind:pegs=3,colors=3,repeats=false",
+        "mastermind:pegs=4,colors=7",
+        "mastermind:pegs=5,colors=4",
+        "mastermind:pegs=3,colors=10,repeats=false",
+    ],
+)
+def test_mastermind_replies_that_occur_are_the_tables(spec):
+    """Read off one row per code pattern (aabc, ...), they are every value of the whole table."""
+    game = make_game(spec)
+    assert game.feedback.codes.tolist() == np.flatnonzero(np.bincount(game.table.ravel())).tolist()
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,8 +1,8 @@
 """Subcommands of `arena` beyond the core ones in arena/cli.py.
 
 Each module here defines `add_commands(subparsers)`, which adds its subcommands with
-`set_defaults(func=...)`; the command line finds the modules by itself, so a new command is a
-new module. A command raises ArenaError or RuleBreak for a user's or an agent's mistake.
+`set_defaults(func=...)`; the command line imports the modules named in COMMANDS, so a new
+command is a new module and its name there. A command raises ArenaError or RuleBreak for a user's or an agent's mistake.
 Modules, one idea each:
 
     play         `arena play` (one game, agents or people either side) and `arena solve`
@@ -18,9 +18,13 @@ Modules, one idea each:
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Iterator
 from types import ModuleType
+
+#: The command modules, by name: a fixed list, since listing the package's files
+#: (pkgutil.iter_modules) imports `inspect`, a tenth of `arena --help`'s start-up.
+#: tests/test_startup.py checks it against the files here: a new command module goes in it.
+COMMANDS = ("equilibrium", "hardest", "optimal", "play")
 
 #: Modules of this package that hold no command.
 HELPERS = frozenset({"common"})
@@ -28,6 +32,5 @@ HELPERS = frozenset({"common"})
 
 def command_modules() -> Iterator[ModuleType]:
     """Every command module of this package, by name (each has `add_commands(subparsers)`)."""
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name not in HELPERS:
-            yield importlib.import_module(f"{__name__}.{info.name}")
+    for name in COMMANDS:
+        yield importlib.import_module(f"{__name__}.{name}")

@@ -3,8 +3,12 @@ command plays by itself, and strike limits as the user writes them. Not a comman
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import ArenaError
-from ..players import GuesserProtocol
+
+if TYPE_CHECKING:  # arena.players imports the engine (numpy): not for parsing the command line
+    from ..players import GuesserProtocol
 
 
 def playing_guesser(spec: str, command: str = "evaluate") -> GuesserProtocol:

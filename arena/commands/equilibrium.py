@@ -8,12 +8,13 @@ arena equilibrium mastermind --guessers knuth,entropy   against a named set of g
 from __future__ import annotations
 
 import sys
-from fractions import Fraction
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..errors import ArenaError
 from ..outfile import print_json
+
+if TYPE_CHECKING:  # every command module is imported for `arena --help`, which needs no numpy
+    from fractions import Fraction
 
 METHODS = ("oracle", "enumerate")
 
@@ -205,6 +206,8 @@ def report(eq, check=None) -> str:
 
 
 def cmd_equilibrium(args) -> None:
+    import numpy as np
+
     from ..equilibrium import nashpy_solution
     from ..equilibrium.payoff import PayoffMatrix
 

@@ -3,14 +3,14 @@ more guessers' distributions compare (with the published study's two-panel plot)
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..errors import ArenaError
 
 
 def hardest(evaluation, top: int) -> list[tuple[str, int, int]]:
     """(secret, misses, guesses) for the `top` hardest secrets: most misses first where misses
     count (Hangman), else most guesses; ties keep the list order."""
+    import numpy as np  # here, not at the top: `arena --help` imports this module
+
     from ..games import make_game
 
     game = make_game(evaluation.game)
@@ -59,9 +59,11 @@ def cmd_compare(args) -> None:
     if args.plot:
         check_plot_file(args.plot)  # before the evaluations, not after them
     game = make_game(args.game)
-    limits = strike_limits(args.strikes) or game.default_strikes()
+    limits = strike_limits(args.strikes) or game.default_strikes()  # none where misses are no strikes
     guessers = [playing_guesser(g, "compare") for g in args.guessers]  # every spec checked before any is played
-    results = [evaluate(game, guesser, repeat=args.repeat, seed=args.seed, strikes=limits) for guesser in guessers]
+    results = [
+        evaluate(game, guesser, repeat=args.repeat, seed=args.seed, strikes=limits or None) for guesser in guessers
+    ]
     width = max(len(r.guesser) for r in results)
     head = f"{'guesser':<{width}} {'mean':>6} {'worst':>5}"
     if game.rules.strikes:

@@ -4,10 +4,12 @@ assistant: the secrets a history of replies leaves, and the best next guess)."""
 from __future__ import annotations
 
 from functools import partial
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..errors import ArenaError
+
+if TYPE_CHECKING:  # every command module is imported for `arena --help`, which needs no numpy
+    import numpy as np
 
 #: With this many secrets possible or fewer, `solve` lists them.
 LIST_AT_MOST = 12

@@ -58,11 +58,11 @@ def builtin() -> dict[str, GameType]:
 
 
 def entry_points(group: str):
-    """The installed entry points of `group` (importlib.metadata, imported only when a name is not
-    a built-in game: it costs start-up time)."""
-    from importlib.metadata import entry_points as installed
+    """The installed entry points of `group` (arena.plugins: importlib.metadata, imported only
+    when a distribution may declare one, and only when a name is not a built-in game)."""
+    from ..plugins import entry_points as installed
 
-    return installed(group=group)
+    return installed(group)
 
 
 def _plugin_names() -> list[str]:

@@ -23,6 +23,8 @@ Modules, one idea each:
     split      the split: pieces (a first guess, one of its reply classes) searched by worker
                processes or a Dask cluster with one incumbent, a resumable journal and a
                proven bound at any moment (`arena optimal --workers N`)
+    pieces     a piece's work on a worker (forked, or a Dask worker's own search): open a
+               first guess, or solve one of its classes under a budget
     subtrees   a piece's subtree as the journal keeps it (guesses in pre-order), grown back into
                nodes (the split puts its whole tree together from them without a search)
     futures    the split's wait on its workers (a Dask cluster left with no worker is an error)

@@ -27,9 +27,9 @@ At any moment the optimum is at least
     min( incumbent, min over first guesses not closed of w(S) + sum of their classes' bounds )
 
 (a first guess not yet opened: its root bound); when every first guess is closed this equals
-the incumbent, and the optimum is proven. Every piece a worker closes (its exact value and
-subtree, or its proven bound) is appended to the journal at once (journal.py), so a run
-stopped by the time limit, or killed at any moment, resumes where it stopped and loses at
+the incumbent, and the optimum is proven. Every piece a worker closes (pieces.py: its exact
+value and subtree, or its proven bound) is appended to the journal at once (journal.py), so a
+run stopped by the time limit, or killed at any moment, resumes where it stopped and loses at
 most the pieces in flight; what the parent derives from the pieces (first guesses closed, the
 incumbent) is derived again on resuming, so a resumed run ends with the optimum an unkilled
 run finds. The tree is put together from the journal's subtrees: the best first guess is not
@@ -38,7 +38,6 @@ searched again.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import os
 import sys
@@ -54,19 +53,15 @@ import numpy as np
 from ..costs import Guesses
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
-from ..orphans import die_with_parent
-from ..resources import THREADS_ENV, memory_limit, threads
 from ..tree import Tree
 from .bounds import INF
 from .futures import next_done, shut_down
 from .inputs import check_start
 from .journal import GuessRecord, Journal, Limits, PieceRecord, journal_key, weights_digest
-from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
+from .pieces import WORKER, Classes, Opened, Outcome, forked_task, remote_task, start_worker
+from .search import Search, stabilizer
 from .solve import cheaper_tree, incumbent_value, invariant, seed_tree, weight_vector
-from .subtrees import closed_value, grow_subtree, subtree
-
-#: The search each worker keeps (set in the parent before forking, or by the initializer).
-_WORKER: dict = {}
+from .subtrees import grow_subtree
 
 
 @dataclass
@@ -129,133 +124,6 @@ class SplitResult:
         value's units: the total number of guesses with equal weights), least first."""
         exact = [(g, o.bound * self.scale) for g, o in self.openings.items() if o.exact]
         return sorted(exact, key=lambda pair: (pair[1], pair[0]))
-
-
-# --- the pieces, on a worker ------------------------------------------------------------------
-def _start_worker(pool: str, deadline: float | None, workers: int, parent: int, max_guesses: int | None = None) -> None:
-    """In a forked worker: one search over the game the parent built (shared copy-on-write),
-    its cache a share of what one search may hold (the workers together hold no more). It
-    ends with the parent, whatever signal ends that (arena.orphans)."""
-    die_with_parent(parent)
-    game = _WORKER["game"]
-    os.environ.setdefault(THREADS_ENV, str(max(1, threads() // workers)))  # the compiled loops' share of the cores
-    budget = int(memory_limit() * CACHE_SHARE / workers)
-    _WORKER["search"] = Search(game, _WORKER["w"], pool, max_guesses, _WORKER["sym"], deadline, cache_budget=budget)
-
-
-#: What a piece returns: (guess, reply, value, exact, subtree or None, seconds, nodes).
-Outcome = tuple[Index, int, float, bool, "list[Index] | None", float, int]
-#: What opening a first guess returns: (guess, its bound, its classes as (reply, bound,
-#: exact, subtree or None) or [] when the bound reached the limit, seconds, nodes).
-Classes = list[tuple[int, float, bool, "list[Index] | None"]]
-Opened = tuple[Index, float, Classes, float, int]
-
-
-def _task(kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:
-    """A task on a forked worker: open the first guess `guess` (kind "open", `limit` the
-    incumbent) or solve its piece `reply` under the budget `limit` (kind "piece")."""
-    return run_task(_WORKER, kind, guess, reply, limit)
-
-
-#: On a Dask worker: one search per (game spec, pool, weights), built by the first task that needs it.
-_REMOTE: dict = {}
-
-
-def _task_remote(
-    spec: str,
-    pool: str,
-    workers: int,
-    seconds_left: float | None,
-    kind: str,
-    guess: Index,
-    reply: int,
-    limit: float,
-    weights: tuple[str, np.ndarray | None] = ("equal", None),
-    max_guesses: int | None = None,
-) -> Outcome | Opened:
-    """A task on a Dask worker (which the parent did not fork, so it builds the game from its
-    spec, once): `_task` on the worker's own search, with the time the parent has left.
-    `weights`: (their digest, the search's weights or None for all equal); `max_guesses` the limit."""
-    key = (spec, pool, weights[0], max_guesses)
-    if key not in _REMOTE:
-        from ..games import make_game
-
-        game = make_game(spec)
-        S = game.all_secrets
-        w = np.ones(len(game.secrets)) if weights[1] is None else weights[1]
-        sym = stabilizer(game, None if weights[1] is None else invariant(game, S, w))
-        search = Search(game, w, pool, max_guesses, sym, None, cache_budget=int(memory_limit() * CACHE_SHARE / workers))
-        _REMOTE[key] = dict(
-            game=game, S=S, sym=sym, search=search, b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2]
-        )
-    state = _REMOTE[key]
-    state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
-    return run_task(state, kind, guess, reply, limit)
-
-
-def run_task(state: dict, kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:
-    return open_guess(state, guess, limit) if kind == "open" else solve_piece(state, guess, reply, limit)
-
-
-def solve_piece(state: dict, guess: Index, reply: int, budget: float) -> Outcome:
-    """The class `reply` of the first guess `guess`, on the search `state` holds: its exact
-    value and subtree if below `budget`, else a bound >= budget; nan if the deadline passed."""
-    search: Search = state["search"]
-    S, sym = state["S"], state["sym"]
-    C = search.game.consistent(S, guess, reply)
-    left = search.limit - 1
-    allowed = search.class_allowed(None, guess, reply, C)
-    search.root_key = None
-    started, nodes = time.perf_counter(), search.stats.nodes
-    try:
-        value = search.solve(C, budget, left, None if sym is None else sym.after(guess), allowed, state["b"])
-        tree = subtree(search, C, left, allowed) if value < budget else None
-    except Timeout:
-        return int(guess), int(reply), math.nan, False, None, time.perf_counter() - started, search.stats.nodes - nodes
-    return (
-        int(guess),
-        int(reply),
-        float(value),
-        value < budget,
-        tree,
-        time.perf_counter() - started,
-        search.stats.nodes - nodes,
-    )
-
-
-def open_guess(state: dict, guess: Index, limit: float) -> Opened:
-    """The classes of the first guess `guess` bounded as the search bounds them before it
-    searches any (Search.guess_value: the slot bound, the closed forms of small classes and
-    the candidates' bound, and at a big root one level of search), and those the closed forms
-    solve, with their subtrees. When the bound reaches `limit` no class is returned (the guess
-    cannot beat the incumbent); nan if the deadline passed."""
-    search: Search = state["search"]
-    S, sym, b = state["S"], state["sym"], state["b"]
-    started, nodes = time.perf_counter(), search.stats.nodes
-    left = search.limit - 1
-    classes = search.classes_of(guess, S)
-    if search.uniform:
-        table = search.table_list(b)
-        bounds = [table[len(c)] for _, c in classes]
-    else:
-        bounds = [search.class_bound(c, b, left) for _, c in classes]
-    total = search.weight(S) + sum(bounds)
-    keys: list = [None] * len(classes)
-    try:
-        if not search.restricted and total < limit:
-            total = search.known_class_bounds(classes, bounds, keys, total, limit, left, b)
-        if len(S) >= LEVEL_SIZE and total < limit:
-            total = search.level_bounds(
-                guess, classes, bounds, total, limit, left, None if sym is None else sym.after(guess), None
-            )
-        out: Classes = []
-        for (r, C), bound in zip(classes if total < limit else [], bounds):
-            value = closed_value(search, C, left)
-            tree = None if value is None else subtree(search, C, left, search.class_allowed(None, guess, r, C))
-            out.append((int(r), float(bound if value is None else value), value is not None, tree))
-    except Timeout:
-        return int(guess), math.nan, [], time.perf_counter() - started, search.stats.nodes - nodes
-    return int(guess), float(total), out, time.perf_counter() - started, search.stats.nodes - nodes
 
 
 # --- the parent -------------------------------------------------------------------------------
@@ -495,7 +363,7 @@ def split_root(
         return split_result(split, pool, 0, time.perf_counter() - start, False, None, max_guesses, scale, log)
     searched = 0
 
-    _WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
+    WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
     pending: dict = {}
     stopped = False
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
@@ -504,19 +372,19 @@ def split_root(
         executor = ProcessPoolExecutor(
             workers,
             mp_context=context,
-            initializer=_start_worker,
+            initializer=start_worker,
             initargs=(pool, deadline, workers, os.getpid(), max_guesses),
         )
 
         def submit(kind: str, guess: Index, reply: int, limit: float):
-            return executor.submit(_task, kind, guess, reply, limit)
+            return executor.submit(forked_task, kind, guess, reply, limit)
     else:
         remote_weights = ("equal", None) if np.all(w == 1) else (weights_digest(w), w)
 
         def submit(kind: str, guess: Index, reply: int, limit: float):
             left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
             return executor.submit(
-                _task_remote, game.spec, pool, workers, left, kind, guess, reply, limit, remote_weights, max_guesses
+                remote_task, game.spec, pool, workers, left, kind, guess, reply, limit, remote_weights, max_guesses
             )
 
     try:
@@ -559,7 +427,7 @@ def split_root(
     finally:
         if log is not None:
             log.close()
-        _WORKER.clear()
+        WORKER.clear()
     return split_result(split, pool, searched, time.perf_counter() - start, stopped, seeded, max_guesses, scale, log)
 
 
