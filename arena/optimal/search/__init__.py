@@ -15,6 +15,11 @@ The modules, from the top:
     closures     small sets closed, or bounded from their candidates, without scoring a pool
     depth        depth limits: fits, the worst case, and the bounds proven at the root
     cache        the bounded cache (keys, byte budget, forgetting the older half)
+    small_trees  the whole subtree of a small set (<= SMALL_TREE secrets, equal weights, a
+                 hit ends the game) searched in compiled code, with its own cache; and a
+                 Python node's guess, its classes bounded and its small ones searched, in two
+                 calls (big games only: COMPILED_CELLS)
+    tree_kernels its compiled loops (numba, imported at the first small set)
     allowed      hard mode: the guesses the rules still allow on a path
     state        what the parts share: NO_LIMIT, Timeout, Stats, the attributes declared, and
                  CostBounds, what the search asks of a cost (leaves, the bounds of a guess

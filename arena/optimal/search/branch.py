@@ -89,6 +89,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
@@ -101,9 +102,10 @@ from .allowed import Allowed, HardMode
 from .cache import CACHE_SHARE, CLOSED, Caches
 from .closures import Closures
 from .depth import DepthLimits
-from .hits import HitValues
+from .hits import HitValues, UntilHit
 from .misses import MissBounds
 from .scoring import Scoring, sorted_lazily
+from .small_trees import COMPILED_CELLS, SMALL_TREE, SmallTrees
 from .state import NO_LIMIT, CostBounds, Stats, Timeout
 
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
@@ -185,6 +187,57 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self._tables: dict = {}
         self._letters: tuple | None = None  # every letter's replies on the node last bounded (class_misses)
         self.stats = Stats()
+        #: sets of at most this many secrets have their whole subtree searched in compiled code
+        #: (small_trees.py) where the search allows it (`small_trees`); 0: never
+        self.compiled_below = SMALL_TREE if len(game.guesses) * len(game.secrets) >= COMPILED_CELLS else 0
+        self._small: SmallTrees | None | bool = False  # False: not asked yet
+
+    def small_trees(self) -> SmallTrees | None:
+        """The compiled search of small subtrees (small_trees.py), made at its first use, or
+        None where it does not apply: it knows guesses until a hit with equal weights, every
+        secret a guess, no hard mode, on a feedback table held in memory."""
+        if self._small is False:
+            game = self.game
+            fits = (
+                type(self.bounds) is UntilHit
+                and self.uniform
+                and self.all_named
+                and not self.restricted
+                and isinstance(game.table, np.ndarray)
+            )
+            self._small = (
+                SmallTrees(game, self.consistent_pool, self.limit != NO_LIMIT, self.hit, self.b_max) if fits else None
+            )
+        return self._small if isinstance(self._small, SmallTrees) else None
+
+    def solve_small(self, S: Indexes, budget: float, left: int, parts: int, key, known: float, asked: bool) -> float:
+        """solve() for a small set, its whole subtree in compiled code; the answer is cached
+        here as search_node caches it, and the sets searched are counted."""
+        small = cast(SmallTrees, self._small)
+        before = small.nodes
+        value, guess = small.solve(S, budget, left, parts, known, asked)
+        if guess >= 0:
+            self.remember(self.cache, key, (value, value, guess))
+        else:
+            self.remember(self.cache, key, (max(known, value), INF, -1))
+        self.count_compiled(small, before)
+        return value
+
+    def check_deadline(self) -> None:
+        """Timeout once the deadline has passed."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise Timeout
+
+    def count_compiled(self, small: SmallTrees, before: int) -> None:
+        """Count the sets the compiled search searched since it had searched `before`, offer
+        the progress callback the search as search_node does (every REPORT_MASK + 1 sets), and
+        stop at the node limit (counted after the subtree: the same on every machine)."""
+        after = small.nodes
+        self.stats.nodes += after - before
+        if self.report is not None and (after | REPORT_MASK) != (before | REPORT_MASK):
+            self.report(self)
+        if self.node_limit is not None and self.stats.nodes > self.node_limit:
+            raise Timeout
 
     def weight(self, S: Indexes) -> float:
         return float(len(S)) if self.uniform else float(self.w[S].sum())
@@ -228,6 +281,8 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
         asked = entry is not None and entry[2] == CLOSED  # close_small's bound is the entry's
+        if len(S) <= self.compiled_below and self.small_trees() is not None:
+            return self.solve_small(S, budget, left, self.b_max if parts is None else parts, key, known, asked)
         closed = (
             None
             if asked or not self.bounds.closes_small

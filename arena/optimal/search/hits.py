@@ -16,6 +16,7 @@ from ...game import Game, Index, Indexes
 from ..bounds import INF, min_depth, slot_capacity
 from .allowed import Allowed
 from .cache import CLOSED
+from .small_trees import SmallTrees
 from .state import CostBounds, SearchState
 
 #: Guesses at nodes of at least this many candidates have their classes bounded one level deep
@@ -93,6 +94,9 @@ class HitValues(SearchState):
     ) -> float:
         """w(S) + sum of the classes' costs if below `limit`, else a lower bound >= limit
         (branch.py, step 4)."""
+        small = self.small_trees() if self.compiled_below else None
+        if small is not None:
+            return self.slot_value_compiled(small, guess, S, limit, left, b, sym)
         classes = self.classes_of(guess, S)
         if self.uniform:  # the slot table read directly (class_bound), inf past the depth limit
             table, room = self.table_list(b), slot_capacity(b, left - 1)
@@ -121,6 +125,42 @@ class HitValues(SearchState):
                 return total
         return total
 
+    def slot_value_compiled(
+        self, small: SmallTrees, guess: Index, S: Indexes, limit: float, left: int, b: int, sym
+    ) -> float:
+        """slot_value with the classes of at most `compiled_below` secrets in compiled code
+        (small_trees.py): the classes and their bounds, the small ones' known bounds (from
+        the compiled cache, which holds every small set searched) and their searches, each
+        in one call, in the same order as slot_value; the big classes as slot_value does."""
+        largest = self.compiled_below
+        total, member, ends, codes, bounds, reached = small.open_guess(guess, S, limit, left, b, largest)
+        if total >= limit:
+            return total
+        cuts, replies = ends.tolist(), codes.tolist()
+        classes = [(replies[j], member[cuts[j] : cuts[j + 1]]) for j in range(len(replies))]
+        bound_list = bounds.tolist()
+        keys: list = [None] * len(classes)
+        total = self.known_class_bounds(classes, bound_list, keys, total, limit, left - 1, b, start=reached)
+        if total >= limit:
+            return total
+        below = None if sym is None else sym.after(guess)
+        if len(S) >= LEVEL_SIZE:
+            total = self.level_bounds(guess, classes, bound_list, total, limit, left - 1, below, None)
+            if total >= limit:
+                return total
+        self.check_deadline()
+        before = small.nodes
+        total, done = small.solve_classes(member, ends, np.asarray(bound_list), total, limit, left - 1, b, largest)
+        self.count_compiled(small, before)
+        if total >= limit:
+            return total
+        for j in range(done, len(classes)):
+            lb = bound_list[j]
+            total += self.solve(classes[j][1], limit - (total - lb), left - 1, below, None, b, keys[j]) - lb
+            if total >= limit:
+                return total
+        return total
+
     def classes_of(self, guess: Index, S: Indexes) -> list[tuple[int, Indexes]]:
         """The classes of S under `guess` but the hit, as (reply, candidates), smallest first
         (ties in reply order; each class in S's order): game.partition, in plain Python on
@@ -145,16 +185,17 @@ class HitValues(SearchState):
         return [(r, ordered[ends[r] - counts[r] : ends[r]]) for r in present.tolist()]
 
     def known_class_bounds(
-        self, classes: list, bounds: list, keys: list, total: float, limit: float, left: int, b: int
+        self, classes: list, bounds: list, keys: list, total: float, limit: float, left: int, b: int, start: int = 0
     ) -> float:
         """Before any class of a guess is searched: each class's bound raised to what the cache
         has proven for it (an exact value, or the bound of a search that failed high) or, for a
         class met for the first time, to close_small's (its closed value, or its candidates'
         bound), which is cached for the class's own search (marked CLOSED: close_small is not
         asked again), until the total reaches `limit` (the guess is dropped). `bounds` and
-        `keys` (the classes' cache keys, for their searches) are filled in place; returns the
-        new total."""
-        for j, (_, c) in enumerate(classes):  # smallest first: their bounds cost least
+        `keys` (the classes' cache keys, for their searches) are filled in place, from class
+        `start` on (the earlier ones bounded already); returns the new total."""
+        for j in range(start, len(classes)):  # smallest first: their bounds cost least
+            c = classes[j][1]
             if len(c) <= 2:
                 continue  # closed by its class bound already
             key = keys[j] = self.key(c, left)

@@ -73,6 +73,7 @@ class SearchState:
     _tables: dict
     _letters: tuple | None
     stats: Stats
+    compiled_below: int
 
     if TYPE_CHECKING:
 
@@ -112,6 +113,12 @@ class SearchState:
         def slot_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable, int]: ...
 
         def table_list(self, b: int) -> list[float]: ...
+
+        def small_trees(self) -> Any: ...
+
+        def check_deadline(self) -> None: ...
+
+        def count_compiled(self, small: Any, before: int) -> None: ...
 
         def close_small(self, S: Indexes, left: int, parts: int) -> tuple[float, Index] | None: ...
 

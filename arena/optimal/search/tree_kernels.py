@@ -1,0 +1,499 @@
+"""The compiled loops of small_trees.py (numba): the exact search of a small set's whole
+subtree, its closures, its scores and its cache. Imported only when a search first meets a
+small set (numba's start-up is paid by searches alone).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...compiled import njit
+from .closures import MID_SET, TINY_SET
+
+#: Past the most slots any game fills: capacities are compared with set sizes only.
+_BIG = 1 << 40
+#: The cache's hashes keep 31 bits (their products then fit 63).
+_MASK = (1 << 31) - 1
+
+# counters[]: what the compiled search keeps between calls
+_ENTRIES, _USED, _NODES, _CLEARED = 0, 1, 2, 3
+# params[]: the game and the search
+_HIT, _CODES, _CONSISTENT, _KEYED, _BMAX = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def _capacity(b, depth):  # pragma: no cover - compiled
+    # bounds.slot_capacity: 1 + b + ... + b^(depth-1), capped
+    if depth <= 0:
+        return 0
+    if b <= 1:
+        return depth if b == 1 else 1
+    total, width = 1, 1
+    for _ in range(depth - 1):
+        width *= b
+        total += width
+        if total >= _BIG:
+            return _BIG
+    return total
+
+
+@njit(cache=True)
+def _hash(S, n, left, keyed):  # pragma: no cover - compiled
+    # FNV-1a over the secrets (and the guesses left), kept to 31 bits so that no product
+    # overflows: the same hashes compiled and in plain Python (the tests run both)
+    h = 2166136261 & _MASK
+    for k in range(n):
+        h = ((h ^ S[k]) * 16777619) & _MASK
+    if keyed:
+        h = ((h ^ (left + 1000003)) * 16777619) & _MASK
+    return h
+
+
+@njit(cache=True)
+def _find(S, n, left, keyed, cache):  # pragma: no cover - compiled
+    # the entry of (S, left), or -1; and the slot where it is or would go
+    slots, keys, values, store, counters = cache
+    mask = len(slots) - 1
+    h = _hash(S, n, left, keyed)
+    at = h & mask
+    while True:
+        e = slots[at]
+        if e < 0:
+            return -1, at
+        if keys[e, 0] == h and keys[e, 2] == n and (not keyed or keys[e, 3] == left):
+            off = keys[e, 1]
+            same = True
+            for k in range(n):
+                if store[off + k] != S[k]:
+                    same = False
+                    break
+            if same:
+                return e, at
+        at = (at + 1) & mask
+
+
+@njit(cache=True)
+def _remember(S, n, left, known, value, guess, keyed, cache):  # pragma: no cover
+    slots, keys, values, store, counters = cache
+    e, at = _find(S, n, left, keyed, cache)
+    if e < 0:
+        if counters[_ENTRIES] >= len(keys) or counters[_USED] + n > len(store):
+            slots[:] = -1  # full: forget everything (only speed depends on the cache)
+            counters[_ENTRIES] = 0
+            counters[_USED] = 0
+            counters[_CLEARED] += 1
+            e, at = _find(S, n, left, keyed, cache)
+        e = counters[_ENTRIES]
+        counters[_ENTRIES] += 1
+        off = counters[_USED]
+        store[off : off + n] = S[:n]
+        counters[_USED] += n
+        keys[e, 0] = _hash(S, n, left, keyed)
+        keys[e, 1] = off
+        keys[e, 2] = n
+        keys[e, 3] = left
+        slots[at] = e
+    values[e, 0] = known
+    values[e, 1] = value
+    keys[e, 4] = guess
+
+
+@njit(cache=True)
+def _close_small(S, n, left, parts, game, work):  # pragma: no cover - compiled
+    # closures.close_small for equal weights, every secret a guess: (value, guess), guess -1
+    # for a bound, -3 when nothing is known
+    by_secret, table, secret_guess, same_secret, T, params = game
+    hit = params[_HIT]
+    if n > MID_SET and n > params[_BMAX] + 1:
+        return 0.0, -3
+    most, best = -1, 0
+    counts = work  # n_codes counters, left zeroed
+    for i in range(n):
+        row = table[secret_guess[S[i]]]
+        d = 0
+        for k in range(n):
+            r = row[S[k]]
+            if counts[r] == 0:
+                d += 1
+            counts[r] += 1
+        for k in range(n):
+            counts[row[S[k]]] = 0
+        if d > most:
+            most, best = d, i
+    if n <= TINY_SET:
+        if most == n or (most == n - 1 and left >= 3):
+            return float(3 * n - 1 - most), secret_guess[S[best]]
+        return float(min(3 * n - 1 - most, 3 * n - min(n, parts))), -1
+    if n <= MID_SET:
+        if most == n or (most == n - 1 and left >= 3):
+            return float(3 * n - 1 - most), secret_guess[S[best]]
+        Tp = T[parts]
+        least = np.inf
+        for i in range(n):
+            row = table[secret_guess[S[i]]]
+            for k in range(n):
+                counts[row[S[k]]] += 1
+            total = 0.0
+            for k in range(n):
+                r = row[S[k]]
+                if counts[r] > 0:
+                    if r != hit:
+                        total += Tp[counts[r]]
+                    counts[r] = 0
+            if total < least:
+                least = total
+        p = min(n, parts)
+        q, rest = n // p, n % p
+        others = n + rest * Tp[q + 1] + (p - rest) * Tp[q]
+        return float(min(n + least, others)), -1
+    # beyond MID_SET, n <= b_max + 1
+    if most == n or (most == n - 1 and left >= 3):
+        return float(2 * n - 1 + (n - most)), secret_guess[S[best]]
+    return float(min(3 * n - 1 - most, 3 * n - min(n, parts))), -1
+
+
+@njit(cache=True)
+def _scores(S, n, pool, m, left, game, mark, work):  # pragma: no cover
+    # scoring.few_code_scores / uniform_scores: every guess's slot bound, its spread, and b
+    by_secret, table, secret_guess, same_secret, T, params = game
+    hit = params[_HIT]
+    largest = np.empty(m, np.int64)
+    parts = np.empty(m, np.int64)
+    spread = np.empty(m, np.float64)
+    counts = work
+    rows = np.empty(n, np.int64)
+    for k in range(n):
+        rows[k] = S[k]
+        mark[S[k]] = 1
+    for i in range(m):
+        g = pool[i]
+        for k in range(n):
+            counts[by_secret[rows[k], g]] += 1
+        big, p, sq = 0, 0, 0
+        for k in range(n):
+            r = by_secret[rows[k], g]
+            c = counts[r]
+            if c > 0:
+                if r != hit:
+                    p += 1
+                    sq += c * c
+                    if c > big:
+                        big = c
+                counts[r] = 0
+        largest[i] = big
+        parts[i] = p
+        spread[i] = sq
+    b = 1
+    for i in range(m):
+        if largest[i] < n and parts[i] > b:
+            b = parts[i]
+    room = _capacity(b, left - 1)
+    Tb = T[b]
+    bound = np.empty(m, np.float64)
+    for i in range(m):
+        if largest[i] >= n or largest[i] > room:
+            bound[i] = np.inf
+            continue
+        g = pool[i]
+        s = same_secret[g]
+        named = 1 if s >= 0 and mark[s] == 1 else 0
+        if largest[i] <= b + 1:
+            bound[i] = 3 * n - 2 * named - parts[i]
+        else:  # a class beyond b + 1 secrets: the slot table
+            for k in range(n):
+                counts[by_secret[rows[k], g]] += 1
+            total = 0.0
+            for k in range(n):
+                r = by_secret[rows[k], g]
+                c = counts[r]
+                if c > 0:
+                    if r != hit:
+                        total += Tb[c]
+                    counts[r] = 0
+            bound[i] = n + total
+    for k in range(n):
+        mark[S[k]] = 0
+    return bound, spread, b
+
+
+@njit(cache=True)
+def _classes(replies, S, n, hit, sizes, starts, codes):  # pragma: no cover - compiled
+    # hits.classes_of: the non-hit classes of S under the replies, smallest first (ties in
+    # reply order), each in S's order: their secrets one after another, and where each ends
+    n_classes = 0
+    for k in range(n):
+        r = replies[k]
+        if r != hit:
+            if sizes[r] == 0:
+                codes[n_classes] = r
+                n_classes += 1
+            sizes[r] += 1
+    cls = codes[:n_classes].copy()
+    by_size = np.empty(n_classes, np.int64)
+    for j in range(n_classes):
+        by_size[j] = sizes[cls[j]] * (len(sizes) + 1) + cls[j]
+    cls = cls[np.argsort(by_size)]  # by size, then reply (the keys are distinct)
+    ends = np.empty(n_classes + 1, np.int64)
+    ends[0] = 0
+    for j in range(n_classes):
+        starts[cls[j]] = ends[j]
+        ends[j + 1] = ends[j] + sizes[cls[j]]
+        sizes[cls[j]] = 0
+    member = np.empty(ends[n_classes], np.int64)
+    for k in range(n):
+        r = replies[k]
+        if r != hit:
+            member[starts[r]] = S[k]
+            starts[r] += 1
+    return member, ends, cls
+
+
+@njit(cache=True)
+def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache, work):  # pragma: no cover - compiled
+    # hits.known_class_bounds for the classes of at most `largest` secrets (the first ones:
+    # smallest first): each bound raised to the cache's or close_small's (cached as CLOSED,
+    # -2), until the total reaches the limit; returns the total and the classes gone through
+    by_secret, table, secret_guess, same_secret, T, params = game
+    slots, keys, values, store, counters = cache
+    keyed = params[_KEYED] == 1
+    n_classes = len(ends) - 1
+    for j in range(n_classes):
+        c = ends[j + 1] - ends[j]
+        if c > largest:
+            return total, j
+        if c <= 2:
+            continue
+        C = member[ends[j] : ends[j + 1]]
+        e, _ = _find(C, c, left, keyed, cache)
+        if e >= 0:
+            proven = values[e, 0]
+        else:
+            value, guess = _close_small(C, c, left, b, game, work)
+            if guess == -3:
+                continue
+            if guess >= 0:
+                _remember(C, c, left, value, value, guess, keyed, cache)
+            else:
+                _remember(C, c, left, value, np.inf, -2, keyed, cache)
+            proven = value
+        if proven > lbs[j]:
+            total += proven - lbs[j]
+            lbs[j] = proven
+            if total >= limit:
+                return total, j + 1
+    return total, n_classes
+
+
+@njit(cache=True)
+def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  # pragma: no cover - compiled
+    # branch.Search.solve and search_node, hits.slot_value and known_class_bounds: (value, guess)
+    by_secret, table, secret_guess, same_secret, T, params = game
+    slots, keys, values, store, counters = cache
+    n = len(S)
+    keyed = params[_KEYED] == 1
+    if n == 1:
+        return (1.0, secret_guess[S[0]]) if left >= 1 else (np.inf, -1)
+    if left <= 1:
+        return np.inf, -1
+    if n == 2:
+        return 3.0, secret_guess[S[0]]
+    e, _ = _find(S, n, left, keyed, cache)
+    if e >= 0:
+        if values[e, 0] == values[e, 1]:
+            return values[e, 0], keys[e, 4]
+        known = max(known, values[e, 0])
+        asked = asked or keys[e, 4] == -2
+        if known >= budget:
+            return known, -1
+    if not asked:
+        value, guess = _close_small(S, n, left, parts, game, work)
+        if guess >= 0:
+            _remember(S, n, left, value, value, guess, keyed, cache)
+            return value, guess
+        if guess == -1 and value > known:
+            known = value
+            if known >= budget:
+                _remember(S, n, left, known, np.inf, -1, keyed, cache)
+                return known, -1
+    # search_node
+    counters[_NODES] += 1
+    # the classes' searches start from nothing known; as variables, not literals, so that the
+    # recursive call has the outer call's exact signature (a cached recursive function whose
+    # inner call casts its arguments crashes when loaded: numba issue 6713)
+    nothing, not_asked = float(n) * 0.0, n < 0
+    hit = params[_HIT]
+    if params[_CONSISTENT] == 1:
+        pool = np.empty(n, np.int64)
+        m = 0
+        for k in range(n):
+            if secret_guess[S[k]] >= 0:
+                pool[m] = secret_guess[S[k]]
+                m += 1
+    else:
+        m = table.shape[0]
+        pool = np.arange(m)
+    bound, spread, b = _scores(S, n, pool, m, left, game, mark, work)
+    floor = np.inf
+    n_tried = 0
+    for i in range(m):
+        if bound[i] < budget:
+            n_tried += 1
+        elif bound[i] < floor:
+            floor = bound[i]
+    if n_tried == 0:
+        proven = max(known, floor)
+        _remember(S, n, left, proven, np.inf, -1, keyed, cache)
+        return proven, -1
+    tried = np.empty(n_tried, np.int64)
+    j = 0
+    for i in range(m):
+        if bound[i] < budget:
+            tried[j] = i
+            j += 1
+    order = np.empty(0, np.int64)
+    taken = np.zeros(n_tried, np.bool_)
+    best, best_guess = budget, -1
+    seen = np.empty((4, n), table.dtype)
+    n_seen = 0
+    replies = np.empty(n, table.dtype)
+    sizes = np.zeros(params[_CODES], np.int64)
+    starts = np.zeros(params[_CODES], np.int64)
+    codes = np.empty(n, np.int64)
+    lbs = np.empty(n, np.float64)
+    for step in range(n_tried):
+        if step < 8:  # most nodes search one or two guesses: pick the least, no sort
+            at = -1
+            for j in range(n_tried):
+                if taken[j]:
+                    continue
+                if at < 0:
+                    at = j
+                    continue
+                i, a = tried[j], tried[at]
+                if bound[i] < bound[a] or (bound[i] == bound[a] and spread[i] < spread[a]):
+                    at = j
+            taken[at] = True
+            i = tried[at]
+        else:
+            if step == 8:
+                rest = np.empty(n_tried - 8, np.int64)
+                keys_rest = np.empty((n_tried - 8), np.float64)
+                r = 0
+                for j in range(n_tried):
+                    if not taken[j]:
+                        rest[r] = tried[j]
+                        r += 1
+                spread_top = 1.0
+                for j in range(len(rest)):
+                    spread_top = max(spread_top, spread[rest[j]] + 1.0)
+                for j in range(len(rest)):
+                    keys_rest[j] = bound[rest[j]] * spread_top + spread[rest[j]]
+                order = rest[np.argsort(keys_rest, kind="mergesort")]
+            i = order[step - 8]
+        if bound[i] >= best:
+            floor = min(floor, bound[i])
+            break
+        guess = pool[i]
+        row = table[guess]
+        for k in range(n):
+            replies[k] = row[S[k]]
+        dup = False
+        for t in range(n_seen):
+            same = True
+            for k in range(n):
+                if seen[t, k] != replies[k]:
+                    same = False
+                    break
+            if same:
+                dup = True
+                break
+        if dup:
+            continue
+        if n_seen == len(seen):
+            grown = np.empty((2 * len(seen), n), table.dtype)
+            grown[:n_seen] = seen
+            seen = grown
+        seen[n_seen] = replies
+        n_seen += 1
+        # slot_value: the classes, smallest first (ties in reply order), each in S's order
+        limit = best
+        member, ends, _ = _classes(replies, S, n, hit, sizes, starts, codes)
+        n_classes = len(ends) - 1
+        room = _capacity(b, left - 1)
+        Tb = T[b]
+        total = float(n)
+        for j in range(n_classes):
+            c = ends[j + 1] - ends[j]
+            lbs[j] = Tb[c] if c <= room else np.inf
+            total += lbs[j]
+        if total < limit:
+            total, _ = _known_bounds(member, ends, lbs, total, limit, left - 1, b, n, game, cache, work)
+        if total < limit:
+            for j in range(n_classes):
+                C = member[ends[j] : ends[j + 1]].copy()
+                value, _ = solve_set(
+                    C, limit - (total - lbs[j]), left - 1, b, nothing, not_asked, game, cache, mark, work
+                )
+                total += value - lbs[j]
+                if total >= limit:
+                    break
+        value = total
+        if value < best:
+            best, best_guess = value, guess
+        else:
+            floor = min(floor, value)
+    if best_guess >= 0:
+        _remember(S, n, left, best, best, best_guess, keyed, cache)
+        return best, best_guess
+    proven = max(known, floor)
+    _remember(S, n, left, proven, np.inf, -1, keyed, cache)
+    return proven, -1
+
+
+@njit(cache=True)
+def open_guess(guess, S, limit, left, b, largest, game, cache, work):  # pragma: no cover - compiled
+    # hits.slot_value before any class is searched, at a node of the Python search: the
+    # classes, their slot bounds, and known_class_bounds for those of at most `largest`
+    by_secret, table, secret_guess, same_secret, T, params = game
+    slots, keys, values, store, counters = cache
+    n = len(S)
+    n_codes = params[_CODES]
+    replies = np.empty(n, table.dtype)
+    row = table[guess]
+    for k in range(n):
+        replies[k] = row[S[k]]
+    member, ends, codes = _classes(
+        replies, S, n, params[_HIT], np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64), np.empty(n, np.int64)
+    )
+    n_classes = len(ends) - 1
+    room = _capacity(b, left - 1)
+    Tb = T[b]
+    lbs = np.empty(n_classes, np.float64)
+    total = float(n)
+    for j in range(n_classes):
+        c = ends[j + 1] - ends[j]
+        lbs[j] = Tb[c] if c <= room else np.inf
+        total += lbs[j]
+    reached = 0
+    if total < limit:
+        total, reached = _known_bounds(member, ends, lbs, total, limit, left - 1, b, largest, game, cache, work)
+    return total, member, ends, codes, lbs, reached
+
+
+@njit(cache=True)
+def solve_classes(
+    member, ends, lbs, total, limit, left, b, largest, game, cache, mark, work
+):  # pragma: no cover - compiled
+    # hits.slot_value's searches of the classes of at most `largest` secrets (the first ones),
+    # until the total reaches the limit; returns the total and the classes searched
+    nothing, not_asked = total * 0.0, total < 0
+    n_classes = len(ends) - 1
+    for j in range(n_classes):
+        if ends[j + 1] - ends[j] > largest:
+            return total, j
+        C = member[ends[j] : ends[j + 1]].copy()
+        value, _ = solve_set(C, limit - (total - lbs[j]), left, b, nothing, not_asked, game, cache, mark, work)
+        total += value - lbs[j]
+        if total >= limit:
+            return total, j + 1
+    return total, n_classes
