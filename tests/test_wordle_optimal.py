@@ -240,9 +240,13 @@ def test_the_root_split_finds_the_optimum(capsys, tmp_path, spec):
     assert journal.read_text().splitlines() == lines
 
 
-def test_the_root_split_stopped_by_the_time_limit_keeps_a_proven_bound():
+def test_the_root_split_stopped_by_the_time_limit_keeps_a_proven_bound(monkeypatch):
+    from arena.optimal.search import branch
     from arena.optimal.split import split_root
 
+    # The Python search: the compiled one (tests/test_small_trees.py checks its source) would
+    # be compiled here first, 30 s of a fresh clone's test run, for a test of the time limit.
+    monkeypatch.setattr(branch, "COMPILED_CELLS", 1 << 62)
     game = make_game("wordle:first=300,guesses=wordle")
     result = split_root(game, workers=2, time_limit=1.5)
     exact = optimal_tree(game, openers=[game.guesses[result.best_guess]]).value if result.best_guess >= 0 else math.inf
