@@ -10,25 +10,18 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 from arena import make_game
 from arena.optimal import optimal_tree
-from arena.optimal.pieces import remote_task, run_task
-from arena.optimal.search import NO_LIMIT, Search, stabilizer
+from arena.optimal.pieces import remote_task, run_task, search_state
 
 SPEC = "mastermind:pegs=3,colors=4"
 
 
 @pytest.fixture(scope="module")
 def state() -> dict:
-    game = make_game(SPEC)
-    S = game.all_secrets
-    sym = stabilizer(game, None)
-    search = Search(game, np.ones(len(game.secrets)), "all", None, sym)
-    b = search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2]
-    return {"game": game, "S": S, "sym": sym, "search": search, "b": b}
+    return search_state(make_game(SPEC), "all", workers=1)
 
 
 @pytest.mark.parametrize("word", ["112", "123"])

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from ..game import Index
+from ..game import Game, Index
 from ..orphans import die_with_parent
 from ..resources import THREADS_ENV, memory_limit, threads
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
@@ -71,17 +71,23 @@ def remote_task(
     if key not in REMOTE:
         from ..games import make_game
 
-        game = make_game(spec)
-        S = game.all_secrets
-        w = np.ones(len(game.secrets)) if weights[1] is None else weights[1]
-        sym = stabilizer(game, None if weights[1] is None else invariant(game, S, w))
-        search = Search(game, w, pool, max_guesses, sym, None, cache_budget=int(memory_limit() * CACHE_SHARE / workers))
-        REMOTE[key] = dict(
-            game=game, S=S, sym=sym, search=search, b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2]
-        )
+        REMOTE[key] = search_state(make_game(spec), pool, workers, weights[1], max_guesses)
     state = REMOTE[key]
     state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
     return run_task(state, kind, guess, reply, limit)
+
+
+def search_state(
+    game: Game, pool: str, workers: int, weights: np.ndarray | None = None, max_guesses: int | None = None
+) -> dict:
+    """A worker's own search over every secret of `game` (weights None: all equal), its cache a
+    `workers`-th share, with what the tasks read beside it: the secrets, the symmetry and the
+    root's score bound."""
+    S = game.all_secrets
+    w = np.ones(len(game.secrets)) if weights is None else weights
+    sym = stabilizer(game, None if weights is None else invariant(game, S, w))
+    search = Search(game, w, pool, max_guesses, sym, None, cache_budget=int(memory_limit() * CACHE_SHARE / workers))
+    return dict(game=game, S=S, sym=sym, search=search, b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2])
 
 
 def run_task(state: dict, kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:
