@@ -314,6 +314,14 @@ def split_root(
     if scale is None and not w[S].sum() > 0:
         raise ArenaError("weights: every secret weighs 0, so every tree costs 0; give some secret a positive weight")
     scale = 1.0 if scale is None else scale
+    if standing and journal is None:
+        raise ArenaError("the standing of a split is read from its journal: give a journal")
+    given = None if weights is None else w * scale
+    log = (  # opened (its key checked) before the root is scored and seeded: a wrong journal costs nothing
+        None
+        if journal is None
+        else Journal(journal, journal_key(game, pool, given, max_guesses), set_aside=new_journal, read_only=standing)
+    )
     sym = stabilizer(game, None if np.all(w == 1) else invariant(game, S, w))
     scout = Search(game, w, pool, max_guesses, sym)
     guesses = scout.pool(S, sym)
@@ -321,8 +329,6 @@ def split_root(
     openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
     order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
     split = Split(game, scout, S, b, sym, openings, order, incumbent / scale)
-    if standing and journal is None:
-        raise ArenaError("the standing of a split is read from its journal: give a journal")
     seeded = seed_tree(game, S, w, pool, max_guesses) if seed and not standing else None
     if start_tree is not None:
         check_start(start_tree, S, pool, max_guesses)
@@ -332,12 +338,6 @@ def split_root(
         split.incumbent, split.given = incumbent_value(seeded, w, S=S), given_by
     else:
         seeded = None
-    given = None if weights is None else w * scale
-    log = (
-        None
-        if journal is None
-        else Journal(journal, journal_key(game, pool, given, max_guesses), set_aside=new_journal, read_only=standing)
-    )
     if log is not None:
         limits = Limits(game, S, w, set(openings), lambda C, guesses: grow_subtree(scout, C, guesses), max_guesses)
         opened = []
