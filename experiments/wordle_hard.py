@@ -145,7 +145,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if wrong else 0
     if args.journal is None:
         parser.error("give the journal, or --solve N")
-    ours, result = standings(args.journal)
+    from arena.errors import ArenaError
+
+    try:
+        ours, result = standings(args.journal)
+    except ArenaError as e:  # a missing or wrong journal: one line, as the arena command says it
+        print(f"wordle_hard.py: error: {e}", file=sys.stderr)
+        return 2
     closed = sum(s.closed for s in ours.values())
     exact = sorted((s for s in ours.values() if s.exact), key=lambda s: (s.bound, s.word))
     print(

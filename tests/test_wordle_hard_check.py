@@ -48,3 +48,9 @@ def test_each_kind_of_disagreement_is_found():
     assert missing == ["reast: published, but not a first guess of this search"]
     rows = wordle_hard.table(agree, published)
     assert rows[2] == "| salet | 8,122 | 8,122, solved exactly | yes |" and "(open)" in rows[4]
+
+
+def test_a_missing_journal_is_one_line(tmp_path, capsys):
+    assert wordle_hard.main([str(tmp_path / "none.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wordle_hard.py: error: journal ") and "does not exist" in err and "Traceback" not in err
