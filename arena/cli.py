@@ -124,10 +124,11 @@ def cmd_tree(args) -> None:
     if args.save:
         check_output_file(args.save, "--save")  # before growing the tree, not after
     if args.plot:
-        from .treeplot import check_drawable
+        from .treeplot import check_drawable, plot_format
 
+        plot_format(args.plot)  # a wrong name, then a missing folder, then a missing `dot`:
+        check_output_file(args.plot, "--plot")  # the user's mistakes before the machine's
         check_drawable(args.plot)
-        check_output_file(args.plot, "--plot")
     game, guesser = _game(args.game), playing_guesser(args.guesser, "tree")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)

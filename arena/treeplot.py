@@ -3,7 +3,9 @@ a node and what they cost, the subtrees below a chosen depth folded into one box
 
 Graphviz (`dot`) lays the tree out; this module builds the graph with the `graphviz` Python
 package and asks `dot` for SVG, PNG or PDF. A `.dot`/`.gv` file is the graph's source and
-needs no Graphviz program. `dot` missing is one line (ArenaError), not a traceback.
+needs no Graphviz program. `dot` missing is one line (ArenaError), not a traceback. Every label
+is passed through `graphviz.escape`: a game's symbols are the user's (an alphabet of `"\\<`), and
+Graphviz would otherwise read `\\N` as the node's name and `<...>` as an HTML label.
 
     draw_tree(tree, "knuth.svg", depth=2)      # or tree.draw("knuth.svg", depth=2)
 """
@@ -86,7 +88,7 @@ def tree_graph(tree: Tree, depth: int | None = DEPTH, min_count: int = 1):
             "rankdir": "LR",
             "nodesep": "0.08",
             "ranksep": "0.5",
-            "label": title(tree),
+            "label": _text(title(tree)),
             "labelloc": "t",
             "fontname": "Helvetica",
         },
@@ -150,6 +152,13 @@ def fold_label(tree: Tree, node: Node) -> str:
     )
 
 
+def _text(label: str) -> str:
+    """A label that Graphviz shows as written: backslashes doubled, never read as HTML."""
+    import graphviz  # lazy: heavy
+
+    return graphviz.escape(label)
+
+
 def _secrets(n: int) -> str:
     return f"{n:,} secret" + ("s" if n != 1 else "")
 
@@ -160,10 +169,10 @@ def _draw(graph, tree: Tree, node: Node, name: str, depth: int | None, min_count
     while stack:
         node, name = stack.pop()
         if folded(node, depth, min_count):
-            graph.node(name, fold_label(tree, node), fillcolor="#f1f1f1", style="rounded,filled,dashed")
+            graph.node(name, _text(fold_label(tree, node)), fillcolor="#f1f1f1", style="rounded,filled,dashed")
             continue
-        graph.node(name, node_label(tree, node), fillcolor="#e8f0fe" if node.children else "#e6f4ea")
+        graph.node(name, _text(node_label(tree, node)), fillcolor="#e8f0fe" if node.children else "#e6f4ea")
         for reply in sorted(node.children):
             child = f"n{next(names)}"
-            graph.edge(name, child, label=tree.game.reply_label(reply))
+            graph.edge(name, child, label=_text(tree.game.reply_label(reply)))
             stack.append((node.children[reply], child))

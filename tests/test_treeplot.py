@@ -84,3 +84,42 @@ def test_bad_plot_files_and_huge_drawings_are_one_line(tmp_path, capsys):
 def test_a_depth_of_zero_is_refused(tree):
     with pytest.raises(ArenaError, match="depth 1 or more"):
         tree_graph(tree, depth=0)
+
+
+def shown(quoted: str) -> str:
+    """What Graphviz shows for a quoted DOT label: its escString read as `dot` reads it, with
+    `\\N`, `\\G`, `\\E`, `\\T`, `\\H` and `\\L` (names substituted by Graphviz) marked."""
+    out, chars = [], iter(quoted)
+    for c in chars:
+        if c != "\\":
+            out.append(c)
+            continue
+        c = next(chars, "")
+        out.append({"n": "\n", "l": "\n", "r": "\n"}.get(c, f"<{c}>" if c in "NGETHL" else c))
+    return "".join(out)
+
+
+def labels(source: str) -> list[str]:
+    """Every label of a DOT source, in order; each must be a quoted string, never `<...>` HTML."""
+    found = []
+    for piece in source.split("label=")[1:]:
+        assert piece.startswith('"'), piece[:40]
+        end = 1
+        while piece[end] != '"':
+            end += 2 if piece[end] == "\\" else 1
+        found.append(shown(piece[1:end]))
+    return found
+
+
+@pytest.mark.parametrize("alphabet", ['"\\<', "\\N>", "<b>", "{|}"])
+def test_labels_show_the_games_symbols_as_written(alphabet):
+    game = make_game(f"mastermind:pegs=2,colors=3,alphabet={alphabet}")
+    tree = grow_tree(game, make_guesser("knuth"))
+    drawn = labels(tree_graph(tree, depth=1).source)
+    root = tree.root
+    assert drawn[0].startswith(f"minimax on {game.spec}: 9 secrets")  # the title
+    assert drawn[1] == f"{game.guesses[root.guess]}\n9 secrets\n24 guesses (2.67, worst 4)"
+    assert {label.split(" ...")[0] for label in drawn[2:] if " ..." in label} == {
+        game.guesses[child.guess] for child in root.children.values() if child.children
+    }
+    assert all("<N>" not in label for label in drawn)
