@@ -153,6 +153,13 @@ def test_the_site_builds_without_a_warning(tmp_path):
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "site" / "reference" / "games" / "index.html").exists()
     assert (tmp_path / "site" / "experiments" / "index.html").exists()
+    assert not (tmp_path / "site" / "hooks.py").exists()  # the build's own hook is no page
+
+
+def test_every_experiments_page_is_in_the_nav():
+    nav = (ROOT / "mkdocs.yml").read_text()
+    missing = [p.name for p in (ROOT / "experiments").glob("*.md") if f"experiments/{p.name}" not in nav]
+    assert not missing, f"experiments pages built but not in mkdocs.yml's nav: {missing}"
 
 
 def _importable(name: str) -> bool:
