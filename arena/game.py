@@ -200,8 +200,33 @@ class Game:
         return "".join("|" + self.reply_label(r) for r in replies)
 
     # --- the primitives, the table's -------------------------------------------------------
-    def reply(self, guess: Index, secret: Index) -> Reply:
+    def reply(self, guess: Index | str, secret: Index | str) -> Reply:
+        """The reply `secret` gives to `guess`: indexes into the guesses and the secrets, or
+        both as written (`game.reply("1122", "3456")`); anything else is one ArenaError."""
+        if isinstance(guess, str):
+            guess = self.guess_index(guess)
+        if isinstance(secret, str):
+            secret = self.secret_index(secret)
+        # O(1) checks: the referee asks this once a move
+        if isinstance(guess, bool) or not isinstance(guess, (int, np.integer)) or not 0 <= guess < len(self.guesses):
+            door.index(guess, "reply: guess", len(self.guesses), "guesses")
+        if isinstance(secret, bool) or not isinstance(secret, (int, np.integer)) or not 0 <= secret < len(self.secrets):
+            door.index(secret, "reply: secret", len(self.secrets), "secrets")
         return int(self.table[guess, secret])
+
+    def secret_index(self, label: str) -> Index:
+        """The index of the secret written `label`, or an ArenaError naming what the secrets are."""
+        if not isinstance(label, str):
+            raise ArenaTypeError(
+                f"secret_index takes a secret as written, a str such as {self.secrets[0]!r}, got {label!r}"
+            )
+        if not hasattr(self, "_secret_index"):  # built on first use: most games never look one up
+            self._secret_index = {s: i for i, s in enumerate(self.secrets)}
+        key = self.normalise_guess(label)
+        if key not in self._secret_index:
+            shown = ", ".join(self.secrets[:3])
+            raise ArenaError(f"{label!r} is not a secret of {self.spec}: {len(self.secrets):,} secrets such as {shown}")
+        return self._secret_index[key]
 
     def consistent(self, candidates: Indexes, guess: Index, reply: Reply) -> Indexes:
         """The candidates that would have given `reply` to `guess`."""

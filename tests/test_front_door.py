@@ -93,3 +93,25 @@ def test_the_door_opens_the_engine_game_itself():
     assert again.evaluate("knuth").total == game.evaluate("knuth").total
     with pytest.raises(ArenaError, match="must be a game"):
         open_game("mastermind")
+
+
+@pytest.mark.parametrize(
+    "spec", ["mastermind:pegs=2,colors=3", "hangman:first=40", "jotto:first=20", "wordle:first=30"]
+)
+def test_reply_takes_indexes_or_labels_and_refuses_the_rest(spec):
+    game = make_game(spec)
+    for g, s in [(0, 0), (len(game.guesses) - 1, len(game.secrets) - 1), (1, 2)]:
+        want = int(game.table[g, s])
+        assert game.reply(g, s) == game.reply(game.guesses[g], game.secrets[s]) == want
+        assert game.reply(np.int64(g), game.secrets[s]) == want
+    for guess, secret, needle in [
+        ("123", 0, "is not a guess of"),
+        (0, "zzzzzzz", "is not a secret of"),
+        (len(game.guesses), 0, "reply: guess must be an integer from 0"),
+        (0, -1, "reply: secret must be an integer from 0"),
+        (1.5, 0, "must be an integer"),
+        (True, 0, "must be an integer"),
+        (0, None, "must be an integer"),
+    ]:
+        with pytest.raises(ArenaError, match=needle):
+            game.reply(guess, secret)
