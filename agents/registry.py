@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import errors as arena_errors
-from arena.errors import ArenaError, choices
+from arena.errors import ArenaError, choices, did_you_mean
 from arena.spec import bind, parse_spec
 from arena.traits import Traits
 
@@ -166,7 +166,7 @@ def lookup(name: str, role: str) -> tuple[type, dict[str, str], Alias | None]:
         entry = _entry_point(name)
         if entry is None or getattr(entry, "role", "guesser") != role:
             other = [r for r in ROLES if r != role and name in INDEX[r]]
-            hint = f" ({name!r} is a {other[0]})" if other else ""
+            hint = f" ({name!r} is a {other[0]})" if other else did_you_mean(name, names(role))
             raise ArenaError(f"unknown {role} {name!r}{hint}; {role}s: {choices(sorted(names(role)))}")
     if isinstance(entry, Alias):
         cls, preset, _ = lookup(entry.target, role)

@@ -15,7 +15,7 @@ import time
 import warnings
 
 from .commands.common import playing_guesser, strike_limits
-from .errors import ArenaError, RuleBreak, choices
+from .errors import ArenaError, RuleBreak, choices, did_you_mean
 from .outfile import print_json, stdout_for_json_only
 
 
@@ -94,7 +94,9 @@ def cmd_rank(args) -> None:
 
     game = _game(args.game)
     if args.metric not in METRICS:
-        raise ArenaError(f"unknown metric {args.metric!r}; metrics: {choices(METRICS)}")
+        raise ArenaError(
+            f"unknown metric {args.metric!r}{did_you_mean(args.metric, METRICS)}; metrics: {choices(METRICS)}"
+        )
     if args.top < 1:
         raise ArenaError(f"--top must be at least 1, got {args.top}")
     metric = METRICS[args.metric]

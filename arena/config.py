@@ -29,7 +29,6 @@ Without [[rows]], the grid `games` x `choosers` x `guessers` (each a spec, a lis
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 import tomllib
@@ -39,7 +38,7 @@ from typing import Any, TypeVar
 
 from agents.registry import imports_are_allowed, make_agent, module_path
 
-from .errors import ArenaError, choices
+from .errors import ArenaError, choices, did_you_mean
 from .games import make_game
 from .payoff import payoff
 from .spec import parse_spec
@@ -153,9 +152,7 @@ def reference() -> str:
 
 def _unknown_key(where: str, key: str, valid: set[str]) -> ArenaError:
     """An unknown key, with the nearest valid one if it looks like a typo."""
-    close = difflib.get_close_matches(key, sorted(valid), n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return _fail(where, f"unknown key {key!r}{hint} (valid keys: {choices(sorted(valid))})")
+    return _fail(where, f"unknown key {key!r}{did_you_mean(key, sorted(valid))} (valid keys: {choices(sorted(valid))})")
 
 
 T = TypeVar("T")

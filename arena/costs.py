@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from .errors import ArenaError, choices
+from .errors import ArenaError, choices, did_you_mean
 from .game import Game, Reply
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ def cost_for(game: Game, name: str | Cost | None = None) -> Cost:
     given = name if isinstance(name, Cost) else None
     name = game.rules.cost if name is None else name.name if isinstance(name, Cost) else name
     if name not in KINDS:
-        raise ArenaError(f"unknown cost {name!r}; costs: {choices(COSTS)}")
+        raise ArenaError(f"unknown cost {name!r}{did_you_mean(name, COSTS)}; costs: {choices(COSTS)}")
     if name not in costs_of(game):
         raise ArenaError(f"{game.spec}: the cost {name!r} does not fit this game; it has {choices(costs_of(game))}")
     return given or KINDS[name].on(game)

@@ -19,6 +19,14 @@ def choices(names) -> str:
     return ", ".join(str(n) for n in names)
 
 
+def did_you_mean(name: object, valid) -> str:
+    """`; did you mean 'entropy'?` when `name` looks like a typo of one of `valid`, else ``."""
+    import difflib  # here: few errors need it
+
+    close = difflib.get_close_matches(str(name), [str(v) for v in valid], n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 class ArenaTypeError(ArenaError, TypeError):
     """An argument of the wrong type given to the Python API (arena.door): a TypeError, and a
     user's mistake like any ArenaError (one line on the command line)."""

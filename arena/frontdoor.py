@@ -32,7 +32,7 @@ import numpy as np
 from agents import make_chooser, make_guesser
 
 from . import door
-from .errors import ArenaError, ArenaTypeError, choices
+from .errors import ArenaError, ArenaTypeError, choices, did_you_mean
 from .evaluate import Evaluation
 from .evaluate import evaluate as evaluate_all
 from .game import Game
@@ -207,7 +207,7 @@ def best_first(game: Game, metric: str, top: int = 10):
     if not isinstance(metric, str):
         raise ArenaTypeError(f"metric must be a metric's name such as 'entropy', got {metric!r}")
     if metric not in METRICS:
-        raise ArenaError(f"unknown metric {metric!r}; metrics: {choices(METRICS)}")
+        raise ArenaError(f"unknown metric {metric!r}{did_you_mean(metric, METRICS)}; metrics: {choices(METRICS)}")
     top = door.integer(top, "top", low=1)
     scorer = METRICS[metric]
     replies = game.reply_counts(None, game.all_secrets)

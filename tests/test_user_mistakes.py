@@ -246,3 +246,24 @@ def test_human_guesser_empty_line_junk_and_end_of_input(capsys, monkeypatch):
     one_line(rc, err, "arena play: error: the input ended before the game did")
     rc, out, err = play(capsys, monkeypatch, SMALL, "--secret", "12", stdin="\n11\n12\n")
     assert rc == 0 and out.splitlines()[-1] == "Solved in 2 guesses.", out + err
+
+
+@pytest.mark.parametrize(
+    "argv, suggestion",
+    [
+        (["evaluate", SMALL, "entrophy"], "did you mean 'entropy'?"),
+        (["evaluate", SMALL, "knuth", "--chooser", "evill"], "did you mean 'evil'?"),
+        (["evaluate", "mastermnd", "knuth"], "did you mean 'mastermind'?"),
+        (["rank", SMALL, "entropi"], "did you mean 'entropy'?"),
+        (["equilibrium", "hangman:first=5", "--payoff", "mises"], "did you mean 'misses'?"),
+    ],
+)
+def test_a_typo_of_a_name_gets_a_suggestion(capsys, argv, suggestion):
+    rc, out, err = run(capsys, *argv)
+    one_line(rc, err, suggestion)
+    assert out == ""
+
+
+def test_a_name_far_from_every_other_gets_no_suggestion(capsys):
+    rc, _, err = run(capsys, "evaluate", SMALL, "zzzzzz")
+    one_line(rc, err, "unknown guesser 'zzzzzz'; guessers:")

@@ -25,7 +25,7 @@ from functools import lru_cache
 from types import ModuleType
 
 from ..digests import file_digest, is_file
-from ..errors import ArenaError, choices
+from ..errors import ArenaError, choices, did_you_mean
 from ..game import Game, GameType
 from ..resources import memory_limit
 from ..spec import bind, canonical, parse_spec
@@ -111,7 +111,7 @@ GAMES: Mapping[str, GameType] = _Registry()
 def game_type(name: str) -> GameType:
     """The registered game `name`, or an ArenaError listing the games."""
     if name not in GAMES:
-        raise ArenaError(f"unknown game {name!r}; games: {choices(GAMES)}")
+        raise ArenaError(f"unknown game {name!r}{did_you_mean(name, GAMES)}; games: {choices(GAMES)}")
     return GAMES[name]
 
 
