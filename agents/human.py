@@ -61,13 +61,13 @@ def score_text(game: Game, guesser, candidates: Indexes, guess: Index) -> str:
     return shown.get(metric.name, f"{metric.name} {value}")
 
 
-def read_reply(game: Game, text: str) -> Reply:
-    """The reply a person typed, read as the game's prompt (`reply_help`) describes it: an empty
-    line is no reply at all (an ArenaError saying what to type) rather than some game's
-    reading of "" as nothing."""
+def read_reply(game: Game, text: str, guess: Index) -> Reply:
+    """The reply a person typed to `guess`, read as the game's prompt (`reply_help`) describes
+    it: an empty line is no reply at all (an ArenaError saying what to type) rather than some
+    game's reading of "" as nothing."""
     if not text.strip():
         raise ArenaError(f"type a reply: {game.reply_help()}")
-    return game.parse_reply(text)
+    return game.parse_reply_to(guess, text)
 
 
 class HumanGuesser(Guesser):
@@ -164,7 +164,7 @@ class HumanChooser(Chooser):
         while True:
             text = ask(f"Your reply to {game.guesses[guess]} ({how}): ")
             try:
-                reply = read_reply(game, text)
+                reply = read_reply(game, text, guess)
             except ArenaError as e:
                 print(f"  {e}")
                 continue

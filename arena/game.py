@@ -195,6 +195,11 @@ class Game:
             raise ArenaError(f"reply {text!r} never occurs in {self.spec}")
         return code
 
+    def parse_reply_to(self, guess: Index, text: str) -> Reply:
+        """The reply written `text` to `guess`: `parse_reply`, unless a game reads its replies
+        better knowing the guess (Hangman: the pattern `_ u _ _ y` that `arena play` prints)."""
+        return self.parse_reply(text)
+
     def history_label(self, replies: Sequence[Reply]) -> str:
         """The replies so far as one short string (the History column of strategy tables)."""
         return "".join("|" + self.reply_label(r) for r in replies)

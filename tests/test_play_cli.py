@@ -265,3 +265,41 @@ def test_a_real_terminal_session():
     assert done.returncode == 0, done.stderr
     assert "That contradicts your reply to guess 3" in done.stdout
     assert done.stdout.strip().endswith("Solved in 5 guesses.")
+
+
+def test_solve_lists_up_to_200_secrets_or_the_first_few(capsys, monkeypatch):
+    from arena import make_game
+
+    game = make_game("mastermind")
+    two = ["--history", "1122=1,0", "--history", "1344=1,1"]
+    want = [game.secrets[s] for s in range(len(game.secrets)) if game.reply("1122", s) == game.reply("1122", "1455")]
+    want = [s for s in want if game.reply("1344", s) == game.reply("1344", "1455")]
+    rc, out, err = arena(capsys, monkeypatch, "solve", "mastermind", *two)
+    assert rc == 0, err
+    listed = " ".join(out.splitlines()[1:-2]).removeprefix("possible: ").replace(",", " ").split()
+    assert out.splitlines()[0] == f"mastermind: 2 replies; {len(want)} secrets possible" and listed == want
+    rc, out, _ = arena(capsys, monkeypatch, "solve", "mastermind", *two, "--list", "5")
+    assert out.splitlines()[1:3] == [
+        f"possible: {', '.join(want[:5])}, ...",
+        "  (the first 5 of 42; --list 42 lists them all)",
+    ]
+    rc, out, _ = arena(capsys, monkeypatch, "solve", "mastermind", "--history", "1122=1,0")
+    assert out.splitlines()[-3] == "  (the first 12 of 256; --list 256 lists them all)"
+    rc, out, err = arena(capsys, monkeypatch, "solve", "mastermind", *two, "--list", "-1")
+    assert rc == 2 and "--list must be 0 or more" in err
+
+
+@pytest.mark.parametrize("pattern", ["_ u _ _ _", "_u___", "b u n n y", "_ U _ _ Y"])
+def test_solve_reads_the_hangman_pattern_that_play_prints(capsys, monkeypatch, pattern):
+    by_positions = arena(capsys, monkeypatch, "solve", "hangman:length=5", "--history", "u=2")[1]
+    rc, out, err = arena(capsys, monkeypatch, "solve", "hangman:length=5", "--history", f"u={pattern}")
+    assert rc == 0, err
+    assert out == by_positions
+    missed = arena(capsys, monkeypatch, "solve", "hangman:length=5", "--history", "z=_ _ _ _ _")[1]
+    assert missed == arena(capsys, monkeypatch, "solve", "hangman:length=5", "--history", "z=-")[1]
+
+
+@pytest.mark.parametrize("pattern, needle", [("_ u _", "3 positions"), ("_ uu _ _ _", "one symbol a position")])
+def test_solve_refuses_a_pattern_of_the_wrong_shape(capsys, monkeypatch, pattern, needle):
+    rc, out, err = arena(capsys, monkeypatch, "solve", "hangman:length=5", "--history", f"u={pattern}")
+    assert rc == 2 and needle in err and len(err.strip().splitlines()) == 1

@@ -228,7 +228,10 @@ def test_human_chooser_empty_line_is_not_a_hangman_miss(capsys, monkeypatch, tmp
     assert rc == 0, err
     screen = out.splitlines()
     assert "  type one of: 3 letters, 4 letters" in screen
-    assert "  type a reply: the positions of the letter (like 2.4), or - for a miss" in screen
+    assert (
+        "  type a reply: the positions of the letter (like 2.4) or the word as it shows (like _ u _ _ y), or - for a miss"
+        in screen
+    )
     assert "Guess 1: c, Reply: _ _ _ (miss), Strikes: 1/6, Consistent targets: 1" in screen
 
 

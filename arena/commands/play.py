@@ -11,8 +11,10 @@ from ..errors import ArenaError
 if TYPE_CHECKING:  # every command module is imported for `arena --help`, which needs no numpy
     import numpy as np
 
-#: With this many secrets possible or fewer, `solve` lists them.
-LIST_AT_MOST = 12
+#: With this many secrets possible or fewer, `solve` lists them all (`--list N` sets it).
+LIST_AT_MOST = 200
+#: Beyond that, the first few are shown.
+LIST_FIRST = 12
 
 
 def _names(items, limit: int = 6) -> str:
@@ -138,7 +140,8 @@ def parse_history(game, items: list[str]) -> list[tuple[int, int, str]]:
                 f"--history {item!r}: write GUESS=REPLY, like 1122=1,1 (Mastermind), stoma=1 (Jotto) "
                 "or e=2.5 (Hangman: the positions, - for a miss)"
             )
-        moves.append((game.guess_index(guess), game.parse_reply(reply), item))
+        index = game.guess_index(guess)
+        moves.append((index, game.parse_reply_to(index, reply), item))
     return moves
 
 
@@ -178,6 +181,8 @@ def cmd_solve(args) -> None:
     from ..games import make_game
     from .common import playing_guesser
 
+    if args.list < 0:
+        raise ArenaError(f"--list must be 0 or more (0 lists none beyond {LIST_FIRST}), got {args.list}")
     game = make_game(args.game)
     guesser = playing_guesser(args.guesser, "solve")
     if not guesser.deterministic:
@@ -189,14 +194,28 @@ def cmd_solve(args) -> None:
     if state.history and game.finished(state.history[-1][1]):
         print(f"solved: the secret is {game.secrets[state.candidates[0]]}")
         return
-    if n <= LIST_AT_MOST:
-        print("possible: " + ", ".join(game.secrets[s] for s in state.candidates))
+    print_possible(game, state.candidates, args.list)
     if game.determined(state.candidates):
         return
     guess = guesser.guess(game, state)
     score = score_text(game, guesser, state.candidates, guess)
     print(f"best next guess by {guesser.label}: {game.guesses[guess]}" + (f", {score}" if score else ""))
     print(game.guess_note(guess, state.candidates))
+
+
+def print_possible(game, candidates: np.ndarray, at_most: int) -> None:
+    """The secrets still possible, wrapped: all of them up to `at_most`, else the first few and
+    how to see the rest."""
+    import textwrap
+
+    n = len(candidates)
+    if n < 2 or at_most <= 0 and n > LIST_FIRST:
+        return
+    shown = [game.secrets[s] for s in candidates[: n if n <= at_most else min(LIST_FIRST, at_most)]]
+    more = "" if len(shown) == n else ", ..."
+    print(textwrap.fill("possible: " + ", ".join(shown) + more, width=100, subsequent_indent="  "))
+    if more:
+        print(f"  (the first {len(shown)} of {n:,}; --list {n} lists them all)")
 
 
 def add_commands(sub) -> None:
@@ -224,4 +243,11 @@ def add_commands(sub) -> None:
     )
     p.add_argument("--guesser", default="entropy", help="the guesser that picks the next guess (default entropy)")
     p.add_argument("--seed", type=int, default=0, help="seed for a random guesser")
+    p.add_argument(
+        "--list",
+        type=int,
+        default=LIST_AT_MOST,
+        metavar="N",
+        help=f"list the secrets still possible when N or fewer remain, else the first {LIST_FIRST} (default {LIST_AT_MOST})",
+    )
     p.set_defaults(func=cmd_solve)

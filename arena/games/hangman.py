@@ -195,6 +195,22 @@ class Hangman(Game):
             raise ArenaError(f"reply {text!r}: no word of {self.spec} has a letter at exactly those positions")
         return int(found[0])
 
+    def parse_reply_to(self, guess: Index, text: str) -> Reply:
+        """A reply as `parse_reply` reads it, or the word as the guesser sees it after `guess`
+        (`_ u _ _ y`, spaces optional, as `pattern` writes it): the guessed letter's positions."""
+        t = text.strip().lower()
+        cells = t.split() if " " in t else list(t)
+        if t in ("-", "miss", "0") or not ("_" in cells or len(cells) > 1 and all(c.isalpha() for c in cells)):
+            return self.parse_reply(text)
+        if any(len(c) != 1 for c in cells):
+            raise ArenaError(f"reply {text!r}: write the word as it shows, one symbol a position, like _ u _ _ y")
+        letter = self.guesses[guess]
+        lengths = sorted(set(self.lengths.tolist()))
+        if len(cells) not in lengths:
+            raise ArenaError(f"reply {text!r}: {len(cells)} positions, where the words of {self.spec} have {lengths}")
+        positions = [str(i) for i, c in enumerate(cells, 1) if c == letter]
+        return self.parse_reply(".".join(positions) or "-")
+
     def pattern(self, word: str, revealed: set[str]) -> str:
         """`_ a _ _ _`: the word as the guesser sees it (characters outside a-z are always shown)."""
         return " ".join(c if c in revealed or c not in LETTERS else "_" for c in word)
@@ -216,7 +232,7 @@ class Hangman(Game):
 
     # --- what the game tells people, and how it ends ------------------------------------------
     def reply_help(self) -> str:
-        return "the positions of the letter (like 2.4), or - for a miss"
+        return "the positions of the letter (like 2.4) or the word as it shows (like _ u _ _ y), or - for a miss"
 
     def told(self, replies: np.ndarray) -> np.ndarray:
         """The positions shown."""
