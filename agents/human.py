@@ -109,8 +109,9 @@ class HumanGuesser(Guesser):
             except ArenaError as e:
                 print(f"  {e}")
                 continue
-            if not game.rules.hits and guess in played:  # no hit to hope for: a guess tells nothing twice
-                print(f"  you have tried {game.guesses[guess]} already")
+            if guess in played:  # its reply is known and it was no hit: it tells nothing twice
+                reply = next(r for g, r in state.history if g == guess)
+                print(f"  you have tried {game.guesses[guess]} already (reply {game.reply_label(reply)})")
                 continue
             reason = game.refusal(guess, state.history)  # e.g. Wordle's hard mode
             if reason:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import door
-from .errors import ArenaError, ArenaTypeError
+from .errors import ArenaError, ArenaTypeError, did_you_mean
 from .feedback import (
     CHUNK,
     COMPILED_CELLS,
@@ -172,7 +172,8 @@ class Game:
             )
         key = self.normalise_guess(label)
         if key not in self._guess_index:
-            raise ArenaError(f"{label!r} is not a guess of {self.spec}: {self.describe_guesses()}")
+            hint = did_you_mean(key, self.guesses) if len(self.guesses) <= 20_000 else ""
+            raise ArenaError(f"{label!r} is not a guess of {self.spec}: {self.describe_guesses()}{hint}")
         return self._guess_index[key]
 
     def normalise_guess(self, label: str) -> str:

@@ -85,8 +85,10 @@ def cmd_play(args) -> None:
     player = guesser if guesser.deterministic else guesser.seeded(args.seed, 0)
     history: list = []
     length: list[int | str] = [0]
+    possible: list = [game.all_secrets]  # narrowed turn by turn, for a game stopped half way
 
     def on_open(label: str, candidates) -> None:
+        possible[0] = candidates
         length[0] = game.shape(candidates)
         line = game.opening_line(label, candidates, length[0])
         if line is not None:
@@ -94,6 +96,7 @@ def cmd_play(args) -> None:
 
     def on_turn(number: int, turn, state) -> None:
         history.append((turn.guess, turn.reply))
+        possible[0] = game.consistent(possible[0], turn.guess, turn.reply)
         print(game.turn_line(number, history, turn.left, length[0]))
 
     try:
@@ -101,8 +104,11 @@ def cmd_play(args) -> None:
             game, player, chooser, seed=chooser_seed(args.seed), on_open=on_open, on_turn=on_turn, stop_at_strikes=True
         )
     except Quit as e:
-        print(f"Stopped: {e}.")
+        print(f"Stopped: {e}. {_still_possible(game, possible[0])}")
         return
+    except KeyboardInterrupt:
+        print(f"\nStopped. {_still_possible(game, possible[0])}")
+        raise
     print(_ending(game, match))
     if match.lost:
         if chooser.secret is not None:
@@ -112,6 +118,14 @@ def cmd_play(args) -> None:
             print(f"{len(left):,} secrets were still possible, such as {_names(left, 3)}.")
     elif not chooser.traits.committed and not chooser.traits.interactive:
         print(f"({chooser.label} held no secret: {game.secrets[match.secret]} was the one left.)")
+
+
+def _still_possible(game, candidates: np.ndarray) -> str:
+    """`3 secrets were still possible: a, b, c.` (the first few of many)."""
+    left = [game.secrets[s] for s in candidates]
+    if len(left) == 1:
+        return f"The {game.secret_noun} was {left[0]}."
+    return f"{len(left):,} secrets were still possible: {_names(left, 12)}."
 
 
 def _possible(game, match) -> np.ndarray:
