@@ -12,7 +12,7 @@ Every probability read is checked: a finite non-negative number, the mix summing
 `TOLERANCE`, and its exact fractions, where given, non-negative, summing to exactly 1 and
 within `TOLERANCE` of the floats beside them.
 
-`verified_value` gives the game value a file supports, recomputed from its witnesses:
+`certify.verified_value` gives the game value a file supports, recomputed from its witnesses:
 
 - the upper end is the exact worst secret of the guesser's mix, its trees replayed on this
   game (certify.mix_worst, in fractions of the probabilities as read);
@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -54,7 +53,12 @@ def witness_key(game: Game, payoff: str) -> dict:
     """What a saved equilibrium of `game` in `payoff` depends on (the file's "key")."""
     from ..optimal.journal import canonical_spec, game_files
 
-    return {"game": canonical_spec(game.spec), "files": game_files(game.spec), "payoff": payoff, "version": project_code()}
+    return {
+        "game": canonical_spec(game.spec),
+        "files": game_files(game.spec),
+        "payoff": payoff,
+        "version": project_code(),
+    }
 
 
 def key_change(stored: Any, key: dict, payoff: bool = True) -> str | None:
@@ -64,7 +68,8 @@ def key_change(stored: Any, key: dict, payoff: bool = True) -> str | None:
         return "it has no key (the game and files it was solved for)"
     if stored.get("game") != key["game"]:
         return f"it is an equilibrium of {stored.get('game')}, not of {key['game']}"
-    files = stored.get("files") if isinstance(stored.get("files"), dict) else {}
+    stored_files = stored.get("files")
+    files: dict = stored_files if isinstance(stored_files, dict) else {}
     for name in sorted(set(files) | set(key["files"])):
         if name not in key["files"]:
             return f"it was solved on the file {name}, which this game does not read"
@@ -135,60 +140,6 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-@dataclass(frozen=True)
-class VerifiedValue:
-    """The game value a saved file supports: lower <= value <= upper, both recomputed here;
-    `exact` where they meet in fractions; `claims` the lines saying what the file claims beyond."""
-
-    lower: float
-    upper: float
-    exact: Fraction | None
-    worst_secret: str  # the guesser mix's worst secret (its upper end)
-    lower_exact: bool  # the best response against the file's chooser mix finished
-    claimed_lower: float | None
-    claimed_uniform: float | None
-    claims: tuple[str, ...]
-    how: str  # where both ends come from, in words
-
-
-def verified_value(path: str, game: Game, cost: str, time_limit: float | None = None) -> VerifiedValue:
-    """The bounds on the value of `game` (payoff `cost`) proven again from the witnesses in the
-    file `path` saved by `arena equilibrium --save` (see the module's docstring); an
-    ArenaError for a file that does not fit the game, a probability out of bounds, or a claim
-    its own witnesses refute."""
-    from ..costs import cost_for
-    from .certify import mix_worst
-    from .plans import plan_tree
-    from .solution import load_guesser_mix, read_saved
-
-    data = read_saved(path, game, cost)
-    mix, symmetry = load_guesser_mix(path, game, data)
-    paid = cost_for(game, cost)
-    costs = [paid.of(plan_tree(game, plan, f"{path}, tree {k}")) for k, (_, plan) in enumerate(mix, 1)]
-    upper, secret = mix_worst([p for p, _ in mix], costs, symmetry)
-    chooser, exact_chooser = saved_chooser(path, game, data)
-    limit = REPROVE_LIMIT if time_limit is None else time_limit
-    from .response import bounded_best_response
-
-    tree, bound = bounded_best_response(game, chooser, limit, cost=cost)
-    finished = not tree.stopped
-    lower_exact: Fraction | None = None
-    if finished and exact_chooser is not None:
-        lower_exact = sum((q * int(c) for q, c in zip(exact_chooser, paid.of(tree).tolist()) if q), Fraction(0))
-        bound = float(lower_exact)
-    lower = min(bound, float(upper))  # float rounding only: the true value lies in between
-    exact = upper if lower_exact is not None and lower_exact == upper else None
-    claimed_lower, claimed_uniform, claims = _claims(data, path, lower, float(upper), exact, game)
-    how = (
-        f"from {path}: the upper end its guesser mix of {len(mix)} tree{'s' if len(mix) != 1 else ''} replayed, "
-        f"the lower end proven again against its chooser mix"
-        + ("" if finished else f" (the best response stopped at the time limit of {limit:g} s)")
-    )
-    return VerifiedValue(
-        lower, float(upper), exact, game.secrets[secret], finished, claimed_lower, claimed_uniform, claims, how
-    )
-
-
 def saved_chooser(path: str, game: Game, data: dict) -> tuple[np.ndarray, list[Fraction] | None]:
     """The chooser's mix of a saved equilibrium as checked probabilities of every secret
     (floats, summing to 1), and the same in exact fractions where the file gives them for
@@ -233,56 +184,3 @@ def saved_chooser(path: str, game: Game, data: dict) -> tuple[np.ndarray, list[F
                 f"probability gives {q}"
             )
     return np.array([float(q) for q in exact]), exact
-
-
-def _claims(
-    data: dict, path: str, lower: float, upper: float, exact: Fraction | None, game: Game
-) -> tuple[float | None, float | None, tuple[str, ...]]:
-    """What the file claims beyond what was proven again, checked against it: (its lower end
-    where above the proven one, its uniform chooser's value, the lines saying so)."""
-    slack = CLAIM_SLACK * max(1.0, abs(upper))
-    low = finite(data.get("lower"), f"{path}: its lower end")
-    high = finite(data.get("upper"), f"{path}: its upper end")
-    if low > high + slack:
-        raise ArenaError(f"{path}: its lower end {low!r} is above its upper end {high!r}")
-    if low > upper + slack:
-        raise ArenaError(
-            f"{path} claims the value is at least {low:.6f}, but its own guesser mix concedes at most "
-            f"{upper:.6f}: a damaged or forged file"
-        )
-    if high < lower - slack:
-        raise ArenaError(
-            f"{path} claims the value is at most {high:.6f}, but its own chooser mix proves at least "
-            f"{lower:.6f}: a damaged or forged file"
-        )
-    if high < upper - slack:
-        raise ArenaError(
-            f"{path} claims its guesser mix concedes at most {high:.6f}, but its trees concede "
-            f"{upper:.6f} (replayed): a damaged or forged file"
-        )
-    claims = []
-    if data.get("value_exact") is not None:
-        claimed = fraction(data["value_exact"], f"{path}: its exact value")
-        if exact is not None and claimed != exact:
-            raise ArenaError(f"{path} claims the value is {claimed}, but its witnesses prove {exact}: a damaged or forged file")
-        if not lower - slack <= claimed <= upper + slack:
-            raise ArenaError(
-                f"{path} claims the value is {claimed}, outside [{lower:.6f}, {upper:.6f}] proven from its "
-                "witnesses: a damaged or forged file"
-            )
-        if exact is None:
-            claims.append(f"value {claimed} claimed by {path}, not re-proven")
-    claimed_lower = None
-    if exact is None and low > lower + slack:
-        claimed_lower = low
-        claims.append(f"lower end {low:.6f} claimed by {path}, not re-proven")
-    uniform = data.get("uniform_value")
-    claimed_uniform = None
-    if uniform is not None:
-        claimed_uniform = finite(uniform, f"{path}: its uniform chooser's value")
-        if claimed_uniform > upper + slack or claimed_uniform < 0:
-            raise ArenaError(
-                f"{path} claims the best guesser needs {claimed_uniform:.6f} against the uniform chooser, "
-                f"more than its own guesser mix concedes ({upper:.6f}): a damaged or forged file"
-            )
-    return claimed_lower, claimed_uniform, tuple(claims)
