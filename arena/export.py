@@ -62,7 +62,7 @@ class MatrixGame:
             i, j = bad[0].tolist()
             raise ArenaError(
                 f"{self.title}: the payoff of {self.rows[i]!r} against {self.columns[j]!r} is "
-                f"{payoff[i, j]!r}; payoffs are finite numbers"
+                f"{float(payoff[i, j])!r}; payoffs are finite numbers"
             )
         payoff.setflags(write=False)
         object.__setattr__(self, "payoff", payoff)

@@ -191,6 +191,70 @@ def test_a_chooser_mix_read_from_a_file_is_checked(saved, tmp_path, capsys):
     one_line(rc, err, "the chooser's mix", "1/4")
 
 
+def _edit(data: dict, how: str) -> dict:
+    data = json.loads(json.dumps(data))
+    if how == "guesser":
+        data["guesser"] = {"tree": 1}
+    elif how == "tree":
+        del data["guesser"][0]["tree"]
+    elif how == "twice":
+        data["chooser"] = {"11": 0.5, " 11": 0.5}
+    elif how == "rows":
+        data["chooser_rows"][0]["row"] = "xy"
+    elif how == "row floats":
+        data["chooser"] = {s: 1 / 9 for s in data["chooser"]}  # the rows' exact 1/2, 1/2 say otherwise
+    elif how == "no key":
+        data["key"] = "x"
+    elif how == "extra file":
+        data["key"]["files"] = {"w.txt": "0" * 64}
+    elif how == "missing file":
+        data["key"]["files"] = {}
+        data["key"]["game"] = "jotto:first=5"
+    return data
+
+
+@pytest.mark.parametrize(
+    "how, needles",
+    [
+        ("guesser", ["the guesser's mix is not a list of trees"]),
+        ("tree", ["a guesser tree has no 'tree'"]),
+        ("twice", ["names the secret  11 twice"]),
+        ("rows", ["the chooser's rows are not the rows of"]),
+        ("row floats", ["the probability of 11 is 0.111", "row's exact probability gives 1/6"]),
+        ("no key", ["without the key"]),
+        ("extra file", ["solved on the file w.txt, which this game does not read"]),
+    ],
+)
+def test_damaged_files_are_one_line(saved, tmp_path, capsys, how, needles):
+    path, data = saved
+    bad = tmp_path / "damaged.json"
+    bad.write_text(json.dumps(_edit(data, how)))
+    rc, out, err = run(capsys, "evaluate", SMALL, "lowest", "--exploitability", "--value-from", bad)
+    one_line(rc, err, *needles)
+    assert "exact" not in out
+
+
+def test_a_file_not_solved_on_a_word_list_the_game_reads(saved, tmp_path, capsys):
+    path, data = saved
+    bad = tmp_path / "damaged.json"
+    bad.write_text(json.dumps(_edit(data, "missing file")))
+    rc, out, err = run(capsys, "evaluate", "jotto:first=5", "lowest", "--exploitability", "--value-from", bad)
+    one_line(rc, err, "it was not solved on the file sgb")
+    huge = tmp_path / "huge.json"
+    huge.write_text(path.read_text().replace('"lower": ', '"lower": 1' + "0" * 400 + ', "was": '))
+    rc, out, err = run(capsys, "evaluate", SMALL, "lowest", "--exploitability", "--value-from", huge)
+    one_line(rc, err, "its lower end is not a finite number")
+
+
+def test_the_json_says_where_the_value_comes_from(saved, capsys):
+    path, _ = saved
+    rc, out, err = run(capsys, "evaluate", SMALL, "lowest", "--exploitability", "--value-from", path, "--json")
+    assert rc == 0, err
+    data = json.loads(out)["exploitability"]
+    assert data["value"] == "29/12" and "proven again" in data["value_from"]
+    assert data["uniform_claimed_by"] == str(path) and data["claims"] == []
+
+
 def test_probability_and_fraction_readers():
     assert checked_mix([0.5, 0.5], ["1/2", "1/2"], "m") == [Fraction(1, 2)] * 2
     xs = checked_mix([0.25, 0.75 + 1e-12], [None, None], "m")  # the floats, normalised
@@ -203,41 +267,71 @@ def test_probability_and_fraction_readers():
             fraction(bad, "v")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(
-    st.lists(
-        st.tuples(
-            st.sampled_from(["value_exact", "lower", "upper", "uniform_value", "g0", "g1", "gx0", "gx1", "c", "r"]),
-            st.one_of(
-                st.floats(allow_nan=True, allow_infinity=True),
-                st.fractions(min_value=-3, max_value=5, max_denominator=50),
-                st.sampled_from([0, 1, 2, "1/1000", "29/12", "3/4", "1/4", None]),
-            ),
-        ),
-        min_size=1,
-        max_size=4,
+def _mix(weights: list[int]) -> list[Fraction]:
+    return [Fraction(w, sum(weights)) for w in weights]
+
+
+@st.composite
+def forgeries(draw) -> list[tuple[str, object]]:
+    """Edits of a saved equilibrium of SMALL: a different (valid) guesser or chooser mix, with or
+    without its exact fractions, damaged probabilities, and claimed values and bounds."""
+    edits: list[tuple[str, object]] = []
+    numbers = st.one_of(
+        st.floats(min_value=0, max_value=5),
+        st.sampled_from([float("nan"), float("inf"), -1.0, 2.4166666666, 2.5, 29 / 12]),
     )
-)
-def test_fuzz_forged_files_never_print_a_wrong_exact_value(saved, tmp_path, edits):
-    """Random edits of a saved equilibrium's value, bounds and probabilities (guesser floats and
-    fractions, chooser floats and rows): the file is refused, or the bounds printed hold the
-    true value 29/12, and a value printed as exact is 29/12."""
-    path, data = saved
+    if draw(st.booleans()):  # another guesser mix over the two trees
+        mix = _mix(draw(st.lists(st.integers(0, 9), min_size=2, max_size=2).filter(any)))
+        exact = draw(st.booleans())
+        edits.append(("guesser", [(float(p), str(p) if exact else None) for p in mix]))
+        if draw(st.booleans()):  # a forger who raises the upper end to match
+            edits += [("upper", 5.0), ("settled", False)]
+    if draw(st.booleans()):  # another chooser mix over the secrets (its exact rows then dropped)
+        edits.append(("chooser", _mix(draw(st.lists(st.integers(0, 5), min_size=9, max_size=9).filter(any)))))
+    for field in draw(
+        st.lists(st.sampled_from(["value_exact", "lower", "upper", "uniform_value", "g", "gx", "c"]), max_size=2)
+    ):
+        if field == "value_exact":
+            edits.append((field, draw(st.sampled_from([None, "29/12", "1/1000", "5/2", "12/5", "2"]))))
+        elif field in ("g", "c"):
+            edits.append((field, draw(numbers)))
+        elif field == "gx":
+            edits.append((field, draw(st.sampled_from(["1/2", "3/4", "-1/4", "5/4", "0", None]))))
+        else:
+            edits.append((field, draw(numbers)))
+    return edits
+
+
+def apply_forgery(data: dict, edits: list[tuple[str, object]]) -> dict:
     data = json.loads(json.dumps(data))
     for field, value in edits:
-        v = str(value) if isinstance(value, Fraction) else value
-        if field in ("g0", "g1"):
-            data["guesser"][int(field[1])]["probability"] = float(value) if isinstance(value, Fraction) else v
-        elif field in ("gx0", "gx1"):
-            data["guesser"][int(field[2])]["probability_exact"] = v
+        if field == "guesser":
+            for entry, (p, x) in zip(data["guesser"], value):  # type: ignore[call-overload]
+                entry.update(probability=p, probability_exact=x)
+        elif field == "chooser":
+            data["chooser"] = {s: float(p) for s, p in zip(make_game(SMALL).secrets, value)}  # type: ignore[call-overload]
+            for row in data["chooser_rows"]:
+                row["probability_exact"] = None
+        elif field == "g":
+            data["guesser"][0]["probability"] = value
+        elif field == "gx":
+            data["guesser"][0]["probability_exact"] = value
         elif field == "c":
-            data["chooser"]["11"] = float(value) if isinstance(value, Fraction) else v
-        elif field == "r":
-            data["chooser_rows"][0]["probability_exact"] = v
+            data["chooser"]["11"] = value
         else:
-            data[field] = float(value) if isinstance(value, Fraction) and field != "value_exact" else v
+            data[field] = value
+    return data
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(forgeries())
+def test_fuzz_forged_files_never_print_a_wrong_exact_value(saved, tmp_path, edits):
+    """Random edits of a saved equilibrium's mixes, probabilities, value and bounds: the file is
+    refused in one line, or the bounds proven hold the true value 29/12, and a value proven
+    exact is 29/12."""
+    path, data = saved
     bad = tmp_path / "fuzz.json"
-    bad.write_text(json.dumps(data))
+    bad.write_text(json.dumps(apply_forgery(data, edits)))
     try:
         v = verified_value(str(bad), make_game(SMALL), "guesses")
     except ArenaError as e:
@@ -245,6 +339,34 @@ def test_fuzz_forged_files_never_print_a_wrong_exact_value(saved, tmp_path, edit
         return
     assert v.lower <= float(VALUE) + 1e-12 and float(VALUE) <= v.upper + 1e-12
     assert v.exact is None or v.exact == VALUE
+
+
+def test_the_fuzz_reaches_both_outcomes(saved, tmp_path):
+    """The forgeries above are not all refused: a fixed sample of them, counted."""
+    path, data = saved
+    accepted = refused = 0
+    game = make_game(SMALL)
+    for k, edits in enumerate(
+        [
+            [("guesser", [(0.5, "1/2"), (0.5, "1/2")])],  # concedes more than the upper end claimed
+            [("guesser", [(0.5, "1/2"), (0.5, "1/2")]), ("upper", 3.0)],
+            [("guesser", [(1.0, None), (0.0, None)]), ("value_exact", None), ("upper", 3.0)],
+            [("chooser", _mix([1, 0, 0, 0, 1, 0, 0, 0, 1]))],
+            [("chooser", _mix([1, 1, 1, 1, 1, 1, 1, 1, 1])), ("lower", 2.4)],
+            [("guesser", [(0.25, "1/4"), (0.75, "3/4")]), ("value_exact", "29/12"), ("upper", 3.0)],
+            [("g", float("nan"))],
+        ]
+    ):
+        bad = tmp_path / f"f{k}.json"
+        bad.write_text(json.dumps(apply_forgery(data, edits)))
+        try:
+            v = verified_value(str(bad), game, "guesses")
+        except ArenaError:
+            refused += 1
+            continue
+        accepted += 1
+        assert v.lower <= float(VALUE) + 1e-12 <= v.upper + 2e-12 and v.exact in (None, VALUE)
+    assert (accepted, refused) == (5, 2)
 
 
 # --- --check: a cross-check that cannot run says so ----------------------------------------
@@ -312,6 +434,13 @@ def test_a_game_file_that_cannot_be_a_finite_game_is_one_line(text, needle):
 def test_a_csv_payoff_that_is_not_finite_is_one_line(cell):
     with pytest.raises(ArenaError, match="line 3: a payoff is not a finite number"):
         from_csv(f"chooser \\ guesser,a,b\nx,1,2\ny,3,{cell}\n", "g.csv")
+
+
+def test_a_matrix_game_built_with_a_nan_payoff_is_refused():
+    from arena.export import MatrixGame
+
+    with pytest.raises(ArenaError, match="the payoff of 'b' against 'y' is nan; payoffs are finite"):
+        MatrixGame("g", ("a", "b"), ("x", "y"), [[1.0, 2.0], [3.0, float("nan")]])
 
 
 def test_a_finite_game_still_reads_back():

@@ -180,7 +180,7 @@ def saved_chooser(path: str, game: Game, data: dict) -> tuple[np.ndarray, list[F
     for s, q in enumerate(exact):
         if not abs(float(q) - floats[s]) <= TOLERANCE:
             raise ArenaError(
-                f"{where}: the probability of {game.secrets[s]} is {floats[s]!r}, but its row's exact "
+                f"{where}: the probability of {game.secrets[s]} is {float(floats[s])!r}, but its row's exact "
                 f"probability gives {q}"
             )
     return np.array([float(q) for q in exact]), exact
