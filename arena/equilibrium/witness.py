@@ -132,7 +132,8 @@ def checked_mix(floats: Sequence[Any], exact: Sequence[Any], where: str) -> list
                 raise ArenaError(f"{where}: probability {k} is {p!r}, but its exact value {x} is {float(x)!r}")
         return xs
     fs = [Fraction(p) for p in ps]
-    return [f / sum(fs) for f in fs]
+    exact_total = sum(fs)
+    return [f / exact_total for f in fs]
 
 
 def _short(value: Any) -> str:
