@@ -184,11 +184,6 @@ def _claims(
             f"{path} claims the value is at least {low:.6f}, but its own guesser mix concedes at most "
             f"{upper:.6f}: a damaged or forged file"
         )
-    if high < lower - slack:
-        raise ArenaError(
-            f"{path} claims the value is at most {high:.6f}, but its own chooser mix proves at least "
-            f"{lower:.6f}: a damaged or forged file"
-        )
     if high < upper - slack:
         raise ArenaError(
             f"{path} claims its guesser mix concedes at most {high:.6f}, but its trees concede "
