@@ -19,7 +19,7 @@ import numpy as np
 
 from arena.caches import shared_by_game_spec
 from arena.costs import COSTS
-from arena.errors import ArenaError, RuleBreak
+from arena.errors import RuleBreak
 from arena.game import Game, Index
 from arena.seeding import mix64
 from arena.spec import Param, plus_list
@@ -40,7 +40,7 @@ def guesser_mix(game: Game, guessers: tuple[str, ...], file: str, payoff: str = 
 
     if file:
         mix, symmetry = load_guesser_mix(file, game)
-        return np.array([p for p, _ in mix]), [plan for _, plan in mix], symmetry
+        return np.array([float(p) for p, _ in mix]), [plan for _, plan in mix], symmetry
     solution = solve(game, guessers, payoff)
     mix = solution.guesser_mix()  # in the order a saved solution lists them, so both draw alike
     return np.array([p for p, _, _ in mix]), [tree_plan(t) for _, t, _ in mix], solution.symmetry
@@ -146,24 +146,13 @@ def chooser_mix(game: Game, guessers: tuple[str, ...], file: str, payoff: str = 
 
 
 def saved_chooser_mix(game: Game, file: str) -> np.ndarray:
-    """The chooser's mix from a file saved by `arena equilibrium --save`, checked: its format tag,
-    its game, and a finite non-negative probability for secrets of this game."""
+    """The chooser's mix from a file saved by `arena equilibrium --save`, checked
+    (arena.equilibrium.witness.saved_chooser: its format tag and key, a finite non-negative
+    probability for secrets of this game, summing to 1)."""
     from arena.equilibrium.solution import read_saved
-    from arena.weights import secret_index, weight
+    from arena.equilibrium.witness import saved_chooser
 
-    data = read_saved(file, game)
-    mix = data.get("chooser")
-    if not isinstance(mix, dict):
-        raise ArenaError(f"{file}: the chooser's mix is not an object {{secret: probability}}")
-    weights = np.zeros(len(game.secrets))
-    for label, p in mix.items():
-        try:
-            weights[secret_index(game, str(label))] = weight(p, file, label)
-        except ArenaError as e:
-            raise ArenaError(f"{file}: {e}" if file not in str(e) else str(e)) from None
-    if weights.sum() <= 0:
-        raise ArenaError(f"{file}: the chooser's probabilities add up to 0")
-    return weights
+    return saved_chooser(file, game, read_saved(file, game))[0]
 
 
 class EquilibriumChooser(Weighted):

@@ -312,14 +312,16 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="with --exploitability: stop the game value's search, bracketing it",
+        help="with --exploitability: stop the game value's search, bracketing it (with --value-from: "
+        "the search proving the file's lower end again; default 60 s)",
     )
     p.add_argument(
         "--value-from",
         metavar="FILE.json",
         default=None,
-        help="with --exploitability: the game value's bounds from an equilibrium saved by "
-        "`arena equilibrium --save`, instead of solving the game",
+        help="with --exploitability: the game value's bounds proven again from the witnesses in an "
+        "equilibrium saved by `arena equilibrium --save` (its guesser mix replayed, its chooser mix "
+        "searched against), instead of solving the game; what the file only claims is printed as a claim",
     )
     p.add_argument(
         "--chooser",

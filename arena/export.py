@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,6 +56,13 @@ class MatrixGame:
             raise ArenaError(
                 f"a matrix game needs a payoff for each of {len(self.rows)} x {len(self.columns)} "
                 f"strategies, got shape {payoff.shape}"
+            )
+        bad = np.argwhere(~np.isfinite(payoff))
+        if len(bad):
+            i, j = bad[0].tolist()
+            raise ArenaError(
+                f"{self.title}: the payoff of {self.rows[i]!r} against {self.columns[j]!r} is "
+                f"{float(payoff[i, j])!r}; payoffs are finite numbers"
             )
         payoff.setflags(write=False)
         object.__setattr__(self, "payoff", payoff)
@@ -228,11 +236,50 @@ class _Reader:
         return out
 
     def number(self) -> Fraction:
-        word = self.take("word")
-        try:
-            return Fraction(word)
-        except (ValueError, ZeroDivisionError):
-            raise ArenaError(f"{self.where}: {word!r} is not a number") from None
+        return exact_number(self.take("word"), self.where)
+
+    def count(self, what: str) -> int:
+        """A non-negative whole number (a number of strategies, an outcome's index)."""
+        x = self.number()
+        if x.denominator != 1 or x < 0:
+            raise ArenaError(f"{self.where}: {what} is {x}, not a whole number >= 0")
+        return int(x)
+
+    def left(self) -> int:
+        return len(self.tokens) - self.at
+
+
+#: A number as Gambit writes it: an integer, a decimal with an exponent, or p/q.
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE]([+-]?[0-9]+))?(?:/[0-9]+)?")
+#: The most payoffs a game read back may have (a float64 matrix of 80 MB), checked before it is built.
+MAX_CELLS = 10_000_000
+
+
+def exact_number(word: str, where: str) -> Fraction:
+    """`word` as an exact finite number, or an ArenaError: the form is checked and the exponent
+    and length bounded first, as Fraction("1e999999999") would compute 10**999999999."""
+    m = NUMBER.fullmatch(word)
+    if not m or len(word) > 1000:
+        raise ArenaError(f"{where}: {_short(word)!r} is not a number")
+    if m.group(1) is not None and abs(int(m.group(1))) > 400:
+        raise ArenaError(
+            f"{where}: {_short(word)!r} is out of range: the numbers of a game are finite, their exponents at most 400"
+        )
+    try:
+        x = Fraction(word)
+        if not math.isfinite(float(x)):
+            raise OverflowError
+    except (ZeroDivisionError, ValueError):
+        raise ArenaError(f"{where}: {_short(word)!r} is not a number") from None
+    except OverflowError:
+        raise ArenaError(
+            f"{where}: {_short(word)!r} is out of range: the numbers of a game are finite, their exponents at most 400"
+        ) from None
+    return x
+
+
+def _short(word: str) -> str:
+    return word if len(word) <= 40 else word[:37] + "..."
 
 
 def from_nfg(text: str, where: str = "the game") -> MatrixGame:
@@ -252,15 +299,17 @@ def from_nfg(text: str, where: str = "the game") -> MatrixGame:
         if r.peek() == "str":
             r.take("str")  # the comment
         outcomes = _outcomes(r)
-        cells = [int(r.number()) for _ in range(len(rows) * len(columns))]
+        _fits(len(rows), len(columns), r.left(), 1, where)
+        cells = [r.count("an outcome's index") for _ in range(len(rows) * len(columns))]
         if any(not 0 <= k <= len(outcomes) for k in cells):
             raise ArenaError(f"{where}: the table names an outcome it does not define")
         payoffs = [outcomes[k - 1] if k else (Fraction(0), Fraction(0)) for k in cells]
     else:  # payoff version: the numbers of strategies, then every profile's payoffs
-        m, n = int(r.number()), int(r.number())
+        m, n = r.count("the number of strategies"), r.count("the number of strategies")
         r.take("}")
         if r.peek() == "str":
             r.take("str")
+        _fits(m, n, r.left(), 2, where)
         rows, columns = [str(i) for i in range(1, m + 1)], [str(j) for j in range(1, n + 1)]
         payoffs = [(r.number(), r.number()) for _ in range(m * n)]
     if r.peek() is not None:
@@ -270,6 +319,14 @@ def from_nfg(text: str, where: str = "the game") -> MatrixGame:
         raise ArenaError(f"{where}: not a zero-sum game (player 2's payoff is not player 1's negated)")
     exact = tuple(tuple(payoffs[j * m + i][0] for j in range(len(columns))) for i in range(m))
     return MatrixGame(title, tuple(rows), tuple(columns), np.array(exact, dtype=np.float64), exact)
+
+
+def _fits(m: int, n: int, left: int, per_cell: int, where: str) -> None:
+    """Refuse, before anything is built, a game bigger than MAX_CELLS or than the file holds."""
+    if m * n > MAX_CELLS:
+        raise ArenaError(f"{where}: a game of {m:,} x {n:,} strategies, more than the {MAX_CELLS:,} payoffs read back")
+    if m * n * per_cell > left:
+        raise ArenaError(f"{where}: a game of {m:,} x {n:,} strategies, but the file holds only {left:,} more numbers")
 
 
 def _outcomes(r: _Reader) -> list[tuple[Fraction, Fraction]]:
@@ -310,4 +367,6 @@ def from_csv(text: str, where: str = "the game") -> MatrixGame:
             values.append([float(x) for x in row[1:]])
         except ValueError:
             raise ArenaError(f"{where}, line {k}: a payoff is not a number") from None
+        if not all(math.isfinite(x) for x in values[-1]):
+            raise ArenaError(f"{where}, line {k}: a payoff is not a finite number (nan, inf or beyond 1e308)")
     return MatrixGame(Path(where).stem, tuple(rows), tuple(table[0][1:]), np.array(values))

@@ -18,6 +18,10 @@ SMALL = "mastermind:pegs=2,colors=3"  # 9 secrets: any work done by mistake is i
 @pytest.fixture
 def files(tmp_path, monkeypatch):
     """A directory of broken input files, made the working directory (specs name them relatively)."""
+    from arena.equilibrium.witness import witness_key
+    from arena.games import make_game
+
+    KEY = witness_key(make_game(SMALL), "guesses")  # noqa: N806 (a saved equilibrium's key, as --save writes it)
     deep = '{"guess":"11"}'
     for _ in range(3000):  # a 3,000-level tree: json's parser would recurse past Python's limit
         deep = '{"guess":"11","replies":{"0,0":' + deep + "}}"
@@ -36,8 +40,10 @@ def files(tmp_path, monkeypatch):
         "other.txt": "99 1\n",
         "eq-untagged.json": json.dumps({"chooser": {"11": 1}}),
         "eq-other.json": json.dumps({"format": "arena-equilibrium/1", "game": "mastermind", "chooser": {"1111": 1}}),
-        "eq-word.json": json.dumps({"format": "arena-equilibrium/1", "game": SMALL, "chooser": {"11": "x"}}),
-        "eq-list.json": json.dumps({"format": "arena-equilibrium/1", "game": SMALL, "chooser": [1]}),
+        "eq-word.json": json.dumps(
+            {"format": "arena-equilibrium/2", "key": KEY, "game": SMALL, "chooser": {"11": "x"}}
+        ),
+        "eq-list.json": json.dumps({"format": "arena-equilibrium/2", "key": KEY, "game": SMALL, "chooser": [1]}),
     }
     for name, text in contents.items():
         path = tmp_path / name

@@ -8,6 +8,7 @@ arena equilibrium mastermind --guessers knuth,entropy   against a named set of g
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import ArenaError
@@ -156,11 +157,7 @@ def report(eq, check=None) -> str:
     lines.append(f"method: {eq.method}")
     lines += [f"note: {n}" for n in eq.notes]
     if check is not None:
-        agree = "agrees" if abs(check.value - eq.value) <= 1e-6 else "DISAGREES"
-        lines.append(
-            f"nashpy check: value {check.value:.6f} by {check.method} ({agree})"
-            + (f"; nashpy warned: {'; '.join(check.warnings)}" if check.warnings else "")
-        )
+        lines.append(check_line(eq, check))
     lines.append(f"time: {eq.seconds:.2f} s")
     lines.append("")
     rows = eq.chooser_by_row()
@@ -205,12 +202,44 @@ def report(eq, check=None) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def cmd_equilibrium(args) -> None:
+@dataclass(frozen=True)
+class FailedCheck:
+    """A cross-check that could not run: why, and the checks the value rests on instead."""
+
+    reason: str
+    ran: str
+
+
+def cross_check(eq):
+    """nashpy's solution of the payoff matrix of the trees the guesser mixes, or a FailedCheck
+    where nashpy finds none (its Lemke-Howson fails on many games of trees above about 10x10)."""
     import numpy as np
 
     from ..equilibrium import nashpy_solution
     from ..equilibrium.payoff import PayoffMatrix
 
+    try:
+        return nashpy_solution(PayoffMatrix.of(np.array([eq.tree_costs(t) for t in eq.trees]), eq.symmetry).A)
+    except (RuntimeError, ArithmeticError, ValueError, np.linalg.LinAlgError) as e:
+        ran = (
+            f"the exact check (both rational mixes verified in fractions: value {eq.exact.value})"
+            if eq.exact is not None
+            else "linprog's mixes, checked by their exploitability"
+        )
+        return FailedCheck(" ".join(str(e).split()), ran)
+
+
+def check_line(eq, check) -> str:
+    """The cross-check in one line: its value and whether it agrees, or why it could not run."""
+    if isinstance(check, FailedCheck):
+        return f"nashpy check: could not run ({check.reason}); the value rests on {check.ran}"
+    agree = "agrees" if abs(check.value - eq.value) <= 1e-6 else "DISAGREES"
+    return f"nashpy check: value {check.value:.6f} by {check.method} ({agree})" + (
+        f"; nashpy warned: {'; '.join(check.warnings)}" if check.warnings else ""
+    )
+
+
+def cmd_equilibrium(args) -> None:
     if args.export:
         from ..export import export_format
         from ..outfile import check_output_file
@@ -225,14 +254,16 @@ def cmd_equilibrium(args) -> None:
         print(f"arena equilibrium: the game solved written to {args.export}", file=sys.stderr)
     check = None
     if args.check:  # nashpy on the payoff matrix of the trees the guesser mixes
-        check = nashpy_solution(PayoffMatrix.of(np.array([eq.tree_costs(t) for t in eq.trees]), eq.symmetry).A)
+        check = cross_check(eq)
     if args.save:
         eq.save(args.save)
     if args.json:
         from ..games import timings
 
         data = eq.to_json() | timings(eq.game, eq.seconds)
-        if check is not None:
+        if isinstance(check, FailedCheck):
+            data["nashpy"] = {"error": check.reason, "checked_by": check.ran}
+        elif check is not None:
             data["nashpy"] = {"value": check.value, "method": check.method, "warnings": list(check.warnings)}
         print_json(data)
         return

@@ -390,13 +390,12 @@ def read_weights_or_mix(path: str, game):
     """Secret weights from a weights file, or the chooser's mix of an equilibrium saved by
     `arena equilibrium --save` (.json or .json.gz; the witness of a proven lower bound:
     searching against it proves the bound again)."""
-    from ..equilibrium.solution import read_saved
-    from ..errors import ArenaError
+    from ..equilibrium.solution import NotAnEquilibrium, read_saved
     from ..weights import read_weights
 
     try:
-        read_saved(path, game)
-    except ArenaError:
+        read_saved(path, game)  # a saved equilibrium for another game or word list is refused here
+    except NotAnEquilibrium:
         return read_weights(path, game)  # not a saved equilibrium: it says what is wrong with it
     from agents.equilibrium import saved_chooser_mix
 

@@ -18,7 +18,9 @@ from .plans import first_guesses, plan_from_json
 from .rational import ExactSolution
 from .symmetry import Symmetry
 
-FORMAT = "arena-equilibrium/1"
+FORMAT = "arena-equilibrium/2"
+#: Files saved before the key: refused with a line saying to solve again.
+OLD_FORMAT = "arena-equilibrium/1"
 #: A gap this small counts as closed (the LPs work to about 1e-9).
 SETTLED = 1e-6
 
@@ -193,7 +195,9 @@ class Equilibrium:
     def save(self, path: str | Path) -> None:
         """The solution as JSON with the guesser's trees in full, for the `equilibrium` agent's
         `file=` parameter (and for people); gzip-compressed when `path` ends in .gz."""
-        data = {"format": FORMAT, **self.to_json()}
+        from .witness import witness_key
+
+        data = {"format": FORMAT, "key": witness_key(self.game, self.cost), **self.to_json()}
         for entry, (_, tree, _) in zip(data["guesser"], self.guesser_mix()):
             entry["tree"] = tree.to_json()
         if str(path).endswith(".gz"):  # a big game's witnesses: compact and compressed
@@ -203,48 +207,74 @@ class Equilibrium:
             Path(path).write_text(json.dumps(data, indent=1) + "\n")
 
 
-def read_saved(path: str | Path, game: Game) -> dict:
-    """A saved equilibrium of `game` as its JSON object, checked: readable, its format tag, its game."""
-    try:
-        if str(path).endswith(".gz"):
-            with gzip.open(path, "rt", encoding="utf-8") as f:
-                data = json.load(f)
-        else:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except RecursionError:
-        raise ArenaError(f"{path}: not an equilibrium saved by `arena equilibrium --save` (nested too deep)") from None
-    except (OSError, ValueError, EOFError) as e:
-        raise ArenaError(f"{path}: not an equilibrium saved by `arena equilibrium --save` ({e})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ArenaError(f"{path}: not an equilibrium saved by `arena equilibrium --save` (no {FORMAT} format tag)")
-    if data.get("game") != game.spec:
-        raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
+class NotAnEquilibrium(ArenaError):
+    """A file that is not an equilibrium saved by `arena equilibrium --save` at all (unreadable,
+    not JSON, no format tag): `arena optimal --weights` then reads it as a weights file."""
+
+
+def read_saved(path: str | Path, game: Game, payoff: str | None = None, data: dict | None = None) -> dict:
+    """A saved equilibrium of `game` as its JSON object, checked: readable, its format tag, and
+    its key (arena.equilibrium.witness): the game, the contents of the files it reads and, where
+    `payoff` is given, the payoff. `data` is the object already read (checked again, not re-read)."""
+    from .witness import key_change, witness_key
+
+    if data is None:
+        data = _read_json(path)
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLD_FORMAT):
+        raise NotAnEquilibrium(
+            f"{path}: not an equilibrium saved by `arena equilibrium --save` (no {FORMAT} format tag)"
+        )
+    if data["format"] == OLD_FORMAT or not isinstance(data.get("key"), dict):
+        if data.get("game") not in (None, game.spec) and data.get("key") is None:
+            raise ArenaError(f"{path} is an equilibrium of {data.get('game')}, not of {game.spec}")
+        raise ArenaError(
+            f"{path} was saved without the key of the game and files it was solved for (format "
+            f"{data['format']}): solve it again with `arena equilibrium {game.spec} --save {path}`"
+        )
+    change = key_change(data["key"], witness_key(game, payoff or str(data["key"].get("payoff"))), payoff is not None)
+    if change is not None:
+        raise ArenaError(f"{path} does not fit {game.spec}: {change}")
     return data
 
 
-def saved_value(path: str | Path, game: Game) -> tuple[float, float, Fraction | None, float | None]:
-    """(lower, upper, exact value or None, uniform chooser's value or None) of a saved equilibrium."""
-    data = read_saved(path, game)
+def _read_json(path: str | Path):
     try:
-        exact = Fraction(data["value_exact"]) if data.get("value_exact") and data.get("settled") else None
-        uniform = data.get("uniform_value")
-        return float(data["lower"]), float(data["upper"]), exact, None if uniform is None else float(uniform)
-    except (KeyError, TypeError, ValueError, ZeroDivisionError) as e:
-        raise ArenaError(f"{path}: malformed saved equilibrium ({e!r})") from None
+        if str(path).endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as f:
+                return json.load(f)
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:
+        raise NotAnEquilibrium(
+            f"{path}: not an equilibrium saved by `arena equilibrium --save` (nested too deep)"
+        ) from None
+    except (OSError, ValueError, EOFError) as e:
+        raise NotAnEquilibrium(f"{path}: not an equilibrium saved by `arena equilibrium --save` ({e})") from None
 
 
-def load_guesser_mix(path: str | Path, game: Game) -> tuple[list[tuple[float, dict]], Symmetry]:
-    """(probability, plan) for each tree of a saved equilibrium of `game`, and the symmetry
-    that carries the trees (none for a game restricted to named guessers)."""
+def load_guesser_mix(
+    path: str | Path, game: Game, data: dict | None = None
+) -> tuple[list[tuple[Fraction, dict]], Symmetry]:
+    """(probability, plan) for each tree of a saved equilibrium of `game`, the probabilities
+    checked (witness.checked_mix: the exact fractions where the file gives them all, else its
+    floats), and the symmetry that carries the trees (none for a game restricted to named guessers)."""
     from .symmetry import no_symmetry, symmetry_of
+    from .witness import checked_mix
 
-    data = read_saved(path, game)
+    data = read_saved(path, game, data=data)
+    entries = data.get("guesser")
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ArenaError(f"{path}: malformed saved equilibrium (the guesser's mix is not a list of trees)")
+    probabilities = checked_mix(
+        [e.get("probability") for e in entries],
+        [e.get("probability_exact") for e in entries],
+        f"{path}: the guesser's mix",
+    )
     try:
         mix = [
-            (float(entry["probability"]), plan_from_json(game, entry["tree"], f"{path}, guesser tree {k}"))
-            for k, entry in enumerate(data["guesser"], 1)
+            (p, plan_from_json(game, entry["tree"], f"{path}, guesser tree {k}"))
+            for k, (p, entry) in enumerate(zip(probabilities, entries), 1)
         ]
-    except (KeyError, TypeError, AttributeError) as e:
-        raise ArenaError(f"{path}: malformed saved equilibrium ({e!r})") from None
+    except KeyError as e:
+        raise ArenaError(f"{path}: malformed saved equilibrium (a guesser tree has no {e})") from None
     symmetry = no_symmetry(game) if data.get("symmetry") == "none" else symmetry_of(game)
     return mix, symmetry
