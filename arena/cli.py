@@ -148,7 +148,7 @@ def cmd_tree(args) -> None:
     if args.plot:
         from .treeplot import DEPTH, draw_tree
 
-        draw_tree(tree, args.plot, depth=args.depth or DEPTH, min_count=args.min_count)
+        draw_tree(tree, args.plot, depth=args.depth or DEPTH, min_count=args.min_count, guesser=guesser.label)
         levels = args.depth or DEPTH
         print(
             f"tree drawn to {args.plot} ({levels} level{'s' if levels != 1 else ''} of guesses; "

@@ -26,14 +26,17 @@ MAX_BOXES = 600
 DEPTH = 2
 
 
-def draw_tree(tree: Tree, path: str | Path, depth: int | None = DEPTH, min_count: int = 1) -> Path:
+def draw_tree(
+    tree: Tree, path: str | Path, depth: int | None = DEPTH, min_count: int = 1, guesser: str | None = None
+) -> Path:
     """Draw `tree` to `path` (.svg, .png, .pdf by Graphviz's `dot`; .dot or .gv: the source).
 
     Decision points `depth` guesses deep or deeper (None: no limit) are folded into one box
-    per subtree, as are those reached by fewer than `min_count` secrets. Returns the path."""
+    per subtree, as are those reached by fewer than `min_count` secrets; the title names the
+    guesser as `guesser` (default the tree's own spec: `knuth` is saved as `minimax`). Returns the path."""
     path = Path(path)
     kind = plot_format(path)
-    graph = tree_graph(tree, depth, min_count)
+    graph = tree_graph(tree, depth, min_count, guesser)
     if kind in ("dot", "gv"):
         path.write_text(graph.source)
         return path
@@ -69,9 +72,10 @@ def missing_dot(path: Path) -> str:
     )
 
 
-def tree_graph(tree: Tree, depth: int | None = DEPTH, min_count: int = 1):
+def tree_graph(tree: Tree, depth: int | None = DEPTH, min_count: int = 1, guesser: str | None = None):
     """The tree as a `graphviz.Digraph`: a box per decision point drawn, a folded box per
-    subtree below `depth` (or under `min_count` secrets), an edge per reply."""
+    subtree below `depth` (or under `min_count` secrets), an edge per reply, written as the
+    strategy table's History column writes it (`RW` for one black and one white peg)."""
     import graphviz  # lazy: heavy
 
     if depth is not None and depth < 1:
@@ -88,7 +92,7 @@ def tree_graph(tree: Tree, depth: int | None = DEPTH, min_count: int = 1):
             "rankdir": "LR",
             "nodesep": "0.08",
             "ranksep": "0.5",
-            "label": _text(title(tree)),
+            "label": _text(title(tree, guesser)),
             "labelloc": "t",
             "fontname": "Helvetica",
         },
@@ -108,10 +112,10 @@ def tree_graph(tree: Tree, depth: int | None = DEPTH, min_count: int = 1):
     return graph
 
 
-def title(tree: Tree) -> str:
+def title(tree: Tree, guesser: str | None = None) -> str:
     costs = tree.guesses[tree.secrets]
     return (
-        f"{tree.guesser} on {tree.game.spec}: {len(costs):,} secrets, total {int(costs.sum()):,} guesses, "
+        f"{guesser or tree.guesser} on {tree.game.spec}: {len(costs):,} secrets, total {int(costs.sum()):,} guesses, "
         f"mean {costs.mean():.3f}, worst {int(costs.max())}"
     )
 
@@ -152,6 +156,12 @@ def fold_label(tree: Tree, node: Node) -> str:
     )
 
 
+def edge_label(tree: Tree, reply) -> str:
+    """A reply as the strategy table writes it in its History column, without the bar; the
+    reply that shows nothing (no pegs) as `none`."""
+    return tree.game.history_label([reply]).removeprefix("|") or "none"
+
+
 def _text(label: str) -> str:
     """A label that Graphviz shows as written: backslashes doubled, never read as HTML."""
     import graphviz  # lazy: heavy
@@ -174,5 +184,5 @@ def _draw(graph, tree: Tree, node: Node, name: str, depth: int | None, min_count
         graph.node(name, _text(node_label(tree, node)), fillcolor="#e8f0fe" if node.children else "#e6f4ea")
         for reply in sorted(node.children):
             child = f"n{next(names)}"
-            graph.edge(name, child, label=_text(tree.game.reply_label(reply)))
+            graph.edge(name, child, label=_text(edge_label(tree, reply)))
             stack.append((node.children[reply], child))

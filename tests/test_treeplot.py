@@ -1,6 +1,7 @@
 """Strategy trees drawn (arena/treeplot.py): what the boxes and edges say, folding, the files
 written, and the one-line errors."""
 
+import re
 import shutil
 
 import pytest
@@ -9,7 +10,7 @@ from cli_run import one_line, run
 from agents import make_guesser
 from arena import ArenaError, make_game
 from arena.tree import grow_tree
-from arena.treeplot import count_boxes, draw_tree, tree_graph
+from arena.treeplot import count_boxes, draw_tree, edge_label, tree_graph
 
 SMALL = "mastermind:pegs=3,colors=4"
 
@@ -24,7 +25,7 @@ def test_the_graph_names_guesses_replies_sizes_and_costs(tree):
     root = tree.root
     assert f'"{tree.game.guesses[root.guess]}\n64 secrets\n216 guesses (3.38, worst 4)"' in source
     for reply in root.children:  # every reply on an edge from the root
-        assert f"label={tree.game.reply_label(reply)}" in source.replace('"', "")
+        assert f"label={edge_label(tree, reply)}" in source.replace('"', "")
     assert source.count(" -> ") == len(root.children)
     assert source.count("dashed") == sum(1 for c in root.children.values() if c.children)  # folded below depth 1
 
@@ -100,10 +101,13 @@ def shown(quoted: str) -> str:
 
 
 def labels(source: str) -> list[str]:
-    """Every label of a DOT source, in order; each must be a quoted string, never `<...>` HTML."""
+    """Every label of a DOT source, in order; each a quoted string or a plain ID, never `<...>` HTML."""
     found = []
     for piece in source.split("label=")[1:]:
-        assert piece.startswith('"'), piece[:40]
+        assert not piece.startswith("<"), piece[:40]
+        if not piece.startswith('"'):
+            found.append(re.match(r"[A-Za-z0-9_.]+", piece)[0])
+            continue
         end = 1
         while piece[end] != '"':
             end += 2 if piece[end] == "\\" else 1
@@ -123,3 +127,14 @@ def test_labels_show_the_games_symbols_as_written(alphabet):
         game.guesses[child.guess] for child in root.children.values() if child.children
     }
     assert all("<N>" not in label for label in drawn)
+
+
+def test_edges_say_what_the_strategy_table_says_and_the_title_names_the_guesser_asked(tree):
+    mm = grow_tree(make_game("mastermind"), make_guesser("knuth"))
+    drawn = labels(tree_graph(mm, depth=1, guesser="knuth").source)
+    assert drawn[0].startswith("knuth on mastermind: 1,296 secrets, total 5,801")
+    table = mm.table(depth=2)
+    edges = [label for label in drawn[1:] if "secret" not in label]
+    assert sorted(edges) == sorted(edge_label(mm, r) for r in mm.root.children) and "RW" in edges and "none" in edges
+    histories = {line.split()[0] for line in table.splitlines()[2:] if line.startswith("|") and line.count("|") == 1}
+    assert len(histories) >= 12 and histories <= {f"|{e}" if e != "none" else "|" for e in edges}
