@@ -137,4 +137,4 @@ def test_edges_say_what_the_strategy_table_says_and_the_title_names_the_guesser_
     edges = [label for label in drawn[1:] if "secret" not in label]
     assert sorted(edges) == sorted(edge_label(mm, r) for r in mm.root.children) and "RW" in edges and "none" in edges
     histories = {line.split()[0] for line in table.splitlines()[2:] if line.startswith("|") and line.count("|") == 1}
-    assert len(histories) >= 12 and histories <= {f"|{e}" if e != "none" else "|" for e in edges}
+    assert len(histories) >= 10 and histories <= {f"|{e}" if e != "none" else "|" for e in edges}
