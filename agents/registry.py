@@ -338,6 +338,12 @@ def make_chooser(spec: str, *, allow_import: bool | None = None):
     return make_agent(spec, "chooser", allow_import=allow_import)
 
 
+def first_line(doc: str | None) -> str:
+    """A docstring's first sentence or line: the summary of an agent that sets none."""
+    text = " ".join((doc or "").strip().split("\n\n")[0].split())
+    return text.split(". ")[0].rstrip(".") if text else "(no summary: set the class's summary)"
+
+
 def describe_agents() -> list[tuple[str, str, str, list[str]]]:
     """(name, role, summary, one line per parameter) for every agent, for `arena agents`."""
     rows = []
@@ -347,7 +353,7 @@ def describe_agents() -> list[tuple[str, str, str, list[str]]]:
                 cls, preset, alias = lookup(name, role)
             except ArenaError:
                 continue  # an entry point of the other role
-            summary = getattr(cls, "summary", "")
+            summary = getattr(cls, "summary", "") or first_line(cls.__doc__)
             if alias:
                 summary = alias.summary + f" (= {alias.target}:" + ",".join(f"{k}={v}" for k, v in preset.items()) + ")"
             declared = cls.declared_params() if hasattr(cls, "declared_params") else getattr(cls, "params", {})

@@ -577,3 +577,16 @@ def test_compare_on_a_game_without_strikes(capsys):
     rc, out, err = run(capsys, "compare", "mastermind:pegs=2,colors=3", "knuth", "lowest")
     assert rc == 0, err
     assert out.splitlines()[2].split()[:3] == ["knuth", "2.667", "4"]
+
+
+def test_an_agent_without_a_summary_is_listed_by_its_docstring():
+    from agents.registry import describe_agents, first_line
+
+    class Kind:
+        """Adaptive: the reply that leaves the fewest secrets. The opposite of evil.
+
+        More detail here."""
+
+    assert first_line(Kind.__doc__) == "Adaptive: the reply that leaves the fewest secrets"
+    assert first_line(None) == "(no summary: set the class's summary)"
+    assert all(summary.strip() for _, _, summary, _ in describe_agents())
