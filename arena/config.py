@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 
 from agents.registry import imports_are_allowed, make_agent, module_path
 
-from .errors import ArenaError, choices, did_you_mean
+from .errors import ArenaError, ArenaTypeError, choices, did_you_mean
 from .games import make_game
 from .payoff import payoff
 from .spec import parse_spec
@@ -409,27 +409,51 @@ def _check_syntax(path: str, kind: str, spec: str) -> None:
         raise _fail(path, f"{kind} {spec!r}: {reason}") from None
 
 
-def load_config(path: str, allow_import: bool | None = None) -> Config:
+def load_config(path: str | Path | dict, allow_import: bool | None = None) -> Config:
     """Read and check a TOML config: a syntax error or a wrong key is an ArenaError naming it.
 
-    The file must be UTF-8 (a byte-order mark is accepted). The files the cells read are
-    hashed before any game or agent reads them, and every agent is built (module:Class agents
-    only with `allow_import`; None asks the context, `agents.imports_allowed`).
+    `path` is a TOML file, or the config's tables as a dict (`{"games": ["mastermind"], ...}`,
+    as tomllib reads a file; its text, for the results store, is the dict as sorted JSON). The
+    file must be UTF-8 (a byte-order mark is accepted). The files the cells read are hashed
+    before any game or agent reads them, and every agent is built (module:Class agents only
+    with `allow_import`; None asks the context, `agents.imports_allowed`).
     """
     if allow_import is None:
         allow_import = imports_are_allowed()
-    text = read_config_text(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ArenaError(f"{path}: not valid TOML: {e}") from None
-    except RecursionError:
-        raise ArenaError(f"{path}: arrays or tables nested too deeply to read (a config nests a few levels)") from None
+    if isinstance(path, dict):
+        data, text, path = config_tables(path)
+    elif isinstance(path, (str, Path)):
+        text = read_config_text(str(path))
+        path = str(path)
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ArenaError(f"{path}: not valid TOML: {e}") from None
+        except RecursionError:
+            raise ArenaError(
+                f"{path}: arrays or tables nested too deeply to read (a config nests a few levels)"
+            ) from None
+    else:
+        raise ArenaTypeError(f"load_config takes a TOML file's path or the config as a dict, got {type(path).__name__}")
     config = parse_config(data, path, allow_import=allow_import)
     config.text = text
     config.files = files_read(config.cells)
     _check_specs(config, allow_import=allow_import)
     return config
+
+
+def config_tables(data: dict) -> tuple[dict, str, str]:
+    """(tables, text, name) of a config given as a dict: its text the sorted JSON that keys the
+    store; anything JSON cannot write (a set, an object) is one ArenaError."""
+    import json
+
+    try:
+        text = json.dumps(data, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise ArenaError(
+            f"a config given as a dict holds TOML values only (strings, numbers, lists, tables): {e}"
+        ) from None
+    return json.loads(text), text, "<config dict>"
 
 
 def read_config_text(path: str) -> str:

@@ -305,3 +305,20 @@ def test_reversed_ranges_and_negative_tolerances_are_refused():
 
     assert _range("3-2") is None and _range("7.3.2-8") is None and _range("2-3") == (2.0, 3.0)
     assert "tolerance.mean" in error({"game": "mastermind", "rows": [{"guesser": "lowest", "tolerance": {"mean": -1}}]})
+
+
+def test_load_config_takes_the_tables_as_a_dict(tmp_path):
+    from arena.config import load_config
+    from arena.errors import ArenaTypeError
+
+    tables = {"games": ["mastermind:pegs=2,colors=3"], "choosers": ["uniform", "evil"], "guessers": ["knuth"]}
+    path = tmp_path / "c.toml"
+    path.write_text('games = ["mastermind:pegs=2,colors=3"]\nchoosers = ["uniform", "evil"]\nguessers = ["knuth"]\n')
+    from_dict, from_file = load_config(tables), load_config(path)
+    assert from_dict.cells == from_file.cells and from_dict.text == load_config(dict(reversed(tables.items()))).text
+    with pytest.raises(ArenaError, match="unknown key 'gams'; did you mean 'games'"):
+        load_config({"gams": ["mastermind"]})
+    with pytest.raises(ArenaError, match="TOML values only"):
+        load_config({"games": {1, 2}})
+    with pytest.raises(ArenaTypeError, match="a TOML file's path or the config as a dict, got int"):
+        load_config(5)
