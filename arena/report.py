@@ -5,6 +5,7 @@ the ranking of the guessers, and the CSV; and a stored run loaded back (`Report.
 from __future__ import annotations
 
 import csv
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,9 +199,9 @@ class Report:
         text, plan, rows = read_store(directory)
         path = Path(directory) / "results.sqlite"
         fix = f"rerun arena run CONFIG --out {directory} --force to rebuild the store"
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
+        try:  # a config given as a dict is stored as its JSON (load_config), which TOML never starts as
+            data = json.loads(text) if text.lstrip().startswith("{") else tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
             raise ArenaError(f"{path}: the stored config is not valid TOML ({e}); {fix}") from None
         try:
             config = parse_config(data, f"{path} (stored config)")

@@ -322,3 +322,14 @@ def test_load_config_takes_the_tables_as_a_dict(tmp_path):
         load_config({"games": {1, 2}})
     with pytest.raises(ArenaTypeError, match="a TOML file's path or the config as a dict, got int"):
         load_config(5)
+
+
+def test_a_run_of_a_dict_config_is_read_back_from_its_store(tmp_path):
+    from arena.config import load_config
+    from arena.report import Report
+    from arena.tournament.run import run_config
+
+    tables = {"games": ["mastermind:pegs=2,colors=3"], "choosers": ["uniform", "evil"], "guessers": ["knuth", "lowest"]}
+    ran = run_config(load_config(tables), out=str(tmp_path / "run"))
+    read = Report.from_dir(tmp_path / "run")
+    assert read.summary() == ran.summary() and "meta-game" in read.summary()
