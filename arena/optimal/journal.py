@@ -37,7 +37,8 @@ import json
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import IO, Any
 
@@ -171,7 +172,7 @@ class Limits:
     #: A first guess's classes' bounds before anything is searched, by reply (pieces.first_bounds).
     floors: Callable[[Index], dict[int, float]] | None = None
 
-    _floors: dict[Index, dict[int, float]] = field(default_factory=dict)
+    _floors: dict[Index, dict[int, float]] = dataclass_field(default_factory=dict)
 
     def floor(self, g: Index) -> dict[int, float]:
         """Reply -> the class's bound before any search (none known: every bound is >= 0)."""

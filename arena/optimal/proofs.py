@@ -86,7 +86,9 @@ def merge(known: ClassProof | None, new: ClassProof, what: str, where: Callable[
     return new if new.bound > known.bound else known
 
 
-def combine(records: Iterable, where: Callable[[int], str], label: Callable[[Index, int], str]) -> dict[Index, GuessProof]:
+def combine(
+    records: Iterable, where: Callable[[int], str], label: Callable[[Index, int], str]
+) -> dict[Index, GuessProof]:
     """Each first guess's proofs from the journal's records (journal.GuessRecord, PieceRecord),
     in the order met; contradicting records are an ArenaError (`merge`). `where(line)` names a
     line, `label(guess, reply)` a class."""

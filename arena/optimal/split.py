@@ -301,6 +301,7 @@ def split_root(
     start_tree: Tree | None = None,
     max_guesses: int | None = None,
     standing: bool = False,
+    notice: Callable[[str], None] | None = None,
 ) -> SplitResult:
     """The best first guess over every secret of `game` and its tree, the pieces (first guess,
     reply class) searched by `workers` processes (module docstring). `weights`: one per secret
@@ -323,6 +324,8 @@ def split_root(
     `standing`: search nothing; what the journal (which must exist, and is not written) proves:
     the best first guess it holds, the first guesses closed and solved exactly (`proven`), the
     lower bound. A journal another version of arena wrote is read too (`written_by`).
+    `notice(line)`: told when fewer processes are forked than `workers` (no more than the
+    pieces that can be in flight at once).
     """
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
         raise ArenaError(
@@ -381,6 +384,8 @@ def split_root(
         return split_result(split, pool, 0, time.perf_counter() - start, False, None, max_guesses, scale, log)
     searched = 0
 
+    if executor is None:
+        workers = fewer_workers(game, S, openings, workers, notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
     pending: dict = {}
     stopped = False
@@ -447,6 +452,24 @@ def split_root(
             log.close()
         WORKER.clear()
     return split_result(split, pool, searched, time.perf_counter() - start, stopped, seeded, max_guesses, scale, log)
+
+
+def fewer_workers(
+    game: Game, S: Indexes, openings: dict[Index, Opening], workers: int, notice: Callable[[str], None] | None
+) -> int:
+    """`workers`, or fewer when the split cannot keep that many busy: at most one task a first
+    guess (opening it) or a class of one (a piece) is ever in flight, so more processes than
+    that only take memory (each forked worker its share of the cache)."""
+    if workers <= len(openings):
+        return workers
+    most = sum(max(1, sum(1 for r in game.partition(g, S) if not game.finished(r))) for g in openings)
+    if workers <= most:
+        return workers
+    if notice is not None:
+        notice(
+            f"--workers {workers}: the split has at most {most:,} pieces to search at once: using {most:,} processes"
+        )
+    return max(1, most)
 
 
 def split_result(
