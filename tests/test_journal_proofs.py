@@ -268,9 +268,14 @@ def weaker(record: dict, rng: random.Random) -> dict:
     """The record proving less (still true): a lower bound, an exact value as a bound, a first
     guess's classes dropped (its bound alone); may fall below what opening it proves (refused)."""
     record = json.loads(json.dumps(record))
-    choice = rng.randrange(3)
+    choice = rng.randrange(4)
     if choice == 0 and "classes" in record:
         del record["classes"]
+    elif choice == 3 and any(not c["exact"] for c in record.get("classes", [])):
+        c = rng.choice([c for c in record["classes"] if not c["exact"]])
+        less = rng.choice([0.5, 1, 2])
+        c["bound"] -= less  # a class's bound lowered, and the guess's with it
+        record["bound"] -= less
     elif choice == 1 and record.get("exact"):
         record["exact"] = False
         del record["tree"]
@@ -280,7 +285,11 @@ def weaker(record: dict, rng: random.Random) -> dict:
 
 
 def damaged(record: dict, rng: random.Random, pool: list[dict]) -> dict | str:
-    """The record broken in one of the ways a damaged file or a hand edit breaks it."""
+    """The record broken in one of the ways a damaged file or a hand edit breaks it. A bound is
+    raised only where the record carries its witness (an exact subtree, an opened guess's
+    classes) or past what any tree costs: a bound raised a little on a record without one (a
+    first guess's bound alone, a class's failed search), or moved to another class, is a
+    forgery that no reader can tell from a proof without searching again."""
     record = json.loads(json.dumps(record))
     kind = rng.randrange(10)
     if kind == 0:
@@ -291,8 +300,9 @@ def damaged(record: dict, rng: random.Random, pool: list[dict]) -> dict | str:
         record["classes"].append(rng.choice(record["classes"]))  # a class twice
     elif kind == 3 and record.get("classes"):
         record["classes"].pop(rng.randrange(len(record["classes"])))  # a class left out
-    elif kind == 4:
-        record["bound"] = record["bound"] + rng.choice([1, 2.5, 1e6])  # above its classes or its exact tree
+    elif kind == 4:  # raised: above what its exact subtree costs, its classes add up to, or any tree costs
+        witnessed = record.get("tree") or record.get("classes")
+        record["bound"] = record["bound"] + (rng.choice([1, 2.5]) if witnessed else 1e6)
     elif kind == 5 and record.get("tree"):
         record["tree"] = record["tree"][:-1] if rng.random() < 0.5 else record["tree"] + record["tree"][:1]
     elif kind == 6:
@@ -302,8 +312,8 @@ def damaged(record: dict, rng: random.Random, pool: list[dict]) -> dict | str:
         return rng.choice(["{", "[]", "null", '"guess"', json.dumps(record)[:20]])
     elif kind == 8:
         record["bound"] = rng.choice([float("nan"), float("inf"), -1e9])
-    else:
-        record["reply"] = rng.choice(["9,9", "", "0,0", "x"])
+    else:  # a reply that leaves no class, or (an exact record) another class, which its subtree is not of
+        record["reply"] = rng.choice(["9,9", "", "x"] + (["0,0", "1,0"] if record.get("tree") else []))
     return record
 
 

@@ -485,9 +485,11 @@ def add_commands(sub) -> None:
         "--journal",
         metavar="FILE.jsonl",
         default=None,
-        help="with --workers: append each piece closed (its exact value and subtree, or its bound) to "
-        "FILE, and resume from what it holds: a killed run loses only the pieces in flight (a "
-        "journal of another game, word file, pool, weights or arena version is refused)",
+        help="with --workers: append what each piece proves (its exact value and subtree, or a lower "
+        "bound) to FILE, and resume from what it holds: a killed run loses only the pieces in flight, "
+        "and a run resumed under another incumbent (another --start) decides afresh what the proofs "
+        "close (a journal of another game, word file, pool, weights or arena version is refused, and "
+        "so is a record that cannot be right, in one line naming its line)",
     )
     p.add_argument(
         "--log-every",

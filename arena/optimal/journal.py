@@ -157,31 +157,27 @@ class PieceRecord:
 @dataclass
 class Limits:
     """What a record must respect: a first guess of the pool, a class it leaves, a bound at
-    most the class's known total, and a subtree that finds every secret of the class and
-    costs its exact value (`grow(C, guesses)` reads a subtree back: subtrees.grow_subtree).
-    Under a guess limit (`max_guesses`) guessing one at a time may break the limit, so no
-    total is known beforehand (a bound may be inf: no tree within the limit), and a subtree
-    must find every secret of its class within `max_guesses - 1` guesses."""
+    least what the class is known to cost before it is searched (`floors(g)`: reply -> that
+    bound, for each class of the first guess g: pieces.first_bounds) and at most the class's
+    known total, and a subtree that finds every secret of the class and costs its exact value
+    (`grow(C, guesses)` reads a subtree back: subtrees.grow_subtree). Under a guess limit
+    (`max_guesses`) guessing one at a time may break the limit, so no total is known
+    beforehand (a bound may be inf: no tree within the limit), and a subtree must find every
+    secret of its class within `max_guesses - 1` guesses."""
 
     game: Game
     S: Indexes
     weights: np.ndarray
     first: set[Index]
     grow: Callable[[Indexes, list[Index]], tuple[Any, np.ndarray]]
+    floors: Callable[[Index], dict[int, float]]
     max_guesses: int | None = None
-    #: A first guess's classes' bounds before anything is searched, by reply (pieces.first_bounds).
-    floors: Callable[[Index], dict[int, float]] | None = None
-
     _floors: dict[Index, dict[int, float]] = dataclass_field(default_factory=dict)
 
     def floor(self, g: Index) -> dict[int, float]:
-        """Reply -> the class's bound before any search (none known: every bound is >= 0)."""
+        """`floors(g)`, computed once a first guess."""
         if g not in self._floors:
-            self._floors[g] = (
-                {int(r): 0.0 for r, C in self.game.partition(int(g), self.S).items() if not self.game.finished(r)}
-                if self.floors is None
-                else self.floors(g)
-            )
+            self._floors[g] = self.floors(g)
         return self._floors[g]
 
     def paid(self) -> float:

@@ -10,8 +10,14 @@ whose every class is exact.
 `combine` merges the records of each first guess and each class: the best bound wins, an exact
 value replaces a bound, and records that cannot all be right are refused in one line naming the
 line (a bound proven for a class above an exact value proven for it, or two exact values that
-differ). `lower_bound` is the one rule by which a resumed
-run and `--standing` alike say what is proven about the optimum.
+differ). `lower_bound` is the one rule by which a resumed run and `--standing` alike say what
+is proven about the optimum.
+
+What no reader can check without searching again: that a bound carried without a witness (a
+first guess's bound alone, the bound of a class's search that failed high) is not above the
+truth, and that an exact subtree, which is regrown and costed, is a best one. Those records are
+taken as the search wrote them; everything else a damaged or edited record can get wrong is
+refused (journal.py).
 """
 
 from __future__ import annotations
@@ -56,12 +62,6 @@ class GuessProof:
     bound: float = -math.inf
     opened: bool = False
     classes: dict[int, ClassProof] = field(default_factory=dict)
-
-    def total(self, paid: float) -> float:
-        """The guess's proven bound: its own, or what the guess pays plus its classes' bounds."""
-        if not self.opened:
-            return self.bound
-        return max(self.bound, paid + sum(c.bound for c in self.classes.values()))
 
 
 def merge(known: ClassProof | None, new: ClassProof, what: str, where: Callable[[int], str]) -> ClassProof:

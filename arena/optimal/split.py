@@ -34,8 +34,8 @@ most the pieces in flight. The journal holds what was proven (bounds, exact valu
 subtrees), never what the parent decided from it: which first guesses a bound closes depends on
 the incumbent, so it is decided again on resuming under the resumed run's own incumbent
 (proofs.py), and a resumed run ends with the optimum an unkilled run finds, whatever the
-incumbent of the run that wrote the journal. The tree is put together from the journal's subtrees: the best first guess is not
-searched again.
+incumbent of the run that wrote the journal. The tree is put together from the journal's
+subtrees: the best first guess is not searched again.
 """
 
 from __future__ import annotations
@@ -372,8 +372,8 @@ def split_root(
             w,
             set(openings),
             lambda C, guesses: grow_subtree(scout, C, guesses),
-            max_guesses,
             lambda g: {int(r): float(x) for (r, _), x in zip(*first_bounds(scout, g, S, b))},
+            max_guesses,
         )
         split.resume(log.proofs(game, limits))
         split.pieces_closed = log.pieces_read
