@@ -31,6 +31,10 @@ OPTIMA = {
     "mastermind:pegs=3,colors=4,repeats=false": 72,
     "jotto:first=25": 71,
 }
+#: A weighted instance under a guess limit that binds (227 without it): the split's values are
+#: then in the weights' units, and a class may be worth inf (no subtree within the limit).
+WEIGHTED = "mastermind:pegs=2,colors=5 weighted, max 4"
+RANDOMISED = {**OPTIMA, WEIGHTED: 230}
 #: The incumbents the journals are written under: none, the optimum (a first guess that only
 #: ties is closed by its bound), above it, and below it (no tree costs that: every guess is
 #: closed by a bound, all of them still proofs).
@@ -209,6 +213,15 @@ def test_workers_are_capped_at_the_cpus_and_at_the_pieces(capsys, monkeypatch):
 
 
 # --- randomised: real journals cut, mixed, weakened and damaged ---------------------------------
+def instance(case: str) -> tuple[str, dict]:
+    """The game spec of a randomised case, and what split_root takes besides (weights, limit)."""
+    if case != WEIGHTED:
+        return case, {}
+    spec = case.split()[0]
+    weights = [1 + (i * 7) % 5 for i in range(len(make_game(spec).secrets))]
+    return spec, {"weights": weights, "max_guesses": 4}
+
+
 @pytest.fixture(scope="module")
 def journals(tmp_path_factory) -> dict[str, list[list[str]]]:
     """Per instance, the journals of real runs under each incumbent (INCUMBENTS: the optimum
@@ -217,39 +230,42 @@ def journals(tmp_path_factory) -> dict[str, list[list[str]]]:
 
     out: dict[str, list[list[str]]] = {}
     folder = tmp_path_factory.mktemp("journals")
-    for spec, optimum in OPTIMA.items():
+    for case, optimum in RANDOMISED.items():
+        spec, more = instance(case)
         game = make_game(spec)
-        assert optimal_tree(game).value == optimum
-        out[spec] = []
+        assert optimal_tree(game, **more).value == optimum
+        out[case] = []
         for k, offset in enumerate(INCUMBENTS):
             path = folder / f"{spec}-{k}.jsonl"
-            split_root(game, workers=1 + k % 2, journal=path, seed=k == 0, incumbent=optimum + offset)
-            out[spec].append(path.read_text().splitlines())
+            split_root(game, workers=1 + k % 2, journal=path, seed=k == 0, incumbent=optimum + offset, **more)
+            out[case].append(path.read_text().splitlines())
     return out
 
 
-def resume(spec: str, path: Path, rng: random.Random, standing: bool = False):
+def resume(case: str, path: Path, rng: random.Random, standing: bool = False):
     """The split resumed from `path` under a random incumbent of its own (or its standing)."""
-    optimum = OPTIMA[spec]
+    optimum = RANDOMISED[case]
+    spec, more = instance(case)
     if standing:
-        return split_root(make_game(spec), workers=1, journal=path, standing=True)
+        return split_root(make_game(spec), workers=1, journal=path, standing=True, **more)
     incumbent = rng.choice([math.inf, optimum, optimum + 1, optimum + 5])
-    return split_root(make_game(spec), workers=1, journal=path, seed=rng.random() < 0.5, incumbent=incumbent)
+    seed = rng.random() < 0.5
+    return split_root(make_game(spec), workers=1, journal=path, seed=seed, incumbent=incumbent, **more)
 
 
-def check(spec: str, result, standing: bool) -> None:
+def check(case: str, result, standing: bool) -> None:
     """No bound above the optimum; an exact total is the optimum; a run ends exact."""
-    optimum = OPTIMA[spec]
+    optimum = RANDOMISED[case]
     assert result.lower_bound <= optimum + 1e-9
     if result.best_guess >= 0 or not standing:
         assert result.value >= optimum - 1e-9
     if result.exact and (result.best_guess >= 0 or result.seed is not None):
-        assert result.value == optimum
+        assert result.value == pytest.approx(optimum, rel=1e-9)
     if not standing:
-        assert result.exact and result.value == optimum
+        assert result.exact and result.value == pytest.approx(optimum, rel=1e-9)
 
 
-@pytest.mark.parametrize("spec", list(OPTIMA))
+@pytest.mark.parametrize("spec", list(RANDOMISED))
 def test_a_journal_cut_anywhere_resumes_and_stands_at_no_more_than_the_optimum(journals, tmp_path, spec):
     """Each real journal cut at CUTS random bytes (a run killed there): --standing proves no
     more than the optimum, and a resumed run under any incumbent ends exact at the optimum."""
@@ -317,7 +333,7 @@ def damaged(record: dict, rng: random.Random, pool: list[dict]) -> dict | str:
     return record
 
 
-@pytest.mark.parametrize("spec", list(OPTIMA))
+@pytest.mark.parametrize("spec", list(RANDOMISED))
 def test_fuzzed_journals_never_print_a_wrong_exact_total(journals, tmp_path, spec):
     """FUZZ journals per instance: the key, then records drawn from the instance's real
     journals (all true, so they may be mixed), in any order, some repeated, some weakened
@@ -330,7 +346,7 @@ def test_fuzzed_journals_never_print_a_wrong_exact_total(journals, tmp_path, spe
     outcomes = {"refused": 0, "resumed": 0}
     for _ in range(FUZZ):
         records: list[dict | str] = [rng.choice(pool) for _ in range(rng.randrange(len(pool) + 1))]
-        records = [weaker(r, rng) if isinstance(r, dict) and rng.random() < 0.4 else r for r in records]
+        records = [weaker(r, rng) if isinstance(r, dict) and rng.random() < 0.15 else r for r in records]
         if records and rng.random() < 0.5:
             i = rng.randrange(len(records))
             records[i] = damaged(records[i], rng, pool)  # type: ignore[arg-type]
@@ -345,4 +361,4 @@ def test_fuzzed_journals_never_print_a_wrong_exact_total(journals, tmp_path, spe
                 continue
             check(spec, result, standing)
             outcomes["resumed"] += 1
-    assert outcomes["refused"] >= FUZZ // 10 and outcomes["resumed"] >= FUZZ // 2, outcomes
+    assert outcomes["refused"] >= FUZZ // 10 and outcomes["resumed"] >= FUZZ // 4, outcomes
