@@ -208,17 +208,9 @@ def cmd_run(args) -> None:
 
 def _workers(workers: int, oversubscribe: bool, backend: str) -> int:
     """--workers, capped at the CPU count (more processes than CPUs only slow each other down)."""
-    if workers < 1:
-        raise ArenaError(f"--workers must be at least 1, got {workers}")
-    cpus = os.cpu_count() or 1
-    if backend == "local" and workers > cpus and not oversubscribe:
-        print(
-            f"arena run: --workers {workers} is more than the {cpus} CPUs here: using {cpus} "
-            f"(--oversubscribe to use {workers})",
-            file=sys.stderr,
-        )
-        return cpus
-    return workers
+    from .resources import capped_workers
+
+    return capped_workers(workers, oversubscribe, "arena run", backend)
 
 
 def _exit_status(report, args) -> None:

@@ -36,6 +36,25 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def capped_workers(workers: int, oversubscribe: bool, command: str, backend: str = "local") -> int:
+    """--workers, capped at the CPU count unless `oversubscribe` (more processes than CPUs only
+    slow each other down, and each takes its share of the memory), with one line on stderr
+    saying so; a cluster's workers (another backend) are not this machine's."""
+    import sys
+
+    if workers < 1:
+        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    cpus = os.cpu_count() or 1
+    if backend == "local" and workers > cpus and not oversubscribe:
+        print(
+            f"{command}: --workers {workers} is more than the {cpus} CPUs here: using {cpus} "
+            f"(--oversubscribe to use {workers})",
+            file=sys.stderr,
+        )
+        return cpus
+    return workers
+
+
 def threads() -> int:
     """How many threads a big compiled call may use: ARENA_THREADS, else every core."""
     text = os.environ.get(THREADS_ENV, "").strip()

@@ -59,6 +59,8 @@ def cmd_optimal(args) -> None:
         check_standing(args)
     if args.workers is not None:
         check_split(args, openers)
+    elif args.oversubscribe:
+        raise ArenaError("--oversubscribe allows more split workers than CPUs: give --workers N")
     elif args.backend != "local" or args.scheduler:
         raise ArenaError("--backend and --scheduler send the split's pieces to a cluster: give --workers N")
     elif args.journal or args.new_journal:
@@ -152,6 +154,10 @@ def check_split(args, openers) -> None:
         )
     if args.workers < 1:
         raise ArenaError(f"--workers must be a positive number of processes, got {args.workers}")
+    if not args.standing:
+        from ..resources import capped_workers
+
+        args.workers = capped_workers(args.workers, args.oversubscribe, "arena optimal", args.backend)
 
 
 def check_standing(args) -> None:
@@ -209,6 +215,7 @@ def split_tree(game, args, progress):
             start_tree=_start_tree(game, args.start) if args.start else None,
             max_guesses=args.max,
             standing=args.standing,
+            notice=lambda line: print(f"arena optimal: {line}", file=sys.stderr, flush=True),
         )
     finally:
         if client is not None:
@@ -457,6 +464,11 @@ def add_commands(sub) -> None:
         "N processes with one shared incumbent; with --time-limit, the proven bound so far",
     )
     p.add_argument(
+        "--oversubscribe",
+        action="store_true",
+        help="with --workers: allow more processes than CPUs (by default --workers is capped at the CPU count)",
+    )
+    p.add_argument(
         "--backend",
         default="local",
         help="with --workers: local (forked processes, the default) or dask (the workers of "
@@ -472,9 +484,11 @@ def add_commands(sub) -> None:
         "--journal",
         metavar="FILE.jsonl",
         default=None,
-        help="with --workers: append each piece closed (its exact value and subtree, or its bound) to "
-        "FILE, and resume from what it holds: a killed run loses only the pieces in flight (a "
-        "journal of another game, word file, pool, weights or arena version is refused)",
+        help="with --workers: append what each piece proves (its exact value and subtree, or a lower "
+        "bound) to FILE, and resume from what it holds: a killed run loses only the pieces in flight, "
+        "and a run resumed under another incumbent (another --start) decides afresh what the proofs "
+        "close (a journal of another game, word file, pool, weights or arena version is refused, and "
+        "so is a record that cannot be right, in one line naming its line)",
     )
     p.add_argument(
         "--log-every",

@@ -7,18 +7,27 @@ line naming what changed (or, asked for, set aside as FILE.old and started anew)
 closed for another word list, other weights or by another version of the search proves nothing
 about this one.
 
-Each later line is a first guess opened, {"guess", "bound", "exact": false, "classes"} (its
-classes' bounds, with the subtrees of those closed at once; no classes when the bound reached
-the incumbent: the guess was closed), or one piece closed (split.py: the class a first guess
-leaves on one reply):
-{"guess", "reply", "bound", "exact"}, with "tree" (the class's best subtree, its guesses in
+Each later line is a proof, never a decision: what it says holds whatever incumbent the run
+that wrote it had, and each run decides afresh what the proofs close under its own incumbent
+(proofs.py). A line is a first guess's bound, {"guess", "bound", "exact": false}, with its
+classes when it was opened, "classes": [{"reply", "bound", "exact", "tree"?}, ...] (every class
+it leaves, once each: their bounds, and the subtrees of those closed at once; none when the
+bound reached the incumbent of the run that wrote it, which proves only the bound); or one
+piece (split.py: the class a first guess leaves on one reply) with its exact value and best
+subtree or a proven bound: {"guess", "reply", "bound", "exact"}, with "tree" (its guesses in
 pre-order) when exact, and the seconds and nodes it took. Every record is checked as it is
-read, and one that cannot be right is refused, never trusted: a line that is not such an
-object, a guess that is not a first guess of the pool, a reply that leaves no class after
-it, a first guess's bound above what a plain tree opening with it costs, a bound that is not a finite number or is above what guessing the class's secrets one at
-a time costs, or an exact value whose subtree is no tree of the class or does not cost that
-value. Only the last line may be cut short (a run killed while writing it): it is dropped, and
-cut off the file before the next record is appended.
+read, and one that cannot be right is refused in one line naming its line, never trusted: a
+line that is not such an object, a guess that is not a first guess of the pool, a reply that
+leaves no class after it, a class listed twice or left out, a bound that is not a finite
+number, that is below what opening the guess proves before anything is searched
+(pieces.first_bounds), above what a plain tree costs (guessing the class's secrets one at a
+time), or, for an opened guess, not what its classes add up to; an exact value whose subtree is
+no tree of the class or does not cost that value; and records that contradict each other
+(proofs.combine). Only the last line may be cut short (a run killed while writing it): it is
+dropped, and cut off the file before the next record is appended. The format is
+arena-journal/3, whose records were always such proofs (a first guess "closed" was written
+with the bound that closed it): journals of older formats, which recorded decisions, are
+refused.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import IO, Any
 
@@ -37,10 +47,11 @@ import numpy as np
 from ..digests import file_digest, is_file, project_code
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
+from .proofs import TOLERANCE, GuessProof, combine, same, slack
 
 FORMAT = "arena-journal/3"
-#: Relative slack when a bound read back is compared with the bounds computed now (floats).
-TOLERANCE = 1e-9
+#: Formats whose records recorded decisions: a first guess closed under the incumbent then.
+OLD_FORMATS = ("arena-journal/1", "arena-journal/2")
 
 
 def canonical_spec(spec: str) -> str:
@@ -121,13 +132,13 @@ def key_change(stored: dict, key: dict) -> str | None:
 
 @dataclass(frozen=True)
 class GuessRecord:
-    """A first guess opened: the bound of its classes, and the classes (PieceRecords: their
-    bounds, and the subtrees of those closed at once); none when the bound reached the
-    incumbent then (the guess was closed)."""
+    """A first guess's proven bound, and when it was opened its classes (PieceRecords: their
+    bounds, and the subtrees of those closed at once; none: only the bound is proven)."""
 
     guess: Index
     bound: float
     classes: tuple = ()
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -140,23 +151,38 @@ class PieceRecord:
     bound: float
     exact: bool
     tree: list[Index] | None = None
+    line: int = 0
 
 
 @dataclass
 class Limits:
     """What a record must respect: a first guess of the pool, a class it leaves, a bound at
-    most the class's known total, and a subtree that finds every secret of the class and
-    costs its exact value (`grow(C, guesses)` reads a subtree back: subtrees.grow_subtree).
-    Under a guess limit (`max_guesses`) guessing one at a time may break the limit, so no
-    total is known beforehand (a bound may be inf: no tree within the limit), and a subtree
-    must find every secret of its class within `max_guesses - 1` guesses."""
+    least what the class is known to cost before it is searched (`floors(g)`: reply -> that
+    bound, for each class of the first guess g: pieces.first_bounds) and at most the class's
+    known total, and a subtree that finds every secret of the class and costs its exact value
+    (`grow(C, guesses)` reads a subtree back: subtrees.grow_subtree). Under a guess limit
+    (`max_guesses`) guessing one at a time may break the limit, so no total is known
+    beforehand (a bound may be inf: no tree within the limit), and a subtree must find every
+    secret of its class within `max_guesses - 1` guesses."""
 
     game: Game
     S: Indexes
     weights: np.ndarray
     first: set[Index]
     grow: Callable[[Indexes, list[Index]], tuple[Any, np.ndarray]]
+    floors: Callable[[Index], dict[int, float]]
     max_guesses: int | None = None
+    _floors: dict[Index, dict[int, float]] = dataclass_field(default_factory=dict)
+
+    def floor(self, g: Index) -> dict[int, float]:
+        """`floors(g)`, computed once a first guess."""
+        if g not in self._floors:
+            self._floors[g] = self.floors(g)
+        return self._floors[g]
+
+    def paid(self) -> float:
+        """What the first guess pays: one guess for every secret, weighted."""
+        return float(self.weights[self.S].sum())
 
     def known(self, C: Indexes) -> float:
         return math.inf if self.max_guesses is not None else known_class_total(self.weights, C)
@@ -204,9 +230,14 @@ class Journal:
         self.path, self.key, self.read_only = Path(path), key, read_only
         self.lines: list[tuple[int, str]] = []  # (line number, text) of the records
         self.written_by: str | None = None  # another version of arena that wrote it (read only)
+        self.pieces_read = 0  # the pieces closed that `proofs` read
         self._file: IO[str] | None = None
         if self.path.is_dir():
             raise ArenaError(f"journal {self.path} is a directory: give a file name (FILE.jsonl)")
+        if self.path.exists() and not self.path.is_file():  # a FIFO would block the read for ever
+            raise ArenaError(
+                f"journal {self.path} is not a regular file (a pipe, socket or device): give a file name (FILE.jsonl)"
+            )
         if self.path.exists():
             self._load(set_aside)
         elif read_only:
@@ -250,10 +281,15 @@ class Journal:
     def _key_change(self, first: str) -> str | None:
         try:
             stored = json.loads(first)
-        except ValueError:
-            return "its first line is not its key"
+        except (ValueError, RecursionError):
+            return "its first line is not its key (not a JSON object)"
         if not isinstance(stored, dict) or "journal" not in stored:
             return "its first line is not its key (a journal of an older arena, keyed by the spec alone)"
+        if stored.get("journal") in OLD_FORMATS:
+            return (
+                f"its format is {stored['journal']!r}, whose records were decisions under that run's incumbent "
+                f"(first guesses closed), not proofs"
+            )
         key = self.key
         if self.read_only and stored.get("version") != key["version"]:
             self.written_by = str(stored.get("version"))
@@ -278,6 +314,17 @@ class Journal:
         """The journal's records, each checked (module docstring); a wrong one is an ArenaError."""
         return [self._record(number, text, game, limits) for number, text in self.lines if text.strip()]
 
+    def proofs(self, game: Game, limits: Limits) -> dict[Index, GuessProof]:
+        """What the records prove of each first guess, checked one by one and against each
+        other (proofs.combine); a wrong record is an ArenaError naming its line."""
+        records = self.records(game, limits)
+        self.pieces_read = sum(isinstance(r, PieceRecord) for r in records)
+        return combine(
+            records,
+            lambda line: f"journal {self.path}, line {line}",
+            lambda g, r: f"the class {game.reply_label(r)} of {game.guesses[g]}",
+        )
+
     def _record(self, number: int, text: str, game: Game, limits: Limits) -> PieceRecord | GuessRecord:
         where = f"journal {self.path}, line {number}"
         try:
@@ -294,22 +341,56 @@ class Journal:
             raise ArenaError(f"{where}: the bound must be a finite number, got {bound!r}")
         if not isinstance(exact, bool):
             raise ArenaError(f"{where}: exact must be true or false, got {exact!r}")
-        if "reply" not in data:  # a first guess opened
-            known = limits.known_after(g)
-            if exact or bound > known * (1 + TOLERANCE):
-                raise ArenaError(
-                    f"{where}: the bound {bound:g} of {guess} is above {known:g}, what a tree opening "
-                    f"with it is known to cost, or called exact: the record cannot be right"
-                )
-            classes = data.get("classes", [])
-            if not isinstance(classes, list) or not all(isinstance(c, dict) for c in classes):
-                raise ArenaError(f"{where}: the classes of {guess} must be a list of records, got {classes!r:.60}")
-            return GuessRecord(
-                g, float(bound), tuple(self._piece(where, c | {"guess": guess}, g, game, limits) for c in classes)
+        if "reply" in data:
+            return self._piece(where, number, data, g, game, limits)
+        known = limits.known_after(g)
+        if exact or bound > known * (1 + TOLERANCE):
+            raise ArenaError(
+                f"{where}: the bound {bound:g} of {guess} is above {known:g}, what a tree opening "
+                f"with it is known to cost, or called exact: the record cannot be right"
             )
-        return self._piece(where, data, g, game, limits)
+        classes = data.get("classes", [])
+        if not isinstance(classes, list) or not all(isinstance(c, dict) for c in classes):
+            raise ArenaError(f"{where}: the classes of {guess} must be a list of records, got {classes!r:.60}")
+        pieces = tuple(self._piece(where, number, c | {"guess": guess}, g, game, limits) for c in classes)
+        floors = limits.floor(g)
+        floor = limits.paid() + sum(floors.values())
+        if bound < floor - slack(floor):
+            raise ArenaError(
+                f"{where}: the bound {bound:g} of {guess} is below {floor:g}, what every tree opening with it "
+                f"is known to cost before anything is searched: the record cannot be right"
+            )
+        if pieces:
+            self._check_classes(where, guess, float(bound), pieces, floors, game, limits)
+        return GuessRecord(g, float(bound), pieces, number)
 
-    def _piece(self, where: str, data: dict, g: Index, game: Game, limits: Limits) -> PieceRecord:
+    @staticmethod
+    def _check_classes(
+        where: str, guess: str, bound: float, pieces: tuple, floors: dict[int, float], game: Game, limits: Limits
+    ) -> None:
+        """An opened guess lists each class it leaves once, and its bound is what they add up to."""
+        seen: set[int] = set()
+        for piece in pieces:
+            if piece.reply in seen:
+                raise ArenaError(
+                    f"{where}: the class {game.reply_label(piece.reply)} of {guess} is listed twice: "
+                    "the record cannot be right"
+                )
+            seen.add(piece.reply)
+        missing = sorted(set(floors) - seen)
+        if missing:
+            raise ArenaError(
+                f"{where}: the classes of {guess} leave out {game.reply_label(missing[0])} (an opened guess "
+                f"lists every class it leaves, {len(floors)} here): the record cannot be right"
+            )
+        total = limits.paid() + sum(piece.bound for piece in pieces)
+        if not same(total, bound):
+            raise ArenaError(
+                f"{where}: the bound {bound:g} of {guess} is not {total:g}, what its classes' bounds add up "
+                f"to: the record cannot be right"
+            )
+
+    def _piece(self, where: str, number: int, data: dict, g: Index, game: Game, limits: Limits) -> PieceRecord:
         if not {"reply", "bound", "exact"} <= set(data):
             raise ArenaError(f"{where}: a class is an object with reply, bound and exact: {str(data)[:60]!r}")
         guess, bound, exact = data["guess"], data["bound"], data["exact"]
@@ -325,8 +406,14 @@ class Journal:
                 f"{where}: the bound {bound:g} of {what} is above {known:g}, what guessing its "
                 f"secrets one at a time costs: the record cannot be right"
             )
+        floor = limits.floor(g).get(reply, 0.0)
+        if bound < floor - slack(floor):
+            raise ArenaError(
+                f"{where}: the bound {bound:g} of {what} is below {floor:g}, what it is known to cost before "
+                f"it is searched: the record cannot be right"
+            )
         if not exact:
-            return PieceRecord(g, reply, float(bound), False)
+            return PieceRecord(g, reply, float(bound), False, None, number)
         tree = data.get("tree")
         if not isinstance(tree, list) or not tree:
             raise ArenaError(f"{where}: an exact record carries its subtree, a list of guesses, got {tree!r:.60}")
@@ -345,7 +432,7 @@ class Journal:
             raise ArenaError(
                 f"{where}: the subtree of {what} costs {cost:g}, not its value {bound:g}: the record cannot be right"
             )
-        return PieceRecord(g, reply, float(bound), True, guesses)
+        return PieceRecord(g, reply, float(bound), True, guesses, number)
 
     @staticmethod
     def _guess(where: str, guess, game: Game) -> Index:

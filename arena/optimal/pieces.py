@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from ..game import Game, Index
+from ..game import Game, Index, Indexes
 from ..orphans import die_with_parent
 from ..resources import THREADS_ENV, memory_limit, threads
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
@@ -120,6 +120,18 @@ def solve_piece(state: dict, guess: Index, reply: int, budget: float) -> Outcome
     )
 
 
+def first_bounds(search: Search, guess: Index, S: Indexes, b: int) -> tuple[list[tuple[int, Indexes]], list[float]]:
+    """The non-hit classes of the first guess `guess` and the bound each has before anything
+    is searched (the slot table's, or with weights the class bound): where opening a guess
+    starts, so every bound a run proves for a class, and w(S) plus their sum for the guess,
+    is at least this (the journal refuses a record below it)."""
+    classes = search.classes_of(guess, S)
+    if search.uniform:
+        table = search.table_list(b)
+        return classes, [table[len(c)] for _, c in classes]
+    return classes, [search.class_bound(c, b, search.limit - 1) for _, c in classes]
+
+
 def open_guess(state: dict, guess: Index, limit: float) -> Opened:
     """The classes of the first guess `guess` bounded as the search bounds them before it
     searches any (Search.guess_value: the slot bound, the closed forms of small classes and
@@ -130,12 +142,7 @@ def open_guess(state: dict, guess: Index, limit: float) -> Opened:
     S, sym, b = state["S"], state["sym"], state["b"]
     started, nodes = time.perf_counter(), search.stats.nodes
     left = search.limit - 1
-    classes = search.classes_of(guess, S)
-    if search.uniform:
-        table = search.table_list(b)
-        bounds = [table[len(c)] for _, c in classes]
-    else:
-        bounds = [search.class_bound(c, b, left) for _, c in classes]
+    classes, bounds = first_bounds(search, guess, S, b)
     total = search.weight(S) + sum(bounds)
     keys: list = [None] * len(classes)
     try:

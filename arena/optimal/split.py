@@ -30,10 +30,12 @@ At any moment the optimum is at least
 the incumbent, and the optimum is proven. Every piece a worker closes (pieces.py: its exact
 value and subtree, or its proven bound) is appended to the journal at once (journal.py), so a
 run stopped by the time limit, or killed at any moment, resumes where it stopped and loses at
-most the pieces in flight; what the parent derives from the pieces (first guesses closed, the
-incumbent) is derived again on resuming, so a resumed run ends with the optimum an unkilled
-run finds. The tree is put together from the journal's subtrees: the best first guess is not
-searched again.
+most the pieces in flight. The journal holds what was proven (bounds, exact values with their
+subtrees), never what the parent decided from it: which first guesses a bound closes depends on
+the incumbent, so it is decided again on resuming under the resumed run's own incumbent
+(proofs.py), and a resumed run ends with the optimum an unkilled run finds, whatever the
+incumbent of the run that wrote the journal. The tree is put together from the journal's
+subtrees: the best first guess is not searched again.
 """
 
 from __future__ import annotations
@@ -57,8 +59,9 @@ from ..tree import Tree
 from .bounds import INF
 from .futures import next_done, shut_down
 from .inputs import check_start
-from .journal import GuessRecord, Journal, Limits, PieceRecord, journal_key, weights_digest
-from .pieces import WORKER, Classes, Opened, Outcome, forked_task, remote_task, start_worker
+from .journal import Journal, Limits, journal_key, weights_digest
+from .pieces import WORKER, Classes, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker
+from .proofs import ClassProof, GuessProof, lower_bound
 from .search import Search, stabilizer
 from .solve import cheaper_tree, incumbent_value, invariant, seed_tree, weight_vector
 from .subtrees import grow_subtree
@@ -147,15 +150,14 @@ class Split:
         self.incumbent, self.best_guess = incumbent, -1
         self.given = "given"  # where an incumbent no first guess has beaten came from
         self.weight = scout.weight(S)
-        self.records: dict[tuple[Index, int], PieceRecord] = {}  # from the journal, used as a first guess opens
+        self.records: dict[tuple[Index, int], ClassProof] = {}  # from the journal, used as a first guess opens
         self.pieces_closed = 0
         self.log: Journal | None = None
         self.journaled: set[Index] = set()  # first guesses whose opening the journal holds
 
     def lower_bound(self) -> float:
-        """min(incumbent, the least bound of a first guess not closed)."""
-        left = [o.bound for o in self.openings.values() if not o.closed and o.bound < self.incumbent]
-        return min([self.incumbent] + left)
+        """min(incumbent, the least bound of a first guess): proofs.lower_bound."""
+        return lower_bound((o.bound for o in self.openings.values()), self.incumbent)
 
     def closed(self) -> int:
         return sum(1 for o in self.openings.values() if o.closed or o.bound >= self.incumbent)
@@ -188,13 +190,16 @@ class Split:
         return None
 
     def opened(self, o: Opening, total: float, classes: Classes) -> None:
-        """A first guess opened: its bound, and its pieces with what the journal holds of them
-        (no classes: its bound reached the incumbent it was opened with)."""
+        """A first guess opened by a worker: its bound, and its pieces with what the journal
+        holds of them (no classes: its bound reached the incumbent it was opened with, which
+        is at least this run's, since an incumbent only falls)."""
         o.opening = False
         o.bound = max(o.bound, total)
         if self.log is not None and o.guess not in self.journaled:
             self.log.append_opened(self.game, o.guess, total, classes)
-        if not classes:
+            if classes:
+                self.journaled.add(o.guess)
+        if not classes and o.bound >= self.incumbent:
             self.close(o)
             return
         pieces = []
@@ -206,8 +211,27 @@ class Split:
                 piece.bound = max(piece.bound, record.bound)
                 piece.exact, piece.tree = record.exact, record.tree
             pieces.append(piece)
-        o.pieces = pieces
+        o.pieces = pieces  # none (a guess that leaves no class): its cost is what it pays
         self.update(o)
+
+    def resume(self, proofs: dict[Index, GuessProof]) -> None:
+        """What the journal proves (proofs.combine), as this run's bounds: a first guess whose
+        classes the journal lists gets its pieces (closed when every one is exact, or when
+        their bounds reach this run's incumbent); one with a bound alone keeps it, and is
+        opened again if it is below the incumbent; the pieces of a guess not opened wait until
+        it is."""
+        for g, proof in proofs.items():
+            o = self.openings[g]
+            o.bound = max(o.bound, proof.bound)
+            if not proof.opened:
+                self.records.update(((g, r), c) for r, c in proof.classes.items())
+                continue
+            self.journaled.add(g)
+            o.pieces = [
+                Piece(g, r, self.game.consistent(self.S, g, r), c.bound, c.exact, c.tree)
+                for r, c in proof.classes.items()
+            ]
+            self.update(o)
 
     def close(self, o: Opening) -> None:
         """o cannot beat the incumbent."""
@@ -277,6 +301,7 @@ def split_root(
     start_tree: Tree | None = None,
     max_guesses: int | None = None,
     standing: bool = False,
+    notice: Callable[[str], None] | None = None,
 ) -> SplitResult:
     """The best first guess over every secret of `game` and its tree, the pieces (first guess,
     reply class) searched by `workers` processes (module docstring). `weights`: one per secret
@@ -299,6 +324,8 @@ def split_root(
     `standing`: search nothing; what the journal (which must exist, and is not written) proves:
     the best first guess it holds, the first guesses closed and solved exactly (`proven`), the
     lower bound. A journal another version of arena wrote is read too (`written_by`).
+    `notice(line)`: told when fewer processes are forked than `workers` (no more than the
+    pieces that can be in flight at once).
     """
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
         raise ArenaError(
@@ -339,23 +366,17 @@ def split_root(
     else:
         seeded = None
     if log is not None:
-        limits = Limits(game, S, w, set(openings), lambda C, guesses: grow_subtree(scout, C, guesses), max_guesses)
-        opened = []
-        for record in log.records(game, limits):
-            if isinstance(record, GuessRecord):
-                opened.append(record)
-                continue
-            known = split.records.get((record.guess, record.reply))
-            if known is None or record.exact or record.bound > known.bound:
-                split.records[(record.guess, record.reply)] = record
-            split.pieces_closed += 1
-        for guess_record in opened:  # the first guesses opened, with the pieces closed since
-            split.journaled.add(guess_record.guess)
-            split.opened(
-                openings[guess_record.guess],
-                guess_record.bound,
-                [(c.reply, c.bound, c.exact, c.tree) for c in guess_record.classes],
-            )
+        limits = Limits(
+            game,
+            S,
+            w,
+            set(openings),
+            lambda C, guesses: grow_subtree(scout, C, guesses),
+            lambda g: {int(r): float(x) for (r, _), x in zip(*first_bounds(scout, g, S, b))},
+            max_guesses,
+        )
+        split.resume(log.proofs(game, limits))
+        split.pieces_closed = log.pieces_read
         if not standing:
             log.begin()
             split.log = log
@@ -363,6 +384,8 @@ def split_root(
         return split_result(split, pool, 0, time.perf_counter() - start, False, None, max_guesses, scale, log)
     searched = 0
 
+    if executor is None:
+        workers = fewer_workers(game, S, openings, workers, notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
     pending: dict = {}
     stopped = False
@@ -429,6 +452,24 @@ def split_root(
             log.close()
         WORKER.clear()
     return split_result(split, pool, searched, time.perf_counter() - start, stopped, seeded, max_guesses, scale, log)
+
+
+def fewer_workers(
+    game: Game, S: Indexes, openings: dict[Index, Opening], workers: int, notice: Callable[[str], None] | None
+) -> int:
+    """`workers`, or fewer when the split cannot keep that many busy: at most one task a first
+    guess (opening it) or a class of one (a piece) is ever in flight, so more processes than
+    that only take memory (each forked worker its share of the cache)."""
+    if workers <= len(openings):
+        return workers
+    most = sum(max(1, sum(1 for r in game.partition(g, S) if not game.finished(r))) for g in openings)
+    if workers <= most:
+        return workers
+    if notice is not None:
+        notice(
+            f"--workers {workers}: the split has at most {most:,} pieces to search at once: using {most:,} processes"
+        )
+    return max(1, most)
 
 
 def split_result(
