@@ -5,7 +5,9 @@ the ranking of the guessers, and the CSV; and a stored run loaded back (`Report.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +89,12 @@ def judge_cell(cell: Cell, mine: list) -> Result:
         histogram=tally.histogram,
         misses_histogram=tally.misses_histogram if tally.misses is not None else None,
     )
+
+
+def _tied(a: dict, b: dict) -> bool:
+    """Two rows of a ranking whose means are equal up to float rounding (sums of integers
+    divided alike), so neither ranks above the other."""
+    return math.isclose(a["mean"], b["mean"], rel_tol=1e-12, abs_tol=1e-12)
 
 
 def confidence_interval(mean: float, error: float, repeat: int, level: float = 0.95) -> tuple[float, float]:
@@ -344,7 +352,7 @@ class Report:
         """The guessers ranked per game and chooser on the game's payoff (smallest first): its
         mean, and where random agents repeated, the standard error between repetitions and a
         95% Student-t confidence interval (None for an exact figure). Cells not measured are left out."""
-        rows = []
+        rows: list[dict[str, Any]] = []
         for r in self.results:
             if not r.measured or game is not None and r.cell.game != game:
                 continue
@@ -366,12 +374,33 @@ class Report:
                 }
             )
         rows.sort(key=lambda row: (row["game"], row["chooser"], row["mean"]))
-        place: dict[tuple[str, str], int] = {}
-        for row in rows:
-            where = (str(row["game"]), str(row["chooser"]))
-            place[where] = place.get(where, 0) + 1
-            row["rank"] = place[where]
+        for _, group in itertools.groupby(rows, key=lambda row: (row["game"], row["chooser"])):
+            ranked = list(group)
+            for row in ranked:  # ties share the best place (1, 1, 3): equal means, equal rank
+                row["rank"] = 1 + sum(1 for other in ranked if other["mean"] < row["mean"] and not _tied(other, row))
         return rows
+
+    def overall_ranking(self) -> list[dict]:
+        """The guessers ranked across every game and chooser: for each guesser, its mean rank over
+        the (game, chooser) cells where every guesser of that game was measured (`ranking`'s ranks,
+        ties shared), how many of those cells it ranked first in, and how many cells that is;
+        smallest mean rank first. Cells where some guesser failed are left out, so that each
+        guesser is ranked over the same cells as the others of its game."""
+        by_cell: dict[tuple[str, str], list[dict]] = {}
+        for row in self.ranking():
+            by_cell.setdefault((row["game"], row["chooser"]), []).append(row)
+        expected = {g: {r.cell.label for r in self.results if r.cell.game == g} for g, _ in by_cell}
+        ranks: dict[str, list[int]] = {}
+        for (game, _), rows in by_cell.items():
+            if {row["guesser"] for row in rows} != expected[game]:
+                continue
+            for row in rows:
+                ranks.setdefault(row["guesser"], []).append(row["rank"])
+        table: list[dict[str, Any]] = [
+            {"guesser": g, "mean_rank": sum(r) / len(r), "first": r.count(1), "cells": len(r)} for g, r in ranks.items()
+        ]
+        table.sort(key=lambda row: (row["mean_rank"], -row["first"], row["guesser"]))
+        return table
 
     def ranking_frame(self, game: str | None = None):
         """`ranking()` as a pandas DataFrame."""

@@ -333,3 +333,26 @@ def test_a_run_of_a_dict_config_is_read_back_from_its_store(tmp_path):
     ran = run_config(load_config(tables), out=str(tmp_path / "run"))
     read = Report.from_dir(tmp_path / "run")
     assert read.summary() == ran.summary() and "meta-game" in read.summary()
+
+
+def test_ties_share_a_rank_and_the_guessers_are_ranked_across_games_and_choosers():
+    from arena.config import load_config
+    from arena.tournament.run import run_config
+
+    tables = {
+        "games": ["mastermind:pegs=2,colors=3", "jotto:first=30"],
+        "choosers": ["uniform", "evil"],
+        "guessers": ["knuth", "entropy", "lowest"],
+    }
+    report = run_config(load_config(tables))
+    ranks = {(r["game"], r["chooser"], r["guesser"]): (r["mean"], r["rank"]) for r in report.ranking()}
+    assert ranks["jotto:first=30", "evil", "knuth"] == ranks["jotto:first=30", "evil", "entropy"] == (4.0, 1)
+    assert ranks["jotto:first=30", "evil", "lowest"] == (5.0, 3)  # after two tied for first: third
+    assert ranks["mastermind:pegs=2,colors=3", "uniform", "knuth"][1] == 2
+    assert ranks["mastermind:pegs=2,colors=3", "uniform", "lowest"][1] == 2
+    overall = report.overall_ranking()
+    assert [(r["guesser"], r["mean_rank"], r["first"], r["cells"]) for r in overall] == [
+        ("entropy", 1.0, 4, 4),
+        ("knuth", 1.75, 1, 4),
+        ("lowest", 2.5, 0, 4),
+    ]
