@@ -77,7 +77,7 @@ def check_html_file(path: str) -> None:
 def html_page(report, dynamics: bool = True) -> str:
     """The whole page as text."""
     title = html.escape(report.config.title or "tournament")
-    summary = report.summary()  # fills report.mixes: the meta-games' solutions
+    summary = report.summary()
     parts = [
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>',
         f"<style>{STYLE}</style></head><body>",

@@ -111,7 +111,7 @@ class Report:
     config: Config
     results: list[Result]
     seconds: float
-    mixes: dict = field(default_factory=dict)  # game -> the meta-game's solution, once summarised
+    _meta: dict = field(default_factory=dict, repr=False, compare=False)  # the meta-games solved, kept
 
     @property
     def all_agree(self) -> bool:
@@ -271,30 +271,57 @@ class Report:
         return "\n".join(lines)
 
     def meta_game(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> str:
-        """The chooser x guesser table as a zero-sum game whose payoff to the chooser is the
-        game's payoff (`payoff_for`), named with its unit."""
+        """The line that `summary` prints for a game's meta-game (its solution is
+        `meta_game_solution`): the chooser x guesser table as a zero-sum game whose payoff to
+        the chooser is the game's payoff (`payoff_for`), named with its unit."""
         if len(choosers) < 2 and len(guessers) < 2:
             return ""
+        solved = self._solve_meta(game, choosers, guessers, cells)
+        pay = self.payoff_for(game)
+        if isinstance(solved, str):
+            return f"  meta-game on {pay.title}: not solved ({solved})"
+        _, row, _, column, value = solved
+        mix = lambda names, p: ", ".join(f"{n} {q:.3f}" for n, q in zip(names, p) if q > 1e-9)
+        return (
+            f"  meta-game on {pay.title}: value {pay.describe(value)}; choosers: "
+            f"{mix(choosers, row)}; guessers: {mix(guessers, column)}"
+        )
+
+    @property
+    def mixes(self) -> dict[str, tuple]:
+        """Per game with a grid, its meta-game's (choosers, their mix, guessers, theirs, value),
+        where it could be solved: computed when asked (and kept), whatever was called before."""
+        found = {}
+        for game, (choosers, guessers, cells) in self.grids().items():
+            solved = self._solve_meta(game, choosers, guessers, cells)
+            if not isinstance(solved, str):
+                found[game] = solved
+        return found
+
+    def _solve_meta(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> tuple | str:
+        """The meta-game's solution as in `mixes`, or why it was not solved (a str); kept, since
+        a report's results do not change."""
+        key = (game, tuple(choosers), tuple(guessers))
+        if key not in self._meta:
+            self._meta[key] = self._compute_meta(game, choosers, guessers, cells)
+        return self._meta[key]
+
+    def _compute_meta(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> tuple | str:
         pay = self.payoff_for(game)
         if any(cells.get((c, g)) is None or not cells[c, g].measured for c in choosers for g in guessers):
-            return f"  meta-game on {pay.title}: not solved (a cell failed or is missing)"
+            return "a cell failed or is missing"
         missing = [(c, g) for c in choosers for g in guessers if pay.figure not in cells[c, g].ours]
         if missing:
-            return f"  meta-game on {pay.title}: not solved ({missing[0][1]} against {missing[0][0]} has no {pay.key})"
+            return f"{missing[0][1]} against {missing[0][0]} has no {pay.key}"
         try:
             from .equilibrium import solve_matrix_game
         except ImportError:
-            return "  meta-game: the equilibrium solver is not available"
+            return "the equilibrium solver is not available"
         import numpy as np
 
         matrix = np.array([[cells[c, g].ours[pay.figure] for g in guessers] for c in choosers])
         solution = solve_matrix_game(matrix)
-        self.mixes[game] = (choosers, solution.row, guessers, solution.column, solution.value)
-        mix = lambda names, p: ", ".join(f"{n} {q:.3f}" for n, q in zip(names, p) if q > 1e-9)
-        return (
-            f"  meta-game on {pay.title}: value {pay.describe(solution.value)}; choosers: "
-            f"{mix(choosers, solution.row)}; guessers: {mix(guessers, solution.column)}"
-        )
+        return (choosers, solution.row, guessers, solution.column, solution.value)
 
     def _grid_of(self, game: str) -> tuple[list[str], list[str], dict]:
         """One game's grid (see `grids`); an ArenaError naming the games that have one."""
@@ -319,12 +346,10 @@ class Report:
     def meta_game_solution(self, game: str) -> dict | None:
         """The equilibrium of a game's grid as a zero-sum game on its payoff: the value, its
         payoff and unit, and both mixes by name (None when a cell is missing)."""
-        grid = self._grid_of(game)
-        if game not in self.mixes:
-            self.meta_game(game, *grid)
-        if game not in self.mixes:
+        solved = self._solve_meta(game, *self._grid_of(game))
+        if isinstance(solved, str):
             return None
-        choosers, row, guessers, column, value = self.mixes[game]
+        choosers, row, guessers, column, value = solved
         pay = self.payoff_for(game)
         return {
             "value": float(value),
