@@ -248,7 +248,10 @@ def cmd_report(args) -> None:
     args.out = None
     check_views(args)
     report = stored_report(args.dir)
-    _show_report(report, args)
+    if args.methods:  # the paragraph in place of the tables
+        print(report.methods())
+    else:
+        _show_report(report, args)
     show_views(report, args)
     _exit_status(report, args)
 
@@ -421,6 +424,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.add_argument("--check", action="store_true", help="exit 1 unless every published figure is reproduced")
     p.add_argument("--strict", action="store_true", help="exit 1 if any cell failed or was not run yet")
+    p.add_argument(
+        "--methods",
+        action="store_true",
+        help="print a methods paragraph for a paper (what was run, how many games, the software and machine)",
+    )
     p.add_argument(
         "--export",
         metavar="FILE.nfg",

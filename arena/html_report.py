@@ -92,6 +92,13 @@ def html_page(report, dynamics: bool = True) -> str:
     parts.append(f"<pre>{html.escape(report.table(cells=not report.grids()))}\n\n{html.escape(summary)}</pre>")
     parts.append("<h2>Config</h2>")
     parts.append(f'<pre id="config">{html.escape(report.config.text or "(no config text stored)")}</pre>')
+    parts.append("<h2>Provenance</h2>")
+    parts.append(f'<p id="methods">{html.escape(report.methods())}</p>')
+    if report.provenance:
+        rows = "".join(
+            f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in report.provenance.items()
+        )
+        parts.append(f'<table id="provenance">{rows}</table>')
     parts.append(f"<script>{SCRIPT}</script></body></html>\n")
     return "\n".join(parts)
 

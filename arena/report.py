@@ -112,6 +112,9 @@ class Report:
     results: list[Result]
     seconds: float
     _meta: dict = field(default_factory=dict, repr=False, compare=False)  # the meta-games solved, kept
+    #: what computed the figures, and where (arena.tournament.methods.record): made when the run
+    #: is written, read back by from_dir (None: not written yet, or a run older than records)
+    provenance: dict[str, str] | None = None
 
     @property
     def all_agree(self) -> bool:
@@ -222,7 +225,16 @@ class Report:
                 raise ArenaError(f"{path}: the stored plan names cell {cell!r} of {len(by_cell)}; {fix}")
             by_cell[cell].append(rows.get(key))
         judged = [judge_cell(cell, mine) for cell, mine in zip(config.cells, by_cell)]
-        return cls(config, judged, sum(r.seconds for r in judged))
+        from .tournament.methods import read
+
+        return cls(config, judged, sum(r.seconds for r in judged), provenance=read(directory))
+
+    def methods(self) -> str:
+        """A methods paragraph for a paper: what was run, with which agents, how many games, how
+        the meta-games were solved, and what computed it (`provenance`)."""
+        from .tournament.methods import methods
+
+        return methods(self, self.provenance)
 
     def payoff_for(self, game: str) -> Payoff:
         """The payoff this game's grid, heat map and meta-game use: the config's `payoff`, else

@@ -12,13 +12,18 @@ from ..report import Report
 
 
 def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
-    """results.csv (one row per cell, byte-identical for the same seed), summary.txt and, for
+    """results.csv (one row per cell, byte-identical for the same seed), summary.txt (headed by
+    the run's provenance, also written as provenance.json: arena.tournament.methods) and, for
     games with a chooser x guesser grid, plots: a heat map of mean guesses, the histograms per
     guesser against each chooser, and the meta-game's equilibrium mixes."""
+    from .methods import header, record, write
+
     out = Path(directory)
     written = [out / "results.csv", out / "summary.txt"]
     report.write_csv(written[0])
-    written[1].write_text(report.table() + "\n\n" + report.summary() + "\n")
+    report.provenance = report.provenance or record(report)
+    written[1].write_text(header(report.provenance) + "\n" + report.table() + "\n\n" + report.summary() + "\n")
+    written.append(write(report.provenance, out))
     if plots:
         for game, (choosers, guessers, cells) in report.grids().items():
             pay = report.payoff_for(game)
