@@ -221,6 +221,8 @@ class Report:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ArenaError(f"{path}: the stored config is not valid TOML ({e}); {fix}") from None
+        except RecursionError:
+            raise ArenaError(f"{path}: the stored config nests too deeply to read; {fix}") from None
         try:
             config = parse_config(data, f"{path} (stored config)")
         except ArenaError as e:

@@ -50,6 +50,7 @@ CREATE INDEX IF NOT EXISTS tasks_by_slot ON tasks (slot);
 """
 
 STATUSES = ("ok", "failed")
+HEX = set("0123456789abcdef")  # a task's key is a SHA-256 in hex
 
 #: A stored result: (status, tally as JSON data or None, error or None, seconds).
 Result = tuple[str, "dict | None", "str | None", float]
@@ -435,7 +436,7 @@ def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], 
         raise ArenaError(f"{path}: the stored config is {type(row[0]).__name__}, not text; {fix}")
     keys = set()
     for position, (key, cell, block) in enumerate(plan):
-        if not isinstance(key, str) or key in keys:
+        if not (isinstance(key, str) and len(key) == 64 and set(key) <= HEX) or key in keys:
             raise ArenaError(f"{path}: task {position + 1} of the stored plan has a bad or repeated key {_shown(key)}; {fix}")
         keys.add(key)
     cells = {key: (cell, block) for key, cell, block in plan}
