@@ -8,7 +8,13 @@ A stored result is only as good as the code that computed it, so a task's key co
 - each agent the task's specs name from outside the project: for a `module:Class` path or an
   entry-point name, a SHA-256 of its top-level package's source files (found on sys.path
   without importing anything), and for an entry point the installed distribution's name and
-  version. Specs nested in parameters (`spoiler:against=mypkg:Mine`) count too.
+  version. Specs nested in parameters (`spoiler:against=mypkg:Mine`) count too;
+- every module such an agent imports from outside its own package (`import helper_mod` beside
+  it on PYTHONPATH): found by what importing the agent actually loaded (the registry notes it)
+  and what the loaded modules refer to, leaving out the standard library, installed
+  distributions (keyed by name and version where they are an entry point's) and the project.
+  Each is keyed like the agent's own module, so editing a helper reruns exactly the tasks of
+  the agents that import it.
 
 A Python process runs the code it imported, not the code on disk: `verify` checks, where the
 task runs, that each module's files are still those this process first imported, so a worker
@@ -19,11 +25,15 @@ result under the new code's key.
 from __future__ import annotations
 
 import importlib.util
+import os
+import site
 import sys
+import sysconfig
 from importlib.metadata import entry_points
 from pathlib import Path
+from types import ModuleType
 
-from agents.registry import ROLES, builtin, module_path
+from agents.registry import ROLES, builtin, loaded_with, module_path
 
 from ..digests import file_digest, project_code, tree_digest
 from ..errors import ArenaError
@@ -60,10 +70,71 @@ def entry_point_sources(group: str, name: str) -> list[Source]:
         if ep.name == name:
             module = ep.value.partition(":")[0].strip()
             dist = getattr(ep, "dist", None)
-            return [(f"module {module.split('.')[0]}", module_code(module))] + (
-                [(f"distribution {dist.name}", str(dist.version))] if dist is not None else []
+            return (
+                [(f"module {module.split('.')[0]}", module_code(module))]
+                + ([(f"distribution {dist.name}", str(dist.version))] if dist is not None else [])
+                + imported_code(module)
             )
     return []
+
+
+# --- the modules an outside agent imports ------------------------------------------------------
+
+
+def _installed_roots() -> tuple[str, ...]:
+    """Where code that is not the user's own lives: the standard library, the installed
+    distributions (site-packages) and this project (keyed as a whole under "arena")."""
+    paths = sysconfig.get_paths()
+    roots = {paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots |= set(getattr(site, "getsitepackages", list)()) | {site.getusersitepackages()}
+    roots |= {str(Path(__file__).resolve().parents[1]), str(Path(module_path.__code__.co_filename).resolve().parent)}
+    return tuple(os.path.realpath(r) + os.sep for r in roots if r)
+
+
+def _is_outside(name: str) -> bool:
+    """Is the loaded module `name` code of the user's own (not the standard library, an
+    installed distribution's or the project's)?"""
+    module = sys.modules.get(name)
+    top = name.split(".")[0]
+    if not isinstance(module, ModuleType) or top in sys.stdlib_module_names:
+        return False
+    file = getattr(module, "__file__", None)
+    if not isinstance(file, str):
+        return False  # compiled in, or a namespace package: it has no file of its own to change
+    return not os.path.realpath(file).startswith(_installed_roots())
+
+
+def _refers_to(module: ModuleType) -> set[str]:
+    """The modules a loaded module's namespace refers to: modules it holds and the modules its
+    functions and classes come from (`import helper`, `from helper import f`)."""
+    names = set()
+    for value in list(vars(module).values()):
+        if isinstance(value, ModuleType):
+            names.add(value.__name__)
+        else:
+            owner = getattr(value, "__module__", None) if callable(value) else None
+            if isinstance(owner, str):
+                names.add(owner)
+    return names
+
+
+def imported_code(module: str) -> list[Source]:
+    """The code `module` (an outside agent's, imported) runs from outside its own top-level
+    package and outside the standard library, installed distributions and the project: what
+    importing it loaded and what it refers to, followed through each such module in turn."""
+    own = module.split(".")[0]
+    seen, todo, tops = {module}, [module], set()
+    while todo:
+        name = todo.pop()
+        loaded = sys.modules.get(name)
+        if not isinstance(loaded, ModuleType):
+            continue
+        for found in (*loaded_with(name), *_refers_to(loaded)):
+            if found not in seen and _is_outside(found):
+                seen.add(found)
+                todo.append(found)
+                tops.add(found.split(".")[0])
+    return [(f"module {top}", module_code(top)) for top in sorted(tops - {own})]
 
 
 def spec_sources(spec: str, depth: int = 0) -> list[Source]:
@@ -79,6 +150,7 @@ def spec_sources(spec: str, depth: int = 0) -> list[Source]:
     if path and not ("." not in head and is_builtin):
         module = path[0].partition(":")[0]
         found.append((f"module {module.split('.')[0]}", module_code(module)))
+        found += imported_code(module)
         params = path[1]
     else:
         try:

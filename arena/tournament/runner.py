@@ -35,18 +35,21 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
     """(status, tally JSON, error, seconds) of one task; never raises for an agent's failure."""
 
     start = time.perf_counter()
+    playing: list = []  # the agents built so far: a failure in their code is told as theirs
     try:
         verify(task.code)  # this process runs the code the task is keyed on, not an older import
         game = make_game(task.game)
         guesser = make_guesser(task.guesser, allow_import=task.allow_import)
+        playing.append(guesser)
         strikes = task.strikes or None
         chooser = make_chooser(task.chooser, allow_import=task.allow_import)
+        playing.append(chooser)
         result = evaluate_against(game, guesser, chooser, repeat=task.repeat, seed=task.seed, strikes=strikes)
         every = chooser.traits.every_secret_once
         tally = Tally.of(result, every_secret=every, random=not guesser.deterministic)
         return "ok", tally.to_json(), None, time.perf_counter() - start
     except Exception as e:  # an agent's failure is this task's result, not the tournament's end
-        return "failed", None, agent_fault(e) or _located(e), time.perf_counter() - start
+        return "failed", None, agent_fault(e, tuple(playing)) or _located(e), time.perf_counter() - start
 
 
 def _located(error: BaseException) -> str:
