@@ -304,7 +304,7 @@ def _check_secrets(name: str, totals: list[int] | None, tally: Tally, misses: bo
     if len(totals) > 1:
         if tally.games != len(totals) * tally.repeat or sum(totals) != total:
             raise ArenaError(f"a tally's {name} are not {tally.games} games over {len(totals)} secrets adding up to {total}")
-    elif totals[0] > worst * tally.repeat or totals[0] * tally.games < total:
+    elif totals[0] > worst * tally.repeat or totals[0] * tally.games < total or (tally.repeat == 1 and totals[0] != worst):
         raise ArenaError(f"a tally's {name} [{totals[0]}] cannot be its worst secret's")
 
 
