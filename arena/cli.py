@@ -204,18 +204,31 @@ def cmd_run(args) -> None:
 
 
 def _workers(workers: int, oversubscribe: bool, backend: str) -> int:
-    """--workers, capped at the CPU count (more processes than CPUs only slow each other down)."""
+    """--workers, capped at the CPU count (more processes than CPUs only slow each other down),
+    and with --oversubscribe at 8 per CPU or MAX_OVERSUBSCRIBED (each worker is a process)."""
     if workers < 1:
         raise ArenaError(f"--workers must be at least 1, got {workers}")
     cpus = os.cpu_count() or 1
+    most = max(MAX_OVERSUBSCRIBED, 8 * cpus)  # agents that wait (on a network, a disk) may want more
     if backend == "local" and workers > cpus and not oversubscribe:
         print(
             f"arena run: --workers {workers} is more than the {cpus} CPUs here: using {cpus} "
-            f"(--oversubscribe to use {workers})",
+            f"(--oversubscribe to use {min(workers, most)})",
             file=sys.stderr,
         )
         return cpus
+    if backend == "local" and workers > most:
+        print(
+            f"arena run: --workers {workers} is more processes than this machine can usefully run: "
+            f"using {most} (8 per CPU, or {MAX_OVERSUBSCRIBED}, whichever is more)",
+            file=sys.stderr,
+        )
+        return most
     return workers
+
+
+#: The fewest workers --oversubscribe allows whatever the CPU count (a worker is a process).
+MAX_OVERSUBSCRIBED = 64
 
 
 def _exit_status(report, args) -> None:
@@ -380,7 +393,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="processes on this machine (default 1; at most the CPU count unless --oversubscribe)",
     )
-    p.add_argument("--oversubscribe", action="store_true", help="allow --workers above the CPU count")
+    p.add_argument(
+        "--oversubscribe", action="store_true", help="allow --workers above the CPU count (up to 8 per CPU, or 64)"
+    )
     p.add_argument(
         "--task-timeout",
         type=_seconds,

@@ -17,8 +17,7 @@ class RuleBreak(RuntimeError):
 def agent_name(agent) -> str:
     """How a message names an agent: as the user wrote it (its label, e.g. `rogue:Raiser`),
     the name a config's cell and a failure's line use too; else its spec."""
-    label = getattr(agent, "label", None)
-    return label if isinstance(label, str) and label else str(agent.spec)
+    return str(agent.label or agent.spec)
 
 
 def choices(names) -> str:

@@ -237,12 +237,12 @@ class Report:
                 )
             by_cell[cell].append(rows.get(key))
         judged = []
-        for cell, mine in zip(config.cells, by_cell):
-            _check_repetitions(path, cell, config.block, mine, fix)
+        for row, mine in zip(config.cells, by_cell):
+            _check_repetitions(path, row, config.block, mine, fix)
             try:
-                judged.append(judge_cell(cell, mine))
+                judged.append(judge_cell(row, mine))
             except ArenaError as e:
-                raise ArenaError(f"{path}: cell {cell.label!r}: {e}; {fix}") from None
+                raise ArenaError(f"{path}: cell {row.label!r}: {e}; {fix}") from None
         return cls(config, judged, sum(r.seconds for r in judged))
 
     def payoff_for(self, game: str) -> Payoff:

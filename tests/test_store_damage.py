@@ -54,7 +54,9 @@ def figures(report: Report) -> list:
 
 def _bad_value(rng: random.Random) -> str:
     """JSON text of a value no tally field holds (or an integer off by one)."""
-    return rng.choice(['"x"', "[]", "{}", "null", "true", "1.5", "-1", str(10**400), str(2**63), DEEP, "NaN", "Infinity"])
+    return rng.choice(
+        ['"x"', "[]", "{}", "null", "true", "1.5", "-1", str(10**400), str(2**63), DEEP, "NaN", "Infinity"]
+    )
 
 
 def _damage_json(rng: random.Random, text: str) -> str:
@@ -204,4 +206,3 @@ def test_a_config_nested_too_deeply_is_one_line(original, tmp_path, capsys):
         db.execute("UPDATE meta SET value = ? WHERE key = 'config'", ("title = " + DEEP,))
     capsys.readouterr()
     refused(main(["report", str(out)]), capsys.readouterr().err, "deep config")
-

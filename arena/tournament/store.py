@@ -435,9 +435,11 @@ def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], 
     if not isinstance(row[0], str):
         raise ArenaError(f"{path}: the stored config is {type(row[0]).__name__}, not text; {fix}")
     keys = set()
-    for position, (key, cell, block) in enumerate(plan):
+    for position, (key, _, _) in enumerate(plan):
         if not (isinstance(key, str) and len(key) == 64 and set(key) <= HEX) or key in keys:
-            raise ArenaError(f"{path}: task {position + 1} of the stored plan has a bad or repeated key {_shown(key)}; {fix}")
+            raise ArenaError(
+                f"{path}: task {position + 1} of the stored plan has a bad or repeated key {_shown(key)}; {fix}"
+            )
         keys.add(key)
     cells = {key: (cell, block) for key, cell, block in plan}
     rerun = f"rerun arena run CONFIG --out {directory} to run it again (the other results are kept)"

@@ -292,7 +292,9 @@ def _check_repetitions(what: str, total: int, squares: int, repeat: int) -> None
     """The sum over repetitions of each one's total squared lies between total^2/repeat (equal
     repetitions) and total^2 (all in one)."""
     if not total * total <= repeat * squares or squares > total * total:
-        raise ArenaError(f"a tally's {what} per repetition squared ({_short(squares)}) cannot come from {repeat} repetitions")
+        raise ArenaError(
+            f"a tally's {what} per repetition squared ({_short(squares)}) cannot come from {repeat} repetitions"
+        )
 
 
 def _check_secrets(name: str, totals: list[int] | None, tally: Tally, misses: bool = False) -> None:
@@ -303,8 +305,14 @@ def _check_secrets(name: str, totals: list[int] | None, tally: Tally, misses: bo
     total, worst = (tally.misses or 0, tally.misses_worst or 0) if misses else (tally.guesses, tally.worst)
     if len(totals) > 1:
         if tally.games != len(totals) * tally.repeat or sum(totals) != total:
-            raise ArenaError(f"a tally's {name} are not {tally.games} games over {len(totals)} secrets adding up to {total}")
-    elif totals[0] > worst * tally.repeat or totals[0] * tally.games < total or (tally.repeat == 1 and totals[0] != worst):
+            raise ArenaError(
+                f"a tally's {name} are not {tally.games} games over {len(totals)} secrets adding up to {total}"
+            )
+    elif (
+        totals[0] > worst * tally.repeat
+        or totals[0] * tally.games < total
+        or (tally.repeat == 1 and totals[0] != worst)
+    ):
         raise ArenaError(f"a tally's {name} [{totals[0]}] cannot be its worst secret's")
 
 
