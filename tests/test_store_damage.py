@@ -206,3 +206,65 @@ def test_a_config_nested_too_deeply_is_one_line(original, tmp_path, capsys):
         db.execute("UPDATE meta SET value = ? WHERE key = 'config'", ("title = " + DEEP,))
     capsys.readouterr()
     refused(main(["report", str(out)]), capsys.readouterr().err, "deep config")
+
+
+# --- a tally's sums, each checked against the others -------------------------------------------
+
+TALLY = {
+    "games": 40, "repeat": 1, "guesses": 209, "guesses_sq": 1263, "worst": 9,
+    "histogram": {"2": 4, "3": 8, "4": 2, "5": 8, "6": 6, "7": 5, "8": 5, "9": 2},
+    "misses": 109, "misses_worst": 8, "lost": {"3": 18, "6": 5}, "guesses_rep_sq": 43681, "misses_rep_sq": 11881,
+    "misses_histogram": {"0": 5, "1": 9, "2": 8, "3": 5, "4": 4, "5": 4, "6": 3, "7": 1, "8": 1},
+    "secret_guesses": [9], "secret_misses": [8],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "change, needle",
+    [
+        ({"guesses": 210}, "histogram does not add up to its guesses"),
+        ({"guesses_sq": 1264}, "sum of squares"),
+        ({"worst": 8}, "worst guesses (8) is not its histogram's largest"),
+        ({"histogram": {**TALLY["histogram"], "9": 3}}, "counts 41 games, not 40"),
+        ({"guesses_rep_sq": 43682}, "per repetition squared"),
+        ({"misses_worst": 7}, "worst misses (7)"),
+        ({"lost": {"3": 17, "6": 5}}, "lost[3] = 17 is not the games with 3 misses or more"),
+        ({"secret_guesses": [8]}, "secret_guesses [8] cannot be its worst secret's"),
+        ({"secret_guesses": [9, 9]}, "are not 40 games over 2 secrets"),
+        ({"misses": None}, "a tally without misses has a miss figure"),
+        (
+            {"misses": None, "misses_worst": None, "lost": {}, "misses_rep_sq": None, "misses_histogram": {}},
+            "a tally without misses has per-secret misses",
+        ),
+        ({"histogram": {"x": 40}}, "has the key 'x', not an integer"),
+        ({"histogram": {"-2": 40}}, "has the key '-2', not a count"),
+        ({"games": 10**30}, "over the largest count"),
+        ({"secret_misses": "x" * 100}, "must be a non-empty list of counts, got 'xxxxxxxx"),
+    ],
+)
+def test_a_tally_whose_sums_disagree_is_refused(change, needle):
+    from arena.tournament.tally import Tally
+
+    Tally.from_json(TALLY)  # as a run stored it: sound
+    with pytest.raises(ArenaError) as e:
+        Tally.from_json({**TALLY, **change})
+    assert needle in str(e.value) and len(str(e.value)) < 300, str(e.value)
+
+
+def test_blocks_of_other_cells_are_not_added():
+    from arena.tournament.tally import Tally
+
+    one = Tally.from_json(TALLY)
+    other = Tally(2, 1, 4, 8, 2, {2: 2}, secret_guesses=None)
+    with pytest.raises(ArenaError, match="40 and 2 games per repetition"):
+        one + other
+
+
+def test_a_huge_stored_value_is_shown_short():
+    from arena.tournament.store import _shown
+
+    assert _shown(DEEP) == repr(DEEP)[:37] + "..."
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert _shown(deep) == "a list too large to show"

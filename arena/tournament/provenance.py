@@ -29,6 +29,7 @@ import os
 import site
 import sys
 import sysconfig
+from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
@@ -81,6 +82,7 @@ def entry_point_sources(group: str, name: str) -> list[Source]:
 # --- the modules an outside agent imports ------------------------------------------------------
 
 
+@cache
 def _installed_roots() -> tuple[str, ...]:
     """Where code that is not the user's own lives: the standard library, the installed
     distributions (site-packages) and this project (keyed as a whole under "arena")."""
