@@ -179,10 +179,12 @@ def _import_noting(module: str, load: Any = None) -> Any:
         _brought.setdefault(module, set(sys.modules) - before)
 
 
-def loaded_with(module: str) -> set[str]:
+def loaded_with(module: str, asked_only: bool = False) -> set[str]:
     """The modules `module` brought in, as far as this registry saw it imported: those its
-    first import (as an outside agent's) loaded, and those its import statements asked for."""
-    return _brought.get(module, set()) | _asked.get(module, set())
+    first import (as an outside agent's) loaded, and those its import statements asked for
+    (only these with `asked_only`)."""
+    asked = _asked.get(module, set())
+    return set(asked) if asked_only else _brought.get(module, set()) | asked
 
 
 def _entry_point(name: str):

@@ -110,7 +110,8 @@ def test_the_key_covers_the_modules_an_agent_imports_and_no_others(modules):
     n = modules
     for key in ("user", "sharer", "alone"):
         make_guesser(f"{n[key]}:Pick", allow_import=True)
-    own = {"arena", f"module {n['helper']}", f"module {n['deeper']}"}
+    # the helper's own helper, and the installed distribution it imports (by name and version)
+    own = {"arena", f"module {n['helper']}", f"module {n['deeper']}", "distribution numpy"}
     assert sources(f"{n['user']}:Pick") == own | {f"module {n['user']}"}
     # imported after the helper was loaded, through `from helper import OFFSET`: found all the same
     assert sources(f"{n['sharer']}:Pick") == own | {f"module {n['sharer']}"}

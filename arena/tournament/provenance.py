@@ -83,27 +83,34 @@ def entry_point_sources(group: str, name: str) -> list[Source]:
 
 
 @cache
-def _installed_roots() -> tuple[str, ...]:
-    """Where code that is not the user's own lives: the standard library, the installed
-    distributions (site-packages) and this project (keyed as a whole under "arena")."""
+def _roots() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Where code that is not the user's own lives: (the standard library and this project,
+    which is keyed as a whole under "arena"; the installed distributions' site-packages)."""
     paths = sysconfig.get_paths()
-    roots = {paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-    roots |= set(getattr(site, "getsitepackages", list)()) | {site.getusersitepackages()}
-    roots |= {str(Path(__file__).resolve().parents[1]), str(Path(module_path.__code__.co_filename).resolve().parent)}
-    return tuple(os.path.realpath(r) + os.sep for r in roots if r)
+    ours = {paths.get("stdlib"), paths.get("platstdlib"), str(Path(__file__).resolve().parents[1])}
+    ours.add(str(Path(module_path.__code__.co_filename).resolve().parent))  # agents/
+    installed = {paths.get("purelib"), paths.get("platlib"), site.getusersitepackages()}
+    installed |= set(getattr(site, "getsitepackages", list)())
+    return tuple(os.path.realpath(r) + os.sep for r in ours if r), tuple(
+        os.path.realpath(r) + os.sep for r in installed if r
+    )
 
 
-def _is_outside(name: str) -> bool:
-    """Is the loaded module `name` code of the user's own (not the standard library, an
-    installed distribution's or the project's)?"""
+def _kind(name: str) -> str | None:
+    """What the loaded module `name` is: "outside" (the user's own code), "installed" (an
+    installed distribution's), or None (the standard library, the project, no file at all)."""
     module = sys.modules.get(name)
     top = name.split(".")[0]
-    if not isinstance(module, ModuleType) or top in sys.stdlib_module_names:
-        return False
+    if not isinstance(module, ModuleType) or top in sys.stdlib_module_names or top in ("arena", "agents"):
+        return None
     file = getattr(module, "__file__", None)
     if not isinstance(file, str):
-        return False  # compiled in, or a namespace package: it has no file of its own to change
-    return not os.path.realpath(file).startswith(_installed_roots())
+        return None  # compiled in, or a namespace package: it has no file of its own to change
+    path = os.path.realpath(file)
+    ours, installed = _roots()
+    if path.startswith(installed):  # first: a virtual environment's site-packages lies in its stdlib folder
+        return "installed"
+    return None if path.startswith(ours) else "outside"
 
 
 def _refers_to(module: ModuleType) -> set[str]:
@@ -121,22 +128,56 @@ def _refers_to(module: ModuleType) -> set[str]:
 
 
 def imported_code(module: str) -> list[Source]:
-    """The code `module` (an outside agent's, imported) runs from outside its own top-level
-    package and outside the standard library, installed distributions and the project: what
-    importing it loaded and what it refers to, followed through each such module in turn."""
+    """The code `module` (an outside agent's, imported) runs beyond its own top-level package,
+    the standard library and the project: each outside module that importing it loaded or that
+    it refers to (followed through each such module in turn), by its source; and each installed
+    distribution that this code imports directly, by its name and version."""
     own = module.split(".")[0]
-    seen, todo, tops = {module}, [module], set()
+    seen, todo, tops, installed = {module}, [module], set(), set()
     while todo:
         name = todo.pop()
         loaded = sys.modules.get(name)
         if not isinstance(loaded, ModuleType):
             continue
-        for found in (*loaded_with(name), *_refers_to(loaded)):
-            if found not in seen and _is_outside(found):
+        # what it asked for and refers to; the first import's whole haul only for its own code
+        # (an installed package's dependencies are its own affair, and loaded once per process)
+        direct = _refers_to(loaded) | loaded_with(name, asked_only=True)
+        for found in direct | loaded_with(name):
+            kind = _kind(found)
+            if kind == "installed" and found in direct:
+                installed.add(found.split(".")[0])
+            elif kind == "outside" and found not in seen:
                 seen.add(found)
                 todo.append(found)
                 tops.add(found.split(".")[0])
-    return [(f"module {top}", module_code(top)) for top in sorted(tops - {own})]
+    return [(f"module {top}", module_code(top)) for top in sorted(tops - {own})] + _distributions(installed)
+
+
+def _distributions(tops: set[str]) -> list[Source]:
+    """The installed distributions that provide these top-level modules, with their versions."""
+    if not tops:
+        return []
+    from importlib.metadata import packages_distributions, version
+
+    found = {}
+    providers = _providers(packages_distributions)
+    for top in tops:
+        for name in providers.get(top, []):
+            try:
+                found[f"distribution {name}"] = version(name)
+            except Exception:  # metadata unreadable: its modules' presence is all we can key
+                found[f"distribution {name}"] = "unknown"
+    return sorted(found.items())
+
+
+_provided: dict[str, list[str]] = {}
+
+
+def _providers(packages_distributions) -> dict[str, list[str]]:
+    """Top-level module -> the distributions that provide it (read once: it lists every one)."""
+    if not _provided:
+        _provided.update(packages_distributions())
+    return _provided
 
 
 def spec_sources(spec: str, depth: int = 0) -> list[Source]:
