@@ -309,10 +309,7 @@ class Store:
         and files that result was made with, to say why the task runs again."""
         found: dict[str, tuple[dict, dict]] = {}
         for slot, code, files in self._rows_where("slot, code, files", "slot", slots):
-            try:
-                found[slot] = (json.loads(code or "{}"), json.loads(files or "{}"))
-            except ValueError:
-                found[slot] = ({}, {})
+            found[slot] = (_table(code), _table(files))
         return found
 
     def close(self) -> None:
@@ -320,6 +317,17 @@ class Store:
             self.db.close()
         finally:
             self.lock.release()
+
+
+def _table(text) -> dict[str, str]:
+    """A stored {name: digest} column as a dict; {} if it is damaged (it only explains a rerun)."""
+    try:
+        data = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        return {}
+    return data
 
 
 def _layout(db: sqlite3.Connection) -> str | None:
