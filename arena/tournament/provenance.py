@@ -176,7 +176,10 @@ _provided: dict[str, list[str]] = {}
 def _providers(packages_distributions) -> dict[str, list[str]]:
     """Top-level module -> the distributions that provide it (read once: it lists every one)."""
     if not _provided:
-        _provided.update(packages_distributions())
+        try:
+            _provided.update(packages_distributions())
+        except Exception:  # a broken distribution's metadata: key no distribution rather than fail
+            _provided["\0"] = []
     return _provided
 
 
