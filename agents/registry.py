@@ -16,9 +16,11 @@ agents and installed entry points need no permission (they are code the user ins
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import inspect
 import os
+import sys
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -149,11 +151,47 @@ def entry_points(group: str):
     return installed(group)
 
 
+#: The code an outside agent runs besides its own module, which the results store keys tasks
+#: on: module -> the modules that first importing it loaded, and importer -> the modules its
+#: import statements asked for while an agent was imported (already loaded ones too).
+_brought: dict[str, set[str]] = {}
+_asked: dict[str, set[str]] = {}
+
+
+def _import_noting(module: str, load: Any = None) -> Any:
+    """Import `module` (or call `load`, which imports it), noting what the import loaded and
+    which module asked for which (`from helper import X` names helper even if it was loaded)."""
+    before = set(sys.modules)
+    original = builtins.__import__
+
+    def noting(name, globals=None, locals=None, fromlist=(), level=0):
+        found = original(name, globals, locals, fromlist, level)
+        importer = globals.get("__name__") if isinstance(globals, dict) else None
+        if isinstance(importer, str):
+            _asked.setdefault(importer, set()).add(getattr(found, "__name__", name))
+        return found
+
+    builtins.__import__ = noting
+    try:
+        return load() if load is not None else importlib.import_module(module)
+    finally:
+        builtins.__import__ = original
+        _brought.setdefault(module, set(sys.modules) - before)
+
+
+def loaded_with(module: str, asked_only: bool = False) -> set[str]:
+    """The modules `module` brought in, as far as this registry saw it imported: those its
+    first import (as an outside agent's) loaded, and those its import statements asked for
+    (only these with `asked_only`)."""
+    asked = _asked.get(module, set())
+    return set(asked) if asked_only else _brought.get(module, set()) | asked
+
+
 def _entry_point(name: str):
     for ep in entry_points(group="arena.agents"):
         if ep.name == name:
             try:
-                return ep.load()
+                return _import_noting(ep.value.partition(":")[0].strip(), ep.load)
             except Exception as e:  # a broken plug-in is the plug-in's fault, reported as such
                 raise ArenaError(f"agent {name!r} from entry point {ep.value!r} failed to load: {e}") from None
     return None
@@ -230,7 +268,7 @@ def _import_path(path: str, role: str, allowed: bool) -> type:
             f"(a config or spec can run code only with this flag)"
         )
     try:
-        loaded = importlib.import_module(module)
+        loaded = _import_noting(module)
     except ModuleNotFoundError as e:
         raise ArenaError(
             f"{role} {path!r} cannot be imported: {e} (modules are found on PYTHONPATH; "
@@ -299,7 +337,7 @@ def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = 
 # --- an outside agent's failure, told as such --------------------------------------------------
 
 _PROJECT = tuple(str(Path(p).resolve().parent) + os.sep for p in (__file__, arena_errors.__file__))
-_outside: dict[str, str] = {}  # source file of an agent class from outside the project -> "guesser first_ten:FirstTen"
+_outside: dict[str, list[str]] = {}  # source file of outside agent classes -> ["guesser first_ten:FirstTen", ...]
 
 
 def _note_outside_code(cls: type, role: str, label: str) -> None:
@@ -311,21 +349,44 @@ def _note_outside_code(cls: type, role: str, label: str) -> None:
         except TypeError:  # a built-in class (object)
             continue
         if path and not str(Path(path).resolve()).startswith(_PROJECT):
-            _outside.setdefault(str(Path(path).resolve()), f"{role} {label}")
+            agents = _outside.setdefault(str(Path(path).resolve()), [])
+            if f"{role} {label}" not in agents:
+                agents.append(f"{role} {label}")
 
 
-def agent_fault(error: BaseException) -> str | None:
+def agent_fault(error: BaseException, agents: tuple = ()) -> str | None:
     """If `error` was raised in (or below) the code of an agent from outside the project, one
     line naming the agent and its own file, line and function: `guesser first_ten:FirstTen
-    failed at first_ten.py:14 in choose (pool[np.argmax(...)]): ValueError: ...`; else None."""
+    failed at first_ten.py:14 in choose (pool[np.argmax(...)]): ValueError: ...`; else None.
+
+    The agent is the one whose method was running (its `self`), else the one of `agents` (those
+    playing, e.g. a task's guesser and chooser) whose class is in that file; several agents'
+    classes may share a file, so the file alone never names one of them."""
     frames = traceback.extract_tb(error.__traceback__)
-    for frame in reversed(frames):
-        agent = _outside.get(str(Path(frame.filename).resolve()))
-        if agent is not None:
-            code = f" ({frame.line.strip()})" if frame.line else ""
-            detail = f"{type(error).__name__}: {error}".rstrip(": ").replace("\n", " ")
-            return f"{agent} failed at {Path(frame.filename).name}:{frame.lineno} in {frame.name}{code}: {detail}"
+    running = [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
+    for i in reversed(range(len(frames))):
+        frame = frames[i]
+        known = _outside.get(str(Path(frame.filename).resolve()))
+        if known is None:
+            continue
+        agent = _whose(running[: i + 1], known, agents)
+        code = f" ({frame.line.strip()})" if frame.line else ""
+        detail = f"{type(error).__name__}: {error}".rstrip(": ").replace("\n", " ")
+        return f"{agent} failed at {Path(frame.filename).name}:{frame.lineno} in {frame.name}{code}: {detail}"
     return None
+
+
+def _whose(running: list, known: list[str], agents: tuple) -> str:
+    """Which agent was running: the innermost frame whose `self` is an agent, else the one
+    agent in play (or ever built) with a class in the file, else every candidate, named so."""
+    for frame in reversed(running):
+        me = frame.f_locals.get("self")
+        label, role = getattr(me, "label", None), getattr(type(me), "role", None)
+        if isinstance(label, str) and f"{role} {label}" in known:
+            return f"{role} {label}"
+    playing = [a for a in (f"{getattr(type(x), 'role', '')} {getattr(x, 'label', '')}" for x in agents) if a in known]
+    candidates = playing or known
+    return candidates[0] if len(candidates) == 1 else "one of " + " or ".join(candidates)
 
 
 def make_guesser(spec: str, *, allow_import: bool | None = None):

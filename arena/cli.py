@@ -380,7 +380,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="processes on this machine (default 1; at most the CPU count unless --oversubscribe)",
     )
-    p.add_argument("--oversubscribe", action="store_true", help="allow --workers above the CPU count")
+    p.add_argument(
+        "--oversubscribe", action="store_true", help="allow --workers above the CPU count (up to 8 per CPU, or 64)"
+    )
     p.add_argument(
         "--task-timeout",
         type=_seconds,

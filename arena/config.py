@@ -227,7 +227,25 @@ def _entries(where: str, value: Any) -> list[tuple[str, str]]:
             raise _fail(f"{where}[{i}]", "expected a spec string or a table {spec = ..., label = ...}")
     if not out:
         raise _fail(where, "is empty")
+    _unique(where, out)
     return out
+
+
+def _unique(where: str, entries: list[tuple[str, str]]) -> None:
+    """Labels name rows and columns of the tables: two entries with one label would be merged
+    into one row (and a spec listed twice is the same row twice), so both are refused."""
+    labels: dict[str, int] = {}
+    specs: dict[str, int] = {}
+    for i, (spec, label) in enumerate(entries):
+        j, k = labels.setdefault(label, i), specs.setdefault(spec.strip(), i)
+        if k != i:
+            raise _fail(f"{where}[{i}]", f"{spec!r} is listed twice (as [{k}] and [{i}]); list each spec once")
+        if j != i:
+            raise _fail(
+                f"{where}[{i}]",
+                f"{entries[j][0]!r} and {spec!r} have the same label {label!r}; labels must be unique "
+                "(give each a label of its own)",
+            )
 
 
 def _strike_list(where: str, value: Any) -> tuple[int, ...]:
@@ -364,6 +382,16 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
                 _strike_list(f"{where}.strikes", row["strikes"]) if "strikes" in row else strikes,
             )
         )
+    if rows:  # a label is a row of its game's tables: one guesser each
+        named: dict[tuple[str, str], int] = {}
+        for i, cell in enumerate(cells):
+            j = named.setdefault((cell.game, cell.label), i)
+            if cells[j].guesser != cell.guesser:
+                raise _fail(
+                    f"{path}: rows[{i}]",
+                    f"guessers {cells[j].guesser!r} (rows[{j}]) and {cell.guesser!r} have the same label "
+                    f"{cell.label!r} on {cell.game}; labels must be unique (give each a label of its own)",
+                )
     for cell in cells:
         for kind, spec in (("game", cell.game), ("chooser", cell.chooser), ("guesser", cell.guesser)):
             _check_syntax(path, kind, spec)

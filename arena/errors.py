@@ -14,6 +14,12 @@ class RuleBreak(RuntimeError):
     """An agent broke the rules of the game: the message names the agent and the move."""
 
 
+def agent_name(agent) -> str:
+    """How a message names an agent: as the user wrote it (its label, e.g. `rogue:Raiser`),
+    the name a config's cell and a failure's line use too; else its spec."""
+    return str(agent.label or agent.spec)
+
+
 def choices(names) -> str:
     """`a, b, c`: the valid choices, for error messages."""
     return ", ".join(str(n) for n in names)

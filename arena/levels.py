@@ -16,7 +16,7 @@ from typing import cast
 
 import numpy as np
 
-from .errors import RuleBreak
+from .errors import RuleBreak, agent_name
 from .game import Game, Indexes
 from .metrics import fused_tables
 from .strategy import Node, Tree
@@ -87,7 +87,7 @@ def grow_by_levels(game: Game, guesser, secrets: Indexes):
         starts = np.cumsum(np.append(0, sizes_all[keep]))[:-1]
         parents = new_parents
         if level > 200:
-            raise RuleBreak(f"guesser {guesser.spec} makes no progress after 200 guesses")
+            raise RuleBreak(f"guesser {agent_name(guesser)} makes no progress after 200 guesses")
     for _, part in game.openings(secrets):
         if len(part) == 1:
             guesses[part] = 0
@@ -246,7 +246,7 @@ def grow_compiled(game: Game, guesser, secrets: Indexes) -> Tree:
             )
         parents, histories = new_parents, new_histories
         if level > MAX_LEVELS:
-            raise RuleBreak(f"guesser {guesser.spec} makes no progress after {MAX_LEVELS} guesses")
+            raise RuleBreak(f"guesser {agent_name(guesser)} makes no progress after {MAX_LEVELS} guesses")
     return Tree(game, guesser.spec, roots, guesses, misses, covered=np.sort(secrets))
 
 

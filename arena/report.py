@@ -97,6 +97,25 @@ def _tied(a: dict, b: dict) -> bool:
     return math.isclose(a["mean"], b["mean"], rel_tol=1e-12, abs_tol=1e-12)
 
 
+def _check_repetitions(path: Path, cell: Cell, block: int, mine: list, fix: str) -> None:
+    """A stored cell's blocks must play its repetitions: once in one block (deterministic
+    agents), else `repeat` in blocks of `block`. Anything else (a damaged plan or store) would
+    be figures over other games than the config's, so it is an ArenaError."""
+    sizes = [min(block, cell.repeat - start) for start in range(0, cell.repeat, block)]
+    found = [Tally.from_json(r[1]).repeat if r is not None and r[0] == "ok" else None for r in mine]
+    expected = [sizes, [1]] if len(mine) == 1 else [sizes]
+    if not any(len(found) == len(e) and all(f in (None, s) for f, s in zip(found, e)) for e in expected):
+        raise ArenaError(
+            f"{path}: cell {cell.label!r} is stored as {len(mine)} block(s) of {found} repetitions, "
+            f"not the {cell.repeat} it plays in blocks of {block}; {fix}"
+        )
+
+
+def _shown(value: Any) -> str:
+    text = repr(value) if isinstance(value, (int, str, float, type(None))) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def confidence_interval(mean: float, error: float, repeat: int, level: float = 0.95) -> tuple[float, float]:
     """Student's t interval of a mean estimated from `repeat` repetitions with standard error
     `error`: mean -/+ t_{(1+level)/2, repeat-1} * error."""
@@ -214,17 +233,28 @@ class Report:
             data = json.loads(text) if text.lstrip().startswith("{") else tomllib.loads(text)
         except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
             raise ArenaError(f"{path}: the stored config is not valid TOML ({e}); {fix}") from None
+        except RecursionError:
+            raise ArenaError(f"{path}: the stored config nests too deeply to read; {fix}") from None
         try:
             config = parse_config(data, f"{path} (stored config)")
         except ArenaError as e:
             raise ArenaError(f"{e}; {fix}") from None
         config.text = text
         by_cell: list[list] = [[] for _ in config.cells]
-        for key, cell, _block in plan:
-            if not isinstance(cell, int) or not 0 <= cell < len(by_cell):
-                raise ArenaError(f"{path}: the stored plan names cell {cell!r} of {len(by_cell)}; {fix}")
+        for key, cell, block in plan:
+            if not isinstance(cell, int) or not 0 <= cell < len(by_cell) or block != len(by_cell[cell]):
+                raise ArenaError(
+                    f"{path}: the stored plan names cell {_shown(cell)}, block {_shown(block)} (of {len(by_cell)} "
+                    f"cells, each with blocks 0, 1, ... in order); {fix}"
+                )
             by_cell[cell].append(rows.get(key))
-        judged = [judge_cell(cell, mine) for cell, mine in zip(config.cells, by_cell)]
+        judged = []
+        for row, mine in zip(config.cells, by_cell):
+            _check_repetitions(path, row, config.block, mine, fix)
+            try:
+                judged.append(judge_cell(row, mine))
+            except ArenaError as e:
+                raise ArenaError(f"{path}: cell {row.label!r}: {e}; {fix}") from None
         from .tournament.methods import read
 
         return cls(config, judged, sum(r.seconds for r in judged), provenance=read(directory))

@@ -45,14 +45,26 @@ def capped_workers(workers: int, oversubscribe: bool, command: str, backend: str
     if workers < 1:
         raise ArenaError(f"--workers must be at least 1, got {workers}")
     cpus = os.cpu_count() or 1
+    most = max(MAX_OVERSUBSCRIBED, 8 * cpus)  # agents that wait (on a network, a disk) may want more
     if backend == "local" and workers > cpus and not oversubscribe:
         print(
             f"{command}: --workers {workers} is more than the {cpus} CPUs here: using {cpus} "
-            f"(--oversubscribe to use {workers})",
+            f"(--oversubscribe to use {min(workers, most)})",
             file=sys.stderr,
         )
         return cpus
+    if backend == "local" and workers > most:
+        print(
+            f"{command}: --workers {workers} is more processes than this machine can usefully run: "
+            f"using {most} (8 per CPU, or {MAX_OVERSUBSCRIBED}, whichever is more)",
+            file=sys.stderr,
+        )
+        return most
     return workers
+
+
+#: The fewest workers --oversubscribe allows whatever the CPU count (a worker is a process).
+MAX_OVERSUBSCRIBED = 64
 
 
 def threads() -> int:

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from .errors import ArenaError, RuleBreak
+from .errors import ArenaError, RuleBreak, agent_name
 from .game import Game, Index, Indexes, Reply
 from .games import make_game
 from .growth import Spot, grow, splits_nothing
@@ -72,13 +72,13 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
             guess = guesser.guess(game, state)
             if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
                 raise RuleBreak(
-                    f"guesser {guesser.spec} made an illegal guess {guess!r} after "
+                    f"guesser {agent_name(guesser)} made an illegal guess {guess!r} after "
                     f"{game.history_label(spot.replies) or 'no replies'}"
                 )
             reason = game.refusal(int(guess), state.history)
             if reason:
                 raise RuleBreak(
-                    f"guesser {guesser.spec} broke the rules with {game.guesses[int(guess)]} after "
+                    f"guesser {agent_name(guesser)} broke the rules with {game.guesses[int(guess)]} after "
                     f"{game.history_label(spot.replies)}: {reason}"
                 )
             return int(guess)
@@ -91,7 +91,7 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
         stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
         if spot.turn >= MAX_GUESSES or stalled > STALL:
             raise RuleBreak(
-                f"guesser {guesser.spec} makes no progress: {len(spot.candidates)} secrets "
+                f"guesser {agent_name(guesser)} makes no progress: {len(spot.candidates)} secrets "
                 f"still possible after {spot.turn + 1} guesses"
             )
 

@@ -358,3 +358,41 @@ def test_ties_share_a_rank_and_the_guessers_are_ranked_across_games_and_choosers
         ("knuth", 1.75, 1, 4),
         ("lowest", 2.5, 0, 4),
     ]
+
+
+@pytest.mark.parametrize(
+    "data, needle",
+    [
+        (  # the reproduction: row "x" mixed entropy's cells with lowest's worst secret
+            {"guessers": [{"spec": "lowest", "label": "x"}, {"spec": "entropy", "label": "x"}]},
+            "guessers[1]: 'lowest' and 'entropy' have the same label 'x'",
+        ),
+        (
+            {"guesser": "lowest", "choosers": [{"spec": "uniform", "label": "c"}, {"spec": "evil", "label": "c"}]},
+            "choosers[1]: 'uniform' and 'evil' have the same label 'c'",
+        ),
+        ({"guessers": ["lowest", "knuth", "lowest"]}, "guessers[2]: 'lowest' is listed twice (as [0] and [2])"),
+        (
+            {"guesser": "lowest", "choosers": ["uniform", {"spec": "uniform", "label": "u"}]},
+            "choosers[1]: 'uniform' is listed twice",
+        ),
+        (
+            {
+                "rows": [
+                    {"guesser": "lowest", "label": "x", "chooser": "uniform"},
+                    {"guesser": "entropy", "label": "x", "chooser": "evil"},
+                ]
+            },
+            "rows[1]: guessers 'lowest' (rows[0]) and 'entropy' have the same label 'x' on mastermind",
+        ),
+    ],
+)
+def test_two_entries_with_one_label_are_refused_naming_both(data, needle):
+    with pytest.raises(ArenaError, match="labels must be unique|list each spec once") as e:
+        parse_config({"game": "mastermind", **data})
+    assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_same_guesser_in_two_rows_keeps_its_label():  # rows of one agent (other seeds) stay allowed
+    rows = [{"guesser": "random", "label": "r"}, {"guesser": "random", "label": "r", "seed": 2}]
+    assert len(parse_config({"game": "mastermind", "rows": rows}).cells) == 2

@@ -292,9 +292,11 @@ def test_a_damaged_tally_is_one_line(stored, capsys, tally):
         db.execute("UPDATE tasks SET tally = ? WHERE guesser = 'random'", (tally,))
     capsys.readouterr()
     assert main(["report", str(out)]) == 2
-    _one_line_error(capsys, "results.sqlite", "the stored result of cell 2", "bad tally", "--force")
-    assert main(["run", path, "--out", str(out), "--no-plots"]) == 2
-    _one_line_error(capsys, "results.sqlite", "bad tally")
+    _one_line_error(capsys, "results.sqlite", "the stored result of cell 2", "bad tally", "run it again")
+    # a resumed run runs the damaged task again (never adds it in), keeping the others
+    assert main(["run", path, "--out", str(out), "--no-plots"]) == 0
+    assert "1 task reused, 1 to run (1 damaged, run again:" in capsys.readouterr().err
+    assert main(["report", str(out)]) == 0
 
 
 def test_a_damaged_stored_config_is_one_line(stored, capsys):

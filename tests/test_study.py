@@ -390,6 +390,7 @@ def test_from_dir_loads_a_partial_and_a_failed_run(tmp_path, monkeypatch):
         return real(task)
 
     monkeypatch.setattr(runner, "play_task", stop_after_three)
+    monkeypatch.setattr(runner, "outside_code", lambda task: False)  # Ctrl-C simulated here, in this process
     with pytest.raises(KeyboardInterrupt, match="3 of 6 tasks are stored"):
         run_config(load_config(config, allow_import=True), out=str(out))
     partial = Report.from_dir(out)

@@ -12,7 +12,11 @@ cannot have multiprocessing children (Dask's daemonic workers).
 
 Workers never outlive the parent: on Linux the kernel kills them when it dies
 (PR_SET_PDEATHSIG), elsewhere a watchdog thread notices the parent is gone; and the pool kills
-its workers when the parent stops early (an exception, Ctrl-C).
+its workers when the parent stops early (an exception, Ctrl-C, SIGTERM). Nor do the processes
+an agent starts: each worker leads a process group of its own, which its agent's children
+join, and the whole group is killed when the worker is retired (its run over, its task timed
+out or failed). A child that leaves the group on purpose (setsid) is beyond this, and so is
+everything after a SIGKILL of the run itself, which no process can act on.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent
     """A worker's life: warm up, say so, then play tasks one at a time until told to stop.
     `share`: the threads its compiled loops may use (the cores shared out among the workers)."""
     die_with_parent(parent)
+    _lead_group()
     os.environ.setdefault(THREADS_ENV, str(share))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
     if warm:
@@ -80,6 +85,23 @@ def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent
         conn.send(play(task))
 
 
+def _lead_group() -> None:
+    """Make this process the leader of a new process group, which the processes it starts join."""
+    try:
+        os.setpgid(0, 0)
+    except OSError:  # already a group or session leader: its group is its own already
+        pass
+
+
+def end_group(pid: int) -> None:
+    """Kill the process group that the process `pid` leads (it and whatever its agent started).
+    Done before `pid` is reaped, or while members remain, so the group is still that one."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:  # no such group any more (or never made): nothing left to end
+        pass
+
+
 class _Worker:
     """One worker process, its pipe, and the task it is playing (None when idle)."""
 
@@ -89,6 +111,10 @@ class _Worker:
             target=_serve, args=(theirs, play, warm, os.getpid(), share), name="arena-worker"
         )  # not daemonic: an agent may start processes
         self.process.start()
+        try:  # set here too, so that the group exists whichever of the two runs first
+            os.setpgid(self.process.pid, self.process.pid)
+        except OSError:  # it has already done so (or exited): either way nothing to do
+            pass
         theirs.close()  # only the worker holds its end, so its death reads as end-of-file here
         self.ready = self.broken = False
         self.task: Any = None
@@ -109,9 +135,12 @@ class _Worker:
         return True
 
     def kill(self) -> None:
+        """End the worker and every process of its group (what its agent started)."""
+        end_group(self.process.pid)
         if self.process.is_alive():
             self.process.kill()
         self.process.join()
+        end_group(self.process.pid)  # a child that joined the group while the worker was ending
         self.conn.close()
 
 
@@ -131,10 +160,15 @@ class Pool:
         self.stillborn = 0  # workers that died before they were ready
 
     def __enter__(self) -> Pool:
+        self._sigterm = _catch_sigterm()
         return self
 
     def __exit__(self, *exc) -> None:
-        self.close()
+        try:
+            self.close()
+        finally:
+            if self._sigterm is not None:
+                signal.signal(signal.SIGTERM, self._sigterm)
 
     def close(self) -> None:
         """Stop idle workers politely and kill busy ones (their tasks are abandoned, not recorded)."""
@@ -145,10 +179,10 @@ class Pool:
                 except OSError:
                     pass
             else:
-                worker.process.kill()
+                end_group(worker.process.pid)
         deadline = time.monotonic() + 2.0
-        for worker in self.workers:
-            worker.process.join(max(0.0, deadline - time.monotonic()))
+        for worker in self.workers:  # the sentinel, not join: an unreaped worker keeps its group's id
+            wait([worker.process.sentinel], max(0.0, deadline - time.monotonic()))
             worker.kill()
         self.workers = []
 
@@ -242,6 +276,22 @@ class Pool:
         return max(0.0, min(starts) + self.timeout - time.perf_counter())
 
 
+def _terminated(signum, frame) -> None:
+    raise KeyboardInterrupt("terminated (SIGTERM)")
+
+
+def _catch_sigterm() -> Any:
+    """While a pool runs: SIGTERM stops the run as Ctrl-C does (the pool ends its workers and
+    their groups on the way out) instead of ending this process where it stands. The handler
+    it replaces, or None where it leaves it be (not the main thread, or a handler already set)."""
+    try:
+        if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+            return None
+        return signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread: signals are not ours to handle here
+        return None
+
+
 def play_in_child(play: Play, task: Any, timeout: float | None) -> Result:
     """`play(task)` in a one-shot forked child, killed at `timeout` seconds: for processes that
     may not start multiprocessing children (Dask's workers are daemonic). Needs os.fork."""
@@ -254,6 +304,7 @@ def play_in_child(play: Play, task: Any, timeout: float | None) -> Result:
         try:
             os.close(readable)
             die_with_parent(parent)
+            _lead_group()
             data = pickle.dumps(play(task))
             with os.fdopen(writable, "wb") as out:
                 out.write(data)
@@ -262,10 +313,15 @@ def play_in_child(play: Play, task: Any, timeout: float | None) -> Result:
         finally:
             os._exit(code)
     os.close(writable)
+    try:  # as the child does: the group exists whichever of the two runs first
+        os.setpgid(pid, pid)
+    except OSError:
+        pass
     try:
         data, complete = _read_until(readable, None if timeout is None else start + timeout)
     finally:
         os.close(readable)
+    end_group(pid)  # it, if it is still running, and whatever its agent started
     if not complete:
         os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)

@@ -8,7 +8,13 @@ A stored result is only as good as the code that computed it, so a task's key co
 - each agent the task's specs name from outside the project: for a `module:Class` path or an
   entry-point name, a SHA-256 of its top-level package's source files (found on sys.path
   without importing anything), and for an entry point the installed distribution's name and
-  version. Specs nested in parameters (`spoiler:against=mypkg:Mine`) count too.
+  version. Specs nested in parameters (`spoiler:against=mypkg:Mine`) count too;
+- every module such an agent imports from outside its own package (`import helper_mod` beside
+  it on PYTHONPATH): found by what importing the agent actually loaded (the registry notes it)
+  and what the loaded modules refer to, leaving out the standard library, installed
+  distributions (keyed by name and version where they are an entry point's) and the project.
+  Each is keyed like the agent's own module, so editing a helper reruns exactly the tasks of
+  the agents that import it.
 
 A Python process runs the code it imported, not the code on disk: `verify` checks, where the
 task runs, that each module's files are still those this process first imported, so a worker
@@ -19,11 +25,16 @@ result under the new code's key.
 from __future__ import annotations
 
 import importlib.util
+import os
+import site
 import sys
+import sysconfig
+from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
+from types import ModuleType
 
-from agents.registry import ROLES, builtin, module_path
+from agents.registry import ROLES, builtin, loaded_with, module_path
 
 from ..digests import file_digest, project_code, tree_digest
 from ..errors import ArenaError
@@ -60,10 +71,116 @@ def entry_point_sources(group: str, name: str) -> list[Source]:
         if ep.name == name:
             module = ep.value.partition(":")[0].strip()
             dist = getattr(ep, "dist", None)
-            return [(f"module {module.split('.')[0]}", module_code(module))] + (
-                [(f"distribution {dist.name}", str(dist.version))] if dist is not None else []
+            return (
+                [(f"module {module.split('.')[0]}", module_code(module))]
+                + ([(f"distribution {dist.name}", str(dist.version))] if dist is not None else [])
+                + imported_code(module)
             )
     return []
+
+
+# --- the modules an outside agent imports ------------------------------------------------------
+
+
+@cache
+def _roots() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Where code that is not the user's own lives: (the standard library and this project,
+    which is keyed as a whole under "arena"; the installed distributions' site-packages)."""
+    paths = sysconfig.get_paths()
+    ours = {paths.get("stdlib"), paths.get("platstdlib"), str(Path(__file__).resolve().parents[1])}
+    ours.add(str(Path(module_path.__code__.co_filename).resolve().parent))  # agents/
+    installed = {paths.get("purelib"), paths.get("platlib"), site.getusersitepackages()}
+    installed |= set(getattr(site, "getsitepackages", list)())
+    return tuple(os.path.realpath(r) + os.sep for r in ours if r), tuple(
+        os.path.realpath(r) + os.sep for r in installed if r
+    )
+
+
+def _kind(name: str) -> str | None:
+    """What the loaded module `name` is: "outside" (the user's own code), "installed" (an
+    installed distribution's), or None (the standard library, the project, no file at all)."""
+    module = sys.modules.get(name)
+    top = name.split(".")[0]
+    if not isinstance(module, ModuleType) or top in sys.stdlib_module_names or top in ("arena", "agents"):
+        return None
+    file = getattr(module, "__file__", None)
+    if not isinstance(file, str):
+        return None  # compiled in, or a namespace package: it has no file of its own to change
+    path = os.path.realpath(file)
+    ours, installed = _roots()
+    if path.startswith(installed):  # first: a virtual environment's site-packages lies in its stdlib folder
+        return "installed"
+    return None if path.startswith(ours) else "outside"
+
+
+def _refers_to(module: ModuleType) -> set[str]:
+    """The modules a loaded module's namespace refers to: modules it holds and the modules its
+    functions and classes come from (`import helper`, `from helper import f`)."""
+    names = set()
+    for value in list(vars(module).values()):
+        if isinstance(value, ModuleType):
+            names.add(value.__name__)
+        else:
+            owner = getattr(value, "__module__", None) if callable(value) else None
+            if isinstance(owner, str):
+                names.add(owner)
+    return names
+
+
+def imported_code(module: str) -> list[Source]:
+    """The code `module` (an outside agent's, imported) runs beyond its own top-level package,
+    the standard library and the project: each outside module that importing it loaded or that
+    it refers to (followed through each such module in turn), by its source; and each installed
+    distribution that this code imports directly, by its name and version."""
+    own = module.split(".")[0]
+    seen, todo, tops, installed = {module}, [module], set(), set()
+    while todo:
+        name = todo.pop()
+        loaded = sys.modules.get(name)
+        if not isinstance(loaded, ModuleType):
+            continue
+        # what it asked for and refers to; the first import's whole haul only for its own code
+        # (an installed package's dependencies are its own affair, and loaded once per process)
+        direct = _refers_to(loaded) | loaded_with(name, asked_only=True)
+        for found in direct | loaded_with(name):
+            kind = _kind(found)
+            if kind == "installed" and found in direct:
+                installed.add(found.split(".")[0])
+            elif kind == "outside" and found not in seen:
+                seen.add(found)
+                todo.append(found)
+                tops.add(found.split(".")[0])
+    return [(f"module {top}", module_code(top)) for top in sorted(tops - {own})] + _distributions(installed)
+
+
+def _distributions(tops: set[str]) -> list[Source]:
+    """The installed distributions that provide these top-level modules, with their versions."""
+    if not tops:
+        return []
+    from importlib.metadata import packages_distributions, version
+
+    found = {}
+    providers = _providers(packages_distributions)
+    for top in tops:
+        for name in providers.get(top, []):
+            try:
+                found[f"distribution {name}"] = version(name)
+            except Exception:  # metadata unreadable: its modules' presence is all we can key
+                found[f"distribution {name}"] = "unknown"
+    return sorted(found.items())
+
+
+_provided: dict[str, list[str]] = {}
+
+
+def _providers(packages_distributions) -> dict[str, list[str]]:
+    """Top-level module -> the distributions that provide it (read once: it lists every one)."""
+    if not _provided:
+        try:
+            _provided.update(packages_distributions())
+        except Exception:  # a broken distribution's metadata: key no distribution rather than fail
+            _provided["\0"] = []
+    return _provided
 
 
 def spec_sources(spec: str, depth: int = 0) -> list[Source]:
@@ -79,6 +196,7 @@ def spec_sources(spec: str, depth: int = 0) -> list[Source]:
     if path and not ("." not in head and is_builtin):
         module = path[0].partition(":")[0]
         found.append((f"module {module.split('.')[0]}", module_code(module)))
+        found += imported_code(module)
         params = path[1]
     else:
         try:

@@ -96,10 +96,11 @@ def run_config(
     store = Store(out, fingerprint(tasks), config.text, force, plan=tasks, files=files) if out else None
     stored = [0]
     try:
-        results = store.results(t.key for t in tasks) if store else {}
+        results, damaged = store.results(tasks) if store else ({}, {})
         pending = [t for t in tasks if t.key not in results or (retry_failed and results[t.key][0] != "ok")]
         if store and notice and store.held:  # a store with results in it: say what is reused, what runs and why
-            notice(plan_line(tasks, pending, results, store.earlier(t.slot for t in pending if t.key not in results)))
+            earlier = store.earlier(t.slot for t in pending if t.key not in results and t.key not in damaged)
+            notice(plan_line(tasks, pending, results, earlier, damaged))
         stored[0] = len(tasks) - len(pending)
 
         def on_done(task, result) -> None:
@@ -138,12 +139,16 @@ def run_config(
     )
 
 
-def plan_line(tasks, pending, results: dict, earlier: dict[str, tuple[dict, dict]]) -> str:
+def plan_line(tasks, pending, results: dict, earlier: dict[str, tuple[dict, dict]], damaged: dict | None = None) -> str:
     """What a run with a store will do: `48 tasks reused, 12 to run (10 new; 2 rerun: first-ten:
-    code changed)`, the reasons read off the stored results each rerun task replaces."""
+    code changed)`, the reasons read off the stored results each rerun task replaces; a damaged
+    stored result is run again, and the first one's damage is told."""
     reasons: dict[str, int] = {}
     new = retried = 0
+    damaged = damaged or {}
     for task in pending:
+        if task.key in damaged:
+            continue
         if task.key in results:
             retried += 1
         elif task.slot not in earlier:
@@ -154,6 +159,8 @@ def plan_line(tasks, pending, results: dict, earlier: dict[str, tuple[dict, dict
     parts = [f"{new} new"] if new else []
     parts += [f"{retried} failed, run again"] if retried else []
     parts += [f"{n} rerun: {why}" for why, n in reasons.items()]
+    if damaged:
+        parts.append(f"{len(damaged)} damaged, run again: {next(iter(damaged.values()))}")
     reused = len(tasks) - len(pending)
     detail = f" ({'; '.join(parts)})" if parts else ""
     return f"{reused:,} task{'s' * (reused != 1)} reused, {len(pending):,} to run{detail}"

@@ -4,9 +4,11 @@ Workers build each game once (the feedback table is cached per process by make_g
 return plain data; only the parent process writes to the store, one task at a time, as they
 finish. A task fails alone, its error recorded, whether its agent raises or breaks the rules,
 runs past the time limit ("timed out after N s"), or takes its process down ("worker died").
-Workers never outlive the run (see pool.py). On Dask, a cluster left with no live worker for
-NO_WORKER_SECONDS fails the tasks still pending ("no Dask worker for 60 s") and the run ends,
-keeping what was stored; a later run resumes them.
+Workers never outlive the run, nor do the processes their agents start (see pool.py); a task
+that runs an outside agent's code always runs in a worker, so that this holds with one worker
+too. On Dask, a cluster left with no live worker for NO_WORKER_SECONDS fails the tasks still
+pending ("no Dask worker for 60 s") and the run ends, keeping what was stored; a later run
+resumes them.
 """
 
 from __future__ import annotations
@@ -35,18 +37,28 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
     """(status, tally JSON, error, seconds) of one task; never raises for an agent's failure."""
 
     start = time.perf_counter()
+    playing: list = []  # the agents built so far: a failure in their code is told as theirs
     try:
         verify(task.code)  # this process runs the code the task is keyed on, not an older import
         game = make_game(task.game)
         guesser = make_guesser(task.guesser, allow_import=task.allow_import)
+        playing.append(guesser)
         strikes = task.strikes or None
         chooser = make_chooser(task.chooser, allow_import=task.allow_import)
+        playing.append(chooser)
         result = evaluate_against(game, guesser, chooser, repeat=task.repeat, seed=task.seed, strikes=strikes)
         every = chooser.traits.every_secret_once
         tally = Tally.of(result, every_secret=every, random=not guesser.deterministic)
         return "ok", tally.to_json(), None, time.perf_counter() - start
     except Exception as e:  # an agent's failure is this task's result, not the tournament's end
-        return "failed", None, agent_fault(e) or _located(e), time.perf_counter() - start
+        return "failed", None, agent_fault(e, tuple(playing)) or _located(e), time.perf_counter() - start
+
+
+def outside_code(task: Task) -> bool:
+    """Does the task run code from outside the project (a module:Class or plug-in agent or
+    game)? Such a task runs in a worker process even with one worker: the processes its agent
+    starts then end with that worker's process group (pool.py), and a crash ends only the worker."""
+    return any(source != "arena" for source, _ in task.code)
 
 
 def _located(error: BaseException) -> str:
@@ -116,7 +128,7 @@ def _each_result(
     games = sorted({t.game for t in tasks})
     if backend == "dask":
         yield from _dask(tasks, scheduler, games, timeout)
-    elif workers <= 1 and timeout is None:
+    elif workers <= 1 and timeout is None and not any(outside_code(t) for t in tasks):
         for task in tasks:
             yield task, play_task(task)
     else:

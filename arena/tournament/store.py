@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import math
 import os
 import sqlite3
 import sys
@@ -49,6 +50,7 @@ CREATE INDEX IF NOT EXISTS tasks_by_slot ON tasks (slot);
 """
 
 STATUSES = ("ok", "failed")
+HEX = set("0123456789abcdef")  # a task's key is a SHA-256 in hex
 
 #: A stored result: (status, tally as JSON data or None, error or None, seconds).
 Result = tuple[str, "dict | None", "str | None", float]
@@ -286,21 +288,28 @@ class Store:
             raise ArenaError(f"{self.path} is damaged ({e}); rerun with --force to start afresh") from None
         return rows
 
-    def results(self, keys) -> dict[str, Result]:
-        """The stored results of these keys (those it holds), each checked (a damaged row is an
-        ArenaError naming it). Rows of other keys are not read: they may be another config's."""
-        rows = self._rows_where("key, cell, block, status, tally, error, seconds", "key", keys)
-        return {row[0]: _result(self.path, row, "rerun with --force to start afresh") for row in rows}
+    def results(self, tasks) -> tuple[dict[str, Result], dict[str, str]]:
+        """The stored results of these tasks (those it holds), each checked, and what is wrong
+        with each damaged one (by key): a resumed run runs a damaged result again, never adds
+        it in. Rows of other keys are not read: they may be another config's."""
+        by_key = {t.key: t for t in tasks}
+        rows = self._rows_where("key, cell, block, status, tally, error, seconds", "key", by_key)
+        good: dict[str, Result] = {}
+        damaged: dict[str, str] = {}
+        for row in rows:
+            task = by_key[row[0]]
+            try:
+                good[row[0]] = _result(self.path, (row[0], task.cell, task.block, *row[3:]), "", task.repeat)
+            except ArenaError as e:
+                damaged[row[0]] = str(e)
+        return good, damaged
 
     def earlier(self, slots) -> dict[str, tuple[dict, dict]]:
         """For each of these slots the store holds a result of (under another key): the code
         and files that result was made with, to say why the task runs again."""
         found: dict[str, tuple[dict, dict]] = {}
         for slot, code, files in self._rows_where("slot, code, files", "slot", slots):
-            try:
-                found[slot] = (json.loads(code or "{}"), json.loads(files or "{}"))
-            except ValueError:
-                found[slot] = ({}, {})
+            found[slot] = (_table(code), _table(files))
         return found
 
     def close(self) -> None:
@@ -308,6 +317,17 @@ class Store:
             self.db.close()
         finally:
             self.lock.release()
+
+
+def _table(text) -> dict[str, str]:
+    """A stored {name: digest} column as a dict; {} if it is damaged (it only explains a rerun)."""
+    try:
+        data = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        return {}
+    return data
 
 
 def _layout(db: sqlite3.Connection) -> str | None:
@@ -335,20 +355,50 @@ def _damage(path: Path) -> str | None:
     return None if verdict == [("ok",)] else "; ".join(str(v[0]) for v in verdict[:2])
 
 
-def _result(path: Path, row: tuple, fix: str) -> Result:
-    """One stored row as a Result, its tally checked so a damaged row never becomes a number."""
+def _result(path: Path, row: tuple, fix: str, repeat: int | None = None) -> Result:
+    """One stored row as a Result, every field checked so a damaged row never becomes a number
+    (an ArenaError naming the row and what is wrong, then `fix`). `repeat`: the repetitions the
+    task plays, which its tally must count."""
     key, cell, block, status, tally, error, seconds = row
-    where = f"{path}: the stored result of cell {cell + 1 if isinstance(cell, int) else cell}, block {block}"
+    cell = cell + 1 if isinstance(cell, int) and not isinstance(cell, bool) else _shown(cell)
+    where = f"{path}: the stored result of cell {cell}, block {_shown(block)}"
+    fix = f"; {fix}" if fix else ""
     if status not in STATUSES:
-        raise ArenaError(f"{where} has status {status!r} (expected {' or '.join(STATUSES)}); {fix}")
+        raise ArenaError(f"{where} has status {_shown(status)} (expected {' or '.join(STATUSES)}){fix}")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
+        raise ArenaError(f"{where} is damaged (its time is {_shown(seconds)}, not a number of seconds){fix}")
     if status == "failed":
-        return status, None, str(error or "failed"), float(seconds or 0.0)
+        if not isinstance(error, str) or tally is not None:
+            raise ArenaError(f"{where} is damaged (a failed task with error {_shown(error)} and a tally){fix}")
+        return status, None, error, float(seconds)
     try:
-        data = json.loads(tally)
-        Tally.from_json(data)
+        if not isinstance(tally, str):
+            raise ArenaError(f"stored as {type(tally).__name__}, not JSON text")
+        data = json.loads(tally, parse_constant=_no_constant)
+        counted = Tally.from_json(data)
+        if repeat is not None and counted.repeat != repeat:
+            raise ArenaError(f"it counts {counted.repeat} repetitions, the task plays {repeat}")
+    except RecursionError:
+        raise ArenaError(f"{where} is damaged (bad tally: nested too deeply){fix}") from None
     except (TypeError, ValueError) as e:  # ArenaError is a ValueError
-        raise ArenaError(f"{where} is damaged (bad tally: {e}); {fix}") from None
-    return status, data, None, float(seconds or 0.0)
+        raise ArenaError(f"{where} is damaged (bad tally: {_shown(str(e), 200)}){fix}") from None
+    if error is not None:
+        raise ArenaError(f"{where} is damaged (a result with figures and an error){fix}")
+    return status, data, None, float(seconds)
+
+
+def _no_constant(name: str) -> None:
+    raise ArenaError(f"{name} is not a count")
+
+
+def _shown(value, width: int = 40) -> str:
+    """A stored value as a message shows it: short, on one line (a damaged one may be huge)."""
+    try:
+        text = value if isinstance(value, str) and width > 40 else repr(value)
+    except (ValueError, RecursionError):
+        text = f"a {type(value).__name__} too large to show"
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -390,4 +440,15 @@ def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], 
         db.close()
     if row is None or not plan:
         raise ArenaError(f"{path}: no config or task plan stored; {fix}")
-    return row[0], plan, {r[0]: _result(path, r, fix) for r in rows}
+    if not isinstance(row[0], str):
+        raise ArenaError(f"{path}: the stored config is {type(row[0]).__name__}, not text; {fix}")
+    keys = set()
+    for position, (key, _, _) in enumerate(plan):
+        if not (isinstance(key, str) and len(key) == 64 and set(key) <= HEX) or key in keys:
+            raise ArenaError(
+                f"{path}: task {position + 1} of the stored plan has a bad or repeated key {_shown(key)}; {fix}"
+            )
+        keys.add(key)
+    cells = {key: (cell, block) for key, cell, block in plan}
+    rerun = f"rerun arena run CONFIG --out {directory} to run it again (the other results are kept)"
+    return row[0], plan, {r[0]: _result(path, (r[0], *cells[r[0]], *r[3:]), rerun) for r in rows}

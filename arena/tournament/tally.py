@@ -60,6 +60,11 @@ class Tally:
         return tally
 
     def __add__(self, other: Tally) -> Tally:
+        if self.games * other.repeat != other.games * self.repeat:
+            raise ArenaError(
+                f"blocks of {self.games // self.repeat} and {other.games // other.repeat} games per "
+                "repetition are not blocks of one cell"
+            )
         hist = dict(self.histogram)
         for k, v in other.histogram.items():
             hist[k] = hist.get(k, 0) + v
@@ -142,15 +147,16 @@ class Tally:
         missing = [k for k in _FIELDS if k not in data]
         if missing:
             raise ArenaError(f"a tally needs {', '.join(_FIELDS)}; {missing[0]!r} is missing")
-        counts = {k: _count(k, data[k]) for k in ("games", "repeat", "guesses", "guesses_sq", "worst")}
+        counts = {k: _count(k, data[k]) for k in ("games", "repeat", "guesses", "worst")}
+        counts["guesses_sq"] = _count("guesses_sq", data["guesses_sq"], None)
         if counts["games"] < 1 or counts["repeat"] < 1:
             raise ArenaError("a tally counts at least one game and one repetition")
         misses = None if data["misses"] is None else _count("misses", data["misses"])
         misses_worst = None if data["misses_worst"] is None else _count("misses_worst", data["misses_worst"])
-        rep_sq_m = None if data["misses_rep_sq"] is None else _count("misses_rep_sq", data["misses_rep_sq"])
+        rep_sq_m = None if data["misses_rep_sq"] is None else _count("misses_rep_sq", data["misses_rep_sq"], None)
         if counts["games"] % counts["repeat"]:
             raise ArenaError(f"a tally's {counts['games']} games are not {counts['repeat']} equal repetitions")
-        return cls(
+        tally = cls(
             counts["games"],
             counts["repeat"],
             counts["guesses"],
@@ -160,12 +166,34 @@ class Tally:
             misses,
             misses_worst,
             _int_table("lost", data["lost"]),
-            _count("guesses_rep_sq", data["guesses_rep_sq"]),
+            _count("guesses_rep_sq", data["guesses_rep_sq"], None),
             rep_sq_m,
             _int_table("misses_histogram", data["misses_histogram"]),
             _counts("secret_guesses", data["secret_guesses"]),
             _counts("secret_misses", data["secret_misses"]),
         )
+        tally.check()
+        return tally
+
+    def check(self) -> None:
+        """Are the sums those of one set of games? Each is implied by the histograms (their
+        counts, totals and squares), so a damaged number is an ArenaError, never a figure."""
+        _check_histogram("guesses", self.histogram, self.games, self.guesses, self.guesses_sq, self.worst)
+        _check_repetitions("guesses", self.guesses, self.guesses_rep_sq, self.repeat)
+        _check_secrets("secret_guesses", self.secret_guesses, self)
+        if self.misses is None:
+            if self.misses_worst is not None or self.misses_rep_sq is not None or self.lost or self.misses_histogram:
+                raise ArenaError("a tally without misses has a miss figure")
+            if self.secret_misses is not None:
+                raise ArenaError("a tally without misses has per-secret misses")
+            return
+        squares = sum(k * k * v for k, v in self.misses_histogram.items())
+        _check_histogram("misses", self.misses_histogram, self.games, self.misses, squares, self.misses_worst)
+        _check_repetitions("misses", self.misses, self.misses_rep_sq or 0, self.repeat)
+        for limit, count in self.lost.items():
+            if count != sum(v for k, v in self.misses_histogram.items() if k >= limit):
+                raise ArenaError(f"a tally's lost[{limit}] = {count} is not the games with {limit} misses or more")
+        _check_secrets("secret_misses", self.secret_misses, self, misses=True)
 
 
 _FIELDS = (
@@ -207,7 +235,7 @@ def _counts(name: str, value: Any) -> list[int] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not value:
-        raise ArenaError(f"tally field {name!r} must be a non-empty list of counts, got {value!r}")
+        raise ArenaError(f"tally field {name!r} must be a non-empty list of counts, got {_short(value)}")
     return [_count(f"{name}[{i}]", v) for i, v in enumerate(value)]
 
 
@@ -224,22 +252,81 @@ def standard_error(total: int, repetition_squares: int, repeat: int, games: int)
     return math.sqrt(max(variance, 0.0) / repeat)
 
 
-def _count(name: str, value: Any) -> int:
-    """A stored count: a non-negative integer (JSON has no other kind of count)."""
+#: The largest count a tally holds (a sum of squares may be larger: it is checked against the
+#: histogram instead). Beyond it a mean would overflow a float, and no run plays that many games.
+MAX_COUNT = 2**63 - 1
+
+
+def _count(name: str, value: Any, limit: int | None = MAX_COUNT) -> int:
+    """A stored count: a non-negative integer (JSON has no other kind of count), at most `limit`."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ArenaError(f"tally field {name!r} must be a count (an integer >= 0), got {value!r}")
+        raise ArenaError(f"tally field {name!r} must be a count (an integer >= 0), got {_short(value)}")
+    if limit is not None and value > limit:
+        raise ArenaError(f"tally field {name!r} is {_short(value)}, over the largest count {limit}")
     return value
+
+
+def _short(value: Any) -> str:
+    """A stored value as a message shows it: at most 60 characters (a damaged one may be huge)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int too long to print, or nesting too deep
+        text = f"a {type(value).__name__} too large to show"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_histogram(what: str, histogram: dict[int, int], games: int, total: int, squares: int, worst) -> None:
+    """A histogram (value -> games) must count every game and add up to the total, the sum of
+    squares and the worst value stored beside it."""
+    if sum(histogram.values()) != games:
+        raise ArenaError(f"a tally's {what} histogram counts {sum(histogram.values())} games, not {games}")
+    if sum(k * v for k, v in histogram.items()) != total:
+        raise ArenaError(f"a tally's {what} histogram does not add up to its {what} ({_short(total)})")
+    if sum(k * k * v for k, v in histogram.items()) != squares:
+        raise ArenaError(f"a tally's {what} histogram does not add up to its sum of squares ({_short(squares)})")
+    if max((k for k, v in histogram.items() if v), default=0) != worst:
+        raise ArenaError(f"a tally's worst {what} ({_short(worst)}) is not its histogram's largest")
+
+
+def _check_repetitions(what: str, total: int, squares: int, repeat: int) -> None:
+    """The sum over repetitions of each one's total squared lies between total^2/repeat (equal
+    repetitions) and total^2 (all in one)."""
+    if not total * total <= repeat * squares or squares > total * total:
+        raise ArenaError(
+            f"a tally's {what} per repetition squared ({_short(squares)}) cannot come from {repeat} repetitions"
+        )
+
+
+def _check_secrets(name: str, totals: list[int] | None, tally: Tally, misses: bool = False) -> None:
+    """Per-secret totals: every secret's (adding up to the total, each secret played once per
+    repetition) or only the worst (at most the worst game's cost in each repetition)."""
+    if totals is None:
+        return
+    total, worst = (tally.misses or 0, tally.misses_worst or 0) if misses else (tally.guesses, tally.worst)
+    if len(totals) > 1:
+        if tally.games != len(totals) * tally.repeat or sum(totals) != total:
+            raise ArenaError(
+                f"a tally's {name} are not {tally.games} games over {len(totals)} secrets adding up to {total}"
+            )
+    elif (
+        totals[0] > worst * tally.repeat
+        or totals[0] * tally.games < total
+        or (tally.repeat == 1 and totals[0] != worst)
+    ):
+        raise ArenaError(f"a tally's {name} [{totals[0]}] cannot be its worst secret's")
 
 
 def _int_table(name: str, value: Any) -> dict[int, int]:
     """{"3": 17, ...} as {3: 17, ...}: integer keys (JSON writes them as strings) to counts."""
     if not isinstance(value, dict):
-        raise ArenaError(f"tally field {name!r} must be an object of counts, got {value!r}")
+        raise ArenaError(f"tally field {name!r} must be an object of counts, got {_short(value)}")
     table = {}
     for key, count in value.items():
         try:
             number = int(key)
         except ValueError:
-            raise ArenaError(f"tally field {name!r} has the key {key!r}, not an integer") from None
+            raise ArenaError(f"tally field {name!r} has the key {_short(key)}, not an integer") from None
+        if not 0 <= number <= MAX_COUNT:
+            raise ArenaError(f"tally field {name!r} has the key {_short(key)}, not a count")
         table[number] = _count(f"{name}[{key}]", count)
     return table
