@@ -118,6 +118,12 @@ class Play:
                 self.opening, self.candidates = label, part
         self.done = self.game.determined(self.candidates)
 
+    def open(self, label: str, candidates: Indexes) -> None:
+        """An adaptive chooser (who keeps no secret) plays the opening `label` (Hangman: a word
+        length) over `candidates`."""
+        self.opening, self.candidates = label, np.asarray(candidates)
+        self.done = self.game.determined(self.candidates)
+
     def legal(self) -> Indexes:
         """The guesser's useful guesses now (none once the game is over)."""
         if self.done:
@@ -161,6 +167,17 @@ class Play:
     def observe(self) -> dict[str, np.ndarray]:
         """The guesser's observation (see `observe`)."""
         return observe(self.game, self.candidates, self.legal())
+
+
+def history_string(play: Play, secret: bool) -> str:
+    """What a player knows: the secret (the chooser's, if `secret`), the opening and every
+    guess with its reply (`secret=12 | 11:R 23:W`)."""
+    game = play.game
+    told = [f"secret={game.secrets[play.secret]}"] if secret and play.secret is not None else []
+    if play.opening:
+        told.append(play.opening)
+    moves = " ".join(f"{game.guesses[g]}:{game.reply_label(r)}" for g, r in play.history)
+    return " | ".join(told + ([moves] if moves else []))
 
 
 def observe(game: Game, candidates: Indexes, legal: Indexes) -> dict[str, np.ndarray]:

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .bridge import MAX_HISTORIES, Play, count_histories, mask_of
+from .bridge import MAX_HISTORIES, Play, count_histories, history_string, mask_of
 from .costs import cost_for
 from .errors import ArenaError
 from .game import Game
@@ -172,17 +172,6 @@ def register() -> None:
             return history_string(self.play, True)
 
     pyspiel.register_game(kind, GuessingGame)
-
-
-def history_string(play: Play, secret: bool) -> str:
-    """What a player knows: the secret (the chooser's, if `secret`), the opening and every
-    guess with its reply (`secret=12 | 11:R 23:W`)."""
-    game = play.game
-    told = [f"secret={game.secrets[play.secret]}"] if secret and play.secret is not None else []
-    if play.opening:
-        told.append(play.opening)
-    moves = " ".join(f"{game.guesses[g]}:{game.reply_label(r)}" for g, r in play.history)
-    return " | ".join(told + ([moves] if moves else []))
 
 
 class Observer:
