@@ -78,6 +78,7 @@ INDEX: dict[str, dict[str, str]] = {
         "fewest-misses": "misses",
         "human": "human",
         "knuth": "scoring",
+        "learned": "learned",
         "lookahead": "lookahead",
         "lowest": "simple",
         "max-frequency": "scoring",
