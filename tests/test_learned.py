@@ -43,15 +43,19 @@ def test_a_policy_of_the_observation_plays_as_a_guesser_and_a_chooser():
     assert played.games()[0]["guesses"] == played.total >= 2
 
 
-def test_the_learner_learns_the_same_table_from_the_same_seed_and_never_beats_the_optimum():
+def test_the_learner_learns_the_same_table_from_the_same_seed_and_finds_the_optimum():
+    """Monte-Carlo control over candidate sets, 3,000 games against the uniform chooser: the
+    same seed learns the same policy, and on Mastermind 2x4 it is an optimal one (seeds 0-2:
+    45 guesses over the 16 codes, the exact optimum; 1,000 games were not always enough)."""
     game = make_game("mastermind:pegs=2,colors=4")
-    first, costs = train(game, make_chooser("uniform"), episodes=1500, seed=5)
-    again, _ = train(game, make_chooser("uniform"), episodes=1500, seed=5)
+    first, costs = train(game, make_chooser("uniform"), episodes=3000, seed=5)
+    again, _ = train(game, make_chooser("uniform"), episodes=3000, seed=5)
     assert walk(game, first.act) == walk(game, again.act)
-    assert len(costs) == 1500 and costs.min() >= 1
-    learned = game.evaluate(_Table(first)).total
-    assert learned >= game.optimal().value == 45  # the exact optimum: no learner does better
-    assert learned < game.evaluate(make_guesser("random:seed=1")).total + 20  # and it learned something
+    assert len(costs) == 3000 and costs.min() >= 1
+    assert game.optimal().value == 45
+    for seed in range(3):
+        learner, _ = train(game, make_chooser("uniform"), episodes=3000, seed=seed)
+        assert game.evaluate(_Table(learner)).total == 45
 
 
 class _Table(PolicyGuesser):
