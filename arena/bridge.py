@@ -68,7 +68,7 @@ def candidates_key(candidates: Indexes) -> str:
     return format(sum(1 << int(s) for s in candidates), "x")
 
 
-def mask_of(indexes: Indexes, size: int) -> np.ndarray:
+def mask_of(indexes: Indexes | Sequence[int], size: int) -> np.ndarray:
     """A 0/1 int8 vector of `size` with ones at `indexes`."""
     mask = np.zeros(size, dtype=np.int8)
     mask[np.asarray(indexes, dtype=np.intp)] = 1

@@ -162,8 +162,9 @@ def aec_env(spec: str | Game, cost: str | None = None, chooser_moves: str = "sec
                 self.play.choose(int(action))
                 self.agent_selection = "guesser"
             elif agent == "chooser":
-                if action is None or not self._mask("chooser")[int(action)]:
-                    raise RuleBreak(f"the chooser's reply {action!r} leaves no secret possible")
+                fits = action is not None and self.pending is not None and 0 <= int(action) < game.n_codes
+                if not (fits and self._mask("chooser")[int(action)]):
+                    raise RuleBreak(f"the chooser's reply {action!r} is not one that leaves a secret possible")
                 self.play.guess(self.pending, int(action))
                 self.pending = None
                 self.agent_selection = "guesser"

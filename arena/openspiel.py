@@ -106,7 +106,7 @@ def register() -> None:
     pyspiel = _pyspiel()
     kind = game_type()
 
-    class GuessingGame(pyspiel.Game):
+    class GuessingGame(pyspiel.Game):  # type: ignore[name-defined]
         """The chooser (player 0) picks a secret; the guesser (player 1) guesses until the end."""
 
         def __init__(self, params: dict | None = None):
@@ -135,7 +135,7 @@ def register() -> None:
         def make_py_observer(self, iig_obs_type=None, params=None):
             return Observer(self.arena, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), pyspiel)
 
-    class GuessingState(pyspiel.State):
+    class GuessingState(pyspiel.State):  # type: ignore[name-defined]
         def __init__(self, game):
             super().__init__(game)
             self.play = Play.start(game.arena, game.cost)
@@ -200,4 +200,3 @@ class Observer:
         # the player's name first: OpenSpiel's tabular solvers key one table by these strings,
         # and the chooser's first state and the guesser's must not be the same key
         return f"{ROLES[player]}: {history_string(state.play, self.sees[player])}".rstrip()
-

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from arena import make_game
-from arena.errors import ArenaError
+from arena.errors import ArenaError, RuleBreak
 from arena.match import play_match
 
 gymnasium = pytest.importorskip("gymnasium", reason="Gymnasium is the optional extra [envs]")
@@ -115,3 +115,9 @@ def test_mistakes_are_one_line():
     env.reset(seed=0)
     with pytest.raises(ArenaError, match="a guess of mastermind:pegs=2,colors=3 is 0..8"):
         env.step(9)
+    aec = aec_env("mastermind:pegs=2,colors=3", chooser_moves="replies")
+    aec.reset(seed=0)
+    aec.step(0)  # the guesser guesses 11
+    for reply in (99, int(np.flatnonzero(aec.observe("chooser")["action_mask"] == 0)[0])):
+        with pytest.raises(RuleBreak, match="is not one that leaves a secret possible"):
+            aec.step(reply)

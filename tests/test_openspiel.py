@@ -41,7 +41,9 @@ def test_sequence_form_lp_finds_the_projects_value(spec, cost, printed):
     assert value0 == pytest.approx(ours.value, abs=1e-6)
     assert value1 == pytest.approx(-ours.value, abs=1e-6)
     both = policy.merge_tabular_policies([chooser, guesser], game)
-    assert exploitability.nash_conv(game, both) == pytest.approx(0, abs=1e-6)  # an equilibrium, by OpenSpiel's own check
+    assert exploitability.nash_conv(game, both) == pytest.approx(
+        0, abs=1e-6
+    )  # an equilibrium, by OpenSpiel's own check
 
 
 def test_cfr_plus_brackets_the_value_within_its_exploitability():
