@@ -140,7 +140,7 @@ def needs(page: str) -> list[str]:
     """The modules a page's examples need that are not installed."""
     found = NEEDS.search((DOCS / page).read_text(encoding="utf-8"))
     wanted = [m.strip() for m in found[1].split(",")] if found else []
-    return [m for m in wanted if importlib.util.find_spec(m) is None]
+    return [m for m in wanted if not _importable(m)]
 
 
 @pytest.mark.parametrize("page", PAGES)

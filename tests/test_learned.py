@@ -152,3 +152,39 @@ def test_the_move_tree_is_counted_and_its_moves_are_useful(spec, histories):
         return total
 
     assert 1 + sum(walked(part, ()) for _, part in game.openings(game.all_secrets)) == histories
+
+
+#: A Python in which the optional extras are not installed: their imports fail as they would.
+WITHOUT_EXTRAS = """
+import sys
+
+class NotInstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {"pyspiel", "open_spiel", "gymnasium", "pettingzoo", "cvxpy", "ecos"}:
+            raise ModuleNotFoundError(f"No module named {name!r}")
+
+sys.meta_path.insert(0, NotInstalled())
+import arena.bridge, arena.envs, arena.openspiel, agents.learned, agents.learning
+from arena.errors import ArenaError
+
+for call in (arena.openspiel.load_game, arena.envs.guesser_env, arena.envs.aec_env):
+    try:
+        call("jotto:first=6")
+    except ArenaError as e:
+        print(e)
+"""
+
+
+def test_the_extras_are_optional():
+    """Without OpenSpiel, PettingZoo and Gymnasium every module imports, and each bridge says in
+    one line which extra to install."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", WITHOUT_EXTRAS], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "arena.openspiel needs OpenSpiel: pip install 'guessing-arena[openspiel]'",
+        "arena.envs.guesser_env needs Gymnasium: pip install 'guessing-arena[envs]'",
+        "arena.envs.aec_env needs PettingZoo: pip install 'guessing-arena[envs]'",
+    ]

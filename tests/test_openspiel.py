@@ -21,6 +21,10 @@ SMALL = [
     ("jotto:first=8", None, Fraction(41, 19)),
     ("hangman:words=sgb,length=5,first=5", None, Fraction(1, 2)),
     ("hangman:words=sgb,length=5,first=5,strikes=1", "lost", None),
+    ("hangman:first=14", None, Fraction(1, 2)),  # eight word lengths: the guesser is told which
+    ("hangman:first=14", "guesses", Fraction(1)),
+    ("jotto:first=7,positions=true", None, Fraction(37, 19)),
+    ("wordle:first=8,hard=true", None, Fraction(13, 6)),  # hard mode: the allowed guesses depend on the moves
 ]
 
 
