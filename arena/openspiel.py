@@ -6,7 +6,8 @@
     sequence_form_lp.solve_zero_sum_game(game)[0]       # 2.41667 = 29/12, as `arena equilibrium` prints
 
 The game is the one `arena equilibrium` solves, registered with `pyspiel.register_game` as the
-Python game `python_arena_guessing` (its parameters: `spec`, the game spec, and `cost`):
+Python game `python_arena_guessing` (its parameters: `spec`, the game spec, percent-encoded
+by `quote` in the game's string, and `cost`):
 
 - player 0, the chooser, picks the secret as its one private move (no chance node: a
   deterministic game); player 1, the guesser, then sees only the opening (Hangman: the word's
@@ -26,6 +27,7 @@ never needs the extra.
 
 from __future__ import annotations
 
+import urllib.parse
 from functools import lru_cache
 from typing import Any
 
@@ -73,7 +75,13 @@ def load_game(spec: str, cost: str | None = None, max_histories: int = MAX_HISTO
             f"mastermind:pegs=2,colors=3, jotto:first=8 or hangman:words=sgb,length=5,first=6"
         )
     register()
-    return pyspiel.load_game(SHORT_NAME, {"spec": spec, "cost": paid.name})
+    return pyspiel.load_game(SHORT_NAME, {"spec": quote(spec), "cost": paid.name})
+
+
+def quote(spec: str) -> str:
+    """A game spec as OpenSpiel's game strings can hold it (`name(key=value,...)` takes no `,`,
+    `=` or brackets inside a value): percent-encoded, `mastermind:pegs%3D2%2Ccolors%3D3`."""
+    return urllib.parse.quote(spec, safe=":/._-")
 
 
 def game_type() -> Any:
@@ -111,7 +119,8 @@ def register() -> None:
 
         def __init__(self, params: dict | None = None):
             params = dict(params or {})
-            spec = str(params.get("spec") or "mastermind:pegs=2,colors=3")
+            # the spec as written or quoted (`quote`): the game's string then loads it again
+            spec = urllib.parse.unquote(str(params.get("spec") or "mastermind:pegs=2,colors=3"))
             self.arena = _arena_game(spec)
             self.cost = cost_for(self.arena, str(params.get("cost") or "") or None)
             secrets, guesses = len(self.arena.secrets), len(self.arena.guesses)
@@ -127,7 +136,7 @@ def register() -> None:
                 utility_sum=0.0,
                 max_game_length=1 + longest,
             )
-            super().__init__(kind, info, {"spec": spec, "cost": self.cost.name})
+            super().__init__(kind, info, {"spec": quote(spec), "cost": self.cost.name})
 
         def new_initial_state(self):
             return GuessingState(self)

@@ -79,7 +79,10 @@ def test_the_game_type_says_what_the_game_is():
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
     assert game.num_players() == 2 and game.num_distinct_actions() == 9
-    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+    assert str(game) == f"{SHORT_NAME}(cost=guesses,spec=mastermind:pegs%3D2%2Ccolors%3D3)"
+    again = pyspiel.load_game(str(game))  # the game's string loads the same game
+    assert str(again) == str(game) and again.num_distinct_actions() == 9
 
 
 def test_the_guesser_sees_only_the_replies():
