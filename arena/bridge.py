@@ -156,10 +156,6 @@ class Play:
         )
         return int(reply)
 
-    def step_cost(self, reply: Reply) -> int:
-        """What the last reply added to the cost counted along the way (a guess, or a miss)."""
-        return self.cost.counted.step(self.game, reply)
-
     def payoff(self) -> float:
         """What the game has cost the guesser so far (its final cost once `done`)."""
         return float(self.cost.of_rows(np.array([self.guesses]), np.array([self.misses]))[0])

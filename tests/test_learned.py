@@ -115,7 +115,8 @@ def test_what_a_table_lacks_is_refused_in_one_line_or_played_by_the_fallback(tmp
     with pytest.raises(ArenaError, match="the table was learned on mastermind:pegs=2,colors=3, not"):
         make_guesser(f"learned:table={path}").check(other)
     (tmp_path / "bad.json").write_text("{}")
-    for bad, message in [("bad.json", "is not a policy table"), ("none.json", "cannot read")]:
+    (tmp_path / "cut.json").write_text('{"format": ')
+    for bad, message in [("bad.json", "is not a policy table"), ("none.json", "cannot read"), ("cut.json", "not JSON")]:
         with pytest.raises(ArenaError, match=message):
             make_guesser(f"learned:table={tmp_path / bad}")
     with pytest.raises(ArenaError, match="learned:table=PATH"):
@@ -132,7 +133,12 @@ def test_a_policy_that_tells_nothing_is_refused():
 
 @pytest.mark.parametrize(
     ("spec", "histories"),
-    [("jotto:first=6", 209), ("mastermind:pegs=2,colors=3", 3019), ("hangman:words=sgb,length=5,first=5", 3213)],
+    [
+        ("jotto:first=6", 209),
+        ("mastermind:pegs=2,colors=3", 3019),
+        ("hangman:words=sgb,length=5,first=5", 3213),
+        ("wordle:first=8,hard=true", 865),
+    ],
 )
 def test_the_move_tree_is_counted_and_its_moves_are_useful(spec, histories):
     """arena.bridge, which the OpenSpiel game and the environments play by: each count is
@@ -188,3 +194,46 @@ def test_the_extras_are_optional():
         "arena.envs.guesser_env needs Gymnasium: pip install 'guessing-arena[envs]'",
         "arena.envs.aec_env needs PettingZoo: pip install 'guessing-arena[envs]'",
     ]
+
+
+def test_a_game_move_by_move():
+    """arena.bridge.Play, the state the OpenSpiel game and the environments hold."""
+    import copy
+
+    from arena.bridge import Play, history_string
+
+    game = make_game(SPEC)
+    play = Play.start(game, secret=game.secrets.index("12"))
+    twin = copy.deepcopy(play)
+    assert twin.game is game and twin.history is not play.history  # the table is shared, never copied
+    play.guess(game.guesses.index("11"))
+    assert history_string(play, True) == "secret=12 | 11:1,0" and history_string(play, False) == "11:1,0"
+    assert twin.history == [] and not play.done and play.payoff() == 1
+    play.guess(game.guesses.index("12"))
+    assert play.done and play.payoff() == 2 and len(play.legal()) == 0
+    with pytest.raises(ArenaError, match="the game is over"):
+        play.guess(0)
+    adaptive = Play.start(game)
+    with pytest.raises(ArenaError, match="no secret chosen and no reply given"):
+        adaptive.guess(0)
+    adaptive.open(*game.openings(game.all_secrets)[0])
+    with pytest.raises(ArenaError, match="leaves no secret possible"):
+        adaptive.guess(0, game.hit + 1)  # 11 cannot get 2,1 from a code of two pegs
+    seen = play.observe()
+    assert seen["candidates"].tolist() == [0, 1, 0, 0, 0, 0, 0, 0, 0] and not seen["action_mask"].any()
+    hard = Play.start(make_game("wordle:first=8,hard=true"), secret=0)
+    hard.guess(int(hard.legal()[0]))
+    assert set(hard.legal().tolist()) <= set(hard.game.allowed_guesses(hard.history).tolist())
+    lost = Play.start(make_game("hangman:words=sgb,length=5,first=5,strikes=1"), "lost", secret=0)
+    lost.guess(lost.game.guesses.index("z"))  # a miss: the one strike, and the game is lost
+    assert lost.done and lost.payoff() == 1 and lost.misses == 1
+
+
+def test_the_learner_plays_an_adaptive_chooser_too():
+    """Against evil (no secret: it answers move by move) every game ends on a secret left
+    possible, and a position never seen gets the first useful guess."""
+    game = make_game(SPEC)
+    learner, costs = train(game, make_chooser("evil"), episodes=200, seed=0)
+    assert costs.min() >= 2 and costs[-50:].mean() <= costs[:50].mean()
+    unseen = {"candidates": np.zeros(9, dtype=np.int8), "action_mask": np.array([0, 0, 1, 1, 0, 0, 0, 0, 0])}
+    assert learner.act(unseen) == 2
