@@ -43,7 +43,7 @@ def useful_guesses(game: Game, candidates: Indexes, history: Sequence[tuple[Inde
     a candidate's own guess may hit it, and two words of one shape differ in some letter."""
     counts = game.partition_counts(None, candidates)
     useful = np.count_nonzero(counts, axis=1) >= 2
-    if game.hit is not None:
+    if game.rules.hits:
         useful |= game.is_candidate(candidates)
     allowed = game.allowed_guesses(history)
     if allowed is not None:

@@ -125,7 +125,7 @@ def register() -> None:
             self.cost = cost_for(self.arena, str(params.get("cost") or "") or None)
             secrets, guesses = len(self.arena.secrets), len(self.arena.guesses)
             # each useful guess rules out a candidate (or hits): at most one guess per secret
-            longest = max(1, secrets if self.arena.hit is not None else min(secrets - 1, guesses))
+            longest = max(1, secrets if self.arena.rules.hits else min(secrets - 1, guesses))
             worst = float(self.cost.of_rows(np.array([longest]), np.array([longest]))[0])
             info = pyspiel.GameInfo(
                 num_distinct_actions=max(secrets, guesses),
