@@ -45,6 +45,7 @@ from .errors import ArenaError, RuleBreak, choices
 from .game import Game
 from .games import make_game
 from .match import MAX_TURNS, checked_reply
+from .players import ChooserProtocol
 from .state import State
 
 INSTALL = "pip install 'guessing-arena[envs]'"
@@ -162,10 +163,10 @@ def aec_env(spec: str | Game, cost: str | None = None, chooser_moves: str = "sec
                 self.play.choose(int(action))
                 self.agent_selection = "guesser"
             elif agent == "chooser":
-                fits = action is not None and self.pending is not None and 0 <= int(action) < game.n_codes
-                if not (fits and self._mask("chooser")[int(action)]):
+                reply, guess = action, self.pending
+                if reply is None or guess is None or not (0 <= reply < game.n_codes and self._mask(agent)[reply]):
                     raise RuleBreak(f"the chooser's reply {action!r} is not one that leaves a secret possible")
-                self.play.guess(self.pending, int(action))
+                self.play.guess(guess, int(reply))
                 self.pending = None
                 self.agent_selection = "guesser"
             else:
@@ -204,9 +205,12 @@ def _checked(game: Game, play: Play, action: Any) -> int:
 # --- Gymnasium ------------------------------------------------------------------------------
 
 
-def guesser_env(spec: str | Game, chooser: str = "uniform", cost: str | None = None, allow_import: bool = False) -> Any:
+def guesser_env(
+    spec: str | Game, chooser: str | ChooserProtocol = "uniform", cost: str | None = None, allow_import: bool = False
+) -> Any:
     """The guesser's side of the game `spec` as a Gymnasium environment, against `chooser` (a
-    chooser spec of the registry; `allow_import` lets a `module:Class` spec import its module):
+    chooser spec of the registry, or a chooser itself such as an agents.learned.PolicyChooser;
+    `allow_import` lets a `module:Class` spec import its module):
     observations {"candidates", "action_mask"} (arena.bridge.observe), the mask also in `info`
     and `action_masks()`, reward minus what each guess costs (see the module docstring)."""
     try:
@@ -214,7 +218,7 @@ def guesser_env(spec: str | Game, chooser: str = "uniform", cost: str | None = N
     except ImportError:
         raise ArenaError(f"arena.envs.guesser_env needs Gymnasium: {INSTALL}") from None
     game = _game(spec)
-    agent = make_chooser(chooser, allow_import=allow_import)
+    agent = make_chooser(chooser, allow_import=allow_import) if isinstance(chooser, str) else chooser
     agent.check(game)
     playable = [part for _, part in game.openings(game.all_secrets) if not game.determined(part)]
     if not playable:

@@ -65,6 +65,20 @@ def test_rewards_add_up_to_what_the_referee_counts(spec, chooser):
     assert -total == match.guesses
 
 
+def test_a_chooser_object_plays_too():
+    """A learned chooser (a policy of the observation) as the guesser's opponent."""
+    from agents.learned import PolicyChooser
+
+    class Largest(PolicyChooser):
+        def act(self, observation):
+            return int(np.flatnonzero(observation["action_mask"])[-1])
+
+    env = guesser_env("mastermind:pegs=2,colors=3", chooser=Largest())
+    check_env(env, skip_render_check=True)
+    total, steps = play_out(env, make_guesser("knuth"), seed=0)
+    assert -total == steps >= 1
+
+
 def test_a_seed_replays_the_same_games():
     env = guesser_env("jotto:first=20", chooser="uniform")
     secrets = []
