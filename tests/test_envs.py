@@ -30,6 +30,15 @@ def test_the_aec_env_passes_pettingzoos_api_test(spec, moves):
     api_test(aec_env(spec, chooser_moves=moves), num_cycles=200)
 
 
+def test_a_secret_alone_of_its_length_ends_the_game_at_the_choice():
+    """Hangman over several word lengths: a word alone of its length is known once chosen."""
+    api_test(aec_env(GAMES[3]), num_cycles=300)
+    env = aec_env(GAMES[3])
+    env.reset(seed=0)
+    env.step(0)  # "a", the only word of one letter
+    assert all(env.terminations.values()) and env.rewards == {"chooser": 0.0, "guesser": 0.0}
+
+
 @pytest.mark.parametrize("spec", GAMES)
 @pytest.mark.parametrize("chooser", ["uniform", "evil"])
 def test_the_guesser_env_passes_gymnasiums_checker(spec, chooser):
