@@ -80,6 +80,7 @@ INDEX: dict[str, dict[str, str]] = {
         "fewest-misses": "misses",
         "human": "human",
         "knuth": "scoring",
+        "learned": "learned",
         "lookahead": "lookahead",
         "lowest": "simple",
         "max-frequency": "scoring",

@@ -59,6 +59,12 @@ idea each:
     dynamics     replicator dynamics and fictitious play on a matrix game, beside its equilibrium
     html_report  a tournament as one self-contained HTML page
     report_views `arena report`'s --export, --dynamics and --html
+  bridges (to the libraries researchers use; the last two are optional extras, imported by no
+  other module)
+    bridge       a game move by move (useful guesses, observations, its tree counted), numpy only
+    openspiel    any game spec as an OpenSpiel game (`load_game`), for OpenSpiel's solvers
+    envs         any game spec as a PettingZoo AEC or Gymnasium environment (a front module:
+                 it builds choosers from specs)
 """
 
 from typing import TYPE_CHECKING, Any

@@ -15,6 +15,7 @@ import json
 import numpy as np
 import pytest
 
+from agents.learned import save_table
 from agents.registry import builtin, lookup, make_agent
 from arena import ArenaError, RuleBreak, make_game
 from arena.evaluate import evaluate
@@ -46,6 +47,10 @@ def build(role: str, name: str, game, tmp_path):
         path = tmp_path / "tree.json"
         grow_tree(game, make_agent("entropy")).save(path)
         return make_agent(f"tree:file={path}", role)
+    if name == "learned":  # a policy saved as a table: here the first useful guess everywhere
+        path = tmp_path / "policy.json"
+        save_table(game, lambda observation: int(np.flatnonzero(observation["action_mask"])[0]), path)
+        return make_agent(f"learned:table={path}", role)
     if name == "fixed":
         return make_agent(f"fixed:secret={game.secrets[-1]}", role)
     if name == "weighted":

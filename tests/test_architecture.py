@@ -15,7 +15,8 @@ The rules:
     engine is arena/game.py, arena/games/, tree.py, levels.py, evaluate.py, match.py and
     the modules they are built on; the solvers are arena/optimal/ and arena/equilibrium/. Only
     the command line (arena/cli.py, arena/commands/) and the config and tournament layer
-    (arena/config.py, arena/report.py, arena/tournament/) turn spec strings into agents.
+    (arena/config.py, arena/report.py, arena/tournament/) and the environments a learner plays
+    in (arena/envs.py) turn spec strings into agents.
 (b) The top-level imports have no cycle.
 (c) Nor do all imports together, function-level ones included: an import inside a function is
     allowed to keep start-up fast (the command line loads only the command it runs; a heavy
@@ -41,7 +42,16 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("arena", "agents")
 
 #: Modules that may turn spec strings into agents (import `agents`).
-FRONT = ("arena.cli", "arena.commands", "arena.config", "arena.report", "arena.tournament", "arena.frontdoor")
+#: arena.envs plays a chooser spec of the registry against a learner, as `arena evaluate --chooser` does.
+FRONT = (
+    "arena.cli",
+    "arena.commands",
+    "arena.config",
+    "arena.report",
+    "arena.tournament",
+    "arena.frontdoor",
+    "arena.envs",
+)
 #: The node of a package as loaded (its top-level code run), beside the package's own node.
 LOADED = " (loaded)"
 #: Third-party imports that need no `# lazy: heavy` mark inside a function.
