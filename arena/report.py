@@ -81,6 +81,8 @@ def judge_cell(cell: Cell, mine: list) -> Result:
         more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
         return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
     tallies = [Tally.from_json(r[1]) for r in mine]
+    if len({tuple(sorted(t.lost)) for t in tallies}) > 1:  # one cell's blocks count losses at one set of limits
+        raise ArenaError("its blocks count lost games at different strike limits")
     tally = sum(tallies[1:], tallies[0])
     return judge(
         cell,

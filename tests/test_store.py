@@ -236,8 +236,27 @@ def test_one_writer_per_directory_and_stale_locks_are_taken_over(tmp_path, capsy
         holder.wait()
     assert (out / "lock").read_text().startswith(f"pid {holder.pid}")  # left behind by a dead holder
     assert main(["run", path, "--out", str(out), "--no-plots"]) == 0  # taken over
+    assert not (out / "lock").exists()  # a run that ends removes its lock
     (out / "lock").write_text("pid 999999999: arena run gone.toml\n")
     assert main(["run", path, "--out", str(out), "--no-plots"]) == 0
+    assert not (out / "lock").exists()
+
+
+def test_a_lock_removed_by_its_holder_meanwhile_is_opened_afresh(tmp_path):
+    from arena.tournament.store import DirectoryLock
+
+    first = DirectoryLock(tmp_path)
+    first.acquire()
+    stale = os.open(tmp_path / "lock", os.O_RDWR)  # a second writer opened the file before the release
+    first.release()
+    assert not (tmp_path / "lock").exists()
+    from arena.tournament.store import _still_named
+
+    assert not _still_named(stale, tmp_path / "lock")  # its lock on the removed file would hold nothing
+    os.close(stale)
+    with DirectoryLock(tmp_path):
+        assert (tmp_path / "lock").read_text().startswith(f"pid {os.getpid()}")
+    assert not (tmp_path / "lock").exists()
 
 
 # --- damaged stores -----------------------------------------------------------------------------------

@@ -140,11 +140,15 @@ def test_a_new_project_version_reruns_every_task(tmp_path, monkeypatch):
     run_config(load_config(config), out=out)
     lines = []
     run_config(load_config(config), out=out, notice=lines.append)
-    assert lines == ["2 tasks reused, 0 to run"]
+    assert lines == [
+        "2 tasks reused, 0 to run; 2 tasks for 2 cells (a task: a cell's games, or a block of up to 5 of a random agent's repetitions)"
+    ]
     monkeypatch.setattr(digests, "project_version", lambda: "9.9.9")
     lines.clear()
     run_config(load_config(config), out=out, notice=lines.append)
-    assert re.fullmatch(r"0 tasks reused, 2 to run \(2 rerun: arena changed \(\S+ -> 9\.9\.9\+\w+\)\)", lines[0])
+    assert re.fullmatch(
+        r"0 tasks reused, 2 to run \(2 rerun: arena changed \(\S+ -> 9\.9\.9\+\w+\)\); 2 tasks .*", lines[0]
+    )
 
 
 def test_a_module_changed_after_this_process_imported_it_is_refused(tmp_path, monkeypatch):
@@ -208,7 +212,9 @@ def test_a_study_grows_three_times_reusing_every_stored_task_byte_for_byte(tmp_p
         assert all(now[k] == v for k, v in before.items()), "a stored result changed"
         before = now
         if step:
-            assert lines[0] == f"{planned - runs} tasks reused, {runs} to run ({runs} new)"
+            assert lines[0].startswith(
+                f"{planned - runs} tasks reused, {runs} to run ({runs} new); {planned} tasks for "
+            )
     fresh = tmp_path / "fresh"
     final = write(tmp_path / "final.toml", GROWING[-1].replace("{game}", SMALL))
     grown_report = run_config(load_config(final), out=str(out))
@@ -231,7 +237,7 @@ def test_a_changed_word_file_reruns_only_the_tasks_that_read_it(tmp_path):
     words.write_text("crane\nslate\nghost\nplumb\n")
     lines = []
     run_config(load_config(config), out=out, notice=lines.append)
-    assert lines == [f"1 task reused, 1 to run (1 rerun: {words} changed)"]
+    assert lines[0].startswith(f"1 task reused, 1 to run (1 rerun: {words} changed); 2 tasks for 2 cells")
 
 
 # --- every figure in every output --------------------------------------------------------------

@@ -100,7 +100,7 @@ def run_config(
         pending = [t for t in tasks if t.key not in results or (retry_failed and results[t.key][0] != "ok")]
         if store and notice and store.held:  # a store with results in it: say what is reused, what runs and why
             earlier = store.earlier(t.slot for t in pending if t.key not in results and t.key not in damaged)
-            notice(plan_line(tasks, pending, results, earlier, damaged))
+            notice(plan_line(tasks, pending, results, earlier, damaged) + what_a_task_is(config, tasks))
         stored[0] = len(tasks) - len(pending)
 
         def on_done(task, result) -> None:
@@ -164,6 +164,15 @@ def plan_line(tasks, pending, results: dict, earlier: dict[str, tuple[dict, dict
     reused = len(tasks) - len(pending)
     detail = f" ({'; '.join(parts)})" if parts else ""
     return f"{reused:,} task{'s' * (reused != 1)} reused, {len(pending):,} to run{detail}"
+
+
+def what_a_task_is(config, tasks) -> str:
+    """`; 84 tasks for 60 cells (a task: ...)`: the unit the store keeps, beside the cells the
+    tables show (a run says "84 tasks" and its report "60 cells")."""
+    return (
+        f"; {len(tasks):,} tasks for {len(config.cells):,} cells (a task: a cell's games, or a block of up "
+        f"to {config.block} of a random agent's repetitions)"
+    )
 
 
 def rerun_reason(task, code: dict, files: dict) -> str:

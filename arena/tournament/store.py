@@ -19,12 +19,14 @@ agent.
 
 One writer per directory: DIR/lock is held (a POSIX record lock, which dies with its process
 and is not inherited by worker processes) for as long as a run writes; it names the holder's
-pid and command. Readers (`arena report`) take no lock: the store is in WAL mode, so they read
+pid and command, and is removed when the run ends (one killed leaves it, to be taken over by the
+next run). Readers (`arena report`) take no lock: the store is in WAL mode, so they read
 a consistent snapshot while a run writes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import math
@@ -89,19 +91,23 @@ class DirectoryLock:
         if key in self._held:
             self._held[key][1] += 1
             return
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError as e:
-            raise ArenaError(f"cannot create the lock {self.path}: {e.strerror}") from None
-        try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = _read_holder(fd)
-            os.close(fd)
-            raise ArenaError(
-                f"{self.directory} is being written by another arena run ({holder}); wait for it "
-                "to finish, or use another --out directory"
-            ) from None
+        while True:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except OSError as e:
+                raise ArenaError(f"cannot create the lock {self.path}: {e.strerror}") from None
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = _read_holder(fd)
+                os.close(fd)
+                raise ArenaError(
+                    f"{self.directory} is being written by another arena run ({holder}); wait for it "
+                    "to finish, or use another --out directory"
+                ) from None
+            if _still_named(fd, self.path):
+                break
+            os.close(fd)  # the file was removed by the run that held it, after we opened it: open the new one
         os.ftruncate(fd, 0)
         os.write(fd, f"pid {os.getpid()}: {' '.join(_command())}\n".encode())
         self._held[key] = [fd, 1]
@@ -114,8 +120,19 @@ class DirectoryLock:
         held[1] -= 1
         if held[1] == 0:
             del self._held[key]
-            os.ftruncate(held[0], 0)  # the file stays (removing it would race a waiting writer)
+            # removed while still held: a writer that opened it meanwhile finds, once it holds the
+            # lock, that the name is gone (_still_named) and opens the lock afresh
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
             os.close(held[0])  # closing releases the lock
+
+
+def _still_named(fd: int, path: Path) -> bool:
+    """Is the file open as `fd` still the one at `path` (not removed or replaced)?"""
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False
 
 
 def _command() -> list[str]:

@@ -121,6 +121,12 @@ class Tally:
         return out
 
     def to_json(self) -> dict:
+        """The tally as stored, with `check`: a digest of the rest, so that a number damaged in
+        the store (one the sums' own checks could not tell, such as a square off by two) is caught."""
+        data = self._fields()
+        return data | {"check": _digest(data)}
+
+    def _fields(self) -> dict:
         return {
             "games": self.games,
             "repeat": self.repeat,
@@ -173,6 +179,10 @@ class Tally:
             _counts("secret_misses", data["secret_misses"]),
         )
         tally.check()
+        # last, so that what the sums' own checks can name is named: stores written before the
+        # digest have none, and their sums are checked alone
+        if "check" in data and data["check"] != _digest({k: v for k, v in data.items() if k != "check"}):
+            raise ArenaError("a tally does not match its check digest (a number in it was changed)")
         return tally
 
     def check(self) -> None:
@@ -187,6 +197,8 @@ class Tally:
             if self.secret_misses is not None:
                 raise ArenaError("a tally without misses has per-secret misses")
             return
+        if not self.lost:  # misses are counted where they are strikes, and losses at every limit
+            raise ArenaError("a tally that counts misses has no games lost at any strike limit")
         squares = sum(k * k * v for k, v in self.misses_histogram.items())
         _check_histogram("misses", self.misses_histogram, self.games, self.misses, squares, self.misses_worst)
         _check_repetitions("misses", self.misses, self.misses_rep_sq or 0, self.repeat)
@@ -288,10 +300,18 @@ def _check_histogram(what: str, histogram: dict[int, int], games: int, total: in
         raise ArenaError(f"a tally's worst {what} ({_short(worst)}) is not its histogram's largest")
 
 
+def _digest(data: dict) -> str:
+    """The first 16 hex digits of the SHA-256 of `data` as canonical JSON."""
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(data, sort_keys=True, allow_nan=False).encode()).hexdigest()[:16]
+
+
 def _check_repetitions(what: str, total: int, squares: int, repeat: int) -> None:
     """The sum over repetitions of each one's total squared lies between total^2/repeat (equal
-    repetitions) and total^2 (all in one)."""
-    if not total * total <= repeat * squares or squares > total * total:
+    repetitions) and total^2 (all in one), and has the total's parity (x^2 = x mod 2)."""
+    if not total * total <= repeat * squares or squares > total * total or (squares - total) % 2:
         raise ArenaError(
             f"a tally's {what} per repetition squared ({_short(squares)}) cannot come from {repeat} repetitions"
         )
