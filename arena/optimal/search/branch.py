@@ -208,6 +208,8 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
             self._small = (
                 SmallTrees(game, self.consistent_pool, self.limit != NO_LIMIT, self.hit, self.b_max) if fits else None
             )
+            if self._small is not None:  # a long compiled search stops at the deadline too
+                self._small.between = self.check_deadline
         return self._small if isinstance(self._small, SmallTrees) else None
 
     def solve_small(self, S: Indexes, budget: float, left: int, parts: int, key, known: float, asked: bool) -> float:
