@@ -20,9 +20,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import run
 
 from arena.games import make_game
-from arena.optimal.search import Search, branch
+from arena.optimal.search import STOP, Search, branch, ctrl_c_stops
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What a limit may be passed by, in seconds of wall time: the work after the search (the
@@ -83,15 +84,70 @@ def test_equilibrium_jotto_stops_at_its_time_limit():
     assert 0 < data["lower"] < data["upper"]  # the bounds reached, printed
 
 
-@pytest.mark.parametrize("sent, status", [(signal.SIGINT, 130), (signal.SIGTERM, -signal.SIGTERM)])
-def test_a_signal_during_the_compiled_search_ends_the_run(sent, status):
-    """Ctrl-C (or SIGTERM) 12 s into `arena optimal jotto`, in its compiled search (from about
-    7 s on, for minutes in one call before): the run ends within a few seconds."""
-    child = start("optimal", "jotto", "--time-limit", "600")
+@pytest.mark.parametrize(
+    "command, sent, status",
+    [
+        ("optimal", signal.SIGINT, 130),
+        ("equilibrium", signal.SIGINT, 130),
+        ("optimal", signal.SIGTERM, -signal.SIGTERM),
+    ],
+)
+def test_a_signal_during_the_compiled_search_ends_the_run(command, sent, status):
+    """Ctrl-C (or SIGTERM) 12 s into `arena optimal jotto` or `arena equilibrium jotto`, in
+    the compiled search (from about 7 s on, for minutes in one call before): the run ends
+    within a few seconds; under a time limit, Ctrl-C prints the bounds reached first."""
+    child = start(command, "jotto", "--time-limit", "600")
     time.sleep(12)
     assert child.poll() is None
     child.send_signal(sent)
-    rc, _, err, seconds = finish(child, 30)
+    rc, out, err, seconds = finish(child, 30)
     assert seconds < 5 and rc == status
     if sent == signal.SIGINT:
-        assert err.strip().splitlines()[-1] == "arena optimal: interrupted"
+        assert (
+            err.strip().splitlines()[-1]
+            == f"arena {command}: interrupted: stopped by Ctrl-C; what it reached is printed above"
+        )
+        assert "not proven optimal (stopped by Ctrl-C)" in out if command == "optimal" else "stopped by Ctrl-C" in out
+        assert "proven lower bound" in out if command == "optimal" else "<= value <=" in out
+
+
+# --- Ctrl-C under a time limit: the searches stop as at their deadline (in this process) ---------
+def test_ctrl_c_stops_sets_the_request_and_interrupts_on_leaving():
+    before = signal.getsignal(signal.SIGINT)
+    with ctrl_c_stops(False):  # without a time limit: Ctrl-C is Python's KeyboardInterrupt
+        assert signal.getsignal(signal.SIGINT) is before
+    with pytest.raises(KeyboardInterrupt, match="stopped by Ctrl-C"), ctrl_c_stops(True):
+        signal.raise_signal(signal.SIGINT)
+        assert STOP.asked
+        with pytest.raises(KeyboardInterrupt):  # a second Ctrl-C: at once
+            signal.raise_signal(signal.SIGINT)
+    assert not STOP.asked and signal.getsignal(signal.SIGINT) is before
+    with ctrl_c_stops(True):
+        pass  # no Ctrl-C: nothing raised
+
+
+@pytest.fixture
+def ctrl_c_in_the_search(monkeypatch):
+    """Ctrl-C pressed once, at the search's first deadline check."""
+    checked = Search.check_deadline
+
+    def press(self):
+        if not STOP.asked:
+            signal.raise_signal(signal.SIGINT)
+        checked(self)
+
+    monkeypatch.setattr(Search, "check_deadline", press)
+
+
+def test_ctrl_c_prints_what_the_optimal_search_reached(capsys, ctrl_c_in_the_search):
+    rc, out, err = run(capsys, "optimal", "jotto:first=300", "--time-limit", "60")
+    assert rc == 130 and "not proven optimal (stopped by Ctrl-C)" in out and "proven lower bound" in out
+    assert err.strip() == "arena optimal: interrupted: stopped by Ctrl-C; what it reached is printed above"
+
+
+def test_ctrl_c_prints_the_bounds_the_double_oracle_reached(capsys, ctrl_c_in_the_search):
+    rc, out, err = run(capsys, "equilibrium", "jotto:first=300", "--time-limit", "60", "--json")
+    data = json.loads(out)
+    assert rc == 130 and data["converged"] is False and data["lower"] < data["upper"]
+    assert data["notes"][0].startswith("stopped by Ctrl-C, not converged")
+    assert err.strip() == "arena equilibrium: interrupted: stopped by Ctrl-C; what it reached is printed above"

@@ -206,6 +206,16 @@ def report(eq, check=None) -> str:
 
 
 def cmd_equilibrium(args) -> None:
+    """`arena equilibrium`; under a time limit, Ctrl-C stops the double oracle as the limit
+    would (the bounds reached are printed), a second Ctrl-C at once."""
+    from ..optimal.search import ctrl_c_stops
+
+    oracle = args.method == "oracle" and args.guessers is None
+    with ctrl_c_stops(args.time_limit is not None and oracle):
+        _equilibrium(args)
+
+
+def _equilibrium(args) -> None:
     import numpy as np
 
     from ..equilibrium import nashpy_solution

@@ -28,9 +28,8 @@ LONG_WITH_SYMMETRY = 6_000
 
 def cmd_optimal(args) -> None:
     from ..games import make_game
-    from ..optimal import optimal_tree
     from ..optimal.progress import ProgressLine
-    from ..optimal.solve import refine
+    from ..optimal.search import ctrl_c_stops
     from ..spec import plus_list
 
     game = make_game(args.game)
@@ -38,7 +37,7 @@ def cmd_optimal(args) -> None:
         raise ArenaError(f"--bound-levels must be at least 1, got {args.bound_levels}")
     if args.time_limit is not None and not args.time_limit > 0:
         raise ArenaError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
-    from ..costs import Guesses, Lost, cost_for
+    from ..costs import Lost, cost_for
     from ..optimal.solve import check_choice
 
     check_choice("objective", args.objective, ("average", "worst", "lost"))
@@ -70,6 +69,17 @@ def cmd_optimal(args) -> None:
     if args.log_every is not None and not args.log_every > 0:
         raise ArenaError(f"--log-every must be a positive number of seconds, got {args.log_every:g}")
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False, log_every=args.log_every)
+    # the split's workers take Ctrl-C themselves: there it interrupts, keeping the journal
+    with ctrl_c_stops(args.time_limit is not None and args.workers is None):
+        _search_and_print(game, args, progress, objective, cost, openers, paid)
+
+
+def _search_and_print(game, args, progress, objective, cost, openers, paid) -> None:
+    """`arena optimal` once its arguments are checked: the search, and what it found."""
+    from ..costs import Guesses
+    from ..optimal import optimal_tree
+    from ..optimal.solve import refine
+
     try:
         if args.workers is not None:
             tree = split_tree(game, args, progress)
@@ -310,6 +320,7 @@ def report(tree, weighted: str | None = None) -> str:
         f"mean {cost.mean():.4f}, worst {cost.max()}"
     )
     from ..costs import cost_for
+    from ..optimal.search import STOP
 
     if not cost_for(tree.game, tree.cost).pays_every_guess:
         head += f" (guesses until determined: mean {tree.guesses[tree.secrets].mean():.4f})"
@@ -324,6 +335,8 @@ def report(tree, weighted: str | None = None) -> str:
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
         why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
+        if tree.stopped and STOP.asked:
+            why = " (stopped by Ctrl-C)"
         among = f" of a {trees}" if trees != "tree" else ""
         proof = (
             f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}{among}: "

@@ -39,6 +39,7 @@ import numpy as np
 
 from ..costs import Cost, Guesses, cost_for
 from ..game import Game
+from ..optimal.search import STOP
 from ..resources import memory_limit
 from ..tree import Tree
 from .matrix import lp_bytes, solve_matrix_game
@@ -209,18 +210,19 @@ def double_oracle(
             )
             break
         over = time_limit is not None and time.perf_counter() - start > time_limit
-        if over or (stopped and (response_limit is None or (own and not new))):
+        if STOP.asked or over or (stopped and (response_limit is None or (own and not new))):
             which = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
             notes.append(
-                f"stopped at the time limit ({which}), not converged: the value lies "
-                f"between the bounds (gap {max(0.0, upper - lower):.2g})"
+                f"{'stopped by Ctrl-C' if STOP.asked else f'stopped at the time limit ({which})'}, not converged: "
+                f"the value lies between the bounds (gap {max(0.0, upper - lower):.2g})"
             )
             break
 
     assert solution is not None  # the loop above solves the LP at least once
     exact = None
-    if settled and certify and time_limit is not None and time.perf_counter() - start > time_limit:
-        notes.append("not certified: the time limit passed before the exact check")
+    if settled and certify and (STOP.asked or time_limit is not None and time.perf_counter() - start > time_limit):
+        why = "Ctrl-C stopped the run" if STOP.asked else "the time limit passed"
+        notes.append(f"not certified: {why} before the exact check")
     elif settled and certify:
         exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, paid)
         notes.append(note)

@@ -5,9 +5,12 @@ what the search asks of the cost it minimises (CostBounds, one subclass per cost
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -22,7 +25,43 @@ NO_LIMIT = 1 << 20
 
 
 class Timeout(Exception):
-    """The time limit passed during the search."""
+    """The time limit passed during the search (or Ctrl-C stopped it: STOP)."""
+
+
+class Stop:
+    """Ctrl-C, under a time limit, asks every search to stop as at its deadline (`asked`):
+    the command then prints what was reached, its bounds and best tree (`ctrl_c_stops`)."""
+
+    asked = False
+
+
+STOP = Stop()
+
+
+@contextlib.contextmanager
+def ctrl_c_stops(time_limited: bool) -> Iterator[None]:
+    """Within, on the main thread and under a time limit: the first Ctrl-C (SIGINT) stops the
+    searches as their deadline would (STOP.asked; the compiled search sees it within a chunk),
+    a second one interrupts at once; on leaving, a run that was stopped ends with
+    KeyboardInterrupt (`arena ...: interrupted`, status 130), after what it reached is printed.
+    Without a time limit a search may have no tree yet to give: Ctrl-C interrupts as usual."""
+    if not time_limited or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def ask(signum, frame) -> None:
+        if STOP.asked:
+            raise KeyboardInterrupt
+        STOP.asked = True
+
+    previous = signal.signal(signal.SIGINT, ask)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        asked, STOP.asked = STOP.asked, False
+    if asked:
+        raise KeyboardInterrupt("stopped by Ctrl-C; what it reached is printed above")
 
 
 @dataclass
