@@ -18,6 +18,15 @@ The compiled cache: open addressing over the sets (their secrets in a flat array
 its proven bound, exact value and best guess (or CLOSED_HERE: its bound is close_small's),
 keyed by the guesses left only under a depth limit, as cache.py keys them; when full it is
 cleared (only speed depends on it).
+
+Limits. One call could search for minutes (819 s on full Jotto), deaf to the deadline and to
+Ctrl-C, which Python handles only between its own instructions. So a call stops before
+searching a set once it has searched a chunk of sets (about CHUNK_SECONDS' worth), caching
+nothing half-searched, and returns to Python, which checks the deadline (and handles a
+signal) and calls again: the sets finished before are answered by the compiled cache, and
+only the sets on the path to where it stopped are searched again (35 sets more in 29,819 on
+jotto:first=200 with the least chunk). The values and trees are the same (the order of the
+search is the same); only the counts of sets searched grow by those few.
 """
 
 from __future__ import annotations
