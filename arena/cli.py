@@ -465,7 +465,8 @@ def _add_allow_import(sub) -> None:
 @contextlib.contextmanager
 def notes_on_stderr(command: str):
     """A game's notes (words of a user's list left out, arena.words.WordsLeftOut; code compiled
-    on a first run, arena.errors.Compiling) as one line each on stderr, `arena COMMAND: note: ...`, not as a Python warning with its source line."""
+    on a first run, arena.errors.Compiling) as one line each on stderr, `arena COMMAND: note:
+    ...`, not as a Python warning with its source line."""
     from .errors import Compiling
     from .words import WordsLeftOut
 

@@ -23,7 +23,7 @@ import pytest
 from cli_run import run
 
 from arena.games import make_game
-from arena.optimal.search import STOP, Search, branch, ctrl_c_stops
+from arena.optimal.search import STOP, Search, branch, ctrl_c_stops, small_trees
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What a limit may be passed by, in seconds of wall time: the work after the search (the
@@ -147,3 +147,15 @@ def test_ctrl_c_prints_the_bounds_the_double_oracle_reached(capsys, ctrl_c_in_th
     assert rc == 130 and data["converged"] is False and data["lower"] < data["upper"]
     assert data["notes"][0].startswith("stopped by Ctrl-C, not converged")
     assert err.strip() == "arena equilibrium: interrupted: stopped by Ctrl-C; what it reached is printed above"
+
+
+def test_a_first_run_says_it_compiles(capsys, monkeypatch):
+    """The note on stderr while the kernels compile (numba's cache cold: faked here)."""
+    monkeypatch.setattr(small_trees, "_announced", False)
+    monkeypatch.setattr(small_trees, "_compiled", lambda kernel: False)
+    monkeypatch.setattr(branch, "COMPILED_CELLS", 0)  # a small game in the compiled search
+    rc, out, err = run(capsys, "optimal", "mastermind:pegs=2,colors=5")
+    assert rc == 0 and "proven optimal" in out
+    assert err == f"arena optimal: note: {small_trees.COMPILE_NOTE}\n"
+    rc, out, err = run(capsys, "optimal", "mastermind:pegs=2,colors=5")
+    assert rc == 0 and err == ""  # once a process
