@@ -108,18 +108,20 @@ def test_ctrl_c_during_the_compiled_search_ends_the_run_with_its_bounds(command)
 
 
 # --- Ctrl-C under a time limit: the searches stop as at their deadline (in this process) ---------
-def test_ctrl_c_stops_sets_the_request_and_interrupts_on_leaving():
+def test_ctrl_c_stops_sets_the_request_and_says_so_on_leaving():
     before = signal.getsignal(signal.SIGINT)
-    with ctrl_c_stops(False):  # without a time limit: Ctrl-C is Python's KeyboardInterrupt
+    with ctrl_c_stops(False) as ctrl_c:  # without a time limit: Ctrl-C is Python's KeyboardInterrupt
         assert signal.getsignal(signal.SIGINT) is before
-    with pytest.raises(KeyboardInterrupt, match="stopped by Ctrl-C"), ctrl_c_stops(True):
+    assert not ctrl_c.asked
+    with ctrl_c_stops(True) as ctrl_c:
         signal.raise_signal(signal.SIGINT)
         assert STOP.asked
         with pytest.raises(KeyboardInterrupt):  # a second Ctrl-C: at once
             signal.raise_signal(signal.SIGINT)
-    assert not STOP.asked and signal.getsignal(signal.SIGINT) is before
-    with ctrl_c_stops(True):
-        pass  # no Ctrl-C: nothing raised
+    assert ctrl_c.asked and not STOP.asked and signal.getsignal(signal.SIGINT) is before
+    with ctrl_c_stops(True) as ctrl_c:
+        pass
+    assert not ctrl_c.asked
 
 
 @pytest.fixture

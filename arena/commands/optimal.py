@@ -70,13 +70,19 @@ def cmd_optimal(args) -> None:
         raise ArenaError(f"--log-every must be a positive number of seconds, got {args.log_every:g}")
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False, log_every=args.log_every)
     # the split's workers take Ctrl-C themselves: there it interrupts, keeping the journal
-    with ctrl_c_stops(args.time_limit is not None and args.workers is None):
-        _search_and_print(game, args, progress, objective, cost, openers, paid)
+    with ctrl_c_stops(args.time_limit is not None and args.workers is None) as ctrl_c:
+        tree = _search(game, args, progress, objective, cost, openers)
+    _print(tree, args, objective, paid, ctrl_c.asked)
+    if ctrl_c.asked:
+        raise KeyboardInterrupt(STOPPED)
 
 
-def _search_and_print(game, args, progress, objective, cost, openers, paid) -> None:
-    """`arena optimal` once its arguments are checked: the search, and what it found."""
-    from ..costs import Guesses
+#: Why a run stopped by Ctrl-C ends `arena ...: interrupted: ...` (status 130), after its results.
+STOPPED = "stopped by Ctrl-C; what it reached is printed above"
+
+
+def _search(game, args, progress, objective, cost, openers):
+    """`arena optimal`'s search, once its arguments are checked: the tree found."""
     from ..optimal import optimal_tree
     from ..optimal.solve import refine
 
@@ -104,6 +110,13 @@ def _search_and_print(game, args, progress, objective, cost, openers, paid) -> N
             )
     finally:
         progress.close()
+    return tree
+
+
+def _print(tree, args, objective: str, paid, interrupted: bool) -> None:
+    """What `arena optimal` found: saved, and printed (--json: one object)."""
+    from ..costs import Guesses
+
     if args.save:
         tree.save(args.save)
     if args.json:
@@ -116,10 +129,10 @@ def _search_and_print(game, args, progress, objective, cost, openers, paid) -> N
             | ({} if paid == Guesses() else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
             | adversaries(tree, objective)
             | split_figures(tree)
-            | timings(game, tree.seconds)
+            | timings(tree.game, tree.seconds)
         )
         return
-    print(report(tree, args.weights))
+    print(report(tree, args.weights, interrupted))
     for line in split_lines(tree) + adversary_lines(tree, objective):
         print(line)
     print(table_with_rest(tree, args))
@@ -310,8 +323,9 @@ def _start_tree(game, spec: str):
     return grow_tree(game, guesser)
 
 
-def report(tree, weighted: str | None = None) -> str:
-    """Two lines: what the tree costs, and what is proven about the optimum."""
+def report(tree, weighted: str | None = None, interrupted: bool = False) -> str:
+    """Two lines: what the tree costs, and what is proven about the optimum (`interrupted`:
+    the search was stopped by Ctrl-C, not by its time limit)."""
     n = len(tree.secrets)
     cost = tree.costs[tree.secrets]
     unit = cost_unit(tree)
@@ -320,7 +334,6 @@ def report(tree, weighted: str | None = None) -> str:
         f"mean {cost.mean():.4f}, worst {cost.max()}"
     )
     from ..costs import cost_for
-    from ..optimal.search import STOP
 
     if not cost_for(tree.game, tree.cost).pays_every_guess:
         head += f" (guesses until determined: mean {tree.guesses[tree.secrets].mean():.4f})"
@@ -335,7 +348,7 @@ def report(tree, weighted: str | None = None) -> str:
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
         why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
-        if tree.stopped and STOP.asked:
+        if tree.stopped and interrupted:
             why = " (stopped by Ctrl-C)"
         among = f" of a {trees}" if trees != "tree" else ""
         proof = (

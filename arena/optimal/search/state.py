@@ -32,21 +32,24 @@ class Stop:
     """Ctrl-C, under a time limit, asks every search to stop as at its deadline (`asked`):
     the command then prints what was reached, its bounds and best tree (`ctrl_c_stops`)."""
 
-    asked = False
+    def __init__(self) -> None:
+        self.asked = False
 
 
 STOP = Stop()
 
 
 @contextlib.contextmanager
-def ctrl_c_stops(time_limited: bool) -> Iterator[None]:
+def ctrl_c_stops(time_limited: bool) -> Iterator[Stop]:
     """Within, on the main thread and under a time limit: the first Ctrl-C (SIGINT) stops the
     searches as their deadline would (STOP.asked; the compiled search sees it within a chunk),
-    a second one interrupts at once; on leaving, a run that was stopped ends with
-    KeyboardInterrupt (`arena ...: interrupted`, status 130), after what it reached is printed.
-    Without a time limit a search may have no tree yet to give: Ctrl-C interrupts as usual."""
+    a second one interrupts at once. What it yields says, once left, whether Ctrl-C was
+    pressed: the command prints what was reached, then ends with KeyboardInterrupt (`arena
+    ...: interrupted`, status 130). Outside, Ctrl-C interrupts as usual; without a time limit
+    too, as a search may have no tree yet to give."""
+    seen = Stop()
     if not time_limited or threading.current_thread() is not threading.main_thread():
-        yield
+        yield seen
         return
 
     def ask(signum, frame) -> None:
@@ -56,12 +59,10 @@ def ctrl_c_stops(time_limited: bool) -> Iterator[None]:
 
     previous = signal.signal(signal.SIGINT, ask)
     try:
-        yield
+        yield seen
     finally:
         signal.signal(signal.SIGINT, previous)
-        asked, STOP.asked = STOP.asked, False
-    if asked:
-        raise KeyboardInterrupt("stopped by Ctrl-C; what it reached is printed above")
+        seen.asked, STOP.asked = STOP.asked, False
 
 
 @dataclass
