@@ -470,20 +470,23 @@ def _add_allow_import(sub) -> None:
 
 @contextlib.contextmanager
 def notes_on_stderr(command: str):
-    """A game's notes (words of a user's list left out, arena.words.WordsLeftOut) as one line
-    each on stderr, `arena COMMAND: note: ...`, not as a Python warning with its source line."""
+    """A game's notes (words of a user's list left out, arena.words.WordsLeftOut; code compiled
+    on a first run, arena.errors.Compiling) as one line each on stderr, `arena COMMAND: note:
+    ...`, not as a Python warning with its source line."""
+    from .errors import Compiling
     from .words import WordsLeftOut
 
     shown = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):
-        if issubclass(category, WordsLeftOut):
+        if issubclass(category, (WordsLeftOut, Compiling)):
             print(f"arena {command}: note: {message}", file=sys.stderr, flush=True)
         else:
             shown(message, category, filename, lineno, file, line)
 
     with warnings.catch_warnings():  # restores showwarning and the filters on leaving
         warnings.simplefilter("always", WordsLeftOut)
+        warnings.simplefilter("always", Compiling)
         warnings.showwarning = show
         yield
 

@@ -36,3 +36,8 @@ def did_you_mean(name: object, valid) -> str:
 class ArenaTypeError(ArenaError, TypeError):
     """An argument of the wrong type given to the Python API (arena.door): a TypeError, and a
     user's mistake like any ArenaError (one line on the command line)."""
+
+
+class Compiling(UserWarning):
+    """Compiled code is being built, not loaded from numba's cache (a first run): the message
+    says what and about how long; the command line prints it as a note on stderr."""

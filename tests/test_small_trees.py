@@ -10,14 +10,18 @@ numba takes to compile it on a fresh clone. The compiled build is what the bench
 
 from __future__ import annotations
 
+import time
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena.errors import Compiling
 from arena.games import make_game
 from arena.optimal import optimal_tree
-from arena.optimal.search import Search, branch, stabilizer
+from arena.optimal.search import Search, Timeout, branch, small_trees, stabilizer
 from arena.optimal.search import tree_kernels as kernels
 
 LOOPS = ("_capacity", "_hash", "_find", "_remember", "_close_small", "_scores", "_classes", "_known_bounds")
@@ -90,3 +94,87 @@ def test_random_candidate_sets(plain_loops, data):
 
 
 _GAME = make_game("mastermind:pegs=3,colors=3")
+
+
+# --- a long compiled search returns to Python between chunks (issue 31) ----------------------------
+@pytest.fixture
+def short_chunks(monkeypatch):
+    """Chunks of the fewest sets that still get further (a few sets more than a path holds)."""
+    monkeypatch.setattr(small_trees, "MIN_CHUNK", 8)
+    monkeypatch.setattr(small_trees, "FIRST_CHUNK", 8)
+    monkeypatch.setattr(small_trees, "CHUNK_SECONDS", 0.0)
+    stops: list[int] = []
+    stopped = small_trees.SmallTrees._stopped
+
+    def counted(self, started, cleared):
+        stops.append(int(self.counters[5]))  # tree_kernels._STOPPED, before `between` may raise
+        return stopped(self, started, cleared)
+
+    monkeypatch.setattr(small_trees.SmallTrees, "_stopped", counted)
+    return stops
+
+
+@pytest.mark.parametrize("spec", ["jotto:first=60", "mastermind:pegs=4,colors=4"])
+def test_a_search_in_chunks_gives_the_same_value_and_tree(plain_loops, short_chunks, monkeypatch, spec):
+    game = make_game(spec)
+    chunked = optimal_tree(game)
+    assert sum(short_chunks) > 0  # the compiled calls stopped and were taken up again
+    monkeypatch.setattr(small_trees, "FIRST_CHUNK", 1 << 40)
+    short_chunks.clear()
+    whole = optimal_tree(game)
+    assert not any(short_chunks)
+    assert chunked.value == whole.value == chunked.lower_bound
+    assert tree_of(chunked) == tree_of(whole)
+
+
+def test_the_deadline_stops_a_long_compiled_call(plain_loops, short_chunks):
+    """jotto:first=60 is one compiled call at the root (60 secrets <= SMALL_TREE): the deadline,
+    checked between its chunks, stops it (before, it was checked only before the call)."""
+    game = make_game("jotto:first=60")
+    search = Search(game, np.ones(len(game.secrets)))
+    search.deadline = time.perf_counter() + 0.02
+    with pytest.raises(Timeout):
+        search.solve(np.arange(len(game.secrets)))
+    assert sum(short_chunks) > 0
+    search.deadline = None  # the compiled cache holds nothing half-searched: the search goes on
+    assert search.solve(np.arange(len(game.secrets))) == optimal_tree(game).value
+
+
+def test_the_chunk_follows_the_speed_and_grows_after_a_cleared_cache():
+    game = make_game("mastermind:pegs=2,colors=3")
+    small = small_trees.SmallTrees(game, False, False, 0, 2)
+    calls: list[int] = []
+    small.between = lambda: calls.append(1)
+    assert not small._stopped(time.perf_counter(), 0)  # the call finished: nothing to do
+    small.counters[5] = 1  # tree_kernels._STOPPED
+    small.chunk = 1000
+    assert small._stopped(time.perf_counter() - 10 * small_trees.CHUNK_SECONDS, 0)
+    assert small.chunk == small_trees.MIN_CHUNK and calls == [1]  # slow: the least chunk
+    small.counters[3] = 1  # tree_kernels._CLEARED: the cache was cleared in the chunk
+    assert small._stopped(time.perf_counter() - 10 * small_trees.CHUNK_SECONDS, 0)
+    assert small.chunk == 2 * small_trees.MIN_CHUNK and calls == [1, 1]
+
+
+def test_a_cold_cache_is_announced_once(monkeypatch):
+    class Cold:  # a numba function with nothing compiled, in this process or in its cache
+        signatures: list = []
+
+        class _cache:
+            class _cache_file:
+                @staticmethod
+                def _load_index():
+                    return {}
+
+    entries = ("solve_set", "open_guess", "solve_classes")
+    plain = {name: getattr(kernels, name).py_func for name in entries}
+    monkeypatch.setattr(small_trees, "_announced", False)
+    monkeypatch.setattr(kernels, "solve_set", Cold())
+    with pytest.warns(Compiling, match="first run only"):
+        small_trees.announce_compiling()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        small_trees.announce_compiling()  # once a process
+        monkeypatch.setattr(small_trees, "_announced", False)
+        for name in entries:  # plain Python functions: nothing said
+            monkeypatch.setattr(kernels, name, plain[name])
+        small_trees.announce_compiling()

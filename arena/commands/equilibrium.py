@@ -240,13 +240,29 @@ def check_line(eq, check) -> str:
 
 
 def cmd_equilibrium(args) -> None:
+    """`arena equilibrium`; under a time limit, Ctrl-C stops the double oracle as the limit
+    would (the bounds reached are printed), a second Ctrl-C at once."""
+    from ..optimal.search import ctrl_c_stops
+    from .optimal import STOPPED
+
+    oracle = args.method == "oracle" and args.guessers is None
     if args.export:
         from ..export import export_format
         from ..outfile import check_output_file
 
         export_format(args.export)
         check_output_file(args.export, "--export")  # before the work, not after it
-    eq = solve(args)
+    with ctrl_c_stops(args.time_limit is not None and oracle) as ctrl_c:
+        eq = solve(args)
+    _print(eq, args)
+    if ctrl_c.asked:
+        raise KeyboardInterrupt(STOPPED)
+
+
+def _print(eq, args) -> None:
+    """The equilibrium found: exported, checked (--check), saved and printed."""
+
+
     if args.export:
         from ..export import equilibrium_game
 

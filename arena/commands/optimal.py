@@ -28,9 +28,8 @@ LONG_WITH_SYMMETRY = 6_000
 
 def cmd_optimal(args) -> None:
     from ..games import make_game
-    from ..optimal import optimal_tree
     from ..optimal.progress import ProgressLine
-    from ..optimal.solve import refine
+    from ..optimal.search import ctrl_c_stops
     from ..spec import plus_list
 
     game = make_game(args.game)
@@ -38,7 +37,7 @@ def cmd_optimal(args) -> None:
         raise ArenaError(f"--bound-levels must be at least 1, got {args.bound_levels}")
     if args.time_limit is not None and not args.time_limit > 0:
         raise ArenaError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
-    from ..costs import Guesses, Lost, cost_for
+    from ..costs import Lost, cost_for
     from ..optimal.solve import check_choice
 
     check_choice("objective", args.objective, ("average", "worst", "lost"))
@@ -72,6 +71,23 @@ def cmd_optimal(args) -> None:
     if args.log_every is not None and not args.log_every > 0:
         raise ArenaError(f"--log-every must be a positive number of seconds, got {args.log_every:g}")
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False, log_every=args.log_every)
+    # the split's workers take Ctrl-C themselves: there it interrupts, keeping the journal
+    with ctrl_c_stops(args.time_limit is not None and args.workers is None) as ctrl_c:
+        tree = _search(game, args, progress, objective, cost, openers)
+    _print(tree, args, objective, paid, ctrl_c.asked)
+    if ctrl_c.asked:
+        raise KeyboardInterrupt(STOPPED)
+
+
+#: Why a run stopped by Ctrl-C ends `arena ...: interrupted: ...` (status 130), after its results.
+STOPPED = "stopped by Ctrl-C; what it reached is printed above"
+
+
+def _search(game, args, progress, objective, cost, openers):
+    """`arena optimal`'s search, once its arguments are checked: the tree found."""
+    from ..optimal import optimal_tree
+    from ..optimal.solve import refine
+
     try:
         if args.workers is not None:
             tree = split_tree(game, args, progress)
@@ -96,6 +112,13 @@ def cmd_optimal(args) -> None:
             )
     finally:
         progress.close()
+    return tree
+
+
+def _print(tree, args, objective: str, paid, interrupted: bool) -> None:
+    """What `arena optimal` found: saved, and printed (--json: one object)."""
+    from ..costs import Guesses
+
     if args.save:
         tree.save(args.save)
     if args.json:
@@ -108,10 +131,10 @@ def cmd_optimal(args) -> None:
             | ({} if paid == Guesses() else {"cost_total": int(costs.sum()), "cost_worst": int(costs.max())})
             | adversaries(tree, objective)
             | split_figures(tree)
-            | timings(game, tree.seconds)
+            | timings(tree.game, tree.seconds)
         )
         return
-    print(report(tree, args.weights))
+    print(report(tree, args.weights, interrupted))
     for line in split_lines(tree) + adversary_lines(tree, objective):
         print(line)
     print(table_with_rest(tree, args))
@@ -307,8 +330,9 @@ def _start_tree(game, spec: str):
     return grow_tree(game, guesser)
 
 
-def report(tree, weighted: str | None = None) -> str:
-    """Two lines: what the tree costs, and what is proven about the optimum."""
+def report(tree, weighted: str | None = None, interrupted: bool = False) -> str:
+    """Two lines: what the tree costs, and what is proven about the optimum (`interrupted`:
+    the search was stopped by Ctrl-C, not by its time limit)."""
     n = len(tree.secrets)
     cost = tree.costs[tree.secrets]
     unit = cost_unit(tree)
@@ -331,6 +355,8 @@ def report(tree, weighted: str | None = None) -> str:
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
         why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
+        if tree.stopped and interrupted:
+            why = " (stopped by Ctrl-C)"
         among = f" of a {trees}" if trees != "tree" else ""
         proof = (
             f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}{among}: "

@@ -39,6 +39,7 @@ import numpy as np
 
 from ..costs import Cost, Guesses, cost_for
 from ..game import Game
+from ..optimal.search import STOP
 from ..resources import memory_limit
 from ..tree import Tree
 from .matrix import lp_bytes, solve_matrix_game
@@ -161,7 +162,8 @@ def double_oracle(
         mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
         # the time limit reaches into the best response: a stopped one still gives a tree (a
         # column, so the upper bound stays valid) and a proven lower bound for this mix
-        left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+        begun = time.perf_counter()
+        left = None if time_limit is None else max(time_limit - (begun - start), 1e-3)
         if response_limit is not None:
             # the first response, to the uniform chooser, usually proves the best lower end: a third of the time
             limit = response_limit if steps or time_limit is None else max(response_limit, time_limit / 3)
@@ -175,6 +177,8 @@ def double_oracle(
             and (solution is None or columns.room_for_another())
             and columns.add(weighted_greedy_tree(game, mix))
         )
+        if left is not None:  # the quick tree is part of the response's time (Jotto: 4 s of a round)
+            left = max(left - (time.perf_counter() - begun), 1e-3)
         tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name, columns.cheapest(mix))
         # the response was not proven best: the time limit stopped its search (a finished search
         # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
@@ -206,18 +210,19 @@ def double_oracle(
             )
             break
         over = time_limit is not None and time.perf_counter() - start > time_limit
-        if over or (stopped and (response_limit is None or (own and not new))):
+        if STOP.asked or over or (stopped and (response_limit is None or (own and not new))):
             which = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
             notes.append(
-                f"stopped at the time limit ({which}), not converged: the value lies "
-                f"between the bounds (gap {max(0.0, upper - lower):.2g})"
+                f"{'stopped by Ctrl-C' if STOP.asked else f'stopped at the time limit ({which})'}, not converged: "
+                f"the value lies between the bounds (gap {max(0.0, upper - lower):.2g})"
             )
             break
 
     assert solution is not None  # the loop above solves the LP at least once
     exact = None
-    if settled and certify and time_limit is not None and time.perf_counter() - start > time_limit:
-        notes.append("not certified: the time limit passed before the exact check")
+    if settled and certify and (STOP.asked or time_limit is not None and time.perf_counter() - start > time_limit):
+        why = "Ctrl-C stopped the run" if STOP.asked else "the time limit passed"
+        notes.append(f"not certified: {why} before the exact check")
     elif settled and certify:
         exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, paid)
         notes.append(note)

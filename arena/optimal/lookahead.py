@@ -39,7 +39,7 @@ from ..metrics import METRICS
 from ..state import State
 from ..tree import Node, Tree, grow_tree
 from .bounds import INF
-from .search import Search, Timeout
+from .search import STOP, Search, Timeout
 
 #: Candidate sets one exact repair may search before it gives up (the subtree is then kept).
 REPAIR_EFFORT = 3000
@@ -219,7 +219,7 @@ def _bound(search: Search, S: Indexes, level: int, memo: dict, deadline: float |
     heapq.heapify(heap)
     while heap:
         value, depth, i = heap[0]
-        if depth >= level or (deadline is not None and time.perf_counter() > deadline):
+        if depth >= level or (deadline is not None and (STOP.asked or time.perf_counter() > deadline)):
             break
         refined = float(n)
         for reply, part in game.partition(int(pool[i]), S).items():

@@ -28,7 +28,7 @@ from .growing import Path, fitting_tree, tree_from_search
 from .inputs import check_choice, invariant, opener_indexes, secret_set, weight_vector
 from .params import agent_spec
 from .progress import ProgressLine
-from .search import NO_LIMIT, Search, Timeout, stabilizer
+from .search import NO_LIMIT, STOP, Search, Timeout, stabilizer
 
 POOLS = ("all", "consistent")
 OBJECTIVES = ("average", "worst")
@@ -423,7 +423,7 @@ def solve_class(
     left = search.limit if path.left is None else path.left
     incumbent = None
     if time_limited:
-        late = search.deadline is not None and time.perf_counter() > search.deadline
+        late = search.deadline is not None and (STOP.asked or time.perf_counter() > search.deadline)
         incumbent = class_seed(search, S, path, opening, paid, ("most-parts",) if late else SEED_METRICS)
         if late and incumbent is not None:
             search.timed_out = True

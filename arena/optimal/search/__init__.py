@@ -21,7 +21,7 @@ The modules, from the top:
                  calls (big games only: COMPILED_CELLS)
     tree_kernels its compiled loops (numba, imported at the first small set)
     allowed      hard mode: the guesses the rules still allow on a path
-    state        what the parts share: NO_LIMIT, Timeout, Stats, the attributes declared, and
+    state        what the parts share: NO_LIMIT, Timeout (and STOP: Ctrl-C), Stats, the attributes declared, and
                  CostBounds, what the search asks of a cost (leaves, the bounds of a guess
                  and of a class, the value of a guess, ties): one subclass per cost
 
@@ -36,7 +36,7 @@ from .closures import MID_SET, TINY_SET
 from .hits import LEVEL_SIZE, SMALL_SPLIT, UntilHit
 from .misses import FIRST_MISSES, TIE, TWO_LEVELS, GuessesUntilDetermined, LostGames, UntilDetermined
 from .scoring import SCORE_BLOCK, sorted_lazily
-from .state import NO_LIMIT, CostBounds, Stats, Timeout
+from .state import NO_LIMIT, STOP, CostBounds, Stats, Timeout, ctrl_c_stops
 
 __all__ = [
     "Allowed",
@@ -53,6 +53,7 @@ __all__ = [
     "REPORT_MASK",
     "SCORE_BLOCK",
     "SMALL_SPLIT",
+    "STOP",
     "Search",
     "Stats",
     "TIE",
@@ -61,6 +62,7 @@ __all__ = [
     "Timeout",
     "UntilDetermined",
     "UntilHit",
+    "ctrl_c_stops",
     "key_bytes",
     "sorted_lazily",
     "stabilizer",

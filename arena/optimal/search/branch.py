@@ -106,7 +106,7 @@ from .hits import HitValues, UntilHit
 from .misses import MissBounds
 from .scoring import Scoring, sorted_lazily
 from .small_trees import COMPILED_CELLS, SMALL_TREE, SmallTrees
-from .state import NO_LIMIT, CostBounds, Stats, Timeout
+from .state import NO_LIMIT, STOP, CostBounds, Stats, Timeout
 
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
@@ -208,6 +208,8 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
             self._small = (
                 SmallTrees(game, self.consistent_pool, self.limit != NO_LIMIT, self.hit, self.b_max) if fits else None
             )
+            if self._small is not None:  # a long compiled search stops at the deadline too
+                self._small.between = self.check_deadline
         return self._small if isinstance(self._small, SmallTrees) else None
 
     def solve_small(self, S: Indexes, budget: float, left: int, parts: int, key, known: float, asked: bool) -> float:
@@ -224,8 +226,8 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         return value
 
     def check_deadline(self) -> None:
-        """Timeout once the deadline has passed."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        """Timeout once the deadline has passed, or Ctrl-C asked a search with one to stop."""
+        if self.deadline is not None and (STOP.asked or time.perf_counter() > self.deadline):
             raise Timeout
 
     def count_compiled(self, small: SmallTrees, before: int) -> None:
@@ -278,8 +280,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
             known, value, _ = entry
             if value == known or known >= budget:
                 return known
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise Timeout
+        self.check_deadline()
         asked = entry is not None and entry[2] == CLOSED  # close_small's bound is the entry's
         if len(S) <= self.compiled_below and self.small_trees() is not None:
             return self.solve_small(S, budget, left, self.b_max if parts is None else parts, key, known, asked)

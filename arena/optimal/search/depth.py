@@ -4,15 +4,13 @@ the least such k (the worst case), and the lower bound proven so far on a set's 
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ...errors import ArenaError
 from ...game import Indexes
 from ..bounds import INF
 from .allowed import Allowed
-from .state import SearchState, Timeout
+from .state import SearchState
 
 
 class DepthLimits(SearchState):
@@ -34,8 +32,7 @@ class DepthLimits(SearchState):
         key = (self.set_bytes(S), left) if allowed is None else (self.set_bytes(S), left, allowed.key)
         if key in self.fit_cache:
             return self.fit_cache[key]
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise Timeout
+        self.check_deadline()
         pool = self.pool(S, sym, allowed)
         counts, _ = self.hit_free_counts(pool, S)
         largest = counts.max(axis=1)

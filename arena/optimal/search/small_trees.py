@@ -18,12 +18,26 @@ The compiled cache: open addressing over the sets (their secrets in a flat array
 its proven bound, exact value and best guess (or CLOSED_HERE: its bound is close_small's),
 keyed by the guesses left only under a depth limit, as cache.py keys them; when full it is
 cleared (only speed depends on it).
+
+Limits. One call could search for minutes (819 s on full Jotto), deaf to the deadline and to
+Ctrl-C, which Python handles only between its own instructions. So a call stops before
+searching a set once it has searched a chunk of sets (about CHUNK_SECONDS' worth), caching
+nothing half-searched, and returns to Python, which checks the deadline (and handles a
+signal) and calls again: the sets finished before are answered by the compiled cache, and
+only the sets on the path to where it stopped are searched again (35 sets more in 29,819 on
+jotto:first=200 with the least chunk). The values and trees are the same (the order of the
+search is the same); only the counts of sets searched grow by those few.
 """
 
 from __future__ import annotations
 
+import time
+import warnings
+from collections.abc import Callable
+
 import numpy as np
 
+from ...errors import Compiling
 from ...game import Game, Index, Indexes
 from ..bounds import slot_table
 from .closures import MID_SET
@@ -38,6 +52,19 @@ COMPILED_CELLS = 1 << 21
 CACHE_SLOTS = 1 << 19
 #: Secrets the compiled cache's keys may hold in all, per entry on average.
 KEY_SECRETS = 24
+#: A compiled call returns to Python after about this many seconds (a chunk of sets searched),
+#: where the deadline is checked and signals (Ctrl-C) are handled; the next call takes up where
+#: it stopped, the sets finished before read from the compiled cache (a few sets searched again).
+CHUNK_SECONDS = 0.25
+#: The first chunk's sets, before the search's own speed is measured.
+FIRST_CHUNK = 1 << 12
+#: What a first run pays to compile the kernels (numba; measured, see the README), said on stderr.
+COMPILE_NOTE = "compiling the exact search's kernels (first run only: about 30 s, cached for the next runs)..."
+_announced = False  # the kernels' cache was looked at (once a process)
+
+#: The fewest sets in a chunk: more than a path of the search holds (a set's path has fewer sets
+#: than the set has secrets), which a call takes up again, so that every chunk gets further.
+MIN_CHUNK = 2 * SMALL_TREE
 
 
 class SmallTrees:
@@ -49,6 +76,7 @@ class SmallTrees:
         self.table = np.ascontiguousarray(game.table)
         self.secret_guess = np.ascontiguousarray(game.secret_guess, dtype=np.int64)
         self.same_secret = np.ascontiguousarray(game.same_secret, dtype=np.int64)
+        announce_compiling()
         n_secrets = len(game.secrets)
         self.T = np.stack([slot_table(n_secrets, max(b, 1)) for b in range(b_max + 1)])
         self.params = np.array([hit, game.n_codes, int(consistent), int(keyed), b_max], dtype=np.int64)
@@ -56,7 +84,10 @@ class SmallTrees:
         self.keys = np.zeros((CACHE_SLOTS // 2, 5), dtype=np.int64)
         self.values = np.zeros((CACHE_SLOTS // 2, 2), dtype=np.float64)
         self.store = np.zeros(CACHE_SLOTS // 2 * KEY_SECRETS, dtype=np.int64)
-        self.counters = np.zeros(4, dtype=np.int64)
+        self.counters = np.zeros(6, dtype=np.int64)  # tree_kernels._ENTRIES ... _STOPPED
+        self.chunk = FIRST_CHUNK  # the sets a call searches before it returns to Python
+        #: called between the chunks of a long compiled search (the search's deadline check)
+        self.between: Callable[[], None] = _nothing
         self.mark = np.zeros(n_secrets, dtype=np.int8)
         self.work = np.zeros(game.n_codes, dtype=np.int64)
 
@@ -64,6 +95,28 @@ class SmallTrees:
     def nodes(self) -> int:
         """The sets searched (their pool scored) by the compiled search so far."""
         return int(self.counters[2])  # tree_kernels._NODES
+
+    def _start(self) -> float:
+        """Arm the next call to stop after a chunk of sets; its start time."""
+        self.counters[5] = 0  # tree_kernels._STOPPED
+        self.counters[4] = self.counters[2] + self.chunk  # _STOP_AT: _NODES + a chunk
+        return time.perf_counter()
+
+    def _stopped(self, started: float, cleared: int) -> bool:
+        """Whether the call just made stopped after its chunk; if so, size the next chunk to
+        CHUNK_SECONDS at the speed measured, call `between` (which may raise Timeout), and
+        let Python handle its signals (a pending KeyboardInterrupt is raised here)."""
+        if not self.counters[5]:
+            return False
+        seconds = max(time.perf_counter() - started, 1e-6)
+        chunk = int(min(max(self.chunk * CHUNK_SECONDS / seconds, MIN_CHUNK), 1 << 40))
+        if self.counters[3] != cleared:
+            # the compiled cache was cleared in the chunk: the next one takes up where this one
+            # stopped only if it can redo what was forgotten, so it is never shorter
+            chunk = max(chunk, 2 * self.chunk)
+        self.chunk = chunk
+        self.between()
+        return True
 
     def arrays(self) -> tuple:
         """What the compiled loops take besides a call's own arguments: the game's arrays, the
@@ -102,10 +155,23 @@ class SmallTrees:
         until the total reaches `limit`: (the total, how many classes were searched)."""
         from .tree_kernels import solve_classes  # lazy: numba
 
-        total, done = solve_classes(
-            member, ends, bounds, float(total), float(limit), int(left), int(b), int(largest), *self.arrays()
-        )
-        return float(total), int(done)
+        start = 0  # the classes searched by the calls before
+        while True:
+            cleared, started = int(self.counters[3]), self._start()
+            total, done = solve_classes(
+                member,
+                ends[start:],
+                bounds[start:],
+                float(total),
+                float(limit),
+                int(left),
+                int(b),
+                int(largest),
+                *self.arrays(),
+            )
+            start += int(done)
+            if not self._stopped(started, cleared):
+                return float(total), start
 
     def solve(self, S: Indexes, budget: float, left: int, parts: int, known: float, asked: bool) -> tuple[float, Index]:
         """Search.solve for a small set (its value if below `budget`, else a proven bound
@@ -113,13 +179,37 @@ class SmallTrees:
         `asked`: close_small's bound is among them."""
         from .tree_kernels import solve_set  # lazy: numba, only for searches that meet a small set
 
-        value, guess = solve_set(
-            np.ascontiguousarray(S, dtype=np.int64),
-            float(budget),
-            int(left),
-            int(parts),
-            float(known),
-            bool(asked),
-            *self.arrays(),
-        )
-        return float(value), int(guess)
+        S = np.ascontiguousarray(S, dtype=np.int64)
+        while True:
+            cleared, started = int(self.counters[3]), self._start()
+            value, guess = solve_set(S, float(budget), int(left), int(parts), float(known), bool(asked), *self.arrays())
+            if not self._stopped(started, cleared):
+                return float(value), int(guess)
+
+
+def _nothing() -> None:
+    """No check between chunks (a SmallTrees made outside a Search)."""
+
+
+def announce_compiling() -> None:
+    """Warn (Compiling) once a process when numba's cache holds no compiled code for the
+    kernels' current source: the first call then compiles them, for about half a minute."""
+    global _announced
+    if _announced:
+        return
+    _announced = True
+    from . import tree_kernels  # lazy: numba
+
+    entries = (tree_kernels.solve_set, tree_kernels.open_guess, tree_kernels.solve_classes)
+    if not all(_compiled(kernel) for kernel in entries):
+        warnings.warn(COMPILE_NOTE, Compiling, stacklevel=2)
+
+
+def _compiled(kernel) -> bool:
+    """Whether a numba function is compiled in this process or in numba's cache for its current
+    source (an index file that is absent, of another numba or of an older source counts for
+    nothing); True where that cannot be told (plain Python functions: the tests)."""
+    try:
+        return bool(kernel.signatures) or bool(kernel._cache._cache_file._load_index())
+    except Exception:  # not a numba dispatcher, or another numba's internals: say nothing
+        return True

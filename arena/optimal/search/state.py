@@ -5,9 +5,12 @@ what the search asks of the cost it minimises (CostBounds, one subclass per cost
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -22,7 +25,44 @@ NO_LIMIT = 1 << 20
 
 
 class Timeout(Exception):
-    """The time limit passed during the search."""
+    """The time limit passed during the search (or Ctrl-C stopped it: STOP)."""
+
+
+class Stop:
+    """Ctrl-C, under a time limit, asks every search to stop as at its deadline (`asked`):
+    the command then prints what was reached, its bounds and best tree (`ctrl_c_stops`)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+
+STOP = Stop()
+
+
+@contextlib.contextmanager
+def ctrl_c_stops(time_limited: bool) -> Iterator[Stop]:
+    """Within, on the main thread and under a time limit: the first Ctrl-C (SIGINT) stops the
+    searches as their deadline would (STOP.asked; the compiled search sees it within a chunk),
+    a second one interrupts at once. What it yields says, once left, whether Ctrl-C was
+    pressed: the command prints what was reached, then ends with KeyboardInterrupt (`arena
+    ...: interrupted`, status 130). Outside, Ctrl-C interrupts as usual; without a time limit
+    too, as a search may have no tree yet to give."""
+    seen = Stop()
+    if not time_limited or threading.current_thread() is not threading.main_thread():
+        yield seen
+        return
+
+    def ask(signum, frame) -> None:
+        if STOP.asked:
+            raise KeyboardInterrupt
+        STOP.asked = True
+
+    previous = signal.signal(signal.SIGINT, ask)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        seen.asked, STOP.asked = STOP.asked, False
 
 
 @dataclass

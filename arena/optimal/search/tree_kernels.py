@@ -15,8 +15,9 @@ _BIG = 1 << 40
 #: The cache's hashes keep 31 bits (their products then fit 63).
 _MASK = (1 << 31) - 1
 
-# counters[]: what the compiled search keeps between calls
-_ENTRIES, _USED, _NODES, _CLEARED = 0, 1, 2, 3
+# counters[]: what the compiled search keeps between calls; a call stops (STOPPED set, nothing
+# half-searched cached) before searching a set past STOP_AT sets searched in all
+_ENTRIES, _USED, _NODES, _CLEARED, _STOP_AT, _STOPPED = 0, 1, 2, 3, 4, 5
 # params[]: the game and the search
 _HIT, _CODES, _CONSISTENT, _KEYED, _BMAX = 0, 1, 2, 3, 4
 
@@ -316,6 +317,9 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
                 _remember(S, n, left, known, np.inf, -1, keyed, cache)
                 return known, -1
     # search_node
+    if counters[_NODES] >= counters[_STOP_AT]:  # back to Python: its deadline and signals
+        counters[_STOPPED] = 1
+        return np.nan, -4
     counters[_NODES] += 1
     # the classes' searches start from nothing known; as variables, not literals, so that the
     # recursive call has the outer call's exact signature (a cached recursive function whose
@@ -434,6 +438,8 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
                 value, _ = solve_set(
                     C, limit - (total - lbs[j]), left - 1, b, nothing, not_asked, game, cache, mark, work
                 )
+                if counters[_STOPPED] == 1:
+                    return np.nan, -4
                 total += value - lbs[j]
                 if total >= limit:
                     break
@@ -485,7 +491,9 @@ def solve_classes(
     member, ends, lbs, total, limit, left, b, largest, game, cache, mark, work
 ):  # pragma: no cover - compiled
     # hits.slot_value's searches of the classes of at most `largest` secrets (the first ones),
-    # until the total reaches the limit; returns the total and the classes searched
+    # until the total reaches the limit; returns the total and the classes searched (stopped:
+    # the total before the class it stopped in, and that class's index)
+    counters = cache[4]
     nothing, not_asked = total * 0.0, total < 0
     n_classes = len(ends) - 1
     for j in range(n_classes):
@@ -493,6 +501,8 @@ def solve_classes(
             return total, j
         C = member[ends[j] : ends[j + 1]].copy()
         value, _ = solve_set(C, limit - (total - lbs[j]), left, b, nothing, not_asked, game, cache, mark, work)
+        if counters[_STOPPED] == 1:
+            return total, j
         total += value - lbs[j]
         if total >= limit:
             return total, j + 1
