@@ -203,16 +203,16 @@ def meta_game_notes(report, game: str, cells: dict) -> str:
     items = []
     for side, (names, payoffs, lines) in sides.items():
         mix = solution[f"{side}s"]
+        pure = pure_equilibrium_strategies(names, payoffs, solution["value"], side)
         for group in equivalent_strategies(names, payoffs):
             weight = sum(mix[n] for n in group)
-            if _same(weight, 1.0):
+            if group[0] in pure:
                 claim = "either is an equilibrium strategy, as is any mix of them"
             elif weight > TIE:
                 claim = f"their {weight:.3f} of the equilibrium mix can be split between them in any proportion"
             else:
                 claim = "the mix the solver found gives them no weight"
             items.append(f"{' = '.join(group)} ({side}s): identical {lines} in the grid, {claim}")
-        pure = pure_equilibrium_strategies(names, payoffs, solution["value"], side)
         if pure:
             items.append(
                 f"{side}s that guarantee the value on their own (pure equilibrium strategies): {', '.join(pure)}"
@@ -255,10 +255,10 @@ def dynamics_section(learned) -> str:
 def grid_note(pay, cells: dict, worst: bool) -> str:
     """What the grid's cells hold, as the terminal's summary heads its grid."""
     from .payoff import loss_limits
-    from .report import _any_error
 
     limits = loss_limits(k for r in cells.values() for k in r.ours)
-    text = pay.title + (" ± standard error" if _any_error(cells, pay) else "")
+    errors = pay.error is not None and any(pay.error in r.ours for r in cells.values() if r is not None)
+    text = pay.title + (" ± standard error" if errors else "")
     text += " (worst game)" if pay.worst else ""
     text += f" [loss rate within {', '.join(map(str, limits))} strikes]" if limits else ""
     return text + ("; worst secret: its cost against the worst chooser" if worst else "")
@@ -269,7 +269,6 @@ def grid_table(choosers: list[str], guessers: list[str], cells: dict, pay, worst
     it (its mean, ± its standard error where random agents repeat, the worst game, the loss
     rates), then the worst-secret column (`Report.worst_secrets`) where there is one; sortable."""
     from .payoff import loss_limits
-    from .report import _grid_text
 
     limits = loss_limits(k for r in cells.values() for k in r.ours)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in choosers)
@@ -282,10 +281,10 @@ def grid_table(choosers: list[str], guessers: list[str], cells: dict, pay, worst
             if r is None:
                 tds.append("<td></td>")
             elif not r.measured or pay.figure not in r.ours:
-                text = _grid_text(r, pay, limits)
+                text = grid_text(r, pay, limits)
                 tds.append(f'<td class="failed" title="{html.escape(r.error or "")}">{html.escape(text)}</td>')
             else:
-                text = _grid_text(r, pay, limits)
+                text = grid_text(r, pay, limits)
                 tds.append(f'<td data-sort="{r.ours[pay.figure]!r}">{html.escape(text)}</td>')
         if worst:
             tds.append(f'<td data-sort="{worst[g]!r}">{worst[g]:.3f}</td>' if g in worst else "<td></td>")
@@ -294,6 +293,28 @@ def grid_table(choosers: list[str], guessers: list[str], cells: dict, pay, worst
         f'<div class="wide"><table class="sortable grid"><thead><tr><th>guesser</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
+
+
+def grid_text(r, pay, limits: list[int]) -> str:
+    """One cell of the grid as the terminal's summary prints it: `3.270 ±0.021 (5) [12.5%]` (the
+    mean, its standard error where random agents repeat, the worst game, the loss rates within
+    each strike limit), or why it has no figure."""
+    from .payoff import lost
+
+    if not r.measured:
+        return r.status
+    if pay.figure not in r.ours:
+        return f"no {pay.key}"
+    value = r.ours[pay.figure]
+    text = f"{value:.1%}" if pay.key.startswith("lost") else f"{value:.3f}"
+    if pay.error and pay.error in r.ours:
+        text += f" ±{r.ours[pay.error]:.3f}"
+    if pay.worst:
+        text += f" ({r.ours[pay.worst]})"
+    rates = [r.ours.get(lost(k).figure) for k in limits]
+    if limits and all(v is not None for v in rates):
+        text += " [" + ", ".join(f"{v:.1%}" for v in rates) + "]"
+    return text
 
 
 def mix_table(side: str, names, mix) -> str:
