@@ -116,6 +116,7 @@ def test_tied_guessers_stay_visible_in_the_histograms(ties):
         assert all(a != b for a, b in zip(knuth.get_xdata(), other.get_xdata()))  # side by side, not on top
         assert knuth.get_marker() != other.get_marker()
         assert knuth.get_label() in [t.get_text() for t in ax.get_legend().get_texts()]
+        assert "identical, drawn side by side" in ax.get_legend().get_title().get_text()
     lowest = {line.get_label(): line for line in figure.axes[0].get_lines()}["lowest"]
     assert all(float(x).is_integer() for x in lowest.get_xdata())  # a line of its own: not moved
     import matplotlib.pyplot as plt

@@ -92,18 +92,8 @@ def histogram_figure(game: str, choosers: list[str], guessers: list[str], cells:
             )
         ax.set_title(f"against {chooser}", fontsize=9)
         ax.set_xlabel(f"{pay.unit} per game")
-        if any(len(group) > 1 for group in same.values()):
-            ax.text(
-                0.98,
-                0.97,
-                "identical distributions\nshown side by side",
-                transform=ax.transAxes,
-                ha="right",
-                va="top",
-                fontsize=7,
-                color="0.35",
-            )
-        ax.legend(fontsize=7)
+        tied = any(len(group) > 1 for group in same.values())
+        ax.legend(fontsize=7, title="(= ...): identical, drawn side by side" if tied else None, title_fontsize=7)
     axes[0][0].set_ylabel("share of games")
     fig.suptitle(f"{game}: distribution of {pay.unit} per game")
     fig.tight_layout()
