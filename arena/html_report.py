@@ -1,8 +1,9 @@
 """A tournament as one self-contained HTML page: open it anywhere, no server, no network.
 
 The page holds, for each game with a chooser x guesser grid, the grid (a sortable table: click
-a column's head), its heat map and histograms, the meta-game with its equilibrium mixes and
-the learning dynamics beside it; then every cell's row (sortable too), the failed cells with
+a column's head) with the terminal's figures, its heat map and histograms, the meta-game with
+its equilibrium mixes, its tied strategies and every pure equilibrium strategy, and the learning
+dynamics beside it; then every cell's row (sortable too), the failed cells with
 their errors, the printed tables and the config. Plots are PNGs inlined as base64; the sorting
 is a few lines of inline JavaScript. Built from a Report (`arena report DIR --html FILE`).
 """
