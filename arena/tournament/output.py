@@ -50,26 +50,54 @@ def _pyplot():
 def histograms(
     game: str, choosers: list[str], guessers: list[str], cells: dict, path: Path, pay: Payoff = GUESSES
 ) -> None:
-    """Per chooser, the distribution of guesses (or misses) per game for each guesser."""
+    """Per chooser, the distribution of guesses (or misses) per game for each guesser, written
+    to `path` (`histogram_figure`)."""
+    plt = _pyplot()
+    fig = histogram_figure(game, choosers, guessers, cells, pay)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+#: Each guesser's marker, so that lines that coincide still show one marker apiece.
+MARKERS = "osD^v<>ph*"
+
+
+def histogram_figure(game: str, choosers: list[str], guessers: list[str], cells: dict, pay: Payoff = GUESSES):
+    """The histograms' matplotlib Figure: one panel per chooser, a line per guesser. Guessers
+    whose distributions coincide (tied deterministic agents) are drawn side by side, each
+    shifted a little along x, and the legend names them together ("a = b")."""
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(choosers), figsize=(4 * len(choosers), 3.4), squeeze=False, sharey=True)
     for ax, chooser in zip(axes[0], choosers):
+        shares: dict[str, dict] = {}
         for guesser in guessers:
             r = cells.get((chooser, guesser))
             histogram = r.misses_histogram if r is not None and pay is MISSES else r.histogram if r else None
             if r is None or not r.measured or not histogram:
                 continue
-            values = sorted(histogram)
             total = sum(histogram.values())
-            ax.plot(values, [histogram[v] / total for v in values], marker="o", ms=3, label=guesser)
+            shares[guesser] = {v: histogram[v] / total for v in sorted(histogram)}
+        same = {g: [h for h in shares if shares[h] == shares[g]] for g in shares}
+        for k, (guesser, share) in enumerate(shares.items()):
+            group = same[guesser]
+            shift = 0.08 * (group.index(guesser) - (len(group) - 1) / 2)
+            label = guesser if len(group) == 1 else f"{guesser} (= {', '.join(h for h in group if h != guesser)})"
+            ax.plot(
+                [v + shift for v in share],
+                list(share.values()),
+                marker=MARKERS[k % len(MARKERS)],
+                ms=4,
+                linestyle="-" if len(group) == 1 or group[0] == guesser else "--",
+                label=label,
+            )
         ax.set_title(f"against {chooser}", fontsize=9)
         ax.set_xlabel(f"{pay.unit} per game")
+        tied = any(len(group) > 1 for group in same.values())
+        ax.legend(fontsize=7, title="(= ...): identical, drawn side by side" if tied else None, title_fontsize=7)
     axes[0][0].set_ylabel("share of games")
-    axes[0][-1].legend(fontsize=7)
     fig.suptitle(f"{game}: distribution of {pay.unit} per game")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 def equilibrium_mixes(game: str, choosers, row, guessers, column, value, path: Path, pay: Payoff = GUESSES) -> None:
