@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from .errors import ArenaError
+from .report import grid_text
 
 STYLE = """
 body { font-family: system-ui, Helvetica, Arial, sans-serif; margin: 1.5em auto; max-width: 1200px; color: #222; }
@@ -294,28 +295,6 @@ def grid_table(choosers: list[str], guessers: list[str], cells: dict, pay, worst
         f'<div class="wide"><table class="sortable grid"><thead><tr><th>guesser</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
-
-
-def grid_text(r, pay, limits: list[int]) -> str:
-    """One cell of the grid as the terminal's summary prints it: `3.270 ±0.021 (5) [12.5%]` (the
-    mean, its standard error where random agents repeat, the worst game, the loss rates within
-    each strike limit), or why it has no figure."""
-    from .payoff import lost
-
-    if not r.measured:
-        return r.status
-    if pay.figure not in r.ours:
-        return f"no {pay.key}"
-    value = r.ours[pay.figure]
-    text = f"{value:.1%}" if pay.key.startswith("lost") else f"{value:.3f}"
-    if pay.error and pay.error in r.ours:
-        text += f" ±{r.ours[pay.error]:.3f}"
-    if pay.worst:
-        text += f" ({r.ours[pay.worst]})"
-    rates = [r.ours.get(lost(k).figure) for k in limits]
-    if limits and all(v is not None for v in rates):
-        text += " [" + ", ".join(f"{v:.1%}" for v in rates) + "]"
-    return text
 
 
 def mix_table(side: str, names, mix) -> str:

@@ -295,7 +295,7 @@ class Report:
         for game, (choosers, guessers, cells) in self.grids().items():
             pay = self.payoff_for(game)
             limits = loss_limits(k for r in cells.values() for k in r.ours)
-            texts = {(c, g): _grid_text(cells.get((c, g)), pay, limits) for c in choosers for g in guessers}
+            texts = {(c, g): grid_text(cells.get((c, g)), pay, limits) for c in choosers for g in guessers}
             worst = self.worst_secrets(game)
             columns = choosers + (["worst secret"] if worst else [])
             for g in guessers:
@@ -555,8 +555,10 @@ def _any_error(cells: dict, pay: Payoff) -> bool:
     return pay.error is not None and any(pay.error in r.ours for r in cells.values() if r is not None)
 
 
-def _grid_text(r: Result | None, pay: Payoff, limits: list[int]) -> str:
-    """One cell of a summary grid: `3.270 ±0.021 (5) [12.5%, 3.1%]`, or why it has no figure."""
+def grid_text(r: Result | None, pay: Payoff, limits: list[int]) -> str:
+    """One cell of a summary grid as the terminal and the HTML page print it: `3.270 ±0.021 (5)
+    [12.5%, 3.1%]` (the mean, its standard error where random agents repeat, the worst game, the
+    loss rates within each strike limit), or why it has no figure."""
     if r is None:
         return ""
     if not r.measured:
