@@ -60,6 +60,21 @@ def _digest(path: str, size: int, mtime_ns: int) -> str:
 MAX_SOURCE_FILES = 5_000  # a "package" bigger than this is not an agent's source: refuse, don't crawl
 
 
+def file_change(stored: object, now: dict[str, str]) -> tuple[str, str] | None:
+    """The first file (by name) whose digest differs between a saved key's files (`stored`, as
+    read back: anything but a dict counts as none) and the files read now: (name, how), how
+    "gone" (saved, not read now), "new" (read now, not saved) or "changed"; None if all agree."""
+    files: dict = stored if isinstance(stored, dict) else {}
+    for name in sorted(set(files) | set(now)):
+        if name not in now:
+            return name, "gone"
+        if name not in files:
+            return name, "new"
+        if files[name] != now[name]:
+            return name, "changed"
+    return None
+
+
 def project_version() -> str:
     """The installed distribution's version (`arena --version`)."""
     from . import __version__

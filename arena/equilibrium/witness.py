@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..digests import project_code
+from ..digests import file_change, project_code
 from ..errors import ArenaError
 from ..game import Game
 
@@ -68,15 +68,14 @@ def key_change(stored: Any, key: dict, payoff: bool = True) -> str | None:
         return "it has no key (the game and files it was solved for)"
     if stored.get("game") != key["game"]:
         return f"it is an equilibrium of {stored.get('game')}, not of {key['game']}"
-    stored_files = stored.get("files")
-    files: dict = stored_files if isinstance(stored_files, dict) else {}
-    for name in sorted(set(files) | set(key["files"])):
-        if name not in key["files"]:
-            return f"it was solved on the file {name}, which this game does not read"
-        if name not in files:
-            return f"it was not solved on the file {name}"
-        if files[name] != key["files"][name]:
-            return f"the contents of {name} changed since it was solved"
+    changed = file_change(stored.get("files"), key["files"])
+    if changed:
+        name, how = changed
+        return {
+            "gone": f"it was solved on the file {name}, which this game does not read",
+            "new": f"it was not solved on the file {name}",
+            "changed": f"the contents of {name} changed since it was solved",
+        }[how]
     if payoff and stored.get("payoff") != key["payoff"]:
         return f"its payoff is {stored.get('payoff')!r}, not {key['payoff']!r}"
     return None

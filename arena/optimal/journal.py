@@ -44,7 +44,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from ..digests import file_digest, is_file, project_code
+from ..digests import file_change, file_digest, is_file, project_code
 from ..errors import ArenaError
 from ..game import Game, Index, Indexes
 from .proofs import TOLERANCE, GuessProof, combine, same, slack
@@ -107,15 +107,14 @@ def key_change(stored: dict, key: dict) -> str | None:
         return f"it was written by arena {stored.get('version')}, this is arena {key['version']}"
     if stored.get("game") != key["game"]:
         return f"it is for the game {stored.get('game')}, not {key['game']}"
-    stored_files = stored.get("files")
-    files: dict = stored_files if isinstance(stored_files, dict) else {}
-    for name in sorted(set(files) | set(key["files"])):
-        if name not in key["files"]:
-            return f"it read the file {name}, which this game does not"
-        if name not in files:
-            return f"it did not read the file {name}"
-        if files[name] != key["files"][name]:
-            return f"the contents of {name} changed"
+    changed = file_change(stored.get("files"), key["files"])
+    if changed:
+        name, how = changed
+        return {
+            "gone": f"it read the file {name}, which this game does not",
+            "new": f"it did not read the file {name}",
+            "changed": f"the contents of {name} changed",
+        }[how]
     for field, what in (
         ("pool", "guess pool"),
         ("objective", "objective"),
