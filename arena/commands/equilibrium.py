@@ -262,7 +262,6 @@ def cmd_equilibrium(args) -> None:
 def _print(eq, args) -> None:
     """The equilibrium found: exported, checked (--check), saved and printed."""
 
-
     if args.export:
         from ..export import equilibrium_game
 
