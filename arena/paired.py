@@ -71,20 +71,27 @@ def per_secret(result: Evaluation, cost: Cost = GUESSES) -> np.ndarray:
 def compare(a: Evaluation, b: Evaluation, cost: Cost = GUESSES) -> Paired:
     """B (`b`) against A (`a`) on the same game's secrets and `cost` (arena.costs.cost_for(game)
     for the game's own), as the module's docstring says."""
-    from scipy.stats import binomtest, t  # lazy: heavy
-
     if a.game != b.game or a.shape[1] != b.shape[1]:
         raise ArenaError(f"a paired comparison needs one game: {a.game} ({a.shape[1]}) and {b.game} ({b.shape[1]})")
-    d = per_secret(b, cost) - per_secret(a, cost)
+    exact = a.shape[0] == 1 and b.shape[0] == 1
+    return paired(a.guesser, per_secret(a, cost), b.guesser, per_secret(b, cost), cost.counted.unit, exact)
+
+
+def paired(first: str, a: np.ndarray, second: str, b: np.ndarray, unit: str, exact: bool) -> Paired:
+    """B against A from their mean costs per secret (`a[s]`, `b[s]`: the same secrets in one
+    order), as the module's docstring says; `exact`: both deterministic."""
+    from scipy.stats import binomtest, t  # lazy: heavy
+
+    d = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
     n = len(d)
     fewer, more = int(np.count_nonzero(d < 0)), int(np.count_nonzero(d > 0))
     p = binomtest(fewer, fewer + more, 0.5).pvalue if fewer + more else 1.0
     mean = float(d.mean())
     half = float(t.ppf(0.975, n - 1)) * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
     return Paired(
-        first=a.guesser,
-        second=b.guesser,
-        unit=cost.counted.unit,
+        first=first,
+        second=second,
+        unit=unit,
         secrets=n,
         difference=mean,
         fewer=fewer,
@@ -93,5 +100,37 @@ def compare(a: Evaluation, b: Evaluation, cost: Cost = GUESSES) -> Paired:
         p_sign=float(p),
         low=mean - half,
         high=mean + half,
-        exact=a.shape[0] == 1 and b.shape[0] == 1,
+        exact=exact,
     )
+
+
+def stored_pair(report, game: str, first: str, second: str, chooser: str = "uniform") -> Paired:
+    """Guesser `second` against `first` (labels) on `game` against `chooser` in a tournament's
+    Report, secret by secret, from its stored per-secret records, on the game's payoff (lost games
+    on what they count, the misses); an ArenaError where either cell did not play every secret
+    or was stored without the records."""
+    from .payoff import GUESSES
+
+    misses = report.payoff_for(game) is not GUESSES
+    rows = []
+    for label in (first, second):
+        found = [r for r in report.results if (r.cell.game, r.cell.chooser, r.cell.label) == (game, chooser, label)]
+        if not found or not found[0].measured:
+            raise ArenaError(f"no measured cell of {label!r} against {chooser!r} on {game}")
+        r = found[0]
+        totals = r.per_secret[1 if misses else 0]
+        if totals is None or len(totals) < 2:
+            raise ArenaError(
+                f"{label!r} against {chooser!r} on {game} has no per-secret records (a chooser that does not "
+                "play every secret, or a store written before they were kept: run it again with --force)"
+            )
+        repetitions = sum((r.histogram or {}).values()) / len(totals)  # each secret once in each
+        rows.append((r, np.asarray(totals, dtype=np.float64) / max(repetitions, 1)))
+    (ra, a), (rb, b) = rows
+    if len(a) != len(b):
+        raise ArenaError(
+            f"{first!r} and {second!r} on {game} have per-secret records of {len(a)} and {len(b)} secrets: "
+            "one was stored before every secret's record was kept; run it again with --force"
+        )
+    exact = "mean_se" not in ra.ours and "mean_se" not in rb.ours and "misses_se" not in ra.ours
+    return paired(first, a, second, b, "misses" if misses else "guesses", exact)

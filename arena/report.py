@@ -33,6 +33,9 @@ class Result:
     histogram: dict[int, int] | None = None  # guesses -> games, for the plots
     status: str = "ok"  # ok (figures measured), failed (a task failed) or not run (not stored yet)
     misses_histogram: dict[int, int] | None = None  # misses -> games, where misses count
+    #: where every secret was played: each secret's guesses and misses, summed over the
+    #: repetitions (None elsewhere; a store written before such records keeps only the worst)
+    per_secret: tuple[list[int] | None, list[int] | None] = (None, None)
 
     @property
     def measured(self) -> bool:
@@ -84,13 +87,15 @@ def judge_cell(cell: Cell, mine: list) -> Result:
     if len({tuple(sorted(t.lost)) for t in tallies}) > 1:  # one cell's blocks count losses at one set of limits
         raise ArenaError("its blocks count lost games at different strike limits")
     tally = sum(tallies[1:], tallies[0])
-    return judge(
+    result = judge(
         cell,
         tally.figures(),
         seconds,
         histogram=tally.histogram,
         misses_histogram=tally.misses_histogram if tally.misses is not None else None,
     )
+    result.per_secret = (tally.secret_guesses, tally.secret_misses)
+    return result
 
 
 def _tied(a: dict, b: dict) -> bool:
@@ -262,8 +267,7 @@ class Report:
         return cls(config, judged, sum(r.seconds for r in judged), provenance=read(directory))
 
     def methods(self) -> str:
-        """A methods paragraph for a paper: what was run, with which agents, how many games, how
-        the meta-games were solved, and what computed it (`provenance`)."""
+        """A methods paragraph for a paper (arena.tournament.methods), from `provenance`."""
         from .tournament.methods import methods
 
         return methods(self, self.provenance)
@@ -448,6 +452,13 @@ class Report:
             for row in ranked:  # ties share the best place (1, 1, 3): equal means, equal rank
                 row["rank"] = 1 + sum(1 for other in ranked if other["mean"] < row["mean"] and not _tied(other, row))
         return rows
+
+    def paired(self, game: str, first: str, second: str, chooser: str = "uniform"):
+        """Guesser `second` against `first` (labels) on `game` against `chooser`, secret by secret,
+        from the stored per-secret records (arena.paired.stored_pair)."""
+        from .paired import stored_pair
+
+        return stored_pair(self, game, first, second, chooser)
 
     def overall_ranking(self) -> list[dict]:
         """The guessers ranked across every game and chooser: for each guesser, its mean rank over

@@ -68,3 +68,22 @@ def test_arena_compare_prints_each_guesser_against_the_best(capsys):
     assert lines[7].startswith("  lowest - entropy: +1.3495 guesses a game")
     rc, out, err = run(capsys, "compare", "hangman:length=5,first=500", "max-frequency", "entropy")
     assert "entropy - max-frequency: +0.3000 misses a game" in out  # Hangman pairs on its cost, the misses
+
+
+def test_a_tournament_pairs_its_guessers_from_the_stored_records(tmp_path):
+    from arena.config import load_config
+    from arena.report import Report
+    from arena.tournament.run import run_config
+
+    tables = {"games": [GAME], "choosers": ["uniform", "evil"], "guessers": ["knuth", "entropy", "random"], "repeat": 3}
+    run_config(load_config(tables), out=str(tmp_path / "run"))
+    report = Report.from_dir(tmp_path / "run")
+    stored = report.paired(GAME, "knuth", "entropy")
+    live = compare(make_game(GAME).evaluate("knuth"), make_game(GAME).evaluate("entropy"))
+    assert stored == live  # the store's per-secret records give the comparison the evaluations give
+    noisy = report.paired(GAME, "knuth", "random")
+    assert not noisy.exact and noisy.fewer + noisy.same + noisy.more == 64
+    with pytest.raises(ArenaError, match="no per-secret records"):
+        report.paired(GAME, "knuth", "entropy", chooser="evil")  # an adaptive chooser plays no secret list
+    with pytest.raises(ArenaError, match="no measured cell"):
+        report.paired(GAME, "knuth", "nobody")

@@ -48,7 +48,7 @@ def play_task(task: Task) -> tuple[str, dict | None, str | None, float]:
         playing.append(chooser)
         result = evaluate_against(game, guesser, chooser, repeat=task.repeat, seed=task.seed, strikes=strikes)
         every = chooser.traits.every_secret_once
-        tally = Tally.of(result, every_secret=every, random=not guesser.deterministic)
+        tally = Tally.of(result, every_secret=every)
         return "ok", tally.to_json(), None, time.perf_counter() - start
     except Exception as e:  # an agent's failure is this task's result, not the tournament's end
         return "failed", None, agent_fault(e, tuple(playing)) or _located(e), time.perf_counter() - start

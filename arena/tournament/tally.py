@@ -32,12 +32,13 @@ class Tally:
     secret_misses: list[int] | None = None
 
     @classmethod
-    def of(cls, evaluation, every_secret: bool = False, random: bool = True) -> Tally:
+    def of(cls, evaluation, every_secret: bool = False) -> Tally:
         """The tally of an arena.evaluate.Evaluation, from its exact streamed sums (which it keeps
         however many repetitions it played; its per-game arrays it may not). `every_secret`: the
         evaluation played each secret once per repetition, so its per-secret totals are kept:
-        each secret's total for a `random` guesser (its blocks add up secret by secret), only the
-        worst for a deterministic one (played once: the worst secret is all the figure needs)."""
+        each secret's total (a random guesser's blocks add up secret by secret), the records
+        that paired comparisons of two guessers read (Report.paired). Stores written before kept
+        only a deterministic guesser's worst; they are read as they are."""
         g = evaluation.sums
         tally = cls(
             g.count,
@@ -54,9 +55,9 @@ class Tally:
             tally.misses_histogram = dict(evaluation.miss_sums.histogram)
             tally.lost = {k: evaluation.lost(k) for k in evaluation.strikes}
         if every_secret:
-            tally.secret_guesses = _per_secret(evaluation.column_totals, random)
+            tally.secret_guesses = _per_secret(evaluation.column_totals)
             if evaluation.column_misses is not None:
-                tally.secret_misses = _per_secret(evaluation.column_misses, random)
+                tally.secret_misses = _per_secret(evaluation.column_misses)
         return tally
 
     def __add__(self, other: Tally) -> Tally:
@@ -226,11 +227,9 @@ _FIELDS = (
 )
 
 
-def _per_secret(totals, every: bool) -> list[int]:
-    """Per-secret totals as stored: every secret's, or only the worst (a list of every secret's
-    cost would be as long as the word list, and a deterministic guesser needs only its worst)."""
-    values = [int(v) for v in totals]
-    return values if every else [max(values, default=0)]
+def _per_secret(totals) -> list[int]:
+    """Per-secret totals as stored: every secret's (a list as long as the game's secrets)."""
+    return [int(v) for v in totals]
 
 
 def _add_secrets(a: list[int] | None, b: list[int] | None) -> list[int] | None:
