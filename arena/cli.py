@@ -438,8 +438,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--dynamics",
-        action="store_true",
-        help="replicator dynamics and fictitious play on each meta-game: a table, and DIR/dynamics-GAME.png",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="FOLDER",
+        help="replicator dynamics and fictitious play on each meta-game: a table, and with a FOLDER its "
+        "plots FOLDER/dynamics-GAME.png (report only reads DIR: it writes nowhere unless told)",
     )
     p.add_argument("--html", metavar="FILE.html", help="write the whole tournament as one self-contained page")
     p.set_defaults(func=cmd_report, no_plots=True)

@@ -24,6 +24,8 @@ def check_views(args) -> None:
 
         check_html_file(args.html)
         check_output_file(args.html, "--html")
+    if isinstance(args.dynamics, str) and not Path(args.dynamics).is_dir():
+        raise ArenaError(f"--dynamics {args.dynamics}: not a folder to draw the plots in")
 
 
 def show_views(report, args) -> None:
@@ -49,9 +51,10 @@ def show_views(report, args) -> None:
                 learned = dynamics(matrix)
                 print()
                 print(learned.summary())
-                path = plot_path(args.dir, game)
-                learned.plot(path)
-                print(f"wrote {path}", file=sys.stderr)
+                if isinstance(args.dynamics, str):  # a folder to draw into; the run's own is only read
+                    path = plot_path(args.dynamics, game)
+                    learned.plot(path)
+                    print(f"wrote {path}", file=sys.stderr)
     if args.html:
         from .html_report import write_html
 

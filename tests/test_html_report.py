@@ -87,8 +87,25 @@ def test_the_page_holds_grids_plots_failures_and_config(page):
 
 
 def test_arena_report_writes_the_page_the_games_and_the_dynamics(measured, tmp_path, capsys):
+    def files():  # the store's own: SQLite's -wal and -shm files come and go with its readers
+        return sorted(p.name for p in measured.iterdir() if not p.name.startswith("results.sqlite-"))
+
+    before = files()
     rc, out, err = run(
         capsys, "report", measured, "--html", tmp_path / "r.html", "--export", tmp_path / "meta.nfg", "--dynamics"
+    )
+    assert rc == 0, err
+    assert files() == before  # report only reads the run's folder
+    rc, out, err = run(
+        capsys,
+        "report",
+        measured,
+        "--html",
+        tmp_path / "r.html",
+        "--export",
+        tmp_path / "meta.nfg",
+        "--dynamics",
+        tmp_path,
     )
     assert rc == 0, err
     text = (tmp_path / "r.html").read_text()
@@ -97,7 +114,7 @@ def test_arena_report_writes_the_page_the_games_and_the_dynamics(measured, tmp_p
         matrix = read_matrix_game(tmp_path / f"meta-{game}.nfg")
         value = float(re.search(rf"{game.split('-')[0]}\S*: meta-game, mean guesses per game: value (\S+);", out)[1])
         assert matrix.value() == pytest.approx(value, abs=1e-4)  # the value printed is the exported game's
-        assert (measured / f"dynamics-{game}.png").read_bytes().startswith(b"\x89PNG")
+        assert (tmp_path / f"dynamics-{game}.png").read_bytes().startswith(b"\x89PNG")
     assert out.count("exploitability") == 2
 
 
