@@ -150,9 +150,11 @@ def reference() -> str:
     return "\n".join(lines)
 
 
-def _unknown_key(where: str, key: str, valid: set[str]) -> ArenaError:
-    """An unknown key, with the nearest valid one if it looks like a typo."""
-    return _fail(where, f"unknown key {key!r}{did_you_mean(key, sorted(valid))} (valid keys: {choices(sorted(valid))})")
+def _unknown_key(where: str, keys: list[str], valid: set[str]) -> ArenaError:
+    """The unknown keys (all of them, in one line), each with the nearest valid one if it looks
+    like a typo."""
+    named = "; ".join(f"unknown key {key!r}{did_you_mean(key, sorted(valid))}" for key in keys)
+    return _fail(where, f"{named} (valid keys: {choices(sorted(valid))})")
 
 
 T = TypeVar("T")
@@ -312,7 +314,7 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
     """
     unknown = set(data) - TOP_KEYS
     if unknown:
-        raise _unknown_key(path, sorted(unknown)[0], TOP_KEYS)
+        raise _unknown_key(path, sorted(unknown), TOP_KEYS)
     for single, plural in SINGULAR.items():
         if isinstance(data.get(single), list):
             raise _fail(path, f"{single} takes one spec; for a list write {plural} = [...]")
@@ -357,7 +359,7 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
         where = f"{path}: rows[{i}]"
         unknown = set(row) - ROW_KEYS
         if unknown:
-            raise _unknown_key(where, sorted(unknown)[0], ROW_KEYS)
+            raise _unknown_key(where, sorted(unknown), ROW_KEYS)
         picked = {}
         for key in ("game", "guesser", "chooser"):
             if key in row:
@@ -500,8 +502,9 @@ def read_config_text(path: str) -> str:
 
 
 def _check_specs(config: Config, allow_import: bool = False) -> None:
-    """Build every agent and parse every game spec up front, so a typo stops the run before it starts."""
-
+    """Build every agent and parse every game spec up front, so a typo stops the run before it
+    starts: every mistake at once, in one line (each once, with the first cell it is in)."""
+    mistakes: dict[str, list[tuple[int, str]]] = {}
     for i, cell in enumerate(config.cells):
         try:
             chooser = make_agent(cell.chooser, "chooser", allow_import=allow_import)
@@ -519,7 +522,16 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
                     )
             guesser.openers_for(game)  # checks the openers against the game
         except ArenaError as e:
-            raise ArenaError(f"{config.path}: cell {i + 1} ({cell.label}): {e}") from None
+            mistakes.setdefault(str(e), []).append((i + 1, cell.label))
+    if mistakes:
+        told = []
+        for message, cells in mistakes.items():
+            (first, label), more = cells[0], len(cells) - 1
+            also = f" (and {more} other cell{'s' * (more != 1)})" if more else ""
+            told.append(f"cell {first} ({label}){also}: {message}")
+        if len(told) > 1:
+            told = [f"{len(told)} mistakes:", *(f"({k}) {text}" for k, text in enumerate(told, 1))]
+        raise ArenaError(f"{config.path}: {' '.join(told)}")
 
 
 def agrees(ours: float, published: Any, tolerance: float | str) -> bool:

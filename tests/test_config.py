@@ -396,3 +396,22 @@ def test_two_entries_with_one_label_are_refused_naming_both(data, needle):
 def test_the_same_guesser_in_two_rows_keeps_its_label():  # rows of one agent (other seeds) stay allowed
     rows = [{"guesser": "random", "label": "r"}, {"guesser": "random", "label": "r", "seed": 2}]
     assert len(parse_config({"game": "mastermind", "rows": rows}).cells) == 2
+
+
+def test_a_config_with_several_mistakes_names_them_all_in_one_line(tmp_path, capsys):
+    from cli_run import one_line, run
+
+    path = tmp_path / "two.toml"
+    path.write_text(
+        'games = ["mastermind:pegs=2,colors=3"]\nchoosers = ["uniform", "evill"]\nguessers = ["knuth", "entrophy"]\n'
+    )
+    rc, _, err = run(capsys, "run", str(path))
+    one_line(
+        rc,
+        err,
+        "2 mistakes: (1) cell 2 (entrophy): unknown guesser 'entrophy'",
+        "(2) cell 3 (knuth) (and 1 other cell): unknown chooser 'evill'",
+    )
+    path.write_text('gams = ["x"]\nchosers = ["y"]\n')
+    rc, _, err = run(capsys, "run", str(path))
+    one_line(rc, err, "unknown key 'chosers'; did you mean 'choosers'?; unknown key 'gams'; did you mean 'games'?")
