@@ -90,7 +90,7 @@ def tree_graph(tree: Tree, depth: int | None = DEPTH, min_count: int = 1, guesse
         "tree",
         graph_attr={
             "rankdir": "LR",
-            "nodesep": "0.08",
+            "nodesep": "0.15",
             "ranksep": "0.5",
             "label": _text(title(tree, guesser)),
             "labelloc": "t",
@@ -175,6 +175,7 @@ def _secrets(n: int) -> str:
 
 def _draw(graph, tree: Tree, node: Node, name: str, depth: int | None, min_count: int, names) -> None:
     """This node's box, and below it its children's (walked with a stack, not recursion)."""
+    spread = columns_for(tree, depth, min_count)
     stack = [(node, name)]
     while stack:
         node, name = stack.pop()
@@ -182,7 +183,33 @@ def _draw(graph, tree: Tree, node: Node, name: str, depth: int | None, min_count
             graph.node(name, _text(fold_label(tree, node)), fillcolor="#f1f1f1", style="rounded,filled,dashed")
             continue
         graph.node(name, _text(node_label(tree, node)), fillcolor="#e8f0fe" if node.children else "#e6f4ea")
-        for reply in sorted(node.children):
+        columns = spread if fans_out(node, depth, min_count) else 1
+        for j, reply in enumerate(sorted(node.children)):
             child = f"n{next(names)}"
-            graph.edge(name, child, label=_text(edge_label(tree, reply)))
+            graph.edge(name, child, label=_text(edge_label(tree, reply)), minlen=str(1 + j % columns))
             stack.append((node.children[reply], child))
+
+
+def fans_out(node: Node, depth: int | None, min_count: int) -> bool:
+    """Are a node's children many boxes with none of their own drawn (the last column of a drawing,
+    which alone would make it a thin strip)?"""
+    children = node.children.values()
+    return len(children) >= 4 and not any(c.children and not folded(c, depth, min_count) for c in children)
+
+
+def columns_for(tree: Tree, depth: int | None, min_count: int) -> int:
+    """Over how many columns the last boxes are spread (a child of a node that fans out j-th goes
+    1 + j mod columns ranks further), so that the drawing is about as tall as it is wide:
+    Knuth's tree to depth 2 was a strip of 817 x 8,129 pixels. A box is about 3 times as wide as
+    it is tall (left to right), so n boxes in c columns are about as tall as c + 2 columns wide
+    when c is about sqrt(n / 3)."""
+    last, stack = 0, list(tree.roots)
+    while stack:
+        node = stack.pop()
+        if folded(node, depth, min_count):
+            continue
+        if fans_out(node, depth, min_count):
+            last += len(node.children)
+        else:
+            stack.extend(node.children.values())
+    return min(8, max(1, round((last / 3) ** 0.5)))

@@ -138,3 +138,19 @@ def test_edges_say_what_the_strategy_table_says_and_the_title_names_the_guesser_
     assert sorted(edges) == sorted(edge_label(mm, r) for r in mm.root.children) and "RW" in edges and "none" in edges
     histories = {line.split()[0] for line in table.splitlines()[2:] if line.startswith("|") and line.count("|") == 1}
     assert len(histories) >= 10 and histories <= {f"|{e}" if e != "none" else "|" for e in edges}
+
+
+def test_a_wide_tree_is_spread_over_columns_not_drawn_as_a_strip(tree, tmp_path):
+    from arena.treeplot import columns_for
+
+    mm = grow_tree(make_game("mastermind"), make_guesser("knuth"))
+    columns = columns_for(mm, 2, 1)  # about sqrt(boxes in the last column / 3)
+    assert 4 <= columns <= 8 and columns_for(mm, 1, 1) < columns and columns_for(tree, None, 1) >= 1
+    source = tree_graph(mm, depth=2).source
+    assert set(re.findall(r"minlen=(\d+)", source)) == {str(k) for k in range(1, columns + 1)}
+    if shutil.which("dot") is not None:  # Knuth's tree to depth 2 was 817 x 8,129 pixels
+        import struct
+
+        head = draw_tree(mm, tmp_path / "k.png", depth=2).read_bytes()[16:24]
+        width, height = struct.unpack(">II", head)
+        assert height < 3 * width, (width, height)
