@@ -124,6 +124,8 @@ def read_table(path: str, owner: str) -> dict[str, Any]:
         raise ArenaError(f"{owner}: cannot read {path}: {e.strerror}") from None
     except ValueError as e:
         raise ArenaError(f"{owner}: {path} is not JSON ({e})") from None
+    except RecursionError:
+        raise ArenaError(f"{owner}: {path} nests too deeply to be a policy table") from None
     if not (isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("table"), dict)):
         raise ArenaError(f"{owner}: {path} is not a policy table ({FORMAT}, written by agents.learned.save_table)")
     return data

@@ -68,12 +68,13 @@ def per_secret(result: Evaluation, cost: Cost = GUESSES) -> np.ndarray:
     return totals.astype(np.float64) / result.shape[0]
 
 
-def compare(a: Evaluation, b: Evaluation, cost: Cost = GUESSES) -> Paired:
+def compare(a: Evaluation, b: Evaluation, cost: Cost = GUESSES, deterministic: bool = False) -> Paired:
     """B (`b`) against A (`a`) on the same game's secrets and `cost` (arena.costs.cost_for(game)
-    for the game's own), as the module's docstring says."""
+    for the game's own), as the module's docstring says; `deterministic`: both guessers are
+    (their traits say so), so that the difference is exact (a random guesser played once is not)."""
     if a.game != b.game or a.shape[1] != b.shape[1]:
         raise ArenaError(f"a paired comparison needs one game: {a.game} ({a.shape[1]}) and {b.game} ({b.shape[1]})")
-    exact = a.shape[0] == 1 and b.shape[0] == 1
+    exact = deterministic and a.shape[0] == 1 and b.shape[0] == 1
     return paired(a.guesser, per_secret(a, cost), b.guesser, per_secret(b, cost), cost.counted.unit, exact)
 
 
@@ -125,12 +126,14 @@ def stored_pair(report, game: str, first: str, second: str, chooser: str = "unif
                 "play every secret, or a store written before they were kept: run it again with --force)"
             )
         repetitions = sum((r.histogram or {}).values()) / len(totals)  # each secret once in each
-        rows.append((r, np.asarray(totals, dtype=np.float64) / max(repetitions, 1)))
-    (ra, a), (rb, b) = rows
+        rows.append((repetitions, r, np.asarray(totals, dtype=np.float64) / max(repetitions, 1)))
+    (reps_a, ra, a), (reps_b, rb, b) = rows
     if len(a) != len(b):
         raise ArenaError(
             f"{first!r} and {second!r} on {game} have per-secret records of {len(a)} and {len(b)} secrets: "
             "one was stored before every secret's record was kept; run it again with --force"
         )
-    exact = "mean_se" not in ra.ours and "mean_se" not in rb.ours and "misses_se" not in ra.ours
+    # deterministic for certain only where the cell asked for repetitions and one was played (the
+    # run plays a deterministic guesser once); a cell of one repetition may be a random guesser's
+    exact = all(reps == 1 and r.cell.repeat > 1 for reps, r in ((reps_a, ra), (reps_b, rb)))
     return paired(first, a, second, b, "misses" if misses else "guesses", exact)

@@ -264,7 +264,7 @@ class Report:
                 raise ArenaError(f"{path}: cell {row.label!r}: {e}; {fix}") from None
         from .tournament.methods import read
 
-        return cls(config, judged, sum(r.seconds for r in judged), provenance=read(directory))
+        return cls(config, judged, sum(r.seconds for r in judged), provenance=read(directory, text))
 
     def methods(self) -> str:
         """A methods paragraph for a paper (arena.tournament.methods), from `provenance`."""

@@ -116,7 +116,13 @@ def test_what_a_table_lacks_is_refused_in_one_line_or_played_by_the_fallback(tmp
         make_guesser(f"learned:table={path}").check(other)
     (tmp_path / "bad.json").write_text("{}")
     (tmp_path / "cut.json").write_text('{"format": ')
-    for bad, message in [("bad.json", "is not a policy table"), ("none.json", "cannot read"), ("cut.json", "not JSON")]:
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    for bad, message in [
+        ("bad.json", "is not a policy table"),
+        ("none.json", "cannot read"),
+        ("cut.json", "not JSON"),
+        ("deep.json", "nests too deeply"),
+    ]:
         with pytest.raises(ArenaError, match=message):
             make_guesser(f"learned:table={tmp_path / bad}")
     with pytest.raises(ArenaError, match="learned:table=PATH"):

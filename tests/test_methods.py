@@ -7,9 +7,8 @@ import json
 
 import numpy
 import pytest
-from cli_run import one_line, run
+from cli_run import run
 
-from arena.errors import ArenaError
 from arena.report import Report
 from arena.tournament.methods import FILE, methods, read
 
@@ -70,18 +69,40 @@ def test_the_html_page_ends_with_the_provenance(run_dir, tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "damage", ["not json", "[1, 2]", '{"format": "other"}', '{"format": "arena-provenance/1", "x": 1}']
+    "damage",
+    ["not json", "[1, 2]", '{"format": "other"}', '{"format": "arena-provenance/1", "x": 1}', "no code", "other run"],
 )
-def test_a_damaged_record_is_one_line(run_dir, tmp_path, capsys, damage):
+def test_a_record_that_cannot_be_cited_is_left_out_and_the_results_still_shown(run_dir, tmp_path, capsys, damage):
     import shutil
 
     copy = tmp_path / "copy"
     shutil.copytree(run_dir, copy)
+    rec = json.loads((copy / FILE).read_text())
+    if damage == "no code":
+        damage = json.dumps({k: v for k, v in rec.items() if k != "code"})
+    elif damage == "other run":  # left by an earlier run of another config
+        damage = json.dumps(rec | {"config_sha256": "0" * 64})
     (copy / FILE).write_text(damage)
-    with pytest.raises(ArenaError, match="provenance"):
-        read(copy)
-    rc, _, err = run(capsys, "report", str(copy))
-    one_line(rc, err, FILE)
+    assert "problem" in read(copy, Report.from_dir(run_dir).config.text)
+    rc, out, err = run(capsys, "report", str(copy))
+    assert rc == 0 and "knuth" in out, err  # the results are still shown
+    rc, out, err = run(capsys, "report", str(copy), "--methods")
+    assert rc == 0 and "its provenance record cannot be cited" in out and rec["code"] not in out
+
+
+def test_a_run_removes_the_last_runs_record_when_it_starts(run_dir, tmp_path):
+    import shutil
+
+    from arena.cli import main
+
+    copy = tmp_path / "copy"
+    shutil.copytree(run_dir, copy)
+    (copy / FILE).write_text(json.dumps({"format": "arena-provenance/1", "problem": "stale"}))
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    assert main(["run", str(config), "--out", str(copy), "--no-plots"]) == 0
+    rec = read(copy)
+    assert rec is not None and "problem" not in rec and rec["config_sha256"]
 
 
 def test_a_run_without_a_record_says_so():

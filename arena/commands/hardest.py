@@ -76,23 +76,23 @@ def cmd_compare(args) -> None:
         if game.rules.strikes:
             line += f" {r.misses_mean:>6.3f} {r.misses_max:>5}" + "".join(f" {r.lost(k):>9,}" for k in limits)
         print(line + f" {r.seconds:>8.2f}")
-    print_paired(results, cost_for(game))
+    print_paired(results, cost_for(game), [g.deterministic for g in guessers])
     if args.plot:
         plot_distributions(results, args.plot)
         print(f"distributions written to {args.plot}")
 
 
-def print_paired(results: list, cost) -> None:
+def print_paired(results: list, cost, deterministic: list[bool]) -> None:
     """Each guesser against the best (least mean `cost`), secret by secret (arena.paired)."""
     from ..paired import compare, per_secret
 
     if len(results) < 2:
         return
-    best = min(results, key=lambda r: float(per_secret(r, cost).mean()))
-    print(f"paired, secret by secret, each against the best ({best.guesser}):")
-    for r in results:
-        if r is not best:
-            print("  " + compare(best, r, cost).line())
+    best = min(range(len(results)), key=lambda k: float(per_secret(results[k], cost).mean()))
+    print(f"paired, secret by secret, each against the best ({results[best].guesser}):")
+    for k, r in enumerate(results):
+        if k != best:
+            print("  " + compare(results[best], r, cost, deterministic[best] and deterministic[k]).line())
 
 
 def add_commands(sub) -> None:

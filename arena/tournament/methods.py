@@ -7,7 +7,9 @@ read and of every file it read, the seeds, Python's, numpy's and scipy's version
 machine. `methods(report)` writes the paragraph a methods section needs (`arena report DIR
 --methods`): which games, choosers and guessers, how many games were played, and how the
 meta-game was solved. A record read back from a run directory is checked as any stored file
-is: a damaged one is one ArenaError, never half read.
+is, and also against the config stored with the results: a damaged record, or one a run
+stopped before it wrote its own left behind, is never cited (the results are still shown).
+A run deletes the old record when it starts and writes its own when it ends.
 """
 
 from __future__ import annotations
@@ -19,8 +21,6 @@ import platform
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-
-from ..errors import ArenaError
 
 FILE = "provenance.json"
 FORMAT = "arena-provenance/1"
@@ -69,25 +69,49 @@ def write(rec: dict[str, str], directory: str | Path) -> Path:
     return path
 
 
-def read(directory: str | Path) -> dict[str, str] | None:
-    """The record stored in a run's directory (None where the run predates records); a damaged
-    one is an ArenaError naming the file."""
+#: What a record holds (`record`): a record without one of them cannot be cited.
+KEYS = ("arena", "code", "date", "config", "config_sha256", "files", "seeds", "python", "numpy", "scipy", "machine")
+
+
+def read(directory: str | Path, config_text: str | None = None) -> dict[str, str] | None:
+    """The record stored in a run's directory (None where the run predates records). One that
+    cannot be cited (damaged, or another run's: its config hash is not that of `config_text`,
+    the config stored with the results, as when a run stopped before writing its own) comes
+    back as {"format": ..., "problem": why}: the results stay readable, and nothing cites it."""
     path = Path(directory) / FILE
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        problem = _problem(json.loads(path.read_text(encoding="utf-8")), config_text)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise ArenaError(f"{path}: not a provenance record ({type(e).__name__}); delete it or run again") from None
+        problem = f"{FILE} is not JSON ({type(e).__name__})"
+    if isinstance(problem, dict):
+        return problem
+    return {"format": FORMAT, "problem": f"{path}: {problem}; it is left out (run again to write one)"}
+
+
+def _problem(data: object, config_text: str | None) -> dict[str, str] | str:
+    """The record, or why it cannot be cited."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ArenaError(f"{path}: not a provenance record of format {FORMAT}; delete it or run again")
+        return f"not a provenance record of format {FORMAT}"
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-        raise ArenaError(f"{path}: a provenance record holds strings only; delete it or run again")
+        return "a provenance record holds strings only"
+    missing = [k for k in KEYS if k not in data]
+    if missing:
+        return f"the record has no {missing[0]!r}"
+    if config_text is not None and data["config_sha256"] != hashlib.sha256(config_text.encode()).hexdigest():
+        return "it is another run's (its config hash is not that of the config stored with these results)"
     return data
 
 
-def methods(report, rec: dict[str, str] | None) -> str:
+def usable(rec: dict[str, str] | None) -> dict[str, str] | None:
+    """A record that can be cited, or None."""
+    return rec if rec is not None and "problem" not in rec else None
+
+
+def methods(report, stored: dict[str, str] | None) -> str:
     """A methods paragraph for the run of `report`, citing the software (CITATION.cff)."""
+    rec = usable(stored)
     cells = report.config.cells
     games = _listed(dict.fromkeys(c.game for c in cells))
     choosers = _listed(dict.fromkeys(c.chooser for c in cells))
@@ -99,6 +123,8 @@ def methods(report, rec: dict[str, str] | None) -> str:
         f"scipy {rec['scipy']}; {rec['machine']}) on {rec['date'][:10]}"
         if rec
         else "Guessing Arena (no provenance record was stored with this run)"
+        if stored is None
+        else f"Guessing Arena (its provenance record cannot be cited: {stored['problem']})"
     )
     text = (
         f"We ran {len(cells)} cells with {where}, from the config {report.config.title or '(untitled)'} "

@@ -16,12 +16,12 @@ def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
     the run's provenance, also written as provenance.json: arena.tournament.methods) and, for
     games with a chooser x guesser grid, plots: a heat map of mean guesses, the histograms per
     guesser against each chooser, and the meta-game's equilibrium mixes."""
-    from .methods import header, record, write
+    from .methods import header, record, usable, write
 
     out = Path(directory)
     written = [out / "results.csv", out / "summary.txt"]
     report.write_csv(written[0])
-    report.provenance = report.provenance or record(report)
+    report.provenance = usable(report.provenance) or record(report)
     written[1].write_text(header(report.provenance) + "\n" + report.table() + "\n\n" + report.summary() + "\n")
     written.append(write(report.provenance, out))
     if plots:

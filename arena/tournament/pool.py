@@ -69,6 +69,7 @@ def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent
     _lead_group()
     os.environ.setdefault(THREADS_ENV, str(share))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by the fork
     if warm:
         try:
             warm()
@@ -139,8 +140,7 @@ class _Worker:
         end_group(self.process.pid)
         if self.process.is_alive():
             self.process.kill()
-        self.process.join()
-        end_group(self.process.pid)  # a child that joined the group while the worker was ending
+        self.process.join()  # (no second end_group: once reaped, its pid, and so the group id, may be reused)
         self.conn.close()
 
 
@@ -303,6 +303,7 @@ def play_in_child(play: Play, task: Any, timeout: float | None) -> Result:
         code = 0
         try:
             os.close(readable)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by the fork
             die_with_parent(parent)
             _lead_group()
             data = pickle.dumps(play(task))

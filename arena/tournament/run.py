@@ -12,12 +12,14 @@ import json
 import math
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from ..config import Cell, Config
 from ..errors import ArenaError
 from ..report import Report, judge_cell
 from ..words import SHIPPED
 from .cells import expand, file_digest, files_read
+from .methods import FILE as PROVENANCE
 from .runner import run_tasks
 from .store import Store
 
@@ -94,6 +96,8 @@ def run_config(
     _stop_if_changed(watch, out, None)  # edited since the config was checked
     tasks = expand(config.cells, config.block, files=files, allow_import=allow, where=config.path or "the config")
     store = Store(out, fingerprint(tasks), config.text, force, plan=tasks, files=files) if out else None
+    if out:  # the last run's record would describe other results until this run writes its own
+        (Path(out) / PROVENANCE).unlink(missing_ok=True)
     stored = [0]
     try:
         results, damaged = store.results(tasks) if store else ({}, {})

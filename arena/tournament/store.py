@@ -122,8 +122,9 @@ class DirectoryLock:
             del self._held[key]
             # removed while still held: a writer that opened it meanwhile finds, once it holds the
             # lock, that the name is gone (_still_named) and opens the lock afresh
-            with contextlib.suppress(OSError):
-                os.unlink(self.path)
+            if _still_named(held[0], self.path):  # not a lock another run made after ours was deleted
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)
             os.close(held[0])  # closing releases the lock
 
 
