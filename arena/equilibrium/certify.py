@@ -154,8 +154,11 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
     finished = not tree.stopped
     lower_exact: Fraction | None = None
     if finished and exact_chooser is not None:
-        lower_exact = sum((q * int(c) for q, c in zip(exact_chooser, paid.of(tree).tolist()) if q), Fraction(0))
-        bound = float(lower_exact)
+        # the tree's exact cost under the exact mix: the least only if the float search agrees
+        # (another tree could win by a rounding's worth where two cost nearly the same)
+        cost_exact = sum((q * int(c) for q, c in zip(exact_chooser, paid.of(tree).tolist()) if q), Fraction(0))
+        if abs(float(cost_exact) - bound) <= 1e-9 * max(1.0, abs(bound)):
+            lower_exact, bound = cost_exact, float(cost_exact)
     lower = min(bound, float(upper))  # float rounding only: the true value lies in between
     exact = upper if lower_exact is not None and lower_exact == upper else None
     claimed_lower, claimed_uniform, claims = _claims(data, path, lower, float(upper), exact, game)
