@@ -25,6 +25,17 @@ def choices(names) -> str:
     return ", ".join(str(n) for n in names)
 
 
+def shown(value: object, width: int = 60) -> str:
+    """A value as a one-line message shows it: its repr, cut to `width` characters (a damaged
+    stored value may be huge, an int too long to print, or nested too deep to repr)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"a {type(value).__name__} too large to show"
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def did_you_mean(name: object, valid) -> str:
     """`; did you mean 'entropy'?` when `name` looks like a typo of one of `valid`, else ``."""
     import difflib  # here: few errors need it

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, agrees, figure_kind, known_kind, parse_config
-from .errors import ArenaError
+from .errors import ArenaError, shown
 from .frames import pandas
 from .payoff import Payoff, default, loss_limits, lost, payoff
 from .tournament.store import read_store
@@ -116,11 +116,6 @@ def _check_repetitions(path: Path, cell: Cell, block: int, mine: list, fix: str)
             f"{path}: cell {cell.label!r} is stored as {len(mine)} block(s) of {found} repetitions, "
             f"not the {cell.repeat} it plays in blocks of {block}; {fix}"
         )
-
-
-def _shown(value: Any) -> str:
-    text = repr(value) if isinstance(value, (int, str, float, type(None))) else type(value).__name__
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def confidence_interval(mean: float, error: float, repeat: int, level: float = 0.95) -> tuple[float, float]:
@@ -251,7 +246,7 @@ class Report:
         for key, cell, block in plan:
             if not isinstance(cell, int) or not 0 <= cell < len(by_cell) or block != len(by_cell[cell]):
                 raise ArenaError(
-                    f"{path}: the stored plan names cell {_shown(cell)}, block {_shown(block)} (of {len(by_cell)} "
+                    f"{path}: the stored plan names cell {shown(cell, 40)}, block {shown(block, 40)} (of {len(by_cell)} "
                     f"cells, each with blocks 0, 1, ... in order); {fix}"
                 )
             by_cell[cell].append(rows.get(key))

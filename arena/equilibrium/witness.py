@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..digests import file_change, project_code
-from ..errors import ArenaError
+from ..errors import ArenaError, shown
 from ..game import Game
 
 #: How far a mix's floats may add up from 1, and lie from their exact fractions.
@@ -92,19 +92,19 @@ def fraction(value: Any, where: str) -> Fraction:
             return Fraction(value.strip())
         except ZeroDivisionError:
             pass
-    raise ArenaError(f"{where} is not an exact number p or p/q: {_short(value)}")
+    raise ArenaError(f"{where} is not an exact number p or p/q: {shown(value)}")
 
 
 def finite(value: Any, where: str) -> float:
     """A JSON number that is finite, or an ArenaError."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ArenaError(f"{where} is not a number: {_short(value)}")
+        raise ArenaError(f"{where} is not a number: {shown(value)}")
     try:
         x = float(value)
     except OverflowError:
         x = math.inf
     if not math.isfinite(x):
-        raise ArenaError(f"{where} is not a finite number: {_short(value)}")
+        raise ArenaError(f"{where} is not a finite number: {shown(value)}")
     return x
 
 
@@ -133,11 +133,6 @@ def checked_mix(floats: Sequence[Any], exact: Sequence[Any], where: str) -> list
     fs = [Fraction(p) for p in ps]
     exact_total = sum(fs)
     return [f / exact_total for f in fs]
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def saved_chooser(path: str, game: Game, data: dict) -> tuple[np.ndarray, list[Fraction] | None]:

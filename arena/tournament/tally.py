@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ..errors import ArenaError
+from ..errors import ArenaError, shown
 
 
 @dataclass
@@ -246,7 +246,7 @@ def _counts(name: str, value: Any) -> list[int] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not value:
-        raise ArenaError(f"tally field {name!r} must be a non-empty list of counts, got {_short(value)}")
+        raise ArenaError(f"tally field {name!r} must be a non-empty list of counts, got {shown(value)}")
     return [_count(f"{name}[{i}]", v) for i, v in enumerate(value)]
 
 
@@ -271,19 +271,10 @@ MAX_COUNT = 2**63 - 1
 def _count(name: str, value: Any, limit: int | None = MAX_COUNT) -> int:
     """A stored count: a non-negative integer (JSON has no other kind of count), at most `limit`."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ArenaError(f"tally field {name!r} must be a count (an integer >= 0), got {_short(value)}")
+        raise ArenaError(f"tally field {name!r} must be a count (an integer >= 0), got {shown(value)}")
     if limit is not None and value > limit:
-        raise ArenaError(f"tally field {name!r} is {_short(value)}, over the largest count {limit}")
+        raise ArenaError(f"tally field {name!r} is {shown(value)}, over the largest count {limit}")
     return value
-
-
-def _short(value: Any) -> str:
-    """A stored value as a message shows it: at most 60 characters (a damaged one may be huge)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an int too long to print, or nesting too deep
-        text = f"a {type(value).__name__} too large to show"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _check_histogram(what: str, histogram: dict[int, int], games: int, total: int, squares: int, worst) -> None:
@@ -292,11 +283,11 @@ def _check_histogram(what: str, histogram: dict[int, int], games: int, total: in
     if sum(histogram.values()) != games:
         raise ArenaError(f"a tally's {what} histogram counts {sum(histogram.values())} games, not {games}")
     if sum(k * v for k, v in histogram.items()) != total:
-        raise ArenaError(f"a tally's {what} histogram does not add up to its {what} ({_short(total)})")
+        raise ArenaError(f"a tally's {what} histogram does not add up to its {what} ({shown(total)})")
     if sum(k * k * v for k, v in histogram.items()) != squares:
-        raise ArenaError(f"a tally's {what} histogram does not add up to its sum of squares ({_short(squares)})")
+        raise ArenaError(f"a tally's {what} histogram does not add up to its sum of squares ({shown(squares)})")
     if max((k for k, v in histogram.items() if v), default=0) != worst:
-        raise ArenaError(f"a tally's worst {what} ({_short(worst)}) is not its histogram's largest")
+        raise ArenaError(f"a tally's worst {what} ({shown(worst)}) is not its histogram's largest")
 
 
 def _digest(data: dict) -> str:
@@ -312,7 +303,7 @@ def _check_repetitions(what: str, total: int, squares: int, repeat: int) -> None
     repetitions) and total^2 (all in one), and has the total's parity (x^2 = x mod 2)."""
     if not total * total <= repeat * squares or squares > total * total or (squares - total) % 2:
         raise ArenaError(
-            f"a tally's {what} per repetition squared ({_short(squares)}) cannot come from {repeat} repetitions"
+            f"a tally's {what} per repetition squared ({shown(squares)}) cannot come from {repeat} repetitions"
         )
 
 
@@ -338,14 +329,14 @@ def _check_secrets(name: str, totals: list[int] | None, tally: Tally, misses: bo
 def _int_table(name: str, value: Any) -> dict[int, int]:
     """{"3": 17, ...} as {3: 17, ...}: integer keys (JSON writes them as strings) to counts."""
     if not isinstance(value, dict):
-        raise ArenaError(f"tally field {name!r} must be an object of counts, got {_short(value)}")
+        raise ArenaError(f"tally field {name!r} must be an object of counts, got {shown(value)}")
     table = {}
     for key, count in value.items():
         try:
             number = int(key)
         except ValueError:
-            raise ArenaError(f"tally field {name!r} has the key {_short(key)}, not an integer") from None
+            raise ArenaError(f"tally field {name!r} has the key {shown(key)}, not an integer") from None
         if not 0 <= number <= MAX_COUNT:
-            raise ArenaError(f"tally field {name!r} has the key {_short(key)}, not a count")
+            raise ArenaError(f"tally field {name!r} has the key {shown(key)}, not a count")
         table[number] = _count(f"{name}[{key}]", count)
     return table
