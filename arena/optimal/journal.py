@@ -25,9 +25,10 @@ time), or, for an opened guess, not what its classes add up to; an exact value w
 no tree of the class or does not cost that value; and records that contradict each other
 (proofs.combine). Only the last line may be cut short (a run killed while writing it): it is
 dropped, and cut off the file before the next record is appended. The format is
-arena-journal/3, whose records were always such proofs (a first guess "closed" was written
-with the bound that closed it): journals of older formats, which recorded decisions, are
-refused.
+arena-journal/3: its records were read as decisions before (a first guess "closed" was written
+with the bound that closed it, and kept closed under any incumbent) and are read as proofs now,
+which is what they hold; the arena version in the key refuses a journal another version wrote.
+Journals of older formats are refused.
 """
 
 from __future__ import annotations
