@@ -70,11 +70,11 @@ def judge(
     )
 
 
-def judge_cell(cell: Cell, mine: list) -> Result:
+def judge_cell(cell: Cell, mine: list, counted: list[Tally | None] | None = None) -> Result:
     """A cell's Result from its tasks' results in block order (None: a task not run yet).
 
     Failed tasks fail the cell with the first task's error (and how many failed); missing ones
-    mark it not run; otherwise the tallies add up to the cell's figures.
+    mark it not run; otherwise the tallies (`counted`, where read already) add up to its figures.
     """
     seconds = sum(r[3] for r in mine if r is not None)
     if not mine or any(r is None for r in mine):
@@ -83,7 +83,7 @@ def judge_cell(cell: Cell, mine: list) -> Result:
     if errors:
         more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
         return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
-    tallies = [Tally.from_json(r[1]) for r in mine]
+    tallies = [t for t in (counted or _tallies(mine)) if t is not None]
     if len({tuple(sorted(t.lost)) for t in tallies}) > 1:  # one cell's blocks count losses at one set of limits
         raise ArenaError("its blocks count lost games at different strike limits")
     tally = sum(tallies[1:], tallies[0])
@@ -99,21 +99,25 @@ def judge_cell(cell: Cell, mine: list) -> Result:
 
 
 def _tied(a: dict, b: dict) -> bool:
-    """Two rows of a ranking whose means are equal up to float rounding (sums of integers
-    divided alike), so neither ranks above the other."""
+    """Two ranking rows whose means are equal up to float rounding: neither ranks above the other."""
     return math.isclose(a["mean"], b["mean"], rel_tol=1e-12, abs_tol=1e-12)
 
 
-def _check_repetitions(path: Path, cell: Cell, block: int, mine: list, fix: str) -> None:
-    """A stored cell's blocks must play its repetitions: once in one block (deterministic
-    agents), else `repeat` in blocks of `block`. Anything else (a damaged plan or store) would
-    be figures over other games than the config's, so it is an ArenaError."""
+def _tallies(mine: list) -> list[Tally | None]:
+    """The tally of each task that ran (None for one not run or failed)."""
+    return [Tally.from_json(r[1]) if r is not None and r[0] == "ok" else None for r in mine]
+
+
+def _check_repetitions(path: Path, cell: Cell, block: int, counted: list[Tally | None], fix: str) -> None:
+    """A stored cell's blocks (their tallies, None where not run or failed) must play its
+    repetitions: once in one block (deterministic agents), else `repeat` in blocks of `block`;
+    anything else (a damaged plan or store) is an ArenaError, not figures over other games."""
     sizes = [min(block, cell.repeat - start) for start in range(0, cell.repeat, block)]
-    found = [Tally.from_json(r[1]).repeat if r is not None and r[0] == "ok" else None for r in mine]
-    expected = [sizes, [1]] if len(mine) == 1 else [sizes]
+    found = [t.repeat if t is not None else None for t in counted]
+    expected = [sizes, [1]] if len(counted) == 1 else [sizes]
     if not any(len(found) == len(e) and all(f in (None, s) for f, s in zip(found, e)) for e in expected):
         raise ArenaError(
-            f"{path}: cell {cell.label!r} is stored as {len(mine)} block(s) of {found} repetitions, "
+            f"{path}: cell {cell.label!r} is stored as {len(counted)} block(s) of {found} repetitions, "
             f"not the {cell.repeat} it plays in blocks of {block}; {fix}"
         )
 
@@ -252,9 +256,10 @@ class Report:
             by_cell[cell].append(rows.get(key))
         judged = []
         for row, mine in zip(config.cells, by_cell):
-            _check_repetitions(path, row, config.block, mine, fix)
+            counted = _tallies(mine)  # read once, for the blocks' check and for the figures
+            _check_repetitions(path, row, config.block, counted, fix)
             try:
-                judged.append(judge_cell(row, mine))
+                judged.append(judge_cell(row, mine, counted))
             except ArenaError as e:
                 raise ArenaError(f"{path}: cell {row.label!r}: {e}; {fix}") from None
         from .tournament.methods import read
