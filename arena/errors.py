@@ -25,11 +25,12 @@ def choices(names) -> str:
     return ", ".join(str(n) for n in names)
 
 
-def shown(value: object, width: int = 60) -> str:
-    """A value as a one-line message shows it: its repr, cut to `width` characters (a damaged
-    stored value may be huge, an int too long to print, or nested too deep to repr)."""
+def shown(value: object, width: int = 60, raw: bool = False) -> str:
+    """A value as a one-line message shows it: its repr (`raw`: a str as it is, such as another
+    message), cut to `width` characters (a damaged stored value may be huge, an int too long to
+    print, or nested too deep to repr)."""
     try:
-        text = repr(value)
+        text = value if raw and isinstance(value, str) else repr(value)
     except (ValueError, RecursionError):
         text = f"a {type(value).__name__} too large to show"
     text = " ".join(text.split())

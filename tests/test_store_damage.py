@@ -287,10 +287,11 @@ def test_blocks_of_other_cells_are_not_added():
 
 
 def test_a_huge_stored_value_is_shown_short():
-    from arena.tournament.store import _shown
+    from arena.errors import shown  # what the store's messages show a stored value by (at 40 characters)
 
-    assert _shown(DEEP) == repr(DEEP)[:37] + "..."
+    assert shown(DEEP, 40) == repr(DEEP)[:37] + "..."
     deep: list = []
     for _ in range(100_000):
         deep = [deep]
-    assert _shown(deep) == "a list too large to show"
+    assert shown(deep, 40) == "a list too large to show"
+    assert shown("a message", 200, raw=True) == "a message"

@@ -35,7 +35,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from ..errors import ArenaError
+from ..errors import ArenaError, shown
 from .tally import Tally
 
 FORMAT = "3"  # the store's layout; stores of another layout are refused, never misread
@@ -378,16 +378,16 @@ def _result(path: Path, row: tuple, fix: str, repeat: int | None = None) -> Resu
     (an ArenaError naming the row and what is wrong, then `fix`). `repeat`: the repetitions the
     task plays, which its tally must count."""
     key, cell, block, status, tally, error, seconds = row
-    cell = cell + 1 if isinstance(cell, int) and not isinstance(cell, bool) else _shown(cell)
-    where = f"{path}: the stored result of cell {cell}, block {_shown(block)}"
+    cell = cell + 1 if isinstance(cell, int) and not isinstance(cell, bool) else shown(cell, 40)
+    where = f"{path}: the stored result of cell {cell}, block {shown(block, 40)}"
     fix = f"; {fix}" if fix else ""
     if status not in STATUSES:
-        raise ArenaError(f"{where} has status {_shown(status)} (expected {' or '.join(STATUSES)}){fix}")
+        raise ArenaError(f"{where} has status {shown(status, 40)} (expected {' or '.join(STATUSES)}){fix}")
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
-        raise ArenaError(f"{where} is damaged (its time is {_shown(seconds)}, not a number of seconds){fix}")
+        raise ArenaError(f"{where} is damaged (its time is {shown(seconds, 40)}, not a number of seconds){fix}")
     if status == "failed":
         if not isinstance(error, str) or tally is not None:
-            raise ArenaError(f"{where} is damaged (a failed task with error {_shown(error)} and a tally){fix}")
+            raise ArenaError(f"{where} is damaged (a failed task with error {shown(error, 40)} and a tally){fix}")
         return status, None, error, float(seconds)
     try:
         if not isinstance(tally, str):
@@ -399,7 +399,7 @@ def _result(path: Path, row: tuple, fix: str, repeat: int | None = None) -> Resu
     except RecursionError:
         raise ArenaError(f"{where} is damaged (bad tally: nested too deeply){fix}") from None
     except (TypeError, ValueError) as e:  # ArenaError is a ValueError
-        raise ArenaError(f"{where} is damaged (bad tally: {_shown(str(e), 200)}){fix}") from None
+        raise ArenaError(f"{where} is damaged (bad tally: {shown(str(e), 200, raw=True)}){fix}") from None
     if error is not None:
         raise ArenaError(f"{where} is damaged (a result with figures and an error){fix}")
     return status, data, None, float(seconds)
@@ -407,16 +407,6 @@ def _result(path: Path, row: tuple, fix: str, repeat: int | None = None) -> Resu
 
 def _no_constant(name: str) -> None:
     raise ArenaError(f"{name} is not a count")
-
-
-def _shown(value, width: int = 40) -> str:
-    """A stored value as a message shows it: short, on one line (a damaged one may be huge)."""
-    try:
-        text = value if isinstance(value, str) and width > 40 else repr(value)
-    except (ValueError, RecursionError):
-        text = f"a {type(value).__name__} too large to show"
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -464,7 +454,7 @@ def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], 
     for position, (key, _, _) in enumerate(plan):
         if not (isinstance(key, str) and len(key) == 64 and set(key) <= HEX) or key in keys:
             raise ArenaError(
-                f"{path}: task {position + 1} of the stored plan has a bad or repeated key {_shown(key)}; {fix}"
+                f"{path}: task {position + 1} of the stored plan has a bad or repeated key {shown(key, 40)}; {fix}"
             )
         keys.add(key)
     cells = {key: (cell, block) for key, cell, block in plan}
