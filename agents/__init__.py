@@ -8,16 +8,18 @@ agent objects, and only the command line and the config/tournament layer build t
     chooser      Chooser; the committed choosers uniform, fixed, weighted
     registry     names by role, entry points, `module:Class` paths (make_agent)
     simple       lowest, random
-    scoring      the scoring guessers (arena.greedy over arena.metrics), knuth
+    scoring      the scoring guessers (arena.trees.greedy over arena.trees.metrics), knuth
     misses       fewest-misses (exact Hangman play)
     optimal      optimal (the exact solver's trees); TreePlayer, a guesser playing one tree
     lookahead    lookahead (rollouts over the greedy guessers, a TreePlayer)
     equilibrium  the equilibrium guesser and chooser (mixes of trees, and of secrets)
-    replay       tree (a saved strategy tree, arena.tree.SavedTree)
+    replay       tree (a saved strategy tree, arena.trees.saved.SavedTree)
     evil         the evil chooser (keeps the largest class)
     adversary    the minimax chooser (keeps the hardest class, by the exact search)
     spoiler      the best response to a known guesser
     human        a person at the terminal, on either side (interactive)
+    learned      a policy trained in OpenSpiel, PettingZoo or Gymnasium, as a guesser (a table file)
+    learning     tabular Q-learning over the game's moves (arena.play.moves), the policies `learned` plays
 
 Every module here that lists classes in `AGENTS` (and aliases in `ALIASES`) is registered
 by name, through the fixed index registry.INDEX (name -> module, so that one agent imports
@@ -28,7 +30,7 @@ agents` (tests/test_startup.py fails until the index and the modules agree).
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from arena.traits import Traits
+from arena.core.traits import Traits
 
 from .registry import describe_agents, imports_allowed, make_agent, make_chooser, make_guesser
 

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from arena.errors import ArenaError
-from arena.game import Game, Index, Indexes, Reply
-from arena.spec import Param
-from arena.traits import Traits
+from arena.core.errors import ArenaError
+from arena.core.game import Game, Index, Indexes, Reply
+from arena.core.spec import Param
+from arena.core.traits import Traits
 
 from .base import State
 from .chooser import Chooser, largest_class
@@ -66,7 +66,7 @@ class WorstCase:
         """The worst case of a greedy guesser from this class: an upper bound on W."""
         key = candidates.tobytes()
         if key not in self.upper:
-            from arena.tree import grow_tree
+            from arena.trees.saved import grow_tree
 
             from .registry import make_guesser
 

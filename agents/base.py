@@ -3,7 +3,7 @@ declared `Traits`, a way to be seeded, and caches per game. A guesser looks at t
 state of play and returns the index of its next guess; a chooser (agents/chooser.py) answers.
 
 Every cache of something computed for a game is keyed by the game's spec and holds no game
-(`Agent.per_game` for one agent's, arena.caches.shared_by_game_spec for what all share), so a
+(`Agent.per_game` for one agent's, arena.core.caches.shared_by_game_spec for what all share), so a
 game is freed when its last user lets go of it (tests/test_agent_contract.py checks each agent)."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
-from arena.errors import ArenaError
-from arena.game import Game, Index
-from arena.greedy import only_candidate
-from arena.players import AgentProtocol, GuesserProtocol
-from arena.spec import OPENERS, Param, canonical
-from arena.state import Move, State
-from arena.traits import Traits
+from arena.core.errors import ArenaError
+from arena.core.game import Game, Index
+from arena.core.players import AgentProtocol, GuesserProtocol
+from arena.core.spec import OPENERS, Param, canonical
+from arena.core.state import Move, State
+from arena.core.traits import Traits
+from arena.trees.greedy import only_candidate
 
 __all__ = ["Agent", "Guesser", "Move", "OPENERS", "State", "Traits", "only_candidate"]
 
@@ -25,7 +25,7 @@ T = TypeVar("T")
 
 
 class Agent(AgentProtocol):
-    """What guessers and choosers share (arena.players.AgentProtocol). A subclass sets `name`, `summary`, `params` (a dict
+    """What guessers and choosers share (arena.core.players.AgentProtocol). A subclass sets `name`, `summary`, `params` (a dict
     of Param) and `traits` (a Traits, stating where it differs from the defaults)."""
 
     role: ClassVar[str] = "agent"
@@ -58,7 +58,7 @@ class Agent(AgentProtocol):
 
 
 class Guesser(Agent, GuesserProtocol):
-    """Base class of guessers (arena.players.GuesserProtocol, whose optional hooks default there): a subclass implements `choose(game, state)`; the base handles
+    """Base class of guessers (arena.core.players.GuesserProtocol, whose optional hooks default there): a subclass implements `choose(game, state)`; the base handles
     the openers (fixed first guesses)."""
 
     role: ClassVar[str] = "guesser"

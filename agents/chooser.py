@@ -1,7 +1,7 @@
 """What every chooser is, and the committed choosers: `uniform`, `fixed`, `weighted`.
 
 A chooser is the other half of a game: it answers each guess with a reply code. The referee
-(arena.match) calls `start(game, secrets, seed)` once per game, then `reply(game, state, guess)`
+(arena.play.match) calls `start(game, secrets, seed)` once per game, then `reply(game, state, guess)`
 for every guess, with the guesser's own state (the secrets still possible and the moves so far).
 A chooser that studies its opponent (the spoiler) also has `meet(guesser)`, called before `start`.
 
@@ -21,14 +21,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from arena.errors import ArenaError
-from arena.game import Game, Index, Indexes, Reply
-from arena.players import ChooserProtocol
-from arena.seeding import mix64
-from arena.spec import Param
-from arena.state import State
-from arena.traits import Traits
-from arena.weights import read_weights, secret_index
+from arena.core.errors import ArenaError
+from arena.core.game import Game, Index, Indexes, Reply
+from arena.core.players import ChooserProtocol
+from arena.core.seeding import mix64
+from arena.core.spec import Param
+from arena.core.state import State
+from arena.core.traits import Traits
+from arena.core.weights import read_weights, secret_index
 
 from .base import Agent
 
@@ -36,7 +36,7 @@ _TWO64 = 2.0**64
 
 
 class Chooser(Agent, ChooserProtocol):
-    """Base class of choosers (agents.base.Agent, arena.players.ChooserProtocol): a subclass
+    """Base class of choosers (agents.base.Agent, arena.core.players.ChooserProtocol): a subclass
     implements `start` (optional) and `reply`; `opening` and `meet` default in the protocol."""
 
     role: ClassVar[str] = "chooser"
@@ -105,7 +105,7 @@ class Fixed(Committed):
 
 
 class Weighted(Committed):
-    """A secret drawn with given probabilities, read from a weights file (arena.weights: lines
+    """A secret drawn with given probabilities, read from a weights file (arena.core.weights: lines
     `secret weight`, a JSON object {secret: weight} or a JSON list, one per secret). Weights
     are normalised; secrets not listed have weight 0."""
 
@@ -127,7 +127,7 @@ class Weighted(Committed):
         return self.per_game(game, "weights", lambda: self._read_weights(game))
 
     def _read_weights(self, game: Game) -> np.ndarray:
-        """The file's weights (arena.weights, the one reader), normalised to probabilities."""
+        """The file's weights (arena.core.weights, the one reader), normalised to probabilities."""
         weights = read_weights(self.values["file"], game)
         if weights.sum() <= 0:
             raise ArenaError(f"weights file {self.values['file']}: the weights add up to 0")

@@ -17,13 +17,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from arena.caches import shared_by_game_spec
-from arena.costs import COSTS
-from arena.errors import RuleBreak
-from arena.game import Game, Index
-from arena.seeding import mix64
-from arena.spec import Param, plus_list
-from arena.traits import Traits
+from arena.core.caches import shared_by_game_spec
+from arena.core.costs import COSTS
+from arena.core.errors import RuleBreak
+from arena.core.game import Game, Index
+from arena.core.seeding import mix64
+from arena.core.spec import Param, plus_list
+from arena.core.traits import Traits
 
 from .base import Guesser, State
 from .chooser import Committed, Weighted
@@ -48,7 +48,7 @@ def guesser_mix(game: Game, guessers: tuple[str, ...], file: str, payoff: str = 
 
 def solve(game: Game, guessers: tuple[str, ...], payoff: str):
     """The equilibrium of the game (against these guessers' trees only, if any named), with
-    the payoff `payoff` (arena.costs; "game": the game's own)."""
+    the payoff `payoff` (arena.core.costs; "game": the game's own)."""
     from arena.equilibrium import double_oracle, solve_restricted
 
     cost = None if payoff == "game" else payoff
@@ -114,9 +114,9 @@ class EquilibriumGuesser(Guesser):
         return plans[k], symmetry.permutation(mix64(*self.entropy, 1) % symmetry.order)
 
     def expected_costs(self, game: Game, cost: str) -> np.ndarray:
-        """Each secret's expected cost (arena.costs `cost`) over the mix's trees and the random
+        """Each secret's expected cost (arena.core.costs `cost`) over the mix's trees and the random
         symmetry that carries them: exact, without sampling (a worst secret for --exploitability)."""
-        from arena.costs import cost_for
+        from arena.core.costs import cost_for
         from arena.equilibrium.plans import plan_tree
 
         with imports_allowed(self.allow_import):

@@ -9,8 +9,8 @@ looks ahead).
 
 from __future__ import annotations
 
-from arena.game import Game, Index, Reply
-from arena.traits import Traits
+from arena.core.game import Game, Index, Reply
+from arena.core.traits import Traits
 
 from .base import State
 from .chooser import Chooser, largest_class

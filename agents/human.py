@@ -16,9 +16,9 @@ import sys
 
 import numpy as np
 
-from arena.errors import ArenaError
-from arena.game import Game, Index, Indexes, Reply
-from arena.traits import Traits
+from arena.core.errors import ArenaError
+from arena.core.game import Game, Index, Indexes, Reply
+from arena.core.traits import Traits
 
 from .base import Guesser, State
 from .chooser import Chooser

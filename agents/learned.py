@@ -1,18 +1,18 @@
-"""Policies trained elsewhere (in arena.envs, OpenSpiel or any code), as agents of the arena.
+"""Policies trained elsewhere (in arena.bridges.envs, OpenSpiel or any code), as agents of the arena.
 
 Two routes, both keyed in a tournament's tasks like any agent's code:
 
 - A function of the observation: subclass `PolicyGuesser` (or `PolicyChooser`) in a module
   of your own and write its `act(observation)`; name it `mypkg.mymodule:MyGuesser` in a config
   or on the command line (with --allow-import). The tournament keys each task on the source of
-  the module's package (arena.tournament.provenance), so a retrained policy is never served
+  the module's package (arena.study.tournament.provenance), so a retrained policy is never served
   stale results.
 - A saved table: `save_table(game, act, path)` writes what a guesser policy plays at every
   position its own games can reach (one row per candidate set), and the built-in guesser
   `learned:table=PATH` plays it back, in any process. The file is named in the spec, so the
-  task is keyed on its contents (arena.tournament.cells.spec_files), as a word list is.
+  task is keyed on its contents (arena.study.tournament.cells.spec_files), as a word list is.
 
-The observation is the one arena.envs gives the guesser (arena.bridge.observe):
+The observation is the one arena.bridges.envs gives the guesser (arena.play.moves.observe):
 {"candidates": 0/1 per secret still possible, "action_mask": 0/1 per useful guess}. The
 chooser's adds "guess" (0/1 per guess, the one to answer) and masks the replies that leave a
 secret possible.
@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from arena.bridge import candidates_key, mask_of, observe, useful_guesses
-from arena.errors import ArenaError
-from arena.game import Game, Index, Reply
-from arena.spec import Param
-from arena.traits import Traits
+from arena.core.errors import ArenaError
+from arena.core.game import Game, Index, Reply
+from arena.core.spec import Param
+from arena.core.traits import Traits
+from arena.play.moves import candidates_key, mask_of, observe, useful_guesses
 
 from .base import Guesser, State
 from .chooser import Chooser
@@ -82,7 +82,7 @@ class PolicyChooser(Chooser):
 
 def walk(game: Game, act: Callable[[Observation], int]) -> dict[str, str]:
     """What the guesser policy `act` plays at each position its own games reach, over every
-    secret: candidates key (arena.bridge.candidates_key) -> guess label."""
+    secret: candidates key (arena.play.moves.candidates_key) -> guess label."""
     table: dict[str, str] = {}
 
     def visit(candidates: np.ndarray, history: tuple) -> None:

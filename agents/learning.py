@@ -2,7 +2,7 @@
 the worked example of a policy trained outside the arena's solvers and then played in its
 tournaments (examples/learned_guesser.ipynb; docs/howto/bridges.md).
 
-The learner plays the game move by move as the environments of arena.envs do (arena.bridge.Play:
+The learner plays the game move by move as the environments of arena.bridges.envs do (arena.play.moves.Play:
 the chooser's replies, checked by the referee's own check; the useful guesses as its actions;
 minus one per guess, or per miss, as reward). Its state is the candidate set, so what it
 learns in one line of play serves every line that leads to the same candidates. Each position
@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arena.bridge import Play, candidates_key
-from arena.game import Game
-from arena.match import checked_reply
-from arena.players import ChooserProtocol
-from arena.seeding import mix64
-from arena.state import State
+from arena.core.game import Game
+from arena.core.players import ChooserProtocol
+from arena.core.seeding import mix64
+from arena.core.state import State
+from arena.play.match import checked_reply
+from arena.play.moves import Play, candidates_key
 
 from .learned import Observation
 

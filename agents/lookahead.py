@@ -12,10 +12,10 @@ The tree is built once per game (shipped under arena/data/trees/ for known setti
 
 from __future__ import annotations
 
-from arena.errors import ArenaError
-from arena.game import Game, Indexes
-from arena.spec import Param
-from arena.tree import Tree
+from arena.core.errors import ArenaError
+from arena.core.game import Game, Indexes
+from arena.core.spec import Param
+from arena.trees.saved import Tree
 
 from .optimal import TreePlayer
 from .scoring import METRICS

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arena.costs import Cost, cost_for
-from arena.errors import ArenaError
-from arena.game import Game, Index
-from arena.spec import Param
-from arena.traits import Traits
+from arena.core.costs import Cost, cost_for
+from arena.core.errors import ArenaError
+from arena.core.game import Game, Index
+from arena.core.spec import Param
+from arena.core.traits import Traits
 
 from .base import Guesser, State
 

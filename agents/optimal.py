@@ -19,14 +19,14 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.costs import KINDS, cost_for
-from arena.errors import ArenaError
-from arena.game import Game, Index, Indexes
+from arena.core.costs import KINDS, cost_for
+from arena.core.errors import ArenaError
+from arena.core.game import Game, Index, Indexes
+from arena.core.spec import canonical
+from arena.core.traits import Traits
+from arena.core.weights import read_weights
 from arena.optimal.params import NAME, PARAMS
-from arena.spec import canonical
-from arena.traits import Traits
-from arena.tree import Tree, load_tree
-from arena.weights import read_weights
+from arena.trees.saved import Tree, load_tree
 
 from .base import Guesser, State, only_candidate
 

@@ -30,10 +30,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from arena import errors as arena_errors
-from arena.errors import ArenaError, choices, did_you_mean
-from arena.spec import bind, parse_spec
-from arena.traits import Traits
+from arena.core import errors as arena_errors
+from arena.core.errors import ArenaError, choices, did_you_mean
+from arena.core.spec import bind, parse_spec
+from arena.core.traits import Traits
 
 ROLES = ("guesser", "chooser")
 
@@ -145,9 +145,9 @@ def _builtin_entry(name: str, role: str) -> Any:
 
 
 def entry_points(group: str):
-    """The installed entry points of `group` (arena.plugins: importlib.metadata, imported only
+    """The installed entry points of `group` (arena.core.plugins: importlib.metadata, imported only
     when a distribution may declare one)."""
-    from arena.plugins import entry_points as installed
+    from arena.core.plugins import entry_points as installed
 
     return installed(group)
 
@@ -328,7 +328,7 @@ def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = 
     if not isinstance(getattr(agent, "traits", None), Traits):  # every caller asks agent.traits.X
         raise ArenaError(
             f"{role} {name!r} declares no traits: give its class `traits = Traits(...)` "
-            f"(arena.traits), or subclass agents.{role.title()}"
+            f"(arena.core.traits), or subclass agents.{role.title()}"
         )
     agent.label = spec.strip()  # as the user wrote it (the alias survives: `knuth`, not `minimax`)
     _note_outside_code(cls, role, agent.label)
@@ -337,7 +337,9 @@ def make_agent(spec: str, role: str = "guesser", *, allow_import: bool | None = 
 
 # --- an outside agent's failure, told as such --------------------------------------------------
 
-_PROJECT = tuple(str(Path(p).resolve().parent) + os.sep for p in (__file__, arena_errors.__file__))
+_PROJECT = tuple(
+    str(p) + os.sep for p in (Path(__file__).resolve().parent, Path(arena_errors.__file__).resolve().parents[1])
+)
 _outside: dict[str, list[str]] = {}  # source file of outside agent classes -> ["guesser first_ten:FirstTen", ...]
 
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from arena.errors import ArenaError
-from arena.game import Game, Index
-from arena.spec import Param
-from arena.traits import Traits
-from arena.tree import SavedTree
+from arena.core.errors import ArenaError
+from arena.core.game import Game, Index
+from arena.core.spec import Param
+from arena.core.traits import Traits
+from arena.trees.saved import SavedTree
 
 from .base import Guesser, State
 
 
 class Replay(Guesser):
-    """Plays the guess a saved tree stores for the replies so far (arena.tree.SavedTree)."""
+    """Plays the guess a saved tree stores for the replies so far (arena.trees.saved.SavedTree)."""
 
     name = "tree"
     summary = "replay a strategy tree saved as JSON by `arena tree --save`"

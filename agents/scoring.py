@@ -1,12 +1,12 @@
-"""The scoring guessers, one per partition metric (arena.metrics): `minimax`, `expected`,
+"""The scoring guessers, one per partition metric (arena.trees.metrics): `minimax`, `expected`,
 `entropy`, `most-parts`, `max-frequency`, and the `knuth` alias. Each is the engine's greedy
-guesser (arena.greedy) with the agents' spec, openers and label around it."""
+guesser (arena.trees.greedy) with the agents' spec, openers and label around it."""
 
 from __future__ import annotations
 
-from arena.game import Game, Index
-from arena.greedy import TIES, Greedy, greedy_params
-from arena.metrics import METRICS, Counts, Metric
+from arena.core.game import Game, Index
+from arena.trees.greedy import TIES, Greedy, greedy_params
+from arena.trees.metrics import METRICS, Counts, Metric
 
 from .base import Guesser, State
 from .registry import Alias
@@ -15,7 +15,7 @@ __all__ = ["METRICS", "Metric", "Counts", "Scoring", "TIES", "SCORING", "scoring
 
 
 class Scoring(Guesser):
-    """Guess the best-scoring guess of the pool by one metric (see arena.greedy.Greedy)."""
+    """Guess the best-scoring guess of the pool by one metric (see arena.trees.greedy.Greedy)."""
 
     metric: Metric
     params = greedy_params(METRICS["minimax"])
@@ -30,7 +30,7 @@ class Scoring(Guesser):
         return self.rule.level_key()
 
     def greedy_rule(self) -> Greedy:
-        """The engine's greedy rule this guesser plays (arena.levels grows its tree compiled)."""
+        """The engine's greedy rule this guesser plays (arena.trees.levels grows its tree compiled)."""
         return self.rule
 
     def choose(self, game: Game, state: State) -> Index:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from arena.game import Game, Index
-from arena.seeding import mix64
-from arena.spec import Param
-from arena.traits import Traits
+from arena.core.game import Game, Index
+from arena.core.seeding import mix64
+from arena.core.spec import Param
+from arena.core.traits import Traits
 
 from .base import Guesser, State
 

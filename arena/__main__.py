@@ -1,5 +1,5 @@
 import sys
 
-from .cli import main
+from .cli.parser import main
 
 sys.exit(main())

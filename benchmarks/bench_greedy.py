@@ -10,7 +10,7 @@ benchmarks/bench_peer_greedy.py (issue 23; its build steps are in its docstring)
 not fit: every reply is computed on the fly.
 
 Part 2 times the hot loop alone, the partition keys of a pool of guesses on a candidate set,
-three ways, on 5x7 and checks that they agree: the compiled loop (arena/kernels.py: the counts
+three ways, on 5x7 and checks that they agree: the compiled loop (arena/core/kernels.py: the counts
 and the metric fused, one byte read per cell), the numpy engine (a gathered block, bincount,
 then the metric), and plain Python (a Counter of replies per guess, from the same replies as
 Python lists, built outside the clock).
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from timing import RUNS, clock, row  # noqa: E402  (benchmarks/timing.py)
 
 from arena import make_game  # noqa: E402
-from arena.metrics import METRICS, fused_tables  # noqa: E402
+from arena.trees.metrics import METRICS, fused_tables  # noqa: E402
 
 #: (game, guesser, our wall seconds before issue 15)
 ROWS = [
@@ -53,7 +53,7 @@ def evaluate(game: str, guesser: str, env: dict[str, str]) -> tuple[dict, float]
     """`arena evaluate GAME GUESSER --json` in a fresh process: its JSON and the wall seconds."""
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "evaluate", game, guesser, "--json"],
+        [sys.executable, "-m", "arena.cli.parser", "evaluate", game, guesser, "--json"],
         capture_output=True,
         text=True,
         env={**os.environ, **env},

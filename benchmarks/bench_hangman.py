@@ -25,9 +25,9 @@ import plain_hangman as plain  # noqa: E402  (benchmarks/plain_hangman.py)
 from timing import RUNS, clock  # noqa: E402
 
 from agents import make_guesser  # noqa: E402
-from arena.evaluate import evaluate  # noqa: E402
 from arena.games import make_game  # noqa: E402
 from arena.games.hangman import Hangman  # noqa: E402
+from arena.play.evaluate import evaluate  # noqa: E402
 
 GUESSERS = [  # (plain guesser, engine spec, published lost at 6 and 9 strikes, on the Mac list)
     ("max-frequency", "max-frequency:tiebreak=first", (11_398, 2_661)),

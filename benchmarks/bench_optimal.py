@@ -155,7 +155,7 @@ def from_scratch(spec: str, options: tuple[str, ...]) -> tuple[dict, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "optimal", spec, *options, "--json"],
+        [sys.executable, "-m", "arena.cli.parser", "optimal", spec, *options, "--json"],
         capture_output=True,
         text=True,
         env=env,

@@ -90,7 +90,7 @@ def main(argv=None) -> None:
     print(f"{'row':<18} {'ours wall':>9} {'peer wall':>9} {'ratio':>6}   {'ours cpu':>8} {'peer cpu':>8} {'ratio':>6}")
     for name in args.rows.split(","):
         game, guesser, binary = ROWS[name]
-        ours = [sys.executable, "-m", "arena.cli", "evaluate", game, guesser]
+        ours = [sys.executable, "-m", "arena.cli.parser", "evaluate", game, guesser]
         r = side_by_side(ours, [str(peer_dir / binary)], data, args.runs)
         print(
             f"{name:<18} {r['ours_wall']:9.2f} {r['peer_wall']:9.2f} {r['ratio_wall']:5.2f}x   "

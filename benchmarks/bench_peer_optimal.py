@@ -66,7 +66,7 @@ def main(argv=None) -> None:
     )
     for name in args.rows.split(","):
         game, rules = ROWS[name]
-        ours = [sys.executable, "-m", "arena.cli", "optimal", game, "--json"]
+        ours = [sys.executable, "-m", "arena.cli.parser", "optimal", game, "--json"]
         peer = [args.peer, "-s", "optimal", "-S", "-r", rules]
         total, theirs = optimum_ours(ours), optimum_peer(peer)
         if total != theirs:

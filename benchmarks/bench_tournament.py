@@ -14,16 +14,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.config import load_config
 from arena.games import make_game
-from arena.tournament.cells import expand
-from arena.tournament.run import run_config
+from arena.study.config import load_config
+from arena.study.tournament.cells import expand
+from arena.study.tournament.run import run_config
 
 
 def bare(task) -> None:
     """The evaluation a task runs, called directly."""
     from agents.registry import make_chooser, make_guesser
-    from arena.match import evaluate_against
+    from arena.play.match import evaluate_against
 
     game, guesser = make_game(task.game), make_guesser(task.guesser)
     evaluate_against(

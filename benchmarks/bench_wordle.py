@@ -31,10 +31,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from timing import RUNS, clock, row  # noqa: E402
 
 from agents import make_guesser  # noqa: E402
+from arena.core.words import read_words  # noqa: E402
 from arena.games import make_game  # noqa: E402
 from arena.games.wordle import Wordle, letter_codes, wordle_table, wordle_words  # noqa: E402
-from arena.tree import grow_tree  # noqa: E402
-from arena.words import read_words  # noqa: E402
+from arena.trees.saved import grow_tree  # noqa: E402
 
 METRICS = {  # engine spec -> plain key of the class sizes (lower is better)
     "minimax:pool=consistent": lambda sizes: max(sizes),

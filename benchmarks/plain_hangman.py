@@ -29,7 +29,7 @@ import time
 from collections import Counter, defaultdict
 from itertools import chain
 
-from arena.words import read_words
+from arena.core.words import read_words
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

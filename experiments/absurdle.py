@@ -26,7 +26,7 @@ import numpy as np
 
 from agents.chooser import largest_class
 from arena import make_game
-from arena.game import Game, Indexes
+from arena.core.game import Game, Indexes
 
 
 def evil_bucket(game: Game, candidates: Indexes, guess: int, allowed: Indexes | None = None) -> Indexes:

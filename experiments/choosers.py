@@ -23,8 +23,8 @@ import numpy as np
 
 from agents import make_chooser, make_guesser
 from arena import make_game
-from arena.evaluate import evaluate
-from arena.match import evaluate_against
+from arena.play.evaluate import evaluate
+from arena.play.match import evaluate_against
 
 GUESSERS = [
     "lowest",

@@ -29,7 +29,7 @@ from fractions import Fraction
 import numpy as np
 
 from arena import make_game
-from arena.commands.equilibrium import initial_trees
+from arena.cli.equilibrium import initial_trees
 from arena.equilibrium import double_oracle
 from arena.equilibrium.symmetry import no_symmetry
 

@@ -41,9 +41,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from arena import make_game
-from arena.commands.optimal import adversaries
+from arena.cli.optimal import adversaries
+from arena.core.errors import ArenaError
 from arena.equilibrium import double_oracle
-from arena.errors import ArenaError
 from arena.optimal import optimal_tree
 
 DATA = Path(__file__).parent / "data"

@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if wrong else 0
     if args.journal is None:
         parser.error("give the journal, or --solve N")
-    from arena.errors import ArenaError
+    from arena.core.errors import ArenaError
 
     try:
         ours, result = standings(args.journal)

@@ -3,7 +3,7 @@ user's mistake is one line on stderr with exit status 2."""
 
 from __future__ import annotations
 
-from arena.cli import main
+from arena.cli.parser import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

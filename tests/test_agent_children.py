@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from arena.cli.parser import main
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups and /proc: Linux")
 
@@ -150,7 +150,7 @@ def test_a_huge_worker_count_answers_at_once_in_one_line(tmp_path, capsys):
 
 
 def test_sigterm_stops_a_pool_as_ctrl_c_does_and_the_old_handler_comes_back():
-    from arena.tournament.pool import Pool
+    from arena.parallel.pool import Pool
 
     before = signal.getsignal(signal.SIGTERM)
     with pytest.raises(KeyboardInterrupt, match="SIGTERM"):

@@ -23,7 +23,7 @@ import pytest
 
 from agents import make_guesser
 from agents.registry import agent_fault
-from arena.tournament.provenance import imported_code, task_code
+from arena.study.tournament.provenance import imported_code, task_code
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 GAME = "mastermind:pegs=3,colors=3"
@@ -148,7 +148,7 @@ class Raiser(Lowest):
 def test_a_failure_is_filed_under_the_agent_that_failed(tmp_path, monkeypatch, capsys):
     """The issue's reproduction: Raiser's exception was stored as `guesser rogue:Stubborn failed
     at rogue.py:10`, and Stubborn was called `stubborn` in its own cell."""
-    from arena.cli import main
+    from arena.cli.parser import main
 
     module = f"rogue_{uuid.uuid4().hex[:8]}"
     (tmp_path / f"{module}.py").write_text(ROGUE)

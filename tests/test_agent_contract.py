@@ -2,8 +2,8 @@
 
 Modelled on Axelrod's per-strategy tests: for each name in the registry (agents.registry,
 per role), each guesser finishes every secret within a bound and is reproducible from its
-seed; each chooser passes the referee (arena.match) against a couple of guessers; and the
-traits an agent declares (arena.traits.Traits) match what it does: a deterministic agent plays
+seed; each chooser passes the referee (arena.play.match) against a couple of guessers; and the
+traits an agent declares (arena.core.traits.Traits) match what it does: a deterministic agent plays
 the same games whatever the seed, a committed chooser's replies are those of one secret.
 Interactive agents (a person at the terminal) are listed but not played.
 """
@@ -18,10 +18,10 @@ import pytest
 from agents.learned import save_table
 from agents.registry import builtin, lookup, make_agent
 from arena import ArenaError, RuleBreak, make_game
-from arena.evaluate import evaluate
-from arena.match import evaluate_against, play_match
-from arena.traits import Traits
-from arena.tree import grow_tree
+from arena.core.traits import Traits
+from arena.play.evaluate import evaluate
+from arena.play.match import evaluate_against, play_match
+from arena.trees.saved import grow_tree
 
 GAMES = ["mastermind:pegs=2,colors=3", "jotto:first=20", "hangman:length=4,first=16"]
 MM, JOTTO, HANGMAN = GAMES
@@ -187,13 +187,13 @@ def test_an_agent_keeps_no_game_alive_once_dropped(role, name, tmp_path):
 
 
 def test_a_shared_cache_is_keyed_by_spec_and_bounded():
-    """arena.caches.shared_by_game_spec: one value per (game spec, args), shared by games of the
+    """arena.core.caches.shared_by_game_spec: one value per (game spec, args), shared by games of the
     same spec, the least recently used dropped beyond maxsize, and no game kept."""
     import gc
     import weakref
 
     import arena.games
-    from arena.caches import shared_by_game_spec
+    from arena.core.caches import shared_by_game_spec
 
     calls = []
 

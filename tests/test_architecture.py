@@ -1,4 +1,4 @@
-"""Dependencies point one way: agents use the engine, never the reverse.
+"""Dependencies point one way: each folder of `arena` uses only the folders below it.
 
 The test reads every module of `arena` and `agents` with `ast` (nothing is imported) and builds
 the graph of project imports, module to module: `from .x import y` is an edge to `pkg.x`, or to
@@ -11,12 +11,12 @@ for a name, an edge to the whole of it, function-level imports included (the pac
 
 The rules:
 
-(a) The engine and the solvers never import `agents`, at top level or inside a function: the
-    engine is arena/game.py, arena/games/, tree.py, levels.py, evaluate.py, match.py and
-    the modules they are built on; the solvers are arena/optimal/ and arena/equilibrium/. Only
-    the command line (arena/cli.py, arena/commands/) and the config and tournament layer
-    (arena/config.py, arena/report.py, arena/tournament/) and the environments a learner plays
-    in (arena/envs.py) turn spec strings into agents.
+(a) The folders are layers (LAYERS, lowest first): core, parallel, games, trees, play, optimal,
+    equilibrium, then the separate `agents` package, then study, bridges, api and cli. A module
+    imports only from its own folder and the folders below it, at top level or inside a function
+    (an import under `if TYPE_CHECKING:` names a type only and is not counted). So the engine and
+    the solvers never import `agents`: only study/ (configs and tournaments), bridges/ (a chooser
+    spec played against a learner), api/ and cli/ turn spec strings into agents.
 (b) The top-level imports have no cycle.
 (c) Nor do all imports together, function-level ones included: an import inside a function is
     allowed to keep start-up fast (the command line loads only the command it runs; a heavy
@@ -24,14 +24,16 @@ The rules:
     a third-party library that is not part of the standard library or numpy says so with a
     `# lazy: heavy` comment on its line.
 (d) The game users hold sits above the algorithms it offers (nashpy's Game does the same):
-    arena/frontdoor.py, a top layer like the command line, opens a game (`open_game`,
-    `arena.make_game`) with the methods evaluate, tree, optimal, equilibrium and rank, and
-    nothing below it imports it: there is no exception to (a) and (c).
+    arena/api/frontdoor.py opens a game (`open_game`, `arena.make_game`) with the methods
+    evaluate, tree, optimal, equilibrium and rank, and nothing below it imports it.
+(e) `arena/` keeps at most 8 modules at its top level, and every package's map (its docstring)
+    names each of its modules and subpackages, and nothing else.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -42,16 +44,11 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("arena", "agents")
 
 #: Modules that may turn spec strings into agents (import `agents`).
-#: arena.envs plays a chooser spec of the registry against a learner, as `arena evaluate --chooser` does.
-FRONT = (
-    "arena.cli",
-    "arena.commands",
-    "arena.config",
-    "arena.report",
-    "arena.tournament",
-    "arena.frontdoor",
-    "arena.envs",
-)
+#: arena.bridges.envs plays a chooser spec of the registry against a learner, as `arena evaluate --chooser` does.
+FRONT = ("arena.study", "arena.api", "arena.cli", "arena.bridges")
+#: The folders of `arena` as layers, lowest first; `agents` sits between the solvers and the
+#: front (it builds on the engine and the solvers; the front builds agents from spec strings).
+LAYERS = ("core", "parallel", "games", "trees", "play", "optimal", "equilibrium", "agents", "study", "bridges", "api", "cli")
 #: The node of a package as loaded (its top-level code run), beside the package's own node.
 LOADED = " (loaded)"
 #: Third-party imports that need no `# lazy: heavy` mark inside a function.
@@ -210,8 +207,8 @@ def is_front(name: str) -> bool:
 
 
 def test_the_graph_sees_every_module():
-    assert "arena.tree" in MODULES and "agents.base" in MODULES
-    assert "arena.game" in graph(top_only=False)["arena.tree"]
+    assert "arena.trees.saved" in MODULES and "agents.base" in MODULES
+    assert "arena.core.game" in graph(top_only=False)["arena.trees.saved"]
 
 
 @pytest.mark.parametrize("name", [m for m in MODULES if m.startswith("arena") and not is_front(m)])
@@ -248,25 +245,27 @@ def test_the_front_door_sits_above_what_it_offers():
     """Rule (d): the front door imports the algorithms and the agents it offers, and nothing
     below it imports it (the package `arena` only when asked for `make_game`)."""
     edges = graph(top_only=False)
-    assert {"arena.evaluate", "arena.tree", "arena.match", "arena.games", "agents"} <= edges["arena.frontdoor"]
+    assert {"arena.play.evaluate", "arena.trees.saved", "arena.play.match", "arena.games", "agents"} <= edges[
+        "arena.api.frontdoor"
+    ]
     below = [
         name
         for name, targets in edges.items()
-        if "arena.frontdoor" in targets and not is_front(name) and name != "arena"
+        if "arena.api.frontdoor" in targets and not is_front(name) and name != "arena"
     ]
-    assert not below, f"arena.frontdoor is the top layer; imported from below by {below}"
-    assert "arena.frontdoor" not in edges["arena" + LOADED], "loading the package must not load the front door"
+    assert not below, f"arena.api.frontdoor is the top layer; imported from below by {below}"
+    assert "arena.api.frontdoor" not in edges["arena" + LOADED], "loading the package must not load the front door"
 
 
 def test_loading_a_package_is_its_top_level_only():
-    """An import of arena.game loads the package `arena` (its top-level code), not the front
+    """An import of arena.core.game loads the package `arena` (its top-level code), not the front
     door its __getattr__ imports when asked for make_game; asking it for a name is an edge to all."""
     probe = [i for i in imports("agents.base") if i.module == "arena"]
     assert probe and all(i.loads for i in probe)
-    assert "arena.frontdoor" in graph(top_only=False)["arena"]
+    assert "arena.api.frontdoor" in graph(top_only=False)["arena"]
 
 
-#: The names of the costs (arena.costs.KINDS), as the architecture test reads them without
+#: The names of the costs (arena.core.costs.KINDS), as the architecture test reads them without
 #: importing the package.
 COST_NAMES = {"guesses", "misses", "lost"}
 
@@ -291,12 +290,12 @@ def cost_name_tests(source: str, where: str) -> list[str]:
 
 
 def test_no_cost_is_told_apart_by_its_name():
-    """A cost is an object with the operations the solvers need (arena.costs): nothing outside
+    """A cost is an object with the operations the solvers need (arena.core.costs): nothing outside
     that module compares a cost, or its name, with a cost's name."""
     found = [
         line
         for name, path in MODULES.items()
-        if name != "arena.costs"
+        if name != "arena.core.costs"
         for line in cost_name_tests(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
     ]
     assert not found, "\n".join(found)
@@ -318,7 +317,7 @@ def test_the_cost_name_test_sees_one():
 #: the secret is determined" (`misses`) and "lost games are counted" (`lost`).
 MODE_FLAGS = {"misses", "lost"}
 #: Where the exact search and the agents that hold one live: none of them reads a mode flag.
-SEARCH_USERS = ("arena.optimal.search", "arena.optimal", "arena.growth", "agents")
+SEARCH_USERS = ("arena.optimal.search", "arena.optimal", "arena.trees.grow", "agents")
 
 
 def mode_flag_reads(source: str, where: str, in_search: bool) -> list[str]:
@@ -384,12 +383,12 @@ def miss_literals(source: str, where: str) -> list[str]:
 
 
 def test_the_miss_is_asked_of_the_game():
-    """Which reply is the miss is declared by the game (arena.game.MISS, `Game.miss`,
+    """Which reply is the miss is declared by the game (arena.core.game.MISS, `Game.miss`,
     `Game.is_miss`); nothing else compares a reply with the literal 0."""
     found = [
         line
         for name, path in MODULES.items()
-        if name != "arena.game"
+        if name != "arena.core.game"
         for line in miss_literals(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
     ]
     assert not found, "\n".join(found)
@@ -451,7 +450,7 @@ PROBES_ALLOWED = {"agents.registry"}
 
 def agent_probes(source: str, where: str) -> list[str]:
     """hasattr/getattr calls on an agent (an expression naming a guesser, chooser, agent or
-    opponent): what the declared interfaces of arena.players replace."""
+    opponent): what the declared interfaces of arena.core.players replace."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if (
@@ -467,7 +466,7 @@ def agent_probes(source: str, where: str) -> list[str]:
 
 def test_agents_are_called_through_their_interfaces():
     """The referee, the evaluation, the solvers and the front end call the methods of
-    arena.players' protocols (whose optional hooks have defaults) and never probe an agent."""
+    arena.core.players' protocols (whose optional hooks have defaults) and never probe an agent."""
     found = [
         line
         for name, path in MODULES.items()
@@ -484,16 +483,16 @@ def test_the_probe_test_sees_one():
 
 def test_dynamic_imports_are_in_the_graph():
     """The command line's command modules are imported by name at run time; the graph has the
-    edges all the same (so a command importing arena.cli back would be a cycle it sees)."""
+    edges all the same (so a command importing arena.cli.parser back would be a cycle it sees)."""
     edges = graph(top_only=False)
-    assert {"arena.commands.play", "arena.commands.hardest", "arena.commands.optimal"} <= edges["arena.commands"]
-    assert "arena.commands.common" in edges["arena.commands.play"]
-    assert not any(target == "arena.cli" for target in edges["arena.commands.hardest"])
+    assert {"arena.cli.play", "arena.cli.hardest", "arena.cli.optimal"} <= edges["arena.cli"]
+    assert "arena.cli.common" in edges["arena.cli.play"]
+    assert not any(target == "arena.cli.parser" for target in edges["arena.cli.hardest"])
 
 
 def test_no_private_name_is_imported_across_modules():
     """`from x import _name` reaches into another module's privates; a name two modules share
-    is public (arena/commands/common.py holds what the commands share)."""
+    is public (arena/cli/common.py holds what the commands share)."""
     found = []
     for path in MODULES.values():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -519,14 +518,14 @@ def test_no_module_is_over_the_line_limit():
     assert not long, f"split these modules (at most {MAX_LINES} lines each): {long}"
 
 
-#: The one module that grows strategy trees recursively (arena.levels' compiled level growers
+#: The one module that grows strategy trees recursively (arena.trees.levels' compiled level growers
 #: build nodes a depth at a time from their own sorted keys, and never partition).
-GROWER = "arena.growth"
+GROWER = "arena.trees.grow"
 
 
 def tree_growers(source: str, where: str) -> list[str]:
     """Functions that both split candidates (`.partition(`) and build nodes (`Node(`): a tree
-    grower of their own, where the one grower (arena.growth.grow) takes a choose and hooks."""
+    grower of their own, where the one grower (arena.trees.grow.grow) takes a choose and hooks."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -538,14 +537,14 @@ def tree_growers(source: str, where: str) -> list[str]:
 
 
 def test_one_tree_grower():
-    """Greedy trees, exact trees, look-ahead trees and replays are all grown by arena.growth."""
+    """Greedy trees, exact trees, look-ahead trees and replays are all grown by arena.trees.grow."""
     found = [
         line
         for name, path in MODULES.items()
         if name != GROWER
         for line in tree_growers(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
     ]
-    assert not found, "grow these with arena.growth.grow (choose and hooks):\n" + "\n".join(found)
+    assert not found, "grow these with arena.trees.grow.grow (choose and hooks):\n" + "\n".join(found)
     assert tree_growers(MODULES[GROWER].read_text(encoding="utf-8"), GROWER), "the grower itself is seen"
 
 
@@ -562,3 +561,95 @@ def test_the_grower_test_sees_one():
         "    return strategy.Node(0, part, ())\n"
     )
     assert [line.split(": ", 1)[1] for line in tree_growers(source, "probe")] == ["grow"]
+
+
+def layer(name: str) -> int | None:
+    """The layer of a module (its folder's place in LAYERS), None for the package `arena` and
+    its top-level modules (the package map, the old names), which sit above every folder."""
+    parts = name.removesuffix(LOADED).split(".")
+    if parts[0] == "agents":
+        return LAYERS.index("agents")
+    if len(parts) < 2 or parts[1] not in LAYERS:
+        return None
+    return LAYERS.index(parts[1])
+
+
+def type_only(name: str) -> set[int]:
+    """The lines of the import statements under `if TYPE_CHECKING:` (never run)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    return {
+        n.lineno
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for n in ast.walk(block)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+    }
+
+
+def upward_imports(name: str) -> list[str]:
+    """The imports of a module that reach a folder above its own (rule a)."""
+    mine = layer(name)
+    if mine is None:
+        return []
+    # `import arena.x` loads the package `arena` too (its top-level code: the map, the old
+    # names); that is the package's ground, not a layer above.
+    hidden = type_only(name)
+    found = {
+        f"{i.line.strip()} ({LAYERS[layer(i.module) or 0]} is above {LAYERS[mine]})": None
+        for i in imports(name)
+        if i.node.lineno not in hidden and i.module != "arena" and (layer(i.module) or 0) > mine
+    }
+    return list(found)
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if layer(m) is not None])
+def test_each_folder_imports_only_the_folders_below_it(name):
+    bad = upward_imports(name)
+    assert not bad, f"{name} imports from above its layer:\n" + "\n".join(bad)
+
+
+def test_the_layer_rule_sees_an_upward_import(tmp_path, monkeypatch):
+    """The rule finds an import from a folder above, and passes a type-only one."""
+    probe = ROOT / "arena" / "core" / "feedback.py"
+    source = "from typing import TYPE_CHECKING\nfrom ..optimal import solve\nif TYPE_CHECKING:\n    from ..trees.tree import Tree\n"
+    fake = tmp_path / "feedback.py"
+    fake.write_text(source)
+    monkeypatch.setitem(MODULES, "arena.core.feedback", fake)
+    assert probe.exists()
+    bad = upward_imports("arena.core.feedback")
+    assert len(bad) == 1 and "optimal is above core" in bad[0]
+
+
+def test_arena_has_few_modules_at_its_top_level():
+    top = sorted(p.name for p in (ROOT / "arena").glob("*.py"))
+    assert len(top) <= 8, f"arena/ has {len(top)} modules at its top level: {top}"
+
+
+def map_names(package: Path) -> set[str]:
+    """The names a package's map lists: the first word of each indented line of its docstring
+    that names a module (`name` or `name/`)."""
+    doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8")), clean=False) or ""
+    return {m.group(1) for m in re.finditer(r"^ {2,}([a-z_][a-z0-9_]*)/? {2,}\S", doc, re.MULTILINE)}
+
+
+PACKAGES_WITH_MAPS = sorted(
+    p.parent for pkg in PACKAGES for p in (ROOT / pkg).rglob("__init__.py") if p.parent.name != "data"
+)
+
+
+@pytest.mark.parametrize("package", PACKAGES_WITH_MAPS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_each_package_map_names_its_modules(package):
+    """A package opens with a map of its modules: every module and subpackage is on it, and
+    nothing on it is missing (a map that drifted from its files misleads a reader)."""
+    have = {p.stem for p in package.glob("*.py") if p.stem not in ("__init__", "__main__")}
+    have |= {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+    listed = map_names(package)
+    assert have - listed == set(), f"{package.relative_to(ROOT)}'s map leaves out {sorted(have - listed)}"
+    assert listed - have == set() or (listed - have) <= NOT_MODULES, (
+        f"{package.relative_to(ROOT)}'s map names {sorted(listed - have - NOT_MODULES)}, which are not its modules"
+    )
+
+
+#: Words a map may begin an indented line with that are not its modules (the layers' headings of
+#: arena's own map, and the separate package `agents`).
+NOT_MODULES = {"agents"}

@@ -12,15 +12,15 @@ from agents import Guesser, make_chooser, make_guesser
 from agents.adversary import WorstCase
 from agents.chooser import Chooser
 from arena import ArenaError, RuleBreak, make_game
-from arena.evaluate import evaluate
-from arena.match import evaluate_against as evaluate_agents
-from arena.match import play_match
-from arena.traits import Traits
-from arena.tree import grow_tree
+from arena.core.traits import Traits
+from arena.play.evaluate import evaluate
+from arena.play.match import evaluate_against as evaluate_agents
+from arena.play.match import play_match
+from arena.trees.saved import grow_tree
 
 
 def evaluate_against(game, guesser, chooser, **options):
-    """arena.match.evaluate_against, with the agents given as specs (the engine takes agents)."""
+    """arena.play.match.evaluate_against, with the agents given as specs (the engine takes agents)."""
     guesser = make_guesser(guesser) if isinstance(guesser, str) else guesser
     chooser = make_chooser(chooser) if isinstance(chooser, str) else chooser
     return evaluate_agents(game, guesser, chooser, **options)

@@ -1,4 +1,4 @@
-"""The `arena` command line, run in-process through `arena.cli.main` (plus one real subprocess).
+"""The `arena` command line, run in-process through `arena.cli.parser.main` (plus one real subprocess).
 
 Every user mistake must come back as exit status 2 and one line on stderr naming the problem
 (and the valid choices where there are any), never as a traceback.
@@ -340,8 +340,8 @@ def test_bad_input_other_commands(capsys, argv):
 
 
 def test_python_path_to_non_agent_class(capsys):
-    rc, _, err = run(capsys, "evaluate", "mastermind", "arena.spec:Param")
-    assert_user_error(rc, err, "evaluate", "arena.spec:Param")
+    rc, _, err = run(capsys, "evaluate", "mastermind", "arena.core.spec:Param")
+    assert_user_error(rc, err, "evaluate", "arena.core.spec:Param")
 
 
 def test_console_script_reports_one_line(tmp_path):

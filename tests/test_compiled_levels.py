@@ -1,5 +1,5 @@
-"""A greedy guesser's tree grown a level at a time by compiled code (arena.levels.grow_compiled,
-arena.kernels.choose_nodes) is node for node the tree grown by asking the guesser at each node:
+"""A greedy guesser's tree grown a level at a time by compiled code (arena.trees.levels.grow_compiled,
+arena.core.kernels.choose_nodes) is node for node the tree grown by asking the guesser at each node:
 the same guess, candidates (in order) and children everywhere, whatever the rule (every metric,
 either pool, either tie rule, `small`, openers), the part of the tree the guesser is still asked
 about (PYTHON_CELLS) and the size below which nodes are scored a guess at a time (SMALL_NODE)."""
@@ -9,12 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import arena.feedback
+import arena.core.feedback
 import arena.games.jotto
 import arena.games.mastermind
 from agents import make_guesser
-from arena import levels, tree
-from arena.strategy import Node
+from arena.trees import levels
+from arena.trees import saved as tree
+from arena.trees.tree import Node
 
 GUESSERS = [
     "knuth",
@@ -47,7 +48,7 @@ def game_of(spec: str, monkeypatch, compiled: bool):
     """A fresh game whose table the compiled loops read (or not)."""
     from arena.games import _build, make_game
 
-    for module in (arena.feedback, arena.games.mastermind, arena.games.jotto):
+    for module in (arena.core.feedback, arena.games.mastermind, arena.games.jotto):
         monkeypatch.setattr(module, "COMPILED_CELLS", 1 if compiled else 2**40)
     _build.cache_clear()
     game = make_game(spec)
@@ -87,7 +88,7 @@ def test_games_with_their_own_rules_are_grown_node_by_node(monkeypatch):
     secret) keep the guesser's own calls."""
     from arena.games import make_game
 
-    monkeypatch.setattr(arena.feedback, "COMPILED_CELLS", 1)
+    monkeypatch.setattr(arena.core.feedback, "COMPILED_CELLS", 1)
     assert not levels.can_grow_compiled(make_game("wordle:first=50"), make_guesser("entropy"))
     assert not levels.can_grow_compiled(make_game("hangman:length=4,first=20"), make_guesser("entropy"))
     assert not levels.can_grow_compiled(make_game("mastermind:pegs=3,colors=5"), make_guesser("random"))

@@ -45,7 +45,7 @@ def start(*argv: str) -> subprocess.Popen:
     """`arena argv...` of this tree in a child process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", *argv],
+        [sys.executable, "-m", "arena.cli.parser", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

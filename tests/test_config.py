@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from arena.config import DEFAULT_TOLERANCE, Cell, _check_specs, _range, agrees, parse_config
-from arena.errors import ArenaError
-from arena.tournament.run import run_cell
+from arena.core.errors import ArenaError
+from arena.study.config import DEFAULT_TOLERANCE, Cell, _check_specs, _range, agrees, parse_config
+from arena.study.tournament.run import run_cell
 
 SMALL = "mastermind:pegs=2,colors=3"  # 9 codes: lowest needs 24 guesses in all (mean 2.67, worst 4)
 
@@ -301,15 +301,15 @@ def test_run_cell_verdicts(published, tolerance, expected):
 
 
 def test_reversed_ranges_and_negative_tolerances_are_refused():
-    from arena.config import _range
+    from arena.study.config import _range
 
     assert _range("3-2") is None and _range("7.3.2-8") is None and _range("2-3") == (2.0, 3.0)
     assert "tolerance.mean" in error({"game": "mastermind", "rows": [{"guesser": "lowest", "tolerance": {"mean": -1}}]})
 
 
 def test_load_config_takes_the_tables_as_a_dict(tmp_path):
-    from arena.config import load_config
-    from arena.errors import ArenaTypeError
+    from arena.core.errors import ArenaTypeError
+    from arena.study.config import load_config
 
     tables = {"games": ["mastermind:pegs=2,colors=3"], "choosers": ["uniform", "evil"], "guessers": ["knuth"]}
     path = tmp_path / "c.toml"
@@ -325,9 +325,9 @@ def test_load_config_takes_the_tables_as_a_dict(tmp_path):
 
 
 def test_a_run_of_a_dict_config_is_read_back_from_its_store(tmp_path):
-    from arena.config import load_config
-    from arena.report import Report
-    from arena.tournament.run import run_config
+    from arena.study.config import load_config
+    from arena.study.results.report import Report
+    from arena.study.tournament.run import run_config
 
     tables = {"games": ["mastermind:pegs=2,colors=3"], "choosers": ["uniform", "evil"], "guessers": ["knuth", "lowest"]}
     ran = run_config(load_config(tables), out=str(tmp_path / "run"))
@@ -338,8 +338,8 @@ def test_a_run_of_a_dict_config_is_read_back_from_its_store(tmp_path):
 
 
 def test_ties_share_a_rank_and_the_guessers_are_ranked_across_games_and_choosers():
-    from arena.config import load_config
-    from arena.tournament.run import run_config
+    from arena.study.config import load_config
+    from arena.study.tournament.run import run_config
 
     tables = {
         "games": ["mastermind:pegs=2,colors=3", "jotto:first=30"],

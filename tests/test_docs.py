@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from arena.cli.parser import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -1,4 +1,4 @@
-"""Learning dynamics on matrix games (arena/dynamics.py): the replicator's path is nashpy's
+"""Learning dynamics on matrix games (arena/study/results/dynamics.py): the replicator's path is nashpy's
 equation, fictitious play's empirical mixes approach the equilibrium, runs repeat."""
 
 import io
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from nashpy.learning.replicator_dynamics import get_derivative_of_asymmetric_fitness
 
-from arena.dynamics import dynamics, replicator
-from arena.export import MatrixGame
+from arena.study.results.dynamics import dynamics, replicator
+from arena.study.results.export import MatrixGame
 
 PENNIES = MatrixGame("pennies", ("heads", "tails"), ("heads", "tails"), np.array([[1.0, 0.0], [0.0, 1.0]]))
 #: A saddle point: row 0 and column 1 are each side's only equilibrium strategy (value 3).

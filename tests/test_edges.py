@@ -111,7 +111,7 @@ def test_a_tournament_s_json_is_clean_whatever_its_agents_print(tmp_path, worker
     path = config(tmp_path, f'games = ["{SPEC}"]\nguessers = ["rogue_agents:Chatty", "lowest"]\n')
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), str(TESTS.parent)])}
     done = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "run", path, "--json", "--allow-import", "--workers", workers],
+        [sys.executable, "-m", "arena.cli.parser", "run", path, "--json", "--allow-import", "--workers", workers],
         capture_output=True,
         text=True,
         env=env,

@@ -1,4 +1,4 @@
-"""The games as PettingZoo and Gymnasium environments (arena.envs, the optional extra): each
+"""The games as PettingZoo and Gymnasium environments (arena.bridges.envs, the optional extra): each
 passes its library's own checker, the rewards add up to what the referee counts, and a seed
 replays the same games. Skipped where the extra is not installed (`pip install
 'guessing-arena[envs]'`)."""
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from arena import make_game
-from arena.errors import ArenaError, RuleBreak
-from arena.match import play_match
+from arena.core.errors import ArenaError, RuleBreak
+from arena.play.match import play_match
 
 gymnasium = pytest.importorskip("gymnasium", reason="Gymnasium is the optional extra [envs]")
 pettingzoo = pytest.importorskip("pettingzoo", reason="PettingZoo is the optional extra [envs]")
@@ -19,7 +19,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 from agents import make_chooser, make_guesser  # noqa: E402
-from arena.envs import aec_env, guesser_env  # noqa: E402
+from arena.bridges.envs import aec_env, guesser_env  # noqa: E402
 
 GAMES = ["mastermind:pegs=2,colors=3", "jotto:first=12", "hangman:words=sgb,length=5,first=20", "hangman:first=40"]
 
@@ -54,7 +54,7 @@ def play_out(env, guesser, seed):
     while not (done or truncated):
         assert np.array_equal(observation["action_mask"], info["action_mask"])
         state = env.unwrapped.play
-        from arena.state import State
+        from arena.core.state import State
 
         guess = guesser.guess(game, State(state.candidates, tuple(state.history)))
         assert observation["action_mask"][guess]  # a sensible guesser plays a useful guess

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from agents import make_guesser
 from arena import make_game
-from arena.cli import main
+from arena.cli.parser import main
 from arena.equilibrium import (
     best_response,
     count_trees,
@@ -35,7 +35,7 @@ from arena.equilibrium import (
 from arena.equilibrium.dominance import undominated_columns
 from arena.equilibrium.payoff import PayoffMatrix
 from arena.equilibrium.symmetry import no_symmetry
-from arena.evaluate import evaluate
+from arena.play.evaluate import evaluate
 
 TINY = [
     "mastermind:pegs=2,colors=2",
@@ -263,7 +263,7 @@ def test_equilibrium_guesser_draws_reproducible_trees_of_the_mix(tmp_path, capsy
 
 def test_equilibrium_chooser_draws_from_the_chooser_mix(tmp_path):
     from agents import make_chooser
-    from arena.match import evaluate_against
+    from arena.play.match import evaluate_against
 
     game = make_game("mastermind:pegs=2,colors=3")
     saved = tmp_path / "eq.json"

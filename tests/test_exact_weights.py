@@ -1,4 +1,4 @@
-"""Exact arithmetic where "exact" is printed (arena/weights.py check_weights).
+"""Exact arithmetic where "exact" is printed (arena/core/weights.py check_weights).
 
 Integer weights whose weighted costs stay below 2^53 give the exact integer total (checked
 against a sum of Python ints); a weight past 2^53, weights whose costs overflow, no positive

@@ -1,4 +1,4 @@
-"""Matrix games exported (arena/export.py): Gambit's .nfg and the CSV payoff matrix, written
+"""Matrix games exported (arena/study/results/export.py): Gambit's .nfg and the CSV payoff matrix, written
 and read back to the same game and value; pygambit, where it installs, solves the exported
 game to the same value."""
 
@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena import ArenaError, make_game
-from arena.config import Cell
 from arena.equilibrium import solve_enumerated
-from arena.export import MatrixGame, equilibrium_game, from_nfg, meta_game, read_matrix_game
-from arena.report import Result
+from arena.study.config import Cell
+from arena.study.results.export import MatrixGame, equilibrium_game, from_nfg, meta_game, read_matrix_game
+from arena.study.results.report import Result
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +68,7 @@ def test_any_game_round_trips_through_both_formats(m, n, data):
     columns = tuple(data.draw(st.lists(labels, min_size=n, max_size=n, unique=True)))
     exact = tuple(tuple(row) for row in values)
     game = MatrixGame('a "title" \\ with quotes', rows, columns, np.array(values, dtype=float), exact)
-    from arena.export import from_csv, to_csv, to_nfg
+    from arena.study.results.export import from_csv, to_csv, to_nfg
 
     back = from_nfg(to_nfg(game))
     assert (back.title, back.rows, back.columns, back.exact) == (game.title, rows, columns, exact)

@@ -27,7 +27,7 @@ BAD = ['"rogue_agents:Raise"', '"rogue_agents:Hang"', '"rogue_agents:Suicide"']
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PLUGINS), str(Path(__file__).parents[1])])}
     return subprocess.run(
-        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
+        [sys.executable, "-m", "arena.cli.parser", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
     )
 
 

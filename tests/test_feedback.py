@@ -186,7 +186,7 @@ def test_other_word_lengths_from_web2():
 def test_unique_rows_is_numpys_unique_of_rows(n, width, top, rng):
     """Rows read as numbers in one base: the same rows, first indexes and inverse as numpy's
     np.unique(axis=0), also where the numbers would not fit in 62 bits (numpy's own then)."""
-    from arena.codes import unique_rows
+    from arena.games.codes import unique_rows
 
     rows = np.array([[rng.randrange(top + 1) for _ in range(width)] for _ in range(n)], dtype=np.int64)
     found, first, inverse = unique_rows(rows)

@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 from arena import ArenaError, make_game
-from arena.cli import main
-from arena.config import load_config
-from arena.tournament.run import run_config
+from arena.cli.parser import main
+from arena.study.config import load_config
+from arena.study.tournament.run import run_config
 
 SMALL = "mastermind:pegs=3,colors=4"  # 64 secrets
 COLUMNS = ["game", "guesser", "chooser", "secret", "repetition", "guesses", "misses"]

@@ -1,4 +1,4 @@
-"""The front door: each method of the game users hold gives what the free function it wraps gives (arena/frontdoor.py)."""
+"""The front door: each method of the game users hold gives what the free function it wraps gives (arena/api/frontdoor.py)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import pytest
 
 from agents import make_chooser, make_guesser
 from arena import make_game, open_game
+from arena.core.errors import ArenaError
 from arena.equilibrium import solve_restricted
-from arena.errors import ArenaError
-from arena.evaluate import evaluate
-from arena.match import evaluate_against
 from arena.optimal import optimal_tree
-from arena.tree import grow_tree
+from arena.play.evaluate import evaluate
+from arena.play.match import evaluate_against
+from arena.trees.saved import grow_tree
 
 SMALL = "mastermind:pegs=2,colors=3"
 
@@ -65,7 +65,7 @@ def test_equilibrium_against_named_guessers():
 
 
 def test_rank_is_the_order_arena_rank_prints(capsys):
-    from arena.cli import main
+    from arena.cli.parser import main
 
     game = make_game(SMALL)
     ranked = game.rank("entropy", top=3)
@@ -81,7 +81,7 @@ def test_the_door_opens_the_engine_game_itself():
     still its own kind of game, and the engine's Game has no front-door method."""
     import pickle
 
-    from arena.game import Game
+    from arena.core.game import Game
     from arena.games import make_game as build_game
     from arena.games.mastermind import Mastermind
 

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena import ArenaError, make_game
-from arena.errors import ArenaTypeError
-from arena.evaluate import evaluate
+from arena.core.errors import ArenaTypeError
+from arena.play.evaluate import evaluate
 
 API_COUNTS: Counter = Counter()
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -81,8 +81,8 @@ ENTRIES = {
     "evaluate.repeat": ("repeat", lambda g, v: g.evaluate("random", repeat=v)),
     "evaluate.seed": ("seed", lambda g, v: g.evaluate("random", seed=v)),
     "evaluate.strikes": ("strikes", lambda g, v: g.evaluate("lowest", strikes=v)),
-    "arena.evaluate.game": ("game", lambda g, v: evaluate(v, _lowest())),
-    "arena.evaluate.guesser": ("guesser", lambda g, v: evaluate(g, v)),
+    "arena.play.evaluate.game": ("game", lambda g, v: evaluate(v, _lowest())),
+    "arena.play.evaluate.guesser": ("guesser", lambda g, v: evaluate(g, v)),
     "tree.guesser": ("guesser", lambda g, v: g.tree(v)),
     "tree.seed": ("seed", lambda g, v: g.tree("random", seed=v)),
     "optimal.pool": ("pool", lambda g, v: g.optimal(pool=v)),

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.cli import main
+from arena.cli.parser import main
 
 FUZZ_COUNTS: Counter = Counter()
 EXAMPLES = int(os.environ.get("ARENA_FUZZ_EXAMPLES", "1"))  # a multiplier for longer hunts
@@ -237,7 +237,7 @@ def test_histories(game, data):
 def test_reply_parsing(game, data):
     """A reply string is read as a code that occurs in the game, or refused with an ArenaError."""
     from arena import make_game
-    from arena.errors import ArenaError
+    from arena.core.errors import ArenaError
 
     g = make_game(game)
     label = st.sampled_from([g.reply_label(c) for c in g.codes.tolist()])

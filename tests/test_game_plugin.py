@@ -33,8 +33,8 @@ PLUGIN = {
     "bits_game.py": '''
         import numpy as np
 
-        from arena.game import Game, GameType
-        from arena.spec import Param
+        from arena.core.game import Game, GameType
+        from arena.core.spec import Param
 
         PARAMS = {"bits": Param("bits", int, 7, "bits of the secret number")}
 

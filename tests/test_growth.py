@@ -1,4 +1,4 @@
-"""The one tree grower (arena.growth): a scripted choose on games small enough to grow by hand,
+"""The one tree grower (arena.trees.grow): a scripted choose on games small enough to grow by hand,
 checked node for node with each secret's (guesses, misses), and its hooks."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from arena import make_game
-from arena.growth import Spot, grow, splits_nothing
-from arena.strategy import Node
+from arena.trees.grow import Spot, grow, splits_nothing
+from arena.trees.tree import Node
 
 
 def shape(game, root: Node) -> list[tuple]:

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-import arena.levels as levels
+import arena.trees.levels as levels
 from agents import make_guesser
 from arena import ArenaError, make_game
-from arena.cli import main
-from arena.evaluate import evaluate
-from arena.tree import grow_tree
+from arena.cli.parser import main
+from arena.play.evaluate import evaluate
+from arena.trees.saved import grow_tree
 
 
 @pytest.fixture

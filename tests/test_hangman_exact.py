@@ -11,14 +11,14 @@ import pytest
 from cli_run import one_line, run
 
 from agents import make_chooser, make_guesser
-from arena.costs import cost_for
+from arena.core.costs import cost_for
 from arena.equilibrium import double_oracle, nashpy_solution, solve_enumerated, solve_restricted
 from arena.equilibrium.enumeration import count_trees, enumerate_trees
 from arena.games import make_game
-from arena.match import evaluate_against
 from arena.optimal import optimal_tree
 from arena.optimal.against import conceded, fewest_against
-from arena.tree import grow_tree
+from arena.play.match import evaluate_against
+from arena.trees.saved import grow_tree
 
 LISTS = {
     "ake": "bake cake fake lake make rake take wake",
@@ -186,7 +186,7 @@ def test_fewest_against_greedy_evil_is_a_shortest_path(games):
     evil = make_chooser("evil")
     best = fewest_against(game, evil, game.all_secrets)
     # its path, replayed against evil, pays what it says
-    from arena.state import State
+    from arena.core.state import State
 
     state, paid = State(game.all_secrets), 0
     for guess in best.guesses:

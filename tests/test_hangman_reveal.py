@@ -19,10 +19,10 @@ from cli_run import run
 from agents import make_chooser, make_guesser
 from arena import make_game
 from arena.equilibrium import double_oracle, solve_enumerated
-from arena.evaluate import evaluate
-from arena.match import evaluate_against, play
 from arena.optimal import optimal_tree
-from arena.tree import grow_tree
+from arena.play.evaluate import evaluate
+from arena.play.match import evaluate_against, play
+from arena.trees.saved import grow_tree
 
 #: The issue's lists: the hyphen's place tells a-b, ab- and abc apart; a-b and a'b, café and
 #: cafè differ only in a shown character.

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from cli_run import run
 
-from arena.cli import main
-from arena.html_report import column_format, equivalent_strategies, html_page, pure_equilibrium_strategies
-from arena.tournament.output import histogram_figure, stored_report
+from arena.cli.parser import main
+from arena.study.results.html import column_format, equivalent_strategies, html_page, pure_equilibrium_strategies
+from arena.study.tournament.output import histogram_figure, stored_report
 
 #: knuth is minimax (its own summary says so): two deterministic guessers with identical rows.
 #: The second's label and the title carry markup that the page must escape.
@@ -163,8 +163,8 @@ def test_ties_and_pure_strategies_agree_with_the_solver():
 
 
 def test_the_dynamics_are_prose_and_a_table_not_monospace(ties, page):
-    from arena.dynamics import dynamics
-    from arena.export import meta_games
+    from arena.study.results.dynamics import dynamics
+    from arena.study.results.export import meta_games
 
     section = page.split("<h3>Dynamics</h3>")[1].split("<img")[0]
     assert "<pre" not in section and '<p class="dynamics">' in section

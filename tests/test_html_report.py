@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from cli_run import one_line, run
 
-from arena.cli import main
-from arena.export import read_matrix_game
-from arena.html_report import html_page
-from arena.tournament.output import stored_report
+from arena.cli.parser import main
+from arena.study.results.export import read_matrix_game
+from arena.study.results.html import html_page
+from arena.study.tournament.output import stored_report
 
 CONFIG = """
 title = "views of a small tournament"
@@ -202,7 +202,7 @@ def test_heat_map_numbers_are_dark_on_light_cells_and_light_on_dark(tmp_path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from arena.tournament.output import ink_on
+    from arena.study.tournament.output import ink_on
 
     image = plt.imshow(np.array([[4.0, 8.0]]), cmap="viridis")  # viridis: dark purple to light yellow
     assert (ink_on(image, 4.0), ink_on(image, 8.0)) == ("white", "black")

@@ -14,8 +14,8 @@ import pytest
 from cli_run import one_line, run
 
 from agents import imports_allowed, make_chooser, make_guesser, registry
-from arena.cli import build_parser
-from arena.errors import ArenaError
+from arena.cli.parser import build_parser
+from arena.core.errors import ArenaError
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "mastermind:pegs=2,colors=3"
@@ -93,7 +93,7 @@ def test_the_current_directory_is_not_searched(tmp_path):
     (`-P`: Python itself adds nothing, as with the installed `arena` script)."""
     marker = tmp_path / "marker"
     (tmp_path / "cwdagent.py").write_text(PAYLOAD.format(marker=str(marker)))
-    argv = [sys.executable, "-P", "-m", "arena.cli", "evaluate", SMALL, "cwdagent:Sneaky", "--allow-import"]
+    argv = [sys.executable, "-P", "-m", "arena.cli.parser", "evaluate", SMALL, "cwdagent:Sneaky", "--allow-import"]
     proc = subprocess.run(
         argv, capture_output=True, text=True, timeout=120, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}
     )
@@ -127,7 +127,7 @@ def test_registry_leaves_sys_path_alone(capsys, tmp_path, monkeypatch):
         ("nosuchmodule_xyz.sub:Thing", ["cannot be imported", "No module named 'nosuchmodule_xyz'"]),
         ("agents.simple:Nothing", ["module agents.simple has no 'Nothing'"]),
         ("agents.chooser:Uniform", ["is not a guesser"]),
-        ("arena.spec:Param", ["is not a guesser"]),
+        ("arena.core.spec:Param", ["is not a guesser"]),
         ("agents.simple:mix64", ["is not a guesser"]),
     ],
 )
@@ -207,7 +207,7 @@ def test_commands_without_agent_specs_do_not_import_the_agents():
     """`arena games` (and the other NO_AGENT_SPECS commands) start without the agents package:
     its import is part of every agent command's start-up, not theirs."""
     probe = (
-        "import sys\nfrom arena.cli import main\n"
+        "import sys\nfrom arena.cli.parser import main\n"
         "assert main(['games']) == 0\n"
         "assert 'agents' not in sys.modules, sorted(m for m in sys.modules if m.startswith('agents'))\n"
     )
@@ -219,7 +219,7 @@ def test_a_greedy_evaluation_does_not_import_the_exact_search():
     """The registry reads the `optimal` agent's parameters (arena.optimal.params), not the
     search: arena.optimal loads solve.py only when its solver is asked for."""
     probe = (
-        "import sys\nfrom arena.cli import main\n"
+        "import sys\nfrom arena.cli.parser import main\n"
         "assert main(['evaluate', 'mastermind:pegs=2,colors=3', 'knuth']) == 0\n"
         "assert 'arena.optimal.solve' not in sys.modules\n"
         "from arena.optimal import optimal_tree\n"

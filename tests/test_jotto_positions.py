@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from agents import make_guesser
 from arena import make_game
-from arena.errors import ArenaError
-from arena.tree import grow_tree
+from arena.core.errors import ArenaError
+from arena.trees.saved import grow_tree
 
 
 def direct(guess: str, secret: str) -> tuple[int, int]:

@@ -97,9 +97,9 @@ def test_a_changed_weight_is_refused_and_the_weighted_optimum_found(capsys, tmp_
 def test_another_project_version_is_refused(tmp_path, monkeypatch):
     game = make_game("mastermind:pegs=2,colors=4")
     split_root(game, workers=1, journal=tmp_path / "j.jsonl")
-    import arena.digests
+    import arena.core.digests
 
-    monkeypatch.setattr(arena.digests, "project_version", lambda: "999.0")
+    monkeypatch.setattr(arena.core.digests, "project_version", lambda: "999.0")
     with pytest.raises(ArenaError, match=r"written by arena .*, this is arena 999\.0\+"):
         split_root(game, workers=1, journal=tmp_path / "j.jsonl")
 

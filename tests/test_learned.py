@@ -13,10 +13,10 @@ from agents import make_chooser, make_guesser
 from agents.learned import PolicyChooser, PolicyGuesser, save_table, walk
 from agents.learning import train
 from arena import make_game
-from arena.bridge import candidates_key, count_histories, useful_guesses
-from arena.config import Cell
-from arena.errors import ArenaError
-from arena.tournament.cells import expand
+from arena.core.errors import ArenaError
+from arena.play.moves import candidates_key, count_histories, useful_guesses
+from arena.study.config import Cell
+from arena.study.tournament.cells import expand
 
 SPEC = "mastermind:pegs=2,colors=3"
 
@@ -147,7 +147,7 @@ def test_a_policy_that_tells_nothing_is_refused():
     ],
 )
 def test_the_move_tree_is_counted_and_its_moves_are_useful(spec, histories):
-    """arena.bridge, which the OpenSpiel game and the environments play by: each count is
+    """arena.play.moves, which the OpenSpiel game and the environments play by: each count is
     that of the tree walked one history at a time, and every useful guess splits or may hit."""
     game = make_game(spec)
     assert count_histories(game) == histories
@@ -176,10 +176,10 @@ class NotInstalled:
             raise ModuleNotFoundError(f"No module named {name!r}")
 
 sys.meta_path.insert(0, NotInstalled())
-import arena.bridge, arena.envs, arena.openspiel, agents.learned, agents.learning
-from arena.errors import ArenaError
+import arena.play.moves, arena.bridges.envs, arena.bridges.openspiel, agents.learned, agents.learning
+from arena.core.errors import ArenaError
 
-for call in (arena.openspiel.load_game, arena.envs.guesser_env, arena.envs.aec_env):
+for call in (arena.bridges.openspiel.load_game, arena.bridges.envs.guesser_env, arena.bridges.envs.aec_env):
     try:
         call("jotto:first=6")
     except ArenaError as e:
@@ -196,17 +196,17 @@ def test_the_extras_are_optional():
     done = subprocess.run([sys.executable, "-c", WITHOUT_EXTRAS], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "arena.openspiel needs OpenSpiel: pip install 'guessing-arena[openspiel]'",
-        "arena.envs.guesser_env needs Gymnasium: pip install 'guessing-arena[envs]'",
-        "arena.envs.aec_env needs PettingZoo: pip install 'guessing-arena[envs]'",
+        "arena.bridges.openspiel needs OpenSpiel: pip install 'guessing-arena[openspiel]'",
+        "arena.bridges.envs.guesser_env needs Gymnasium: pip install 'guessing-arena[envs]'",
+        "arena.bridges.envs.aec_env needs PettingZoo: pip install 'guessing-arena[envs]'",
     ]
 
 
 def test_a_game_move_by_move():
-    """arena.bridge.Play, the state the OpenSpiel game and the environments hold."""
+    """arena.play.moves.Play, the state the OpenSpiel game and the environments hold."""
     import copy
 
-    from arena.bridge import Play, history_string
+    from arena.play.moves import Play, history_string
 
     game = make_game(SPEC)
     play = Play.start(game, secret=game.secrets.index("12"))

@@ -18,16 +18,16 @@ import pytest
 from cli_run import run
 
 from agents import make_chooser, make_guesser
-from arena import evaluate as evaluate_module
 from arena import make_game
-from arena.errors import ArenaError
-from arena.evaluate import Sums, evaluate
-from arena.feedback import code_dtype
+from arena.core.errors import ArenaError
+from arena.core.feedback import code_dtype
+from arena.core.words import read_words
 from arena.games import mastermind
-from arena.match import evaluate_against
-from arena.tournament.tally import Tally
-from arena.tree import MAX_GUESSES
-from arena.words import read_words
+from arena.play import evaluate as evaluate_module
+from arena.play.evaluate import Sums, evaluate
+from arena.play.match import evaluate_against
+from arena.study.tournament.tally import Tally
+from arena.trees.saved import MAX_GUESSES
 
 
 def one_line_error(capsys, *argv: str) -> str:
@@ -76,7 +76,7 @@ def test_the_mastermind_code_cap_is_the_memory_budget(monkeypatch):
     assert n == 32_768 and mastermind.code_count(4, 10, False) == 5040
     needed = 2 * n * n + mastermind.build_bytes(n, 5, 8)
     assert 2 * 2**30 < needed < 3 * 2**30
-    from arena.feedback import check_table_memory
+    from arena.core.feedback import check_table_memory
 
     monkeypatch.setenv("ARENA_MEMORY_LIMIT", "6G")
     check_table_memory("mastermind:pegs=5,colors=8", n, n, 1, mastermind.build_bytes(n, 5, 8))
@@ -109,7 +109,7 @@ def test_a_word_file_bigger_than_the_budget_is_refused(monkeypatch, tmp_path):
 def test_partition_counts_in_column_blocks_count_the_same(monkeypatch, mastermind, jotto):
     """The pool is counted a block of columns at a time (so a big game's keys stay small):
     any block size gives the same counts."""
-    import arena.feedback as feedback_module
+    import arena.core.feedback as feedback_module
 
     rng = np.random.default_rng(5)
     cases = [

@@ -1,4 +1,4 @@
-"""A run's provenance (arena/tournament/methods.py): provenance.json, the head of summary.txt,
+"""A run's provenance (arena/study/tournament/methods.py): provenance.json, the head of summary.txt,
 the HTML page's foot, `arena report DIR --methods`, and a damaged record refused in one line."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import numpy
 import pytest
 from cli_run import run
 
-from arena.report import Report
-from arena.tournament.methods import FILE, methods, read
+from arena.study.results.report import Report
+from arena.study.tournament.methods import FILE, methods, read
 
 CONFIG = """title = "provenance"
 games = ["mastermind:pegs=2,colors=3"]
@@ -26,7 +26,7 @@ def run_dir(tmp_path_factory):
     base = tmp_path_factory.mktemp("methods")
     config = base / "c.toml"
     config.write_text(CONFIG)
-    from arena.cli import main
+    from arena.cli.parser import main
 
     assert main(["run", str(config), "--out", str(base / "out"), "--no-plots"]) == 0
     return base / "out"
@@ -93,7 +93,7 @@ def test_a_record_that_cannot_be_cited_is_left_out_and_the_results_still_shown(r
 def test_a_run_removes_the_last_runs_record_when_it_starts(run_dir, tmp_path):
     import shutil
 
-    from arena.cli import main
+    from arena.cli.parser import main
 
     copy = tmp_path / "copy"
     shutil.copytree(run_dir, copy)

@@ -1,4 +1,4 @@
-"""The compiled engine (arena/kernels.py, arena/games/multisets.py) against the numpy one: the same tables, counts, keys and
+"""The compiled engine (arena/core/kernels.py, arena/games/multisets.py) against the numpy one: the same tables, counts, keys and
 trees. Feedback computed on the fly (a game over its memory budget) reads as the dense table,
 cell for cell, on instances where both fit; compiled counts and fused metric keys equal the
 numpy counts and metric keys; the greedy guesser's symmetric pool grows the same trees."""
@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import arena.feedback
+import arena.core.feedback
 import arena.games.jotto
 import arena.games.mastermind
 from agents import make_guesser
 from arena import make_game
-from arena.greedy import symmetric_pool
-from arena.metrics import METRICS, fused_tables
-from arena.state import State
-from arena.tree import grow_tree
+from arena.core.state import State
+from arena.trees.greedy import symmetric_pool
+from arena.trees.metrics import METRICS, fused_tables
+from arena.trees.saved import grow_tree
 
 SPECS = [
     "mastermind:pegs=3,colors=4",
@@ -35,7 +35,7 @@ def build(spec: str, monkeypatch, how: str):
     """A fresh game: `numpy` (small-game path), `compiled` (numba table and counts) or `fly`."""
     monkeypatch.delenv("ARENA_MEMORY_LIMIT", raising=False)
     cells = 1 if how == "compiled" else 2**23
-    for module in (arena.feedback, arena.games.mastermind, arena.games.jotto):
+    for module in (arena.core.feedback, arena.games.mastermind, arena.games.jotto):
         monkeypatch.setattr(module, "COMPILED_CELLS", cells)
     for module in (arena.games.mastermind, arena.games.jotto):  # as if the table were over the budget
         monkeypatch.setattr(module, "fits_in_memory", lambda nbytes: how != "fly")
@@ -157,13 +157,13 @@ def test_without_the_table_of_kinds_the_loops_count_the_same(spec, monkeypatch):
 def test_threads_split_the_pool_and_change_nothing(monkeypatch):
     """Big calls run on several threads, each writing its own slice of the pool: the same
     tables, counts and keys whatever the number of threads (here three, on every call)."""
-    from arena import kernels
+    from arena.core import kernels
 
     spec = "mastermind:pegs=3,colors=5"
     one = {how: build(spec, monkeypatch, how) for how in ("compiled", "fly")}
     monkeypatch.setattr(kernels, "THREAD_CELLS", 1)
     monkeypatch.setenv("ARENA_THREADS", "3")
-    assert kernels.threads() == 3  # arena.resources.threads, read on every call
+    assert kernels.threads() == 3  # arena.core.resources.threads, read on every call
     many = {how: build(spec, monkeypatch, how) for how in ("compiled", "fly")}
     assert np.array_equal(one["compiled"].table, many["compiled"].table)
     S = np.arange(1, 125, 2)
@@ -234,8 +234,8 @@ def test_more_than_256_colours_on_the_fly(monkeypatch):
 
 
 def test_a_bad_thread_count_is_one_line(monkeypatch):
-    from arena.errors import ArenaError
-    from arena.resources import threads
+    from arena.core.errors import ArenaError
+    from arena.core.resources import threads
 
     for bad in ("0", "four", "-2"):
         monkeypatch.setenv("ARENA_THREADS", bad)
@@ -256,7 +256,7 @@ def test_the_exact_search_finds_the_same_optimum_on_every_engine(three):
 
 
 def test_numba_is_imported_without_the_modules_it_only_probes(tmp_path):
-    """arena.compiled imports numba with coverage and yaml hidden where nothing had loaded them
+    """arena.core.compiled imports numba with coverage and yaml hidden where nothing had loaded them
     (numba only probes for them: 0.05-0.1 s of its start-up), and leaves no trace: both import
     as usual afterwards; a .numba_config.yaml in the working directory keeps yaml."""
     import os
@@ -265,7 +265,7 @@ def test_numba_is_imported_without_the_modules_it_only_probes(tmp_path):
 
     probe = (
         "import sys; before = {m: m in sys.modules for m in ('coverage', 'yaml')}\n"
-        "import arena.kernels\n"
+        "import arena.core.kernels\n"
         "assert all((m in sys.modules) == b for m, b in before.items()), before\n"
         "assert all(sys.modules.get(m, 1) is not None for m in before)\n"
         "import yaml; print('yaml' if before['yaml'] else 'ok')\n"
@@ -274,6 +274,6 @@ def test_numba_is_imported_without_the_modules_it_only_probes(tmp_path):
     ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert ran.returncode == 0 and ran.stdout.strip() in ("ok", "yaml"), ran.stderr
     (tmp_path / ".numba_config.yaml").write_text("")
-    kept = "import arena.kernels, sys; print('yaml' in sys.modules)"
+    kept = "import arena.core.kernels, sys; print('yaml' in sys.modules)"
     ran = subprocess.run([sys.executable, "-c", kept], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert ran.returncode == 0 and ran.stdout.strip() == "True", ran.stderr

@@ -11,8 +11,8 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
-from arena.costs import KINDS, Guesses, Lost, costs_of
-from arena.errors import ArenaError
+from arena.core.costs import KINDS, Guesses, Lost, costs_of
+from arena.core.errors import ArenaError
 from arena.games import make_game
 from arena.optimal.search import CostBounds, Search, UntilHit, stabilizer
 
@@ -167,7 +167,7 @@ def test_the_symmetry_of_a_history_and_its_dead_colours_keeps_every_value(spec):
 @pytest.mark.parametrize("spec", ["mastermind:pegs=2,colors=4", "jotto:first=12", "hangman:length=4,first=40"])
 def test_every_cost_that_fits_a_game_has_its_bounds(spec):
     """The search holds the bounds of its cost and of how the game ends, whatever the cost
-    (arena.costs.costs_of); no `misses` flag is left to read (the bounds say how the game ends)."""
+    (arena.core.costs.costs_of); no `misses` flag is left to read (the bounds say how the game ends)."""
     game = make_game(spec)
     for name in costs_of(game):
         search = Search(game, np.ones(len(game.secrets)), cost=name)
@@ -181,7 +181,7 @@ def test_a_new_cost_is_one_class_of_bounds():
     """Declaring the cost of a subclass of CostBounds registers it: the search then holds it."""
 
     @dataclass(frozen=True)
-    class Squares(Guesses):  # a cost of arena.costs (here: its operations are those of guesses)
+    class Squares(Guesses):  # a cost of arena.core.costs (here: its operations are those of guesses)
         name: ClassVar[str] = "squares"
 
     game = make_game("jotto:first=12")

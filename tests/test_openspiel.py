@@ -1,4 +1,4 @@
-"""The games as OpenSpiel games (arena.openspiel, the optional extra): OpenSpiel's own solvers,
+"""The games as OpenSpiel games (arena.bridges.openspiel, the optional extra): OpenSpiel's own solvers,
 run through the registered game, find the values this project's solvers prove. Skipped where
 OpenSpiel is not installed (`pip install 'guessing-arena[openspiel]'`)."""
 
@@ -9,11 +9,11 @@ from fractions import Fraction
 import pytest
 
 from arena import make_game
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is the optional extra [openspiel]")
 
-from arena.openspiel import SHORT_NAME, load_game  # noqa: E402
+from arena.bridges.openspiel import SHORT_NAME, load_game  # noqa: E402
 
 #: (spec, cost, the exact value `arena equilibrium SPEC [--payoff COST]` prints)
 SMALL = [

@@ -16,14 +16,14 @@ import pytest
 
 from agents import make_guesser
 from arena import ArenaError, make_game
-from arena.cli import main
-from arena.evaluate import evaluate
+from arena.cli.parser import main
 from arena.optimal import optimal_tree
 from arena.optimal.bounds import slot_table, weighted_bound
 from arena.optimal.lookahead import Rollout, improve_tree, proven_bound
 from arena.optimal.search import Search, stabilizer
 from arena.optimal.solve import refine
-from arena.tree import grow_tree, load_tree
+from arena.play.evaluate import evaluate
+from arena.trees.saved import grow_tree, load_tree
 
 
 def brute_force(game, pool="all", weights=None, max_guesses=None) -> float:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from arena.cli.parser import main
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 COMMANDS = {
@@ -102,7 +102,7 @@ def test_a_dask_cluster_without_workers_fails_the_pending_tasks_and_ends(tmp_pat
     """Every task pending while no worker lives for NO_WORKER_SECONDS fails; what is stored is
     kept, and a run with a worker resumes the failed ones."""
     distributed = pytest.importorskip("dask.distributed")
-    from arena.tournament import runner
+    from arena.study.tournament import runner
 
     monkeypatch.setattr(runner, "NO_WORKER_SECONDS", 1.0)
     config = tmp_path / "t.toml"
@@ -148,7 +148,7 @@ def test_a_dask_cluster_without_workers_fails_the_pending_tasks_and_ends(tmp_pat
 
 def test_the_split_workers_die_with_their_parent_in_process():
     """The mechanism itself: a forked worker armed with die_with_parent ends when its parent does."""
-    from arena.orphans import die_with_parent
+    from arena.parallel.orphans import die_with_parent
 
     read, write = os.pipe()
     middle = os.fork()
@@ -209,7 +209,7 @@ def test_the_root_split_on_a_cluster_without_workers_ends(capsys, monkeypatch, t
     distributed = pytest.importorskip("dask.distributed")
     from cli_run import one_line, run
 
-    from arena.tournament import runner
+    from arena.study.tournament import runner
 
     monkeypatch.setattr(runner, "NO_WORKER_SECONDS", 1.0)
     with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster:

@@ -1,4 +1,4 @@
-"""arena/paired.py: two guessers compared secret by secret (and `arena compare`'s lines)."""
+"""arena/study/results/paired.py: two guessers compared secret by secret (and `arena compare`'s lines)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena import ArenaError, make_game
-from arena.evaluate import Evaluation
-from arena.paired import compare, per_secret
+from arena.play.evaluate import Evaluation
+from arena.study.results.paired import compare, per_secret
 
 GAME = "mastermind:pegs=3,colors=4"
 
@@ -71,9 +71,9 @@ def test_arena_compare_prints_each_guesser_against_the_best(capsys):
 
 
 def test_a_tournament_pairs_its_guessers_from_the_stored_records(tmp_path):
-    from arena.config import load_config
-    from arena.report import Report
-    from arena.tournament.run import run_config
+    from arena.study.config import load_config
+    from arena.study.results.report import Report
+    from arena.study.tournament.run import run_config
 
     tables = {"games": [GAME], "choosers": ["uniform", "evil"], "guessers": ["knuth", "entropy", "random"], "repeat": 3}
     run_config(load_config(tables), out=str(tmp_path / "run"))

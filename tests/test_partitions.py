@@ -42,7 +42,7 @@ def test_whole_pool_equals_explicit_pool(gc):
 
 def test_both_counting_methods_agree(jotto):
     """Big blocks with few codes are counted by comparison, small ones by bincount."""
-    from arena import feedback as engine
+    from arena.core import feedback as engine
 
     candidates = jotto.all_secrets[::2]
     big = jotto.partition_counts(None, candidates)

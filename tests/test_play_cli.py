@@ -1,5 +1,5 @@
 """`arena play`, `arena solve` and `arena evaluate --chooser` through the real command line:
-arena.cli.main with a scripted stdin, and the screen it prints (one real subprocess too)."""
+arena.cli.parser.main with a scripted stdin, and the screen it prints (one real subprocess too)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 import pytest
 
 from agents import make_guesser
-from arena.evaluate import evaluate
+from arena.play.evaluate import evaluate
 
 NORVIG = [  # (guesser, mean to two decimals, worst)
     ("minimax:pool=consistent,tiebreak=first", 7.15, 18),

@@ -8,8 +8,8 @@ import pytest
 
 from agents import make_guesser
 from arena import make_game
-from arena.cli import main
-from arena.evaluate import evaluate
+from arena.cli.parser import main
+from arena.play.evaluate import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()

@@ -12,8 +12,8 @@ import pytest
 from cli_run import run
 
 from arena import make_game
-from arena.errors import ArenaError
-from arena.game import Game, GameType
+from arena.core.errors import ArenaError
+from arena.core.game import Game, GameType
 from arena.games import GAMES, builtin, game_type
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,7 +121,7 @@ def test_hangman_finishes_and_writes_its_own_lines():
 
 
 #: Testing the kind of game (its hit, its class): the game says what it needs through its rules
-#: (`game.rules`), so nothing outside arena/game.py and arena/games/ does.
+#: (`game.rules`), so nothing outside arena/core/game.py and arena/games/ does.
 KIND_TEST = re.compile(r"\.hit is (not )?None|isinstance\((self\.)?game, |hasattr\((self\.)?game, ")
 
 
@@ -129,7 +129,7 @@ def test_no_module_outside_the_games_tests_which_game_it_has():
     found = []
     for path in sorted([*ROOT.glob("arena/**/*.py"), *ROOT.glob("agents/**/*.py")]):
         name = path.relative_to(ROOT).as_posix()
-        if name.startswith("arena/games/") or name == "arena/game.py":
+        if name.startswith("arena/games/") or name == "arena/core/game.py":
             continue
         found += [f"{name}:{i}" for i, line in enumerate(path.read_text().splitlines(), 1) if KIND_TEST.search(line)]
     assert not found, found

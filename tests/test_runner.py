@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
-from arena.errors import ArenaError
-from arena.tournament.cells import Task
-from arena.tournament.pool import Pool, play_in_child
-from arena.tournament.runner import play_task, run_tasks
+from arena.cli.parser import main
+from arena.core.errors import ArenaError
+from arena.parallel.pool import Pool, play_in_child
+from arena.study.tournament.cells import Task
+from arena.study.tournament.runner import play_task, run_tasks
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
@@ -136,9 +136,9 @@ def _threads(x):
 
 
 def test_the_workers_share_the_cores_out_for_their_compiled_loops(monkeypatch):
-    """Each of N workers may run its compiled loops (arena/kernels.py) on cores // N threads, so
+    """Each of N workers may run its compiled loops (arena/core/kernels.py) on cores // N threads, so
     a pool does not oversubscribe the machine; a user's ARENA_THREADS is kept."""
-    from arena.resources import cores
+    from arena.core.resources import cores
 
     monkeypatch.delenv("ARENA_THREADS", raising=False)
     with Pool(2, _threads) as pool:
@@ -153,8 +153,8 @@ def test_the_workers_share_the_cores_out_for_their_compiled_loops(monkeypatch):
 
 PARENT = """
 import sys
-from arena.tournament.cells import Task
-from arena.tournament.runner import run_tasks
+from arena.study.tournament.cells import Task
+from arena.study.tournament.runner import run_tasks
 
 workers, timeout = int(sys.argv[1]), float(sys.argv[2])
 hang = [Task(i, "mastermind:pegs=3,colors=4", "uniform", "rogue_agents:Hang", i, 1, i, allow_import=True)
@@ -218,7 +218,7 @@ def test_killing_the_parent_kills_its_workers(tmp_path, workers):
 
 WATCHED = """
 import os, sys, threading, time
-from arena.orphans import _watch
+from arena.parallel.orphans import _watch
 
 middle = os.getpid()
 child = os.fork()

@@ -22,13 +22,13 @@ import pytest
 from cli_run import run
 
 from arena import make_game
+from arena.core.errors import ArenaError
 from arena.equilibrium import double_oracle, enumerate_trees, solve_matrix_game
 from arena.equilibrium.enumeration import bounded_count, check_enumeration_size, count_trees, product_size
-from arena.errors import ArenaError
 from arena.optimal import optimal_tree
-from arena.optimal.progress import ProgressLine
 from arena.optimal.search import Search, stabilizer
 from arena.optimal.solve import search_below
+from arena.parallel.progress import ProgressLine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,7 +37,7 @@ def arena(*argv, stderr=subprocess.PIPE, timeout=60):
     """The command line of this tree, in a child process (its stderr is not a terminal)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run(
-        [sys.executable, "-m", "arena.cli", *argv],
+        [sys.executable, "-m", "arena.cli.parser", *argv],
         stdout=subprocess.PIPE,
         stderr=stderr,
         text=True,
@@ -107,7 +107,7 @@ def test_optimal_that_finishes_is_proven(capsys):
 
 
 def test_a_big_instance_without_a_limit_is_warned(capsys):
-    from arena.commands.optimal import warn_if_long
+    from arena.cli.optimal import warn_if_long
 
     warn_if_long(make_game("jotto:first=400"))
     warn_if_long(make_game("mastermind"))  # 2 s: no warning

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.errors import Compiling
+from arena.core.errors import Compiling
 from arena.games import make_game
 from arena.optimal import optimal_tree
 from arena.optimal.search import Search, Timeout, branch, small_trees, stabilizer

@@ -1,5 +1,5 @@
 """Start-up: each command imports what it uses, and the fixed indexes that make that possible
-(agents.registry.INDEX, arena.commands.COMMANDS) agree with what they index.
+(agents.registry.INDEX, arena.cli.COMMANDS) agree with what they index.
 
 Nothing here is timed (a shared machine's seconds prove nothing): each guard runs a command in
 a fresh Python and reads which modules it loaded. The figures are in benchmarks/README.md."""
@@ -16,24 +16,33 @@ from pathlib import Path
 
 import pytest
 
-import arena.commands
+import arena.cli
 from agents import make_chooser, make_guesser
 from agents.registry import INDEX, ROLES, agent_modules, builtin, registered
-from arena import plugins
-from arena.errors import ArenaError
+from arena.core import plugins
+from arena.core.errors import ArenaError
 
 ROOT = Path(__file__).resolve().parents[1]
 
 #: What no command below needs: compiled loops (numba), the equilibrium solvers (scipy,
 #: nashpy), the tournament's pool and store, and configs (tomllib).
-NEVER = ("numba", "scipy", "nashpy", "multiprocessing", "sqlite3", "tomllib", "arena.kernels", "arena.tournament")
+NEVER = (
+    "numba",
+    "scipy",
+    "nashpy",
+    "multiprocessing",
+    "sqlite3",
+    "tomllib",
+    "arena.core.kernels",
+    "arena.study.tournament",
+)
 
 
 def loaded_by(*argv: str) -> set[str]:
     """The modules loaded by `arena ARGV...` run in a fresh Python (its output thrown away)."""
     script = (
         "import contextlib, io, json, sys\n"
-        "from arena.cli import main\n"
+        "from arena.cli.parser import main\n"
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
         "    try:\n"
         "        status = main(sys.argv[1:])\n"
@@ -72,9 +81,9 @@ def test_the_agent_index_is_the_registry():
 
 
 def test_the_command_list_is_the_package():
-    files = {info.name for info in pkgutil.iter_modules(arena.commands.__path__)}
-    assert set(arena.commands.COMMANDS) == files - arena.commands.HELPERS
-    for module in arena.commands.command_modules():
+    files = {info.name for info in pkgutil.iter_modules(arena.cli.__path__)}
+    assert set(arena.cli.COMMANDS) == files - arena.cli.HELPERS
+    for module in arena.cli.command_modules():
         assert callable(module.add_commands)
 
 
@@ -103,7 +112,7 @@ def test_help_and_version_load_no_numpy_and_no_game():
     """Parsing the command line needs argparse and the command modules, nothing of the engine."""
     for argv in (["--help"], ["--version"], ["optimal", "--help"]):
         modules = loaded_by(*argv)
-        assert not under(modules, "numpy", "agents", "arena.game", "arena.games", *NEVER), argv
+        assert not under(modules, "numpy", "agents", "arena.core.game", "arena.games", *NEVER), argv
 
 
 def test_import_arena_loads_no_numpy():

@@ -17,15 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
-from arena.config import Cell, Config, load_config, parse_config
-from arena.errors import ArenaError
-from arena.tournament import expand, task_seed
-from arena.tournament.cells import MAX_TASKS
-from arena.tournament.run import run_config
+from arena.cli.parser import main
+from arena.core.errors import ArenaError
+from arena.study.config import Cell, Config, load_config, parse_config
+from arena.study.tournament import expand, task_seed
+from arena.study.tournament.cells import MAX_TASKS
+from arena.study.tournament.run import run_config
 
 ROOT = Path(__file__).resolve().parents[1]
-ARENA = [sys.executable, "-m", "arena.cli"]
+ARENA = [sys.executable, "-m", "arena.cli.parser"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 SMALL = "mastermind:pegs=3,colors=3"
 
@@ -128,7 +128,7 @@ def test_a_word_file_edited_between_runs_is_never_mixed_in(tmp_path, capsys):
 
 
 def test_a_word_file_edited_mid_run_stops_the_run_keeping_what_is_stored(tmp_path, capsys, monkeypatch):
-    import arena.tournament.run as run_module
+    import arena.study.tournament.run as run_module
 
     words = tmp_path / "words.txt"
     words.write_text("\n".join(["crane", "slate", "ghost", "plumb", "fjord", "waltz"]) + "\n")
@@ -157,7 +157,7 @@ def test_a_word_file_edited_mid_run_stops_the_run_keeping_what_is_stored(tmp_pat
 def test_failed_cells_are_rows_in_every_output(tmp_path, capsys):
     from agents import make_guesser
     from arena.games import make_game
-    from arena.tree import grow_tree
+    from arena.trees.saved import grow_tree
 
     tree = tmp_path / "tree.json"  # saved for the first game: it fails (ArenaError) on the second
     grow_tree(make_game("mastermind:pegs=2,colors=3"), make_guesser("lowest")).save(str(tree))
@@ -192,7 +192,7 @@ def test_failed_cells_are_rows_in_every_output(tmp_path, capsys):
 
 
 def test_retry_failed_runs_failed_tasks_again(tmp_path, capsys, monkeypatch):
-    import arena.tournament.run as run_module
+    import arena.study.tournament.run as run_module
 
     path = write(tmp_path, f'game = "{SMALL}"\nguessers = ["lowest", "random"]\nrepeat = 2\n')
     real = run_module.run_tasks
@@ -214,7 +214,7 @@ def test_retry_failed_runs_failed_tasks_again(tmp_path, capsys, monkeypatch):
 
 HOLD = """
 import sys, time
-from arena.tournament.store import DirectoryLock
+from arena.study.tournament.store import DirectoryLock
 with DirectoryLock(sys.argv[1]):
     print("held", flush=True)
     time.sleep(60)
@@ -243,14 +243,14 @@ def test_one_writer_per_directory_and_stale_locks_are_taken_over(tmp_path, capsy
 
 
 def test_a_lock_removed_by_its_holder_meanwhile_is_opened_afresh(tmp_path):
-    from arena.tournament.store import DirectoryLock
+    from arena.study.tournament.store import DirectoryLock
 
     first = DirectoryLock(tmp_path)
     first.acquire()
     stale = os.open(tmp_path / "lock", os.O_RDWR)  # a second writer opened the file before the release
     first.release()
     assert not (tmp_path / "lock").exists()
-    from arena.tournament.store import _still_named
+    from arena.study.tournament.store import _still_named
 
     assert not _still_named(stale, tmp_path / "lock")  # its lock on the removed file would hold nothing
     os.close(stale)
@@ -405,7 +405,7 @@ def test_too_many_tasks_are_refused_before_any_is_built(tmp_path, capsys):
     assert main(["run", path]) == 2
     assert time.perf_counter() - start < 10
     _one_line_error(capsys, "20,000,000 tasks", f"{MAX_TASKS:,}", "block = 501")
-    from arena.tournament.cells import check_task_count
+    from arena.study.tournament.cells import check_task_count
 
     assert check_task_count([100_000_000], 501) <= MAX_TASKS  # the suggested block fits
 
@@ -420,7 +420,7 @@ def test_workers(tmp_path, capsys):
 
 
 def test_task_timeout_from_the_config_and_the_command_line(tmp_path, capsys, monkeypatch):
-    import arena.tournament.run as run_module
+    import arena.study.tournament.run as run_module
 
     seen = []
     real = run_module.run_tasks

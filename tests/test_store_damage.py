@@ -20,9 +20,9 @@ import sqlite3
 
 import pytest
 
-from arena.cli import main
-from arena.errors import ArenaError
-from arena.report import Report
+from arena.cli.parser import main
+from arena.core.errors import ArenaError
+from arena.study.results.report import Report
 
 CONFIG = """\
 games = ["mastermind:pegs=2,colors=3", "hangman:length=4,first=20"]
@@ -269,7 +269,7 @@ TALLY = {
     ],
 )
 def test_a_tally_whose_sums_disagree_is_refused(change, needle):
-    from arena.tournament.tally import Tally
+    from arena.study.tournament.tally import Tally
 
     Tally.from_json(TALLY)  # as a run stored it: sound
     with pytest.raises(ArenaError) as e:
@@ -278,7 +278,7 @@ def test_a_tally_whose_sums_disagree_is_refused(change, needle):
 
 
 def test_blocks_of_other_cells_are_not_added():
-    from arena.tournament.tally import Tally
+    from arena.study.tournament.tally import Tally
 
     one = Tally.from_json(TALLY)
     other = Tally(2, 1, 4, 8, 2, {2: 2}, secret_guesses=None)
@@ -287,7 +287,7 @@ def test_blocks_of_other_cells_are_not_added():
 
 
 def test_a_huge_stored_value_is_shown_short():
-    from arena.errors import shown  # what the store's messages show a stored value by (at 40 characters)
+    from arena.core.errors import shown  # what the store's messages show a stored value by (at 40 characters)
 
     assert shown(DEEP, 40) == repr(DEEP)[:37] + "..."
     deep: list = []

@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-import arena.digests as digests
-import arena.tournament.runner as runner
+import arena.core.digests as digests
+import arena.study.tournament.runner as runner
 from arena import make_game
-from arena.cli import main
-from arena.config import load_config, reference
-from arena.errors import ArenaError
-from arena.report import Report
-from arena.tournament import expand
-from arena.tournament.run import run_config
+from arena.cli.parser import main
+from arena.core.errors import ArenaError
+from arena.study.config import load_config, reference
+from arena.study.results.report import Report
+from arena.study.tournament import expand
+from arena.study.tournament.run import run_config
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 ROOT = Path(__file__).resolve().parent.parent
@@ -437,7 +437,7 @@ def test_config_mistakes_name_the_key_and_the_nearest_valid_one(tmp_path, text, 
 
 def test_the_config_reference_page_is_written_from_the_parser_table():
     page = (ROOT / "docs" / "reference" / "config.md").read_text()
-    assert page.strip() == reference().strip(), "regenerate it: python -m arena.config > docs/reference/config.md"
+    assert page.strip() == reference().strip(), "regenerate it: python -m arena.study.config > docs/reference/config.md"
     assert "docs/reference/config.md" in (ROOT / "README.md").read_text()
 
 
@@ -447,7 +447,7 @@ def test_the_config_reference_page_is_written_from_the_parser_table():
 @pytest.mark.parametrize("game", ["jotto:first=60", SMALL, "hangman:length=5,first=60", "wordle:first=60"])
 def test_the_readme_guesser_plays_every_game(tmp_path, monkeypatch, game):
     from agents import make_guesser
-    from arena.evaluate import evaluate
+    from arena.play.evaluate import evaluate
 
     (tmp_path / "first_ten_all.py").write_text(readme_guesser())
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -532,7 +532,7 @@ def test_exploitability_is_the_worst_secret_less_the_game_value(capsys):
     assert knuth.worst == tree_worst and knuth.error is None and str(knuth.value) == "219/68"
     assert knuth.exploitability[0] == pytest.approx(tree_worst - 219 / 68)
     random = exploitability(game, make_guesser("random"), repeat=8, seed=3, equilibrium=eq)
-    from arena.tree import grow_tree
+    from arena.trees.saved import grow_tree
 
     per_secret = sum(grow_tree(game, make_guesser("random").seeded(3, r)).guesses for r in range(8)) / 8
     assert random.worst == pytest.approx(per_secret.max()) and random.error > 0
@@ -546,7 +546,7 @@ def test_exploitability_is_the_worst_secret_less_the_game_value(capsys):
 
 def test_the_grid_has_each_guessers_cost_against_its_worst_secret(hangman_run):
     from agents import make_guesser
-    from arena.tree import grow_tree
+    from arena.trees.saved import grow_tree
 
     out, report = hangman_run
     game = "hangman:length=5,first=40"
@@ -560,8 +560,8 @@ def test_the_grid_has_each_guessers_cost_against_its_worst_secret(hangman_run):
 
 def test_per_secret_totals_add_up_block_by_block():
     from agents import make_guesser
-    from arena.evaluate import evaluate
-    from arena.tournament.tally import Tally
+    from arena.play.evaluate import evaluate
+    from arena.study.tournament.tally import Tally
 
     game = make_game(SMALL)
     one, two = (evaluate(game, make_guesser("random"), repeat=3, seed=s) for s in (1, 2))

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from plugin_package import install_package
 
-from arena.cli import main
-from arena.config import load_config
-from arena.tournament import expand, task_seed
-from arena.tournament.run import run_config
+from arena.cli.parser import main
+from arena.study.config import load_config
+from arena.study.tournament import expand, task_seed
+from arena.study.tournament.run import run_config
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 

@@ -1,4 +1,4 @@
-"""Strategy trees drawn (arena/treeplot.py): what the boxes and edges say, folding, the files
+"""Strategy trees drawn (arena/trees/plot.py): what the boxes and edges say, folding, the files
 written, and the one-line errors."""
 
 import re
@@ -9,8 +9,8 @@ from cli_run import one_line, run
 
 from agents import make_guesser
 from arena import ArenaError, make_game
-from arena.tree import grow_tree
-from arena.treeplot import count_boxes, draw_tree, edge_label, tree_graph
+from arena.trees.plot import count_boxes, draw_tree, edge_label, tree_graph
+from arena.trees.saved import grow_tree
 
 SMALL = "mastermind:pegs=3,colors=4"
 
@@ -141,7 +141,7 @@ def test_edges_say_what_the_strategy_table_says_and_the_title_names_the_guesser_
 
 
 def test_a_wide_tree_is_spread_over_columns_not_drawn_as_a_strip(tree, tmp_path):
-    from arena.treeplot import columns_for
+    from arena.trees.plot import columns_for
 
     mm = grow_tree(make_game("mastermind"), make_guesser("knuth"))
     columns = columns_for(mm, 2, 1)  # about sqrt(boxes in the last column / 3)

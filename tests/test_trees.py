@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from agents import METRICS, make_guesser
 from agents.base import Guesser
 from arena import ArenaError, RuleBreak, make_game
-from arena.match import play
-from arena.tree import grow_tree, load_tree
+from arena.play.match import play
+from arena.trees.saved import grow_tree, load_tree
 
 SMALL = [
     "mastermind:pegs=2,colors=3",

@@ -14,12 +14,12 @@ from cli_run import one_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena.core.errors import ArenaError
 from arena.equilibrium import double_oracle
 from arena.equilibrium.certify import verified_value
 from arena.equilibrium.witness import checked_mix, fraction
-from arena.errors import ArenaError
-from arena.export import from_csv, from_nfg
 from arena.games import make_game
+from arena.study.results.export import from_csv, from_nfg
 
 SMALL = "mastermind:pegs=2,colors=3"  # value 29/12
 VALUE = Fraction(29, 12)
@@ -96,7 +96,7 @@ def test_a_claim_beyond_the_proof_is_printed_as_a_claim(saved, tmp_path, capsys)
 
 
 def word_list(skip: int, count: int = 10) -> str:
-    from arena.words import read_words
+    from arena.core.words import read_words
 
     words = [w for w in read_words("sgb") if len(set(w)) == len(w)]
     return "\n".join(words[skip : skip + count]) + "\n"
@@ -386,7 +386,7 @@ def test_check_degrades_to_one_line(capsys, spec):
 
 def test_a_failed_check_without_an_exact_solution_names_the_lp_check(monkeypatch):
     import arena.equilibrium as equilibrium
-    from arena.commands.equilibrium import check_line, cross_check
+    from arena.cli.equilibrium import check_line, cross_check
 
     eq = double_oracle(make_game("mastermind:pegs=1,colors=3"))
 
@@ -437,7 +437,7 @@ def test_a_csv_payoff_that_is_not_finite_is_one_line(cell):
 
 
 def test_a_matrix_game_built_with_a_nan_payoff_is_refused():
-    from arena.export import MatrixGame
+    from arena.study.results.export import MatrixGame
 
     with pytest.raises(ArenaError, match="the payoff of 'b' against 'y' is nan; payoffs are finite"):
         MatrixGame("g", ("a", "b"), ("x", "y"), [[1.0, 2.0], [3.0, float("nan")]])

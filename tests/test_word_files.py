@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena import ArenaError, make_game
+from arena.core.words import WordsLeftOut, decode, read_words
 from arena.games import _build
-from arena.words import WordsLeftOut, decode, read_words
 
 ENCODINGS = {
     "utf-8": lambda text: text.encode("utf-8"),

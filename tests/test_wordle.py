@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 
 from agents import make_chooser, make_guesser
 from arena import make_game
-from arena.errors import ArenaError, RuleBreak
+from arena.core.errors import ArenaError, RuleBreak
+from arena.core.players import GuesserProtocol
+from arena.core.traits import Traits
 from arena.games.wordle import letter_codes, wordle_table
-from arena.match import Scripted, play_match
-from arena.players import GuesserProtocol
-from arena.traits import Traits
-from arena.tree import grow_tree
+from arena.play.match import Scripted, play_match
+from arena.trees.saved import grow_tree
 
 SMALL = ["wordle:first=12", "wordle:hard=true,first=12"]
 GREEDY = ["minimax", "expected", "entropy", "most-parts"]

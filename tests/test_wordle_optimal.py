@@ -18,9 +18,9 @@ from cli_run import run
 
 from agents import make_guesser
 from arena import ArenaError, make_game
-from arena.evaluate import evaluate
+from arena.core.words import read_words
 from arena.optimal import optimal_tree
-from arena.words import read_words
+from arena.play.evaluate import evaluate
 
 
 def brute_force(game, secrets=None, history=(), pool="all") -> float:

@@ -1,7 +1,7 @@
 """Guessing games as zero-sum games: the chooser's secrets against the guesser's trees.
 
 The chooser's pure strategies are the secrets, the guesser's the deterministic strategy trees,
-and the payoff to the chooser is the number of guesses, or another cost of arena.costs (Hangman:
+and the payoff to the chooser is the number of guesses, or another cost of arena.core.costs (Hangman:
 misses until the word is determined, lost games, letters), read off each tree by `cost.of(tree)`.
 Modules, one idea each:
 
@@ -18,6 +18,8 @@ Modules, one idea each:
     oracle       the double oracle: exact values of whole games
     certify      bounds of games too big to solve, each end with its witness on disk
     solution     Equilibrium, the result every solver returns
+    witness      witness files: an equilibrium's bounds saved, and re-checked when read back
+    exploitable  how much a saved mix concedes to the exact best response against it
 """
 
 from .certify import certified_bounds, mix_worst, witness_lower, witness_upper

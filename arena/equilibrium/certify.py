@@ -29,10 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..costs import cost_for
-from ..errors import ArenaError
-from ..game import Game
-from ..tree import Tree
+from ..core.costs import cost_for
+from ..core.errors import ArenaError
+from ..core.game import Game
+from ..trees.saved import Tree
 from .oracle import double_oracle
 from .solution import Equilibrium
 from .symmetry import Symmetry

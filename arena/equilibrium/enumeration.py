@@ -43,10 +43,10 @@ from typing import cast
 
 import numpy as np
 
-from ..costs import cost_for
-from ..errors import ArenaError
-from ..game import Game, Index, Indexes, Reply
-from ..resources import check_memory
+from ..core.costs import cost_for
+from ..core.errors import ArenaError
+from ..core.game import Game, Index, Indexes, Reply
+from ..core.resources import check_memory
 from .dominance import undominated_columns
 from .plans import plan_tree
 
@@ -182,7 +182,7 @@ OPENINGS = -2
 @dataclass(frozen=True)
 class TreeEnumeration:
     """Guesser trees of a game as payoff columns: costs[k, s] = what tree k costs on secret s
-    (its guesses, or the cost `cost` of arena.costs). `frontier` says whether only
+    (its guesses, or the cost `cost` of arena.core.costs). `frontier` says whether only
     undominated trees were kept."""
 
     game: Game
@@ -218,7 +218,7 @@ class TreeEnumeration:
         return plan
 
     def tree(self, k: int):
-        """Tree k as an arena.tree.Tree."""
+        """Tree k as an arena.trees.saved.Tree."""
         return plan_tree(self.game, self.plan(k), f"tree #{k}")
 
 

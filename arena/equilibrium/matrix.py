@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..resources import check_memory
+from ..core.resources import check_memory
 from .dominance import Reduction, reduce_dominated
 
 #: Exploitability allowed, relative to the payoffs' magnitude (HiGHS works to about 1e-9).
@@ -72,7 +72,7 @@ def lp_bytes(rows: int, columns: int) -> int:
 
 
 def check_lp_memory(rows: int, columns: int) -> None:
-    """Refuse, before building it, an LP over the memory budget (arena.resources)."""
+    """Refuse, before building it, an LP over the memory budget (arena.core.resources)."""
     check_memory(lp_bytes(rows, columns), f"the linear program of a {rows:,} x {columns:,} matrix game")
 
 

@@ -37,20 +37,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..costs import Cost, Guesses, cost_for
-from ..game import Game
+from ..core.costs import Cost, Guesses, cost_for
+from ..core.game import Game
+from ..core.resources import memory_limit
 from ..optimal.search import STOP
-from ..resources import memory_limit
-from ..tree import Tree
+from ..trees.saved import Tree
 from .matrix import lp_bytes, solve_matrix_game
 from .payoff import PayoffMatrix
-from .rational import (
-    ExactSolution,
-    as_fractions,
-    conceded,
-    guaranteed,
-    rational_strategies,
-)
+from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
 from .response import SOLVER, best_response, bounded_best_response, weighted_greedy_tree
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
@@ -97,7 +91,7 @@ class _Columns:
 
     def room_for_another(self) -> bool:
         """Would the LP with one more tree fit the memory limit? (The costs as int64, the
-        payoffs as float64, and the LP itself; arena.resources.)"""
+        payoffs as float64, and the LP itself; arena.core.resources.)"""
         rows, columns = len(self.symmetry.labels), len(self.trees) + 1
         secrets = len(self.symmetry.orbit)
         return columns * (secrets + rows) * 8 + lp_bytes(rows, columns) <= memory_limit()
@@ -123,8 +117,8 @@ def double_oracle(
     guesser's side; `time_limit` (seconds) stops the loop with the bounds reached so far.
     With `certify`, exact rational strategies are recovered and proven (one more exact best
     response, against the rational chooser mix itself). `progress` is told each round's bounds;
-    `search_progress` (an arena.optimal.progress.ProgressLine) follows each best response's search.
-    `cost` is the payoff (arena.costs: default the game's own; Hangman also guesses or lost).
+    `search_progress` (an arena.parallel.progress.ProgressLine) follows each best response's search.
+    `cost` is the payoff (arena.core.costs: default the game's own; Hangman also guesses or lost).
 
     For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
     there (the first, to the uniform chooser, gets a third of `time_limit` if that is more) and

@@ -1,7 +1,7 @@
 """Plans: a deterministic guesser written out as a table from the replies so far to a guess.
 
 Tree enumeration and the exact best response both find a strategy as such a table; following
-it with `grow_tree` turns it into an `arena.tree.Tree` like any other guesser's, so everything
+it with `grow_tree` turns it into an `arena.trees.saved.Tree` like any other guesser's, so everything
 that reads trees (costs per secret, strategy tables, JSON) works on equilibrium strategies too.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..errors import RuleBreak
-from ..game import Game, Index, Indexes
-from ..players import GuesserProtocol
-from ..tree import Node, Tree, check_tree, grow_tree, read_plan
+from ..core.errors import RuleBreak
+from ..core.game import Game, Index, Indexes
+from ..core.players import GuesserProtocol
+from ..trees.saved import Node, Tree, check_tree, grow_tree, read_plan
 
 #: A plan: the guess at each decision point, by (opening, replies so far...); the opening is
 #: what the game told the guesser first (Hangman: the word's length), "" where it tells nothing.
@@ -26,7 +26,7 @@ def plan_key(game: Game, state) -> tuple:
 
 
 class PlanPlayer(GuesserProtocol):
-    """A guesser (arena.players.GuesserProtocol) that follows a plan."""
+    """A guesser (arena.core.players.GuesserProtocol) that follows a plan."""
 
     deterministic = True
 
@@ -53,7 +53,7 @@ def tree_plan(tree: Tree) -> dict[tuple, Index]:
 
 def plan_from_json(game: Game, data, where: str) -> dict[tuple, Index]:
     """The plan of a tree saved by `Tree.to_json` (the whole tree, format tag and game included),
-    read back against the game by the one saved-tree reader (arena.tree: no recursion, a depth
+    read back against the game by the one saved-tree reader (arena.trees.saved: no recursion, a depth
     limit, one-line errors naming `where` and the node)."""
     return read_plan(where, game, check_tree(where, data))
 

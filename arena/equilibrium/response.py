@@ -9,7 +9,7 @@ possible (W(S) = sum of their weights, every one of which pays for the next gues
 with cost({s}) = w_s: the weighted average objective of the project's one exact search,
 `arena.optimal.optimal_tree` (branch and bound over candidate sets, arena/optimal/search/).
 Where the game ends once the secret is determined (Hangman), the same search minimises the
-weighted misses (or letters, or lost games: arena.costs) instead.
+weighted misses (or letters, or lost games: arena.core.costs) instead.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..optimal import SolvedTree, optimal_tree
-from ..tree import Tree
+from ..trees.saved import Tree
 
 #: The solver named in the double oracle's method line.
 SOLVER = "arena.optimal.optimal_tree"
@@ -79,7 +79,7 @@ def _greedy_guess(game, S: np.ndarray, w: np.ndarray) -> int:
 
 def best_response(game, weights: np.ndarray, cost: str | None = None) -> Tree:
     """An exact best response to the chooser's mix `weights` (one per secret, summing to 1),
-    under `cost` (arena.costs; default the game's own: Hangman's misses)."""
+    under `cost` (arena.core.costs; default the game's own: Hangman's misses)."""
     tree, _ = bounded_best_response(game, weights, cost=cost)
     return tree
 

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..costs import cost_for
-from ..errors import ArenaError
-from ..game import Game
-from ..resources import check_memory
-from ..tree import Tree, grow_tree
+from ..core.costs import cost_for
+from ..core.errors import ArenaError
+from ..core.game import Game
+from ..core.resources import check_memory
+from ..trees.saved import Tree, grow_tree
 from .enumeration import MAX_TREES, count_trees, enumerate_trees
 from .matrix import lp_bytes
 from .payoff import PayoffMatrix
@@ -69,7 +69,7 @@ def _solve_columns(
 
 def solve_restricted(game: Game, guessers: Sequence, cost: str | None = None) -> Equilibrium:
     """The chooser (any secret) against a mix of the given guessers' trees (agents built by the
-    caller: `[make_guesser(spec) for spec in specs]`); the payoff is `cost` (arena.costs:
+    caller: `[make_guesser(spec) for spec in specs]`); the payoff is `cost` (arena.core.costs:
     default the game's own)."""
     if not guessers:
         raise ArenaError("name at least one guesser")

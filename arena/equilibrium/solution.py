@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ArenaError
-from ..frames import frame
-from ..game import Game
-from ..tree import Tree
+from ..core.errors import ArenaError
+from ..core.frames import frame
+from ..core.game import Game
+from ..trees.saved import Tree
 from .plans import first_guesses, plan_from_json
 from .rational import ExactSolution
 from .symmetry import Symmetry
@@ -62,17 +62,17 @@ class Equilibrium:
     uniform: float | None = None  # the least expected guesses against the uniform chooser
     steps: tuple[Step, ...] = ()
     notes: tuple[str, ...] = field(default=())
-    cost: str = "guesses"  # the payoff (arena.costs): guesses, or Hangman's misses or lost games
+    cost: str = "guesses"  # the payoff (arena.core.costs): guesses, or Hangman's misses or lost games
 
     @property
     def unit(self) -> str:
-        from ..costs import UNITS
+        from ..core.costs import UNITS
 
         return UNITS[self.cost]
 
     def tree_costs(self, tree: Tree) -> np.ndarray:
         """What the tree costs on every secret, in this solution's payoff."""
-        from ..costs import cost_for
+        from ..core.costs import cost_for
 
         return cost_for(self.game, self.cost).of(tree)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..game import Game
+from ..core.game import Game
 
 
 @dataclass(frozen=True)

@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from ..digests import file_change, project_code
-from ..errors import ArenaError, shown
-from ..game import Game
+from ..core.digests import file_change, project_code
+from ..core.errors import ArenaError, shown
+from ..core.game import Game
 
 #: How far a mix's floats may add up from 1, and lie from their exact fractions.
 TOLERANCE = 1e-9
@@ -139,7 +139,7 @@ def saved_chooser(path: str, game: Game, data: dict) -> tuple[np.ndarray, list[F
     """The chooser's mix of a saved equilibrium as checked probabilities of every secret
     (floats, summing to 1), and the same in exact fractions where the file gives them for
     every row (code type, or secret) of its symmetry."""
-    from ..weights import secret_index
+    from ..core.weights import secret_index
     from .symmetry import no_symmetry, symmetry_of
 
     mix = data.get("chooser")

@@ -13,6 +13,7 @@ load is named in a one-line ArenaError. Modules, one idea each:
                          for the exact search and the equilibrium's code types
     multisets            Mastermind's and Jotto's reply formula, compiled (numba): big
                          tables built fast, and replies on the fly when no table fits
+    codes                codes as rows of symbols: letter codes of words, symbol tallies
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from types import ModuleType
 
-from ..digests import file_digest, is_file
-from ..errors import ArenaError, choices, did_you_mean
-from ..game import Game, GameType
-from ..resources import memory_limit
-from ..spec import bind, canonical, parse_spec
-from ..words import SHIPPED
+from ..core.digests import file_digest, is_file
+from ..core.errors import ArenaError, choices, did_you_mean
+from ..core.game import Game, GameType
+from ..core.resources import memory_limit
+from ..core.spec import bind, canonical, parse_spec
+from ..core.words import SHIPPED
 
 #: The entry point group through which installed packages add games.
 GROUP = "arena.games"
@@ -58,9 +59,9 @@ def builtin() -> dict[str, GameType]:
 
 
 def entry_points(group: str):
-    """The installed entry points of `group` (arena.plugins: importlib.metadata, imported only
+    """The installed entry points of `group` (arena.core.plugins: importlib.metadata, imported only
     when a distribution may declare one, and only when a name is not a built-in game)."""
-    from ..plugins import entry_points as installed
+    from ..core.plugins import entry_points as installed
 
     return installed(group)
 

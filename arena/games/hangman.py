@@ -24,11 +24,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import ArenaError
-from ..feedback import check_table_memory, code_dtype
-from ..game import Game, GameType, Index, Indexes, Reply, Rules
-from ..spec import Param
-from ..words import Dropped, read_words
+from ..core.errors import ArenaError
+from ..core.feedback import check_table_memory, code_dtype
+from ..core.game import Game, GameType, Index, Indexes, Reply, Rules
+from ..core.spec import Param
+from ..core.words import Dropped, read_words
 
 PARAMS = {
     "words": Param("words", str, "web2", "shipped list (web2, sgb) or a file, one word a line"),

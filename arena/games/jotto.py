@@ -19,13 +19,13 @@ from typing import cast
 
 import numpy as np
 
-from ..codes import NO_HIT, letter_codes, symbol_tallies
-from ..errors import ArenaError
-from ..feedback import CHUNK, COMPILED_CELLS, OnTheFly, check_on_the_fly_memory
-from ..game import Game, GameType
-from ..resources import fits_in_memory
-from ..spec import Param
-from ..words import Dropped, read_words
+from ..core.errors import ArenaError
+from ..core.feedback import CHUNK, COMPILED_CELLS, OnTheFly, check_on_the_fly_memory
+from ..core.game import Game, GameType
+from ..core.resources import fits_in_memory
+from ..core.spec import Param
+from ..core.words import Dropped, read_words
+from .codes import NO_HIT, letter_codes, symbol_tallies
 
 PARAMS = {
     "words": Param("words", str, "sgb", "shipped list (sgb, web2) or a file, one word a line"),
@@ -160,7 +160,7 @@ class Jotto(Game):
         super().__init__(spec, playable, playable, table, hit, np.arange(len(playable)), symmetric=True)
 
     def dense_table(self, playable: list[str], repeats: bool, hit: int) -> np.ndarray:
-        """F[g, s]: numpy for small lists, the compiled loop of arena.kernels for big ones."""
+        """F[g, s]: numpy for small lists, the compiled loop of arena.core.kernels for big ones."""
         n, length = len(playable), self.length
         if n * n >= COMPILED_CELLS:
             return self.letters(playable, hit).table()
@@ -172,7 +172,7 @@ class Jotto(Game):
         return table
 
     def letters(self, playable: list[str], hit: int = NO_HIT):
-        """The words as arena.kernels reads them: letters, tallies, and what a letter in place adds."""
+        """The words as arena.core.kernels reads them: letters, tallies, and what a letter in place adds."""
         from .multisets import Multisets  # numba: only for the big instances that pay for it
 
         return Multisets(letter_codes(playable), 26, place=self.length + 1 if self.positions else 0, hit=hit)

@@ -18,11 +18,11 @@ import re
 
 import numpy as np
 
-from ..errors import ArenaError
-from ..feedback import COMPILED_CELLS, OnTheFly, check_on_the_fly_memory
-from ..game import Game, GameType
-from ..resources import fits_in_memory
-from ..spec import Param
+from ..core.errors import ArenaError
+from ..core.feedback import COMPILED_CELLS, OnTheFly, check_on_the_fly_memory
+from ..core.game import Game, GameType
+from ..core.resources import fits_in_memory
+from ..core.spec import Param
 from .mastermind_symmetry import MastermindSymmetry, type_firsts
 
 PARAMS = {
@@ -184,7 +184,7 @@ class Mastermind(Game):
 
     def reply_table(self, dense: bool) -> tuple[np.ndarray | OnTheFly, np.ndarray]:
         """The table F[g, s] = black * (pegs + 1) + white and the replies that occur: numpy for
-        small games, the compiled loop of arena.kernels for big ones (pegs * black + common:
+        small games, the compiled loop of arena.core.kernels for big ones (pegs * black + common:
         the same codes), or, when the table would not fit the memory budget, the same replies
         computed on the fly.
 

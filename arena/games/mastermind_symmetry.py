@@ -43,8 +43,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..codes import symbol_tallies, unique_rows
-from ..game import Indexes
+from ..core.game import Indexes
+from .codes import symbol_tallies, unique_rows
 
 #: Largest group listed element by element (weighted case); beyond it Sym(U) is left out.
 EXPLICIT_LIMIT = 20_000

@@ -1,5 +1,5 @@
 """The reply formula of the multiset games, Mastermind and Jotto, compiled (numba), for the
-instances too big for their table (arena.game.OnTheFly) and to build big tables fast.
+instances too big for their table (arena.core.game.OnTheFly) and to build big tables fast.
 
 A code is a row of `symbols` (colours, letters) with its `tallies` (how often each symbol
 occurs), and
@@ -13,10 +13,10 @@ Jotto's letters in common is place 0, its two-number variant place length + 1, a
 repeats gives a guess that is the secret its own code, as an anagram also shares every letter.
 One cell costs a few byte comparisons, so a game too big for its table (Mastermind 6x6: 46,656
 codes, a 2 GB table) computes the counts of every node on the fly (`Multisets.counts`), and a
-metric's keys without a counts matrix (`Multisets.keys`, as arena.kernels.table_keys does).
+metric's keys without a counts matrix (`Multisets.keys`, as arena.core.kernels.table_keys does).
 
 This is game knowledge, so it lives with the games; the loops it shares with the engine
-(threads, the reductions to a metric's keys) are arena.kernels'. numba is imported with this
+(threads, the reductions to a metric's keys) are arena.core.kernels'. numba is imported with this
 module, which the games import only for instances that need it.
 """
 
@@ -26,10 +26,10 @@ from functools import cached_property
 
 import numpy as np
 
-from ..codes import NO_HIT, symbol_tallies, unique_rows
-from ..compiled import njit
-from ..kernels import in_slices, indexes, keys_in_slices, reduce_sizes
-from ..resources import empty_array
+from ..core.compiled import njit
+from ..core.kernels import in_slices, indexes, keys_in_slices, reduce_sizes
+from ..core.resources import empty_array
+from .codes import NO_HIT, symbol_tallies, unique_rows
 
 #: Most distinct tallies (kinds of codes) whose symbols in common are tabled (KINDS^2 bytes).
 KINDS = 2048
@@ -253,7 +253,7 @@ class Multisets:
         fixed: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For every guess of the pool, (integer key, float key, largest class) of its
-        partition of the candidates under reduction `how` (arena.kernels.table_keys, with the
+        partition of the candidates under reduction `how` (arena.core.kernels.table_keys, with the
         replies computed on the fly)."""
         symbols, tallies, kinds, common, candidates, by_position = self.loop_arguments(candidates)
         pool = indexes(pool)

@@ -45,12 +45,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..codes import letter_codes, symbol_tallies
-from ..errors import ArenaError
-from ..feedback import CHUNK, check_table_memory, code_dtype
-from ..game import Game, GameType, Index, Indexes, Reply, Rules
-from ..spec import Param
-from ..words import Dropped, read_words
+from ..core.errors import ArenaError
+from ..core.feedback import CHUNK, check_table_memory, code_dtype
+from ..core.game import Game, GameType, Index, Indexes, Reply, Rules
+from ..core.spec import Param
+from ..core.words import Dropped, read_words
+from .codes import letter_codes, symbol_tallies
 
 PARAMS = {
     "answers": Param("answers", str, "wordle", "the secrets: shipped list (wordle) or a file, one word a line"),

@@ -8,17 +8,17 @@ Modules, one idea each:
 
     bounds     lower bounds on the guesses (or misses) a class of secrets still needs, and
                their derivation
-    search/    the one exact search (branch and bound, under any cost of arena.costs), also
+    search/    the one exact search (branch and bound, under any cost of arena.core.costs), also
                behind the equilibrium's best responses, the minimax chooser's look-ahead
                (Search.worst_case) and the exact Hangman guesser (fewest-misses); its own
                __init__ maps its modules (branch, scoring, closures, misses, depth, cache)
     solve      `optimal_tree`, the public entry: checks the arguments, seeds and runs the
-               search, and returns its result as an arena.tree Tree (also after fixed
+               search, and returns its result as an arena.trees.saved Tree (also after fixed
                openers: `openers=`)
     inputs     the search's arguments checked and put in its form: secrets, weights, openers
     params     the `optimal` agent's parameters, declared once (the agent takes them; the
                solver names the agent that replays its trees with them: agent_spec)
-    growing    the one tree grower (arena.growth) bound to a search (grow_by): the optimal
+    growing    the one tree grower (arena.trees.grow) bound to a search (grow_by): the optimal
                tree, a tree read off a depth proof, a search's best guesses
     split      the split: pieces (a first guess, one of its reply classes) searched by worker
                processes or a Dask cluster with one incumbent, a resumable journal and a
@@ -27,16 +27,15 @@ Modules, one idea each:
                first guess, or solve one of its classes under a budget
     subtrees   a piece's subtree as the journal keeps it (guesses in pre-order), grown back into
                nodes (the split puts its whole tree together from them without a search)
-    futures    the split's wait on its workers (a Dask cluster left with no worker is an error)
+    proofs     what a journal's records prove (exact subtrees, bounds), combined and checked
     journal    the split's journal: keyed by the game, its files' contents, the weights and the
                version; every record (a piece's value and subtree, or its bound) checked as
                it is read
     lookahead  rollout trees and exact subtree repair for instances too big to solve
     against    against a deterministic chooser that holds no secret (evil Hangman, Absurdle):
                what a tree concedes to it, and the shortest path that beats it
-    progress   a long search's one status line on stderr (on a terminal only)
 
-One exact search, from the command line down: `arena optimal` (arena/commands/optimal.py) ->
+One exact search, from the command line down: `arena optimal` (arena/cli/optimal.py) ->
 solve.optimal_tree -> solve.search_below -> search.Search.solve (branch.py) -> search_node ->
 guess_value -> solve on each class; then growing.tree_from_search reads the tree back.
 """

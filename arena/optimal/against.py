@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..costs import Cost, cost_for
-from ..errors import ArenaError
-from ..game import Game, Index, Indexes
-from ..state import State
-from ..strategy import Node
+from ..core.costs import Cost, cost_for
+from ..core.errors import ArenaError
+from ..core.game import Game, Index, Indexes
+from ..core.state import State
+from ..trees.tree import Node
 
 INF = float("inf")
 

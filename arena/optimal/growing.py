@@ -1,4 +1,4 @@
-"""Growing a tree from the exact search: the one tree grower (arena.growth.grow) bound to a
+"""Growing a tree from the exact search: the one tree grower (arena.trees.grow.grow) bound to a
 search (`grow_by`), which the optimal tree, a fitting tree read off a depth proof, and a
 search's best guesses all use.
 
@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from ..game import Game, Index, Indexes
-from ..growth import Spot, grow, splits_nothing
-from ..tree import Node, Tree
+from ..core.game import Game, Index, Indexes
+from ..trees.grow import Spot, grow, splits_nothing
+from ..trees.saved import Node, Tree
 from .search import Allowed, Search
 
 #: The guess at a node, from what the node knows.
@@ -119,7 +119,7 @@ def grow_by(
     root_guess: Index | None = None,
 ) -> tuple[Node | None, np.ndarray]:
     """The tree of the guesses `choose(spot)` names from S (`root_guess` first, if given), and
-    each secret's (guesses, misses) under it: the one grower (arena.growth.grow), where `left`
+    each secret's (guesses, misses) under it: the one grower (arena.trees.grow.grow), where `left`
     is what the search's depth limit leaves (guesses, or misses: Search.step) and `allowed`
     what the path allows (hard mode: Search.class_allowed)."""
     at_root = len(replies)

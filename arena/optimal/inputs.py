@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import door
-from ..errors import ArenaError, ArenaTypeError, choices
-from ..game import Game, Index, Indexes
-from ..tree import Tree
-from ..weights import check_weights
+from ..core import checks as door
+from ..core.errors import ArenaError, ArenaTypeError, choices
+from ..core.game import Game, Index, Indexes
+from ..core.weights import check_weights
+from ..trees.saved import Tree
 
 __all__ = ["check_choice", "check_start", "invariant", "opener_indexes", "secret_set", "weight_vector"]
 

@@ -45,9 +45,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from ..digests import file_change, file_digest, is_file, project_code
-from ..errors import ArenaError
-from ..game import Game, Index, Indexes
+from ..core.digests import file_change, file_digest, is_file, project_code
+from ..core.errors import ArenaError
+from ..core.game import Game, Index, Indexes
 from .proofs import TOLERANCE, GuessProof, combine, same, slack
 
 FORMAT = "arena-journal/3"
@@ -57,8 +57,8 @@ OLD_FORMATS = ("arena-journal/1", "arena-journal/2")
 
 def canonical_spec(spec: str) -> str:
     """The game spec with defaults dropped, so `jotto` and `jotto:words=sgb` key alike."""
+    from ..core.spec import bind, canonical, parse_spec
     from ..games import GAMES
-    from ..spec import bind, canonical, parse_spec
 
     name, raw = parse_spec(spec)
     return canonical(name, GAMES[name].params, bind(name, GAMES[name].params, raw)) if name in GAMES else spec
@@ -74,9 +74,9 @@ def weights_digest(weights: np.ndarray | None) -> str:
 def game_files(spec: str) -> dict[str, str]:
     """File -> SHA-256 for every file a game spec reads: its parameters (defaults included) that
     name a shipped word list or an existing file."""
+    from ..core.spec import bind, parse_spec
+    from ..core.words import SHIPPED
     from ..games import GAMES
-    from ..spec import bind, parse_spec
-    from ..words import SHIPPED
 
     name, raw = parse_spec(spec)
     if name not in GAMES:

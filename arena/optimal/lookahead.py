@@ -31,13 +31,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..errors import ArenaError
-from ..game import Game, Index, Indexes
-from ..greedy import Greedy
-from ..growth import Spot, grow
-from ..metrics import METRICS
-from ..state import State
-from ..tree import Node, Tree, grow_tree
+from ..core.errors import ArenaError
+from ..core.game import Game, Index, Indexes
+from ..core.state import State
+from ..trees.greedy import Greedy
+from ..trees.grow import Spot, grow
+from ..trees.metrics import METRICS
+from ..trees.saved import Node, Tree, grow_tree
 from .bounds import INF
 from .search import STOP, Search, Timeout
 

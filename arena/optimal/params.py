@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..costs import COSTS
-from ..spec import OPENERS, Param, canonical
+from ..core.costs import COSTS
+from ..core.spec import OPENERS, Param, canonical
 
 #: The name the agents' registry knows the exact guesser by.
 NAME = "optimal"
@@ -23,14 +23,17 @@ PARAMS = {
     ),
     "max": Param("max", int, 0, "never more than this many guesses (0: no limit)"),
     "weights": Param(
-        "weights", str, "", "weights file (arena.weights): JSON {secret: weight} or a list, or lines 'secret weight'"
+        "weights",
+        str,
+        "",
+        "weights file (arena.core.weights): JSON {secret: weight} or a list, or lines 'secret weight'",
     ),
     "time": Param("time", float, 0.0, "time limit in seconds (0: none): then the best tree found"),
     "cost": Param(
         "cost",
         ("game",) + COSTS,
         "game",
-        "what to minimise (arena.costs): the game's own cost (guesses; Hangman: misses), "
+        "what to minimise (arena.core.costs): the game's own cost (guesses; Hangman: misses), "
         "or on Hangman guesses until determined or lost games",
     ),
 }

@@ -12,9 +12,9 @@ import time
 
 import numpy as np
 
-from ..game import Game, Index, Indexes
-from ..orphans import die_with_parent
-from ..resources import THREADS_ENV, memory_limit, threads
+from ..core.game import Game, Index, Indexes
+from ..core.resources import THREADS_ENV, memory_limit, threads
+from ..parallel.orphans import die_with_parent
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
 from .solve import invariant
 from .subtrees import closed_value, subtree
@@ -26,7 +26,7 @@ WORKER: dict = {}
 def start_worker(pool: str, deadline: float | None, workers: int, parent: int, max_guesses: int | None = None) -> None:
     """In a forked worker: one search over the game the parent built (shared copy-on-write),
     its cache a share of what one search may hold (the workers together hold no more). It
-    ends with the parent, whatever signal ends that (arena.orphans)."""
+    ends with the parent, whatever signal ends that (arena.parallel.orphans)."""
     die_with_parent(parent)
     game = WORKER["game"]
     os.environ.setdefault(THREADS_ENV, str(max(1, threads() // workers)))  # the compiled loops' share of the cores

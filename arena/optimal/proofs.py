@@ -26,8 +26,8 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..errors import ArenaError
-from ..game import Index
+from ..core.errors import ArenaError
+from ..core.game import Index
 
 #: Relative slack when two bounds written as floats are compared.
 TOLERANCE = 1e-9

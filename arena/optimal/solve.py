@@ -1,4 +1,4 @@
-"""`optimal_tree`: the strategy tree of least expected guesses, as an arena.tree.Tree.
+"""`optimal_tree`: the strategy tree of least expected guesses, as an arena.trees.saved.Tree.
 
 The search itself is the package search/ (branch and bound), its bounds in bounds.py; the
 symmetries are the game's (`game.symmetry()`). This module checks the arguments, chooses the
@@ -15,19 +15,19 @@ from typing import Any, cast
 
 import numpy as np
 
-from .. import door
-from ..costs import Cost, Guesses, cost_for
-from ..errors import ArenaError
-from ..game import Game, Index, Indexes
-from ..greedy import greedy_tree
-from ..growth import Spot, grow
-from ..resources import check_memory
-from ..tree import Node, Tree
+from ..core import checks as door
+from ..core.costs import Cost, Guesses, cost_for
+from ..core.errors import ArenaError
+from ..core.game import Game, Index, Indexes
+from ..core.resources import check_memory
+from ..parallel.progress import ProgressLine
+from ..trees.greedy import greedy_tree
+from ..trees.grow import Spot, grow
+from ..trees.saved import Node, Tree
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
 from .inputs import check_choice, invariant, opener_indexes, secret_set, weight_vector
 from .params import agent_spec
-from .progress import ProgressLine
 from .search import NO_LIMIT, STOP, Search, Timeout, stabilizer
 
 POOLS = ("all", "consistent")
@@ -39,7 +39,7 @@ SEED_METRICS = ("entropy", "expected", "most-parts", "minimax")
 @dataclass
 class SolvedTree(Tree):
     """A Tree with what the solver knows about it: its weighted cost `value` (sum of weight x
-    cost, the cost `cost` of arena.costs: guesses, or Hangman's misses; with equal weights, the
+    cost, the cost `cost` of arena.core.costs: guesses, or Hangman's misses; with equal weights, the
     total), a proven `lower_bound` on the best possible cost (equal to `value` when the search
     finished: the tree is optimal), and the search's effort."""
 
@@ -50,7 +50,7 @@ class SolvedTree(Tree):
     depth_bound: int = 0  # a proven lower bound on the worst case of any tree (objective=worst)
     time_limit: float | None = None  # the limit the search ran under (None: none)
     stopped: bool = False  # did the time limit stop the search?
-    cost: str = "guesses"  # what `value` counts (arena.costs)
+    cost: str = "guesses"  # what `value` counts (arena.core.costs)
     openers: tuple[str, ...] = ()  # fixed first guesses: value and bound are the best after them
     split: Any = None  # the root split's result (arena.optimal.split.SplitResult) when it made the tree
 
@@ -108,7 +108,7 @@ def optimal_tree(
 ) -> SolvedTree:
     """The decision tree minimising sum_s w_s x cost(s) over `secrets` (default all).
 
-    cost: what a secret costs (arena.costs): the guesses to find it (Jotto, Mastermind), or on
+    cost: what a secret costs (arena.core.costs): the guesses to find it (Jotto, Mastermind), or on
     a game that ends when the secret is determined (Hangman) its own cost, the misses, or
     "guesses" (letters until determined) or "lost" (1 if the misses reach the strikes).
     weights: one per secret of `secrets` (or of the whole game), >= 0; default all equal, when

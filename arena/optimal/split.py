@@ -52,12 +52,12 @@ from typing import cast
 
 import numpy as np
 
-from ..costs import Guesses
-from ..errors import ArenaError
-from ..game import Game, Index, Indexes
-from ..tree import Tree
+from ..core.costs import Guesses
+from ..core.errors import ArenaError
+from ..core.game import Game, Index, Indexes
+from ..parallel.futures import next_done, shut_down
+from ..trees.saved import Tree
 from .bounds import INF
-from .futures import next_done, shut_down
 from .inputs import check_start
 from .journal import Journal, Limits, journal_key, weights_digest
 from .pieces import WORKER, Classes, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker

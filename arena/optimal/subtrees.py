@@ -9,9 +9,9 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from ..game import Index, Indexes
-from ..growth import Spot, splits_nothing
-from ..tree import Node
+from ..core.game import Index, Indexes
+from ..trees.grow import Spot, splits_nothing
+from ..trees.saved import Node
 from .growing import grow_by
 from .search import NO_LIMIT, Search
 

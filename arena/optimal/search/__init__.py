@@ -19,7 +19,7 @@ The modules, from the top:
                  hit ends the game) searched in compiled code, with its own cache; and a
                  Python node's guess, its classes bounded and its small ones searched, in two
                  calls (big games only: COMPILED_CELLS)
-    tree_kernels its compiled loops (numba, imported at the first small set)
+    tree_kernels  its compiled loops (numba, imported at the first small set)
     allowed      hard mode: the guesses the rules still allow on a path
     state        what the parts share: NO_LIMIT, Timeout (and STOP: Ctrl-C), Stats, the attributes declared, and
                  CostBounds, what the search asks of a cost (leaves, the bounds of a guess

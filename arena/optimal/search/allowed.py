@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...game import Index, Indexes
+from ...core.game import Index, Indexes
 from .state import SearchState
 
 

@@ -43,7 +43,7 @@ already achieved (or the budget), so the value returned below the budget is the 
 A cache maps each candidate set (and guesses left, under a depth limit) to its exact value and
 best guess, or to the best lower bound proven so far. The cache is bounded: its bytes are
 counted as entries go in (a fixed overhead plus the key), and past its budget (half the memory
-limit of arena.resources) the older half of the entries is forgotten. Only speed depends on
+limit of arena.core.resources) the older half of the entries is forgotten. Only speed depends on
 the cache: a forgotten set is searched again when it is met again. Symmetries (the game's, e.g.
 arena/games/mastermind_symmetry.py, through `stabilizer`) restrict the pool to one guess per
 class of equivalent guesses: the stabilizer of the guesses made so far, and at a node, given
@@ -82,7 +82,7 @@ bound and tie-break, what a guess pays, whether small sets close and hard mode a
 depth bounds) it asks the one object it holds, `bounds`: a CostBounds (state.py) chosen by the
 cost and by how the game ends, UntilHit (hits.py) for C above, UntilDetermined, LostGames and
 GuessesUntilDetermined (misses.py) for the costs of games without hits. A new cost is one
-class of arena.costs and one subclass of CostBounds.
+class of arena.core.costs and one subclass of CostBounds.
 """
 
 from __future__ import annotations
@@ -93,10 +93,10 @@ from typing import cast
 
 import numpy as np
 
-from ...costs import Cost, cost_for
-from ...errors import ArenaError
-from ...game import MANY_CODES, Game, Index, Indexes
-from ...resources import memory_limit
+from ...core.costs import Cost, cost_for
+from ...core.errors import ArenaError
+from ...core.game import MANY_CODES, Game, Index, Indexes
+from ...core.resources import memory_limit
 from ..bounds import INF
 from .allowed import Allowed, HardMode
 from .cache import CACHE_SHARE, CLOSED, Caches
@@ -124,7 +124,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
     """The branch and bound over one game, pool, weighting and depth limit.
 
     `weights` is a float64 array over all secrets of the game; `symmetry` (or None) maps a
-    history of guesses to the guesses worth trying (`stabilizer`); `cost` (arena.costs: a name
+    history of guesses to the guesses worth trying (`stabilizer`); `cost` (arena.core.costs: a name
     or a Cost; None: the game's own) is what is minimised, within `max_guesses` of what it
     counts (None: the cost's own limit, the strikes for lost games, else none)."""
 
@@ -139,7 +139,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         cache_budget: int | None = None,
         cost: str | Cost | None = None,
     ):
-        #: what is paid (arena.costs): guesses or, on games without hits (Hangman), misses or
+        #: what is paid (arena.core.costs): guesses or, on games without hits (Hangman), misses or
         #: lost games (the game's own cost unless `cost` says otherwise); `max_guesses` limits
         #: what is counted (lost games: the strikes, by default the cost's own)
         paid = cost_for(game, cost)

@@ -8,7 +8,7 @@ from itertools import islice
 
 import numpy as np
 
-from ...game import Indexes
+from ...core.game import Indexes
 from .allowed import Allowed
 from .state import NO_LIMIT, SearchState
 

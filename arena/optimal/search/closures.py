@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...game import Index, Indexes
+from ...core.game import Index, Indexes
 from .state import SearchState
 
 #: Sets of at most this many secrets, all of them guesses, are closed or bounded (close_small)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import ArenaError
-from ...game import Indexes
+from ...core.errors import ArenaError
+from ...core.game import Indexes
 from ..bounds import INF
 from .allowed import Allowed
 from .state import SearchState

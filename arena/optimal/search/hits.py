@@ -11,8 +11,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...costs import Guesses
-from ...game import Game, Index, Indexes
+from ...core.costs import Guesses
+from ...core.game import Game, Index, Indexes
 from ..bounds import INF, min_depth, slot_capacity
 from .allowed import Allowed
 from .cache import CLOSED

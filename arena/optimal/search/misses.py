@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...costs import Cost, Guesses, Lost, Misses
-from ...game import Index, Indexes
+from ...core.costs import Cost, Guesses, Lost, Misses
+from ...core.game import Index, Indexes
 from ..bounds import INF, determine_table
 from .allowed import Allowed
 from .state import CostBounds, SearchState

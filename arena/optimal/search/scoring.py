@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...game import Indexes
+from ...core.game import Indexes
 from ..bounds import INF, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
 from .state import NO_LIMIT, SearchState
 
@@ -109,11 +109,11 @@ class Scoring(SearchState):
         zeroed: the partition counts transposed, one row per reply code, so that every
         reduction over a guess's classes runs along the long axis (a whole row of guesses per
         numpy operation, instead of one short row of codes per guess). A big game's compiled loop
-        (arena.kernels, through the game) counts in this layout; else small blocks are counted
+        (arena.core.kernels, through the game) counts in this layout; else small blocks are counted
         here, by one bincount of code * len(pool) + column, and big ones by the game's counting."""
         m = len(pool)
         compiled = self.game.reply_major_counts(pool, S)
-        if compiled is not None:  # big games (arena.kernels): one byte read per cell, in this layout
+        if compiled is not None:  # big games (arena.core.kernels): one byte read per cell, in this layout
             counts = compiled
         elif len(S) * m <= SCORE_BLOCK:
             keys = np.take(self.game.by_secret[S], pool, axis=1).astype(np.intp)

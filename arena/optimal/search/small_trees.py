@@ -37,8 +37,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...errors import Compiling
-from ...game import Game, Index, Indexes
+from ...core.errors import Compiling
+from ...core.game import Game, Index, Indexes
 from ..bounds import slot_table
 from .closures import MID_SET
 

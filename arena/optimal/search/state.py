@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ...costs import Cost
-from ...errors import ArenaError
-from ...game import Game, Index, Indexes
+from ...core.costs import Cost
+from ...core.errors import ArenaError
+from ...core.game import Game, Index, Indexes
 
 #: "Guesses left" when there is no depth limit.
 NO_LIMIT = 1 << 20
@@ -84,7 +84,7 @@ class SearchState:
     game: Game
     w: np.ndarray
     uniform: bool
-    #: the cost counted on the way down (arena.costs; lost games: the misses)
+    #: the cost counted on the way down (arena.core.costs; lost games: the misses)
     cost: Cost
     #: what the search asks of the cost it minimises (CostBounds below)
     bounds: CostBounds
@@ -183,7 +183,7 @@ class SearchState:
 
 class CostBounds(ABC):
     """What the branch and bound asks of the cost it minimises. The search knows no cost: it
-    holds one CostBounds, `search.bounds`, chosen by the cost it is given (arena.costs) and by
+    holds one CostBounds, `search.bounds`, chosen by the cost it is given (arena.core.costs) and by
     how the game ends (a guess that hits the secret, or the secret determined), and every
     place where the costs differ asks it:
 
@@ -203,7 +203,7 @@ class CostBounds(ABC):
     subclass: declaring its `cost` (and `ends_on_hit`) registers it (`CostBounds.of`).
     `search` is the Search served, whose state and counting the operations read."""
 
-    #: the cost of arena.costs these are the bounds of
+    #: the cost of arena.core.costs these are the bounds of
     cost: ClassVar[type[Cost]]
     #: the game ends when a guess hits the secret (Jotto, Mastermind, Wordle), not when the
     #: secret is determined (Hangman)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...compiled import njit
+from ...core.compiled import njit
 from .closures import MID_SET, TINY_SET
 
 #: Past the most slots any game fills: capacities are compared with set sizes only.

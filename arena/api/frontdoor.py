@@ -1,0 +1,222 @@
+"""The front door: the game a notebook holds, with the common operations as its methods.
+
+    from arena import make_game
+    game = make_game("mastermind")
+    game.evaluate("knuth").total          # 5801, as `arena evaluate mastermind knuth`
+    game.evaluate("entropy", chooser="evil")
+    game.tree("knuth").table(depth=2)      # the strategy table
+    game.optimal().value                   # 5625.0, the exact optimum
+    game.equilibrium(guessers=["knuth", "entropy"])
+    game.rank("entropy", top=5)
+
+As nashpy's Game sits above the algorithms it offers, the game users hold sits above the
+evaluators, the solvers and the agents: `open_game(game)` gives a game (an arena.core.game.Game,
+as the engine built it) the `Door` methods evaluate, tree, optimal, equilibrium and rank,
+and `make_game` (arena.make_game) is the registry's make_game with the door open. Each method
+is a thin wrapper over a function here, and each function over the free function that does
+the work (arena.play.evaluate, arena.play.match, arena.trees.saved, arena.optimal, arena.equilibrium,
+arena.trees.metrics), with the same results.
+
+Layering: this is the top layer, like the command line: it may import agents, and it alone
+turns spec strings into agents for those methods (agents.make_guesser / make_chooser).
+Nothing below imports it: the engine's Game has no front-door method, and the package
+`arena` reaches this module only when `arena.make_game` or `arena.open_game` is asked for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from agents import make_chooser, make_guesser
+
+from ..core import checks as door
+from ..core.errors import ArenaError, ArenaTypeError, choices, did_you_mean
+from ..core.game import Game
+from ..games import make_game as build_game
+from ..play.evaluate import Evaluation
+from ..play.evaluate import evaluate as evaluate_all
+from ..play.match import evaluate_against
+from ..trees.metrics import METRICS
+from ..trees.saved import grow_tree
+from ..trees.tree import Tree
+
+
+class Door:
+    """The front door's methods, mixed into a game's own class by `open_game`."""
+
+    def evaluate(
+        self, guesser, chooser=None, repeat: int = 1, seed: int = 0, strikes: tuple[int, ...] | None = None
+    ) -> Evaluation:
+        """`guesser` (an agent or a spec string) against every secret, or against `chooser`
+        (an agent or a spec): an Evaluation, as `arena evaluate` prints it. E.g.
+        `make_game("mastermind").evaluate("knuth").total == 5801`."""
+        return evaluate(cast(Game, self), guesser, chooser, repeat=repeat, seed=seed, strikes=strikes)
+
+    def tree(self, guesser, seed: int = 0) -> Tree:
+        """The strategy tree of `guesser` (an agent or a spec) against every secret."""
+        return tree(cast(Game, self), guesser, seed=seed)
+
+    def optimal(self, **kwargs):
+        """The exact tree of least expected guesses: a SolvedTree, proven optimal unless stopped.
+
+        Keyword arguments are arena.optimal.optimal_tree's: `secrets` (indexes; default all),
+        `weights` (one per secret: the chooser's mix), `pool` ("all" guesses, or "consistent"
+        ones only), `objective` ("average"; "worst": least worst case first; "lost": fewest
+        games lost within the strikes), `max_guesses` (a limit on every game), `time_limit`
+        (seconds; a stopped search returns its best tree and proven bounds), `cost` (what a
+        game costs: "guesses", or Hangman's "misses"/"lost") and `openers` (fixed first
+        guesses, as indexes or labels). E.g. `make_game("mastermind").optimal().total == 5625`."""
+        return optimal(cast(Game, self), **kwargs)
+
+    def equilibrium(self, **kwargs):
+        """The game as a zero-sum game, solved: an Equilibrium (value, bounds, both mixes).
+
+        `guessers=[...]` (agents or specs): the chooser's secrets against those guessers' trees
+        only. `trees=True`: against every guesser tree of a tiny game (solve_enumerated's
+        `frontier`, `max_trees`, `cost`). Otherwise the double oracle's keyword arguments:
+        `symmetry` (None: the game's own; `no_symmetry(game)` to switch it off), `tolerance`
+        (the gap that counts as closed), `time_limit` (seconds), `initial` (trees to start
+        from), `certify`, `smoothing`, `progress` (called with each Step), and `cost`
+        ("guesses", or Hangman's "misses"/"lost")."""
+        return equilibrium(cast(Game, self), **kwargs)
+
+    def rank(self, metric: str, top: int = 10) -> list[tuple[str, Any]]:
+        """The `top` best first guesses by `metric`, as (guess, value), as `arena rank` orders them."""
+        return rank(cast(Game, self), metric, top)
+
+    def __reduce__(self):
+        # pickled as the engine's game (its class importable by name), opened again when read
+        closed: Game = object.__new__(type(self).__mro__[2])
+        closed.__dict__.update(self.__dict__)
+        return open_game, (closed,)
+
+
+if TYPE_CHECKING:
+
+    class OpenGame(Door, Game):
+        """A game with the door open, for the type checker (each game class gets its own)."""
+else:
+    OpenGame = Game
+
+
+_DOOR_CLASSES: dict[type, type] = {}
+
+
+def door_class(kind: type) -> type:
+    """`kind` with the Door methods: a subclass of the same name (made once per class), so the
+    game is still the same kind of game to every isinstance check and printout; a class with
+    the door open already is its own."""
+    if issubclass(kind, Door):
+        return kind
+    if kind not in _DOOR_CLASSES:
+        _DOOR_CLASSES[kind] = type(
+            kind.__name__,
+            (Door, kind),
+            {"__module__": kind.__module__, "__qualname__": kind.__qualname__, "__doc__": kind.__doc__},
+        )
+    return _DOOR_CLASSES[kind]
+
+
+def open_game(game: Game) -> OpenGame:
+    """`game` itself (a Game, as the engine or a plug-in built it) with the front door's
+    methods: its class becomes a subclass of its own with the Door mixed in, so everything
+    that held the game holds the same object, unchanged but for the new methods."""
+    door.game(game)
+    game.__class__ = door_class(type(game))
+    return cast(OpenGame, game)
+
+
+def make_game(spec: str) -> OpenGame:
+    """The game written `spec` (arena.games.make_game: built once, cached) with the door open."""
+    return open_game(build_game(spec))
+
+
+def guesser_of(guesser: Any, name: str = "guesser"):
+    """An agent object as is; a spec string (`knuth`, `entropy:pool=all`) built by agents.make_guesser."""
+    return make_guesser(guesser) if isinstance(guesser, str) else door.agent(guesser, "guesser", name)
+
+
+def chooser_of(chooser: Any):
+    """An agent object as is; a spec string (`uniform`, `evil`, `weighted:file=F`) built by agents.make_chooser."""
+    return make_chooser(chooser) if isinstance(chooser, str) else door.agent(chooser, "chooser")
+
+
+def evaluate(
+    game: Game,
+    guesser: Any,
+    chooser: Any = None,
+    repeat: int = 1,
+    seed: int = 0,
+    strikes: tuple[int, ...] | None = None,
+) -> Evaluation:
+    """`guesser` against every secret of `game` (arena.play.evaluate.evaluate), or, given a
+    `chooser`, against that chooser (arena.play.match.evaluate_against): `arena evaluate`'s figures."""
+    door.game(game)
+    player = guesser_of(guesser)
+    repeat, seed = door.integer(repeat, "repeat", low=1), door.integer(seed, "seed")
+    strikes = door.strike_limits(strikes)
+    if chooser is None:
+        return evaluate_all(game, player, repeat=repeat, seed=seed, strikes=strikes)
+    return evaluate_against(game, player, chooser_of(chooser), repeat=repeat, seed=seed, strikes=strikes)
+
+
+def tree(game: Game, guesser: Any, seed: int = 0) -> Tree:
+    """The strategy tree of `guesser` against every secret (arena.trees.saved.grow_tree); a random
+    guesser is seeded (seed, 0), as the first repetition of an evaluation."""
+    door.game(game)
+    player = guesser_of(guesser)
+    seed = door.integer(seed, "seed")
+    return grow_tree(game, player if player.deterministic else player.seeded(seed, 0))
+
+
+def optimal(game: Game, **kwargs: Any):
+    """The exact tree of least expected guesses (arena.optimal.optimal_tree(game, **kwargs):
+    secrets, weights, pool, objective, max_guesses, time_limit)."""
+    from ..optimal import optimal_tree  # the solver is loaded only when asked for
+
+    return optimal_tree(door.game(game), **kwargs)
+
+
+def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, **kwargs: Any):
+    """The game's equilibrium (arena.equilibrium): against named `guessers` (agents or specs,
+    solve_restricted), over every tree of a tiny game (`trees=True`, solve_enumerated(**kwargs)),
+    or else of the whole game by the double oracle (double_oracle(game, **kwargs))."""
+    from .. import equilibrium as solvers  # the solvers (and scipy) are loaded only when asked for
+
+    door.game(game)
+    if "time_limit" in kwargs:
+        kwargs["time_limit"] = door.seconds(kwargs["time_limit"])
+    if not isinstance(trees, bool):
+        raise ArenaTypeError(f"trees must be True or False, got {trees!r}")
+    if guessers is not None:
+        if trees or kwargs:
+            raise ArenaError("equilibrium: named guessers take no other options")
+        return solvers.solve_restricted(
+            game, [guesser_of(g, "guessers (each)") for g in door.specs(guessers, "guessers")]
+        )
+    if trees:
+        return solvers.solve_enumerated(game, **kwargs)
+    return solvers.double_oracle(game, **kwargs)
+
+
+def best_first(game: Game, metric: str, top: int = 10):
+    """The indexes of the `top` best first guesses by `metric` (stable order), every guess's
+    metric value, and the whole pool's ReplyCounts against every secret."""
+    if not isinstance(metric, str):
+        raise ArenaTypeError(f"metric must be a metric's name such as 'entropy', got {metric!r}")
+    if metric not in METRICS:
+        raise ArenaError(f"unknown metric {metric!r}{did_you_mean(metric, METRICS)}; metrics: {choices(METRICS)}")
+    top = door.integer(top, "top", low=1)
+    scorer = METRICS[metric]
+    replies = game.reply_counts(None, game.all_secrets)
+    order = np.argsort(scorer.key(replies.counts), kind="stable")[:top]
+    return order, scorer.value(replies.counts), replies
+
+
+def rank(game: Game, metric: str, top: int = 10) -> list[tuple[str, Any]]:
+    """The `top` best first guesses by `metric` (one of arena.trees.metrics.METRICS), as (guess,
+    value), best first: the order `arena rank` prints."""
+    order, values, _ = best_first(game, metric, top)
+    return [(game.guesses[g], values[g].item() if isinstance(values[g], np.generic) else values[g]) for g in order]

@@ -1,0 +1,124 @@
+"""The contents a result was computed from: SHA-256 digests of files, of the files a game
+spec reads, and of the project's own code. A saved state (the results store, an exact search's
+journal) is keyed by them, so that a file edited under it, or an upgrade that changes what the
+code computes, is noticed, never served stale."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from functools import cache, lru_cache
+from pathlib import Path
+
+from .errors import ArenaError
+from .words import SHIPPED, racy
+
+
+def is_file(text: str) -> bool:
+    try:
+        return bool(text) and Path(text).expanduser().is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def file_digest(name: str) -> str:
+    """SHA-256 of a shipped word list's package file or of a file's bytes (re-read only when
+    its size or modification time changed, and always while it is racy: modified so recently
+    that a second edit could keep its time, as file times have a coarse tick)."""
+
+    if name in SHIPPED:
+        return _shipped_digest(name)
+    path = Path(name).expanduser()
+    try:
+        st = path.stat()
+        if racy(st.st_mtime_ns):
+            return _digest.__wrapped__(str(path.resolve()), st.st_size, st.st_mtime_ns)
+        return _digest(str(path.resolve()), st.st_size, st.st_mtime_ns)
+    except OSError as e:
+        raise ArenaError(f"cannot read {name}: {e.strerror}") from None
+
+
+@cache
+def _shipped_digest(name: str) -> str:
+    from importlib import resources
+
+    return hashlib.sha256((resources.files("arena") / "data" / SHIPPED[name]).read_bytes()).hexdigest()
+
+
+@lru_cache(maxsize=256)
+def _digest(path: str, size: int, mtime_ns: int) -> str:
+    """Keyed by size and time as well as path, so an edited file is hashed afresh."""
+    sha = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            sha.update(chunk)
+    return sha.hexdigest()
+
+
+# --- code ------------------------------------------------------------------------------------
+
+MAX_SOURCE_FILES = 5_000  # a "package" bigger than this is not an agent's source: refuse, don't crawl
+
+
+def file_change(stored: object, now: dict[str, str]) -> tuple[str, str] | None:
+    """The first file (by name) whose digest differs between a saved key's files (`stored`, as
+    read back: anything but a dict counts as none) and the files read now: (name, how), how
+    "gone" (saved, not read now), "new" (read now, not saved) or "changed"; None if all agree."""
+    files: dict = stored if isinstance(stored, dict) else {}
+    for name in sorted(set(files) | set(now)):
+        if name not in now:
+            return name, "gone"
+        if name not in files:
+            return name, "new"
+        if files[name] != now[name]:
+            return name, "changed"
+    return None
+
+
+def project_version() -> str:
+    """The installed distribution's version (`arena --version`)."""
+    from .. import __version__
+
+    return __version__
+
+
+def project_code() -> str:
+    """The project's version and the SHA-256 (first 16 hex digits) of its two packages' files
+    (`arena/` and `agents/`, data included, compiled caches aside): what every built-in game,
+    agent and solver computes with."""
+    return f"{project_version()}+{_project_files_digest()[:16]}"
+
+
+@lru_cache(maxsize=1)
+def _project_files_digest() -> str:
+    roots = [Path(__file__).resolve().parents[1]]  # arena/, the whole package
+    agents = importlib.util.find_spec("agents")  # located, not imported: the engine never imports agents
+    if agents is not None and agents.submodule_search_locations:
+        roots += [Path(p) for p in agents.submodule_search_locations]
+    return tree_digest(roots, suffixes=None)
+
+
+def tree_digest(roots: list[Path], suffixes: tuple[str, ...] | None = (".py",)) -> str:
+    """SHA-256 over the relative names and contents of every file under `roots` (with one of
+    `suffixes`, or any; compiled caches aside), in a fixed order."""
+    sha = hashlib.sha256()
+    for root in roots:
+        files = sorted(
+            p
+            for p in root.rglob("*")
+            if p.is_file()
+            and "__pycache__" not in p.parts
+            and not p.name.endswith((".pyc", ".nbi", ".nbc"))
+            and (suffixes is None or p.suffix in suffixes)
+        )
+        if len(files) > MAX_SOURCE_FILES:
+            raise ArenaError(
+                f"{root} holds {len(files):,} source files: too many to be an agent's package; "
+                "put the agent in a package of its own"
+            )
+        sha.update(f"{root.name}\0".encode())
+        for path in files:
+            st = path.stat()
+            sha.update(f"{path.relative_to(root).as_posix()}\0".encode())
+            sha.update(_digest(str(path), st.st_size, st.st_mtime_ns).encode())
+    return sha.hexdigest()

@@ -1,0 +1,141 @@
+"""Growing a strategy tree: the one recursive grower behind greedy trees, exact trees,
+look-ahead trees and replays of saved trees.
+
+`grow` walks a candidate set. At each node it asks `choose` for the guess, given what the node
+knows (a `Spot`: the candidates, the replies and guesses so far, what is left of a depth limit,
+the misses so far, what the rules allow there), splits the candidates by their reply to it
+(`game.partition`) and grows each class that goes on. A branch ends where the game ends: with a
+hit (`game.finished`), or, in a game that ends once the secret is determined (Hangman: one
+word left), with `game.determined`. It returns the root and each secret's (guesses, misses).
+
+What a caller adds is a parameter, not a copy of the walk:
+
+    choose   the guess at a node: a guesser's, checked against the rules (arena.trees.saved.grow_tree),
+             the exact search's best guess or a depth proof's (arena.optimal.growing), the
+             rollout's (arena.optimal.lookahead), a fixed opener (arena.optimal.solve)
+    check    a look at each guess once the game has split the node by it: grow_tree stops a
+             guesser that makes no progress, fixed openers must leave room within a limit
+    solve    a subtree solver a node is handed over to: the classes fixed openers leave go to
+             the exact search (arena.optimal.solve.search_opened)
+    step     what a reply uses of a depth limit (default one guess; the exact search's
+             `Search.step` counts misses where its cost does)
+    allow    what a class may guess after a reply (hard mode; the exact search's
+             `Search.class_allowed`); default: what its parent may
+
+The compiled level growers of arena.trees.levels are a separate fast path for greedy (scoring)
+guessers: they grow the same tree as this grower asking the guesser at each node, node for node
+(tests/test_compiled_levels.py and tests/test_hangman.py check it), but a whole depth at a time
+in compiled code, so `grow_tree` tries them first and grows here only where they do not apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.game import Game, Index, Indexes, Reply
+from ..core.state import Move
+from .tree import Node
+
+__all__ = ["Spot", "grow", "splits_nothing"]
+
+
+@dataclass(slots=True)
+class Spot:
+    """What a node knows: the secrets still possible, the replies since the game's start, the
+    moves (guess, reply) since the grower started (a subtree grown below a path knows only the
+    path's replies), what is left of a depth limit (guesses, or misses: `step`), the misses so
+    far, the guesses the rules allow there (hard mode; None: every guess), and how many
+    guesses in a row split nothing before it. (Not frozen: a frozen dataclass costs four
+    times as much to make, once a node; the grower makes a new one for every node.)"""
+
+    candidates: Indexes
+    replies: tuple[Reply, ...] = ()
+    moves: tuple[Move, ...] = ()
+    left: int = 0
+    missed: int = 0
+    allowed: Any = None
+    stalled: int = 0
+
+    @property
+    def turn(self) -> int:
+        """How many guesses have been made before this node (the node's depth)."""
+        return len(self.replies)
+
+
+Choose = Callable[[Spot], Index]
+Check = Callable[[Spot, Index, dict[Reply, Indexes]], None]
+Solve = Callable[[Spot], "tuple[Node | None, np.ndarray] | None"]
+Allow = Callable[[Any, Index, Reply, Indexes], Any]
+
+
+def splits_nothing(game: Game, parts: dict[Reply, Indexes]) -> bool:
+    """Did a guess leave the candidates as they were (one class, and not a hit)?"""
+    return len(parts) == 1 and not game.finished(next(iter(parts)))
+
+
+def grow(
+    game: Game,
+    start: Spot,
+    choose: Choose,
+    opening: str = "",
+    *,
+    check: Check | None = None,
+    solve: Solve | None = None,
+    step: Callable[[Reply], int] | None = None,
+    allow: Allow | None = None,
+    costs: np.ndarray | None = None,
+) -> tuple[Node | None, np.ndarray]:
+    """The tree of the guesses `choose(spot)` names from `start` (its candidates, met after its
+    replies), and each secret's (guesses, misses) under it as the rows of `costs` (filled in
+    place where given: the roots of several openings share one; else new zeros), counted from
+    the game's start. The root is None where the game is over at `start` already.
+
+    At each node: the game may have ended (`game.determined`); else `solve(spot)` may hand the
+    node over (its subtree and cost rows, or None to grow it here); else `choose(spot)` names
+    the guess, the game splits the candidates by it, `check(spot, guess, parts)` looks at the
+    split, and every class the reply does not end (`game.finished`) is grown below, its `left`
+    less `step(reply)` and its guesses allowed `allow(allowed, guess, reply, class)`."""
+    rows = np.zeros((2, len(game.secrets)), dtype=np.int64) if costs is None else costs
+    guesses, misses = rows  # each row on its own: a leaf's two assignments are then cheap
+
+    def grow_at(spot: Spot) -> Node | None:
+        part = spot.candidates
+        if game.determined(part):
+            guesses[part], misses[part] = spot.turn, spot.missed
+            return None
+        if solve is not None:
+            solved = solve(spot)
+            if solved is not None:
+                root, solved_rows = solved
+                rows[:, part] = solved_rows[:, part]
+                return root
+        node = Node(int(choose(spot)), part, spot.replies, opening=opening)
+        parts = game.partition(node.guess, part)
+        if check is not None:
+            check(spot, node.guess, parts)
+        stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
+        for reply, cls in parts.items():
+            missed = spot.missed + int(game.is_miss(reply))
+            if game.finished(reply):
+                guesses[cls], misses[cls] = spot.turn + 1, missed
+                continue
+            child = grow_at(
+                Spot(
+                    cls,
+                    spot.replies + (reply,),
+                    spot.moves + ((node.guess, reply),),
+                    spot.left - (1 if step is None else step(reply)),
+                    missed,
+                    spot.allowed if allow is None else allow(spot.allowed, node.guess, reply, cls),
+                    stalled,
+                )
+            )
+            if child is not None:
+                node.children[reply] = child
+        return node
+
+    return grow_at(start), rows

@@ -1,0 +1,233 @@
+"""Strategy trees: a deterministic guesser against every secret at once.
+
+Growing the tree partitions the candidates by the reply to each guess and recurses into each
+class, so each node asks the guesser once however many secrets pass through it. The tree
+records, for every secret, the number of guesses it takes; it can be printed as the strategy
+table of the Mastermind study, saved as JSON, and loaded again as a guesser.
+
+Saved trees have one reader (`read_tree_file` / `check_tree` for the JSON, `read_plan` for the
+guesses against a game): the `tree` agent, `load_tree` and saved equilibria's trees all use it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+
+from ..core.errors import ArenaError, RuleBreak, agent_name
+from ..core.game import Game, Index, Indexes, Reply
+from ..core.players import GuesserProtocol
+from ..core.state import State
+from ..core.traits import Traits
+from ..games import make_game
+from .grow import Spot, grow, splits_nothing
+from .levels import can_grow_by_levels, can_grow_compiled, grow_by_levels, grow_compiled
+from .tree import Node, Tree
+
+__all__ = [
+    "MAX_GUESSES",
+    "Node",
+    "SavedPlan",
+    "SavedTree",
+    "Tree",
+    "check_tree",
+    "grow_tree",
+    "load_tree",
+    "read_plan",
+    "read_tree_file",
+]
+
+
+#: A guesser is stopped after this many guesses in one game, or this many in a row that split nothing.
+MAX_GUESSES = 200
+STALL = 8
+
+
+def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
+    """The tree of `guesser` (deterministic, or seeded) against every secret of `secrets`.
+
+    Each class of the game's openings (Hangman: each word length) is a root. A branch ends when
+    the reply ends the game (the secret was guessed) or the candidates determine it (Hangman:
+    one word left). Raises RuleBreak if the guesser names a guess outside the game, one the
+    rules forbid after the moves so far (`Game.refusal`), or never finishes. A scoring guesser
+    is grown by the compiled level growers (arena.trees.levels) where they apply, any other by the
+    one grower (arena.trees.grow) asking the guesser at each node.
+    """
+    secrets = game.all_secrets if secrets is None else np.asarray(secrets)
+    if can_grow_by_levels(game, guesser):
+        return grow_by_levels(game, guesser, secrets)
+    if can_grow_compiled(game, guesser):
+        return grow_compiled(game, guesser, secrets)
+    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
+
+    def guesser_at(whole: bool):
+        """The guesser's choice at a node, refused (RuleBreak) outside the game or the rules;
+        `whole`: the candidates are every secret consistent with the moves (State.whole)."""
+
+        def choose(spot: Spot) -> Index:
+            state = State(spot.candidates, spot.moves, whole)
+            guess = guesser.guess(game, state)
+            if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
+                raise RuleBreak(
+                    f"guesser {agent_name(guesser)} made an illegal guess {guess!r} after "
+                    f"{game.history_label(spot.replies) or 'no replies'}"
+                )
+            reason = game.refusal(int(guess), state.history)
+            if reason:
+                raise RuleBreak(
+                    f"guesser {agent_name(guesser)} broke the rules with {game.guesses[int(guess)]} after "
+                    f"{game.history_label(spot.replies)}: {reason}"
+                )
+            return int(guess)
+
+        return choose
+
+    def check_progress(spot: Spot, guess: Index, parts: dict[Reply, Indexes]) -> None:
+        """A guesser that has made MAX_GUESSES guesses, or STALL in a row that split nothing,
+        never finishes."""
+        stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
+        if spot.turn >= MAX_GUESSES or stalled > STALL:
+            raise RuleBreak(
+                f"guesser {agent_name(guesser)} makes no progress: {len(spot.candidates)} secrets "
+                f"still possible after {spot.turn + 1} guesses"
+            )
+
+    whole = len(secrets) == len(game.secrets)
+    roots = [
+        grow(
+            game,
+            Spot(part),
+            guesser_at(whole and len(part) == len(game.secrets)),
+            label,
+            check=check_progress,
+            costs=costs,
+        )[0]
+        for label, part in game.openings(secrets)
+    ]
+    return Tree(game, guesser.spec, [r for r in roots if r is not None], costs[0], costs[1], covered=np.sort(secrets))
+
+
+# --- saved trees: the one reader (for `tree:file=`, load_tree and saved equilibria) ----------
+
+#: A saved plan: the guess at each node, by (opening, reply codes so far...).
+SavedPlan = dict[tuple, Index]
+
+
+def read_tree_file(path: str | Path) -> dict:
+    """The JSON of a saved tree, checked (`check_tree`)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:  # json's parser nests one call per level: no strategy is that deep
+        raise ArenaError(f"{path}: not a saved strategy tree (nested too deep)") from None
+    except (OSError, ValueError) as e:
+        raise ArenaError(f"{path}: not a saved strategy tree ({e})") from None
+    return check_tree(path, data)
+
+
+def check_tree(where: str | Path, data) -> dict:
+    """A saved tree's JSON (`Tree.to_json`), checked for the fields a replay needs: every node an
+    object with a `guess` string and, below it, `replies` mapping reply labels to nodes, at most
+    MAX_GUESSES deep (a saved tree never is deeper; checked without recursion, so a deeper file
+    is one line, not a RecursionError). `where` names the file (and the tree in it) in errors.
+    The roots are returned under "openings" ({"": root} for a tree of one root)."""
+    if not isinstance(data, dict) or data.get("format") != "arena-tree/1":
+        raise ArenaError(f"{where}: not a saved strategy tree (no arena-tree/1 format tag)")
+    if not isinstance(data.get("game"), str):
+        raise ArenaError(f"{where}: not a saved strategy tree (no game spec)")
+    roots = data.get("openings") if "openings" in data else {"": data.get("root")}
+    if not isinstance(roots, dict) or not roots:
+        raise ArenaError(f"{where}: not a saved strategy tree (no root)")
+    for opening, root in roots.items():
+        _check_nodes(where, opening, root)
+    data["openings"] = roots
+    return data
+
+
+def _check_nodes(path: str | Path, opening: str, root) -> None:
+    """Every node under `root` well formed and at most MAX_GUESSES deep, walked with a stack."""
+    stack: list[tuple[Any, tuple[str, ...]]] = [(root, ())]
+    while stack:
+        node, replies = stack.pop()
+        shown = "|".join(replies) if len(replies) <= 6 else f"{len(replies)} replies (...|{'|'.join(replies[-3:])})"
+        where = " ".join(([opening] if opening else []) + ["the root" if not replies else "after " + shown])
+        if not isinstance(node, dict):
+            raise ArenaError(f"{path}: malformed tree node at {where}: not an object")
+        if not isinstance(node.get("guess"), str):
+            raise ArenaError(f"{path}: malformed tree node at {where}: no guess (a string)")
+        children = node.get("replies", {})
+        if not isinstance(children, dict):
+            raise ArenaError(f"{path}: malformed tree node at {where}: replies must map reply labels to nodes")
+        if children and len(replies) >= MAX_GUESSES:
+            raise ArenaError(f"{path}: the tree is deeper than {MAX_GUESSES} guesses at {where}")
+        stack.extend((child, replies + (label,)) for label, child in children.items())
+
+
+def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> SavedPlan:
+    """Every node's guess of a checked saved tree (`check_tree`), read against `game`, by
+    (opening, reply codes...). The tree must be saved for this game (`name` says what it is
+    in that message); a guess or reply the game does not know is one line naming the node.
+    Walked with a stack, not recursion."""
+    if game.spec != data["game"]:
+        raise ArenaError(f"{name or where} was saved for {data['game']}, not {game.spec}")
+    plan: SavedPlan = {}
+    for opening, root in data["openings"].items():
+        stack: list[tuple[Any, tuple[Any, ...]]] = [(root, (opening,))]
+        while stack:
+            node, replies = stack.pop()
+            at = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
+            try:
+                plan[replies] = game.guess_index(node["guess"])
+                stack.extend(
+                    (child, replies + (game.parse_reply(label),))
+                    for label, child in reversed(list(node.get("replies", {}).items()))
+                )
+            except (KeyError, TypeError, AttributeError):
+                raise ArenaError(f"{where}: malformed tree node at {at}") from None
+            except ArenaError as e:
+                raise ArenaError(f"{where}: at {at}: {e}") from None
+    return plan
+
+
+class SavedTree(GuesserProtocol):
+    """A saved tree played as a guesser: the guess it stores for the replies so far. (The `tree`
+    agent, agents/replay.py, is this with a spec.) `spec` names it in messages."""
+
+    traits = Traits(uses_history=True)
+    deterministic = True
+
+    def __init__(self, file: str, spec: str = ""):
+        self.file, self.spec = file, spec or f"tree:file={file}"
+        self.data = read_tree_file(file)
+        self._plans: dict[str, SavedPlan] = {}  # by game spec: no game is kept alive
+
+    def openers_for(self, game: Game) -> tuple[Index, ...]:
+        return ()  # a tree already fixes its first guesses
+
+    def plan_for(self, game: Game) -> SavedPlan:
+        """Every node's guess, by its (opening, replies...)."""
+        if game.spec not in self._plans:
+            self._plans[game.spec] = read_plan(self.file, game, self.data, self.spec)
+        return self._plans[game.spec]
+
+    def guess(self, game: Game, state: State) -> Index:
+        plan = self.plan_for(game)
+        opening = game.openings(state.candidates[:1])[0][0]  # the candidates share one opening
+        replies = (opening,) + tuple(r for _, r in state.history)
+        if replies not in plan:
+            raise RuleBreak(
+                f"{self.spec} has no guess after replies "
+                f"{game.history_label(cast(tuple[Reply, ...], replies[1:])) or '(none)'}"
+            )
+        return plan[replies]
+
+
+def load_tree(path: str | Path) -> Tree:
+    """A saved tree, replayed against every secret of its game (which checks it covers them all)."""
+    data = read_tree_file(path)
+    tree = grow_tree(make_game(data["game"]), SavedTree(str(path)))
+    if isinstance(data.get("guesser"), str):
+        tree.guesser = data["guesser"]
+    return tree
