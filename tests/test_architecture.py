@@ -653,3 +653,15 @@ def test_each_package_map_names_its_modules(package):
 #: Words a map may begin an indented line with that are not its modules (the layers' headings of
 #: arena's own map, and the separate package `agents`).
 NOT_MODULES = {"agents"}
+
+
+def test_the_readme_layout_lists_the_folders_in_layer_order():
+    """README's Layout names every folder of arena/ (and agents/), in the order of LAYERS, so
+    its list can be read as the rule: each folder uses only those above it."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Layout") :]
+    listed = re.findall(r"^    (arena/[a-z_]+/|agents/)", section, re.MULTILINE)
+    folders = [name.removeprefix("arena/").rstrip("/") for name in listed if name != "arena/data/"]
+    assert folders == list(LAYERS)
+    on_disk = {p.parent.name for p in (ROOT / "arena").glob("*/__init__.py")}
+    assert on_disk == set(LAYERS) - {"agents"}
