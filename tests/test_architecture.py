@@ -48,7 +48,20 @@ PACKAGES = ("arena", "agents")
 FRONT = ("arena.study", "arena.api", "arena.cli", "arena.bridges")
 #: The folders of `arena` as layers, lowest first; `agents` sits between the solvers and the
 #: front (it builds on the engine and the solvers; the front builds agents from spec strings).
-LAYERS = ("core", "parallel", "games", "trees", "play", "optimal", "equilibrium", "agents", "study", "bridges", "api", "cli")
+LAYERS = (
+    "core",
+    "parallel",
+    "games",
+    "trees",
+    "play",
+    "optimal",
+    "equilibrium",
+    "agents",
+    "study",
+    "bridges",
+    "api",
+    "cli",
+)
 #: The node of a package as loaded (its top-level code run), beside the package's own node.
 LOADED = " (loaded)"
 #: Third-party imports that need no `# lazy: heavy` mark inside a function.

@@ -24,7 +24,7 @@ What a caller adds is a parameter, not a copy of the walk:
 
 The compiled level growers of arena.trees.levels are a separate fast path for greedy (scoring)
 guessers: they grow the same tree as this grower asking the guesser at each node, node for node
-(tests/test_compiled_levels.py and tests/test_hangman.py check it), but a whole depth at a time
+(tests/test_levels.py and tests/test_hangman.py check it), but a whole depth at a time
 in compiled code, so `grow_tree` tries them first and grows here only where they do not apply.
 """
 
