@@ -105,7 +105,7 @@ def main() -> None:
     print(f"modules at arena/'s top level: {len(top)}")
     found = list(functions(root))
     print("the 15 longest functions (lines; compiled kernels marked):")
-    for rel, name, lines, params, compiled in sorted(found, key=lambda f: -f[2])[:15]:
+    for rel, name, lines, _params, compiled in sorted(found, key=lambda f: -f[2])[:15]:
         print(f"  {lines:4d}  {rel}:{name}{'  (compiled)' if compiled else ''}")
     print("parameters: " + ", ".join(f"{n} {max(p for _, m, _, p, _ in found if m == n)}" for n in NAMED))
     over = [(r, n, p) for r, n, _, p, c in found if p > 8 and not c]

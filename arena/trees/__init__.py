@@ -1,4 +1,5 @@
-"""Strategy trees: a deterministic guesser against every secret at once. Modules, one idea each:
+"""Strategy trees: a deterministic guesser against every secret at once.
+Modules, one idea each:
 
     tree     Node and Tree: strategy trees as data, printed and saved
     grow     the one tree grower: a choose at each node, the game's partition, hooks
