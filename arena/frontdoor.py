@@ -179,10 +179,14 @@ def optimal(game: Game, **kwargs: Any):
     return optimal_tree(door.game(game), **kwargs)
 
 
-def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, **kwargs: Any):
+def equilibrium(
+    game: Game, guessers: list | None = None, trees: bool = False, bounds_from: Any = (), **kwargs: Any
+):
     """The game's equilibrium (arena.equilibrium): against named `guessers` (agents or specs,
     solve_restricted), over every tree of a tiny game (`trees=True`, solve_enumerated(**kwargs)),
-    or else of the whole game by the double oracle (double_oracle(game, **kwargs))."""
+    or else of the whole game by the double oracle (double_oracle(game, **kwargs)), with every
+    bound proven elsewhere folded in (known.fold: the uniform chooser's optimum, and the saved
+    equilibria and split journals named in `bounds_from`), as `arena equilibrium` prints it."""
     from . import equilibrium as solvers  # the solvers (and scipy) are loaded only when asked for
 
     door.game(game)
@@ -190,6 +194,12 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
         kwargs["time_limit"] = door.seconds(kwargs["time_limit"])
     if not isinstance(trees, bool):
         raise ArenaTypeError(f"trees must be True or False, got {trees!r}")
+    from pathlib import Path  # kept out of the module's imports, which are being moved
+
+    if isinstance(bounds_from, (str, Path)):
+        bounds_from = [bounds_from]
+    if bounds_from and (guessers is not None or trees):
+        raise ArenaError("equilibrium: bounds_from folds bounds on the whole game's value: not with guessers or trees")
     if guessers is not None:
         if trees or kwargs:
             raise ArenaError("equilibrium: named guessers take no other options")
@@ -198,7 +208,9 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
         )
     if trees:
         return solvers.solve_enumerated(game, **kwargs)
-    return solvers.double_oracle(game, **kwargs)
+    from .equilibrium.known import fold
+
+    return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
 
 
 def best_first(game: Game, metric: str, top: int = 10):

@@ -46,10 +46,15 @@ def certified_bounds(
     initial: Sequence[Tree] = (),
     cost: str | None = None,
     progress=None,
+    bounds_from: Sequence[str | Path] = (),
 ) -> Equilibrium:
     """The double oracle within `time_limit` seconds, each best response within `response_limit`,
     seeded with the `initial` trees; its upper end replaced by the exact worst secret of the
-    guesser's mix (mix_worst) and its chooser's mix the one the lower end is proven against."""
+    guesser's mix (mix_worst) and its chooser's mix the one the lower end is proven against;
+    then every bound proven elsewhere folded in (known.fold: the uniform chooser's optimum, and
+    the saved equilibria and split journals `bounds_from`)."""
+    from .known import fold
+
     eq = double_oracle(
         game,
         time_limit=time_limit,
@@ -66,7 +71,7 @@ def certified_bounds(
         f"upper end: the guesser's mix of {len(eq.trees)} trees concedes {float(worst):.6f} {eq.unit} "
         f"at most, on {game.secrets[secret]} (its exact worst secret)"
     )
-    return replace(eq, upper=float(worst), notes=eq.notes + (note,))
+    return fold(replace(eq, upper=float(worst), notes=eq.notes + (note,)), time_limit, bounds_from)
 
 
 def mix_worst(
@@ -130,13 +135,19 @@ class VerifiedValue:
     claimed_uniform: float | None
     claims: tuple[str, ...]
     how: str  # where both ends come from, in words
+    lower_how: str = "the best response to its chooser mix"  # where the lower end comes from
+    uniform: float | None = None  # the uniform chooser's optimum, proven again (its bounds' rest)
 
 
-def verified_value(path: str, game: Game, cost: str, time_limit: float | None = None) -> VerifiedValue:
+def verified_value(
+    path: str, game: Game, cost: str, time_limit: float | None = None, depth: int = 0
+) -> VerifiedValue:
     """The bounds on the value of `game` (payoff `cost`) proven again from the witnesses in the
-    file `path` saved by `arena equilibrium --save` (see the module's docstring); an
-    ArenaError for a file that does not fit the game, a probability out of bounds, or a claim
-    its own witnesses refute."""
+    file `path` saved by `arena equilibrium --save` (see the module's docstring), and from what
+    its folded bounds rest on (known.reproven); an ArenaError for a file that does not fit the
+    game, a probability out of bounds, or a claim its own witnesses refute. `depth`: how many
+    saved files lean on this one (known.DEPTH)."""
+    from .known import KnownBound, best, reproven
     from .plans import plan_tree
     from .response import bounded_best_response
     from .solution import load_guesser_mix, read_saved
@@ -159,16 +170,32 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
         cost_exact = sum((q * int(c) for q, c in zip(exact_chooser, paid.of(tree).tolist()) if q), Fraction(0))
         if abs(float(cost_exact) - bound) <= 1e-9 * max(1.0, abs(bound)):
             lower_exact, bound = cost_exact, float(cost_exact)
-    lower = min(bound, float(upper))  # float rounding only: the true value lies in between
-    exact = upper if lower_exact is not None and lower_exact == upper else None
+    stopped = "" if finished else f" (the best response stopped at the time limit of {limit:g} s)"
+    trees = f"{len(mix)} tree{'s' if len(mix) != 1 else ''}"
+    own = [
+        KnownBound("lower", bound, lower_exact, f"proven again against its chooser mix{stopped}", {}),
+        KnownBound("upper", float(upper), upper, f"its guesser mix of {trees} replayed", {}),
+    ]
+    again = reproven(data, path, game, cost, limit, depth)
+    low, high = best(own + again)
+    uniform = next((b.value for b in again if b.rests_on.get("uniform") and b.exact is not None), None)
+    upper = high.exact if high.exact is not None else Fraction(high.value)
+    lower = min(low.value, float(upper))  # float rounding only: the true value lies in between
+    exact = upper if low.exact is not None and low.exact == upper else None
     claimed_lower, claimed_uniform, claims = _claims(data, path, lower, float(upper), exact, game)
-    how = (
-        f"from {path}: the upper end its guesser mix of {len(mix)} tree{'s' if len(mix) != 1 else ''} replayed, "
-        f"the lower end proven again against its chooser mix"
-        + ("" if finished else f" (the best response stopped at the time limit of {limit:g} s)")
-    )
+    how = f"from {path}: the upper end {high.how}, the lower end {low.how}"
     return VerifiedValue(
-        lower, float(upper), exact, game.secrets[secret], finished, claimed_lower, claimed_uniform, claims, how
+        lower,
+        float(upper),
+        exact,
+        game.secrets[secret],
+        finished,
+        claimed_lower,
+        claimed_uniform,
+        claims,
+        how,
+        low.how,
+        uniform,
     )
 
 
