@@ -179,9 +179,7 @@ def optimal(game: Game, **kwargs: Any):
     return optimal_tree(door.game(game), **kwargs)
 
 
-def equilibrium(
-    game: Game, guessers: list | None = None, trees: bool = False, bounds_from: Any = (), **kwargs: Any
-):
+def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, bounds_from: Any = (), **kwargs: Any):
     """The game's equilibrium (arena.equilibrium): against named `guessers` (agents or specs,
     solve_restricted), over every tree of a tiny game (`trees=True`, solve_enumerated(**kwargs)),
     or else of the whole game by the double oracle (double_oracle(game, **kwargs)), with every

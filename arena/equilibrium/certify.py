@@ -139,15 +139,13 @@ class VerifiedValue:
     uniform: float | None = None  # the uniform chooser's optimum, proven again (its bounds' rest)
 
 
-def verified_value(
-    path: str, game: Game, cost: str, time_limit: float | None = None, depth: int = 0
-) -> VerifiedValue:
+def verified_value(path: str, game: Game, cost: str, time_limit: float | None = None, depth: int = 0) -> VerifiedValue:
     """The bounds on the value of `game` (payoff `cost`) proven again from the witnesses in the
     file `path` saved by `arena equilibrium --save` (see the module's docstring), and from what
     its folded bounds rest on (known.reproven); an ArenaError for a file that does not fit the
     game, a probability out of bounds, or a claim its own witnesses refute. `depth`: how many
     saved files lean on this one (known.DEPTH)."""
-    from .known import KnownBound, best, reproven
+    from .known import KnownBound, best, reproven, uniform_optimum
     from .plans import plan_tree
     from .response import bounded_best_response
     from .solution import load_guesser_mix, read_saved
@@ -178,7 +176,7 @@ def verified_value(
     ]
     again = reproven(data, path, game, cost, limit, depth)
     low, high = best(own + again)
-    uniform = next((b.value for b in again if b.rests_on.get("uniform") and b.exact is not None), None)
+    uniform = next((b.value for b in again if uniform_optimum(b)), None)
     upper = high.exact if high.exact is not None else Fraction(high.value)
     lower = min(low.value, float(upper))  # float rounding only: the true value lies in between
     exact = upper if low.exact is not None and low.exact == upper else None

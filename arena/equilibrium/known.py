@@ -138,7 +138,9 @@ def from_file(game: Game, path: str | Path, cost: str, time_limit: float | None,
         return saved_bounds(game, path, cost, time_limit, depth)
     except NotAnEquilibrium:
         if not Path(path).is_file():
-            raise ArenaError(f"--bounds-from {path}: no such file (give a saved equilibrium or a split's journal)")
+            raise ArenaError(
+                f"{path}: no such file (bounds are read from a saved equilibrium or a split's journal)"
+            ) from None
         return [journal_bound(game, path, cost)]
 
 
@@ -161,6 +163,11 @@ def own_bounds(eq: Equilibrium) -> list[KnownBound]:
         how = f"this run's guesser mix of {trees}, replayed: its worst secret {eq.game.secrets[secret]}"
         out.append(KnownBound("upper", float(worst), worst, how, {"guesser": "own"}))
     return out
+
+
+def uniform_optimum(bound: KnownBound) -> bool:
+    """Is `bound` the exact optimum against the uniform chooser (searched, or read from a journal)?"""
+    return bound.exact is not None and bool(bound.rests_on.get("uniform") or "journal" in bound.rests_on)
 
 
 def best(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
@@ -204,8 +211,7 @@ def folded(eq: Equilibrium, bounds: Sequence[KnownBound]) -> Equilibrium:
     low = min(lower.value, upper.value)  # float rounding only: the value lies in between
     settled = upper.value - low <= SETTLED
     value = upper.value if settled else (low + upper.value) / 2
-    uniform = [b for b in bounds if b.rests_on.get("uniform") and b.exact is not None]
-    uniform += [b for b in bounds if "journal" in b.rests_on and b.exact is not None]
+    uniform = [b for b in bounds if uniform_optimum(b)]
     notes = eq.notes
     if settled and not eq.settled:
         notes += ("settled by the bounds folded in",)
@@ -261,4 +267,3 @@ def _beside(name: str, path: str) -> str:
         return name
     near = Path(path).parent / Path(name).name
     return str(near) if near.exists() else name
-
