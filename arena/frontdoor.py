@@ -206,7 +206,7 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, b
         )
     if trees:
         return solvers.solve_enumerated(game, **kwargs)
-    from .equilibrium.known import fold
+    from .equilibrium.verified import fold
 
     return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
 

@@ -14,7 +14,7 @@ import pytest
 
 from arena import make_game
 from arena.equilibrium import certified_bounds, double_oracle
-from arena.equilibrium.known import fold
+from arena.equilibrium.verified import fold
 from arena.optimal import optimal_tree
 from tests.cli_run import one_line, run
 

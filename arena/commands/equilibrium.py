@@ -100,7 +100,7 @@ def solve(args):
             return certified_bounds(
                 game, args.time_limit, args.response_limit, initial, cost, progress, args.bounds_from or ()
             )
-        from ..equilibrium.known import fold
+        from ..equilibrium.verified import fold
 
         eq = double_oracle(
             game,

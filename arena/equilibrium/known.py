@@ -12,15 +12,14 @@ what its own guesser mix concedes. Other proofs may say more, and each goes in:
   them), which is how whole Wordle's 7,920/2,315 goes in (35 minutes of search, not minutes);
 - **saved equilibria** (`--bounds-from FILE`, files of `arena equilibrium --save`): the
   exact best response to their chooser mix, searched again (a lower end), and their guesser
-  mix's worst secret, replayed (an upper end): certify.verified_value, never the file's figures;
-- **this run's guesser mix**, replayed: its exact worst secret (certify.mix_worst), not the
-  LP's float.
+  mix's worst secret, replayed (an upper end): verified.verified_value, never the file's figures;
+- **this run's guesser mix**, replayed: its exact worst secret (`mix_worst`), not the LP's float.
 
 The interval printed is the best lower end and the best upper end, each named with where it
-comes from. The bounds go into the file `--save` writes ("bounds", what each rests on), and
-`arena evaluate --value-from FILE` proves each again (`reproven`): the uniform chooser by a
-search, a journal read and checked again, a saved equilibrium verified again; nothing read from
-the file is taken as proven.
+comes from (verified.fold). The bounds go into the file `--save` writes ("bounds", what each
+rests on), and `arena evaluate --value-from FILE` proves each again (verified.reproven): the
+uniform chooser by a search, a journal read and checked again, a saved equilibrium verified
+again; nothing read from the file is taken as proven.
 """
 
 from __future__ import annotations
@@ -31,18 +30,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
-from ..costs import Guesses, cost_for
-from ..errors import ArenaError, shown
-from ..game import Game
-from .solution import SETTLED, Equilibrium, NotAnEquilibrium
+import numpy as np
 
-#: The longest a fold searches the uniform chooser (where the run has not finished it), and the
-#: least it allows that search under a run's shorter time limit: the equal-weight search proves
-#: a small game's optimum in well under a second, which a run stopped at 0.1 s has not reached.
-FOLD_LIMIT = 60.0
-FOLD_FLOOR = 5.0
-#: How deep saved equilibria may lean on other saved equilibria (a file naming itself stops here).
-DEPTH = 4
+from ..costs import Guesses, cost_for
+from ..errors import ArenaError
+from ..game import Game
+from .solution import SETTLED, Equilibrium
+from .symmetry import Symmetry
 
 
 @dataclass(frozen=True)
@@ -117,39 +111,28 @@ def journal_bound(game: Game, path: str | Path, cost: str) -> KnownBound:
     return KnownBound("lower", float(bound), bound if exact else None, how, {"journal": str(path)})
 
 
-def saved_bounds(game: Game, path: str | Path, cost: str, time_limit: float | None, depth: int = 0) -> list[KnownBound]:
-    """Both ends a saved equilibrium proves (certify.verified_value: its guesser mix replayed,
-    its chooser mix's best response searched again, and its own folded bounds proven again)."""
-    from .certify import verified_value
-
-    if depth >= DEPTH:
-        raise ArenaError(f"{path}: saved equilibria lean on each other more than {DEPTH} deep (a file naming itself?)")
-    v = verified_value(str(path), game, cost, time_limit, depth + 1)
-    rests = {"equilibrium": str(path)}
-    return [
-        KnownBound("lower", v.lower, None, f"proven again from the saved equilibrium {path} ({v.lower_how})", rests),
-        KnownBound("upper", v.upper, None, f"the guesser mix of the saved equilibrium {path}, replayed", rests),
-    ]
-
-
-def from_file(game: Game, path: str | Path, cost: str, time_limit: float | None, depth: int = 0) -> list[KnownBound]:
-    """The bounds a file proves: a saved equilibrium's both ends, or a split journal's lower end."""
-    try:
-        return saved_bounds(game, path, cost, time_limit, depth)
-    except NotAnEquilibrium:
-        if not Path(path).is_file():
-            raise ArenaError(
-                f"{path}: no such file (bounds are read from a saved equilibrium or a split's journal)"
-            ) from None
-        return [journal_bound(game, path, cost)]
+def mix_worst(
+    probabilities: Sequence[float | Fraction], costs: Sequence[np.ndarray], symmetry: Symmetry
+) -> tuple[Fraction, int]:
+    """(the largest expected cost over secrets, that secret) of the mix playing tree k (costs[k]
+    per secret) with probability proportional to probabilities[k] (floats or fractions), each
+    carried by a uniformly random element of `symmetry`'s group: exact, from the probabilities as given."""
+    weights = [Fraction(p) for p in probabilities]
+    total = sum(weights)
+    sizes = symmetry.sizes
+    expected = [Fraction(0)] * len(sizes)
+    for w, tree_costs in zip(weights, costs):
+        if w:
+            for row, t in enumerate(symmetry.totals(np.asarray(tree_costs))[0].tolist()):
+                expected[row] += w * Fraction(int(t), int(sizes[row]))
+    row = max(range(len(expected)), key=expected.__getitem__)
+    return expected[row] / total, int(np.flatnonzero(symmetry.orbit == row)[0])
 
 
 def own_bounds(eq: Equilibrium) -> list[KnownBound]:
     """What the run itself proves: its best lower bound (against the chooser mix it keeps), its
     uniform chooser's optimum where its first best response finished, and its guesser mix's
     exact worst secret."""
-    from .certify import mix_worst
-
     n = len(eq.game.secrets)
     paid = cost_for(eq.game, eq.cost)
     out = [KnownBound("lower", eq.lower, None, "the best response to this run's chooser mix", {"chooser": "own"})]
@@ -177,32 +160,6 @@ def best(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
     return lower, upper
 
 
-def fold(
-    eq: Equilibrium, time_limit: float | None = None, bounds_from: Sequence[str | Path] = (), depth: int = 0
-) -> Equilibrium:
-    """`eq` with every bound the project proves folded in (module docstring): its interval
-    narrowed to the best lower and upper ends, `bounds` naming where each comes from. A settled
-    equilibrium is returned as it is. Where the run did not finish the uniform chooser's best
-    response, and spent less time on it than this allows, the uniform chooser is searched for
-    `time_limit` seconds, at least FOLD_FLOOR and at most FOLD_LIMIT (None: FOLD_LIMIT), unless
-    Ctrl-C stopped the run; `bounds_from` are saved equilibria and split journals (from_file)."""
-    from ..optimal.search import STOP
-
-    if eq.settled and not bounds_from:
-        return eq
-    limit = FOLD_LIMIT if time_limit is None else min(max(time_limit, FOLD_FLOOR), FOLD_LIMIT)
-    bounds = own_bounds(eq)
-    spent = eq.steps[0].seconds if eq.steps else 0.0
-    journals = []
-    for path in bounds_from:
-        found = from_file(eq.game, path, eq.cost, time_limit, depth)
-        journals += [b for b in found if "journal" in b.rests_on]
-        bounds += found
-    if eq.uniform is None and not any(b.exact is not None for b in journals) and spent < limit and not STOP.asked:
-        bounds.append(uniform_bound(eq.game, eq.cost, limit))
-    return folded(eq, bounds)
-
-
 def folded(eq: Equilibrium, bounds: Sequence[KnownBound]) -> Equilibrium:
     """`eq` narrowed to the best of `bounds` (its value the midpoint, or the upper end where they meet)."""
     lower, upper = best(bounds)
@@ -224,46 +181,3 @@ def folded(eq: Equilibrium, bounds: Sequence[KnownBound]) -> Equilibrium:
         bounds=(lower, upper),
         notes=notes,
     )
-
-
-# --- proven again from a saved file ---------------------------------------------------------------
-
-
-def reproven(
-    data: dict, path: str, game: Game, cost: str, time_limit: float | None, depth: int = 0
-) -> list[KnownBound]:
-    """The bounds a saved file's "bounds" rest on, each proven again here (never read as
-    proven): the uniform chooser searched within `time_limit`, a journal read and checked
-    again, a saved equilibrium verified again. A record that is not one of these is refused."""
-    records = data.get("bounds", [])
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        raise ArenaError(f"{path}: its bounds are not a list of objects (side, value, rests_on)")
-    out: list[KnownBound] = []
-    for record in records:
-        rests = record.get("rests_on")
-        if not isinstance(rests, dict) or len(rests) == 0:
-            raise ArenaError(f"{path}: a bound rests on nothing named: {shown(record)}")
-        if "chooser" in rests or "guesser" in rests:
-            continue  # the file's own mixes: verified_value replays them
-        if "uniform" in rests:
-            out.append(uniform_bound(game, cost, time_limit))
-        elif isinstance(rests.get("journal"), str):
-            journal = _beside(rests["journal"], path)
-            if Path(journal).is_file():  # gone: the file's lower end is then printed as its claim
-                out.append(journal_bound(game, journal, cost))
-        elif isinstance(rests.get("equilibrium"), str):
-            out += saved_bounds(game, _beside(rests["equilibrium"], path), cost, time_limit, depth)
-        else:
-            raise ArenaError(
-                f"{path}: a bound rests on {shown(rests)}; valid: uniform, journal FILE, equilibrium FILE, "
-                "chooser or guesser"
-            )
-    return out
-
-
-def _beside(name: str, path: str) -> str:
-    """A file a saved file names: as named where it exists, else beside the saved file."""
-    if Path(name).exists() or Path(name).is_absolute():
-        return name
-    near = Path(path).parent / Path(name).name
-    return str(near) if near.exists() else name
