@@ -53,7 +53,9 @@ class KnownBound:
 
     def line(self) -> str:
         """`lower 3.421166 = 7920/2315, the exact optimum against the uniform chooser (...)`."""
-        exact = f" = {self.exact}" if self.exact is not None and self.exact.denominator != 1 else ""
+        # a fraction of float probabilities says nothing a reader can use: shown where it is short
+        shown = self.exact is not None and 1 < self.exact.denominator <= 10**6
+        exact = f" = {self.exact}" if shown else ""
         return f"{self.side} {self.value:.6f}{exact}, {self.how}"
 
     def to_json(self) -> dict:
@@ -172,6 +174,13 @@ def folded(eq: Equilibrium, bounds: Sequence[KnownBound]) -> Equilibrium:
     notes = eq.notes
     if settled and not eq.settled:
         notes += ("settled by the bounds folded in",)
+    if not uniform and eq.uniform is None and not settled:
+        searched = [b for b in bounds if b.rests_on.get("uniform")]
+        reached = f" (a search proved {searched[0].value:.6f} only)" if searched else ""
+        notes += (
+            f"the optimum against the uniform chooser is not proven here{reached}: `arena optimal "
+            f"{eq.game.spec} --workers N --journal FILE` proves it, and `--bounds-from FILE` folds it in",
+        )
     return replace(
         eq,
         lower=low,

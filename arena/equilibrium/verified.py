@@ -12,8 +12,9 @@ chooser's optimum), each end named with where it comes from (known.py's docstrin
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -89,6 +90,8 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
         KnownBound("upper", float(upper), upper, f"its guesser mix of {trees} replayed", {}),
     ]
     again = reproven(data, path, game, cost, limit, depth)
+    if not finished and not any(uniform_optimum(b) for b in again):
+        again.append(uniform_bound(game, cost, limit))  # a file saved before bounds were folded in
     low, high = best(own + again)
     uniform = next((b.value for b in again if uniform_optimum(b)), None)
     upper = high.exact if high.exact is not None else Fraction(high.value)
@@ -199,6 +202,7 @@ def fold(
 
     if eq.settled and not bounds_from:
         return eq
+    start = time.perf_counter()
     limit = FOLD_LIMIT if time_limit is None else min(max(time_limit, FOLD_FLOOR), FOLD_LIMIT)
     bounds = own_bounds(eq)
     spent = eq.steps[0].seconds if eq.steps else 0.0
@@ -209,7 +213,8 @@ def fold(
         bounds += found
     if eq.uniform is None and not any(b.exact is not None for b in journals) and spent < limit and not STOP.asked:
         bounds.append(uniform_bound(eq.game, eq.cost, limit))
-    return folded(eq, bounds)
+    out = folded(eq, bounds)
+    return replace(out, seconds=out.seconds + time.perf_counter() - start)
 
 
 # --- proven again from a saved file ---------------------------------------------------------------
