@@ -195,9 +195,11 @@ def fold(
     """`eq` with every bound the project proves folded in (module docstring): its interval
     narrowed to the best lower and upper ends, `bounds` naming where each comes from. A settled
     equilibrium is returned as it is. Where the run did not finish the uniform chooser's best
-    response, and spent less time on it than this allows, the uniform chooser is searched for
-    `time_limit` seconds, at least FOLD_FLOOR and at most FOLD_LIMIT (None: FOLD_LIMIT), unless
-    Ctrl-C stopped the run; `bounds_from` are saved equilibria and split journals (from_file)."""
+    response, the uniform chooser is searched for `time_limit` seconds, at least FOLD_FLOOR and
+    at most FOLD_LIMIT (None: FOLD_LIMIT), unless the run spent nine tenths of that on it already
+    (a search as long again rarely proves more), a journal gave its optimum, or Ctrl-C stopped
+    the run; `bounds_from` are saved equilibria and split journals (from_file), each proven again
+    within `time_limit`."""
     from ..optimal.search import STOP
 
     if eq.settled and not bounds_from:
@@ -211,7 +213,7 @@ def fold(
         found = from_file(eq.game, path, eq.cost, time_limit, depth)
         journals += [b for b in found if "journal" in b.rests_on]
         bounds += found
-    if eq.uniform is None and not any(b.exact is not None for b in journals) and spent < limit and not STOP.asked:
+    if eq.uniform is None and not any(b.exact is not None for b in journals) and spent < 0.9 * limit and not STOP.asked:
         bounds.append(uniform_bound(eq.game, eq.cost, limit))
     out = folded(eq, bounds)
     return replace(out, seconds=out.seconds + time.perf_counter() - start)
