@@ -128,6 +128,10 @@ def test_a_journal_and_a_saved_equilibrium_fold_in_and_are_read_again(capsys, tm
     assert data["bounds"][0]["rests_on"] == {"journal": str(journal)}
     rc, out, err = run(capsys, "evaluate", spec, "knuth", "--exploitability", "--value-from", again)
     assert rc == 0 and "game value: in [3.483333," in out and "read from the journal" in out, err
+    journal.rename(tmp_path / "gone.jsonl")  # what the bound rests on is gone: not read as proven
+    rc, out, err = run(capsys, "evaluate", spec, "knuth", "--exploitability", "--value-from", again)
+    assert rc == 0 and "read from the journal" not in out, err
+    (tmp_path / "gone.jsonl").rename(journal)
     eq = make_game(spec).equilibrium(time_limit=STOP, bounds_from=str(journal))
     assert eq.lower == 209 / 60 and "journal" in eq.bounds[0].rests_on
     rc, _, err = run(capsys, "equilibrium", spec, "--time-limit", "1", "--bounds-from", tmp_path / "none.jsonl")
@@ -146,3 +150,29 @@ def test_a_saved_equilibrium_naming_itself_is_refused(capsys, tmp_path):
     path.write_text(json.dumps(data))
     rc, _, err = run(capsys, "evaluate", spec, "knuth", "--exploitability", "--value-from", path)
     one_line(rc, err, "deep")
+
+
+def test_exploitability_prints_the_folded_interval(uniform, capsys):
+    spec, optimum = uniform
+    rc, out, err = run(capsys, "evaluate", spec, "knuth", "--exploitability", "--time-limit", str(STOP))
+    assert rc == 0, err
+    assert f"game value: in [{float(optimum):.6f}," in out
+    assert "the lower end the exact optimum against the uniform chooser" in out
+
+
+def test_a_file_saved_before_the_fold_gets_the_uniform_chooser_searched(capsys, tmp_path):
+    spec = "jotto:first=60"
+    path = tmp_path / "eq.json"
+    rc, _, err = run(capsys, "equilibrium", spec, "--time-limit", str(STOP), "--save", path)
+    data = json.loads(path.read_text())
+    del data["bounds"]
+    data["lower"] = 3.0
+    path.write_text(json.dumps(data))
+    for limit, proven in ((str(STOP), False), ("30", True)):
+        rc, out, err = run(
+            capsys, "evaluate", spec, "knuth", "--exploitability", "--value-from", path, "--time-limit", limit
+        )
+        assert rc == 0, err
+        line = next(line for line in out.splitlines() if "game value: in [" in line)
+        lower = float(line.split("[")[1].split(",")[0])
+        assert lower <= 209 / 60 + 1e-6 and (not proven or lower == pytest.approx(209 / 60))
