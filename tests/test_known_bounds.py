@@ -128,6 +128,11 @@ def test_a_journal_and_a_saved_equilibrium_fold_in_and_are_read_again(capsys, tm
     assert data["bounds"][0]["rests_on"] == {"journal": str(journal)}
     rc, out, err = run(capsys, "evaluate", spec, "knuth", "--exploitability", "--value-from", again)
     assert rc == 0 and "game value: in [3.483333," in out and "read from the journal" in out, err
+    data = json.loads(again.read_text())
+    data["bounds"][0]["rests_on"] = {"journal": journal.name}  # a bare name: looked for beside the file
+    again.write_text(json.dumps(data))
+    rc, out, err = run(capsys, "evaluate", spec, "knuth", "--exploitability", "--value-from", again)
+    assert rc == 0 and "read from the journal" in out, err
     journal.rename(tmp_path / "gone.jsonl")  # what the bound rests on is gone: not read as proven
     rc, out, err = run(capsys, "evaluate", spec, "knuth", "--exploitability", "--value-from", again)
     assert rc == 0 and "read from the journal" not in out, err
