@@ -10,12 +10,12 @@
     game.rank("entropy", top=5)
 
 As nashpy's Game sits above the algorithms it offers, the game users hold sits above the
-evaluators, the solvers and the agents: `open_game(game)` gives a game (an arena.core.game.Game,
+evaluators, the solvers and the agents: `open_game(game)` gives a game (an arena.game.Game,
 as the engine built it) the `Door` methods evaluate, tree, optimal, equilibrium and rank,
 and `make_game` (arena.make_game) is the registry's make_game with the door open. Each method
 is a thin wrapper over a function here, and each function over the free function that does
-the work (arena.play.evaluate, arena.play.match, arena.trees.saved, arena.optimal, arena.equilibrium,
-arena.trees.metrics), with the same results.
+the work (arena.evaluate, arena.match, arena.tree, arena.optimal, arena.equilibrium,
+arena.metrics), with the same results.
 
 Layering: this is the top layer, like the command line: it may import agents, and it alone
 turns spec strings into agents for those methods (agents.make_guesser / make_chooser).
@@ -179,10 +179,12 @@ def optimal(game: Game, **kwargs: Any):
     return optimal_tree(door.game(game), **kwargs)
 
 
-def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, **kwargs: Any):
+def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, bounds_from: Any = (), **kwargs: Any):
     """The game's equilibrium (arena.equilibrium): against named `guessers` (agents or specs,
     solve_restricted), over every tree of a tiny game (`trees=True`, solve_enumerated(**kwargs)),
-    or else of the whole game by the double oracle (double_oracle(game, **kwargs))."""
+    or else of the whole game by the double oracle (double_oracle(game, **kwargs)), with every
+    bound proven elsewhere folded in (known.fold: the uniform chooser's optimum, and the saved
+    equilibria and split journals named in `bounds_from`), as `arena equilibrium` prints it."""
     from .. import equilibrium as solvers  # the solvers (and scipy) are loaded only when asked for
 
     door.game(game)
@@ -190,6 +192,12 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
         kwargs["time_limit"] = door.seconds(kwargs["time_limit"])
     if not isinstance(trees, bool):
         raise ArenaTypeError(f"trees must be True or False, got {trees!r}")
+    from pathlib import Path  # kept out of the module's imports, which are being moved
+
+    if isinstance(bounds_from, (str, Path)):
+        bounds_from = [bounds_from]
+    if bounds_from and (guessers is not None or trees):
+        raise ArenaError("equilibrium: bounds_from folds bounds on the whole game's value: not with guessers or trees")
     if guessers is not None:
         if trees or kwargs:
             raise ArenaError("equilibrium: named guessers take no other options")
@@ -198,7 +206,9 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
         )
     if trees:
         return solvers.solve_enumerated(game, **kwargs)
-    return solvers.double_oracle(game, **kwargs)
+    from ..equilibrium.verified import fold
+
+    return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
 
 
 def best_first(game: Game, metric: str, top: int = 10):
@@ -216,7 +226,7 @@ def best_first(game: Game, metric: str, top: int = 10):
 
 
 def rank(game: Game, metric: str, top: int = 10) -> list[tuple[str, Any]]:
-    """The `top` best first guesses by `metric` (one of arena.trees.metrics.METRICS), as (guess,
+    """The `top` best first guesses by `metric` (one of arena.metrics.METRICS), as (guess,
     value), best first: the order `arena rank` prints."""
     order, values, _ = best_first(game, metric, top)
     return [(game.guesses[g], values[g].item() if isinstance(values[g], np.generic) else values[g]) for g in order]
