@@ -16,6 +16,7 @@ from typing import Any
 from ...core.errors import ArenaError, shown
 from ...core.frames import pandas
 from ...core.payoff import Payoff, default, loss_limits, lost, payoff
+from ...parallel.outcome import Status
 from ..config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, agrees, figure_kind, known_kind, parse_config
 from ..tournament.store import read_store
 from ..tournament.tally import Tally
@@ -76,13 +77,13 @@ def judge_cell(cell: Cell, mine: list, counted: list[Tally | None] | None = None
     Failed tasks fail the cell with the first task's error (and how many failed); missing ones
     mark it not run; otherwise the tallies (`counted`, where read already) add up to its figures.
     """
-    seconds = sum(r[3] for r in mine if r is not None)
+    seconds = sum(r.seconds for r in mine if r is not None)
     if not mine or any(r is None for r in mine):
-        return judge(cell, {}, seconds, NOT_RUN, status="not run")
-    errors = [r[2] for r in mine if r[0] != "ok"]
+        return judge(cell, {}, seconds, NOT_RUN, status=Status.NOT_RUN)
+    errors = [r.error for r in mine if not r.ok]
     if errors:
         more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
-        return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
+        return judge(cell, {}, seconds, (errors[0] or "failed") + more, status=Status.FAILED)
     tallies = [t for t in (counted or _tallies(mine)) if t is not None]
     if len({tuple(sorted(t.lost)) for t in tallies}) > 1:  # one cell's blocks count losses at one set of limits
         raise ArenaError("its blocks count lost games at different strike limits")
@@ -105,7 +106,7 @@ def _tied(a: dict, b: dict) -> bool:
 
 def _tallies(mine: list) -> list[Tally | None]:
     """The tally of each task that ran (None for one not run or failed)."""
-    return [Tally.from_json(r[1]) if r is not None and r[0] == "ok" else None for r in mine]
+    return [Tally.from_json(r.value) if r is not None and r.ok else None for r in mine]
 
 
 def _check_repetitions(path: Path, cell: Cell, block: int, counted: list[Tally | None], fix: str) -> None:
