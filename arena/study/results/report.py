@@ -16,7 +16,6 @@ from typing import Any
 from ...core.errors import ArenaError, shown
 from ...core.frames import pandas
 from ...core.payoff import Payoff, default, loss_limits, lost, payoff
-from ...parallel.outcome import Status
 from ..config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, agrees, figure_kind, known_kind, parse_config
 from ..tournament.store import read_store
 from ..tournament.tally import Tally
@@ -79,11 +78,11 @@ def judge_cell(cell: Cell, mine: list, counted: list[Tally | None] | None = None
     """
     seconds = sum(r.seconds for r in mine if r is not None)
     if not mine or any(r is None for r in mine):
-        return judge(cell, {}, seconds, NOT_RUN, status=Status.NOT_RUN)
+        return judge(cell, {}, seconds, NOT_RUN, status="not run")
     errors = [r.error for r in mine if not r.ok]
     if errors:
         more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
-        return judge(cell, {}, seconds, (errors[0] or "failed") + more, status=Status.FAILED)
+        return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
     tallies = [t for t in (counted or _tallies(mine)) if t is not None]
     if len({tuple(sorted(t.lost)) for t in tallies}) > 1:  # one cell's blocks count losses at one set of limits
         raise ArenaError("its blocks count lost games at different strike limits")
