@@ -314,7 +314,8 @@ def split_root(
     `executor`: a Dask cluster of the caller's (arena.parallel.cluster.connect), whose workers
     were not forked from this process: each of them builds the game from its spec once and
     keeps its own search; `workers` is then the number of pieces kept in flight. Without it the
-    pieces go to `workers` forked processes (arena.parallel.pool). `seed`: start from the best greedy tree's cost (solve.seed_tree),
+    pieces go to `workers` forked processes (arena.parallel.pool).
+    `seed`: start from the best greedy tree's cost (solve.seed_tree),
     so that the first pieces already have a finite budget; when no first guess beats it, that
     tree is the optimum (SplitResult.seed). `start_tree`: a tree of the caller's over every secret
     (a look-ahead guesser's, say), seeded in the same way when it costs less; under the
@@ -385,7 +386,7 @@ def split_root(
     if executor is None:
         workers = fewer_workers(game, S, openings, workers, notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
-    on = piece_workers(executor, game, pool, workers, deadline, w, max_guesses, alive, no_worker_seconds)
+    on = piece_workers(executor, game, pool, workers, deadline, w, max_guesses, (alive, no_worker_seconds))
     try:
         searched, stopped = search_pieces(split, on, workers, deadline, status, start)
     finally:
@@ -423,15 +424,16 @@ def piece_workers(
     deadline: float | None,
     w: np.ndarray,
     max_guesses: int | None,
-    alive: Callable[[], bool] | None,
-    no_worker_seconds: float,
+    watch: tuple[Callable[[], bool] | None, float],
 ) -> PieceWorkers:
-    """The split's workers: `workers` forked processes, or the pieces sent to `cluster`."""
+    """The split's workers: `workers` forked processes, or the pieces sent to `cluster`, whose
+    watchdog `watch` sets: (alive, or None for the cluster's own count; its seconds)."""
     if cluster is None:
         warm = functools.partial(start_worker, pool, deadline, workers, os.getpid(), max_guesses)
         return PieceWorkers(Pool(workers, functools.partial(returning, forked_task), warm), None, deadline)
     remote_weights = ("equal", None) if np.all(w == 1) else (weights_digest(w), w)
-    on = cluster.workers(functools.partial(returning, remote_task), no_worker_seconds=no_worker_seconds, alive=alive)
+    alive, seconds = watch
+    on = cluster.workers(functools.partial(returning, remote_task), no_worker_seconds=seconds, alive=alive)
     return PieceWorkers(on, (game.spec, pool, workers, remote_weights, max_guesses), deadline)
 
 
