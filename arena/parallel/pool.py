@@ -1,10 +1,11 @@
 """Worker processes that a task cannot take down with it: time limits, deaths, orphans.
 
 `Pool` keeps N worker processes, each fed one task at a time over its own pipe: given every
-task at once (`run`), or one by one as the caller decides what comes next (`submit`, then
-`done` for the tasks finished next: the split's). The parent
-waits on every worker's pipe and process sentinel at once, with a deadline per running task:
-  - a result arrives: it is the task's result, and the worker takes the next task;
+task at once (`run`: the tournament), or one at a time as the caller decides what comes next
+(`submit`, then `done` for the tasks finished next: the split). The parent waits on every
+worker's pipe and process sentinel at once, with a deadline per running task:
+  - a result arrives (a TaskResult, arena.parallel.outcome): it is the task's result, and the
+    worker takes the next task;
   - a deadline passes: the worker is killed, its task fails "timed out after N s", and a fresh
     worker takes its place;
   - a worker exits without a result (killed, out of memory, os._exit): its task alone fails
