@@ -2,9 +2,10 @@
 process, unless the user asked for more.
 
 OpenBLAS (numpy's and scipy's BLAS), MKL, OpenMP and numba's threading layer each start a pool
-of threads the size of the machine when they load, and OpenBLAS's threads spin between calls:
-measured on a quiet 16-core machine, `arena optimal mastermind` took 2.69 s of CPU in 0.77 s
-(issue 33), and N forked workers would each start such a pool, N x 16 threads on 16 cores. Our
+of threads the size of the machine when they load, whose threads wait by spinning: on a quiet
+16-core machine `arena optimal mastermind` took 2.69 s of CPU in 0.77 s (issue 33), and N
+forked workers would each bring such a pool, N x 16 threads on 16 cores. (On a 2-core machine,
+each process of `arena optimal mastermind --workers 2` ran 3 threads before, 1 now.) Our
 work does not need them: its big loops are arena.core.kernels', which share the cores out
 themselves (ARENA_THREADS, set in each worker to its share by arena.parallel.pool). So these
 pools get one thread each: every process is one worker, whether it is the only one or one of
