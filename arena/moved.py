@@ -46,7 +46,6 @@ MOVED = {
     "arena.dynamics": "arena.study.results.dynamics",
     "arena.paired": "arena.study.results.paired",
     "arena.orphans": "arena.parallel.orphans",
-    "arena.optimal.futures": "arena.parallel.futures",
     "arena.optimal.progress": "arena.parallel.progress",
     "arena.frontdoor": "arena.api.frontdoor",
     "arena.commands": "arena.cli",

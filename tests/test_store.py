@@ -19,6 +19,7 @@ import pytest
 
 from arena.cli.parser import main
 from arena.core.errors import ArenaError
+from arena.parallel.outcome import TaskResult
 from arena.study.config import Cell, Config, load_config, parse_config
 from arena.study.tournament import expand, task_seed
 from arena.study.tournament.cells import MAX_TASKS
@@ -198,7 +199,7 @@ def test_retry_failed_runs_failed_tasks_again(tmp_path, capsys, monkeypatch):
     real = run_module.run_tasks
 
     def fail_random(tasks, on_done, **options):
-        real(tasks, lambda t, r: on_done(t, ("failed", None, "boom", 0.0) if t.guesser == "random" else r), **options)
+        real(tasks, lambda t, r: on_done(t, TaskResult.failed("boom") if t.guesser == "random" else r), **options)
 
     out = str(tmp_path / "out")
     monkeypatch.setattr(run_module, "run_tasks", fail_random)

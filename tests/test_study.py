@@ -508,7 +508,7 @@ def test_an_interrupted_run_says_what_it_stored_and_the_resumed_bar_counts_from_
     bars = []
     monkeypatch.setattr(
         runner,
-        "_Progress",
+        "TaskBar",
         lambda total, initial=0: (
             bars.append((total, initial)) or type("Bar", (), {"step": lambda self: None, "close": lambda self: None})()
         ),

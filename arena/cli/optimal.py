@@ -219,9 +219,9 @@ def split_tree(game, args, progress):
         from ..core.weights import read_weights
 
         weights = read_weights(args.weights, game)
-    client = dask_client(args)
+    cluster = dask_cluster(args)
     try:
-        from ..study.tournament.runner import NO_WORKER_SECONDS
+        from ..parallel import cluster as dask
 
         result = split_root(
             game,
@@ -230,19 +230,18 @@ def split_tree(game, args, progress):
             args.time_limit,
             args.journal,
             status=status,
-            executor=None if client is None else client.get_executor(pure=False),
+            executor=cluster,
             weights=weights,
             new_journal=args.new_journal,
-            alive=None if client is None else lambda: bool(client.scheduler_info().get("workers")),
-            no_worker_seconds=NO_WORKER_SECONDS,
+            no_worker_seconds=dask.NO_WORKER_SECONDS,
             start_tree=_start_tree(game, args.start) if args.start else None,
             max_guesses=args.max,
             standing=args.standing,
             notice=lambda line: print(f"arena optimal: {line}", file=sys.stderr, flush=True),
         )
     finally:
-        if client is not None:
-            client.close()
+        if cluster is not None:
+            cluster.close()
     if result.best_guess < 0 and args.standing:
         raise ArenaError(
             f"{game.spec}: the journal {args.journal} holds no first guess solved exactly "
@@ -259,9 +258,9 @@ def split_tree(game, args, progress):
     return tree_of(result, args.time_limit)
 
 
-def dask_client(args):
-    """With --backend dask: a client of the scheduler at --scheduler (the split's pieces go to
-    its workers), else None."""
+def dask_cluster(args):
+    """With --backend dask: the cluster of the scheduler at --scheduler (the split's pieces go
+    to its workers), else None."""
     if args.backend == "local":
         if args.scheduler:
             raise ArenaError("--scheduler is for --backend dask")
@@ -270,15 +269,9 @@ def dask_client(args):
         raise ArenaError(f"--backend must be local or dask, got {args.backend!r}")
     if args.workers is None:
         raise ArenaError("--backend dask sends the split's pieces to a cluster: give --workers N (pieces in flight)")
-    try:
-        from dask.distributed import Client  # lazy: heavy
-    except ImportError:
-        raise ArenaError("--backend dask needs Dask: pip install -e '.[dask]'") from None
-    if not args.scheduler:
-        raise ArenaError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-    from ..study.tournament.runner import connect_dask
+    from ..parallel.cluster import connect
 
-    return connect_dask(Client, args.scheduler)
+    return connect(args.scheduler)
 
 
 #: How many first guesses solved exactly the text report names.

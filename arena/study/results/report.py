@@ -76,10 +76,10 @@ def judge_cell(cell: Cell, mine: list, counted: list[Tally | None] | None = None
     Failed tasks fail the cell with the first task's error (and how many failed); missing ones
     mark it not run; otherwise the tallies (`counted`, where read already) add up to its figures.
     """
-    seconds = sum(r[3] for r in mine if r is not None)
+    seconds = sum(r.seconds for r in mine if r is not None)
     if not mine or any(r is None for r in mine):
         return judge(cell, {}, seconds, NOT_RUN, status="not run")
-    errors = [r[2] for r in mine if r[0] != "ok"]
+    errors = [r.error for r in mine if not r.ok]
     if errors:
         more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
         return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
@@ -105,7 +105,7 @@ def _tied(a: dict, b: dict) -> bool:
 
 def _tallies(mine: list) -> list[Tally | None]:
     """The tally of each task that ran (None for one not run or failed)."""
-    return [Tally.from_json(r[1]) if r is not None and r[0] == "ok" else None for r in mine]
+    return [Tally.from_json(r.value) if r is not None and r.ok else None for r in mine]
 
 
 def _check_repetitions(path: Path, cell: Cell, block: int, counted: list[Tally | None], fix: str) -> None:
