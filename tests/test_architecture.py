@@ -48,7 +48,20 @@ PACKAGES = ("arena", "agents")
 FRONT = ("arena.study", "arena.api", "arena.cli", "arena.bridges")
 #: The folders of `arena` as layers, lowest first; `agents` sits between the solvers and the
 #: front (it builds on the engine and the solvers; the front builds agents from spec strings).
-LAYERS = ("core", "parallel", "games", "trees", "play", "optimal", "equilibrium", "agents", "study", "bridges", "api", "cli")
+LAYERS = (
+    "core",
+    "parallel",
+    "games",
+    "trees",
+    "play",
+    "optimal",
+    "equilibrium",
+    "agents",
+    "study",
+    "bridges",
+    "api",
+    "cli",
+)
 #: The node of a package as loaded (its top-level code run), beside the package's own node.
 LOADED = " (loaded)"
 #: Third-party imports that need no `# lazy: heavy` mark inside a function.
@@ -266,32 +279,52 @@ def test_loading_a_package_is_its_top_level_only():
 
 
 #: The names of the costs (arena.core.costs.KINDS), as the architecture test reads them without
-#: importing the package.
+#: importing the package; a payoff's key is one of them, or `lostK`.
 COST_NAMES = {"guesses", "misses", "lost"}
 
 
+def names_a_cost(value: object) -> bool:
+    """Is `value` a cost's name or a payoff's key (`lost6`)?"""
+    return isinstance(value, str) and (value in COST_NAMES or re.fullmatch(r"lost[1-9]\d*", value) is not None)
+
+
+def _strings(node: ast.AST) -> list[str]:
+    return [s.value for s in ast.walk(node) if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+
+
 def cost_name_tests(source: str, where: str) -> list[str]:
-    """Comparisons of a cost (an expression naming a cost or a cost's `.name`) with a cost's
-    name spelled as a string: `paid.name == "lost"`, `cost != "guesses"`, `cost in ("misses",)`."""
+    """Tests of a cost or a payoff by its name: a comparison of a cost or payoff (an expression
+    naming one, or a `.name`) with a cost's name or a payoff's key spelled as a string
+    (`paid.name == "lost"`, `cost != "guesses"`, `config.payoff in ("misses",)`); any `.key`
+    compared with a string (`pay.key == "misses"`); and a string's prefix or suffix tested
+    against a cost's name (`pay.key.startswith("lost")`, `column.startswith("lost")`)."""
     found = []
     for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("startswith", "endswith", "removeprefix", "removesuffix") and any(
+                text.startswith(tuple(COST_NAMES)) for arg in node.args for text in _strings(arg)
+            ):
+                found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+            continue
         if not isinstance(node, ast.Compare):
             continue
         sides = [node.left, *node.comparators]
-        names = [
-            s.value for side in sides for s in ast.walk(side) if isinstance(s, ast.Constant) and s.value in COST_NAMES
-        ]
-        subject = " ".join(
-            ast.unparse(side) for side in sides if not isinstance(side, (ast.Constant, ast.Tuple, ast.List, ast.Set))
+        constant = (ast.Constant, ast.Tuple, ast.List, ast.Set)
+        names = [text for side in sides for text in _strings(side) if names_a_cost(text)]
+        subject = " ".join(ast.unparse(side) for side in sides if not isinstance(side, constant))
+        keyed = any(isinstance(side, ast.Attribute) and side.attr == "key" for side in sides) and any(
+            isinstance(side, constant) and _strings(side) for side in sides
         )
-        if names and ("cost" in subject.lower() or subject.endswith(".name") or "paid" in subject):
+        named = names and any(w in subject.lower() for w in ("cost", "paid", "pay")) or subject.endswith(".name")
+        if keyed or names and named:
             found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
     return found
 
 
 def test_no_cost_is_told_apart_by_its_name():
-    """A cost is an object with the operations the solvers need (arena.core.costs): nothing outside
-    that module compares a cost, or its name, with a cost's name."""
+    """A cost is an object with the operations the solvers need, and each builds its payoff
+    (arena.core.costs): nothing outside that module compares a cost, a payoff, or their names,
+    with a cost's name or a payoff's key, or reads a name's prefix for one."""
     found = [
         line
         for name, path in MODULES.items()
@@ -304,12 +337,19 @@ def test_no_cost_is_told_apart_by_its_name():
 def test_the_cost_name_test_sees_one():
     """The check above finds what it is for, and passes a comparison of something else."""
     source = (
-        "def f(paid, cost, args):\n"
+        "def f(paid, cost, args, pay, config, column):\n"
         '    return paid.name == "lost" or cost in ("misses", "guesses") or args.objective == "lost"\n'
+        "def g(pay, config, column, task):\n"
+        '    a = pay.key.startswith("lost") or config.payoff in ("misses",) or pay.key == "lost6"\n'
+        '    return a or column.startswith("lost") or task.key in done or column.startswith("published_")\n'
     )
     assert [line.split(": ", 1)[1] for line in cost_name_tests(source, "probe")] == [
         "paid.name == 'lost'",
         "cost in ('misses', 'guesses')",
+        "pay.key.startswith('lost')",
+        "config.payoff in ('misses',)",
+        "pay.key == 'lost6'",
+        "column.startswith('lost')",
     ]
 
 
