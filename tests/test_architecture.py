@@ -258,7 +258,7 @@ def test_the_front_door_sits_above_what_it_offers():
     """Rule (d): the front door imports the algorithms and the agents it offers, and nothing
     below it imports it (the package `arena` only when asked for `make_game`)."""
     edges = graph(top_only=False)
-    assert {"arena.play.evaluate", "arena.trees.saved", "arena.play.match", "arena.games", "agents"} <= edges[
+    assert {"arena.play.evaluate", "arena.trees.grow", "arena.play.match", "arena.games", "agents"} <= edges[
         "arena.api.frontdoor"
     ]
     below = [
@@ -693,3 +693,49 @@ def test_each_package_map_names_its_modules(package):
 #: Words a map may begin an indented line with that are not its modules (the layers' headings of
 #: arena's own map, and the separate package `agents`).
 NOT_MODULES = {"agents"}
+
+
+def top_level_names(name: str) -> tuple[set[str], set[str]]:
+    """The names a module defines at its top level (functions, classes, assignments) and those
+    it imports from elsewhere."""
+    defined, imported = set(), set()
+    for node in ast.parse(MODULES[name].read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return defined, imported
+
+
+#: The packages whose names are imported from where they are defined (`Tree` from
+#: arena.trees.tree, `grow_tree` from arena.trees.grow): one vocabulary, one place each.
+ONE_PLACE = ("arena.trees.", "arena.core.costs")
+
+
+def reexported_imports() -> list[str]:
+    """`from M import N` where M, a module (not a package) of ONE_PLACE, only imports N."""
+    names = {m: top_level_names(m) for m in MODULES if m.startswith(ONE_PLACE) and not is_package(m)}
+    found = []
+    for importer, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for target in resolve(importer, node):
+                defined, imported = names.get(target, (set(), set()))
+                found += [
+                    f"{importer}:{node.lineno}: {a.name} from {target}"
+                    for a in node.names
+                    if a.name in imported and a.name not in defined
+                ]
+    return found
+
+
+def test_each_tree_name_is_imported_from_where_it_is_defined():
+    """The tree vocabulary has one place per name: Tree and Node in arena.trees.tree, grow_tree
+    in arena.trees.grow, ...; no module of arena.trees (or arena.core.costs) hands on a name it
+    imported (a package's __init__ may)."""
+    found = reexported_imports()
+    assert not found, "\n".join(found)

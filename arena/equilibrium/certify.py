@@ -32,7 +32,7 @@ import numpy as np
 from ..core.costs import cost_for
 from ..core.errors import ArenaError
 from ..core.game import Game
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 from .oracle import double_oracle
 from .solution import Equilibrium
 from .symmetry import Symmetry

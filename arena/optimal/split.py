@@ -56,7 +56,7 @@ from ..core.costs import Guesses
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
 from ..parallel.futures import next_done, shut_down
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 from .bounds import INF
 from .inputs import check_start
 from .journal import Journal, Limits, journal_key, weights_digest
