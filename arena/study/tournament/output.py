@@ -67,6 +67,7 @@ def histogram_figure(game: str, choosers: list[str], guessers: list[str], cells:
     whose distributions coincide (tied deterministic agents) are drawn side by side, each
     shifted a little along x, and the legend names them together ("a = b")."""
     plt = _pyplot()
+    pay = pay.plotted  # lost games have no distribution per game: their guesses'
     fig, axes = plt.subplots(1, len(choosers), figsize=(4 * len(choosers), 3.4), squeeze=False, sharey=True)
     for ax, chooser in zip(axes[0], choosers):
         shares: dict[str, dict] = {}
