@@ -28,6 +28,10 @@ The rules:
     evaluate, tree, optimal, equilibrium and rank, and nothing below it imports it.
 (e) `arena/` keeps at most 8 modules at its top level, and every package's map (its docstring)
     names each of its modules and subpackages, and nothing else.
+(f) One vocabulary per idea: nothing outside arena.core.costs tells a cost or a payoff apart by
+    its name, and the tree's names (Tree, Node, grow_tree, ...) are imported from the module that
+    defines them.
+(g) No function outside the compiled kernels is over 100 lines or takes more than 8 parameters.
 """
 
 from __future__ import annotations
