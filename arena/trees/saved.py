@@ -18,6 +18,7 @@ from ..core.state import State
 from ..core.traits import Traits
 from ..games import make_game
 from .grow import MAX_GUESSES, grow_tree
+from .tree import Node as Node  # the old arena.tree's name (arena.moved), kept for code using it
 from .tree import Tree
 
 __all__ = ["SavedPlan", "SavedTree", "check_tree", "load_tree", "read_plan", "read_tree_file"]
