@@ -158,7 +158,7 @@ def test_a_word_file_edited_mid_run_stops_the_run_keeping_what_is_stored(tmp_pat
 def test_failed_cells_are_rows_in_every_output(tmp_path, capsys):
     from agents import make_guesser
     from arena.games import make_game
-    from arena.trees.saved import grow_tree
+    from arena.trees.grow import grow_tree
 
     tree = tmp_path / "tree.json"  # saved for the first game: it fails (ArenaError) on the second
     grow_tree(make_game("mastermind:pegs=2,colors=3"), make_guesser("lowest")).save(str(tree))

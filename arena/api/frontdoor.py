@@ -14,8 +14,8 @@ evaluators, the solvers and the agents: `open_game(game)` gives a game (an arena
 as the engine built it) the `Door` methods evaluate, tree, optimal, equilibrium and rank,
 and `make_game` (arena.make_game) is the registry's make_game with the door open. Each method
 is a thin wrapper over a function here, and each function over the free function that does
-the work (arena.evaluate, arena.match, arena.tree, arena.optimal, arena.equilibrium,
-arena.metrics), with the same results.
+the work (arena.play.evaluate, arena.play.match, arena.trees.grow, arena.optimal, arena.equilibrium,
+arena.trees.metrics), with the same results.
 
 Layering: this is the top layer, like the command line: it may import agents, and it alone
 turns spec strings into agents for those methods (agents.make_guesser / make_chooser).
@@ -38,8 +38,8 @@ from ..games import make_game as build_game
 from ..play.evaluate import Evaluation
 from ..play.evaluate import evaluate as evaluate_all
 from ..play.match import evaluate_against
+from ..trees.grow import grow_tree
 from ..trees.metrics import METRICS
-from ..trees.saved import grow_tree
 from ..trees.tree import Tree
 
 
@@ -163,7 +163,7 @@ def evaluate(
 
 
 def tree(game: Game, guesser: Any, seed: int = 0) -> Tree:
-    """The strategy tree of `guesser` against every secret (arena.trees.saved.grow_tree); a random
+    """The strategy tree of `guesser` against every secret (arena.trees.grow.grow_tree); a random
     guesser is seeded (seed, 0), as the first repetition of an evaluation."""
     door.game(game)
     player = guesser_of(guesser)

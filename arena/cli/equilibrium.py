@@ -122,7 +122,7 @@ def initial_trees(game, specs: str | None) -> tuple:
         return ()
     from agents import make_guesser
 
-    from ..trees.saved import grow_tree
+    from ..trees.grow import grow_tree
 
     named = split_specs(specs)
     if not named:

@@ -315,7 +315,7 @@ def warn_if_long(game) -> None:
 def _start_tree(game, spec: str):
     from agents import make_guesser
 
-    from ..trees.saved import grow_tree
+    from ..trees.grow import grow_tree
 
     guesser = make_guesser(spec)
     if not guesser.deterministic:

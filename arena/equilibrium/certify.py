@@ -31,7 +31,7 @@ import numpy as np
 
 from ..core.costs import cost_for
 from ..core.game import Game
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 from .known import mix_worst
 from .oracle import double_oracle
 from .solution import Equilibrium

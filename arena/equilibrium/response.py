@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..optimal import SolvedTree, optimal_tree
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 
 #: The solver named in the double oracle's method line.
 SOLVER = "arena.optimal.optimal_tree"

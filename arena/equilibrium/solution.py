@@ -13,7 +13,7 @@ import numpy as np
 from ..core.errors import ArenaError
 from ..core.frames import frame
 from ..core.game import Game
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 from .plans import first_guesses, plan_from_json
 from .rational import ExactSolution
 from .symmetry import Symmetry

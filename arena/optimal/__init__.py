@@ -13,7 +13,7 @@ Modules, one idea each:
                (Search.worst_case) and the exact Hangman guesser (fewest-misses); its own
                __init__ maps its modules (branch, scoring, closures, misses, depth, cache)
     solve      `optimal_tree`, the public entry: checks the arguments, seeds and runs the
-               search, and returns its result as an arena.trees.saved Tree (also after fixed
+               search, and returns its result as an arena.trees.tree Tree (also after fixed
                openers: `openers=`)
     inputs     the search's arguments checked and put in its form: secrets, weights, openers
     params     the `optimal` agent's parameters, declared once (the agent takes them; the

@@ -1,4 +1,4 @@
-"""`optimal_tree`: the strategy tree of least expected guesses, as an arena.trees.saved.Tree.
+"""`optimal_tree`: the strategy tree of least expected guesses, as an arena.trees.tree.Tree.
 
 The search itself is the package search/ (branch and bound), its bounds in bounds.py; the
 symmetries are the game's (`game.symmetry()`). This module checks the arguments, chooses the
@@ -23,7 +23,7 @@ from ..core.resources import check_memory
 from ..parallel.progress import ProgressLine
 from ..trees.greedy import greedy_tree
 from ..trees.grow import Spot, grow
-from ..trees.saved import Node, Tree
+from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
 from .inputs import check_choice, invariant, opener_indexes, secret_set, weight_vector

@@ -56,7 +56,7 @@ from ..core.game import Game, Index, Indexes
 from ..parallel.cluster import Cluster, ClusterWorkers, NoWorker
 from ..parallel.outcome import returning
 from ..parallel.pool import Pool
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 from .bounds import INF
 from .inputs import check_start
 from .journal import Journal, Limits, journal_key, weights_digest

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...core.costs import MISSES, Payoff, default, loss_limits, lost, measures, payoff, strikes_in
 from ...core.errors import ArenaError, shown
 from ...core.frames import pandas
-from ...core.payoff import Payoff, default, loss_limits, lost, payoff
 from ..config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, agrees, figure_kind, known_kind, parse_config
 from ..tournament.store import read_store
 from ..tournament.tally import Tally
@@ -277,7 +277,7 @@ class Report:
         the game's own cost (misses where they count, else guesses)."""
         if self.config.payoff:
             return payoff(self.config.payoff)
-        return default(any("misses" in r.ours for r in self.results if r.cell.game == game))
+        return default(any(measures(r.ours, MISSES) for r in self.results if r.cell.game == game))
 
     def grids(self) -> dict[str, tuple[list[str], list[str], dict]]:
         """Per game: the choosers, the guessers and (chooser, guesser) -> result, for games where
@@ -558,7 +558,7 @@ def _cell_value(r: Result, column: str) -> Any:
         low, high = confidence_interval(o[mean_key], error, c.repeat)
         return round(low if column.endswith("low") else high, 6)
     value = o.get(column)
-    exact = column == "total" or column.startswith("lost") and not column.endswith("_rate")  # counts, kept whole
+    exact = column == "total" or strikes_in(column) is not None  # counts (lostK: games lost), kept whole
     return round(value, 6) if isinstance(value, float) and not exact else value
 
 
@@ -577,7 +577,7 @@ def grid_text(r: Result | None, pay: Payoff, limits: list[int]) -> str:
     if pay.figure not in r.ours:
         return f"no {pay.key}"
     value = r.ours[pay.figure]
-    text = f"{value:.1%}" if pay.key.startswith("lost") else f"{value:.3f}"
+    text = pay.show(value, 3, 1)
     if pay.error and pay.error in r.ours:
         text += f" ±{r.ours[pay.error]:.3f}"
     if pay.worst:
