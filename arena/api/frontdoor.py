@@ -32,15 +32,15 @@ import numpy as np
 from agents import make_chooser, make_guesser
 
 from ..core import checks as door
-from ..core.errors import ArenaError, ArenaTypeError, choices, did_you_mean
+from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game
 from ..games import make_game as build_game
 from ..play.evaluate import Evaluation
 from ..play.evaluate import evaluate as evaluate_all
 from ..play.match import evaluate_against
-from ..trees.metrics import METRICS
 from ..trees.saved import grow_tree
 from ..trees.tree import Tree
+from .catalogue import best_first
 
 
 class Door:
@@ -179,40 +179,51 @@ def optimal(game: Game, **kwargs: Any):
     return optimal_tree(door.game(game), **kwargs)
 
 
-def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, **kwargs: Any):
+def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, certified: bool = False, **kwargs: Any):
     """The game's equilibrium (arena.equilibrium): against named `guessers` (agents or specs,
-    solve_restricted), over every tree of a tiny game (`trees=True`, solve_enumerated(**kwargs)),
-    or else of the whole game by the double oracle (double_oracle(game, **kwargs))."""
+    solve_restricted; `cost` the only other option), over every tree of a tiny game
+    (`trees=True`, solve_enumerated(**kwargs)), or else of the whole game by the double oracle
+    (double_oracle(game, **kwargs)); `certified=True`: of a game too big to solve, within
+    `time_limit` and each best response within `response_limit` (certified_bounds: each end
+    proven with its witness). `initial` trees may be given as
+    guessers (agents or specs): their trees. The command line's `arena equilibrium` calls this."""
     from .. import equilibrium as solvers  # the solvers (and scipy) are loaded only when asked for
 
     door.game(game)
-    if "time_limit" in kwargs:
-        kwargs["time_limit"] = door.seconds(kwargs["time_limit"])
-    if not isinstance(trees, bool):
-        raise ArenaTypeError(f"trees must be True or False, got {trees!r}")
+    for limit in ("time_limit", "response_limit"):
+        if limit in kwargs:
+            kwargs[limit] = door.seconds(kwargs[limit], limit)
+    for flag, value in (("trees", trees), ("certified", certified)):
+        if not isinstance(value, bool):
+            raise ArenaTypeError(f"{flag} must be True or False, got {value!r}")
     if guessers is not None:
-        if trees or kwargs:
+        if trees or certified or set(kwargs) - {"cost"}:
             raise ArenaError("equilibrium: named guessers take no other options")
-        return solvers.solve_restricted(
-            game, [guesser_of(g, "guessers (each)") for g in door.specs(guessers, "guessers")]
-        )
+        players = [guesser_of(g, "guessers (each)") for g in door.specs(guessers, "guessers")]
+        return solvers.solve_restricted(game, players, kwargs.get("cost"))
     if trees:
+        if certified:
+            raise ArenaError("equilibrium: trees=True lists every tree; certified=True is the double oracle's")
         return solvers.solve_enumerated(game, **kwargs)
+    if kwargs.get("initial"):
+        kwargs["initial"] = initial_trees(game, kwargs["initial"])
+    if certified:
+        options = ("time_limit", "response_limit", "initial", "cost", "progress")
+        if kwargs.get("time_limit") is None or kwargs.get("response_limit") is None or set(kwargs) - set(options):
+            raise ArenaError(
+                "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress) only"
+            )
+        return solvers.certified_bounds(game, **kwargs)
     return solvers.double_oracle(game, **kwargs)
 
 
-def best_first(game: Game, metric: str, top: int = 10):
-    """The indexes of the `top` best first guesses by `metric` (stable order), every guess's
-    metric value, and the whole pool's ReplyCounts against every secret."""
-    if not isinstance(metric, str):
-        raise ArenaTypeError(f"metric must be a metric's name such as 'entropy', got {metric!r}")
-    if metric not in METRICS:
-        raise ArenaError(f"unknown metric {metric!r}{did_you_mean(metric, METRICS)}; metrics: {choices(METRICS)}")
-    top = door.integer(top, "top", low=1)
-    scorer = METRICS[metric]
-    replies = game.reply_counts(None, game.all_secrets)
-    order = np.argsort(scorer.key(replies.counts), kind="stable")[:top]
-    return order, scorer.value(replies.counts), replies
+def initial_trees(game: Game, guessers: Any) -> tuple[Tree, ...]:
+    """Trees to seed the double oracle's guesser side: each a Tree as is, or the tree of a
+    guesser (an agent or a spec) against every secret."""
+    return tuple(
+        g if isinstance(g, Tree) else grow_tree(game, guesser_of(g, "initial (each)"))
+        for g in door.specs(guessers, "initial")
+    )
 
 
 def rank(game: Game, metric: str, top: int = 10) -> list[tuple[str, Any]]:

@@ -7,12 +7,9 @@ read its mixes; nothing is stored on the Report on the way."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from ...core.payoff import Payoff
-
-if TYPE_CHECKING:
-    from .report import Result
 
 
 class Grid(NamedTuple):
@@ -21,7 +18,7 @@ class Grid(NamedTuple):
 
     choosers: list[str]
     guessers: list[str]
-    cells: dict[tuple[str, str], Result]
+    cells: dict[tuple[str, str], Any]  # arena.study.results.report.Result (which imports this module)
 
     def complete(self, pay: Payoff) -> str | None:
         """None when every cell was measured and has `pay`'s figure, else why not."""
