@@ -27,7 +27,7 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def solve(args):
+def requested(args):
     """The Equilibrium the arguments ask for, from the Python API's one path
     (arena.api.frontdoor.equilibrium): the checks and the choice of solver live there."""
     from ..api import console
@@ -133,7 +133,7 @@ def cmd_equilibrium(args) -> None:
 
         check_export_file(args.export, "--export")  # before the work, not after it
     with console.ctrl_c_stops(args.time_limit is not None and oracle) as ctrl_c:
-        eq = solve(args)
+        eq = requested(args)
     _print(eq, args)
     if ctrl_c.asked:
         raise KeyboardInterrupt(STOPPED)

@@ -9,6 +9,7 @@ from .common import check_repeat
 
 
 def cmd_evaluate(args) -> None:
+    """`arena evaluate`: the evaluation, printed as it prints itself (Evaluation.report)."""
     from ..api import console
     from ..api.evaluations import evaluate_against, plot_histogram
 
@@ -60,6 +61,7 @@ def _exploitability(args, game, guesser, seed: int, time_limit: float | None):
 
 
 def add_commands(sub) -> None:
+    """This module's subcommands, added to the `arena` parser's `sub`."""
     p = sub.add_parser("evaluate", help="play a guesser against every secret")
     p.add_argument("game", help="game spec, e.g. mastermind or jotto:words=web2")
     p.add_argument("guesser", help="guesser spec, e.g. knuth or entropy:pool=all,small=3")

@@ -6,6 +6,7 @@ from ..core.errors import ArenaError
 
 
 def cmd_games(args) -> None:
+    """`arena games`: each game and its parameters (a broken plug-in as one line)."""
     from ..api.catalogue import GAMES
 
     for name in GAMES:
@@ -20,6 +21,7 @@ def cmd_games(args) -> None:
 
 
 def cmd_agents(args) -> None:
+    """`arena agents`: each agent, its role and its parameters."""
     from ..api.catalogue import describe_agents
 
     for name, role, summary, params in describe_agents():
@@ -29,5 +31,6 @@ def cmd_agents(args) -> None:
 
 
 def add_commands(sub) -> None:
+    """This module's subcommands, added to the `arena` parser's `sub`."""
     sub.add_parser("games", help="the games and their parameters").set_defaults(func=cmd_games)
     sub.add_parser("agents", help="the agents and their parameters").set_defaults(func=cmd_agents)

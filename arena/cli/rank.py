@@ -6,6 +6,7 @@ from ..core.errors import ArenaError, choices, did_you_mean
 
 
 def cmd_rank(args) -> None:
+    """`arena rank`: the table of the best first guesses (arena.api.catalogue.rank_table)."""
     from ..api.catalogue import METRICS, rank_table
     from ..api.console import make_game
 
@@ -20,6 +21,7 @@ def cmd_rank(args) -> None:
 
 
 def add_commands(sub) -> None:
+    """This module's subcommands, added to the `arena` parser's `sub`."""
     p = sub.add_parser("rank", help="the best first guesses by a metric")
     p.add_argument("game")
     p.add_argument("metric", help="minimax, expected, entropy, most-parts or max-frequency")

@@ -24,6 +24,7 @@ def cmd_report(args) -> None:
 
 
 def add_commands(sub) -> None:
+    """This module's subcommands, added to the `arena` parser's `sub`."""
     p = sub.add_parser(
         "report",
         help="the tables of a stored tournament (arena run --out DIR)",

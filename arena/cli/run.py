@@ -46,6 +46,7 @@ def seconds(text: str) -> float:
 
 
 def add_commands(sub) -> None:
+    """This module's subcommands, added to the `arena` parser's `sub`."""
     p = sub.add_parser(
         "run",
         help="run a TOML config and print its table",

@@ -8,6 +8,7 @@ from ..core.errors import ArenaError
 
 
 def cmd_tree(args) -> None:
+    """`arena tree`: the guesser's tree grown, its table printed, saved and drawn where asked."""
     from ..api import console
     from ..api.evaluations import DEPTH, check_drawable, draw_tree, grow_tree, plot_format
 
@@ -44,6 +45,7 @@ def cmd_tree(args) -> None:
 
 
 def add_commands(sub) -> None:
+    """This module's subcommands, added to the `arena` parser's `sub`."""
     p = sub.add_parser("tree", help="a guesser's strategy table")
     p.add_argument("game")
     p.add_argument("guesser")
