@@ -153,3 +153,19 @@ def test_the_front_door_takes_initial_guessers_and_certified_bounds():
         game.equilibrium(certified="yes")
     # against one tree the chooser picks its worst secret
     assert game.equilibrium(guessers=["knuth"], cost="guesses").value == pytest.approx(game.evaluate("knuth").max)
+
+
+def test_the_old_mixes_are_the_meta_games_as_tuples(tournament):
+    meta = tournament.meta_game(SMALL)
+    assert tournament.mixes == {SMALL: (list(meta.choosers), meta.row, list(meta.guessers), meta.column, meta.value)}
+
+
+def test_initial_trees_as_the_command_line_names_them():
+    from arena.cli.equilibrium import initial_trees
+
+    game = make_game(SMALL)
+    trees = initial_trees(game, "knuth,entropy:pool=all")
+    assert [t.guesser for t in trees][1:] == ["entropy"] and len(trees) == 2
+    assert initial_trees(game, None) == ()
+    with pytest.raises(ArenaError, match="--initial needs at least one guesser spec"):
+        initial_trees(game, ",")

@@ -105,6 +105,14 @@ def initial_specs(specs: str | None) -> list[str]:
     return named
 
 
+def initial_trees(game, specs: str | None) -> tuple:
+    """The trees of the guessers named in `specs` (comma-separated, as `--initial` writes them),
+    which seed the double oracle's guesser side (experiments/game_values.py builds them so)."""
+    from ..api.frontdoor import initial_trees as trees
+
+    return trees(game, initial_specs(specs)) if specs is not None else ()
+
+
 def warn_if_long(game, no_symmetry: bool) -> None:
     """One line on stderr before a double oracle that is not expected to finish in minutes:
     each round is an exact best response, as long as `arena optimal` on the same game."""

@@ -335,6 +335,13 @@ class Report:
         """Per game with a grid, its meta-game (`meta_game`), solved or not."""
         return {game: self.meta_game(game) for game in self.grids()}
 
+    @property
+    def mixes(self) -> dict[str, tuple]:
+        """Per game whose meta-game was solved, (choosers, their mix, guessers, theirs, value):
+        `meta_games()` as tuples, for code written before MetaGame."""
+        solved = {game: meta for game, meta in self.meta_games().items() if meta.value is not None}
+        return {g: (list(m.choosers), m.row, list(m.guessers), m.column, m.value) for g, m in solved.items()}
+
     def _grid_of(self, game: str) -> Grid:
         """One game's grid (see `grids`); an ArenaError naming the games that have one."""
         grids = self.grids()
