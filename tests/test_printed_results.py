@@ -9,6 +9,7 @@ import copy
 import re
 
 import pytest
+from cli_run import run
 
 from arena import make_game
 from arena.core import checks
@@ -16,7 +17,6 @@ from arena.core.errors import ArenaError, ArenaTypeError
 from arena.study.config import load_config
 from arena.study.results.metagame import Grid, MetaGame
 from arena.study.tournament.run import run_config
-from cli_run import run
 
 SMALL = "mastermind:pegs=2,colors=3"
 #: The one figure that differs between two runs of the same command: the seconds it took.
