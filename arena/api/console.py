@@ -159,13 +159,11 @@ def version() -> str:
     return __version__
 
 
-@contextlib.contextmanager
-def ctrl_c_stops(time_limited: bool) -> Iterator[Any]:
+def ctrl_c_stops(time_limited: bool) -> contextlib.AbstractContextManager:
     """Under a time limit, Ctrl-C stops a search as the limit would (arena.optimal.search.ctrl_c_stops)."""
     from ..optimal.search import ctrl_c_stops as stops
 
-    with stops(time_limited) as stop:
-        yield stop
+    return stops(time_limited)
 
 
 def agent_imports(allow: bool) -> contextlib.AbstractContextManager:

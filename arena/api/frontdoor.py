@@ -78,8 +78,10 @@ class Door:
         `frontier`, `max_trees`, `cost`). Otherwise the double oracle's keyword arguments:
         `symmetry` (None: the game's own; `no_symmetry(game)` to switch it off), `tolerance`
         (the gap that counts as closed), `time_limit` (seconds), `initial` (trees to start
-        from), `certify`, `smoothing`, `progress` (called with each Step), and `cost`
-        ("guesses", or Hangman's "misses"/"lost")."""
+        from, or guessers whose trees they are), `certify`, `smoothing`, `progress` (called with
+        each Step), and `cost` ("guesses", or Hangman's "misses"/"lost"). `certified=True` with
+        `time_limit` and `response_limit`: a game too big to solve, each end of its bounds proven
+        (certify.certified_bounds), as `arena equilibrium --response-limit` gives it."""
         return equilibrium(cast(Game, self), **kwargs)
 
     def rank(self, metric: str, top: int = 10) -> list[tuple[str, Any]]:
