@@ -20,7 +20,7 @@ from arena.study.tournament.run import run_config
 
 SMALL = "mastermind:pegs=2,colors=3"
 #: The one figure that differs between two runs of the same command: the seconds it took.
-SECONDS = re.compile(r"\d+\.\d\d s\b")
+SECONDS = re.compile(r"\d+\.\d+ s\b")
 
 
 def same_but_seconds(a: str, b: str) -> bool:
@@ -169,3 +169,14 @@ def test_initial_trees_as_the_command_line_names_them():
     assert initial_trees(game, None) == ()
     with pytest.raises(ArenaError, match="--initial needs at least one guesser spec"):
         initial_trees(game, ",")
+
+
+@pytest.mark.parametrize("cells", [False, True])
+def test_a_tournament_prints_what_arena_run_prints(capsys, tmp_path, cells):
+    config = tmp_path / "t.toml"
+    config.write_text(f'games = ["{SMALL}"]\nchoosers = ["uniform", "evil"]\nguessers = ["knuth", "lowest"]\n')
+    rc, out, err = run(capsys, "run", config, *(["--cells"] if cells else []))
+    assert rc == 0, err
+    tournament = run_config(load_config(str(config)))
+    assert same_but_seconds(tournament.report(cells=cells), out.rstrip("\n"))
+    assert "meta-game on mean guesses per game" in out and str(tournament) == tournament.report()

@@ -28,13 +28,7 @@ def show_report(report, args) -> None:
     if args.json:
         print_json(report.to_json())
         return
-    # a tournament's grids are what a person reads first; its cells are one row per (chooser,
-    # guesser) and wait behind --cells (summary.txt keeps them); a reproduction is its cells
-    print(report.table(cells=args.cells or not report.grids()))
-    summary = report.summary()
-    if summary:
-        print()
-        print(summary)
+    print(report.report(cells=args.cells))
 
 
 def exit_status(report, args) -> None:

@@ -204,6 +204,18 @@ class Report:
         )
         return "\n".join(lines)
 
+    def report(self, cells: bool = False) -> str:
+        """The results as `arena run` and `arena report` print them: the table (every cell's row
+        with `cells`, or where no game has a grid: a reproduction is its cells), then the summary."""
+        # a tournament's grids are what a person reads first; its cells are one row per (chooser,
+        # guesser) and wait behind --cells (summary.txt keeps them)
+        text = self.table(cells=cells or not self.grids())
+        summary = self.summary()
+        return f"{text}\n\n{summary}" if summary else text
+
+    def __str__(self) -> str:
+        return self.report()
+
     def to_json(self) -> dict:
         return {
             "title": self.config.title,
