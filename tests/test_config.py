@@ -332,7 +332,8 @@ def test_a_run_of_a_dict_config_is_read_back_from_its_store(tmp_path):
     tables = {"games": ["mastermind:pegs=2,colors=3"], "choosers": ["uniform", "evil"], "guessers": ["knuth", "lowest"]}
     ran = run_config(load_config(tables), out=str(tmp_path / "run"))
     read = Report.from_dir(tmp_path / "run")
-    assert list(read.mixes) == ["mastermind:pegs=2,colors=3"]  # solved when asked, with no summary first
+    solved = read.meta_games()  # solved when asked, with no summary first
+    assert list(solved) == ["mastermind:pegs=2,colors=3"] and solved["mastermind:pegs=2,colors=3"].solved
     assert read.meta_game_solution("mastermind:pegs=2,colors=3")["choosers"].keys() == {"uniform", "evil"}
     assert read.summary() == ran.summary() and "meta-game" in read.summary()
 

@@ -291,9 +291,9 @@ def test_hangman_payoffs_agree_in_the_csv_the_frame_the_summary_and_the_meta_gam
     assert "mean misses per game ± standard error (worst) [loss rate within 6, 8 strikes]" in summary
     meta = next(line for line in summary.splitlines() if "meta-game" in line)
     assert "meta-game on mean misses per game: value" in meta and " misses; choosers:" in meta
-    choosers, row, guessers, column, value = report.mixes.get("hangman:length=5,first=40") or (
-        report.summary() and report.mixes["hangman:length=5,first=40"]
-    )
+    solved = report.meta_game("hangman:length=5,first=40")
+    choosers, guessers, value = solved.choosers, solved.guessers, solved.value
+    assert str(solved) == meta  # the line printed is the MetaGame's own text
     grid = {(c, g): r.ours["misses"] for r in report.results for c, g in [(r.cell.chooser, r.cell.label)]}
     best_guesser_worst = min(max(grid[c, g] for c in choosers) for g in guessers)
     assert value <= best_guesser_worst + 1e-9  # the value is on misses, not guesses

@@ -385,8 +385,8 @@ def test_check_degrades_to_one_line(capsys, spec):
 
 
 def test_a_failed_check_without_an_exact_solution_names_the_lp_check(monkeypatch):
-    import arena.equilibrium as equilibrium
-    from arena.cli.equilibrium import check_line, cross_check
+    import arena.equilibrium.crosscheck as equilibrium
+    from arena.equilibrium.solution import check_line
 
     eq = double_oracle(make_game("mastermind:pegs=1,colors=3"))
 
@@ -396,7 +396,7 @@ def test_a_failed_check_without_an_exact_solution_names_the_lp_check(monkeypatch
     monkeypatch.setattr(equilibrium, "nashpy_solution", fails)
     from dataclasses import replace
 
-    line = check_line(eq, cross_check(replace(eq, exact=None)))
+    line = check_line(eq, replace(eq, exact=None).cross_check())
     assert line.startswith("nashpy check: could not run") and "linprog's mixes" in line
 
 

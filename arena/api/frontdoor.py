@@ -32,15 +32,15 @@ import numpy as np
 from agents import make_chooser, make_guesser
 
 from ..core import checks as door
-from ..core.errors import ArenaError, ArenaTypeError, choices, did_you_mean
+from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game
 from ..games import make_game as build_game
 from ..play.evaluate import Evaluation
 from ..play.evaluate import evaluate as evaluate_all
 from ..play.match import evaluate_against
 from ..trees.grow import grow_tree
-from ..trees.metrics import METRICS
 from ..trees.tree import Tree
+from .catalogue import best_first
 
 
 class Door:
@@ -78,8 +78,10 @@ class Door:
         `frontier`, `max_trees`, `cost`). Otherwise the double oracle's keyword arguments:
         `symmetry` (None: the game's own; `no_symmetry(game)` to switch it off), `tolerance`
         (the gap that counts as closed), `time_limit` (seconds), `initial` (trees to start
-        from), `certify`, `smoothing`, `progress` (called with each Step), and `cost`
-        ("guesses", or Hangman's "misses"/"lost")."""
+        from, or guessers whose trees they are), `certify`, `smoothing`, `progress` (called with
+        each Step), and `cost` ("guesses", or Hangman's "misses"/"lost"). `certified=True` with
+        `time_limit` and `response_limit`: a game too big to solve, each end of its bounds proven
+        (certify.certified_bounds), as `arena equilibrium --response-limit` gives it."""
         return equilibrium(cast(Game, self), **kwargs)
 
     def rank(self, metric: str, top: int = 10) -> list[tuple[str, Any]]:
@@ -179,50 +181,68 @@ def optimal(game: Game, **kwargs: Any):
     return optimal_tree(door.game(game), **kwargs)
 
 
-def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, bounds_from: Any = (), **kwargs: Any):
+def equilibrium(
+    game: Game,
+    guessers: list | None = None,
+    trees: bool = False,
+    certified: bool = False,
+    bounds_from: Any = (),
+    **kwargs: Any,
+):
     """The game's equilibrium (arena.equilibrium): against named `guessers` (agents or specs,
-    solve_restricted), over every tree of a tiny game (`trees=True`, solve_enumerated(**kwargs)),
-    or else of the whole game by the double oracle (double_oracle(game, **kwargs)), with every
-    bound proven elsewhere folded in (known.fold: the uniform chooser's optimum, and the saved
-    equilibria and split journals named in `bounds_from`), as `arena equilibrium` prints it."""
+    solve_restricted; `cost` the only other option), over every tree of a tiny game
+    (`trees=True`, solve_enumerated(**kwargs)), or else of the whole game by the double oracle
+    (double_oracle(game, **kwargs)); `certified=True`: of a game too big to solve, within
+    `time_limit` and each best response within `response_limit` (certified_bounds: each end
+    proven with its witness). `initial` trees may be given as
+    guessers (agents or specs): their trees. Every bound proven elsewhere is folded in
+    (arena.equilibrium.verified.fold: the uniform chooser's optimum, and the saved equilibria
+    and split journals named in `bounds_from`). The command line's `arena equilibrium` calls this."""
     from .. import equilibrium as solvers  # the solvers (and scipy) are loaded only when asked for
 
     door.game(game)
-    if "time_limit" in kwargs:
-        kwargs["time_limit"] = door.seconds(kwargs["time_limit"])
-    if not isinstance(trees, bool):
-        raise ArenaTypeError(f"trees must be True or False, got {trees!r}")
-    from pathlib import Path  # kept out of the module's imports, which are being moved
+    for limit in ("time_limit", "response_limit"):
+        if limit in kwargs:
+            kwargs[limit] = door.seconds(kwargs[limit], limit)
+    for flag, value in (("trees", trees), ("certified", certified)):
+        if not isinstance(value, bool):
+            raise ArenaTypeError(f"{flag} must be True or False, got {value!r}")
+    from pathlib import Path
 
     if isinstance(bounds_from, (str, Path)):
         bounds_from = [bounds_from]
     if bounds_from and (guessers is not None or trees):
         raise ArenaError("equilibrium: bounds_from folds bounds on the whole game's value: not with guessers or trees")
     if guessers is not None:
-        if trees or kwargs:
+        if trees or certified or set(kwargs) - {"cost"}:
             raise ArenaError("equilibrium: named guessers take no other options")
-        return solvers.solve_restricted(
-            game, [guesser_of(g, "guessers (each)") for g in door.specs(guessers, "guessers")]
-        )
+        players = [guesser_of(g, "guessers (each)") for g in door.specs(guessers, "guessers")]
+        return solvers.solve_restricted(game, players, kwargs.get("cost"))
     if trees:
+        if certified:
+            raise ArenaError("equilibrium: trees=True lists every tree; certified=True is the double oracle's")
         return solvers.solve_enumerated(game, **kwargs)
+    if kwargs.get("initial"):
+        kwargs["initial"] = initial_trees(game, kwargs["initial"])
+    if certified:
+        options = ("time_limit", "response_limit", "initial", "cost", "progress")
+        if kwargs.get("time_limit") is None or kwargs.get("response_limit") is None or set(kwargs) - set(options):
+            raise ArenaError(
+                "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress) only"
+            )
+        return solvers.certified_bounds(game, bounds_from=list(bounds_from), **kwargs)
     from ..equilibrium.verified import fold
 
     return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
 
 
-def best_first(game: Game, metric: str, top: int = 10):
-    """The indexes of the `top` best first guesses by `metric` (stable order), every guess's
-    metric value, and the whole pool's ReplyCounts against every secret."""
-    if not isinstance(metric, str):
-        raise ArenaTypeError(f"metric must be a metric's name such as 'entropy', got {metric!r}")
-    if metric not in METRICS:
-        raise ArenaError(f"unknown metric {metric!r}{did_you_mean(metric, METRICS)}; metrics: {choices(METRICS)}")
-    top = door.integer(top, "top", low=1)
-    scorer = METRICS[metric]
-    replies = game.reply_counts(None, game.all_secrets)
-    order = np.argsort(scorer.key(replies.counts), kind="stable")[:top]
-    return order, scorer.value(replies.counts), replies
+def initial_trees(game: Game, guessers: Any) -> tuple[Tree, ...]:
+    """Trees to seed the double oracle's guesser side: each a Tree as is, or the tree of a
+    guesser (an agent or a spec) against every secret."""
+    return tuple(
+        g if isinstance(g, Tree) else grow_tree(game, guesser_of(g, "initial (each)"))
+        for g in door.specs(guessers, "initial")
+    )
 
 
 def rank(game: Game, metric: str, top: int = 10) -> list[tuple[str, Any]]:

@@ -1,34 +1,37 @@
-"""What several subcommands share (arena/cli/parser.py's and those of this package): the guesser a
-command plays by itself, and strike limits as the user writes them. Not a command itself."""
+"""What several subcommands share: a tournament's report shown (`arena run`, `arena report`),
+the exit status it gives, and the check on `--repeat`. Not a command itself."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import sys
 
+from ..api.console import print_json
 from ..core.errors import ArenaError
 
-if TYPE_CHECKING:  # arena.core.players imports the engine (numpy): not for parsing the command line
-    from ..core.players import GuesserProtocol
+
+def check_repeat(repeat: int) -> None:
+    """`--repeat` counts repetitions: 0 or fewer would evaluate nothing."""
+    if repeat < 1:
+        raise ArenaError(f"--repeat must be at least 1, got {repeat}")
 
 
-def playing_guesser(spec: str, command: str = "evaluate") -> GuesserProtocol:
-    """The guesser written `spec`, for a command that plays it by itself (not a person)."""
-    from agents import make_guesser
+def show_report(report, args) -> None:
+    """A tournament's report as `arena run` and `arena report` print it: its CSV and outputs
+    written where asked, then its JSON, or its tables and summary."""
+    if args.csv:
+        report.write_csv(args.csv)
+    if getattr(args, "out", None):
+        from ..api.tournaments import write_outputs
 
-    guesser = make_guesser(spec)
-    if guesser.traits.interactive:
-        raise ArenaError(f"{spec} plays interactively: use `arena play`, not `arena {command}`")
-    return guesser
+        for path in write_outputs(report, args.out, plots=not args.no_plots):
+            print(f"wrote {path}", file=sys.stderr)
+    if args.json:
+        print_json(report.to_json())
+        return
+    print(report.report(cells=args.cells))
 
 
-def strike_limits(text: str | None) -> tuple[int, ...] | None:
-    """`6,8,9` as (6, 8, 9)."""
-    if not text:
-        return None
-    try:
-        limits = tuple(int(t) for t in text.split(","))
-    except ValueError:
-        raise ArenaError(f"--strikes {text!r}: give strike limits as integers, like 6,8,9") from None
-    if any(k < 1 for k in limits):
-        raise ArenaError(f"--strikes {text!r}: every limit must be at least 1")
-    return limits
+def exit_status(report, args) -> None:
+    """1 with --check unless every published figure is reproduced, or with --strict if a cell failed."""
+    if args.check and not report.all_agree or getattr(args, "strict", False) and report.failed:
+        sys.exit(1)

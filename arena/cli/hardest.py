@@ -4,39 +4,19 @@ more guessers' distributions compare (with the published study's two-panel plot)
 from __future__ import annotations
 
 from ..core.errors import ArenaError
-
-
-def hardest(evaluation, top: int) -> list[tuple[str, int, int]]:
-    """(secret, misses, guesses) for the `top` hardest secrets: most misses first where misses
-    count (Hangman), else most guesses; ties keep the list order."""
-    import numpy as np  # here, not at the top: `arena --help` imports this module
-
-    from ..games import make_game
-
-    game = make_game(evaluation.game)
-    guesses = evaluation.worst  # per secret, the most any repetition took (kept however many)
-    misses = evaluation.worst_misses if evaluation.worst_misses is not None else np.zeros_like(guesses)
-    order = np.lexsort((np.arange(len(guesses)), -guesses, -misses))[:top]
-    return [(game.secrets[s], int(misses[s]), int(guesses[s])) for s in order]
-
-
-def check_repeat(repeat: int) -> None:
-    """`--repeat` counts repetitions: 0 or fewer would evaluate nothing."""
-    if repeat < 1:
-        raise ArenaError(f"--repeat must be at least 1, got {repeat}")
+from .common import check_repeat
 
 
 def cmd_hardest(args) -> None:
-    from ..games import make_game
-    from ..play.evaluate import evaluate
-    from .common import playing_guesser
+    from ..api.console import make_game, playing_guesser
+    from ..api.evaluations import evaluate, hardest
 
     if args.top < 1:
         raise ArenaError(f"--top must be at least 1, got {args.top}")
     check_repeat(args.repeat)
     game = make_game(args.game)
     result = evaluate(game, playing_guesser(args.guesser, "hardest"), repeat=args.repeat, seed=args.seed)
-    rows = hardest(result, args.top)
+    rows = hardest(game, result, args.top)
     strikes = game.rules.strikes
     print(
         f"hardest secrets of {game.spec} for {result.guesser}"
@@ -50,11 +30,8 @@ def cmd_hardest(args) -> None:
 
 
 def cmd_compare(args) -> None:
-    from ..core.costs import cost_for
-    from ..core.outfile import check_plot_file
-    from ..games import make_game
-    from ..play.evaluate import evaluate, plot_distributions
-    from .common import playing_guesser, strike_limits
+    from ..api.console import check_plot_file, make_game, playing_guesser, strike_limits
+    from ..api.evaluations import cost_for, evaluate, paired_lines, plot_distributions
 
     check_repeat(args.repeat)
     if args.plot:
@@ -76,23 +53,11 @@ def cmd_compare(args) -> None:
         if game.rules.strikes:
             line += f" {r.misses_mean:>6.3f} {r.misses_max:>5}" + "".join(f" {r.lost(k):>9,}" for k in limits)
         print(line + f" {r.seconds:>8.2f}")
-    print_paired(results, cost_for(game), [g.deterministic for g in guessers])
+    for line in paired_lines(results, cost_for(game), [g.deterministic for g in guessers]):
+        print(line)
     if args.plot:
         plot_distributions(results, args.plot)
         print(f"distributions written to {args.plot}")
-
-
-def print_paired(results: list, cost, deterministic: list[bool]) -> None:
-    """Each guesser against the best (least mean `cost`), secret by secret (arena.study.results.paired)."""
-    from ..study.results.paired import compare, per_secret
-
-    if len(results) < 2:
-        return
-    best = min(range(len(results)), key=lambda k: float(per_secret(results[k], cost).mean()))
-    print(f"paired, secret by secret, each against the best ({results[best].guesser}):")
-    for k, r in enumerate(results):
-        if k != best:
-            print("  " + compare(results[best], r, cost, deterministic[best] and deterministic[k]).line())
 
 
 def add_commands(sub) -> None:

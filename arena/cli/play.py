@@ -3,13 +3,7 @@ assistant: the secrets a history of replies leaves, and the best next guess)."""
 
 from __future__ import annotations
 
-from functools import partial
-from typing import TYPE_CHECKING
-
 from ..core.errors import ArenaError
-
-if TYPE_CHECKING:  # every command module is imported for `arena --help`, which needs no numpy
-    import numpy as np
 
 #: With this many secrets possible or fewer, `solve` lists them all (`--list N` sets it).
 LIST_AT_MOST = 200
@@ -24,10 +18,8 @@ def _names(items, limit: int = 6) -> str:
 
 def _agents(args):
     """The game, the guesser and the chooser that `arena play` names."""
-    from agents import make_chooser, make_guesser
-    from agents.chooser import secret_index
-
-    from ..games import make_game
+    from ..api.console import make_chooser, make_game, make_guesser
+    from ..api.playing import secret_index
 
     game = make_game(args.game)
     guesser = make_guesser(args.guesser)
@@ -76,9 +68,7 @@ def _ending(game, match) -> str:
 
 
 def cmd_play(args) -> None:
-    from agents.human import Quit
-
-    from ..play.match import chooser_seed, play_match
+    from ..api.playing import Quit, chooser_seed, play_match
 
     game, guesser, chooser = _agents(args)
     _introduce(game, guesser, chooser)
@@ -120,7 +110,7 @@ def cmd_play(args) -> None:
         print(f"({chooser.label} held no secret: {game.secrets[match.secret]} was the one left.)")
 
 
-def _still_possible(game, candidates: np.ndarray) -> str:
+def _still_possible(game, candidates) -> str:
     """`3 secrets were still possible: a, b, c.` (the first few of many)."""
     left = [game.secrets[s] for s in candidates]
     if len(left) == 1:
@@ -128,7 +118,7 @@ def _still_possible(game, candidates: np.ndarray) -> str:
     return f"{len(left):,} secrets were still possible: {_names(left, 12)}."
 
 
-def _possible(game, match) -> np.ndarray:
+def _possible(game, match):
     """The secrets consistent with a match's replies (its opening's secrets narrowed down)."""
     candidates = next(part for label, part in game.openings(game.all_secrets) if label == match.opening)
     for turn in match.turns:
@@ -137,11 +127,6 @@ def _possible(game, match) -> np.ndarray:
 
 
 # --- solve -------------------------------------------------------------------------------------
-
-
-def given_reply(reply: int, guess: int) -> int:
-    """The reply a script gives, whatever the guess (the referee checks it as any chooser's)."""
-    return reply
 
 
 def parse_history(game, items: list[str]) -> list[tuple[int, int, str]]:
@@ -159,41 +144,9 @@ def parse_history(game, items: list[str]) -> list[tuple[int, int, str]]:
     return moves
 
 
-def solve(game, moves: list[tuple[int, int, str]]):
-    """The State after these moves, or ArenaError naming the first move that leaves no secret.
-
-    The history is refereed as a game is: each reply goes through the referee's check
-    (`checked_reply`), the chooser being the script of replies; a refusal is the user's mistake."""
-    from ..core.errors import RuleBreak
-    from ..core.state import State
-    from ..play.match import Scripted, checked_reply
-
-    openings = game.openings(game.all_secrets)
-    if len(openings) > 1:
-        raise ArenaError(
-            f"{game.spec}: solve needs what the guesser is told first; give it in the game spec "
-            f"(for Hangman the length, like hangman:length=5)"
-        )
-    state = State(openings[0][1])
-    for number, (guess, reply, item) in enumerate(moves, 1):
-        reason = game.refusal(guess, state.history)  # e.g. Wordle's hard mode
-        if reason:
-            raise ArenaError(f"guess {number}, {item}, breaks the rules: {reason}")
-        try:
-            reply, left = checked_reply(game, Scripted(partial(given_reply, reply)), state, guess, number)
-        except RuleBreak:
-            raise ArenaError(
-                f"no secret is consistent with these replies: none is left after guess {number}, {item}"
-            ) from None
-        state = state.after(guess, reply, left)
-    return state
-
-
 def cmd_solve(args) -> None:
-    from agents.human import score_text
-
-    from ..games import make_game
-    from .common import playing_guesser
+    from ..api.console import make_game, playing_guesser
+    from ..api.playing import after_moves, score_text
 
     if args.list < 0:
         raise ArenaError(f"--list must be 0 or more (0 lists none beyond {LIST_FIRST}), got {args.list}")
@@ -201,7 +154,7 @@ def cmd_solve(args) -> None:
     guesser = playing_guesser(args.guesser, "solve")
     if not guesser.deterministic:
         guesser = guesser.seeded(args.seed, 0)
-    state = solve(game, parse_history(game, args.history or []))
+    state = after_moves(game, parse_history(game, args.history or []))
     n = len(state.candidates)
     replies = f"{state.turn} repl{'y' if state.turn == 1 else 'ies'}"
     print(f"{game.spec}: {replies}; {n:,} secret{'s' if n != 1 else ''} possible")
@@ -217,7 +170,7 @@ def cmd_solve(args) -> None:
     print(game.guess_note(guess, state.candidates))
 
 
-def print_possible(game, candidates: np.ndarray, at_most: int) -> None:
+def print_possible(game, candidates, at_most: int) -> None:
     """The secrets still possible, wrapped: all of them up to `at_most`, else the first few and
     how to see the rest."""
     import textwrap

@@ -40,14 +40,27 @@ def integer(value: Any, name: str, low: int | None = None, high: int | None = No
 
 
 def seconds(value: Any, name: str = "time_limit") -> float | None:
-    """A time limit: None (no limit) or a finite number of seconds > 0."""
+    """A time limit: None (no limit) or a finite number of seconds > 0. The one check of a time
+    limit, for the Python API (`time_limit`) and the command line (`--time-limit`: an option
+    that may be left out, so its message offers no None)."""
     if value is None:
         return None
+    none = "" if name.startswith("-") else " or None"
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ArenaTypeError(f"{name} must be a number of seconds or None, got {_got(value)}")
+        raise ArenaTypeError(f"{name} must be a number of seconds{none}, got {_got(value)}")
     if not (math.isfinite(value) and value > 0):
-        raise ArenaError(f"{name} must be a positive number of seconds or None, got {value!r}")
+        raise ArenaError(f"{name} must be a positive number of seconds{none}, got {value!r}")
     return float(value)
+
+
+def workers(value: Any, name: str = "workers") -> int:
+    """A count of worker processes: an integer of at least 1. The one check of `--workers`,
+    for the command line and the Python API (the cap at the CPU count is arena.core.resources')."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ArenaTypeError(f"{name} must be a number of processes, got {_got(value)}")
+    if value < 1:
+        raise ArenaError(f"{name} must be at least 1, got {value}")
+    return int(value)
 
 
 def strike_limits(value: Any, name: str = "strikes") -> tuple[int, ...] | None:

@@ -42,8 +42,9 @@ def capped_workers(workers: int, oversubscribe: bool, command: str, backend: str
     saying so; a cluster's workers (another backend) are not this machine's."""
     import sys
 
-    if workers < 1:
-        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    from .checks import workers as checked
+
+    workers = checked(workers, "--workers")
     cpus = os.cpu_count() or 1
     most = max(MAX_OVERSUBSCRIBED, 8 * cpus)  # agents that wait (on a network, a disk) may want more
     if backend == "local" and workers > cpus and not oversubscribe:

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from ..trees.tree import Tree
 from .plans import first_guesses, plan_from_json
 from .rational import ExactSolution
 from .symmetry import Symmetry
+
+if TYPE_CHECKING:
+    from .crosscheck import NashpySolution
 
 FORMAT = "arena-equilibrium/2"
 #: Files saved before the key: refused with a line saying to solve again.
@@ -196,6 +200,94 @@ class Equilibrium:
         }
         return out
 
+    def report(self, check: NashpySolution | FailedCheck | None = None) -> str:
+        """The solution as `arena equilibrium` prints it: value, bounds, method, time, then both
+        mixes; with `check` (`cross_check()`), the line saying whether nashpy agrees."""
+        eq = self
+        game = eq.game
+        n = len(game.secrets)
+        lines = [f"equilibrium of {game.spec}: {n:,} secret{'s' if n != 1 else ''}"]
+        exact = f" = {eq.exact.value} (exact)" if eq.exact else ""
+        unit = eq.unit
+        if eq.settled:
+            lines.append(f"value = {eq.value:.6f} {unit}{exact}")
+        else:
+            lines.append(f"value: between {eq.lower:.6f} and {eq.upper:.6f} {unit} (not converged, gap {eq.gap:.2g})")
+        lines.append(f"bounds: {eq.lower:.6f} <= value <= {eq.upper:.6f}; gap {eq.gap:.2g}")
+        lines += [f"  {b.line()}" for b in eq.bounds]
+        if eq.uniform is not None:
+            lines.append(
+                f"uniform chooser: {eq.uniform:.6f} (the least mean number of {unit} when every secret is equally likely)"
+            )
+        lines.append(f"method: {eq.method}")
+        lines += [f"note: {n}" for n in eq.notes]
+        if check is not None:
+            lines.append(check_line(eq, check))
+        lines.append(f"time: {eq.seconds:.2f} s")
+        lines.append("")
+        rows = eq.chooser_by_row()
+        if not eq.symmetry.trivial:
+            lines.append("chooser mix by code type (each code of a type equally likely):")
+            lines.append(f"  {'type':<8} {'codes':>6} {'probability':>12}  {'exact':<10} {'each code':<10}")
+            for label, size, p, x in rows:
+                each = _fraction(x / size if x is not None else None)
+                lines.append(f"  {label:<8} {size:>6,} {p:>12.6f}  {_fraction(x, 10)} {each}".rstrip())
+        else:
+            chosen = [r for r in rows if r[2] > 0]
+            lines.append(f"chooser mix: {len(chosen)} of {len(rows)} secrets")
+            lines.append(f"  {'secret':<10} {'probability':>12}  {'exact':<10}")
+            for label, _, p, x in sorted(chosen, key=lambda r: -r[2]):
+                lines.append(f"  {label:<10} {p:>12.6f}  {_fraction(x)}".rstrip())
+            never = [r[0] for r in rows if r[2] == 0]
+            if never:
+                lines.append(
+                    f"  never chosen: {', '.join(never[:12])}"
+                    + (f" ... (+{len(never) - 12})" if len(never) > 12 else "")
+                )
+        lines.append("")
+        carried = (
+            "" if eq.symmetry.trivial else f" (each played with a uniformly random element of {eq.symmetry.group})"
+        )
+        lines.append(f"guesser mix: {len(eq.trees)} tree{'s' if len(eq.trees) != 1 else ''}{carried}:")
+        mix = eq.guesser_mix()
+        width = max([5] + [len(_fraction(x)) for _, _, x in mix])
+        lines.append(
+            f"  {'probability':>11}  {'exact':<{width}} {'total':>7} {'worst':>5}  "
+            "first guess; second guesses after the commonest replies"
+        )
+        for p, tree, x in mix:
+            costs = eq.tree_costs(tree)
+            lines.append(
+                f"  {p:>11.6f}  {_fraction(x, width)} {int(costs.sum()):>7,} {int(costs.max()):>5}  {first_guesses(tree)}"
+            )
+            if not eq.symmetry.trivial and len(eq.symmetry.labels) <= 8:  # what tells the trees apart
+                means = eq.symmetry.averages(costs)[0]
+                lines.append(
+                    " " * (15 + width)
+                    + "mean by type: "
+                    + ", ".join(f"{label} {m:.4f}" for label, m in zip(eq.symmetry.labels, means))
+                )
+        return "\n".join(line.rstrip() for line in lines)
+
+    def __str__(self) -> str:
+        return self.report()
+
+    def cross_check(self) -> NashpySolution | FailedCheck:
+        """nashpy's solution of the payoff matrix of the trees the guesser mixes, or a FailedCheck
+        where nashpy finds none (its Lemke-Howson fails on many games of trees above about 10x10)."""
+        from .crosscheck import nashpy_solution
+        from .payoff import PayoffMatrix
+
+        try:
+            return nashpy_solution(PayoffMatrix.of(np.array([self.tree_costs(t) for t in self.trees]), self.symmetry).A)
+        except (RuntimeError, ArithmeticError, ValueError, np.linalg.LinAlgError) as e:
+            ran = (
+                f"the exact check (both rational mixes verified in fractions: value {self.exact.value})"
+                if self.exact is not None
+                else "linprog's mixes, checked by their exploitability"
+            )
+            return FailedCheck(" ".join(str(e).split()), ran)
+
     def save(self, path: str | Path) -> None:
         """The solution as JSON with the guesser's trees in full, for the `equilibrium` agent's
         `file=` parameter (and for people); gzip-compressed when `path` ends in .gz."""
@@ -209,6 +301,35 @@ class Equilibrium:
                 f.write(json.dumps(data, separators=(",", ":")) + "\n")
         else:
             Path(path).write_text(json.dumps(data, indent=1) + "\n")
+
+
+@dataclass(frozen=True)
+class FailedCheck:
+    """A cross-check that could not run: why, and the checks the value rests on instead."""
+
+    reason: str
+    ran: str
+
+
+def check_line(eq: Equilibrium, check: NashpySolution | FailedCheck) -> str:
+    """The cross-check in one line: its value and whether it agrees, or why it could not run."""
+    if isinstance(check, FailedCheck):
+        return f"nashpy check: could not run ({check.reason}); the value rests on {check.ran}"
+    agree = "agrees" if abs(check.value - eq.value) <= 1e-6 else "DISAGREES"
+    return f"nashpy check: value {check.value:.6f} by {check.method} ({agree})" + (
+        f"; nashpy warned: {'; '.join(check.warnings)}" if check.warnings else ""
+    )
+
+
+def check_json(check: NashpySolution | FailedCheck) -> dict:
+    """The cross-check as `--json` gives it: its value, method and warnings, or why it failed."""
+    if isinstance(check, FailedCheck):
+        return {"error": check.reason, "checked_by": check.ran}
+    return {"value": check.value, "method": check.method, "warnings": list(check.warnings)}
+
+
+def _fraction(x: Fraction | None, width: int = 0) -> str:
+    return f"{str(x) if x is not None else '':<{width}}"
 
 
 class NotAnEquilibrium(ArenaError):

@@ -202,6 +202,25 @@ class Evaluation:
             )
         return text
 
+    def header(self) -> str:
+        """`knuth on mastermind: 1,296 secrets` (with the repetitions and their seed, if several)."""
+        reps = f" x {self.repeat} repetitions (seed {self.seed})" if self.repeat > 1 else ""
+        return f"{self.guesser} on {self.game}: {self.n:,} secrets{reps}"
+
+    def game_lines(self, limit: int = 60) -> list[str]:
+        """One line per game played, where a chooser's games are worth listing (none here)."""
+        return []
+
+    def report(self) -> str:
+        """The evaluation as `arena evaluate` prints it: the header, the summary, the total and
+        the time, the games an adversary forced (if any), and the histogram of guesses."""
+        total = f"total = {self.total:,}" if self.repeat == 1 else f"total per repetition = {self.mean_total:,.1f}"
+        lines = [self.header(), self.summary(), f"{total}; {self.seconds:.2f} s", *self.game_lines()]
+        return "\n".join([*lines, text_histogram(self.histogram)])
+
+    def __str__(self) -> str:
+        return self.report()
+
     def to_frame(self):
         """One row per game played: every secret, once per repetition, as a pandas DataFrame
         with the tidy columns game, guesser, chooser, secret, repetition, guesses, misses

@@ -324,9 +324,9 @@ class MatchEvaluation(Evaluation):
     def header(self) -> str:
         """`knuth on mastermind: 1,296 secrets` (the uniform chooser, as evaluate prints it), or
         `knuth against evil on mastermind: 1 game`."""
-        reps = f" x {self.repeat} repetitions (seed {self.seed})" if self.repeat > 1 else ""
         if not self.played:
-            return f"{self.guesser} on {self.game}: {self.n:,} secrets{reps}"
+            return super().header()
+        reps = f" x {self.repeat} repetitions (seed {self.seed})" if self.repeat > 1 else ""
         return (
             f"{self.guesser} against {self.chooser} on {self.game}: {self.n:,} game{'s' if self.n != 1 else ''}{reps}"
         )

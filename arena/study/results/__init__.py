@@ -1,8 +1,9 @@
 """A tournament's results.
 Modules, one idea each:
 
-    report    Report: each cell judged against its published figures, tables, the meta-game on
-              a named payoff, the ranking, the CSV; a stored run loaded back (from_dir)
+    report    Report: each cell judged against its published figures, tables, the grids, the
+              ranking, the CSV; a stored run loaded back (from_dir)
+    metagame  a game's grid (Grid) and its meta-game on a named payoff, solved (MetaGame)
     paired    two guessers compared secret by secret
     views     `arena report`'s --export, --dynamics and --html
     export    matrix games (an equilibrium's, a meta-game) as Gambit's .nfg or CSV, read back

@@ -129,17 +129,17 @@ def game_section(report, game: str, choosers: list[str], guessers: list[str], ce
         )
     )
     out.append("<h3>Meta-game</h3>")
-    if game not in report.mixes:
+    meta = report.meta_game(game)
+    if meta.value is None:
         out.append("<p>Not solved: a cell failed or is missing.</p>")
         return out
-    row_names, row, column_names, column, value = report.mixes[game]
-    out.append(f"<p>Value <b>{html.escape(pay.describe(value))}</b> to the chooser; the equilibrium mixes:</p>")
-    out.append(mix_table("chooser", row_names, row))
-    out.append(mix_table("guesser", column_names, column))
+    out.append(f"<p>Value <b>{html.escape(pay.describe(meta.value))}</b> to the chooser; the equilibrium mixes:</p>")
+    out.append(mix_table("chooser", meta.choosers, meta.row))
+    out.append(mix_table("guesser", meta.guessers, meta.column))
     out.append(meta_game_notes(report, game, cells))
     out.append(
         image(
-            lambda f: equilibrium_mixes(game, row_names, row, column_names, column, value, f, pay),
+            lambda f: equilibrium_mixes(meta, f),
             f"equilibrium mixes of {game}",
         )
     )

@@ -19,6 +19,7 @@ from ...core.frames import pandas
 from ..config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, agrees, figure_kind, known_kind, parse_config
 from ..tournament.store import read_store
 from ..tournament.tally import Tally
+from .metagame import Grid, MetaGame, solve_meta_game
 
 NOT_RUN = "not run yet (resume with arena run CONFIG --out DIR)"
 
@@ -136,7 +137,7 @@ class Report:
     config: Config
     results: list[Result]
     seconds: float
-    _meta: dict = field(default_factory=dict, repr=False, compare=False)  # the meta-games solved, kept
+    _meta: dict = field(default_factory=dict, repr=False, compare=False)  # meta_game's memo
     #: what computed the figures, and where (arena.study.tournament.methods.record): made when the run
     #: is written, read back by from_dir (None: not written yet, or a run older than records)
     provenance: dict[str, str] | None = None
@@ -202,6 +203,18 @@ class Report:
             + f"; {self.seconds:.1f} s"
         )
         return "\n".join(lines)
+
+    def report(self, cells: bool = False) -> str:
+        """The results as `arena run` and `arena report` print them: the table (every cell's row
+        with `cells`, or where no game has a grid: a reproduction is its cells), then the summary."""
+        # a tournament's grids are what a person reads first; its cells are one row per (chooser,
+        # guesser) and wait behind --cells (summary.txt keeps them)
+        text = self.table(cells=cells or not self.grids())
+        summary = self.summary()
+        return f"{text}\n\n{summary}" if summary else text
+
+    def __str__(self) -> str:
+        return self.report()
 
     def to_json(self) -> dict:
         return {
@@ -279,22 +292,23 @@ class Report:
             return payoff(self.config.payoff)
         return default(any(measures(r.ours, MISSES) for r in self.results if r.cell.game == game))
 
-    def grids(self) -> dict[str, tuple[list[str], list[str], dict]]:
-        """Per game: the choosers, the guessers and (chooser, guesser) -> result, for games where
-        several choosers played (a tournament rather than a reproduction)."""
-        out: dict[str, tuple[list[str], list[str], dict]] = {}
+    def grids(self) -> dict[str, Grid]:
+        """Per game: its Grid (the choosers, the guessers and (chooser, guesser) -> result), for
+        games where several choosers played (a tournament rather than a reproduction)."""
+        out: dict[str, Grid] = {}
         for r in self.results:
-            choosers, guessers, cells = out.setdefault(r.cell.game, ([], [], {}))
+            choosers, guessers, cells = out.setdefault(r.cell.game, Grid([], [], {}))
             if r.cell.chooser not in choosers:
                 choosers.append(r.cell.chooser)
             if r.cell.label not in guessers:
                 guessers.append(r.cell.label)
             cells[r.cell.chooser, r.cell.label] = r
-        return {g: v for g, v in out.items() if len(v[0]) > 1}
+        return {g: v for g, v in out.items() if len(v.choosers) > 1}
 
     def summary(self) -> str:
         """Guessers x choosers per game, on the game's payoff: its mean (± its standard error
-        where random agents repeat), the worst game, and the loss rate within each strike limit."""
+        where random agents repeat), the worst game, and the loss rate within each strike limit;
+        under each grid its meta-game's line (`meta_game`)."""
         lines = []
         for game, (choosers, guessers, cells) in self.grids().items():
             pay = self.payoff_for(game)
@@ -315,63 +329,32 @@ class Report:
             lines.append(f"{'guesser':<{lw}} " + " ".join(f"{c:>{width}}" for c in columns))
             for g in guessers:
                 lines.append(f"{g:<{lw}} " + " ".join(f"{texts[c, g]:>{width}}" for c in columns))
-            lines.append(self.meta_game(game, choosers, guessers, cells))
+            lines.append(str(self.meta_game(game)))
         return "\n".join(lines)
 
-    def meta_game(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> str:
-        """The line that `summary` prints for a game's meta-game (its solution is
-        `meta_game_solution`): the chooser x guesser table as a zero-sum game whose payoff to
-        the chooser is the game's payoff (`payoff_for`), named with its unit."""
-        if len(choosers) < 2 and len(guessers) < 2:
-            return ""
-        solved = self._solve_meta(game, choosers, guessers, cells)
-        pay = self.payoff_for(game)
-        if isinstance(solved, str):
-            return f"  meta-game on {pay.title}: not solved ({solved})"
-        _, row, _, column, value = solved
-        mix = lambda names, p: ", ".join(f"{n} {q:.3f}" for n, q in zip(names, p) if q > 1e-9)
-        return (
-            f"  meta-game on {pay.title}: value {pay.describe(value)}; choosers: "
-            f"{mix(choosers, row)}; guessers: {mix(guessers, column)}"
-        )
+    def meta_game(self, game: str) -> MetaGame:
+        """A game's grid as a zero-sum game whose payoff to the chooser is the game's payoff
+        (`payoff_for`), solved, or saying why it was not: `str()` is the line `summary` prints
+        under the grid. Solved once per game (a report's results do not change): the summary,
+        the plots and the HTML page read the same MetaGame."""
+        grid = self._grid_of(game)
+        key = (game, tuple(grid.choosers), tuple(grid.guessers))
+        if key not in self._meta:  # a memo, not state: the same MetaGame whatever was asked first
+            self._meta[key] = solve_meta_game(game, grid, self.payoff_for(game))
+        return self._meta[key]
+
+    def meta_games(self) -> dict[str, MetaGame]:
+        """Per game with a grid, its meta-game (`meta_game`), solved or not."""
+        return {game: self.meta_game(game) for game in self.grids()}
 
     @property
     def mixes(self) -> dict[str, tuple]:
-        """Per game with a grid, its meta-game's (choosers, their mix, guessers, theirs, value),
-        where it could be solved: computed when asked (and kept), whatever was called before."""
-        found = {}
-        for game, (choosers, guessers, cells) in self.grids().items():
-            solved = self._solve_meta(game, choosers, guessers, cells)
-            if not isinstance(solved, str):
-                found[game] = solved
-        return found
+        """Per game whose meta-game was solved, (choosers, their mix, guessers, theirs, value):
+        `meta_games()` as tuples, for code written before MetaGame."""
+        solved = {game: meta for game, meta in self.meta_games().items() if meta.value is not None}
+        return {g: (list(m.choosers), m.row, list(m.guessers), m.column, m.value) for g, m in solved.items()}
 
-    def _solve_meta(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> tuple | str:
-        """The meta-game's solution as in `mixes`, or why it was not solved (a str); kept, since
-        a report's results do not change."""
-        key = (game, tuple(choosers), tuple(guessers))
-        if key not in self._meta:
-            self._meta[key] = self._compute_meta(game, choosers, guessers, cells)
-        return self._meta[key]
-
-    def _compute_meta(self, game: str, choosers: list[str], guessers: list[str], cells: dict) -> tuple | str:
-        pay = self.payoff_for(game)
-        if any(cells.get((c, g)) is None or not cells[c, g].measured for c in choosers for g in guessers):
-            return "a cell failed or is missing"
-        missing = [(c, g) for c in choosers for g in guessers if pay.figure not in cells[c, g].ours]
-        if missing:
-            return f"{missing[0][1]} against {missing[0][0]} has no {pay.key}"
-        try:
-            from ...equilibrium import solve_matrix_game
-        except ImportError:
-            return "the equilibrium solver is not available"
-        import numpy as np
-
-        matrix = np.array([[cells[c, g].ours[pay.figure] for g in guessers] for c in choosers])
-        solution = solve_matrix_game(matrix)
-        return (choosers, solution.row, guessers, solution.column, solution.value)
-
-    def _grid_of(self, game: str) -> tuple[list[str], list[str], dict]:
+    def _grid_of(self, game: str) -> Grid:
         """One game's grid (see `grids`); an ArenaError naming the games that have one."""
         grids = self.grids()
         if game not in grids:
@@ -394,18 +377,7 @@ class Report:
     def meta_game_solution(self, game: str) -> dict | None:
         """The equilibrium of a game's grid as a zero-sum game on its payoff: the value, its
         payoff and unit, and both mixes by name (None when a cell is missing)."""
-        solved = self._solve_meta(game, *self._grid_of(game))
-        if isinstance(solved, str):
-            return None
-        choosers, row, guessers, column, value = solved
-        pay = self.payoff_for(game)
-        return {
-            "value": float(value),
-            "payoff": pay.key,
-            "unit": pay.unit,
-            "choosers": dict(zip(choosers, map(float, row))),
-            "guessers": dict(zip(guessers, map(float, column))),
-        }
+        return self.meta_game(game).solution()
 
     def worst_secrets(self, game: str) -> dict[str, float]:
         """Per guesser of a game, its (mean) cost in the game's payoff against its worst secret,

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.costs import GUESSES, Payoff
+from ..results.metagame import MetaGame
 from ..results.report import Report
 
 
@@ -31,10 +32,10 @@ def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
             heat_map(game, choosers, guessers, cells, written[-1], pay)
             written.append(out / f"histograms-{_slug(game)}.png")
             histograms(game, choosers, guessers, cells, written[-1], pay.plotted)
-            if game in report.mixes:
+            meta = report.meta_game(game)
+            if meta.value is not None:
                 written.append(out / f"equilibrium-{_slug(game)}.png")
-                mix_choosers, row, mix_guessers, column, value = report.mixes[game]
-                equilibrium_mixes(game, mix_choosers, row, mix_guessers, column, value, written[-1], pay)
+                equilibrium_mixes(meta, written[-1])
     return written
 
 
@@ -101,18 +102,19 @@ def histogram_figure(game: str, choosers: list[str], guessers: list[str], cells:
     return fig
 
 
-def equilibrium_mixes(game: str, choosers, row, guessers, column, value, path: Path, pay: Payoff = GUESSES) -> None:
-    """The meta-game's equilibrium: the chooser's mix and the guesser's mix, as bars."""
+def equilibrium_mixes(meta: MetaGame, path: Path) -> None:
+    """A solved meta-game's equilibrium: the chooser's mix and the guesser's mix, as bars."""
     plt = _pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.2))
-    left.barh(choosers, row, color="tab:red")
+    left.barh(meta.choosers, meta.row, color="tab:red")
     left.set_title("choosers' mix", fontsize=9)
-    right.barh(guessers, column, color="tab:blue")
+    right.barh(meta.guessers, meta.column, color="tab:blue")
     right.set_title("guessers' mix", fontsize=9)
     for ax in (left, right):
         ax.set_xlim(0, 1)
         ax.tick_params(labelsize=8)
-    fig.suptitle(f"{game}: meta-game on {pay.title}, value {pay.describe(value)}", fontsize=10)
+    pay = meta.payoff
+    fig.suptitle(f"{meta.game}: meta-game on {pay.title}, value {pay.describe(meta.value or 0.0)}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -86,8 +86,9 @@ def run_config(
     """
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    from ...core.checks import workers as checked_workers  # the one check, the command line's too
+
+    workers = checked_workers(workers, "--workers")
     timeout = check_timeout(timeout if timeout is not None else config.task_timeout)
     allow = config.allow_import if allow_import is None else allow_import
     start = time.perf_counter()
