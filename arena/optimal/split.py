@@ -63,6 +63,7 @@ from .journal import Journal, Limits, journal_key, weights_digest
 from .pieces import WORKER, Classes, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker
 from .proofs import ClassProof, GuessProof, lower_bound
 from .search import Search, stabilizer
+from .search.small_trees import compile_ahead
 from .solve import cheaper_tree, incumbent_value, invariant, seed_tree, weight_vector
 from .subtrees import grow_subtree
 
@@ -391,6 +392,8 @@ def split_root(
     stopped = False
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     own = executor is None
+    if own and context is not None:  # compiled once here, not in each forked worker
+        compile_ahead(scout.small_trees() if scout.compiled_below else None)
     if executor is None:
         executor = ProcessPoolExecutor(
             workers,
