@@ -58,8 +58,12 @@ KEY_SECRETS = 24
 CHUNK_SECONDS = 0.25
 #: The first chunk's sets, before the search's own speed is measured.
 FIRST_CHUNK = 1 << 12
-#: What a first run pays to compile the kernels (numba; measured, see the README), said on stderr.
-COMPILE_NOTE = "compiling the exact search's kernels (first run only: about 30 s, cached for the next runs)..."
+#: What a first run pays to compile the kernels (numba; benchmarks/bench_coldstart.py), said on
+#: stderr, with the set-up step that pays it ahead (warm.py).
+COMPILE_NOTE = (
+    "compiling the exact search's kernels (first run only: about 15 s, cached for the next runs;"
+    " `python -m arena.optimal.search.warm` does it ahead)..."
+)
 _announced = False  # the kernels' cache was looked at (once a process)
 
 #: The fewest sets in a chunk: more than a path of the search holds (a set's path has fewer sets
