@@ -4,8 +4,11 @@ A first big exact search (4x7, Wordle) compiles tree_kernels.py with numba, whic
 machine code beside the module (`cache=True`; in numba's user cache directory where the install
 is read-only, or in NUMBA_CACHE_DIR). This does it at set-up time instead: one search of a
 tiny set on a tiny game whose arrays have the types of every game the compiled search serves
-(uint8 tables, read-only: Mastermind, Jotto and Wordle alike), so the first real search loads
-the code instead of compiling it. Running it again loads the cache and costs about a second.
+(uint8 tables, read-only: Mastermind, Jotto and Wordle alike), and the partition counts of a
+big search's nodes (arena.kernels), so the first real search loads the code instead of
+compiling it. Running it again loads the cache and costs about a second. Not compiled here:
+the greedy guessers' compiled levels and the reply formula of games too big for a table
+(arena.kernels' other loops, arena/games/multisets.py), which only bigger instances use.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ def warm(spec: str = WARM_SPEC) -> float:
     game; the seconds it took."""
     from ...errors import Compiling
     from ...games import make_game
+    from ...kernels import reply_major_counts
     from .branch import Search
     from .small_trees import compile_ahead
 
@@ -33,6 +37,8 @@ def warm(spec: str = WARM_SPEC) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Compiling)  # main says it, in its own words
         compile_ahead(Search(game, np.ones(len(game.secrets))).small_trees())
+    secrets, guesses = (np.arange(n) for n in game.by_secret.shape)
+    reply_major_counts(game.by_secret, guesses, secrets, game.n_codes)  # a big node's partition counts
     return time.perf_counter() - start
 
 
