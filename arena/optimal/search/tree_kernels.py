@@ -222,7 +222,7 @@ def _scores(S, n, pool, m, left, game, mark, work):  # pragma: no cover
 def _order(keys):  # pragma: no cover - compiled
     # np.argsort(keys, kind="mergesort") (stable: ties in their order), as a bottom-up merge
     # sort. Why not numba's argsort: its generic sorts (and the shape-checked error messages of
-    # an array assigned to a slice) cost seconds of a first run's compile; this costs 0.2 s
+    # an array assigned to a slice) cost seconds of a first run's compile; this, a fraction of one
     n = len(keys)
     a = np.empty(n, np.int64)
     for i in range(n):
