@@ -72,7 +72,9 @@ def test_the_compiled_search_reads_a_read_only_view_of_any_table():
     view = small_trees._read_only(table)
     assert not view.flags.writeable and view.flags.c_contiguous and table.flags.writeable
     assert np.array_equal(view, game.table)
-    small = Search(game, np.ones(len(game.secrets))).small_trees()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Compiling)  # said or not, as numba's cache stands
+        small = Search(game, np.ones(len(game.secrets))).small_trees()
     assert small is not None and not small.table.flags.writeable and not small.by_secret.flags.writeable
 
 
