@@ -14,6 +14,7 @@ import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import arena.cli
@@ -21,6 +22,7 @@ from agents import make_chooser, make_guesser
 from agents.registry import INDEX, ROLES, agent_modules, builtin, registered
 from arena.core import plugins
 from arena.core.errors import ArenaError
+from arena.games.mastermind import replies_in
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -142,6 +144,22 @@ def test_a_tiny_exact_solve_loads_no_compiled_code():
     assert "arena.optimal.solve" in modules
     assert under(modules, "agents") == {"agents", "agents.registry"}  # --allow-import's context only
     assert not under(modules, "arena.equilibrium", "arena.games.multisets", *NEVER)
+
+
+def test_a_small_mastermind_solve_loads_no_numpy_ma():
+    """numpy.ma is 30 ms, a tenth of a small solve's start-up; a first np.unique imports it
+    (numpy 2.4's asks np.ma.is_masked), so Mastermind counts its replies instead (replies_in)."""
+    modules = loaded_by("optimal", "mastermind:pegs=3,colors=3")
+    assert not under(modules, "numpy.ma", *NEVER)
+
+
+def test_replies_in_is_np_unique():
+    rng = np.random.default_rng(33)
+    for case in range(60):
+        dtype = (np.uint8, np.uint16)[case % 2]
+        rows = rng.integers(0, 1 + case * 4, size=(1 + case % 5, 1 + case), dtype=dtype)
+        got = replies_in(rows)
+        assert got.dtype == rows.dtype and np.array_equal(got, np.unique(rows))
 
 
 # --- plug-ins: importlib.metadata asked only when a distribution may declare one ---------------

@@ -63,6 +63,7 @@ from .journal import Journal, Limits, journal_key, weights_digest
 from .pieces import WORKER, Classes, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker
 from .proofs import ClassProof, GuessProof, lower_bound
 from .search import Search, stabilizer
+from .search.small_trees import compile_ahead
 from .solve import cheaper_tree, incumbent_value, invariant, seed_tree, weight_vector
 from .subtrees import grow_subtree
 
@@ -386,6 +387,8 @@ def split_root(
     if executor is None:
         workers = fewer_workers(game, S, openings, workers, notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
+    if executor is None:  # compiled once here, not in each forked worker
+        compile_ahead(scout.small_trees() if scout.compiled_below else None)
     on = piece_workers(executor, game, pool, workers, deadline, w, max_guesses, (alive, no_worker_seconds))
     try:
         searched, stopped = search_pieces(split, on, workers, deadline, status, start)

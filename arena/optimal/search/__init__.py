@@ -20,6 +20,8 @@ The modules, from the top:
                  Python node's guess, its classes bounded and its small ones searched, in two
                  calls (big games only: COMPILED_CELLS)
     tree_kernels  its compiled loops (numba, imported at the first small set)
+    warm          `python -m arena.optimal.search.warm`: those loops compiled at set-up, not by
+                  a first search (numba caches them)
     allowed      hard mode: the guesses the rules still allow on a path
     state        what the parts share: NO_LIMIT, Timeout (and STOP: Ctrl-C), Stats, the attributes declared, and
                  CostBounds, what the search asks of a cost (leaves, the bounds of a guess

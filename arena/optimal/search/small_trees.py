@@ -58,8 +58,12 @@ KEY_SECRETS = 24
 CHUNK_SECONDS = 0.25
 #: The first chunk's sets, before the search's own speed is measured.
 FIRST_CHUNK = 1 << 12
-#: What a first run pays to compile the kernels (numba; measured, see the README), said on stderr.
-COMPILE_NOTE = "compiling the exact search's kernels (first run only: about 30 s, cached for the next runs)..."
+#: What a first run pays to compile the kernels (numba; benchmarks/bench_coldstart.py), said on
+#: stderr, with the set-up step that pays it ahead (warm.py).
+COMPILE_NOTE = (
+    "compiling the exact search's kernels (first run only: about 15 s, cached for the next runs;"
+    " `python -m arena.optimal.search.warm` does it ahead)..."
+)
 _announced = False  # the kernels' cache was looked at (once a process)
 
 #: The fewest sets in a chunk: more than a path of the search holds (a set's path has fewer sets
@@ -72,8 +76,8 @@ class SmallTrees:
     tables for every b, and the compiled cache, kept between calls."""
 
     def __init__(self, game: Game, consistent: bool, keyed: bool, hit: int, b_max: int):
-        self.by_secret = np.ascontiguousarray(game.by_secret)
-        self.table = np.ascontiguousarray(game.table)
+        self.by_secret = _read_only(game.by_secret)
+        self.table = _read_only(game.table)
         self.secret_guess = np.ascontiguousarray(game.secret_guess, dtype=np.int64)
         self.same_secret = np.ascontiguousarray(game.same_secret, dtype=np.int64)
         announce_compiling()
@@ -189,6 +193,34 @@ class SmallTrees:
 
 def _nothing() -> None:
     """No check between chunks (a SmallTrees made outside a Search)."""
+
+
+def _read_only(table: np.ndarray) -> np.ndarray:
+    """A C-contiguous read-only view of a game's table: numba compiles a kernel once per
+    argument type, and a writable array is a type of its own (the games' tables are read-only:
+    a table made writable somewhere would cost a first run another half minute)."""
+    view = np.ascontiguousarray(table).view()
+    view.flags.writeable = False
+    return view
+
+
+def compile_ahead(small: SmallTrees | None) -> None:
+    """Compile the three kernels for this game's arrays in this process (or load them from
+    numba's cache) with one search of a tiny set, then forget that search. The split calls it
+    before it forks its workers, which then inherit the compiled code: otherwise each worker
+    compiles it for itself (4x7, 2 workers, a fresh cache: 63 s of CPU against 18 s warm)."""
+    if small is None:
+        return
+    S = np.arange(min(3, len(small.mark)), dtype=np.int64)
+    left, b = 3, int(small.params[4])  # tree_kernels._BMAX
+    try:
+        total, member, ends, _, bounds, _ = small.open_guess(0, S, np.inf, left, b, SMALL_TREE)
+        small.solve_classes(member, ends, bounds, total, np.inf, left - 1, b, SMALL_TREE)
+        small.solve(S, np.inf, left, b, 0.0, False)
+    finally:  # the search's own cache starts empty, as a SmallTrees is made
+        small.slots.fill(-1)
+        small.counters.fill(0)
+        small.chunk = FIRST_CHUNK
 
 
 def announce_compiling() -> None:

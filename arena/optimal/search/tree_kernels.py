@@ -87,7 +87,8 @@ def _remember(S, n, left, known, value, guess, keyed, cache):  # pragma: no cove
         e = counters[_ENTRIES]
         counters[_ENTRIES] += 1
         off = counters[_USED]
-        store[off : off + n] = S[:n]
+        for k in range(n):  # a loop, not a slice: see _order
+            store[off + k] = S[k]
         counters[_USED] += n
         keys[e, 0] = _hash(S, n, left, keyed)
         keys[e, 1] = off
@@ -184,7 +185,7 @@ def _scores(S, n, pool, m, left, game, mark, work):  # pragma: no cover
         largest[i] = big
         parts[i] = p
         spread[i] = sq
-    b = 1
+    b = n * 0 + 1  # a variable, not a literal: see solve_set's `none`
     for i in range(m):
         if largest[i] < n and parts[i] > b:
             b = parts[i]
@@ -218,6 +219,33 @@ def _scores(S, n, pool, m, left, game, mark, work):  # pragma: no cover
 
 
 @njit(cache=True)
+def _order(keys):  # pragma: no cover - compiled
+    # np.argsort(keys, kind="mergesort") (stable: ties in their order), as a bottom-up merge
+    # sort. Why not numba's argsort: its generic sorts (and the shape-checked error messages of
+    # an array assigned to a slice) cost seconds of a first run's compile; this, a fraction of one
+    n = len(keys)
+    a = np.empty(n, np.int64)
+    for i in range(n):
+        a[i] = i
+    b = np.empty(n, np.int64)
+    width = 1
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid, hi = min(lo + width, n), min(lo + 2 * width, n)
+            i, j = lo, mid
+            for k in range(lo, hi):
+                if i < mid and (j >= hi or not keys[a[j]] < keys[a[i]]):
+                    b[k] = a[i]
+                    i += 1
+                else:
+                    b[k] = a[j]
+                    j += 1
+        a, b = b, a
+        width *= 2
+    return a
+
+
+@njit(cache=True)
 def _classes(replies, S, n, hit, sizes, starts, codes):  # pragma: no cover - compiled
     # hits.classes_of: the non-hit classes of S under the replies, smallest first (ties in
     # reply order), each in S's order: their secrets one after another, and where each ends
@@ -230,10 +258,10 @@ def _classes(replies, S, n, hit, sizes, starts, codes):  # pragma: no cover - co
                 n_classes += 1
             sizes[r] += 1
     cls = codes[:n_classes].copy()
-    by_size = np.empty(n_classes, np.int64)
+    by_size = np.empty(n_classes, np.float64)  # exact: far below 2^53
     for j in range(n_classes):
         by_size[j] = sizes[cls[j]] * (len(sizes) + 1) + cls[j]
-    cls = cls[np.argsort(by_size)]  # by size, then reply (the keys are distinct)
+    cls = cls[_order(by_size)]  # by size, then reply (the keys are distinct)
     ends = np.empty(n_classes + 1, np.int64)
     ends[0] = 0
     for j in range(n_classes):
@@ -257,6 +285,7 @@ def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache
     by_secret, table, secret_guess, same_secret, T, params = game
     slots, keys, values, store, counters = cache
     keyed = params[_KEYED] == 1
+    closed = left * 0 - 2  # a variable, not a literal: see solve_set's `none`
     n_classes = len(ends) - 1
     for j in range(n_classes):
         c = ends[j + 1] - ends[j]
@@ -275,7 +304,7 @@ def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache
             if guess >= 0:
                 _remember(C, c, left, value, value, guess, keyed, cache)
             else:
-                _remember(C, c, left, value, np.inf, -2, keyed, cache)
+                _remember(C, c, left, value, np.inf, closed, keyed, cache)
             proven = value
         if proven > lbs[j]:
             total += proven - lbs[j]
@@ -292,6 +321,9 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
     slots, keys, values, store, counters = cache
     n = len(S)
     keyed = params[_KEYED] == 1
+    # no guess, as a variable: a literal argument is a signature of its own, which numba
+    # compiles again (half a second of a first run each)
+    none = n * 0 - 1
     if n == 1:
         return (1.0, secret_guess[S[0]]) if left >= 1 else (np.inf, -1)
     if left <= 1:
@@ -314,7 +346,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
         if guess == -1 and value > known:
             known = value
             if known >= budget:
-                _remember(S, n, left, known, np.inf, -1, keyed, cache)
+                _remember(S, n, left, known, np.inf, none, keyed, cache)
                 return known, -1
     # search_node
     if counters[_NODES] >= counters[_STOP_AT]:  # back to Python: its deadline and signals
@@ -335,7 +367,9 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
                 m += 1
     else:
         m = table.shape[0]
-        pool = np.arange(m)
+        pool = np.empty(m, np.int64)
+        for i in range(m):
+            pool[i] = i
     bound, spread, b = _scores(S, n, pool, m, left, game, mark, work)
     floor = np.inf
     n_tried = 0
@@ -346,7 +380,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
             floor = bound[i]
     if n_tried == 0:
         proven = max(known, floor)
-        _remember(S, n, left, proven, np.inf, -1, keyed, cache)
+        _remember(S, n, left, proven, np.inf, none, keyed, cache)
         return proven, -1
     tried = np.empty(n_tried, np.int64)
     j = 0
@@ -356,7 +390,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
             j += 1
     order = np.empty(0, np.int64)
     taken = np.zeros(n_tried, np.bool_)
-    best, best_guess = budget, -1
+    best, best_guess = budget, none
     seen = np.empty((4, n), table.dtype)
     n_seen = 0
     replies = np.empty(n, table.dtype)
@@ -392,7 +426,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
                     spread_top = max(spread_top, spread[rest[j]] + 1.0)
                 for j in range(len(rest)):
                     keys_rest[j] = bound[rest[j]] * spread_top + spread[rest[j]]
-                order = rest[np.argsort(keys_rest, kind="mergesort")]
+                order = rest[_order(keys_rest)]
             i = order[step - 8]
         if bound[i] >= best:
             floor = min(floor, bound[i])
@@ -415,9 +449,12 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
             continue
         if n_seen == len(seen):
             grown = np.empty((2 * len(seen), n), table.dtype)
-            grown[:n_seen] = seen
+            for t in range(n_seen):  # loops, not slices: see _order
+                for k in range(n):
+                    grown[t, k] = seen[t, k]
             seen = grown
-        seen[n_seen] = replies
+        for k in range(n):
+            seen[n_seen, k] = replies[k]
         n_seen += 1
         # slot_value: the classes, smallest first (ties in reply order), each in S's order
         limit = best
@@ -452,7 +489,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
         _remember(S, n, left, best, best, best_guess, keyed, cache)
         return best, best_guess
     proven = max(known, floor)
-    _remember(S, n, left, proven, np.inf, -1, keyed, cache)
+    _remember(S, n, left, proven, np.inf, none, keyed, cache)
     return proven, -1
 
 

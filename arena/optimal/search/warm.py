@@ -1,0 +1,54 @@
+"""Compile the exact search's kernels ahead of a first search: `python -m arena.optimal.search.warm`.
+
+A first big exact search (4x7, Wordle) compiles tree_kernels.py with numba, which caches the
+machine code beside the module (`cache=True`; in numba's user cache directory where the install
+is read-only, or in NUMBA_CACHE_DIR). This does it at set-up time instead: one search of a
+tiny set on a tiny game whose arrays have the types of every game the compiled search serves
+(uint8 tables, read-only: Mastermind, Jotto and Wordle alike), and the partition counts of a
+big search's nodes (arena.kernels), so the first real search loads the code instead of
+compiling it. Running it again loads the cache and costs about a second. Not compiled here:
+the greedy guessers' compiled levels and the reply formula of games too big for a table
+(arena.kernels' other loops, arena/games/multisets.py), which only bigger instances use.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+
+import numpy as np
+
+#: A game whose arrays have the types of every game the compiled search serves.
+WARM_SPEC = "mastermind:pegs=2,colors=3"
+
+
+def warm(spec: str = WARM_SPEC) -> float:
+    """Compile (or load from the cache) the exact search's kernels for the arrays of `spec`'s
+    game; the seconds it took."""
+    from ...core.errors import Compiling
+    from ...core.kernels import reply_major_counts
+    from ...games import make_game
+    from .branch import Search
+    from .small_trees import compile_ahead
+
+    start = time.perf_counter()
+    game = make_game(spec)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Compiling)  # main says it, in its own words
+        compile_ahead(Search(game, np.ones(len(game.secrets))).small_trees())
+    secrets, guesses = (np.arange(n) for n in game.by_secret.shape)
+    reply_major_counts(game.by_secret, guesses, secrets, game.n_codes)  # a big node's partition counts
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Compile the kernels (or load them: a second run), saying so on stderr."""
+    print("arena: compiling the exact search's kernels (once; about 15 s)...", file=sys.stderr, flush=True)
+    seconds = warm(*(sys.argv[1:] if argv is None else argv)[:1])
+    print(f"arena: the exact search's kernels are ready ({seconds:.1f} s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
