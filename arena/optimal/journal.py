@@ -41,14 +41,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.digests import file_change, file_digest, is_file, project_code
+from ..core.digests import file_change, file_digest, is_file
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
 from .proofs import TOLERANCE, GuessProof, combine, same, slack
+
+if TYPE_CHECKING:
+    from .problem import Problem
 
 FORMAT = "arena-journal/3"
 #: Formats whose records recorded decisions: a first guess closed under the incumbent then.
@@ -85,19 +88,11 @@ def game_files(spec: str) -> dict[str, str]:
     return {v: file_digest(v) for v in sorted(set(values)) if v in SHIPPED or is_file(v)}
 
 
-def journal_key(game: Game, pool: str, weights: np.ndarray | None = None, max_guesses: int | None = None) -> dict:
-    """Everything the root split's records depend on (the journal's first line)."""
-    return {
-        "journal": FORMAT,
-        "game": canonical_spec(game.spec),
-        "files": game_files(game.spec),
-        "pool": pool,
-        "objective": "average",
-        "cost": "guesses",
-        "max_guesses": max_guesses,
-        "weights": weights_digest(weights),
-        "version": project_code(),
-    }
+def journal_key(problem: Problem) -> dict:
+    """Everything the root split's records depend on (the journal's first line): the format,
+    then the problem's key (Problem.key: game, files, pool, objective, cost, guess limit,
+    weights, version), in the order journals have always been written."""
+    return {"journal": FORMAT} | problem.key()
 
 
 def key_change(stored: dict, key: dict) -> str | None:
