@@ -167,7 +167,9 @@ class Problem:
     def label(self) -> str:
         """The `optimal` agent's spec that replays this problem's trees."""
         own = self.cost == cost_for(self.game)
-        return agent_spec(self.pool, self.objective, self.max_guesses, None if own else self.cost.name, self.opener_words)
+        return agent_spec(
+            self.pool, self.objective, self.max_guesses, None if own else self.cost.name, self.opener_words
+        )
 
     def key(self) -> dict:
         """What a result of this problem depends on, as a journal records it: the game (spec and

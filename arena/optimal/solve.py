@@ -16,7 +16,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..core import checks as door
-from ..core.costs import Cost, Guesses, cost_for
+from ..core.costs import Cost, Guesses
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
 from ..core.resources import check_memory
@@ -30,69 +30,12 @@ from .inputs import check_choice, invariant
 from .params import agent_spec
 from .problem import Objective, Pool, Problem
 from .search import NO_LIMIT, STOP, Search, Timeout, stabilizer
+from .solved import SolvedTree
 
 POOLS = tuple(p.value for p in Pool)
 OBJECTIVES = tuple(o.value for o in Objective)
 #: Greedy guessers whose trees seed a time-limited search (the best one is the first incumbent).
 SEED_METRICS = ("entropy", "expected", "most-parts", "minimax")
-
-
-@dataclass
-class SolvedTree(Tree):
-    """A Tree with what the solver knows about it: its weighted cost `value` (sum of weight x
-    cost, the cost `cost` of arena.core.costs: guesses, or Hangman's misses; with equal weights, the
-    total), a proven `lower_bound` on the best possible cost (equal to `value` when the search
-    finished: the tree is optimal), and the search's effort."""
-
-    value: float = 0.0
-    lower_bound: float = 0.0
-    seconds: float = 0.0
-    searched: int = 0  # candidate sets whose guesses the search scored
-    depth_bound: int = 0  # a proven lower bound on the worst case of any tree (objective=worst)
-    time_limit: float | None = None  # the limit the search ran under (None: none)
-    stopped: bool = False  # did the time limit stop the search?
-    cost: str = "guesses"  # what `value` counts (arena.core.costs)
-    openers: tuple[str, ...] = ()  # fixed first guesses: value and bound are the best after them
-    split: Any = None  # the root split's result (arena.optimal.split.SplitResult) when it made the tree
-    objective: str = "average"  # what the tree minimises (problem.Objective): "worst" proves the worst case first
-
-    @property
-    def costs(self) -> np.ndarray:
-        """Each secret's cost, as `value` counts it (the guesses, misses or lost games)."""
-        return cost_for(self.game, self.cost).of(self)
-
-    def cost_of(self, node: Node) -> np.ndarray:
-        return self.costs[node.candidates]
-
-    @property
-    def exact(self) -> bool:
-        return self.lower_bound >= self.value - 1e-9 * max(1.0, abs(self.value))
-
-    @property
-    def gap(self) -> float:
-        """value - lower_bound: 0 for a tree proven optimal."""
-        return max(0.0, self.value - self.lower_bound)
-
-    def to_json(self) -> dict:
-        data = super().to_json()
-        data.update(
-            value=_plain(self.value),
-            lower_bound=_plain(self.lower_bound),
-            exact=self.exact,
-            gap=_plain(self.gap),
-            time_limit=self.time_limit,
-            stopped=self.stopped,
-            seconds=round(self.seconds, 3),
-            cost=self.cost,
-        )
-        if self.openers:
-            data.update(openers=list(self.openers))
-        return data
-
-
-def _plain(x: float):
-    """An integer-valued float as an int (so JSON says 5625, not 5625.0)."""
-    return int(x) if float(x).is_integer() else float(x)
 
 
 def optimal_tree(
@@ -216,7 +159,9 @@ def solve_opening(problem: Problem, run: Run, opening: str, part: Indexes) -> Fo
     else:
         seed = seed_tree(game, part, w, pool, limit, paid) if run.timed else None
         if seed is None and prover is not None and run.timed:
-            seed = fitting_tree(prover, part, cast(int, limit), opening, run.label)  # no greedy tree is within the limit
+            seed = fitting_tree(
+                prover, part, cast(int, limit), opening, run.label
+            )  # no greedy tree is within the limit
         seed = cheaper_tree(seed, known_tree(run.incumbent, part, limit, paid), w, paid, part)
         root, tree_costs, lower = search_below(search, part, seed, opening, paid)
     depth_bound = bound or search.bounds.least_depth(len(part))

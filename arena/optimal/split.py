@@ -44,11 +44,11 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -59,11 +59,12 @@ from ..parallel.futures import next_done, shut_down
 from ..trees.saved import Tree
 from .bounds import INF
 from .inputs import check_start
-from .journal import Journal, Limits, journal_key, weights_digest
+from .journal import Journal, Limits, journal_key
 from .pieces import WORKER, Classes, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker
+from .problem import Objective, Problem
 from .proofs import ClassProof, GuessProof, lower_bound
-from .search import Search, stabilizer
-from .solve import cheaper_tree, incumbent_value, invariant, seed_tree, weight_vector
+from .search import Search
+from .solve import cheaper_tree, incumbent_value, seed_tree
 from .subtrees import grow_subtree
 
 
@@ -284,108 +285,70 @@ class Split:
         )
 
 
-def split_root(
-    game: Game,
-    pool: str = "all",
-    workers: int = 2,
-    time_limit: float | None = None,
-    journal: str | Path | None = None,
-    incumbent: float = INF,
-    status=None,
-    executor=None,
-    weights: Sequence[float] | np.ndarray | None = None,
-    new_journal: bool = False,
-    alive: Callable[[], bool] | None = None,
-    no_worker_seconds: float = 60.0,
-    seed: bool = True,
-    start_tree: Tree | None = None,
-    max_guesses: int | None = None,
-    standing: bool = False,
-    notice: Callable[[str], None] | None = None,
-) -> SplitResult:
-    """The best first guess over every secret of `game` and its tree, the pieces (first guess,
-    reply class) searched by `workers` processes (module docstring). `weights`: one per secret
-    (default all equal: the value is the total number of guesses). `journal`: a file to resume
-    from and append to (journal.py); one of other inputs is refused, or with `new_journal` set
-    aside as FILE.old. `incumbent`: the cost of a tree known beforehand, in the weights' units
-    (the search only looks for better); `status(text)` is called after each piece. `alive()`:
-    does the executor still have a worker (a Dask cluster's); none for `no_worker_seconds` is
-    an ArenaError (the journal keeps what was closed).
-    `executor`: a concurrent.futures executor of the caller's whose workers were not forked
-    from this process, such as a Dask cluster's (`client.get_executor()`): each of its workers
-    builds the game from its spec once and keeps its own search; `workers` is then the number
-    of pieces kept in flight. `seed`: start from the best greedy tree's cost (solve.seed_tree),
-    so that the first pieces already have a finite budget; when no first guess beats it, that
-    tree is the optimum (SplitResult.seed). `start_tree`: a tree of the caller's over every secret
-    (a look-ahead guesser's, say), seeded in the same way when it costs less; under the
-    consistent pool it must play only consistent guesses (else its cost is no incumbent).
-    `max_guesses`: the best tree that finds every secret within that many guesses (the first
-    guess included; Wordle's six); a piece that cannot be finished within it is worth inf.
-    `standing`: search nothing; what the journal (which must exist, and is not written) proves:
-    the best first guess it holds, the first guesses closed and solved exactly (`proven`), the
-    lower bound. A journal another version of arena wrote is read too (`written_by`).
-    `notice(line)`: told when fewer processes are forked than `workers` (no more than the
-    pieces that can be in flight at once).
-    """
-    if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
-        raise ArenaError(
-            f"{game.spec}: the split searches the first guesses of a game whose guesses "
-            "hit the secret, with one opening"
-        )
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ArenaError(f"workers must be a positive number of processes, got {workers!r}")
+@dataclass(frozen=True)
+class SplitRun:
+    """How the split searches a problem (not what: that is its Problem), split_root's settings.
+
+    `workers`: processes forked (or with `executor`, pieces kept in flight). `time_limit`:
+    seconds. `journal`: a file to resume from and append to (journal.py); one of another
+    problem is refused, or with `new_journal` set aside as FILE.old. `standing`: search
+    nothing; what the journal (which must exist, and is not written) proves. `incumbent`: the
+    cost of a tree known beforehand, in the weights' units (the search only looks for better).
+    `seed`: start from the best greedy tree's cost (solve.seed_tree), so that the first pieces
+    already have a finite budget; when no first guess beats it, that tree is the optimum
+    (SplitResult.seed). `start_tree`: a tree of the caller's over every secret (a look-ahead
+    guesser's, say), seeded in the same way when it costs less; under the consistent pool it
+    must play only consistent guesses (else its cost is no incumbent). `status(text)` is
+    called after each piece; `notice(line)` is told when fewer processes are forked than
+    `workers` (no more than the pieces that can be in flight at once). `executor`: a
+    concurrent.futures executor of the caller's whose workers were not forked from this
+    process, such as a Dask cluster's (`client.get_executor()`): each of its workers builds the
+    game from its spec once and keeps its own search. `alive()`: does the executor still have
+    a worker (a Dask cluster's); none for `no_worker_seconds` is an ArenaError (the journal
+    keeps what was closed)."""
+
+    workers: int = 2
+    time_limit: float | None = None
+    journal: str | Path | None = None
+    new_journal: bool = False
+    standing: bool = False
+    incumbent: float = INF
+    seed: bool = True
+    start_tree: Tree | None = None
+    status: Callable[[str], None] | None = None
+    notice: Callable[[str], None] | None = None
+    executor: Any = None
+    alive: Callable[[], bool] | None = None
+    no_worker_seconds: float = 60.0
+
+
+#: The Problem's settings that split_root's keywords may give (the others are SplitRun's).
+PROBLEM_KEYWORDS = ("pool", "weights", "max_guesses")
+
+
+def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: Any) -> SplitResult:
+    """The best first guess over every secret of the problem's game and its tree, the pieces
+    (first guess, reply class) searched by the run's workers (module docstring; SplitRun says
+    how it runs). The problem is the weighted average of guesses over every secret, with its
+    pool and guess limit (the first guess included; Wordle's six: a piece that cannot be
+    finished within it is worth inf); with equal weights the value is the total number of
+    guesses. A game may stand for the problem, with `pool`, `weights` and `max_guesses` and
+    SplitRun's settings given as keywords: `split_root(game, workers=1, journal="j.jsonl")`.
+    With `standing`, the best first guess the journal holds, the first guesses closed and
+    solved exactly (`proven`), the lower bound; a journal another version of arena wrote is
+    read too (`written_by`)."""
+    problem, run = split_args(problem, run, given)
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-    S = game.all_secrets
-    w, scale = weight_vector(game, S, weights)
-    if scale is None and not w[S].sum() > 0:
-        raise ArenaError("weights: every secret weighs 0, so every tree costs 0; give some secret a positive weight")
-    scale = 1.0 if scale is None else scale
-    if standing and journal is None:
-        raise ArenaError("the standing of a split is read from its journal: give a journal")
-    given = None if weights is None else w * scale
-    log = (  # opened (its key checked) before the root is scored and seeded: a wrong journal costs nothing
-        None
-        if journal is None
-        else Journal(journal, journal_key(game, pool, given, max_guesses), set_aside=new_journal, read_only=standing)
-    )
-    sym = stabilizer(game, None if np.all(w == 1) else invariant(game, S, w))
-    scout = Search(game, w, pool, max_guesses, sym)
-    guesses = scout.pool(S, sym)
-    bound, spread, b = scout.score_guesses(S, guesses, scout.limit)
-    openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
-    order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
-    split = Split(game, scout, S, b, sym, openings, order, incumbent / scale)
-    seeded = seed_tree(game, S, w, pool, max_guesses) if seed and not standing else None
-    if start_tree is not None:
-        check_start(start_tree, S, pool, max_guesses)
-        seeded = cheaper_tree(seeded, start_tree, w, Guesses(), S)  # the start tree only if strictly cheaper
-    if seeded is not None and incumbent_value(seeded, w, S=S) < split.incumbent:
-        given_by = f"{start_tree.guesser}'s tree" if seeded is start_tree else "the best greedy tree"
-        split.incumbent, split.given = incumbent_value(seeded, w, S=S), given_by
-    else:
-        seeded = None
-    if log is not None:
-        limits = Limits(
-            game,
-            S,
-            w,
-            set(openings),
-            lambda C, guesses: grow_subtree(scout, C, guesses),
-            lambda g: {int(r): float(x) for (r, _), x in zip(*first_bounds(scout, g, S, b))},
-            max_guesses,
-        )
-        split.resume(log.proofs(game, limits))
-        split.pieces_closed = log.pieces_read
-        if not standing:
-            log.begin()
-            split.log = log
-    if standing:
-        return split_result(split, pool, 0, time.perf_counter() - start, False, None, max_guesses, scale, log)
+    split, log, seeded = prepare(problem, run)
+    if run.standing:
+        return split_result(split, problem, 0, time.perf_counter() - start, False, seeded, log)
+    game, S, pool, max_guesses, w = problem.game, problem.secrets, problem.pool, problem.max_guesses, problem.weights
+    workers, executor, deadline = run.workers, run.executor, None if run.time_limit is None else start + run.time_limit
+    sym, b, openings, status = split.sym, split.b, split.openings, run.status
     searched = 0
 
     if executor is None:
-        workers = fewer_workers(game, S, openings, workers, notice)
+        workers = fewer_workers(game, S, openings, workers, run.notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
     pending: dict = {}
     stopped = False
@@ -402,13 +365,11 @@ def split_root(
         def submit(kind: str, guess: Index, reply: int, limit: float):
             return executor.submit(forked_task, kind, guess, reply, limit)
     else:
-        remote_weights = ("equal", None) if np.all(w == 1) else (weights_digest(w), w)
+        sent = problem.sent()
 
         def submit(kind: str, guess: Index, reply: int, limit: float):
             left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            return executor.submit(
-                remote_task, game.spec, pool, workers, left, kind, guess, reply, limit, remote_weights, max_guesses
-            )
+            return executor.submit(remote_task, sent, workers, left, kind, guess, reply, limit)
 
     try:
         with shut_down(executor, wait_on_error=own):
@@ -425,7 +386,7 @@ def split_root(
                     pending[submit(kind, what.guess, reply, limit)] = what
                 if not pending:
                     break
-                for future in next_done(pending, alive, no_worker_seconds):
+                for future in next_done(pending, run.alive, run.no_worker_seconds):
                     what = pending.pop(future)
                     outcome = future.result()
                     o = openings[outcome[0]]
@@ -451,7 +412,76 @@ def split_root(
         if log is not None:
             log.close()
         WORKER.clear()
-    return split_result(split, pool, searched, time.perf_counter() - start, stopped, seeded, max_guesses, scale, log)
+    return split_result(split, problem, searched, time.perf_counter() - start, stopped, seeded, log)
+
+
+def split_args(problem: Problem | Game, run: SplitRun | None, given: dict) -> tuple[Problem, SplitRun]:
+    """split_root's problem and run, from a Problem and a SplitRun or a game and keywords;
+    the problem checked to be one the split searches."""
+    mine = {k: v for k, v in given.items() if k in PROBLEM_KEYWORDS}
+    if isinstance(problem, Problem) and mine:
+        raise ArenaError(f"{', '.join(mine)}: a Problem carries its own settings (Problem.of takes them)")
+    problem = problem if isinstance(problem, Problem) else Problem.of(problem, **mine)
+    run = replace(run or SplitRun(), **{k: v for k, v in given.items() if k not in PROBLEM_KEYWORDS})
+    game, workers = problem.game, run.workers
+    if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
+        raise ArenaError(
+            f"{game.spec}: the split searches the first guesses of a game whose guesses "
+            "hit the secret, with one opening"
+        )
+    if problem.objective != Objective.AVERAGE or problem.openers or len(problem.secrets) != len(game.secrets):
+        raise ArenaError("the split searches every first guess over every secret for the least (weighted) total")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ArenaError(f"workers must be a positive number of processes, got {workers!r}")
+    if problem.scale is None and not problem.weights[problem.secrets].sum() > 0:
+        raise ArenaError("weights: every secret weighs 0, so every tree costs 0; give some secret a positive weight")
+    if run.standing and run.journal is None:
+        raise ArenaError("the standing of a split is read from its journal: give a journal")
+    return problem, run
+
+
+def prepare(problem: Problem, run: SplitRun) -> tuple[Split, Journal | None, Tree | None]:
+    """The parent's bookkeeping before any piece is searched: the journal opened (its key
+    checked first, before the root is scored and seeded: a wrong journal costs nothing), every
+    first guess scored, the incumbent seeded, and what the journal proves taken in."""
+    game, S, w, pool, max_guesses = problem.game, problem.secrets, problem.weights, problem.pool, problem.max_guesses
+    log = (
+        None
+        if run.journal is None
+        else Journal(run.journal, journal_key(problem), set_aside=run.new_journal, read_only=run.standing)
+    )
+    sym = problem.symmetry()
+    scout = problem.search(symmetry=sym)
+    guesses = scout.pool(S, sym)
+    bound, spread, b = scout.score_guesses(S, guesses, scout.limit)
+    openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
+    order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
+    split = Split(game, scout, S, b, sym, openings, order, run.incumbent / problem.unit)
+    seeded = seed_tree(game, S, w, pool, max_guesses) if run.seed and not run.standing else None
+    if run.start_tree is not None:
+        check_start(run.start_tree, S, pool, max_guesses)
+        seeded = cheaper_tree(seeded, run.start_tree, w, Guesses(), S)  # the start tree only if strictly cheaper
+    if seeded is not None and incumbent_value(seeded, w, S=S) < split.incumbent:
+        given_by = f"{run.start_tree.guesser}'s tree" if seeded is run.start_tree else "the best greedy tree"
+        split.incumbent, split.given = incumbent_value(seeded, w, S=S), given_by
+    else:
+        seeded = None
+    if log is not None:
+        limits = Limits(
+            game,
+            S,
+            w,
+            set(openings),
+            lambda C, guesses: grow_subtree(scout, C, guesses),
+            lambda g: {int(r): float(x) for (r, _), x in zip(*first_bounds(scout, g, S, b))},
+            max_guesses,
+        )
+        split.resume(log.proofs(game, limits))
+        split.pieces_closed = log.pieces_read
+        if not run.standing:
+            log.begin()
+            split.log = log
+    return split, log, seeded
 
 
 def fewer_workers(
@@ -474,20 +504,19 @@ def fewer_workers(
 
 def split_result(
     split: Split,
-    pool: str,
+    problem: Problem,
     searched: int,
     seconds: float,
     stopped: bool,
     seeded: Tree | None,
-    max_guesses: int | None,
-    scale: float,
     log: Journal | None,
 ) -> SplitResult:
     """What the parent knows at the end, in the weights' units."""
     fallback = seeded if split.best_guess < 0 and seeded is not None else None  # nothing beat the greedy tree
+    scale = problem.unit
     return SplitResult(
         split.game,
-        pool,
+        problem.pool,
         split.best_guess if fallback is None else fallback.root.guess,
         split.incumbent * scale,
         split.lower_bound() * scale,
@@ -499,7 +528,7 @@ def split_result(
         stopped,
         split.best_tree(),
         fallback,
-        max_guesses,
+        problem.max_guesses,
         scale,
         None if log is None else log.written_by,
     )
