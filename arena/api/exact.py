@@ -410,16 +410,16 @@ def optimal_json(tree: SolvedTree) -> dict:
     )
 
 
-def optimal_text(tree: SolvedTree, weighted: bool = False, interrupted: bool = False) -> str:
+def optimal_text(tree: SolvedTree, interrupted: bool = False) -> str:
     """What `arena optimal` prints before the table: the tree's report (SolvedTree.report),
     and against the adversaries where the objective is the worst case of a game without hits."""
     figures = adversaries(tree)
     if not figures:
-        return tree.report(weighted, interrupted)
+        return tree.report(interrupted)
     unit = tree.unit
     return "\n".join(
         [
-            tree.report(weighted, interrupted),
+            tree.report(interrupted),
             f"adaptive chooser: the best adaptive (evil) chooser forces exactly {figures['adaptive_value']} {unit} "
             f"against the best guesser (the exact worst case above)",
             f"greedy evil chooser: forces {figures['greedy_evil_forces']} {unit} against this tree; the best "

@@ -95,7 +95,7 @@ def solve(args):
             return certified_bounds(game, args.time_limit, args.response_limit, initial, cost, progress)
         return double_oracle(
             game,
-            symmetry,
+            symmetry=symmetry,
             time_limit=args.time_limit,
             progress=progress,
             search_progress=search_line if terminal else None,

@@ -72,7 +72,7 @@ def show(tree, args, interrupted: bool) -> None:
     if args.json:
         print_json(optimal_json(tree))
         return
-    print(optimal_text(tree, bool(args.weights), interrupted))
+    print(optimal_text(tree, interrupted))
     print(table_with_rest(tree, args))
     if args.save:
         print(f"tree saved to {args.save} (replay it with the guesser tree:file={args.save})")
@@ -137,6 +137,22 @@ def add_commands(sub) -> None:
         metavar="L",
         help="with --start: also prove the L-level look-ahead lower bound (2 costs minutes on Jotto)",
     )
+    add_split_flags(p)
+    p.add_argument(
+        "--depth",
+        type=int,
+        default=None,
+        help=f"table rows fewer than D guesses deep (default {TABLE_DEPTH}: the first two guesses)",
+    )
+    p.add_argument("--full", action="store_true", help="the whole table, every depth")
+    p.add_argument("--min-count", type=int, default=3, help="table rows reached by at least this many secrets")
+    p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object (no table)")
+    p.set_defaults(func=cmd_optimal)
+
+
+def add_split_flags(p) -> None:
+    """The split's flags (--workers and what goes with it)."""
     p.add_argument(
         "--workers",
         type=int,
@@ -192,14 +208,3 @@ def add_commands(sub) -> None:
         action="store_true",
         help="with --journal: a journal of other inputs is set aside (renamed FILE.old) and started anew",
     )
-    p.add_argument(
-        "--depth",
-        type=int,
-        default=None,
-        help=f"table rows fewer than D guesses deep (default {TABLE_DEPTH}: the first two guesses)",
-    )
-    p.add_argument("--full", action="store_true", help="the whole table, every depth")
-    p.add_argument("--min-count", type=int, default=3, help="table rows reached by at least this many secrets")
-    p.add_argument("--save", metavar="FILE.json", help="save the tree as JSON")
-    p.add_argument("--json", action="store_true", help="print the figures as one JSON object (no table)")
-    p.set_defaults(func=cmd_optimal)

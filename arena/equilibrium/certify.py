@@ -106,10 +106,10 @@ def witness_lower(
     """A lower bound proven again on the least expected cost of any tree against the chooser's
     mix `chooser` (e.g. a saved equilibrium's), and whether it is the exact optimum (the search
     finished within `time_limit`)."""
-    from .response import bounded_best_response
+    from .response import bounded_best_response, mix_problem
 
     weights = np.asarray(chooser, dtype=np.float64)
-    tree, bound = bounded_best_response(game, weights / weights.sum(), time_limit, cost=cost)
+    tree, bound = bounded_best_response(mix_problem(game, weights / weights.sum(), cost), time_limit)
     return bound, not tree.stopped
 
 
@@ -138,7 +138,7 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
     ArenaError for a file that does not fit the game, a probability out of bounds, or a claim
     its own witnesses refute."""
     from .plans import plan_tree
-    from .response import bounded_best_response
+    from .response import bounded_best_response, mix_problem
     from .solution import load_guesser_mix, read_saved
     from .witness import saved_chooser
 
@@ -150,7 +150,7 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
     chooser, exact_chooser = saved_chooser(path, game, data)
     limit = REPROVE_LIMIT if time_limit is None else time_limit
 
-    tree, bound = bounded_best_response(game, chooser, limit, cost=cost)
+    tree, bound = bounded_best_response(mix_problem(game, chooser, cost), limit)
     finished = not tree.stopped
     lower_exact: Fraction | None = None
     if finished and exact_chooser is not None:

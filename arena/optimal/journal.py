@@ -33,7 +33,6 @@ Journals of older formats are refused.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -41,51 +40,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 import numpy as np
 
-from ..core.digests import file_change, file_digest, is_file
+from ..core.digests import file_change
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
+from .problem import Problem
 from .proofs import TOLERANCE, GuessProof, combine, same, slack
-
-if TYPE_CHECKING:
-    from .problem import Problem
 
 FORMAT = "arena-journal/3"
 #: Formats whose records recorded decisions: a first guess closed under the incumbent then.
 OLD_FORMATS = ("arena-journal/1", "arena-journal/2")
-
-
-def canonical_spec(spec: str) -> str:
-    """The game spec with defaults dropped, so `jotto` and `jotto:words=sgb` key alike."""
-    from ..core.spec import bind, canonical, parse_spec
-    from ..games import GAMES
-
-    name, raw = parse_spec(spec)
-    return canonical(name, GAMES[name].params, bind(name, GAMES[name].params, raw)) if name in GAMES else spec
-
-
-def weights_digest(weights: np.ndarray | None) -> str:
-    """ "equal", or the SHA-256 of the weights as float64 in the game's order."""
-    if weights is None:
-        return "equal"
-    return hashlib.sha256(np.ascontiguousarray(weights, dtype="<f8").tobytes()).hexdigest()
-
-
-def game_files(spec: str) -> dict[str, str]:
-    """File -> SHA-256 for every file a game spec reads: its parameters (defaults included) that
-    name a shipped word list or an existing file."""
-    from ..core.spec import bind, parse_spec
-    from ..core.words import SHIPPED
-    from ..games import GAMES
-
-    name, raw = parse_spec(spec)
-    if name not in GAMES:
-        return {}
-    values = [str(v) for v in bind(name, GAMES[name].params, raw).values()]
-    return {v: file_digest(v) for v in sorted(set(values)) if v in SHIPPED or is_file(v)}
 
 
 def journal_key(problem: Problem) -> dict:

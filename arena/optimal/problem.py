@@ -14,6 +14,7 @@ journal) is not part of the problem: it changes how soon the answer comes, not t
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -23,7 +24,7 @@ import numpy as np
 
 from ..core import checks as door
 from ..core.costs import Cost, cost_for
-from ..core.digests import project_code
+from ..core.digests import file_digest, is_file, project_code
 from ..core.errors import ArenaError, choices
 from ..core.game import Game, Index, Indexes
 from .inputs import invariant, opener_indexes, secret_set, weight_vector
@@ -59,10 +60,38 @@ def enum_choice(kind: type[StrEnum], name: str, value: Any) -> Any:
     return kind(value)
 
 
+def canonical_spec(spec: str) -> str:
+    """The game spec with defaults dropped, so `jotto` and `jotto:words=sgb` key alike."""
+    from ..core.spec import bind, canonical, parse_spec
+    from ..games import GAMES
+
+    name, raw = parse_spec(spec)
+    return canonical(name, GAMES[name].params, bind(name, GAMES[name].params, raw)) if name in GAMES else spec
+
+
+def weights_digest(weights: np.ndarray | None) -> str:
+    """ "equal", or the SHA-256 of the weights as float64 in the game's order."""
+    if weights is None:
+        return "equal"
+    return hashlib.sha256(np.ascontiguousarray(weights, dtype="<f8").tobytes()).hexdigest()
+
+
+def game_files(spec: str) -> dict[str, str]:
+    """File -> SHA-256 for every file a game spec reads: its parameters (defaults included) that
+    name a shipped word list or an existing file."""
+    from ..core.spec import bind, parse_spec
+    from ..core.words import SHIPPED
+    from ..games import GAMES
+
+    name, raw = parse_spec(spec)
+    if name not in GAMES:
+        return {}
+    values = [str(v) for v in bind(name, GAMES[name].params, raw).values()]
+    return {v: file_digest(v) for v in sorted(set(values)) if v in SHIPPED or is_file(v)}
+
+
 def game_identity(game: Game) -> dict:
     """The game's part of every key: its canonical spec and the SHA-256 of each file it reads."""
-    from .journal import canonical_spec, game_files
-
     return {"game": canonical_spec(game.spec), "files": game_files(game.spec)}
 
 
@@ -174,8 +203,6 @@ class Problem:
     def key(self) -> dict:
         """What a result of this problem depends on, as a journal records it: the game (spec and
         files), the pool, objective, cost, guess limit, the weights' digest and the code's version."""
-        from .journal import weights_digest
-
         return game_identity(self.game) | {
             "pool": self.pool.value,
             "objective": self.objective.value,
@@ -187,8 +214,6 @@ class Problem:
 
     def sent(self) -> SentProblem:
         """The problem as a worker that did not fork from this process rebuilds it (Dask)."""
-        from .journal import weights_digest
-
         given = self.given_weights
         return SentProblem(self.game.spec, self.pool, weights_digest(given), given, self.max_guesses)
 

@@ -100,6 +100,7 @@ def optimal_tree(
         stopped=any(one.stopped for one in found),
         cost=paid.name,
         openers=problem.opener_words,
+        weighted=problem.weighted,
         objective=problem.objective,
     )
 

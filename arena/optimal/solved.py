@@ -35,6 +35,7 @@ class SolvedTree(Tree):
     cost: str = "guesses"  # what `value` counts (arena.core.costs)
     openers: tuple[str, ...] = ()  # fixed first guesses: value and bound are the best after them
     split: Any = None  # the root split's result (arena.optimal.split.SplitResult) when it made the tree
+    weighted: bool = False  # were weights given? (then `value` is the weighted cost, and the report says so)
     objective: str = "average"  # what the tree minimises (problem.Objective): "worst" proves the worst case first
 
     @property
@@ -59,11 +60,11 @@ class SolvedTree(Tree):
         """What the cost is counted in ("guesses", "misses", "lost games")."""
         return UNITS[self.cost]
 
-    def report(self, weighted: bool = False, interrupted: bool = False) -> str:
-        """What the tree costs and what is proven about the optimum (two lines), then what the
-        split closed, when the split made it. `weighted`: the weights were not all equal (say
-        the weighted cost); `interrupted`: Ctrl-C stopped the search, not its time limit."""
-        return "\n".join([cost_lines(self, weighted, interrupted)] + split_lines(self))
+    def report(self, interrupted: bool = False) -> str:
+        """What the tree costs and what is proven about the optimum (two lines; with weights
+        given, about the weighted cost), then what the split closed, when the split made it.
+        `interrupted`: Ctrl-C stopped the search, not its time limit."""
+        return "\n".join([cost_lines(self, self.weighted, interrupted)] + split_lines(self))
 
     def __str__(self) -> str:
         return self.report()

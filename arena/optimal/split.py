@@ -118,6 +118,7 @@ class SplitResult:
     max_guesses: int | None = None  # the limit every secret is found within (None: none)
     scale: float = 1.0  # the weights' unit: a first guess's bound times this is in value's units
     written_by: str | None = None  # another arena version that wrote the journal (read with `standing`)
+    weighted: bool = False  # were weights given? (the value is then the weighted cost)
 
     @property
     def exact(self) -> bool:
@@ -531,6 +532,7 @@ def split_result(
         problem.max_guesses,
         scale,
         None if log is None else log.written_by,
+        problem.weighted,
     )
 
 
@@ -561,4 +563,5 @@ def split_tree(result: SplitResult, time_limit: float | None = None):
         time_limit=time_limit,
         stopped=result.stopped,
         split=result,
+        weighted=result.weighted,
     )
