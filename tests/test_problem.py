@@ -10,7 +10,7 @@ import pytest
 from arena import make_game
 from arena.api.exact import OptimalRequest, optimal_text, plan_optimal, request_of
 from arena.core.digests import project_code
-from arena.core.errors import ArenaError
+from arena.core.errors import ArenaError, ArenaTypeError
 from arena.equilibrium import double_oracle
 from arena.equilibrium.witness import witness_key
 from arena.optimal import optimal_tree
@@ -96,6 +96,10 @@ def test_the_solvers_take_a_problem_and_a_game_with_its_settings_alike():
         split_root(Problem.of(game, objective="worst"), workers=1)
     with pytest.raises(ArenaError, match="the double oracle solves the whole game"):
         double_oracle(problem)
+    with pytest.raises(ArenaTypeError, match="give a symmetry as symmetry="):
+        double_oracle(game, "no symmetry")  # the symmetry was double_oracle's second argument
+    with pytest.raises(ArenaTypeError, match="give the pool as pool="):
+        split_root(game, "consistent")  # the pool was split_root's second argument
     assert double_oracle(Problem.of(game), certify=False).value == pytest.approx(
         double_oracle(game, certify=False).value
     )

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from ..core.costs import Cost, Guesses
-from ..core.errors import ArenaError
+from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game
 from ..core.resources import memory_limit
 from ..optimal.problem import Problem
@@ -189,6 +189,8 @@ def oracle_args(
     problem: Problem | Game, settings: OracleSettings | None, given: dict
 ) -> tuple[Problem, OracleSettings]:
     """double_oracle's problem and settings, from a Problem and OracleSettings or a game and keywords."""
+    if settings is not None and not isinstance(settings, OracleSettings):
+        raise ArenaTypeError(f"settings must be OracleSettings (give a symmetry as symmetry=...), got {settings!r:.60}")
     if not isinstance(problem, Problem):
         problem = Problem.of(problem, cost=given.pop("cost", None))
     elif "cost" in given:

@@ -132,11 +132,12 @@ class Problem:
         `pool` "all" or "consistent", `objective` "average" or "worst", `max_guesses` >= 1 (None:
         no limit), `cost` a name or a Cost (None: the game's own), `openers` words or indexes."""
         door.game(game)
-        pool, objective = enum_choice(Pool, "pool", pool), enum_choice(Objective, "objective", objective)
+        chosen_pool: Pool = enum_choice(Pool, "pool", pool)
+        chosen_objective: Objective = enum_choice(Objective, "objective", objective)
         paid = cost_for(game, cost)
         if max_guesses is not None:
             max_guesses = door.integer(max_guesses, "max_guesses", low=1)
-        if not paid.has_worst_case and objective != Objective.AVERAGE:
+        if not paid.has_worst_case and chosen_objective != Objective.AVERAGE:
             raise ArenaError(
                 "the lost-games cost is the chance of losing: it has no worst-case objective "
                 "(the worst case is the fewest misses in the worst case: cost misses, objective worst)"
@@ -146,12 +147,12 @@ class Problem:
         fixed = opener_indexes(game, openers)
         if fixed and not paid.solves_openers:
             raise ArenaError("openers: fixed first guesses are solved for the guesses or misses cost, not lost games")
-        if fixed and objective == Objective.WORST:
+        if fixed and chosen_objective == Objective.WORST:
             raise ArenaError(
                 "openers: fixed first guesses are solved for the average (objective average); "
                 "objective worst searches its own first guess"
             )
-        return cls(game, S, w, scale, weights is not None, pool, objective, paid, max_guesses, fixed)
+        return cls(game, S, w, scale, weights is not None, chosen_pool, chosen_objective, paid, max_guesses, fixed)
 
     @property
     def unit(self) -> float:

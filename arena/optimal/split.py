@@ -53,7 +53,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..core.costs import Guesses
-from ..core.errors import ArenaError
+from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game, Index, Indexes
 from ..parallel.futures import next_done, shut_down
 from ..trees.saved import Tree
@@ -419,6 +419,8 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
 def split_args(problem: Problem | Game, run: SplitRun | None, given: dict) -> tuple[Problem, SplitRun]:
     """split_root's problem and run, from a Problem and a SplitRun or a game and keywords;
     the problem checked to be one the split searches."""
+    if run is not None and not isinstance(run, SplitRun):
+        raise ArenaTypeError(f"run must be a SplitRun (give the pool as pool=...), got {run!r:.60}")
     mine = {k: v for k, v in given.items() if k in PROBLEM_KEYWORDS}
     if isinstance(problem, Problem) and mine:
         raise ArenaError(f"{', '.join(mine)}: a Problem carries its own settings (Problem.of takes them)")
