@@ -1,9 +1,10 @@
-"""`optimal_tree`: the strategy tree of least expected guesses, as an arena.trees.saved.Tree.
+"""`optimal_tree`: the strategy tree of least expected guesses, as a SolvedTree (solved.py).
 
 The search itself is the package search/ (branch and bound), its bounds in bounds.py; the
-symmetries are the game's (`game.symmetry()`). This module checks the arguments, chooses the
-depth for `objective="worst"`, seeds a time-limited search with the best greedy tree, and turns
-the search's cache into a Tree (growing.py; with the value and the proven lower bound beside it).
+symmetries are the game's (`game.symmetry()`). This module takes a Problem (problem.py: the
+arguments checked once), chooses the depth for `objective="worst"`, seeds a time-limited
+search with the best greedy tree, and turns the search's cache into a tree (growing.py; with
+the value and the proven lower bound beside it).
 """
 
 from __future__ import annotations
