@@ -66,7 +66,7 @@ class WorstCase:
         """The worst case of a greedy guesser from this class: an upper bound on W."""
         key = candidates.tobytes()
         if key not in self.upper:
-            from arena.trees.saved import grow_tree
+            from arena.trees.grow import grow_tree
 
             from .registry import make_guesser
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from arena.core.errors import ArenaError
 from arena.core.game import Game, Indexes
 from arena.core.spec import Param
-from arena.trees.saved import Tree
+from arena.trees.tree import Tree
 
 from .optimal import TreePlayer
 from .scoring import METRICS

@@ -26,7 +26,8 @@ from arena.core.spec import canonical
 from arena.core.traits import Traits
 from arena.core.weights import read_weights
 from arena.optimal.params import NAME, PARAMS
-from arena.trees.saved import Tree, load_tree
+from arena.trees.saved import load_tree
+from arena.trees.tree import Tree
 
 from .base import Guesser, State, only_candidate
 

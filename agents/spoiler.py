@@ -1,6 +1,6 @@
 """The `spoiler` chooser: the best response to a known guesser.
 
-It grows the guesser's strategy tree against every secret at once (arena.trees.saved.grow_tree), reads
+It grows the guesser's strategy tree against every secret at once (arena.trees.grow.grow_tree), reads
 off what each secret costs that guesser, and commits to a secret that costs the most: the most
 guesses, or in Hangman the most misses and then the most guesses. Ties are broken by a seeded
 random draw. Against a deterministic guesser this is exactly the guesser's worst case.
@@ -20,7 +20,7 @@ from arena.core.game import Game, Index, Indexes
 from arena.core.seeding import mix64
 from arena.core.spec import Param
 from arena.core.traits import Traits
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 
 from .chooser import Committed
 from .registry import imports_are_allowed, make_guesser

@@ -31,7 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import moved
 from .core.errors import ArenaError, RuleBreak
+from .parallel.threads import one_thread_each
 
+one_thread_each()  # before numpy loads: its BLAS starts as many threads as cores (arena.parallel.threads)
 moved.install()
 
 if TYPE_CHECKING:  # loaded when first asked for (__getattr__): numpy is most of a start-up

@@ -20,10 +20,12 @@ MOVED = {
     **{
         f"arena.{name}": f"arena.core.{name}"
         for name in (
-            "caches compiled costs digests errors feedback frames game kernels outfile payoff"
+            "caches compiled costs digests errors feedback frames game kernels outfile"
             " players plugins resources seeding spec state traits weights words"
         ).split()
     },
+    "arena.payoff": "arena.core.costs",  # a cost and its payoff are one idea
+    "arena.core.payoff": "arena.core.costs",
     "arena.door": "arena.core.checks",
     "arena.codes": "arena.games.codes",
     "arena.strategy": "arena.trees.tree",
@@ -46,7 +48,6 @@ MOVED = {
     "arena.dynamics": "arena.study.results.dynamics",
     "arena.paired": "arena.study.results.paired",
     "arena.orphans": "arena.parallel.orphans",
-    "arena.optimal.futures": "arena.parallel.futures",
     "arena.optimal.progress": "arena.parallel.progress",
     "arena.frontdoor": "arena.api.frontdoor",
     "arena.commands": "arena.cli",

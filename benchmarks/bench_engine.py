@@ -24,7 +24,7 @@ from timing import RUNS, clock, row  # noqa: E402
 from agents import make_guesser  # noqa: E402
 from arena.games import jotto as jotto_game  # noqa: E402
 from arena.games import mastermind as mastermind_game  # noqa: E402
-from arena.trees.saved import grow_tree  # noqa: E402
+from arena.trees.grow import grow_tree  # noqa: E402
 
 NORVIG = [  # (plain metric, consistent?, engine spec)
     ("max", False, "minimax:pool=consistent,tiebreak=first"),

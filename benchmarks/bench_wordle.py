@@ -34,7 +34,7 @@ from agents import make_guesser  # noqa: E402
 from arena.core.words import read_words  # noqa: E402
 from arena.games import make_game  # noqa: E402
 from arena.games.wordle import Wordle, letter_codes, wordle_table, wordle_words  # noqa: E402
-from arena.trees.saved import grow_tree  # noqa: E402
+from arena.trees.grow import grow_tree  # noqa: E402
 
 METRICS = {  # engine spec -> plain key of the class sizes (lower is better)
     "minimax:pool=consistent": lambda sizes: max(sizes),

@@ -150,11 +150,12 @@ def test_a_huge_worker_count_answers_at_once_in_one_line(tmp_path, capsys):
 
 
 def test_sigterm_stops_a_pool_as_ctrl_c_does_and_the_old_handler_comes_back():
+    from arena.parallel.outcome import TaskResult
     from arena.parallel.pool import Pool
 
     before = signal.getsignal(signal.SIGTERM)
     with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
-        with Pool(1, lambda task: ("ok", None, None, 0.0)):
+        with Pool(1, lambda task: TaskResult.done(None, 0.0)):
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(5)  # the handler raises here at once
     assert signal.getsignal(signal.SIGTERM) is before

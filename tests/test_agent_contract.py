@@ -21,7 +21,7 @@ from arena import ArenaError, RuleBreak, make_game
 from arena.core.traits import Traits
 from arena.play.evaluate import evaluate
 from arena.play.match import evaluate_against, play_match
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 
 GAMES = ["mastermind:pegs=2,colors=3", "jotto:first=20", "hangman:length=4,first=16"]
 MM, JOTTO, HANGMAN = GAMES

@@ -28,6 +28,10 @@ The rules:
     evaluate, tree, optimal, equilibrium and rank, and nothing below it imports it.
 (e) `arena/` keeps at most 8 modules at its top level, and every package's map (its docstring)
     names each of its modules and subpackages, and nothing else.
+(f) One vocabulary per idea: nothing outside arena.core.costs tells a cost or a payoff apart by
+    its name, and the tree's names (Tree, Node, grow_tree, ...) are imported from the module that
+    defines them.
+(g) No function outside the compiled kernels is over 100 lines or takes more than 8 parameters.
 """
 
 from __future__ import annotations
@@ -48,7 +52,20 @@ PACKAGES = ("arena", "agents")
 FRONT = ("arena.study", "arena.api", "arena.cli", "arena.bridges")
 #: The folders of `arena` as layers, lowest first; `agents` sits between the solvers and the
 #: front (it builds on the engine and the solvers; the front builds agents from spec strings).
-LAYERS = ("core", "parallel", "games", "trees", "play", "optimal", "equilibrium", "agents", "study", "bridges", "api", "cli")
+LAYERS = (
+    "core",
+    "parallel",
+    "games",
+    "trees",
+    "play",
+    "optimal",
+    "equilibrium",
+    "agents",
+    "study",
+    "bridges",
+    "api",
+    "cli",
+)
 #: The node of a package as loaded (its top-level code run), beside the package's own node.
 LOADED = " (loaded)"
 #: Third-party imports that need no `# lazy: heavy` mark inside a function.
@@ -245,7 +262,7 @@ def test_the_front_door_sits_above_what_it_offers():
     """Rule (d): the front door imports the algorithms and the agents it offers, and nothing
     below it imports it (the package `arena` only when asked for `make_game`)."""
     edges = graph(top_only=False)
-    assert {"arena.play.evaluate", "arena.trees.saved", "arena.play.match", "arena.games", "agents"} <= edges[
+    assert {"arena.play.evaluate", "arena.trees.grow", "arena.play.match", "arena.games", "agents"} <= edges[
         "arena.api.frontdoor"
     ]
     below = [
@@ -266,32 +283,52 @@ def test_loading_a_package_is_its_top_level_only():
 
 
 #: The names of the costs (arena.core.costs.KINDS), as the architecture test reads them without
-#: importing the package.
+#: importing the package; a payoff's key is one of them, or `lostK`.
 COST_NAMES = {"guesses", "misses", "lost"}
 
 
+def names_a_cost(value: object) -> bool:
+    """Is `value` a cost's name or a payoff's key (`lost6`)?"""
+    return isinstance(value, str) and (value in COST_NAMES or re.fullmatch(r"lost[1-9]\d*", value) is not None)
+
+
+def _strings(node: ast.AST) -> list[str]:
+    return [s.value for s in ast.walk(node) if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+
+
 def cost_name_tests(source: str, where: str) -> list[str]:
-    """Comparisons of a cost (an expression naming a cost or a cost's `.name`) with a cost's
-    name spelled as a string: `paid.name == "lost"`, `cost != "guesses"`, `cost in ("misses",)`."""
+    """Tests of a cost or a payoff by its name: a comparison of a cost or payoff (an expression
+    naming one, or a `.name`) with a cost's name or a payoff's key spelled as a string
+    (`paid.name == "lost"`, `cost != "guesses"`, `config.payoff in ("misses",)`); any `.key`
+    compared with a string (`pay.key == "misses"`); and a string's prefix or suffix tested
+    against a cost's name (`pay.key.startswith("lost")`, `column.startswith("lost")`)."""
     found = []
     for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("startswith", "endswith", "removeprefix", "removesuffix") and any(
+                text.startswith(tuple(COST_NAMES)) for arg in node.args for text in _strings(arg)
+            ):
+                found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+            continue
         if not isinstance(node, ast.Compare):
             continue
         sides = [node.left, *node.comparators]
-        names = [
-            s.value for side in sides for s in ast.walk(side) if isinstance(s, ast.Constant) and s.value in COST_NAMES
-        ]
-        subject = " ".join(
-            ast.unparse(side) for side in sides if not isinstance(side, (ast.Constant, ast.Tuple, ast.List, ast.Set))
+        constant = (ast.Constant, ast.Tuple, ast.List, ast.Set)
+        names = [text for side in sides for text in _strings(side) if names_a_cost(text)]
+        subject = " ".join(ast.unparse(side) for side in sides if not isinstance(side, constant))
+        keyed = any(isinstance(side, ast.Attribute) and side.attr == "key" for side in sides) and any(
+            isinstance(side, constant) and _strings(side) for side in sides
         )
-        if names and ("cost" in subject.lower() or subject.endswith(".name") or "paid" in subject):
+        named = names and any(w in subject.lower() for w in ("cost", "paid", "pay")) or subject.endswith(".name")
+        if keyed or names and named:
             found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
     return found
 
 
 def test_no_cost_is_told_apart_by_its_name():
-    """A cost is an object with the operations the solvers need (arena.core.costs): nothing outside
-    that module compares a cost, or its name, with a cost's name."""
+    """A cost is an object with the operations the solvers need, and each builds its payoff
+    (arena.core.costs): nothing outside that module compares a cost, a payoff, or their names,
+    with a cost's name or a payoff's key, or reads a name's prefix for one."""
     found = [
         line
         for name, path in MODULES.items()
@@ -304,12 +341,19 @@ def test_no_cost_is_told_apart_by_its_name():
 def test_the_cost_name_test_sees_one():
     """The check above finds what it is for, and passes a comparison of something else."""
     source = (
-        "def f(paid, cost, args):\n"
+        "def f(paid, cost, args, pay, config, column):\n"
         '    return paid.name == "lost" or cost in ("misses", "guesses") or args.objective == "lost"\n'
+        "def g(pay, config, column, task):\n"
+        '    a = pay.key.startswith("lost") or config.payoff in ("misses",) or pay.key == "lost6"\n'
+        '    return a or column.startswith("lost") or task.key in done or column.startswith("published_")\n'
     )
     assert [line.split(": ", 1)[1] for line in cost_name_tests(source, "probe")] == [
         "paid.name == 'lost'",
         "cost in ('misses', 'guesses')",
+        "pay.key.startswith('lost')",
+        "config.payoff in ('misses',)",
+        "pay.key == 'lost6'",
+        "column.startswith('lost')",
     ]
 
 
@@ -653,3 +697,158 @@ def test_each_package_map_names_its_modules(package):
 #: Words a map may begin an indented line with that are not its modules (the layers' headings of
 #: arena's own map, and the separate package `agents`).
 NOT_MODULES = {"agents"}
+
+
+def test_the_readme_layout_lists_the_folders_in_layer_order():
+    """README's Layout names every folder of arena/ (and agents/), in the order of LAYERS, so
+    its list can be read as the rule: each folder uses only those above it."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Layout") :]
+    listed = re.findall(r"^    (arena/[a-z_]+/|agents/)", section, re.MULTILINE)
+    folders = [name.removeprefix("arena/").rstrip("/") for name in listed if name != "arena/data/"]
+    assert folders == list(LAYERS)
+    on_disk = {p.parent.name for p in (ROOT / "arena").glob("*/__init__.py")}
+    assert on_disk == set(LAYERS) - {"agents"}
+
+
+def top_level_names(name: str) -> tuple[set[str], set[str]]:
+    """The names a module defines at its top level (functions, classes, assignments) and those
+    it imports from elsewhere."""
+    defined, imported = set(), set()
+    for node in ast.parse(MODULES[name].read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return defined, imported
+
+
+#: The packages whose names are imported from where they are defined (`Tree` from
+#: arena.trees.tree, `grow_tree` from arena.trees.grow): one vocabulary, one place each.
+ONE_PLACE = ("arena.trees.", "arena.core.costs")
+
+
+def reexported_imports() -> list[str]:
+    """`from M import N` where M, a module (not a package) of ONE_PLACE, only imports N."""
+    names = {m: top_level_names(m) for m in MODULES if m.startswith(ONE_PLACE) and not is_package(m)}
+    found = []
+    for importer, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for target in resolve(importer, node):
+                defined, imported = names.get(target, (set(), set()))
+                found += [
+                    f"{importer}:{node.lineno}: {a.name} from {target}"
+                    for a in node.names
+                    if a.name in imported and a.name not in defined
+                ]
+    return found
+
+
+def test_each_tree_name_is_imported_from_where_it_is_defined():
+    """The tree vocabulary has one place per name: Tree and Node in arena.trees.tree, grow_tree
+    in arena.trees.grow, ...; no module of arena.trees (or arena.core.costs) hands on a name it
+    imported (a package's __init__ may)."""
+    found = reexported_imports()
+    assert not found, "\n".join(found)
+
+
+#: The most lines a function may take (its docstring included) and the most parameters.
+FUNCTION_LINES, MAX_PARAMETERS = 100, 8
+#: Functions over either limit that other parts of issue 32 are shortening now: a shrinking
+#: list, each with its size when listed (lines, parameters); the lead clears it as they merge.
+TOO_LONG_FOR_NOW = {
+    "arena.cli.parser.build_parser": (172, 0),
+    "arena.cli.optimal.add_commands": (112, 1),
+    "arena.equilibrium.oracle.double_oracle": (161, 12),
+    "arena.optimal.split.split_root": (168, 17),
+    "arena.optimal.split.split_result": (31, 9),
+    "arena.optimal.solve.optimal_tree": (119, 11),
+    "arena.optimal.pieces.remote_task": (23, 10),
+    "arena.optimal.growing.grow_by": (28, 9),
+    "arena.trees.grow.grow": (62, 9),  # the grower's hooks, one parameter each
+    "arena.play.match.play_match": (70, 9),
+    "arena.study.tournament.run.run_config": (81, 11),
+}
+
+
+def compiled_modules() -> set[str]:
+    """The modules of compiled kernels: those pyproject's coverage leaves out (SlipCover cannot
+    see inside numba's code) that compile with numba."""
+    import tomllib
+
+    omit = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["slipcover"]["omit"]
+    paths = {p.removeprefix("*/") for p in omit}
+    return {
+        name
+        for name, path in MODULES.items()
+        if str(path.relative_to(ROOT)) in paths and "njit" in path.read_text(encoding="utf-8")
+    }
+
+
+def is_compiled(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Is the function compiled by numba (`@njit`, `@njit(...)`, `@numba.jit`, ...)?"""
+    return any("jit" in ast.unparse(d).split("(")[0] for d in node.decorator_list)
+
+
+def sizes_of(source: str, module: str) -> dict[str, tuple[int, int]]:
+    """Each function and method of a module's source that numba does not compile, by
+    `module.qualified.name`: (lines, parameters), `self` and `cls` not counted."""
+    sizes = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if is_compiled(child):
+                    continue
+                a = child.args
+                params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, (a.vararg, a.kwarg))]
+                n = len(params) - (bool(params) and params[0].arg in ("self", "cls"))
+                sizes[f"{prefix}.{child.name}"] = ((child.end_lineno or child.lineno) - child.lineno + 1, n)
+                visit(child, f"{prefix}.{child.name}")
+            else:
+                visit(child, f"{prefix}.{child.name}" if isinstance(child, ast.ClassDef) else prefix)
+
+    visit(ast.parse(source), module)
+    return sizes
+
+
+def function_sizes() -> dict[str, tuple[int, int]]:
+    """`sizes_of` every module of arena and agents but the compiled kernels."""
+    skip = compiled_modules()
+    return {
+        function: size
+        for name, path in MODULES.items()
+        if name not in skip
+        for function, size in sizes_of(path.read_text(encoding="utf-8"), name).items()
+    }
+
+
+def test_the_size_check_sees_one():
+    """Long and wide functions are found, nested ones and methods too; numba's are left out."""
+    body = "    x = 1\n" * 100
+    source = (
+        f"def long():\n{body}"
+        "class C:\n    def wide(self, a, b, c, d, e, f, g, *h, i=1):\n        def inner(): pass\n"
+        f"@njit(cache=True)\ndef kernel():\n{body}"
+    )
+    assert sizes_of(source, "m") == {"m.long": (101, 0), "m.C.wide": (2, 9), "m.C.wide.inner": (1, 0)}
+
+
+def test_no_function_is_over_100_lines_or_8_parameters():
+    """No function outside the compiled kernels (numba's loops, which SlipCover and the
+    profilers cannot split) is over FUNCTION_LINES lines or takes more than MAX_PARAMETERS
+    parameters; TOO_LONG_FOR_NOW lists those being shortened, and only shrinks."""
+    sizes = function_sizes()
+    over = {f: s for f, s in sizes.items() if s[0] > FUNCTION_LINES or s[1] > MAX_PARAMETERS}
+    assert over.keys() <= TOO_LONG_FOR_NOW.keys(), "over the limits: " + ", ".join(
+        f"{f} ({lines} lines, {params} parameters)" for f, (lines, params) in over.items() if f not in TOO_LONG_FOR_NOW
+    )
+    grown = [f for f in over if over[f][0] > TOO_LONG_FOR_NOW[f][0] or over[f][1] > TOO_LONG_FOR_NOW[f][1]]
+    assert not grown, f"grew beyond their listed sizes: {grown}"
+    done = sorted(TOO_LONG_FOR_NOW.keys() - over.keys())
+    assert not done, f"now within the limits: take them off TOO_LONG_FOR_NOW: {done}"

@@ -16,7 +16,7 @@ from arena.core.traits import Traits
 from arena.play.evaluate import evaluate
 from arena.play.match import evaluate_against as evaluate_agents
 from arena.play.match import play_match
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 
 
 def evaluate_against(game, guesser, chooser, **options):

@@ -12,7 +12,7 @@ from arena.equilibrium import solve_restricted
 from arena.optimal import optimal_tree
 from arena.play.evaluate import evaluate
 from arena.play.match import evaluate_against
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 
 SMALL = "mastermind:pegs=2,colors=3"
 

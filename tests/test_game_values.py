@@ -17,7 +17,7 @@ from arena import make_game
 from arena.equilibrium import certified_bounds, double_oracle, mix_worst, witness_lower, witness_upper
 from arena.equilibrium.symmetry import no_symmetry, symmetry_of
 from arena.optimal import optimal_tree
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 from tests.cli_run import one_line, run
 
 SCRIPT = Path(__file__).resolve().parents[1] / "experiments" / "game_values.py"

@@ -64,7 +64,7 @@ def test_random_guesser_only_guesses_consistent_codes(mastermind):
 
 @pytest.mark.parametrize("metric", sorted(METRICS))
 def test_every_scoring_guesser_finishes_every_small_game(metric, small_mastermind):
-    from arena.trees.saved import grow_tree
+    from arena.trees.grow import grow_tree
 
     for pool in ("all", "consistent"):
         for tiebreak in ("consistent", "first"):
@@ -104,14 +104,14 @@ def test_one_candidate_left_is_guessed(mastermind):
 
 def test_max_frequency_never_plays_a_useless_guess(jotto):
     """A guess that splits nothing (all candidates share its reply) is never chosen, so trees end."""
-    from arena.trees.saved import grow_tree
+    from arena.trees.grow import grow_tree
 
     tree = grow_tree(jotto, make_guesser("max-frequency"), jotto.all_secrets[:200])
     assert (tree.guesses[:200] >= 1).all()
 
 
 def test_entropy_ties_float_and_exact(jotto):
-    from arena.trees.saved import grow_tree
+    from arena.trees.grow import grow_tree
 
     published = grow_tree(jotto, make_guesser("entropy:pool=all,small=3,tiebreak=first"))
     exact = grow_tree(jotto, make_guesser("entropy:pool=all,small=3,tiebreak=first,ties=exact"))

@@ -8,7 +8,7 @@ from agents import make_guesser
 from arena import ArenaError, make_game
 from arena.cli.parser import main
 from arena.play.evaluate import evaluate
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 
 
 @pytest.fixture

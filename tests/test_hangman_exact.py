@@ -18,7 +18,7 @@ from arena.games import make_game
 from arena.optimal import optimal_tree
 from arena.optimal.against import conceded, fewest_against
 from arena.play.match import evaluate_against
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 
 LISTS = {
     "ake": "bake cake fake lake make rake take wake",

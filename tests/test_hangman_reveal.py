@@ -22,7 +22,7 @@ from arena.equilibrium import double_oracle, solve_enumerated
 from arena.optimal import optimal_tree
 from arena.play.evaluate import evaluate
 from arena.play.match import evaluate_against, play
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 
 #: The issue's lists: the hyphen's place tells a-b, ab- and abc apart; a-b and a'b, café and
 #: cafè differ only in a shown character.

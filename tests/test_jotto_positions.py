@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from agents import make_guesser
 from arena import make_game
 from arena.core.errors import ArenaError
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 
 
 def direct(guess: str, secret: str) -> tuple[int, int]:

@@ -193,13 +193,13 @@ def test_workers_are_capped_at_the_cpus_and_at_the_pieces(capsys, monkeypatch):
     import arena.optimal.split as split_module
 
     made: list[int] = []
-    real = split_module.ProcessPoolExecutor
+    real = split_module.Pool
 
-    def counted(workers, **kwargs):
+    def counted(workers, *args, **kwargs):
         made.append(workers)
-        return real(min(workers, 2), **kwargs)
+        return real(min(workers, 2), *args, **kwargs)
 
-    monkeypatch.setattr(split_module, "ProcessPoolExecutor", counted)
+    monkeypatch.setattr(split_module, "Pool", counted)
     spec = "mastermind:pegs=3,colors=4"
     rc, out, err = run(capsys, "optimal", spec, "--workers", "300", "--json")
     assert rc == 0 and json.loads(out)["total"] == 206

@@ -40,6 +40,16 @@ def test_the_old_imports_a_user_wrote_still_work():
     assert Store.__module__ == "arena.study.tournament.store" and load_tree.__module__ == "arena.trees.saved"
 
 
+def test_the_old_tree_modules_names_are_each_the_one_object():
+    """arena.tree offered the tree, its nodes and the grower beside the saved trees; each now
+    lives in one place (arena.trees.tree, arena.trees.grow), and the old names still import it."""
+    from arena.tree import MAX_GUESSES, Node, SavedTree, Tree, grow_tree, load_tree
+    from arena.trees import grow, saved, tree
+
+    assert (Node, Tree) == (tree.Node, tree.Tree) and (grow_tree, MAX_GUESSES) == (grow.grow_tree, grow.MAX_GUESSES)
+    assert (SavedTree, load_tree) == (saved.SavedTree, saved.load_tree)
+
+
 def test_a_name_that_never_existed_is_still_an_import_error():
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("arena.no_such_module")

@@ -23,7 +23,8 @@ from arena.optimal.lookahead import Rollout, improve_tree, proven_bound
 from arena.optimal.search import Search, stabilizer
 from arena.optimal.solve import refine
 from arena.play.evaluate import evaluate
-from arena.trees.saved import grow_tree, load_tree
+from arena.trees.grow import grow_tree
+from arena.trees.saved import load_tree
 
 
 def brute_force(game, pool="all", weights=None, max_guesses=None) -> float:

@@ -102,9 +102,9 @@ def test_a_dask_cluster_without_workers_fails_the_pending_tasks_and_ends(tmp_pat
     """Every task pending while no worker lives for NO_WORKER_SECONDS fails; what is stored is
     kept, and a run with a worker resumes the failed ones."""
     distributed = pytest.importorskip("dask.distributed")
-    from arena.study.tournament import runner
+    from arena.parallel import cluster as dask
 
-    monkeypatch.setattr(runner, "NO_WORKER_SECONDS", 1.0)
+    monkeypatch.setattr(dask, "NO_WORKER_SECONDS", 1.0)
     config = tmp_path / "t.toml"
     config.write_text(textwrap.dedent(CONFIG))
     out = tmp_path / "out"
@@ -209,9 +209,9 @@ def test_the_root_split_on_a_cluster_without_workers_ends(capsys, monkeypatch, t
     distributed = pytest.importorskip("dask.distributed")
     from cli_run import one_line, run
 
-    from arena.study.tournament import runner
+    from arena.parallel import cluster as dask
 
-    monkeypatch.setattr(runner, "NO_WORKER_SECONDS", 1.0)
+    monkeypatch.setattr(dask, "NO_WORKER_SECONDS", 1.0)
     with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster:
         start = time.monotonic()
         rc, out, err = run(

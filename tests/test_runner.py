@@ -16,6 +16,7 @@ import pytest
 
 from arena.cli.parser import main
 from arena.core.errors import ArenaError
+from arena.parallel.outcome import Status, TaskResult
 from arena.parallel.pool import Pool, play_in_child
 from arena.study.tournament.cells import Task
 from arena.study.tournament.runner import play_task, run_tasks
@@ -40,10 +41,16 @@ def rogue(name: str, cell: int = 9) -> Task:
     return Task(cell, SMALL, "uniform", f"rogue_agents:{name}", 0, 1, 7, allow_import=True)
 
 
+def kept(result: TaskResult) -> tuple:
+    """A TaskResult without its seconds (they are not results)."""
+    assert isinstance(result, TaskResult) and isinstance(result.status, Status)
+    return result.status, result.value, result.error
+
+
 def collect(tasks, **options) -> dict:
     """{task: (status, tally, error)} of a run (seconds left out: they are not results)."""
     results = {}
-    run_tasks(tasks, lambda task, result: results.__setitem__(task, result[:3]), **options)
+    run_tasks(tasks, lambda task, result: results.__setitem__(task, kept(result)), **options)
     assert len(results) == len(tasks)
     return results
 
@@ -110,14 +117,14 @@ def test_the_time_limit_must_be_positive():
 
 
 def test_play_in_child_times_out_and_reports_deaths():
-    assert play_in_child(play_task, rogue("Hang"), 1)[:3] == ("failed", None, "timed out after 1 s")
-    assert play_in_child(play_task, rogue("Suicide"), 30)[:3] == ("failed", None, "worker died (signal 9)")
+    assert kept(play_in_child(play_task, rogue("Hang"), 1)) == ("failed", None, "timed out after 1 s")
+    assert kept(play_in_child(play_task, rogue("Suicide"), 30)) == ("failed", None, "worker died (signal 9)")
     task = well_behaved()[-1]
-    assert play_in_child(play_task, task, 30)[:3] == play_task(task)[:3]
+    assert kept(play_in_child(play_task, task, 30)) == kept(play_task(task))
 
 
 def _double(x):
-    return "ok", {"x": 2 * x}, None, 0.0
+    return TaskResult.done({"x": 2 * x}, 0.0)
 
 
 def _die():
@@ -132,7 +139,7 @@ def test_a_worker_that_dies_warming_up_is_replaced_without_the_warm_up():
 
 
 def _threads(x):
-    return "ok", {"threads": os.environ.get("ARENA_THREADS")}, None, 0.0
+    return TaskResult.done({"threads": os.environ.get("ARENA_THREADS")}, 0.0)
 
 
 def test_the_workers_share_the_cores_out_for_their_compiled_loops(monkeypatch):
@@ -142,11 +149,11 @@ def test_the_workers_share_the_cores_out_for_their_compiled_loops(monkeypatch):
 
     monkeypatch.delenv("ARENA_THREADS", raising=False)
     with Pool(2, _threads) as pool:
-        shares = {result[1]["threads"] for _, result in pool.run(range(4))}
+        shares = {result.value["threads"] for _, result in pool.run(range(4))}
     assert shares == {str(max(1, cores() // 2))}
     monkeypatch.setenv("ARENA_THREADS", "5")
     with Pool(2, _threads) as pool:
-        assert {result[1]["threads"] for _, result in pool.run(range(2))} == {"5"}
+        assert {result.value["threads"] for _, result in pool.run(range(2))} == {"5"}
 
 
 # ----- a killed parent leaves no worker behind -------------------------------------------------

@@ -185,7 +185,7 @@ def test_equilibrium_time_limit_stops_inside_a_best_response(capsys):
     data = json.loads(out)
     assert data["converged"] is False and data["settled"] is False and data["value_exact"] is None
     assert data["lower"] < data["upper"] and data["gap"] == pytest.approx(data["upper"] - data["lower"])
-    assert "not converged" in data["notes"][-1] and "stopped by the time limit" in data["method"]
+    assert any("not converged" in note for note in data["notes"]) and "stopped by the time limit" in data["method"]
 
 
 def test_converged_equilibrium_says_so(capsys):

@@ -134,7 +134,7 @@ def test_a_start_tree_is_the_first_incumbent_and_changes_no_answer(capsys):
     assert again.exact and again.value == again.lower_bound == best.value == 206
     assert again.seed is best and "optimal" in again.seed.guesser
     from agents import make_guesser
-    from arena.trees.saved import grow_tree
+    from arena.trees.grow import grow_tree
 
     lookahead = grow_tree(game, make_guesser("lookahead"))
     seeded = split_root(game, workers=1, start_tree=lookahead)

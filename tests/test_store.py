@@ -19,6 +19,7 @@ import pytest
 
 from arena.cli.parser import main
 from arena.core.errors import ArenaError
+from arena.parallel.outcome import TaskResult
 from arena.study.config import Cell, Config, load_config, parse_config
 from arena.study.tournament import expand, task_seed
 from arena.study.tournament.cells import MAX_TASKS
@@ -157,7 +158,7 @@ def test_a_word_file_edited_mid_run_stops_the_run_keeping_what_is_stored(tmp_pat
 def test_failed_cells_are_rows_in_every_output(tmp_path, capsys):
     from agents import make_guesser
     from arena.games import make_game
-    from arena.trees.saved import grow_tree
+    from arena.trees.grow import grow_tree
 
     tree = tmp_path / "tree.json"  # saved for the first game: it fails (ArenaError) on the second
     grow_tree(make_game("mastermind:pegs=2,colors=3"), make_guesser("lowest")).save(str(tree))
@@ -198,7 +199,7 @@ def test_retry_failed_runs_failed_tasks_again(tmp_path, capsys, monkeypatch):
     real = run_module.run_tasks
 
     def fail_random(tasks, on_done, **options):
-        real(tasks, lambda t, r: on_done(t, ("failed", None, "boom", 0.0) if t.guesser == "random" else r), **options)
+        real(tasks, lambda t, r: on_done(t, TaskResult.failed("boom") if t.guesser == "random" else r), **options)
 
     out = str(tmp_path / "out")
     monkeypatch.setattr(run_module, "run_tasks", fail_random)

@@ -508,7 +508,7 @@ def test_an_interrupted_run_says_what_it_stored_and_the_resumed_bar_counts_from_
     bars = []
     monkeypatch.setattr(
         runner,
-        "_Progress",
+        "TaskBar",
         lambda total, initial=0: (
             bars.append((total, initial)) or type("Bar", (), {"step": lambda self: None, "close": lambda self: None})()
         ),
@@ -532,7 +532,7 @@ def test_exploitability_is_the_worst_secret_less_the_game_value(capsys):
     assert knuth.worst == tree_worst and knuth.error is None and str(knuth.value) == "219/68"
     assert knuth.exploitability[0] == pytest.approx(tree_worst - 219 / 68)
     random = exploitability(game, make_guesser("random"), repeat=8, seed=3, equilibrium=eq)
-    from arena.trees.saved import grow_tree
+    from arena.trees.grow import grow_tree
 
     per_secret = sum(grow_tree(game, make_guesser("random").seeded(3, r)).guesses for r in range(8)) / 8
     assert random.worst == pytest.approx(per_secret.max()) and random.error > 0
@@ -546,7 +546,7 @@ def test_exploitability_is_the_worst_secret_less_the_game_value(capsys):
 
 def test_the_grid_has_each_guessers_cost_against_its_worst_secret(hangman_run):
     from agents import make_guesser
-    from arena.trees.saved import grow_tree
+    from arena.trees.grow import grow_tree
 
     out, report = hangman_run
     game = "hangman:length=5,first=40"

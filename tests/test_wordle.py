@@ -22,7 +22,7 @@ from arena.core.players import GuesserProtocol
 from arena.core.traits import Traits
 from arena.games.wordle import letter_codes, wordle_table
 from arena.play.match import Scripted, play_match
-from arena.trees.saved import grow_tree
+from arena.trees.grow import grow_tree
 
 SMALL = ["wordle:first=12", "wordle:hard=true,first=12"]
 GREEDY = ["minimax", "expected", "entropy", "most-parts"]

@@ -315,7 +315,7 @@ def start_tree(game: Game, spec: str):
     """The tree of the deterministic guesser `spec`, the start of a search."""
     from agents import make_guesser
 
-    from ..trees.saved import grow_tree
+    from ..trees.grow import grow_tree
 
     guesser = make_guesser(spec)
     if not guesser.deterministic:
@@ -329,7 +329,7 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
     and effort; one ArenaError when it found no tree (nothing closed, or none within the limit)."""
     from ..optimal.split import SplitRun, split_root
     from ..optimal.split import split_tree as tree_of
-    from ..study.tournament.runner import NO_WORKER_SECONDS
+    from ..parallel import cluster as dask
 
     request, game = plan.request, plan.game
 
@@ -346,17 +346,14 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
         start_tree=start_tree(game, request.start) if request.start else None,
         status=status,
         notice=notice,
-        no_worker_seconds=NO_WORKER_SECONDS,
+        no_worker_seconds=dask.NO_WORKER_SECONDS,
     )
-    client = dask_client(request)
+    cluster = dask_cluster(request)
     try:
-        if client is not None:
-            alive = lambda: bool(client.scheduler_info().get("workers"))  # noqa: E731
-            run = replace(run, executor=client.get_executor(pure=False), alive=alive)
-        result = split_root(plan.problem, run)
+        result = split_root(plan.problem, replace(run, executor=cluster))
     finally:
-        if client is not None:
-            client.close()
+        if cluster is not None:
+            cluster.close()
     if result.best_guess < 0 and request.standing:
         raise ArenaError(
             f"{game.spec}: the journal {request.journal} holds no first guess solved exactly "
@@ -373,23 +370,17 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
     return tree_of(result, request.time_limit)
 
 
-def dask_client(request: OptimalRequest) -> Any:
-    """With the dask backend: a client of the scheduler (the split's pieces go to its
-    workers), else None."""
+def dask_cluster(request: OptimalRequest) -> Any:
+    """With the dask backend: the cluster of the scheduler (the split's pieces go to its
+    workers: arena.parallel.cluster), else None."""
     named = request.named
     if request.backend == "local":
         if request.scheduler:
             raise ArenaError(f"{named('scheduler')} is for {named('backend')} dask")
         return None
-    try:
-        from dask.distributed import Client  # lazy: heavy
-    except ImportError:
-        raise ArenaError(f"{named('backend')} dask needs Dask: pip install -e '.[dask]'") from None
-    if not request.scheduler:
-        raise ArenaError(f"{named('backend')} dask needs {named('scheduler')} ADDRESS (e.g. tcp://127.0.0.1:8786)")
-    from ..study.tournament.runner import connect_dask
+    from ..parallel.cluster import connect
 
-    return connect_dask(Client, request.scheduler)
+    return connect(request.scheduler)
 
 
 def optimal_json(tree: SolvedTree) -> dict:

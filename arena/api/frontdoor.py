@@ -10,11 +10,11 @@
     game.rank("entropy", top=5)
 
 As nashpy's Game sits above the algorithms it offers, the game users hold sits above the
-evaluators, the solvers and the agents: `open_game(game)` gives a game (an arena.core.game.Game,
+evaluators, the solvers and the agents: `open_game(game)` gives a game (an arena.game.Game,
 as the engine built it) the `Door` methods evaluate, tree, optimal, equilibrium and rank,
 and `make_game` (arena.make_game) is the registry's make_game with the door open. Each method
 is a thin wrapper over a function here, and each function over the free function that does
-the work (arena.play.evaluate, arena.play.match, arena.trees.saved, arena.optimal, arena.equilibrium,
+the work (arena.play.evaluate, arena.play.match, arena.trees.grow, arena.optimal, arena.equilibrium,
 arena.trees.metrics), with the same results.
 
 Layering: this is the top layer, like the command line: it may import agents, and it alone
@@ -38,8 +38,8 @@ from ..games import make_game as build_game
 from ..play.evaluate import Evaluation
 from ..play.evaluate import evaluate as evaluate_all
 from ..play.match import evaluate_against
+from ..trees.grow import grow_tree
 from ..trees.metrics import METRICS
-from ..trees.saved import grow_tree
 from ..trees.tree import Tree
 
 
@@ -166,7 +166,7 @@ def evaluate(
 
 
 def tree(game: Game, guesser: Any, seed: int = 0) -> Tree:
-    """The strategy tree of `guesser` against every secret (arena.trees.saved.grow_tree); a random
+    """The strategy tree of `guesser` against every secret (arena.trees.grow.grow_tree); a random
     guesser is seeded (seed, 0), as the first repetition of an evaluation."""
     door.game(game)
     player = guesser_of(guesser)
@@ -185,10 +185,12 @@ def optimal(game: Game, progress: Any = None, **kwargs: Any):
     return solve_optimal(door.game(game), request_of(kwargs), progress)
 
 
-def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, **kwargs: Any):
+def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, bounds_from: Any = (), **kwargs: Any):
     """The game's equilibrium (arena.equilibrium): against named `guessers` (agents or specs,
     solve_restricted), over every tree of a tiny game (`trees=True`, solve_enumerated(**kwargs)),
-    or else of the whole game by the double oracle (double_oracle(game, **kwargs))."""
+    or else of the whole game by the double oracle (double_oracle(game, **kwargs)), with every
+    bound proven elsewhere folded in (known.fold: the uniform chooser's optimum, and the saved
+    equilibria and split journals named in `bounds_from`), as `arena equilibrium` prints it."""
     from .. import equilibrium as solvers  # the solvers (and scipy) are loaded only when asked for
 
     door.game(game)
@@ -196,6 +198,12 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
         kwargs["time_limit"] = door.seconds(kwargs["time_limit"])
     if not isinstance(trees, bool):
         raise ArenaTypeError(f"trees must be True or False, got {trees!r}")
+    from pathlib import Path  # kept out of the module's imports, which are being moved
+
+    if isinstance(bounds_from, (str, Path)):
+        bounds_from = [bounds_from]
+    if bounds_from and (guessers is not None or trees):
+        raise ArenaError("equilibrium: bounds_from folds bounds on the whole game's value: not with guessers or trees")
     if guessers is not None:
         if trees or kwargs:
             raise ArenaError("equilibrium: named guessers take no other options")
@@ -204,7 +212,9 @@ def equilibrium(game: Game, guessers: list | None = None, trees: bool = False, *
         )
     if trees:
         return solvers.solve_enumerated(game, **kwargs)
-    return solvers.double_oracle(game, **kwargs)
+    from ..equilibrium.verified import fold
+
+    return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
 
 
 def best_first(game: Game, metric: str, top: int = 10):
@@ -222,7 +232,7 @@ def best_first(game: Game, metric: str, top: int = 10):
 
 
 def rank(game: Game, metric: str, top: int = 10) -> list[tuple[str, Any]]:
-    """The `top` best first guesses by `metric` (one of arena.trees.metrics.METRICS), as (guess,
+    """The `top` best first guesses by `metric` (one of arena.metrics.METRICS), as (guess,
     value), best first: the order `arena rank` prints."""
     order, values, _ = best_first(game, metric, top)
     return [(game.guesses[g], values[g].item() if isinstance(values[g], np.generic) else values[g]) for g in order]

@@ -86,110 +86,128 @@ def aec_env(spec: str | Game, cost: str | None = None, chooser_moves: str = "sec
         raise ArenaError(
             f"{game.spec}: a chooser who answers move by move plays one opening; give one (Hangman: length=)"
         )
-    spaces = _spaces()
 
-    class GuessingAEC(AECEnv):
-        metadata = {"name": "arena_guessing_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    class GuessingAEC(GuessingMoves, AECEnv):  # the moves first: they override AECEnv's stubs
+        pass
 
-        def __init__(self) -> None:
-            super().__init__()
-            self.game, self.moves = game, chooser_moves
-            self.possible_agents = ["chooser", "guesser"]
-            self.render_mode = "ansi"
-            size = len(game.secrets)
-            chooser_actions = size if chooser_moves == "secret" else game.n_codes
-            self._action = {"chooser": chooser_actions, "guesser": len(game.guesses)}
-            seen = {"chooser": 2 * size + len(game.guesses), "guesser": size}
-            self.observation_spaces = {
-                a: spaces.Dict(
-                    {"observation": spaces.MultiBinary(seen[a]), "action_mask": spaces.MultiBinary(self._action[a])}
-                )
-                for a in self.possible_agents
-            }
-            self.action_spaces = {a: spaces.Discrete(self._action[a]) for a in self.possible_agents}
-            self.pending: int | None = None  # the guess the chooser answers ("replies")
+    return GuessingAEC(game, cost, chooser_moves)
 
-        def observation_space(self, agent: str) -> Any:
-            return self.observation_spaces[agent]
 
-        def action_space(self, agent: str) -> Any:
-            return self.action_spaces[agent]
+class GuessingMoves:
+    """The moves of `aec_env`'s environment, without PettingZoo: mixed into its AECEnv (which
+    holds `_was_dead_step` and `_accumulate_rewards`), so that loading this module needs no
+    PettingZoo."""
 
-        def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-            self.agents = list(self.possible_agents)
-            self.play = Play.start(game, cost)
-            if self.moves == "replies":
-                self.play.open(*game.openings(game.all_secrets)[0])
+    metadata = {"name": "arena_guessing_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game: Game, cost: str | None, chooser_moves: str) -> None:
+        super().__init__()
+        self.game, self.cost, self.moves = game, cost, chooser_moves
+        self.possible_agents = ["chooser", "guesser"]
+        self.render_mode = "ansi"
+        spaces = _spaces()
+        size = len(game.secrets)
+        chooser_actions = size if chooser_moves == "secret" else game.n_codes
+        self._action = {"chooser": chooser_actions, "guesser": len(game.guesses)}
+        seen = {"chooser": 2 * size + len(game.guesses), "guesser": size}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {"observation": spaces.MultiBinary(seen[a]), "action_mask": spaces.MultiBinary(self._action[a])}
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self._action[a]) for a in self.possible_agents}
+        self.pending: int | None = None  # the guess the chooser answers ("replies")
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        game = self.game
+        self.agents = list(self.possible_agents)
+        self.play = Play.start(game, self.cost)
+        if self.moves == "replies":
+            self.play.open(*game.openings(game.all_secrets)[0])
+        self.pending = None
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.agent_selection = "chooser" if self.moves == "secret" else "guesser"
+
+    def _mask(self, agent: str) -> np.ndarray:
+        play, game = self.play, self.game
+        if agent == "guesser":
+            return mask_of(play.legal(), len(game.guesses))
+        if play.done:
+            return np.zeros(self._action[agent], dtype=np.int8)
+        if self.moves == "secret":
+            return mask_of(game.all_secrets if play.secret is None else [], len(game.secrets))
+        if self.pending is None:
+            return np.zeros(self._action[agent], dtype=np.int8)
+        return consistent_replies(game, play.candidates, self.pending)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        play, size = self.play, len(self.game.secrets)
+        seen = mask_of(play.candidates, size)
+        if agent == "chooser":  # the candidates, its secret, the guess to answer
+            secret = mask_of([] if play.secret is None else [play.secret], size)
+            guess = mask_of([] if self.pending is None else [self.pending], len(self.game.guesses))
+            seen = np.concatenate([seen, secret, guess])
+        return {"observation": seen, "action_mask": self._mask(agent)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)  # type: ignore[attr-defined]  # AECEnv's
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        before = self.play.payoff()
+        if agent == "chooser":
+            self._chooser_moves(action)
+        else:
+            self._guesser_moves(action)
+        paid = self.play.payoff() - before
+        self.rewards = {"chooser": paid, "guesser": -paid}
+        if self.play.done:
+            self.terminations = {a: True for a in self.agents}
+        elif self.play.guesses >= MAX_TURNS:
+            self.truncations = {a: True for a in self.agents}
+        self._accumulate_rewards()  # type: ignore[attr-defined]  # AECEnv's
+
+    def _chooser_moves(self, action: int | None) -> None:
+        """The chooser picks the secret ("secret"), or answers the pending guess ("replies")."""
+        game = self.game
+        if self.moves == "secret":
+            if not (action is not None and 0 <= int(action) < len(game.secrets)):
+                raise ArenaError(f"the chooser's secret must be 0..{len(game.secrets) - 1}, got {action!r}")
+            self.play.choose(int(action))
+        else:
+            reply, guess = action, self.pending
+            if reply is None or guess is None or not (0 <= reply < game.n_codes and self._mask("chooser")[reply]):
+                raise RuleBreak(f"the chooser's reply {action!r} is not one that leaves a secret possible")
+            self.play.guess(guess, int(reply))
             self.pending = None
-            self.rewards = {a: 0.0 for a in self.agents}
-            self._cumulative_rewards = {a: 0.0 for a in self.agents}
-            self.terminations = {a: False for a in self.agents}
-            self.truncations = {a: False for a in self.agents}
-            self.infos: dict[str, dict] = {a: {} for a in self.agents}
-            self.agent_selection = "chooser" if self.moves == "secret" else "guesser"
+        self.agent_selection = "guesser"
 
-        def _mask(self, agent: str) -> np.ndarray:
-            play = self.play
-            if agent == "guesser":
-                return mask_of(play.legal(), len(game.guesses))
-            if play.done:
-                return np.zeros(self._action[agent], dtype=np.int8)
-            if self.moves == "secret":
-                return mask_of(game.all_secrets if play.secret is None else [], len(game.secrets))
-            if self.pending is None:
-                return np.zeros(self._action[agent], dtype=np.int8)
-            return consistent_replies(game, play.candidates, self.pending)
+    def _guesser_moves(self, action: int | None) -> None:
+        """The guesser's guess, answered by the table ("secret") or left to the chooser."""
+        guess = _checked(self.game, self.play, action)
+        if self.moves == "secret":
+            self.play.guess(guess)
+        else:
+            self.pending, self.agent_selection = guess, "chooser"
 
-        def observe(self, agent: str) -> dict[str, np.ndarray]:
-            play, size = self.play, len(game.secrets)
-            seen = mask_of(play.candidates, size)
-            if agent == "chooser":  # the candidates, its secret, the guess to answer
-                secret = mask_of([] if play.secret is None else [play.secret], size)
-                guess = mask_of([] if self.pending is None else [self.pending], len(game.guesses))
-                seen = np.concatenate([seen, secret, guess])
-            return {"observation": seen, "action_mask": self._mask(agent)}
+    def render(self) -> str:
+        return history_string(self.play, True)
 
-        def step(self, action: int | None) -> None:
-            agent = self.agent_selection
-            if self.terminations[agent] or self.truncations[agent]:
-                self._was_dead_step(action)
-                return
-            self._cumulative_rewards[agent] = 0.0
-            self.rewards = {a: 0.0 for a in self.agents}
-            before = self.play.payoff()
-            if agent == "chooser" and self.moves == "secret":
-                if not (action is not None and 0 <= int(action) < len(game.secrets)):
-                    raise ArenaError(f"the chooser's secret must be 0..{len(game.secrets) - 1}, got {action!r}")
-                self.play.choose(int(action))
-                self.agent_selection = "guesser"
-            elif agent == "chooser":
-                reply, guess = action, self.pending
-                if reply is None or guess is None or not (0 <= reply < game.n_codes and self._mask(agent)[reply]):
-                    raise RuleBreak(f"the chooser's reply {action!r} is not one that leaves a secret possible")
-                self.play.guess(guess, int(reply))
-                self.pending = None
-                self.agent_selection = "guesser"
-            else:
-                guess = _checked(game, self.play, action)
-                if self.moves == "secret":
-                    self.play.guess(guess)
-                else:
-                    self.pending, self.agent_selection = guess, "chooser"
-            paid = self.play.payoff() - before
-            self.rewards = {"chooser": paid, "guesser": -paid}
-            if self.play.done:
-                self.terminations = {a: True for a in self.agents}
-            elif self.play.guesses >= MAX_TURNS:
-                self.truncations = {a: True for a in self.agents}
-            self._accumulate_rewards()
-
-        def render(self) -> str:
-            return history_string(self.play, True)
-
-        def close(self) -> None:
-            pass
-
-    return GuessingAEC()
+    def close(self) -> None:
+        pass
 
 
 def _checked(game: Game, play: Play, action: Any) -> int:

@@ -28,7 +28,7 @@ from types import ModuleType
 COMMANDS = ("equilibrium", "hardest", "optimal", "play")
 
 #: Modules of this package that hold no command.
-HELPERS = frozenset({"common", "parser"})
+HELPERS = frozenset({"common", "parser", "__main__"})
 
 
 def command_modules() -> Iterator[ModuleType]:

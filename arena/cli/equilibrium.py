@@ -47,6 +47,11 @@ def solve(args):
     cost = cost_for(game, args.payoff).name
     if args.time_limit is not None and not args.time_limit > 0:
         raise ArenaError(f"--time-limit must be positive, got {args.time_limit}")
+    if args.bounds_from and (args.guessers is not None or args.method == "enumerate"):
+        raise ArenaError(
+            "--bounds-from folds bounds on the whole game's value into the double oracle's: "
+            "give it without --guessers and --method enumerate"
+        )
     if args.guessers is not None:
         specs = split_specs(args.guessers)
         if not specs:
@@ -92,8 +97,12 @@ def solve(args):
                     "--response-limit bounds a game too big to solve: give it with --time-limit "
                     "(and without --no-symmetry)"
                 )
-            return certified_bounds(game, args.time_limit, args.response_limit, initial, cost, progress)
-        return double_oracle(
+            return certified_bounds(
+                game, args.time_limit, args.response_limit, initial, cost, progress, args.bounds_from or ()
+            )
+        from ..equilibrium.verified import fold
+
+        eq = double_oracle(
             game,
             symmetry=symmetry,
             time_limit=args.time_limit,
@@ -102,6 +111,7 @@ def solve(args):
             cost=cost,
             initial=initial,
         )
+        return fold(eq, args.time_limit, args.bounds_from or ())
     finally:
         search_line.close()
 
@@ -112,7 +122,7 @@ def initial_trees(game, specs: str | None) -> tuple:
         return ()
     from agents import make_guesser
 
-    from ..trees.saved import grow_tree
+    from ..trees.grow import grow_tree
 
     named = split_specs(specs)
     if not named:
@@ -150,6 +160,7 @@ def report(eq, check=None) -> str:
     else:
         lines.append(f"value: between {eq.lower:.6f} and {eq.upper:.6f} {unit} (not converged, gap {eq.gap:.2g})")
     lines.append(f"bounds: {eq.lower:.6f} <= value <= {eq.upper:.6f}; gap {eq.gap:.2g}")
+    lines += [f"  {b.line()}" for b in eq.bounds]
     if eq.uniform is not None:
         lines.append(
             f"uniform chooser: {eq.uniform:.6f} (the least mean number of {unit} when every secret is equally likely)"
@@ -332,6 +343,14 @@ def add_commands(sub) -> None:
         help="what the chooser wins: guesses (Jotto, Mastermind); on Hangman misses (the default: "
         "misses until the word is determined), lost (games lost within the strikes) or "
         "guesses (letters until determined)",
+    )
+    p.add_argument(
+        "--bounds-from",
+        action="append",
+        metavar="FILE",
+        help="fold in the bounds this file proves, each proven again: a saved equilibrium (its guesser "
+        "mix replayed, its chooser mix's best response searched) or a split's journal (`arena optimal "
+        "GAME --journal FILE`: the optimum against the uniform chooser); may be repeated",
     )
     p.add_argument("--check", action="store_true", help="also solve the final payoff matrix with nashpy")
     p.add_argument(

@@ -118,7 +118,7 @@ def cmd_rank(args) -> None:
 
 def cmd_tree(args) -> None:
     from ..core.outfile import check_output_file
-    from ..trees.saved import grow_tree
+    from ..trees.grow import grow_tree
 
     for option, value in (("--depth", args.depth), ("--min-count", args.min_count)):
         if value is not None and value < 0:

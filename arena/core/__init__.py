@@ -5,8 +5,8 @@ shares. Modules, one idea each:
     feedback   FeedbackTable: the table F[g, s] and its primitives (dense, compiled or on the fly)
     kernels    compiled loops (numba) for big instances: tables, counts, keys, replies on the fly
     compiled   numba, imported once (njit), its start-up cut to what these loops use
-    costs      what a game costs the guesser (Guesses, Misses, Lost): the solvers' payoffs
-    payoff     what a tournament's grids, heat maps and meta-games measure, named with a unit
+    costs      what a game costs the guesser (Guesses, Misses, Lost): the solvers' payoffs, and
+               each cost's Payoff, what a tournament's grids and meta-games measure, with a unit
     state      State: what a guesser knows (the candidates, the moves so far)
     players    GuesserProtocol and ChooserProtocol: the agents as the engine calls them
     traits     Traits: what an agent declares about itself

@@ -15,11 +15,21 @@ here (and, for the exact search of games without hits, its bounds in arena.optim
 
 A game names its usual cost in `game.rules.cost`; `cost_for(game, name)` checks that a cost
 fits the game (a game whose guesses hit the secret has only `guesses`; `lost` needs strikes).
+
+Each cost also knows its payoff (`Cost.payoff()`): what a tournament's grids, heat maps and
+meta-games measure of it, with a name and a unit. Every game pays in guesses; a game where misses
+are strikes (Hangman) also pays in misses and in games lost within each strike limit (`lostK`,
+the cost `Lost(K)`). A config picks the payoff its grids use (`payoff = "misses"`, read by
+`payoff(key)`); by default it is the game's own cost (misses where they count, else guesses).
+Each payoff names the figures of a result that hold it (arena.study.tournament.tally.Tally.figures),
+so every table, plot title and meta-game line can name what it shows and in what unit; nothing
+outside this module tells a cost or a payoff apart by its name (tests/test_architecture.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -49,6 +59,8 @@ class Cost:
     #: the cost is counted within a limit of its own (lost games: the strikes), so a solver of
     #: it searches under a depth limit
     limits_itself: ClassVar[bool] = False
+    #: a game pays 0 or 1 of it (lost or not), so its mean is a share of games, shown as a percentage
+    counts_games: ClassVar[bool] = False
     strikes: int | None = None
 
     @classmethod
@@ -92,6 +104,11 @@ class Cost:
             return Misses(), None  # over the limit: play for the fewest misses
         return self, limit
 
+    def payoff(self) -> Payoff:
+        """What a tournament measures of this cost: its name in a config, the figures of a
+        result that hold it, a title and a unit."""
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class Guesses(Cost):
@@ -116,6 +133,9 @@ class Guesses(Cost):
             raise ArenaError(f"{game.spec}: no guesses left ({limit})")
         return self, limit
 
+    def payoff(self) -> Payoff:
+        return Payoff(self, "guesses", "mean", "max", "mean_se", "worst_secret", "mean guesses per game", self.unit)
+
 
 @dataclass(frozen=True)
 class Misses(Cost):
@@ -131,6 +151,10 @@ class Misses(Cost):
     def of_rows(self, guesses: np.ndarray, misses: np.ndarray) -> np.ndarray:
         return np.asarray(misses, dtype=np.int64)
 
+    def payoff(self) -> Payoff:
+        title = "mean misses per game"
+        return Payoff(self, "misses", "misses", "misses_max", "misses_se", "misses_worst_secret", title, self.unit)
+
 
 @dataclass(frozen=True)
 class Lost(Cost):
@@ -139,6 +163,7 @@ class Lost(Cost):
     has_worst_case: ClassVar[bool] = False
     solves_openers: ClassVar[bool] = False
     limits_itself: ClassVar[bool] = True
+    counts_games: ClassVar[bool] = True
 
     @classmethod
     def on(cls, game: Game) -> Cost:
@@ -164,6 +189,23 @@ class Lost(Cost):
         if limit is not None and limit <= 0:
             return Misses(), None  # lost already: play for the fewest misses
         return self, limit
+
+    def payoff(self) -> Payoff:
+        """The share of games lost within `strikes` strikes (the guesser missed that many times)."""
+        k = self.strikes
+        if k is None or k < 1:
+            raise ArenaError(f"lost games are counted within a strike limit of 1 or more, got {k!r}")
+        within = f"within {k} strikes"
+        return Payoff(
+            self,
+            f"lost{k}",
+            f"lost{k}_rate",
+            None,
+            None,
+            None,
+            f"share of games lost {within}",
+            f"of games lost {within}",
+        )
 
 
 #: Every cost, by name.
@@ -191,3 +233,83 @@ def cost_for(game: Game, name: str | Cost | None = None) -> Cost:
     if name not in costs_of(game):
         raise ArenaError(f"{game.spec}: the cost {name!r} does not fit this game; it has {choices(costs_of(game))}")
     return given or KINDS[name].on(game)
+
+
+@dataclass(frozen=True)
+class Payoff:
+    """A cost as a tournament measures it: a per-game cost to the guesser (a gain to the
+    chooser) that a result's figures hold. Built by the cost (`Cost.payoff`)."""
+
+    cost: Cost  # what is paid: Guesses(), Misses(), Lost(K)
+    key: str  # as a config writes it: guesses, misses, lost6
+    figure: str  # the per-game mean among a result's figures
+    worst: str | None  # the figure of the worst game, where one exists
+    error: str | None  # the figure of the mean's standard error (random agents), where one exists
+    against_worst: str | None  # the figure of the cost against the guesser's worst secret, where one exists
+    title: str  # what it is, for a heading: "mean misses per game"
+    unit: str  # what a value counts, after a number: "misses"
+
+    def show(self, value: float, places: int = 4, share_places: int = 2) -> str:
+        """A value as a number: a share of games (lost games) as a percentage with
+        `share_places` decimals (`12.5%`), any other mean with `places` decimals."""
+        return f"{value:.{share_places}%}" if self.cost.counts_games else f"{value:.{places}f}"
+
+    def describe(self, value: float) -> str:
+        """A value with its unit: `4.4761 guesses`, `12.50% of games lost within 6 strikes`."""
+        return f"{self.show(value)} {self.unit}"
+
+    @property
+    def plotted(self) -> Payoff:
+        """The payoff whose per-game distribution the histograms show: its own (guesses,
+        misses), or for a share of games lost, which has none, the guesses."""
+        return GUESSES if self.cost.counts_games else self
+
+    def measured_on(self, game: Game) -> bool:
+        """Does a tournament's tally of `game` hold this payoff? Guesses on every game; misses
+        and lost games only where misses are strikes (a tally counts misses only there)."""
+        return self.cost.pays_every_guess or bool(game.rules.strikes)
+
+
+GUESSES = Guesses().payoff()
+MISSES = Misses().payoff()
+#: The payoffs a config may name (lostK: games lost within K strikes, e.g. lost6).
+NAMES = ("guesses", "misses", "lostK")
+
+
+def strikes_in(key: object) -> int | None:
+    """The strike limit K of a `lostK` name (a payoff's key, or among a result's figures the
+    count of games lost within K strikes), else None."""
+    m = re.fullmatch(r"lost([1-9]\d*)", key) if isinstance(key, str) else None
+    return int(m[1]) if m else None
+
+
+def lost(strikes: int) -> Payoff:
+    """The share of games lost within `strikes` strikes (the guesser missed that many times)."""
+    return Lost(strikes).payoff()
+
+
+def loss_limits(figures: Iterable[str]) -> list[int]:
+    """The strike limits whose loss rate (`lost(K).figure`) is among these figure names."""
+    return sorted({int(m[1]) for k in figures if (m := re.fullmatch(r"lost([1-9]\d*)_rate", k))})
+
+
+def payoff(key: str) -> Payoff:
+    """The payoff a config names; an ArenaError listing the valid ones otherwise."""
+    strikes = strikes_in(key)
+    if strikes is not None:
+        return lost(strikes)
+    if isinstance(key, str) and key in KINDS and not KINDS[key].limits_itself:
+        return KINDS[key]().payoff()
+    raise ArenaError(
+        f"unknown payoff {key!r}; payoffs: guesses, misses, or lostK (games lost within K strikes, e.g. lost6)"
+    )
+
+
+def default(counts_misses: bool) -> Payoff:
+    """A game's own cost: misses where they are strikes, else guesses."""
+    return MISSES if counts_misses else GUESSES
+
+
+def measures(figures: dict, chosen: Payoff) -> bool:
+    """Does a result with these figures measure this payoff?"""
+    return chosen.figure in figures

@@ -98,7 +98,7 @@ class OnTheFly:
     `source` computes replies: `replies(guesses, secrets)` for broadcast index arrays,
     `counts(pool, candidates, n_codes)` and a metric's `keys` (arena.core.kernels.table_keys'
     arguments); arena.games.multisets.Multisets is Mastermind's and Jotto's.
-    Its answers are the dense table's, cell for cell (tests/test_on_the_fly.py)."""
+    Its answers are the dense table's, cell for cell (tests/test_kernels.py)."""
 
     dtype = np.dtype(np.uint8)
     ndim = 2

@@ -1,6 +1,6 @@
 """The guesser and the chooser as the engine sees them: declared interfaces (typing.Protocol).
 
-The referee (arena.play.match), the evaluation (arena.play.evaluate, arena.trees.saved, arena.trees.levels) and the
+The referee (arena.play.match), the evaluation (arena.play.evaluate, arena.trees.grow, arena.trees.levels) and the
 solvers call these methods and attributes and never probe an agent for them. The optional
 hooks have defaults here, which a class gets by naming the protocol as a base (agents.base.Agent
 and its subclasses do; so does the referee's own `Scripted` chooser):

@@ -17,6 +17,8 @@ Modules, one idea each:
     restricted   games against named guessers, or against every tree
     oracle       the double oracle: exact values of whole games
     certify      bounds of games too big to solve, each end with its witness on disk
+    known        the bounds proven elsewhere (the uniform chooser's optimum), each end named
+    verified     saved files' bounds proven again, and every known bound folded in (fold)
     solution     Equilibrium, the result every solver returns
     witness      witness files: an equilibrium's bounds saved, and re-checked when read back
     exploitable  how much a saved mix concedes to the exact best response against it

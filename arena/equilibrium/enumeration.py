@@ -218,7 +218,7 @@ class TreeEnumeration:
         return plan
 
     def tree(self, k: int):
-        """Tree k as an arena.trees.saved.Tree."""
+        """Tree k as an arena.trees.tree.Tree."""
         return plan_tree(self.game, self.plan(k), f"tree #{k}")
 
 

@@ -45,7 +45,7 @@ from ..core.game import Game
 from ..core.resources import memory_limit
 from ..optimal.problem import Problem
 from ..optimal.search import STOP
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 from .matrix import lp_bytes, solve_matrix_game
 from .payoff import PayoffMatrix
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies

@@ -1,7 +1,7 @@
 """Plans: a deterministic guesser written out as a table from the replies so far to a guess.
 
 Tree enumeration and the exact best response both find a strategy as such a table; following
-it with `grow_tree` turns it into an `arena.trees.saved.Tree` like any other guesser's, so everything
+it with `grow_tree` turns it into an `arena.trees.tree.Tree` like any other guesser's, so everything
 that reads trees (costs per secret, strategy tables, JSON) works on equilibrium strategies too.
 """
 
@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from ..core.errors import RuleBreak
 from ..core.game import Game, Index, Indexes
 from ..core.players import GuesserProtocol
-from ..trees.saved import Node, Tree, check_tree, grow_tree, read_plan
+from ..trees.grow import grow_tree
+from ..trees.saved import check_tree, read_plan
+from ..trees.tree import Node, Tree
 
 #: A plan: the guess at each decision point, by (opening, replies so far...); the opening is
 #: what the game told the guesser first (Hangman: the word's length), "" where it tells nothing.

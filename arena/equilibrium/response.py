@@ -20,7 +20,7 @@ from ..core.costs import Cost
 from ..core.errors import ArenaError
 from ..optimal import SolvedTree, optimal_tree
 from ..optimal.problem import Problem
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 
 #: The solver named in the double oracle's method line.
 SOLVER = "arena.optimal.optimal_tree"

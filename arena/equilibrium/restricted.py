@@ -15,7 +15,8 @@ from ..core.costs import cost_for
 from ..core.errors import ArenaError
 from ..core.game import Game
 from ..core.resources import check_memory
-from ..trees.saved import Tree, grow_tree
+from ..trees.grow import grow_tree
+from ..trees.tree import Tree
 from .enumeration import MAX_TREES, count_trees, enumerate_trees
 from .matrix import lp_bytes
 from .payoff import PayoffMatrix

@@ -13,7 +13,7 @@ import numpy as np
 from ..core.errors import ArenaError
 from ..core.frames import frame
 from ..core.game import Game
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 from .plans import first_guesses, plan_from_json
 from .rational import ExactSolution
 from .symmetry import Symmetry
@@ -62,7 +62,10 @@ class Equilibrium:
     uniform: float | None = None  # the least expected guesses against the uniform chooser
     steps: tuple[Step, ...] = ()
     notes: tuple[str, ...] = field(default=())
-    cost: str = "guesses"  # the payoff (arena.core.costs): guesses, or Hangman's misses or lost games
+    cost: str = "guesses"  # the payoff (arena.costs): guesses, or Hangman's misses or lost games
+    #: where the lower and upper ends come from, where bounds proven elsewhere were folded in
+    #: (known.fold: a tuple of known.KnownBound, lower then upper); () where the run's own
+    bounds: tuple = ()
 
     @property
     def unit(self) -> str:
@@ -189,6 +192,7 @@ class Equilibrium:
                 for s in self.steps
             ],
             "notes": list(self.notes),
+            "bounds": [b.to_json() for b in self.bounds],
         }
         return out
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core.game import Game, Index, Indexes
 from ..trees.grow import Spot, grow, splits_nothing
-from ..trees.saved import Node, Tree
+from ..trees.tree import Node, Tree
 from .search import Allowed, Search
 
 #: The guess at a node, from what the node knows.

@@ -13,7 +13,7 @@ from ..core import checks as door
 from ..core.errors import ArenaError, ArenaTypeError, choices
 from ..core.game import Game, Index, Indexes
 from ..core.weights import check_weights
-from ..trees.saved import Tree
+from ..trees.tree import Tree
 
 __all__ = ["check_choice", "check_start", "invariant", "opener_indexes", "secret_set", "weight_vector"]
 

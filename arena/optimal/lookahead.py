@@ -35,9 +35,9 @@ from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
 from ..core.state import State
 from ..trees.greedy import Greedy
-from ..trees.grow import Spot, grow
+from ..trees.grow import Spot, grow, grow_tree
 from ..trees.metrics import METRICS
-from ..trees.saved import Node, Tree, grow_tree
+from ..trees.tree import Node, Tree
 from .bounds import INF
 from .search import STOP, Search, Timeout
 

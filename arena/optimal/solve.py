@@ -24,7 +24,7 @@ from ..core.resources import check_memory
 from ..parallel.progress import ProgressLine
 from ..trees.greedy import greedy_tree
 from ..trees.grow import Spot, grow
-from ..trees.saved import Node, Tree
+from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
 from .inputs import check_choice, invariant

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..core.costs import UNITS, cost_for
-from ..trees.saved import Node, Tree
+from ..trees.tree import Node, Tree
 
 #: How many first guesses solved exactly the split's report names.
 PROVEN_SHOWN = 10

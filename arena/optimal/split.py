@@ -40,12 +40,10 @@ subtrees: the best first guess is not searched again.
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
 import os
-import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
@@ -55,8 +53,10 @@ import numpy as np
 from ..core.costs import Guesses
 from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game, Index, Indexes
-from ..parallel.futures import next_done, shut_down
-from ..trees.saved import Tree
+from ..parallel.cluster import Cluster, ClusterWorkers, NoWorker
+from ..parallel.outcome import returning
+from ..parallel.pool import Pool
+from ..trees.tree import Tree
 from .bounds import INF
 from .inputs import check_start
 from .journal import Journal, Limits, journal_key
@@ -302,11 +302,12 @@ class SplitRun:
     must play only consistent guesses (else its cost is no incumbent). `status(text)` is
     called after each piece; `notice(line)` is told when fewer processes are forked than
     `workers` (no more than the pieces that can be in flight at once). `executor`: a
-    concurrent.futures executor of the caller's whose workers were not forked from this
-    process, such as a Dask cluster's (`client.get_executor()`): each of its workers builds the
-    game from its spec once and keeps its own search. `alive()`: does the executor still have
-    a worker (a Dask cluster's); none for `no_worker_seconds` is an ArenaError (the journal
-    keeps what was closed)."""
+    Dask cluster of the caller's (arena.parallel.cluster.connect), whose workers were not forked
+    from this process: each of them builds the game from its spec once and keeps its own
+    search; `workers` is then the number of pieces kept in flight. Without it the pieces go to
+    `workers` forked processes (arena.parallel.pool). `alive()`: does the cluster still have a
+    worker (default: its scheduler's count); none for `no_worker_seconds` is an ArenaError (the
+    journal keeps what was closed)."""
 
     workers: int = 2
     time_limit: float | None = None
@@ -318,7 +319,7 @@ class SplitRun:
     start_tree: Tree | None = None
     status: Callable[[str], None] | None = None
     notice: Callable[[str], None] | None = None
-    executor: Any = None
+    executor: Cluster | None = None
     alive: Callable[[], bool] | None = None
     no_worker_seconds: float = 60.0
 
@@ -343,72 +344,15 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
     split, log, seeded = prepare(problem, run)
     if run.standing:
         return split_result(split, problem, 0, time.perf_counter() - start, False, seeded, log)
-    game, S, pool, max_guesses, w = problem.game, problem.secrets, problem.pool, problem.max_guesses, problem.weights
+    game, S, w = problem.game, problem.secrets, problem.weights
     workers, executor, deadline = run.workers, run.executor, None if run.time_limit is None else start + run.time_limit
     sym, b, openings, status = split.sym, split.b, split.openings, run.status
-    searched = 0
-
     if executor is None:
         workers = fewer_workers(game, S, openings, workers, run.notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
-    pending: dict = {}
-    stopped = False
-    context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
-    own = executor is None
-    if executor is None:
-        executor = ProcessPoolExecutor(
-            workers,
-            mp_context=context,
-            initializer=start_worker,
-            initargs=(pool, deadline, workers, os.getpid(), max_guesses),
-        )
-
-        def submit(kind: str, guess: Index, reply: int, limit: float):
-            return executor.submit(forked_task, kind, guess, reply, limit)
-    else:
-        sent = problem.sent()
-
-        def submit(kind: str, guess: Index, reply: int, limit: float):
-            left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            return executor.submit(remote_task, sent, workers, left, kind, guess, reply, limit)
-
+    on = piece_workers(executor, problem, workers, deadline, (run.alive, run.no_worker_seconds))
     try:
-        with shut_down(executor, wait_on_error=own):
-            while True:
-                while len(pending) < workers and not stopped:
-                    if deadline is not None and time.perf_counter() > deadline:
-                        stopped = True
-                        break
-                    task = split.next_task()
-                    if task is None:
-                        break
-                    kind, what, limit = task
-                    reply = what.reply if isinstance(what, Piece) else -1
-                    pending[submit(kind, what.guess, reply, limit)] = what
-                if not pending:
-                    break
-                for future in next_done(pending, run.alive, run.no_worker_seconds):
-                    what = pending.pop(future)
-                    outcome = future.result()
-                    o = openings[outcome[0]]
-                    o.seconds, o.nodes = o.seconds + outcome[-2], o.nodes + outcome[-1]
-                    if isinstance(what, Opening):
-                        _, total, classes, _, _ = cast(Opened, outcome)
-                        if np.isnan(total):
-                            what.opening, stopped = False, True
-                            continue
-                        split.opened(what, total, classes)
-                    else:
-                        g, r, value, exact, tree, seconds, nodes = cast(Outcome, outcome)
-                        if np.isnan(value):
-                            what.flying, stopped = False, True
-                            continue
-                        searched += 1
-                        if log is not None:
-                            log.append(game, g, r, value, exact, tree, seconds, nodes)
-                        split.closed_piece(what, value, exact, tree)
-                    if status is not None:
-                        status(split.status(start))
+        searched, stopped = search_pieces(split, on, workers, deadline, status, start)
     finally:
         if log is not None:
             log.close()
@@ -485,6 +429,107 @@ def prepare(problem: Problem, run: SplitRun) -> tuple[Split, Journal | None, Tre
             log.begin()
             split.log = log
     return split, log, seeded
+
+
+class PieceWorkers:
+    """Where the split's tasks run (arena.parallel): forked workers, each keeping the search the
+    parent built (`forked_task`), or a cluster's, each building its own from the game's spec
+    (`remote_task`, with the time the parent has left); `submit` sends a task in the form its
+    workers take it."""
+
+    def __init__(self, on: Pool | ClusterWorkers, remote: tuple | None, deadline: float | None):
+        self.on, self.remote, self.deadline = on, remote, deadline
+
+    def submit(self, kind: str, guess: Index, reply: int, limit: float) -> tuple:
+        if self.remote is None:
+            task: tuple = (kind, guess, reply, limit)
+        else:
+            sent, workers = self.remote
+            left = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
+            task = (sent, workers, left, kind, guess, reply, limit)
+        self.on.submit(task)
+        return task
+
+
+def piece_workers(
+    cluster: Cluster | None,
+    problem: Problem,
+    workers: int,
+    deadline: float | None,
+    watch: tuple[Callable[[], bool] | None, float],
+) -> PieceWorkers:
+    """The split's workers: `workers` forked processes, or the pieces sent to `cluster`, whose
+    watchdog `watch` sets: (alive, or None for the cluster's own count; its seconds)."""
+    if cluster is None:
+        warm = functools.partial(start_worker, problem.pool, deadline, workers, os.getpid(), problem.max_guesses)
+        return PieceWorkers(Pool(workers, functools.partial(returning, forked_task), warm), None, deadline)
+    alive, seconds = watch
+    on = cluster.workers(functools.partial(returning, remote_task), no_worker_seconds=seconds, alive=alive)
+    return PieceWorkers(on, (problem.sent(), workers), deadline)
+
+
+def search_pieces(
+    split: Split, workers: PieceWorkers, most: int, deadline: float | None, status, start: float
+) -> tuple[int, bool]:
+    """Hand out the split's tasks, `most` in flight, until none is left or the deadline passes;
+    (pieces searched, stopped by the deadline). Leaving, by an error too, ends the workers (a
+    cluster's pending pieces are cancelled)."""
+    pending: dict[int, tuple[tuple, Opening | Piece]] = {}
+    searched, stopped = 0, False
+    on = workers.on
+    with on:
+        while True:
+            while len(pending) < most and not stopped:
+                if deadline is not None and time.perf_counter() > deadline:
+                    stopped = True
+                    break
+                task = split.next_task()
+                if task is None:
+                    break
+                kind, what, limit = task
+                reply = what.reply if isinstance(what, Piece) else -1
+                sent = workers.submit(kind, what.guess, reply, limit)
+                pending[id(sent)] = sent, what
+            if not pending:
+                break
+            try:
+                finished = on.done()
+            except NoWorker as e:
+                raise ArenaError(
+                    f"no Dask worker for {e.seconds:g} s: the split stopped "
+                    "(a --journal keeps the pieces closed; run again to resume)"
+                ) from None
+            for sent, result in finished:
+                _, what = pending.pop(id(sent))
+                closed, stop = piece_closed(split, what, result.value_or_raise())
+                searched += closed
+                if stop:  # the deadline passed in the worker: nothing closed
+                    stopped = True
+                    continue
+                if status is not None:
+                    status(split.status(start))
+    return searched, stopped
+
+
+def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened) -> tuple[int, bool]:
+    """What a worker's task tells the split: (pieces searched, 1 or 0; stopped by the deadline)."""
+    o = split.openings[outcome[0]]
+    o.seconds, o.nodes = o.seconds + outcome[-2], o.nodes + outcome[-1]
+    if isinstance(what, Opening):
+        _, total, classes, _, _ = cast(Opened, outcome)
+        if np.isnan(total):
+            what.opening = False
+            return 0, True
+        split.opened(what, total, classes)
+        return 0, False
+    g, r, value, exact, tree, seconds, nodes = cast(Outcome, outcome)
+    if np.isnan(value):
+        what.flying = False
+        return 0, True
+    if split.log is not None:
+        split.log.append(split.game, g, r, value, exact, tree, seconds, nodes)
+    split.closed_piece(what, value, exact, tree)
+    return 1, False
 
 
 def fewer_workers(

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.game import Index, Indexes
 from ..trees.grow import Spot, splits_nothing
-from ..trees.saved import Node
+from ..trees.tree import Node
 from .growing import grow_by
 from .search import NO_LIMIT, Search
 

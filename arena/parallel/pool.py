@@ -1,8 +1,11 @@
 """Worker processes that a task cannot take down with it: time limits, deaths, orphans.
 
-`Pool` keeps N worker processes, each fed one task at a time over its own pipe. The parent
-waits on every worker's pipe and process sentinel at once, with a deadline per running task:
-  - a result arrives: it is the task's result, and the worker takes the next task;
+`Pool` keeps N worker processes, each fed one task at a time over its own pipe: given every
+task at once (`run`: the tournament), or one at a time as the caller decides what comes next
+(`submit`, then `done` for the tasks finished next: the split). The parent waits on every
+worker's pipe and process sentinel at once, with a deadline per running task:
+  - a result arrives (a TaskResult, arena.parallel.outcome): it is the task's result, and the
+    worker takes the next task;
   - a deadline passes: the worker is killed, its task fails "timed out after N s", and a fresh
     worker takes its place;
   - a worker exits without a result (killed, out of memory, os._exit): its task alone fails
@@ -35,9 +38,11 @@ from typing import Any
 from ..core.errors import ArenaError
 from ..core.resources import THREADS_ENV, threads
 from .orphans import die_with_parent
+from .outcome import TaskResult, died, timed_out
 
-Result = tuple[str, "dict | None", "str | None", float]
-Play = Callable[[Any], Result]
+__all__ = ["Pool", "context", "end_group", "play_in_child", "died", "timed_out"]
+
+Play = Callable[[Any], TaskResult]
 
 _READY = "ready"  # a worker's first message: warmed up, the clock of its first task may start
 _GONE, _NOTHING = object(), object()  # what a wake-up can mean besides a message
@@ -49,17 +54,6 @@ def context() -> multiprocessing.context.BaseContext:
     if sys.platform.startswith("linux"):
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context()
-
-
-def timed_out(timeout: float | None, seconds: float) -> Result:
-    """A task killed at its deadline (`timeout` seconds after it started)."""
-    return "failed", None, f"timed out after {timeout:g} s" if timeout is not None else "timed out", seconds
-
-
-def died(exitcode: int | None, seconds: float) -> Result:
-    """A task whose process ended without a result: a signal (negative code) or an exit code."""
-    how = f"signal {-exitcode}" if exitcode is not None and exitcode < 0 else f"exit code {exitcode}"
-    return "failed", None, f"worker died ({how})", seconds
 
 
 def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent: int, share: int) -> None:
@@ -157,6 +151,7 @@ class Pool:
         self.size, self.play, self.warm, self.timeout = size, play, warm, timeout
         self.ctx = context()
         self.workers: list[_Worker] = []
+        self.queue: deque = deque()  # tasks submitted and not yet given to a worker
         self.stillborn = 0  # workers that died before they were ready
 
     def __enter__(self) -> Pool:
@@ -186,20 +181,34 @@ class Pool:
             worker.kill()
         self.workers = []
 
-    def run(self, tasks: Iterable[Any]) -> Iterator[tuple[Any, Result]]:
+    def run(self, tasks: Iterable[Any]) -> Iterator[tuple[Any, TaskResult]]:
         """(task, result) for every task, as each finishes; a task that hangs or takes its
         worker down fails alone, and the worker is replaced."""
-        pending = deque(tasks)
-        for _ in range(min(self.size, len(pending))):
-            self._hire()
-        while pending or any(w.task is not None for w in self.workers):
-            for worker in self.workers:
-                if pending and worker.idle() and worker.give(pending[0]):
-                    pending.popleft()
-            finished = self._wait()
-            yield from finished
-            while pending and len(self.workers) < min(self.size, len(pending) + self._busy()):
+        for task in tasks:
+            self.submit(task)
+        while self.in_flight():
+            yield from self.done()
+
+    def submit(self, task: Any) -> None:
+        """Hand `task` to the next idle worker (hiring one if the pool has room)."""
+        self.queue.append(task)
+
+    def in_flight(self) -> int:
+        """Tasks submitted and not yet finished."""
+        return len(self.queue) + self._busy()
+
+    def done(self) -> list[tuple[Any, TaskResult]]:
+        """The tasks that finish next, with their results (at least one, unless none is in
+        flight); the tasks submitted meanwhile go to the workers as they become idle."""
+        finished: list[tuple[Any, TaskResult]] = []
+        while not finished and self.in_flight():
+            while self.queue and len(self.workers) < min(self.size, self.in_flight()):
                 self._hire()
+            for worker in self.workers:
+                if self.queue and worker.idle() and worker.give(self.queue[0]):
+                    self.queue.popleft()
+            finished = self._wait()
+        return finished
 
     def _busy(self) -> int:
         return sum(w.task is not None for w in self.workers)
@@ -207,7 +216,7 @@ class Pool:
     def _hire(self) -> None:
         self.workers.append(_Worker(self.ctx, self.play, self.warm, max(1, threads() // self.size)))
 
-    def _wait(self) -> list[tuple[Any, Result]]:
+    def _wait(self) -> list[tuple[Any, TaskResult]]:
         """Wait for the next message, death or deadline; settle them; return the finished tasks."""
         waits = {w.conn: w for w in self.workers} | {w.process.sentinel: w for w in self.workers}
         ready = wait(list(waits), self._time_left())
@@ -247,7 +256,9 @@ class Pool:
         except (EOFError, OSError):
             return _GONE
         except Exception as e:  # a result that cannot be unpickled is still only this task's failure
-            return "failed", None, f"unreadable result: {type(e).__name__}: {e}", time.perf_counter() - worker.started
+            return TaskResult.failed(
+                f"unreadable result: {type(e).__name__}: {e}", time.perf_counter() - worker.started
+            )
         # the sentinel fired: the process is ending (its fds close a moment before it can be reaped)
         worker.process.join(1.0)
         return _NOTHING if worker.process.is_alive() else _GONE
@@ -259,7 +270,7 @@ class Pool:
         self.stillborn += 1
         if self.stillborn > 3 * self.size:
             raise ArenaError(
-                f"worker processes die as they start ({died(worker.process.exitcode, 0)[2]}); "
+                f"worker processes die as they start ({died(worker.process.exitcode, 0).error}); "
                 "is the machine out of memory?"
             )
 
@@ -292,7 +303,7 @@ def _catch_sigterm() -> Any:
         return None
 
 
-def play_in_child(play: Play, task: Any, timeout: float | None) -> Result:
+def play_in_child(play: Play, task: Any, timeout: float | None) -> TaskResult:
     """`play(task)` in a one-shot forked child, killed at `timeout` seconds: for processes that
     may not start multiprocessing children (Dask's workers are daemonic). Needs os.fork."""
     readable, writable = os.pipe()

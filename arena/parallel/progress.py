@@ -1,5 +1,6 @@
-"""What a long search says while it runs: one status line on stderr, only on a terminal; or,
-asked for, a log.
+"""What a long run says while it runs: one status line on stderr, only on a terminal; or,
+asked for, a log (`ProgressLine`: a search, the split); or a bar of tasks done (`TaskBar`: a
+tournament).
 
 A search that may run for minutes rewrites one line in place (carriage return, no newline) at
 most every half second, and erases it when it ends, so the report that follows is clean. When
@@ -88,3 +89,20 @@ class ProgressLine:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+class TaskBar:
+    """Tasks done, rate and time left: a tqdm bar on stderr (the caller shows it only on a
+    terminal: arena run with stderr a tty and no --json). `initial`: tasks done before (a
+    resumed run counts from there)."""
+
+    def __init__(self, total: int, initial: int = 0, unit: str = "task"):
+        from tqdm import tqdm  # lazy: heavy (only a run with a progress bar needs it)
+
+        self.bar = tqdm(total=total, initial=initial, unit=unit, file=sys.stderr, **screen())
+
+    def step(self) -> None:
+        self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()

@@ -12,7 +12,8 @@ from ..core import checks as door
 from ..core.errors import ArenaError
 from ..core.frames import counts, frame
 from ..core.game import Game
-from ..trees.saved import Tree, grow_tree
+from ..trees.grow import grow_tree
+from ..trees.tree import Tree
 
 #: Per-game arrays (`guesses[r, s]`, `misses[r, s]`) are kept up to this many games (32 MB
 #: each); above it an Evaluation keeps only the streamed sums, so memory does not grow with

@@ -38,8 +38,8 @@ from typing import Any, TypeVar
 
 from agents.registry import imports_are_allowed, make_agent, module_path
 
+from ..core.costs import payoff, strikes_in
 from ..core.errors import ArenaError, ArenaTypeError, choices, did_you_mean
-from ..core.payoff import payoff
 from ..core.spec import parse_spec
 from ..games import make_game
 from .tournament.cells import files_read
@@ -167,7 +167,7 @@ FIGURE_FORMATS = {"total": ",.0f", "mean": ".2f", "max": "d", "misses": ".2f", "
 
 def figure_kind(key: str) -> str | None:
     """The kind of a published figure's key (`lost6` is a `lost`), or None if unknown."""
-    if re.fullmatch(r"lost[1-9]\d*", key):
+    if strikes_in(key) is not None:
         return "lost"
     return key if key in DEFAULT_TOLERANCE and key != "lost" else None
 
@@ -206,7 +206,7 @@ class Config:
     task_timeout: float | None = None  # seconds a task may run before it is failed (None: no limit)
     allow_import: bool = False  # may module:Class agents be imported (never on `arena report`)
     files: dict[str, str] | None = None  # file -> SHA-256 of every file the cells read, hashed on loading
-    payoff: str | None = None  # what the grids and meta-games measure (arena.core.payoff); None: each game's cost
+    payoff: str | None = None  # what the grids and meta-games measure (arena.core.costs.payoff); None: each game's cost
 
 
 def _fail(where: str, message: str) -> ArenaError:
@@ -312,33 +312,13 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
     Only the syntax of game and agent specs is checked here, so a stored config is read as
     data without importing or building anything (`load_config` builds the agents).
     """
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise _unknown_key(path, sorted(unknown), TOP_KEYS)
-    for single, plural in SINGULAR.items():
-        if isinstance(data.get(single), list):
-            raise _fail(path, f"{single} takes one spec; for a list write {plural} = [...]")
-    pay = data.get("payoff")
-    if pay is not None:
-        if not isinstance(pay, str):
-            raise _fail(f"{path}: payoff", f'expected a string such as "misses", got {pay!r}')
-        try:
-            payoff(pay)
-        except ArenaError as e:
-            raise _fail(f"{path}: payoff", str(e)) from None
+    _check_top_keys(data, path)
+    pay = _payoff_key(data, path)
     seed = _int(f"{path}: seed", data.get("seed", 0))
     strikes = _strike_list(f"{path}: strikes", data.get("strikes", []))
     repeat = _int(f"{path}: repeat", data.get("repeat", 1), 1)
     timeout = _timeout(f"{path}: task_timeout", data["task_timeout"]) if "task_timeout" in data else None
-    defaults = {}
-    for single, plural in (("game", "games"), ("guesser", "guessers"), ("chooser", "choosers")):
-        if single in data and plural in data:
-            raise _fail(path, f"give {single} or {plural}, not both")
-        if single in data or plural in data:
-            key = single if single in data else plural
-            defaults[single] = _entries(f"{path}: {key}", data[key])
-    defaults.setdefault("chooser", [("uniform", "uniform")])
-    cells: list[Cell] = []
+    defaults = _defaults(data, path)
     rows = data.get("rows", [])
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise _fail(path, "rows must be an array of tables ([[rows]])")
@@ -349,63 +329,16 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
                 f"a list of {key}s makes a grid, and [[rows]] replace the grid: give one "
                 f"{key} as the rows' default, or name it in each row",
             )
-    if not rows:
-        for key in ("game", "guesser"):
-            if key not in defaults:
-                raise _fail(path, f"no rows and no {key}s: name {key}s (or {key}) or add [[rows]]")
-        for (g, _), (c, _), (q, ql) in itertools.product(defaults["game"], defaults["chooser"], defaults["guesser"]):
-            cells.append(Cell(ql, g, q, c, repeat, seed, strikes=strikes))
-    for i, row in enumerate(rows):
-        where = f"{path}: rows[{i}]"
-        unknown = set(row) - ROW_KEYS
-        if unknown:
-            raise _unknown_key(where, sorted(unknown), ROW_KEYS)
-        picked = {}
-        for key in ("game", "guesser", "chooser"):
-            if key in row:
-                if not isinstance(row[key], str):
-                    raise _fail(f"{where}.{key}", f"expected a spec string, got {row[key]!r}")
-                picked[key] = row[key]
-            elif key in defaults and len(defaults[key]) == 1:
-                picked[key] = defaults[key][0][0]
-            else:
-                raise _fail(where, f'no {key}: give {key} = "..." here or one {key} at the top')
-        cells.append(
-            Cell(
-                str(row.get("label", picked["guesser"])),
-                picked["game"],
-                picked["guesser"],
-                picked["chooser"],
-                _int(f"{where}.repeat", row.get("repeat", repeat), 1),
-                _int(f"{where}.seed", row.get("seed", seed)),
-                _figures(f"{where}.published", row.get("published", {})),
-                _figures(f"{where}.tolerance", row.get("tolerance", {}), numeric_only=True),
-                str(row.get("note", "")),
-                _strike_list(f"{where}.strikes", row["strikes"]) if "strikes" in row else strikes,
-            )
-        )
-    if rows:  # a label is a row of its game's tables: one guesser each
-        named: dict[tuple[str, str], int] = {}
-        for i, cell in enumerate(cells):
-            j = named.setdefault((cell.game, cell.label), i)
-            if cells[j].guesser != cell.guesser:
-                raise _fail(
-                    f"{path}: rows[{i}]",
-                    f"guessers {cells[j].guesser!r} (rows[{j}]) and {cell.guesser!r} have the same label "
-                    f"{cell.label!r} on {cell.game}; labels must be unique (give each a label of its own)",
-                )
+    if rows:
+        cells = [_row_cell(f"{path}: rows[{i}]", row, defaults, repeat, seed, strikes) for i, row in enumerate(rows)]
+        _check_labels(cells, path)
+    else:
+        cells = _grid_cells(defaults, path, repeat, seed, strikes)
     for cell in cells:
         for kind, spec in (("game", cell.game), ("chooser", cell.chooser), ("guesser", cell.guesser)):
             _check_syntax(path, kind, spec)
-    if pay is not None and pay.startswith("lost"):
-        limits = {k for cell in cells for k in cell.strikes} | {
-            int(k[4:]) for cell in cells for k in cell.published if figure_kind(k) == "lost"
-        }
-        if int(pay[4:]) not in limits:
-            raise _fail(
-                f"{path}: payoff",
-                f"{pay} counts games lost within {pay[4:]} strikes, but no cell counts them: add strikes = [{pay[4:]}]",
-            )
+    if pay is not None:
+        _check_losses_counted(payoff(pay).cost.strikes, cells, path)
     return Config(
         str(data.get("title", Path(path).stem)),
         cells,
@@ -415,6 +348,110 @@ def parse_config(data: dict, path: str = "<config>", allow_import: bool = False)
         allow_import=allow_import,
         payoff=pay,
     )
+
+
+def _check_top_keys(data: dict, path: str) -> None:
+    """No unknown top-level key, and a singular key (`game`) never given a list."""
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise _unknown_key(path, sorted(unknown), TOP_KEYS)
+    for single, plural in SINGULAR.items():
+        if isinstance(data.get(single), list):
+            raise _fail(path, f"{single} takes one spec; for a list write {plural} = [...]")
+
+
+def _payoff_key(data: dict, path: str) -> str | None:
+    """The config's `payoff` (a name arena.core.costs.payoff knows), or None."""
+    pay = data.get("payoff")
+    if pay is not None:
+        if not isinstance(pay, str):
+            raise _fail(f"{path}: payoff", f'expected a string such as "misses", got {pay!r}')
+        try:
+            payoff(pay)
+        except ArenaError as e:
+            raise _fail(f"{path}: payoff", str(e)) from None
+    return pay
+
+
+def _defaults(data: dict, path: str) -> dict[str, list[tuple[str, str]]]:
+    """The top level's games, guessers and choosers (`game` or `games`, ...): each a list of
+    (spec, label); the chooser defaults to the uniform one."""
+    defaults = {}
+    for single, plural in (("game", "games"), ("guesser", "guessers"), ("chooser", "choosers")):
+        if single in data and plural in data:
+            raise _fail(path, f"give {single} or {plural}, not both")
+        if single in data or plural in data:
+            key = single if single in data else plural
+            defaults[single] = _entries(f"{path}: {key}", data[key])
+    defaults.setdefault("chooser", [("uniform", "uniform")])
+    return defaults
+
+
+def _grid_cells(defaults: dict, path: str, repeat: int, seed: int, strikes: tuple[int, ...]) -> list[Cell]:
+    """Without [[rows]]: a cell for every game x chooser x guesser."""
+    for key in ("game", "guesser"):
+        if key not in defaults:
+            raise _fail(path, f"no rows and no {key}s: name {key}s (or {key}) or add [[rows]]")
+    return [
+        Cell(ql, g, q, c, repeat, seed, strikes=strikes)
+        for (g, _), (c, _), (q, ql) in itertools.product(defaults["game"], defaults["chooser"], defaults["guesser"])
+    ]
+
+
+def _row_cell(where: str, row: dict, defaults: dict, repeat: int, seed: int, strikes: tuple[int, ...]) -> Cell:
+    """One [[rows]] table as a cell: what it leaves out comes from the top level."""
+    unknown = set(row) - ROW_KEYS
+    if unknown:
+        raise _unknown_key(where, sorted(unknown), ROW_KEYS)
+    picked = {}
+    for key in ("game", "guesser", "chooser"):
+        if key in row:
+            if not isinstance(row[key], str):
+                raise _fail(f"{where}.{key}", f"expected a spec string, got {row[key]!r}")
+            picked[key] = row[key]
+        elif key in defaults and len(defaults[key]) == 1:
+            picked[key] = defaults[key][0][0]
+        else:
+            raise _fail(where, f'no {key}: give {key} = "..." here or one {key} at the top')
+    return Cell(
+        str(row.get("label", picked["guesser"])),
+        picked["game"],
+        picked["guesser"],
+        picked["chooser"],
+        _int(f"{where}.repeat", row.get("repeat", repeat), 1),
+        _int(f"{where}.seed", row.get("seed", seed)),
+        _figures(f"{where}.published", row.get("published", {})),
+        _figures(f"{where}.tolerance", row.get("tolerance", {}), numeric_only=True),
+        str(row.get("note", "")),
+        _strike_list(f"{where}.strikes", row["strikes"]) if "strikes" in row else strikes,
+    )
+
+
+def _check_labels(cells: list[Cell], path: str) -> None:
+    """A label is a row of its game's tables: one guesser each."""
+    named: dict[tuple[str, str], int] = {}
+    for i, cell in enumerate(cells):
+        j = named.setdefault((cell.game, cell.label), i)
+        if cells[j].guesser != cell.guesser:
+            raise _fail(
+                f"{path}: rows[{i}]",
+                f"guessers {cells[j].guesser!r} (rows[{j}]) and {cell.guesser!r} have the same label "
+                f"{cell.label!r} on {cell.game}; labels must be unique (give each a label of its own)",
+            )
+
+
+def _check_losses_counted(strikes: int | None, cells: list[Cell], path: str) -> None:
+    """A payoff of games lost within `strikes` strikes (None: another payoff) needs a cell that
+    counts them: strikes = [K], or a published lostK."""
+    limits = {k for cell in cells for k in cell.strikes} | {
+        k for cell in cells for k in map(strikes_in, cell.published) if k is not None
+    }
+    if strikes is not None and strikes not in limits:
+        raise _fail(
+            f"{path}: payoff",
+            f"lost{strikes} counts games lost within {strikes} strikes, but no cell counts them: "
+            f"add strikes = [{strikes}]",
+        )
 
 
 def _timeout(where: str, value: Any) -> float:
@@ -514,12 +551,11 @@ def _check_specs(config: Config, allow_import: bool = False) -> None:
                 if agent.traits.interactive:
                     raise ArenaError(f"{agent.label} plays at the terminal (arena play), not in a tournament")
                 agent.check(game)  # a game it can never play: an unknown secret, a missing file
-            if config.payoff in ("misses",) or (config.payoff or "").startswith("lost"):
-                if not game.rules.strikes:
-                    raise ArenaError(
-                        f"payoff {config.payoff!r} needs a game where misses count, and {game.spec} "
-                        'has none (payoff = "guesses" measures every game)'
-                    )
+            if config.payoff and not payoff(config.payoff).measured_on(game):
+                raise ArenaError(
+                    f"payoff {config.payoff!r} needs a game where misses count, and {game.spec} "
+                    'has none (payoff = "guesses" measures every game)'
+                )
             guesser.openers_for(game)  # checks the openers against the game
         except ArenaError as e:
             mistakes.setdefault(str(e), []).append((i + 1, cell.label))

@@ -14,8 +14,9 @@ from ..core.players import GuesserProtocol
 from ..core.spec import Param, canonical
 from ..core.state import State
 from ..core.traits import Traits
+from .grow import grow_tree
 from .metrics import METRICS, Counts, Metric, fused_tables
-from .saved import Tree, grow_tree
+from .tree import Tree
 
 PARAMS = {
     "pool": Param("pool", ("all", "consistent"), "all", "the guesses considered"),

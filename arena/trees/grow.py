@@ -1,5 +1,10 @@
 """Growing a strategy tree: the one recursive grower behind greedy trees, exact trees,
-look-ahead trees and replays of saved trees.
+look-ahead trees and replays of saved trees, and `grow_tree`, a guesser's tree by any route.
+
+`grow_tree(game, guesser)` is a deterministic (or seeded) guesser against every secret at once:
+it partitions the candidates by the reply to each guess and recurses into each class, so each
+node asks the guesser once however many secrets pass through it. The tree records, for every
+secret, the guesses (and misses) it takes.
 
 `grow` walks a candidate set. At each node it asks `choose` for the guess, given what the node
 knows (a `Spot`: the candidates, the replies and guesses so far, what is left of a depth limit,
@@ -10,7 +15,7 @@ word left), with `game.determined`. It returns the root and each secret's (guess
 
 What a caller adds is a parameter, not a copy of the walk:
 
-    choose   the guess at a node: a guesser's, checked against the rules (arena.trees.saved.grow_tree),
+    choose   the guess at a node: a guesser's, checked against the rules (`grow_tree`, below),
              the exact search's best guess or a depth proof's (arena.optimal.growing), the
              rollout's (arena.optimal.lookahead), a fixed opener (arena.optimal.solve)
     check    a look at each guess once the game has split the node by it: grow_tree stops a
@@ -24,7 +29,7 @@ What a caller adds is a parameter, not a copy of the walk:
 
 The compiled level growers of arena.trees.levels are a separate fast path for greedy (scoring)
 guessers: they grow the same tree as this grower asking the guesser at each node, node for node
-(tests/test_compiled_levels.py and tests/test_hangman.py check it), but a whole depth at a time
+(tests/test_levels.py and tests/test_hangman.py check it), but a whole depth at a time
 in compiled code, so `grow_tree` tries them first and grows here only where they do not apply.
 """
 
@@ -36,11 +41,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core.errors import RuleBreak, agent_name
 from ..core.game import Game, Index, Indexes, Reply
-from ..core.state import Move
-from .tree import Node
+from ..core.state import Move, State
+from .levels import can_grow_by_levels, can_grow_compiled, grow_by_levels, grow_compiled
+from .tree import Node, Tree
 
-__all__ = ["Spot", "grow", "splits_nothing"]
+__all__ = ["MAX_GUESSES", "Spot", "grow", "grow_tree", "splits_nothing"]
 
 
 @dataclass(slots=True)
@@ -139,3 +146,72 @@ def grow(
         return node
 
     return grow_at(start), rows
+
+
+#: A guesser is stopped after this many guesses in one game, or this many in a row that split nothing.
+MAX_GUESSES = 200
+STALL = 8
+
+
+def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
+    """The tree of `guesser` (deterministic, or seeded) against every secret of `secrets`.
+
+    Each class of the game's openings (Hangman: each word length) is a root. A branch ends when
+    the reply ends the game (the secret was guessed) or the candidates determine it (Hangman:
+    one word left). Raises RuleBreak if the guesser names a guess outside the game, one the
+    rules forbid after the moves so far (`Game.refusal`), or never finishes. A scoring guesser
+    is grown by the compiled level growers (arena.trees.levels) where they apply, any other by the
+    one grower (arena.trees.grow) asking the guesser at each node.
+    """
+    secrets = game.all_secrets if secrets is None else np.asarray(secrets)
+    if can_grow_by_levels(game, guesser):
+        return grow_by_levels(game, guesser, secrets)
+    if can_grow_compiled(game, guesser):
+        return grow_compiled(game, guesser, secrets)
+    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
+
+    def guesser_at(whole: bool):
+        """The guesser's choice at a node, refused (RuleBreak) outside the game or the rules;
+        `whole`: the candidates are every secret consistent with the moves (State.whole)."""
+
+        def choose(spot: Spot) -> Index:
+            state = State(spot.candidates, spot.moves, whole)
+            guess = guesser.guess(game, state)
+            if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
+                raise RuleBreak(
+                    f"guesser {agent_name(guesser)} made an illegal guess {guess!r} after "
+                    f"{game.history_label(spot.replies) or 'no replies'}"
+                )
+            reason = game.refusal(int(guess), state.history)
+            if reason:
+                raise RuleBreak(
+                    f"guesser {agent_name(guesser)} broke the rules with {game.guesses[int(guess)]} after "
+                    f"{game.history_label(spot.replies)}: {reason}"
+                )
+            return int(guess)
+
+        return choose
+
+    def check_progress(spot: Spot, guess: Index, parts: dict[Reply, Indexes]) -> None:
+        """A guesser that has made MAX_GUESSES guesses, or STALL in a row that split nothing,
+        never finishes."""
+        stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
+        if spot.turn >= MAX_GUESSES or stalled > STALL:
+            raise RuleBreak(
+                f"guesser {agent_name(guesser)} makes no progress: {len(spot.candidates)} secrets "
+                f"still possible after {spot.turn + 1} guesses"
+            )
+
+    whole = len(secrets) == len(game.secrets)
+    roots = [
+        grow(
+            game,
+            Spot(part),
+            guesser_at(whole and len(part) == len(game.secrets)),
+            label,
+            check=check_progress,
+            costs=costs,
+        )[0]
+        for label, part in game.openings(secrets)
+    ]
+    return Tree(game, guesser.spec, [r for r in roots if r is not None], costs[0], costs[1], covered=np.sort(secrets))

@@ -40,7 +40,7 @@ def grow_by_levels(game: Game, guesser, secrets: Indexes):
     """The Tree of a scoring guesser, grown level by level (see the module docstring)."""
     runs_key = guesser.level_key()
     openers = guesser.openers_for(game)
-    n_guesses, n_codes = len(game.guesses), game.n_codes
+    n_codes = game.n_codes
     guesses = np.zeros(len(game.secrets), dtype=np.int64)
     misses = np.zeros(len(game.secrets), dtype=np.int64)
 
@@ -59,7 +59,7 @@ def grow_by_levels(game: Game, guesser, secrets: Indexes):
     while len(parents):
         sizes = np.diff(np.append(starts, len(order)))
         node_of = np.repeat(np.arange(len(parents)), sizes)
-        choice = _choose(game, order, node_of, sizes, level, openers, runs_key, n_guesses, n_codes)
+        choice = _choose(game, order, node_of, sizes, level, openers, runs_key)
         replies = game.table[choice[node_of], order]
         misses[order] += replies == game.miss
         level += 1
@@ -94,9 +94,9 @@ def grow_by_levels(game: Game, guesser, secrets: Indexes):
     return Tree(game, guesser.spec, roots, guesses, misses, covered=np.sort(secrets))
 
 
-def _choose(game, order, node_of, sizes, level, openers, runs_key, n_guesses, n_codes) -> np.ndarray:
+def _choose(game, order, node_of, sizes, level, openers, runs_key) -> np.ndarray:
     """The guess of every node at this level: an opener, or the best key (ties: lowest index)."""
-    n_nodes = len(sizes)
+    n_nodes, n_guesses, n_codes = len(sizes), len(game.guesses), game.n_codes
     if level < len(openers):
         return np.full(n_nodes, openers[level], dtype=np.intp)
     replies = game.table[:, order]  # (guesses, active candidates)

@@ -1,9 +1,5 @@
-"""Strategy trees: a deterministic guesser against every secret at once.
-
-Growing the tree partitions the candidates by the reply to each guess and recurses into each
-class, so each node asks the guesser once however many secrets pass through it. The tree
-records, for every secret, the number of guesses it takes; it can be printed as the strategy
-table of the Mastermind study, saved as JSON, and loaded again as a guesser.
+"""Saved strategy trees: a tree (arena.trees.tree, grown by arena.trees.grow.grow_tree) saved as
+JSON is loaded again as a guesser (`SavedTree`, `load_tree`).
 
 Saved trees have one reader (`read_tree_file` / `check_tree` for the JSON, `read_plan` for the
 guesses against a game): the `tree` agent, `load_tree` and saved equilibria's trees all use it.
@@ -15,99 +11,17 @@ import json
 from pathlib import Path
 from typing import Any, cast
 
-import numpy as np
-
-from ..core.errors import ArenaError, RuleBreak, agent_name
-from ..core.game import Game, Index, Indexes, Reply
+from ..core.errors import ArenaError, RuleBreak
+from ..core.game import Game, Index, Reply
 from ..core.players import GuesserProtocol
 from ..core.state import State
 from ..core.traits import Traits
 from ..games import make_game
-from .grow import Spot, grow, splits_nothing
-from .levels import can_grow_by_levels, can_grow_compiled, grow_by_levels, grow_compiled
-from .tree import Node, Tree
+from .grow import MAX_GUESSES, grow_tree
+from .tree import Node as Node  # the old arena.tree's name (arena.moved), kept for code using it
+from .tree import Tree
 
-__all__ = [
-    "MAX_GUESSES",
-    "Node",
-    "SavedPlan",
-    "SavedTree",
-    "Tree",
-    "check_tree",
-    "grow_tree",
-    "load_tree",
-    "read_plan",
-    "read_tree_file",
-]
-
-
-#: A guesser is stopped after this many guesses in one game, or this many in a row that split nothing.
-MAX_GUESSES = 200
-STALL = 8
-
-
-def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
-    """The tree of `guesser` (deterministic, or seeded) against every secret of `secrets`.
-
-    Each class of the game's openings (Hangman: each word length) is a root. A branch ends when
-    the reply ends the game (the secret was guessed) or the candidates determine it (Hangman:
-    one word left). Raises RuleBreak if the guesser names a guess outside the game, one the
-    rules forbid after the moves so far (`Game.refusal`), or never finishes. A scoring guesser
-    is grown by the compiled level growers (arena.trees.levels) where they apply, any other by the
-    one grower (arena.trees.grow) asking the guesser at each node.
-    """
-    secrets = game.all_secrets if secrets is None else np.asarray(secrets)
-    if can_grow_by_levels(game, guesser):
-        return grow_by_levels(game, guesser, secrets)
-    if can_grow_compiled(game, guesser):
-        return grow_compiled(game, guesser, secrets)
-    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
-
-    def guesser_at(whole: bool):
-        """The guesser's choice at a node, refused (RuleBreak) outside the game or the rules;
-        `whole`: the candidates are every secret consistent with the moves (State.whole)."""
-
-        def choose(spot: Spot) -> Index:
-            state = State(spot.candidates, spot.moves, whole)
-            guess = guesser.guess(game, state)
-            if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
-                raise RuleBreak(
-                    f"guesser {agent_name(guesser)} made an illegal guess {guess!r} after "
-                    f"{game.history_label(spot.replies) or 'no replies'}"
-                )
-            reason = game.refusal(int(guess), state.history)
-            if reason:
-                raise RuleBreak(
-                    f"guesser {agent_name(guesser)} broke the rules with {game.guesses[int(guess)]} after "
-                    f"{game.history_label(spot.replies)}: {reason}"
-                )
-            return int(guess)
-
-        return choose
-
-    def check_progress(spot: Spot, guess: Index, parts: dict[Reply, Indexes]) -> None:
-        """A guesser that has made MAX_GUESSES guesses, or STALL in a row that split nothing,
-        never finishes."""
-        stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
-        if spot.turn >= MAX_GUESSES or stalled > STALL:
-            raise RuleBreak(
-                f"guesser {agent_name(guesser)} makes no progress: {len(spot.candidates)} secrets "
-                f"still possible after {spot.turn + 1} guesses"
-            )
-
-    whole = len(secrets) == len(game.secrets)
-    roots = [
-        grow(
-            game,
-            Spot(part),
-            guesser_at(whole and len(part) == len(game.secrets)),
-            label,
-            check=check_progress,
-            costs=costs,
-        )[0]
-        for label, part in game.openings(secrets)
-    ]
-    return Tree(game, guesser.spec, [r for r in roots if r is not None], costs[0], costs[1], covered=np.sort(secrets))
+__all__ = ["SavedPlan", "SavedTree", "check_tree", "load_tree", "read_plan", "read_tree_file"]
 
 
 # --- saved trees: the one reader (for `tree:file=`, load_tree and saved equilibria) ----------

@@ -1,5 +1,5 @@
 """Strategy trees as data: a Node per decision point and the Tree of a guesser against every
-secret, with its printed table and JSON form. Growing and loading them: arena.trees.saved."""
+secret, with its printed table and JSON form. Growing them: arena.trees.grow; loading them: arena.trees.saved."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""A tournament's results. Modules, one idea each:
+"""A tournament's results.
+Modules, one idea each:
 
     report    Report: each cell judged against its published figures, tables, the meta-game on
               a named payoff, the ranking, the CSV; a stored run loaded back (from_dir)

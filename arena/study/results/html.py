@@ -13,9 +13,9 @@ from __future__ import annotations
 import base64
 import html
 import io
-import re
 from pathlib import Path
 
+from ...core.costs import loss_limits, strikes_in
 from ...core.errors import ArenaError
 from .report import grid_text
 
@@ -111,7 +111,6 @@ def html_page(report, dynamics: bool = True) -> str:
 
 def game_section(report, game: str, choosers: list[str], guessers: list[str], cells: dict, dynamics: bool) -> list[str]:
     """A game's grid, plots, meta-game and dynamics, on the game's payoff (`Report.payoff_for`)."""
-    from ...core.payoff import GUESSES, MISSES
     from ..tournament.output import equilibrium_mixes, heat_map, histograms
 
     pay = report.payoff_for(game)
@@ -125,7 +124,7 @@ def game_section(report, game: str, choosers: list[str], guessers: list[str], ce
     out.append(image(lambda f: heat_map(game, choosers, guessers, cells, f, pay), f"heat map of {game}"))
     out.append(
         image(
-            lambda f: histograms(game, choosers, guessers, cells, f, MISSES if pay is MISSES else GUESSES),
+            lambda f: histograms(game, choosers, guessers, cells, f, pay.plotted),
             f"histograms of {game}",
         )
     )
@@ -256,8 +255,6 @@ def dynamics_section(learned) -> str:
 
 def grid_note(pay, cells: dict, worst: bool) -> str:
     """What the grid's cells hold, as the terminal's summary heads its grid."""
-    from ...core.payoff import loss_limits
-
     limits = loss_limits(k for r in cells.values() for k in r.ours)
     errors = pay.error is not None and any(pay.error in r.ours for r in cells.values() if r is not None)
     text = pay.title + (" ± standard error" if errors else "")
@@ -270,8 +267,6 @@ def grid_table(choosers: list[str], guessers: list[str], cells: dict, pay, worst
     """The guesser x chooser grid on the payoff `pay`, each cell as the terminal's summary prints
     it (its mean, ± its standard error where random agents repeat, the worst game, the loss
     rates), then the worst-secret column (`Report.worst_secrets`) where there is one; sortable."""
-    from ...core.payoff import loss_limits
-
     limits = loss_limits(k for r in cells.values() for k in r.ours)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in choosers)
     head += "<th>worst secret</th>" if worst else ""
@@ -354,7 +349,7 @@ def column_format(column: str, values: list) -> str:
         return ""
     if kind.endswith("_rate"):
         return ".1%"
-    if kind in ("total", "max", "misses_max", "repeat") or re.fullmatch(r"lost[1-9]\d*", kind):
+    if kind in ("total", "max", "misses_max", "repeat") or strikes_in(kind) is not None:
         return ",.0f" if all(float(v).is_integer() for v in numbers) else ",.1f"
     return ".3f"
 

@@ -110,16 +110,14 @@ def stored_pair(report, game: str, first: str, second: str, chooser: str = "unif
     Report, secret by secret, from its stored per-secret records, on the game's payoff (lost games
     on what they count, the misses); an ArenaError where either cell did not play every secret
     or was stored without the records."""
-    from ...core.payoff import GUESSES
-
-    misses = report.payoff_for(game) is not GUESSES
+    counted = report.payoff_for(game).cost.counted  # guesses, or misses (lost games count them)
     rows = []
     for label in (first, second):
         found = [r for r in report.results if (r.cell.game, r.cell.chooser, r.cell.label) == (game, chooser, label)]
         if not found or not found[0].measured:
             raise ArenaError(f"no measured cell of {label!r} against {chooser!r} on {game}")
         r = found[0]
-        totals = r.per_secret[1 if misses else 0]
+        totals = r.per_secret[0 if counted.pays_every_guess else 1]  # (guesses, misses)
         if totals is None or len(totals) < 2:
             raise ArenaError(
                 f"{label!r} against {chooser!r} on {game} has no per-secret records (a chooser that does not "
@@ -136,4 +134,4 @@ def stored_pair(report, game: str, first: str, second: str, chooser: str = "unif
     # deterministic for certain only where the cell asked for repetitions and one was played (the
     # run plays a deterministic guesser once); a cell of one repetition may be a random guesser's
     exact = all(reps == 1 and r.cell.repeat > 1 for reps, r in ((reps_a, ra), (reps_b, rb)))
-    return paired(first, a, second, b, "misses" if misses else "guesses", exact)
+    return paired(first, a, second, b, counted.unit, exact)

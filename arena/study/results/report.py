@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...core.costs import MISSES, Payoff, default, loss_limits, lost, measures, payoff, strikes_in
 from ...core.errors import ArenaError, shown
 from ...core.frames import pandas
-from ...core.payoff import Payoff, default, loss_limits, lost, payoff
 from ..config import DEFAULT_TOLERANCE, FIGURE_FORMATS, Cell, Config, agrees, figure_kind, known_kind, parse_config
 from ..tournament.store import read_store
 from ..tournament.tally import Tally
@@ -76,10 +76,10 @@ def judge_cell(cell: Cell, mine: list, counted: list[Tally | None] | None = None
     Failed tasks fail the cell with the first task's error (and how many failed); missing ones
     mark it not run; otherwise the tallies (`counted`, where read already) add up to its figures.
     """
-    seconds = sum(r[3] for r in mine if r is not None)
+    seconds = sum(r.seconds for r in mine if r is not None)
     if not mine or any(r is None for r in mine):
         return judge(cell, {}, seconds, NOT_RUN, status="not run")
-    errors = [r[2] for r in mine if r[0] != "ok"]
+    errors = [r.error for r in mine if not r.ok]
     if errors:
         more = f" ({len(errors)} of {len(mine)} tasks failed)" if len(errors) > 1 else ""
         return judge(cell, {}, seconds, (errors[0] or "failed") + more, status="failed")
@@ -105,7 +105,7 @@ def _tied(a: dict, b: dict) -> bool:
 
 def _tallies(mine: list) -> list[Tally | None]:
     """The tally of each task that ran (None for one not run or failed)."""
-    return [Tally.from_json(r[1]) if r is not None and r[0] == "ok" else None for r in mine]
+    return [Tally.from_json(r.value) if r is not None and r.ok else None for r in mine]
 
 
 def _check_repetitions(path: Path, cell: Cell, block: int, counted: list[Tally | None], fix: str) -> None:
@@ -277,7 +277,7 @@ class Report:
         the game's own cost (misses where they count, else guesses)."""
         if self.config.payoff:
             return payoff(self.config.payoff)
-        return default(any("misses" in r.ours for r in self.results if r.cell.game == game))
+        return default(any(measures(r.ours, MISSES) for r in self.results if r.cell.game == game))
 
     def grids(self) -> dict[str, tuple[list[str], list[str], dict]]:
         """Per game: the choosers, the guessers and (chooser, guesser) -> result, for games where
@@ -558,7 +558,7 @@ def _cell_value(r: Result, column: str) -> Any:
         low, high = confidence_interval(o[mean_key], error, c.repeat)
         return round(low if column.endswith("low") else high, 6)
     value = o.get(column)
-    exact = column == "total" or column.startswith("lost") and not column.endswith("_rate")  # counts, kept whole
+    exact = column == "total" or strikes_in(column) is not None  # counts (lostK: games lost), kept whole
     return round(value, 6) if isinstance(value, float) and not exact else value
 
 
@@ -577,7 +577,7 @@ def grid_text(r: Result | None, pay: Payoff, limits: list[int]) -> str:
     if pay.figure not in r.ours:
         return f"no {pay.key}"
     value = r.ours[pay.figure]
-    text = f"{value:.1%}" if pay.key.startswith("lost") else f"{value:.3f}"
+    text = pay.show(value, 3, 1)
     if pay.error and pay.error in r.ours:
         text += f" ±{r.ours[pay.error]:.3f}"
     if pay.worst:

@@ -27,6 +27,7 @@ from functools import cached_property, lru_cache
 
 from agents.registry import make_agent, module_path
 
+from ...core.costs import strikes_in
 from ...core.digests import file_digest, is_file
 from ...core.errors import ArenaError
 from ...core.spec import bind, canonical, parse_spec
@@ -194,7 +195,7 @@ def expand(
     codes: dict[tuple[str, str, str], tuple] = {}
     tasks = []
     for i, (cell, repeat) in enumerate(zip(cells, repeats)):
-        limits = tuple(sorted({int(k[4:]) for k in cell.published if k.startswith("lost")} | set(cell.strikes)))
+        limits = tuple(sorted({k for k in map(strikes_in, cell.published) if k is not None} | set(cell.strikes)))
         read = tuple((name, files.get(name) or file_digest(name)) for name in _names(cell))
         code = codes.get((cell.game, cell.chooser, cell.guesser))
         if code is None:

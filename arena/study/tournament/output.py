@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.payoff import GUESSES, MISSES, Payoff
+from ...core.costs import GUESSES, Payoff
 from ..results.report import Report
 
 
@@ -30,7 +30,7 @@ def write_outputs(report, directory: str, plots: bool = True) -> list[Path]:
             written.append(out / f"heatmap-{_slug(game)}.png")
             heat_map(game, choosers, guessers, cells, written[-1], pay)
             written.append(out / f"histograms-{_slug(game)}.png")
-            histograms(game, choosers, guessers, cells, written[-1], MISSES if pay is MISSES else GUESSES)
+            histograms(game, choosers, guessers, cells, written[-1], pay.plotted)
             if game in report.mixes:
                 written.append(out / f"equilibrium-{_slug(game)}.png")
                 mix_choosers, row, mix_guessers, column, value = report.mixes[game]
@@ -67,12 +67,13 @@ def histogram_figure(game: str, choosers: list[str], guessers: list[str], cells:
     whose distributions coincide (tied deterministic agents) are drawn side by side, each
     shifted a little along x, and the legend names them together ("a = b")."""
     plt = _pyplot()
+    pay = pay.plotted  # lost games have no distribution per game: their guesses'
     fig, axes = plt.subplots(1, len(choosers), figsize=(4 * len(choosers), 3.4), squeeze=False, sharey=True)
     for ax, chooser in zip(axes[0], choosers):
         shares: dict[str, dict] = {}
         for guesser in guessers:
             r = cells.get((chooser, guesser))
-            histogram = r.misses_histogram if r is not None and pay is MISSES else r.histogram if r else None
+            histogram = None if r is None else r.histogram if pay.cost.pays_every_guess else r.misses_histogram
             if r is None or not r.measured or not histogram:
                 continue
             total = sum(histogram.values())
@@ -147,7 +148,7 @@ def heat_map(
             ax.text(
                 j,
                 i,
-                f"{v:.1%}" if pay.key.startswith("lost") else f"{v:.2f}",
+                pay.show(v, 2, 1),
                 ha="center",
                 va="center",
                 fontsize=8,

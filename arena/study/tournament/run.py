@@ -101,7 +101,7 @@ def run_config(
     stored = [0]
     try:
         results, damaged = store.results(tasks) if store else ({}, {})
-        pending = [t for t in tasks if t.key not in results or (retry_failed and results[t.key][0] != "ok")]
+        pending = [t for t in tasks if t.key not in results or (retry_failed and not results[t.key].ok)]
         if store and notice and store.held:  # a store with results in it: say what is reused, what runs and why
             earlier = store.earlier(t.slot for t in pending if t.key not in results and t.key not in damaged)
             notice(plan_line(tasks, pending, results, earlier, damaged) + what_a_task_is(config, tasks))
@@ -111,8 +111,7 @@ def run_config(
             _stop_if_changed(watch, out, stored[0])
             if store:
                 store.check()
-                status, tally, error, seconds = result
-                store.save(task, status, tally, error, seconds)
+                store.save(task, result)
             results[task.key] = result
             stored[0] += 1
 

@@ -36,6 +36,7 @@ import sys
 from pathlib import Path
 
 from ...core.errors import ArenaError, shown
+from ...parallel.outcome import Status, TaskResult
 from .tally import Tally
 
 FORMAT = "3"  # the store's layout; stores of another layout are refused, never misread
@@ -51,11 +52,8 @@ CREATE TABLE IF NOT EXISTS tasks (
 CREATE INDEX IF NOT EXISTS tasks_by_slot ON tasks (slot);
 """
 
-STATUSES = ("ok", "failed")
+STATUSES = (Status.OK.value, Status.FAILED.value)  # a task not run has no row
 HEX = set("0123456789abcdef")  # a task's key is a SHA-256 in hex
-
-#: A stored result: (status, tally as JSON data or None, error or None, seconds).
-Result = tuple[str, "dict | None", "str | None", float]
 
 
 # --- the lock -------------------------------------------------------------------------------
@@ -262,8 +260,9 @@ class Store:
         if self.meta("fingerprint") != self.fingerprint:
             raise ArenaError(f"{self.path} was changed by something else during the run; stopped")
 
-    def save(self, task, status: str, tally: dict | None, error: str | None, seconds: float) -> None:
+    def save(self, task, result: TaskResult) -> None:
         """Commit one task's result (its own transaction), with its identity in readable columns."""
+        tally = result.value if result.ok else None
         try:
             with self.db:
                 self.db.execute(
@@ -280,10 +279,10 @@ class Store:
                         task.seed,
                         json.dumps(list(task.strikes)),
                         json.dumps(dict(task.files)),
-                        status,
-                        error,
+                        result.status.value,
+                        result.error,
                         json.dumps(tally) if tally is not None else None,
-                        seconds,
+                        result.seconds,
                         task.slot,
                         json.dumps(dict(task.code)),
                     ),
@@ -306,13 +305,13 @@ class Store:
             raise ArenaError(f"{self.path} is damaged ({e}); rerun with --force to start afresh") from None
         return rows
 
-    def results(self, tasks) -> tuple[dict[str, Result], dict[str, str]]:
+    def results(self, tasks) -> tuple[dict[str, TaskResult], dict[str, str]]:
         """The stored results of these tasks (those it holds), each checked, and what is wrong
         with each damaged one (by key): a resumed run runs a damaged result again, never adds
         it in. Rows of other keys are not read: they may be another config's."""
         by_key = {t.key: t for t in tasks}
         rows = self._rows_where("key, cell, block, status, tally, error, seconds", "key", by_key)
-        good: dict[str, Result] = {}
+        good: dict[str, TaskResult] = {}
         damaged: dict[str, str] = {}
         for row in rows:
             task = by_key[row[0]]
@@ -373,8 +372,8 @@ def _damage(path: Path) -> str | None:
     return None if verdict == [("ok",)] else "; ".join(str(v[0]) for v in verdict[:2])
 
 
-def _result(path: Path, row: tuple, fix: str, repeat: int | None = None) -> Result:
-    """One stored row as a Result, every field checked so a damaged row never becomes a number
+def _result(path: Path, row: tuple, fix: str, repeat: int | None = None) -> TaskResult:
+    """One stored row as a TaskResult (its value the tally as JSON data), every field checked so a damaged row never becomes a number
     (an ArenaError naming the row and what is wrong, then `fix`). `repeat`: the repetitions the
     task plays, which its tally must count."""
     key, cell, block, status, tally, error, seconds = row
@@ -388,7 +387,7 @@ def _result(path: Path, row: tuple, fix: str, repeat: int | None = None) -> Resu
     if status == "failed":
         if not isinstance(error, str) or tally is not None:
             raise ArenaError(f"{where} is damaged (a failed task with error {shown(error, 40)} and a tally){fix}")
-        return status, None, error, float(seconds)
+        return TaskResult.failed(error, float(seconds))
     try:
         if not isinstance(tally, str):
             raise ArenaError(f"stored as {type(tally).__name__}, not JSON text")
@@ -402,7 +401,7 @@ def _result(path: Path, row: tuple, fix: str, repeat: int | None = None) -> Resu
         raise ArenaError(f"{where} is damaged (bad tally: {shown(str(e), 200, raw=True)}){fix}") from None
     if error is not None:
         raise ArenaError(f"{where} is damaged (a result with figures and an error){fix}")
-    return status, data, None, float(seconds)
+    return TaskResult.done(data, float(seconds))
 
 
 def _no_constant(name: str) -> None:
@@ -412,7 +411,7 @@ def _no_constant(name: str) -> None:
 # --- reading ------------------------------------------------------------------------------
 
 
-def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], dict[str, Result]]:
+def read_store(directory: str | Path) -> tuple[str, list[tuple[str, int, int]], dict[str, TaskResult]]:
     """(config text, plan, results) of a stored tournament, read without any lock or write.
 
     The plan is every task's (key, cell, block) in order; results are by key. A missing,

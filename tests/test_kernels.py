@@ -17,8 +17,8 @@ from agents import make_guesser
 from arena import make_game
 from arena.core.state import State
 from arena.trees.greedy import symmetric_pool
+from arena.trees.grow import grow_tree
 from arena.trees.metrics import METRICS, fused_tables
-from arena.trees.saved import grow_tree
 
 SPECS = [
     "mastermind:pegs=3,colors=4",

@@ -11,7 +11,8 @@ from agents import METRICS, make_guesser
 from agents.base import Guesser
 from arena import ArenaError, RuleBreak, make_game
 from arena.play.match import play
-from arena.trees.saved import grow_tree, load_tree
+from arena.trees.grow import grow_tree
+from arena.trees.saved import load_tree
 
 SMALL = [
     "mastermind:pegs=2,colors=3",

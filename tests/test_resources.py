@@ -27,7 +27,7 @@ from arena.play import evaluate as evaluate_module
 from arena.play.evaluate import Sums, evaluate
 from arena.play.match import evaluate_against
 from arena.study.tournament.tally import Tally
-from arena.trees.saved import MAX_GUESSES
+from arena.trees.grow import MAX_GUESSES
 
 
 def one_line_error(capsys, *argv: str) -> str:

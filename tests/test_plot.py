@@ -9,8 +9,8 @@ from cli_run import one_line, run
 
 from agents import make_guesser
 from arena import ArenaError, make_game
+from arena.trees.grow import grow_tree
 from arena.trees.plot import count_boxes, draw_tree, edge_label, tree_graph
-from arena.trees.saved import grow_tree
 
 SMALL = "mastermind:pegs=3,colors=4"
 

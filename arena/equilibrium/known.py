@@ -1,0 +1,192 @@
+"""Every bound the project proves on a game's value, folded into one interval.
+
+A double oracle stopped early brackets the value between what its own chooser mix proves and
+what its own guesser mix concedes. Other proofs may say more, and each goes in:
+
+- **the uniform chooser**: a chooser playing every secret alike is one of the chooser's
+  strategies, so the value is at least the least expected cost of any tree against it, the
+  exact optimum of `arena optimal GAME` divided by the number of secrets. Proven by this run's
+  first best response where it finished; else searched here (within a time limit: a stopped
+  search still proves the bound it reached); or read from a split's journal (`arena optimal
+  GAME --workers W --journal FILE`, its records checked as `arena optimal --standing` checks
+  them), which is how whole Wordle's 7,920/2,315 goes in (35 minutes of search, not minutes);
+- **saved equilibria** (`--bounds-from FILE`, files of `arena equilibrium --save`): the
+  exact best response to their chooser mix, searched again (a lower end), and their guesser
+  mix's worst secret, replayed (an upper end): verified.verified_value, never the file's figures;
+- **this run's guesser mix**, replayed: its exact worst secret (`mix_worst`), not the LP's float.
+
+The interval printed is the best lower end and the best upper end, each named with where it
+comes from (verified.fold). The bounds go into the file `--save` writes ("bounds", what each
+rests on), and `arena evaluate --value-from FILE` proves each again (verified.reproven): the
+uniform chooser by a search, a journal read and checked again, a saved equilibrium verified
+again; nothing read from the file is taken as proven.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from ..core.costs import Guesses, cost_for
+from ..core.errors import ArenaError
+from ..core.game import Game
+from .solution import SETTLED, Equilibrium
+from .symmetry import Symmetry
+
+
+@dataclass(frozen=True)
+class KnownBound:
+    """One proven end of the value's interval: `side` "lower" or "upper", its value (and exact
+    fraction where known), where it comes from in words (`how`), and what it rests on
+    (`rests_on`, JSON: what `arena evaluate --value-from` proves it again from)."""
+
+    side: str
+    value: float
+    exact: Fraction | None
+    how: str
+    rests_on: dict
+
+    def line(self) -> str:
+        """`lower 3.421166 = 7920/2315, the exact optimum against the uniform chooser (...)`."""
+        # a fraction of float probabilities says nothing a reader can use: shown where it is short
+        shown = self.exact is not None and 1 < self.exact.denominator <= 10**6
+        exact = f" = {self.exact}" if shown else ""
+        return f"{self.side} {self.value:.6f}{exact}, {self.how}"
+
+    def to_json(self) -> dict:
+        return {
+            "side": self.side,
+            "value": self.value,
+            "exact": str(self.exact) if self.exact is not None else None,
+            "how": self.how,
+            "rests_on": self.rests_on,
+        }
+
+
+def _total(total: float, n: int) -> Fraction:
+    """A proven lower bound on a total of whole costs, as a fraction of `n` secrets: the least
+    whole number it admits (the search adds floats: a hair below a whole number is that number)."""
+    return Fraction(math.ceil(total - 1e-6), n)
+
+
+def uniform_bound(game: Game, cost: str, time_limit: float | None) -> KnownBound:
+    """The least expected cost of any tree against the uniform chooser, proven by the exact
+    search within `time_limit` seconds (None: to the end): the optimum where it finishes, else
+    the bound it reached."""
+    from ..optimal import optimal_tree
+
+    n = len(game.secrets)
+    tree = optimal_tree(game, cost=cost, time_limit=time_limit)
+    costs = cost_for(game, cost).of(tree)
+    if not tree.stopped and float(costs.sum()) == tree.value and tree.exact:
+        exact = Fraction(int(costs.sum()), n)
+        how = f"the exact optimum against the uniform chooser (searched in {tree.seconds:.2g} s)"
+        return KnownBound("lower", float(exact), exact, how, {"uniform": "search", "exact": True})
+    bound = _total(tree.lower_bound, n) if isinstance(cost_for(game, cost), Guesses) else None
+    value = float(bound) if bound is not None else tree.lower_bound / n
+    how = f"proven against the uniform chooser by a search stopped at its time limit ({time_limit:g} s)"
+    return KnownBound("lower", value, None, how, {"uniform": "search", "exact": False})
+
+
+def journal_bound(game: Game, path: str | Path, cost: str) -> KnownBound:
+    """The lower bound on the uniform chooser's optimum that a split's journal proves (`arena
+    optimal GAME --journal FILE`, equal weights, no guess limit), its records checked as
+    `arena optimal --standing` checks them; nothing is searched."""
+    from ..optimal.split import split_root
+
+    if not isinstance(cost_for(game, cost), Guesses) or not game.rules.hits:
+        raise ArenaError(f"{path}: a split's journal bounds the guesses of a game whose guesses hit the secret")
+    result = split_root(game, journal=path, standing=True, workers=1)
+    n = len(game.secrets)
+    bound = _total(result.lower_bound, n)
+    exact = result.exact
+    by = f", written by arena {result.written_by}" if result.written_by else ""
+    how = (
+        f"the {'exact optimum' if exact else 'bound proven'} against the uniform chooser, read from the journal "
+        f"{path} (its records checked as `arena optimal --standing` checks them{by})"
+    )
+    return KnownBound("lower", float(bound), bound if exact else None, how, {"journal": str(path)})
+
+
+def mix_worst(
+    probabilities: Sequence[float | Fraction], costs: Sequence[np.ndarray], symmetry: Symmetry
+) -> tuple[Fraction, int]:
+    """(the largest expected cost over secrets, that secret) of the mix playing tree k (costs[k]
+    per secret) with probability proportional to probabilities[k] (floats or fractions), each
+    carried by a uniformly random element of `symmetry`'s group: exact, from the probabilities as given."""
+    weights = [Fraction(p) for p in probabilities]
+    total = sum(weights)
+    sizes = symmetry.sizes
+    expected = [Fraction(0)] * len(sizes)
+    for w, tree_costs in zip(weights, costs):
+        if w:
+            for row, t in enumerate(symmetry.totals(np.asarray(tree_costs))[0].tolist()):
+                expected[row] += w * Fraction(int(t), int(sizes[row]))
+    row = max(range(len(expected)), key=expected.__getitem__)
+    return expected[row] / total, int(np.flatnonzero(symmetry.orbit == row)[0])
+
+
+def own_bounds(eq: Equilibrium) -> list[KnownBound]:
+    """What the run itself proves: its best lower bound (against the chooser mix it keeps), its
+    uniform chooser's optimum where its first best response finished, and its guesser mix's
+    exact worst secret."""
+    n = len(eq.game.secrets)
+    paid = cost_for(eq.game, eq.cost)
+    out = [KnownBound("lower", eq.lower, None, "the best response to this run's chooser mix", {"chooser": "own"})]
+    if eq.uniform is not None:
+        exact = Fraction(round(eq.uniform * n), n) if isinstance(paid, Guesses) else None
+        how = "the exact optimum against the uniform chooser (this run's first best response)"
+        out.append(KnownBound("lower", eq.uniform, exact, how, {"uniform": "search", "exact": True}))
+    if len(eq.trees):
+        worst, secret = mix_worst([float(p) for p in eq.guesser], [paid.of(t) for t in eq.trees], eq.symmetry)
+        trees = f"{len(eq.trees)} tree{'s' if len(eq.trees) != 1 else ''}"
+        how = f"this run's guesser mix of {trees}, replayed: its worst secret {eq.game.secrets[secret]}"
+        out.append(KnownBound("upper", float(worst), worst, how, {"guesser": "own"}))
+    return out
+
+
+def uniform_optimum(bound: KnownBound) -> bool:
+    """Is `bound` the exact optimum against the uniform chooser (searched, or read from a journal)?"""
+    return bound.exact is not None and bool(bound.rests_on.get("uniform") or "journal" in bound.rests_on)
+
+
+def best(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
+    """The highest lower end and the lowest upper end (of equal ones, an exact one, then the first named)."""
+    lower = max((b for b in bounds if b.side == "lower"), key=lambda b: (b.value, b.exact is not None))
+    upper = min((b for b in bounds if b.side == "upper"), key=lambda b: (b.value, b.exact is None))
+    return lower, upper
+
+
+def folded(eq: Equilibrium, bounds: Sequence[KnownBound]) -> Equilibrium:
+    """`eq` narrowed to the best of `bounds` (its value the midpoint, or the upper end where they meet)."""
+    lower, upper = best(bounds)
+    if eq.settled and eq.exact is not None and lower.value <= eq.lower and upper.value >= eq.upper:
+        return eq  # nothing beats the exact value proven
+    low = min(lower.value, upper.value)  # float rounding only: the value lies in between
+    settled = upper.value - low <= SETTLED
+    value = upper.value if settled else (low + upper.value) / 2
+    uniform = [b for b in bounds if uniform_optimum(b)]
+    notes = eq.notes
+    if settled and not eq.settled:
+        notes += ("settled by the bounds folded in",)
+    if not uniform and eq.uniform is None and not settled:
+        searched = [b for b in bounds if b.rests_on.get("uniform")]
+        reached = f" (a search proved {searched[0].value:.6f} only)" if searched else ""
+        notes += (
+            f"the optimum against the uniform chooser is not proven here{reached}: `arena optimal "
+            f"{eq.game.spec} --workers N --journal FILE` proves it, and `--bounds-from FILE` folds it in",
+        )
+    return replace(
+        eq,
+        lower=low,
+        upper=upper.value,
+        value=value,
+        uniform=eq.uniform if eq.uniform is not None or not uniform else uniform[0].value,
+        bounds=(lower, upper),
+        notes=notes,
+    )

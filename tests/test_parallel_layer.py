@@ -1,0 +1,218 @@
+"""arena.parallel: the one layer that starts processes and talks to Dask, what its tasks return
+(TaskResult, a Status), its watchdog, and one thread per worker (issues 32 and 33).
+
+The first test reads every module's source (ast): outside arena/parallel/, no module imports
+multiprocessing, subprocess, concurrent.futures' process pool, dask or distributed, nor calls
+os.fork (or its kin). No agent runs as a subprocess of the referee today, so the rule has no
+exception; one that did would be listed in ALLOWED with its reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.core.errors import ArenaError
+from arena.parallel import cluster
+from arena.parallel.outcome import Status, TaskResult, died, returning, timed_out
+from arena.parallel.pool import Pool
+from arena.parallel.threads import POOLS, one_thread_each
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Modules outside arena/parallel/ that may start processes, each with its reason (none today).
+ALLOWED: dict[str, str] = {}
+#: Imports that start processes or reach a cluster: a name, or a name and what is taken from it.
+FORBIDDEN_MODULES = ("multiprocessing", "subprocess", "dask", "distributed", "concurrent.futures.process")
+FORBIDDEN_NAMES = {"concurrent.futures": {"ProcessPoolExecutor"}}
+#: os functions that start a process.
+FORBIDDEN_OS = {"fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp"} | {
+    f"spawn{s}" for s in ("l", "le", "lp", "lpe", "v", "ve", "vp", "vpe")
+}
+
+
+def process_starts(source: str, where: str) -> list[str]:
+    """Each place in `source` that imports a process or cluster library or calls os.fork and kin."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+            taken = FORBIDDEN_NAMES.get(node.module, set())
+            found += [f"{where}:{node.lineno}: {node.module}.{a.name}" for a in node.names if a.name in taken]
+        found += [
+            f"{where}:{node.lineno}: import {name}"
+            for name in names
+            if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN_MODULES)
+        ]
+        if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_OS:
+            if isinstance(node.value, ast.Name) and node.value.id == "os":
+                found.append(f"{where}:{node.lineno}: os.{node.attr}")
+        if isinstance(node, ast.ImportFrom) and node.module == "os":
+            found += [f"{where}:{node.lineno}: os.{a.name}" for a in node.names if a.name in FORBIDDEN_OS]
+    return found
+
+
+def outside_the_layer() -> list[Path]:
+    paths = sorted((ROOT / "arena").rglob("*.py")) + sorted((ROOT / "agents").rglob("*.py"))
+    return [p for p in paths if (ROOT / "arena" / "parallel") not in p.parents]
+
+
+def test_only_the_parallel_layer_starts_processes_or_talks_to_dask():
+    paths = outside_the_layer()
+    assert len(paths) > 100  # the whole project is read
+    found = []
+    for path in paths:
+        where = str(path.relative_to(ROOT))
+        if where not in ALLOWED:
+            found += process_starts(path.read_text(), where)
+    assert found == [], found
+
+
+def test_the_process_check_sees_one():
+    for line in (
+        "import multiprocessing",
+        "from multiprocessing.connection import wait",
+        "import subprocess",
+        "from concurrent.futures import ProcessPoolExecutor",
+        "from dask.distributed import Client",
+        "import distributed.scheduler",
+        "pid = os.fork()",
+        "os.posix_spawn(path, argv, env)",
+        "from os import fork",
+    ):
+        assert process_starts(f"def f():\n    {line}\n", "x.py"), line
+    fine = "from concurrent.futures import ThreadPoolExecutor\nimport os\nos.getpid()\nimport threading\n"
+    assert process_starts(fine, "x.py") == []
+
+
+# --- what a task returns -------------------------------------------------------------------------
+
+
+def test_a_task_result_is_typed_and_travels():
+    ok, failed = TaskResult.done({"n": 1}, 0.5), TaskResult.failed("boom", 1.0)
+    assert ok.ok and ok.status is Status.OK and ok.value == {"n": 1} and ok.error is None
+    assert not failed.ok and failed.status is Status.FAILED and failed.value is None and failed.error == "boom"
+    assert [s.value for s in Status] == ["ok", "failed", "not run"] and Status.NOT_RUN == "not run"
+    assert pickle.loads(pickle.dumps(ok)) == ok  # it crosses a pipe to the parent
+    assert timed_out(2, 2.1).error == "timed out after 2 s" and timed_out(None, 1).error == "timed out"
+    assert died(-9, 0).error == "worker died (signal 9)" and died(3, 0).error == "worker died (exit code 3)"
+
+
+def _raise(error: Exception):
+    raise error
+
+
+class Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("not this one")
+
+
+def test_a_call_returns_its_value_or_carries_its_exception():
+    assert returning(divmod, (7, 2)).value_or_raise() == (3, 1)
+    result = returning(_raise, (ArenaError("a piece's own line"),))
+    assert result.error == "ArenaError: a piece's own line"
+    with pytest.raises(ArenaError, match="^a piece's own line$"):
+        result.value_or_raise()
+    lost = returning(_raise, (Unpicklable("odd"),))
+    assert lost.raised is None and lost.error == "Unpicklable: odd"
+    with pytest.raises(ArenaError, match="a worker's task failed: Unpicklable: odd"):
+        lost.value_or_raise()
+
+
+def _suicide(_):
+    os.kill(os.getpid(), 9)
+
+
+def test_a_pool_takes_tasks_one_by_one():
+    """The split's use: submit, then the next done, deciding what to submit from what finished;
+    an exception in a worker comes back to be raised again, a death as its one line."""
+    with Pool(2, functools.partial(returning, divmod)) as pool:
+        pool.submit((7, 2))
+        assert pool.in_flight() == 1
+        (task, result), *_ = pool.done()
+        assert task == (7, 2) and result.value == (3, 1)
+        for n in range(5):
+            pool.submit((n, 2))
+        seen = {}
+        while pool.in_flight():
+            seen.update(pool.done())
+        assert {task: r.value for task, r in seen.items()} == {(n, 2): divmod(n, 2) for n in range(5)}
+        assert pool.done() == []  # nothing in flight: nothing to wait for
+    with Pool(1, functools.partial(returning, _raise)) as pool:
+        pool.submit((ArenaError("its line"),))
+        with pytest.raises(ArenaError, match="^its line$"):
+            pool.done()[0][1].value_or_raise()
+    with Pool(1, _suicide) as pool:
+        pool.submit(0)  # (not None: None tells a worker to stop)
+        with pytest.raises(ArenaError, match=r"a worker's task failed: worker died \(signal 9\)"):
+            pool.done()[0][1].value_or_raise()
+
+
+# --- the watchdog --------------------------------------------------------------------------------
+
+
+def test_the_watchdog_barks_once_a_cluster_has_had_no_worker_for_its_seconds(monkeypatch):
+    monkeypatch.setattr(cluster, "WORKER_CHECK_SECONDS", 0.0)
+    answers = iter([True, False, False, True, False, False, False])
+    watchdog = cluster.Watchdog(lambda: next(answers), 0.05)
+    watchdog.check()  # a worker
+    watchdog.check()  # alone from now
+    watchdog.check()
+    watchdog.check()  # a worker again: the clock starts over
+    watchdog.check()
+    watchdog.progress()  # a task finished: a worker lives
+    assert watchdog.alone_since is None
+    watchdog.check()
+    import time
+
+    time.sleep(0.06)
+    with pytest.raises(cluster.NoWorker, match=r"^no Dask worker for 0\.05 s$"):
+        watchdog.check()
+    monkeypatch.setattr(cluster, "NO_WORKER_SECONDS", 7.0)
+    assert cluster.Watchdog(lambda: True).seconds == 7.0  # read when made: a test may shorten it
+
+
+def test_the_dask_messages_are_said_once(monkeypatch):
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(ArenaError, match=r"^--backend dask needs --scheduler ADDRESS \(e\.g\. tcp://127"):
+        cluster.connect(None)
+    with pytest.raises(ArenaError, match="is not a scheduler address"):
+        cluster.connect("garbage")
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if Dask were not installed
+    with pytest.raises(ArenaError, match=r"^--backend dask needs Dask: pip install -e '\.\[dask\]'$"):
+        cluster.connect("tcp://127.0.0.1:8786")
+
+
+# --- one thread per worker -----------------------------------------------------------------------
+
+
+def test_the_thread_pools_get_one_thread_unless_the_user_asked():
+    env = {"OPENBLAS_NUM_THREADS": "8", "OMP_NUM_THREADS": " "}
+    assert one_thread_each(env) == {name: "1" for name in POOLS if name != "OPENBLAS_NUM_THREADS"}
+    assert env["OPENBLAS_NUM_THREADS"] == "8" and env["OMP_NUM_THREADS"] == "1"
+    assert one_thread_each(env) == {}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="counts threads in /proc")
+def test_arena_loads_numpy_with_one_thread():
+    """`import arena` first, then numpy and scipy's linear algebra: no BLAS threads wait beside
+    the main one; a user's setting is kept."""
+    code = (
+        "import os, arena, numpy, scipy.linalg; numpy.ones((64, 64)) @ numpy.ones((64, 64)); "
+        "print(len(os.listdir('/proc/self/task')), os.environ['OPENBLAS_NUM_THREADS'])"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in POOLS}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["1", "1"], out
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split()[1] == "2", out
