@@ -763,13 +763,6 @@ FUNCTION_LINES, MAX_PARAMETERS = 100, 8
 #: list, each with its size when listed (lines, parameters); the lead clears it as they merge.
 TOO_LONG_FOR_NOW = {
     "arena.cli.parser.build_parser": (172, 0),
-    "arena.cli.optimal.add_commands": (112, 1),
-    "arena.equilibrium.oracle.double_oracle": (161, 12),
-    "arena.optimal.split.split_root": (168, 17),
-    "arena.optimal.split.split_result": (31, 9),
-    "arena.optimal.solve.optimal_tree": (119, 11),
-    "arena.optimal.pieces.remote_task": (23, 10),
-    "arena.optimal.growing.grow_by": (28, 9),
     "arena.trees.grow.grow": (62, 9),  # the grower's hooks, one parameter each
     "arena.play.match.play_match": (70, 9),
     "arena.study.tournament.run.run_config": (81, 11),

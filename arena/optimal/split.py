@@ -288,26 +288,18 @@ class Split:
 
 @dataclass(frozen=True)
 class SplitRun:
-    """How the split searches a problem (not what: that is its Problem), split_root's settings.
-
-    `workers`: processes forked (or with `executor`, pieces kept in flight). `time_limit`:
-    seconds. `journal`: a file to resume from and append to (journal.py); one of another
-    problem is refused, or with `new_journal` set aside as FILE.old. `standing`: search
-    nothing; what the journal (which must exist, and is not written) proves. `incumbent`: the
-    cost of a tree known beforehand, in the weights' units (the search only looks for better).
-    `seed`: start from the best greedy tree's cost (solve.seed_tree), so that the first pieces
-    already have a finite budget; when no first guess beats it, that tree is the optimum
-    (SplitResult.seed). `start_tree`: a tree of the caller's over every secret (a look-ahead
-    guesser's, say), seeded in the same way when it costs less; under the consistent pool it
-    must play only consistent guesses (else its cost is no incumbent). `status(text)` is
-    called after each piece; `notice(line)` is told when fewer processes are forked than
-    `workers` (no more than the pieces that can be in flight at once). `executor`: a
-    Dask cluster of the caller's (arena.parallel.cluster.connect), whose workers were not forked
-    from this process: each of them builds the game from its spec once and keeps its own
-    search; `workers` is then the number of pieces kept in flight. Without it the pieces go to
-    `workers` forked processes (arena.parallel.pool). `alive()`: does the cluster still have a
-    worker (default: its scheduler's count); none for `no_worker_seconds` is an ArenaError (the
-    journal keeps what was closed)."""
+    """How the split searches a problem (not what: its Problem). `workers`: processes forked
+    (with `executor`, a Dask cluster's: arena.parallel.cluster.connect, pieces kept in flight;
+    each of its workers builds the game from its spec). `journal`: a file to resume from and
+    append to (journal.py); one of another problem is refused, or with `new_journal` set aside
+    as FILE.old. `standing`: search nothing, read what the journal proves (`proven`; one of
+    another version too: `written_by`). `incumbent`: a known tree's cost in the weights' units.
+    `seed`: start from the best greedy tree's cost (the optimum when no first guess beats it:
+    SplitResult.seed); `start_tree`, a tree of the caller's over every secret, likewise when it
+    costs less (consistent pool: consistent guesses only). `status(text)` after each piece;
+    `notice(line)` when fewer processes are forked than `workers`; `alive()` (default: the
+    cluster's count): no worker for `no_worker_seconds` is an ArenaError (the journal keeps
+    what was closed)."""
 
     workers: int = 2
     time_limit: float | None = None
@@ -330,15 +322,10 @@ PROBLEM_KEYWORDS = ("pool", "weights", "max_guesses")
 
 def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: Any) -> SplitResult:
     """The best first guess over every secret of the problem's game and its tree, the pieces
-    (first guess, reply class) searched by the run's workers (module docstring; SplitRun says
-    how it runs). The problem is the weighted average of guesses over every secret, with its
-    pool and guess limit (the first guess included; Wordle's six: a piece that cannot be
-    finished within it is worth inf); with equal weights the value is the total number of
-    guesses. A game may stand for the problem, with `pool`, `weights` and `max_guesses` and
-    SplitRun's settings given as keywords: `split_root(game, workers=1, journal="j.jsonl")`.
-    With `standing`, the best first guess the journal holds, the first guesses closed and
-    solved exactly (`proven`), the lower bound; a journal another version of arena wrote is
-    read too (`written_by`)."""
+    (first guess, reply class) searched by the run's workers (module docstring; SplitRun: how).
+    A game may stand for the problem, with `pool`, `weights`, `max_guesses` (the first guess
+    included; Wordle's six) and SplitRun's settings as keywords: `split_root(game, workers=1,
+    journal="j.jsonl")`. With equal weights the value is the total number of guesses."""
     problem, run = split_args(problem, run, given)
     start = time.perf_counter()
     split, log, seeded = prepare(problem, run)
@@ -392,11 +379,9 @@ def prepare(problem: Problem, run: SplitRun) -> tuple[Split, Journal | None, Tre
     checked first, before the root is scored and seeded: a wrong journal costs nothing), every
     first guess scored, the incumbent seeded, and what the journal proves taken in."""
     game, S, w, pool, max_guesses = problem.game, problem.secrets, problem.weights, problem.pool, problem.max_guesses
-    log = (
-        None
-        if run.journal is None
-        else Journal(run.journal, journal_key(problem), set_aside=run.new_journal, read_only=run.standing)
-    )
+    log = None
+    if run.journal is not None:
+        log = Journal(run.journal, journal_key(problem), set_aside=run.new_journal, read_only=run.standing)
     sym = problem.symmetry()
     scout = problem.search(symmetry=sym)
     guesses = scout.pool(S, sym)
