@@ -194,6 +194,7 @@ class Optimal(TreePlayer):
 
     def build(self, game: Game, secrets: Indexes | None, spent: int) -> Tree:
         from arena.optimal import optimal_tree
+        from arena.optimal.problem import Problem
 
         cost = cost_for(game, self.cost(game))
         limit = self.values["max"] or cost.default_limit()
@@ -203,17 +204,10 @@ class Optimal(TreePlayer):
             except ArenaError:
                 raise ArenaError(f"optimal:max={self.values['max']}: no guesses left after {spent}") from None
         openers = self.values["openers"] if secrets is None else ()
-        return optimal_tree(
-            game,
-            secrets,
-            self.weights(game),
-            self.values["pool"],
-            self.values["objective"],
-            limit,
-            self.values["time"] or None,
-            cost=cost,
-            openers=openers,
+        problem = Problem.of(
+            game, secrets, self.weights(game), self.values["pool"], self.values["objective"], limit, cost, openers
         )
+        return optimal_tree(problem, self.values["time"] or None)
 
 
 AGENTS = [Optimal]

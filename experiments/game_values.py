@@ -83,12 +83,13 @@ def other_side(game, eq) -> Fraction:
     that mix in exact arithmetic. It equals the value exactly when the mix is optimal (the
     guesser's side is proven by the rational guesser mix over every secret: oracle._exact)."""
     from arena.equilibrium import best_response
+    from arena.equilibrium.response import mix_problem
 
     rows = eq.exact.row
     sizes = eq.symmetry.sizes
     chooser = np.array([float(rows[o]) / sizes[o] for o in eq.symmetry.orbit])
     with slow_path():
-        tree = best_response(game, chooser / chooser.sum())
+        tree = best_response(mix_problem(game, chooser / chooser.sum()))
     totals = eq.symmetry.totals(tree.costs)[0]
     return sum((x * Fraction(int(t), int(n)) for x, t, n in zip(rows, totals, sizes)), Fraction(0))
 
@@ -141,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             if len(game.secrets) <= args.check_limit:
                 with slow_path():
                     start = time.perf_counter()
-                    again = double_oracle(game, no_symmetry(game), time_limit=args.time_limit)
+                    again = double_oracle(game, symmetry=no_symmetry(game), time_limit=args.time_limit)
                 row["check_lp"] = {
                     "method": "the double oracle over every secret, by the slow path",
                     "value_exact": str(again.exact.value) if again.exact else None,

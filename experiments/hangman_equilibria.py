@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from arena import make_game
-from arena.cli.optimal import adversaries
+from arena.api.exact import adversaries
 from arena.core.errors import ArenaError
 from arena.equilibrium import double_oracle
 from arena.optimal import optimal_tree
@@ -155,7 +155,7 @@ def misses_row(spec: str, time_limit: float | None = None) -> MissesRow:
 
     def worst_case():
         tree = optimal_tree(game, objective="worst", time_limit=time_limit)
-        return tree, adversaries(tree, "worst")
+        return tree, adversaries(tree)  # the tree knows its objective (worst)
 
     (worst, evil), worst_s = timed(worst_case)
     support, exact = chooser_support(eq)

@@ -114,7 +114,7 @@ def test_double_oracle_speed_ups_keep_the_exact_value(monkeypatch, spec, rows):
     fast = double_oracle(game)
     for flag in ((closures, "WEIGHTED_CANDIDATES"), (mastermind_symmetry, "SYMMETRIC_WEIGHTS"), (oracle, "REUSE")):
         monkeypatch.setattr(*flag, False)
-    slow = double_oracle(game, no_symmetry(game) if rows == "secrets" else None)  # the LP over every secret
+    slow = double_oracle(game, symmetry=no_symmetry(game) if rows == "secrets" else None)  # the LP over every secret
     assert fast.exact is not None and slow.exact is not None
     assert fast.exact.value == slow.exact.value
 

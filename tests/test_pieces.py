@@ -15,13 +15,16 @@ import pytest
 from arena import make_game
 from arena.optimal import optimal_tree
 from arena.optimal.pieces import remote_task, run_task, search_state
+from arena.optimal.problem import Problem
 
 SPEC = "mastermind:pegs=3,colors=4"
+#: The problem as the parent sends it to a Dask worker, which builds the game from its spec.
+SENT = Problem.of(make_game(SPEC)).sent()
 
 
 @pytest.fixture(scope="module")
 def state() -> dict:
-    return search_state(make_game(SPEC), "all", workers=1)
+    return search_state(Problem.of(make_game(SPEC)), workers=1)
 
 
 @pytest.mark.parametrize("word", ["112", "123"])
@@ -57,9 +60,9 @@ def test_the_dask_workers_task_answers_as_the_forked_one(state):
     _, _, classes, _, _ = run_task(state, "open", g, -1, math.inf)
     for reply, *_ in classes[:3]:
         forked = run_task(state, "piece", g, reply, math.inf)
-        remote = remote_task(SPEC, "all", 1, None, "piece", g, reply, math.inf)
+        remote = remote_task(SENT, 1, None, "piece", g, reply, math.inf)
         assert remote[:5] == forked[:5]
-    opened = remote_task(SPEC, "all", 1, 30.0, "open", g, -1, math.inf)
+    opened = remote_task(SENT, 1, 30.0, "open", g, -1, math.inf)
     again = run_task(state, "open", g, -1, math.inf)
     # the same classes; the bounds may differ, each search's cache knowing what it solved
     assert [c[0] for c in opened[2]] == [c[0] for c in again[2]]

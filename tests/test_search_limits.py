@@ -107,12 +107,12 @@ def test_optimal_that_finishes_is_proven(capsys):
 
 
 def test_a_big_instance_without_a_limit_is_warned(capsys):
-    from arena.cli.optimal import warn_if_long
+    from arena.api.exact import warn_if_long
 
-    warn_if_long(make_game("jotto:first=400"))
-    warn_if_long(make_game("mastermind"))  # 2 s: no warning
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "400 secrets" in err and "--time-limit" in err
+    notices: list[str] = []
+    warn_if_long(make_game("jotto:first=400"), notices.append)
+    warn_if_long(make_game("mastermind"), notices.append)  # 2 s: no warning
+    assert len(notices) == 1 and "400 secrets" in notices[0] and "--time-limit" in notices[0]
     rc, _, err = run(capsys, "optimal", "mastermind:pegs=2,colors=3", "--time-limit", "0")
     assert rc == 2 and "--time-limit must be a positive" in err
 
@@ -201,6 +201,6 @@ def test_double_oracle_stops_before_its_lp_outgrows_the_memory_limit(monkeypatch
     # room for the LP of two trees, not three (the limit as the LP sees it: the best responses'
     # search refuses, rightly, to score guesses in 1.5 KiB)
     monkeypatch.setattr("arena.equilibrium.oracle.memory_limit", lambda: 1500)
-    stopped = double_oracle(game, no_symmetry(game))
+    stopped = double_oracle(game, symmetry=no_symmetry(game))
     assert not stopped.settled and stopped.lower <= 29 / 12 <= stopped.upper
     assert "over the memory limit (2 trees" in stopped.notes[-1]

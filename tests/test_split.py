@@ -46,7 +46,7 @@ def test_the_split_finds_the_one_process_optimum_and_its_tree(spec, pool, weight
     game = make_game(spec)
     w = 1 + np.arange(len(game.secrets)) % 3 if weighted else np.ones(len(game.secrets))
     plain = optimal_tree(game, pool=pool, weights=w if weighted else None)
-    result = split_root(game, pool, workers=2, weights=w if weighted else None)
+    result = split_root(game, pool=pool, workers=2, weights=w if weighted else None)
     tree = split_tree(result)
     assert result.exact and result.value == result.lower_bound == plain.value
     assert float(tree.guesses[game.all_secrets] @ w) == plain.value and tree.exact

@@ -11,4 +11,6 @@ Modules, one idea each:
     catalogue    what there is: the games, the agents, the partition metrics
     playing      one game at a time: a match refereed, a history of replies refereed
     tournaments  configs run and stored, stored runs read back, their views and exports
+    exact        the exact solver asked from user input (`arena optimal` and `game.optimal()`):
+                 the request checked in one place, its Problem built and one of three solvers chosen
 """

@@ -61,13 +61,16 @@ class Door:
     def optimal(self, **kwargs):
         """The exact tree of least expected guesses: a SolvedTree, proven optimal unless stopped.
 
-        Keyword arguments are arena.optimal.optimal_tree's: `secrets` (indexes; default all),
-        `weights` (one per secret: the chooser's mix), `pool` ("all" guesses, or "consistent"
-        ones only), `objective` ("average"; "worst": least worst case first; "lost": fewest
-        games lost within the strikes), `max_guesses` (a limit on every game), `time_limit`
-        (seconds; a stopped search returns its best tree and proven bounds), `cost` (what a
-        game costs: "guesses", or Hangman's "misses"/"lost") and `openers` (fixed first
-        guesses, as indexes or labels). E.g. `make_game("mastermind").optimal().total == 5625`."""
+        Keyword arguments are `arena optimal`'s (arena.api.exact.OptimalRequest): `secrets`
+        (indexes; default all), `weights` (one per secret: the chooser's mix), `pool` ("all"
+        guesses, or "consistent" ones only), `objective` ("average"; "worst": least worst case
+        first; "lost": fewest games lost within the strikes), `max_guesses` (a limit on every
+        game), `time_limit` (seconds; a stopped search returns its best tree and proven
+        bounds), `cost` (what a game costs: "guesses", or Hangman's "misses"/"lost"), `openers`
+        (fixed first guesses, as indexes or labels), `workers` (split the search over that many
+        processes; `journal` to resume), `start` (improve a guesser's tree). `str()` of the
+        result is the report `arena optimal` prints. E.g.
+        `make_game("mastermind").optimal().total == 5625`."""
         return optimal(cast(Game, self), **kwargs)
 
     def equilibrium(self, **kwargs):
@@ -173,12 +176,15 @@ def tree(game: Game, guesser: Any, seed: int = 0) -> Tree:
     return grow_tree(game, player if player.deterministic else player.seeded(seed, 0))
 
 
-def optimal(game: Game, **kwargs: Any):
-    """The exact tree of least expected guesses (arena.optimal.optimal_tree(game, **kwargs):
-    secrets, weights, pool, objective, max_guesses, time_limit)."""
-    from ..optimal import optimal_tree  # the solver is loaded only when asked for
+def optimal(game: Game, progress: Any = None, **kwargs: Any):
+    """The exact tree the keywords ask for (arena.api.exact: the same checks and choice of
+    solver as `arena optimal`): the problem's `secrets`, `weights`, `pool`, `objective`,
+    `max_guesses`, `cost`, `openers`, and how to search it: `time_limit`, `workers` (the
+    split), `start` (improve a guesser's tree), `journal`, ... (OptimalRequest's settings).
+    `progress`: a ProgressLine to keep up to date."""
+    from .exact import request_of, solve_optimal  # the solver is loaded only when asked for
 
-    return optimal_tree(door.game(game), **kwargs)
+    return solve_optimal(door.game(game), request_of(kwargs), progress)
 
 
 def equilibrium(

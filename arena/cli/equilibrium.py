@@ -123,7 +123,7 @@ def initial_trees(game, specs: str | None) -> tuple:
 def warn_if_long(game, no_symmetry: bool) -> None:
     """One line on stderr before a double oracle that is not expected to finish in minutes:
     each round is an exact best response, as long as `arena optimal` on the same game."""
-    from .optimal import LONG_WITH_SYMMETRY, LONG_WITHOUT_SYMMETRY
+    from ..api.exact import LONG_WITH_SYMMETRY, LONG_WITHOUT_SYMMETRY
 
     n = len(game.secrets)
     symmetric = not no_symmetry and game.symmetry() is not None

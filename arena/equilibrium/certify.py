@@ -93,8 +93,8 @@ def witness_lower(
     """A lower bound proven again on the least expected cost of any tree against the chooser's
     mix `chooser` (e.g. a saved equilibrium's), and whether it is the exact optimum (the search
     finished within `time_limit`)."""
-    from .response import bounded_best_response
+    from .response import bounded_best_response, mix_problem
 
     weights = np.asarray(chooser, dtype=np.float64)
-    tree, bound = bounded_best_response(game, weights / weights.sum(), time_limit, cost=cost)
+    tree, bound = bounded_best_response(mix_problem(game, weights / weights.sum(), cost), time_limit)
     return bound, not tree.stopped

@@ -33,19 +33,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
-from ..core.costs import Cost, Guesses, cost_for
+from ..core.costs import Cost, Guesses
+from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game
 from ..core.resources import memory_limit
+from ..optimal.problem import Problem
 from ..optimal.search import STOP
 from ..trees.tree import Tree
 from .matrix import lp_bytes, solve_matrix_game
 from .payoff import PayoffMatrix
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
-from .response import SOLVER, best_response, bounded_best_response, weighted_greedy_tree
+from .response import SOLVER, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 
@@ -97,171 +101,257 @@ class _Columns:
         return columns * (secrets + rows) * 8 + lp_bytes(rows, columns) <= memory_limit()
 
 
-def double_oracle(
-    game: Game,
-    symmetry: Symmetry | None = None,
-    tolerance: float = TOLERANCE,
-    time_limit: float | None = None,
-    initial: Sequence[Tree] = (),
-    certify: bool = True,
-    smoothing: float = SMOOTHING,
-    progress: Callable[[Step], None] | None = None,
-    search_progress=None,
-    cost: str | None = None,
-    response_limit: float | None = None,
-    witness: bool = False,
-) -> Equilibrium:
-    """The equilibrium of the whole game (every secret against every guesser tree).
+@dataclass(frozen=True)
+class OracleSettings:
+    """How the double oracle runs (not what it solves: that is its Problem).
 
     `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
     guesser's side; `time_limit` (seconds) stops the loop with the bounds reached so far.
     With `certify`, exact rational strategies are recovered and proven (one more exact best
     response, against the rational chooser mix itself). `progress` is told each round's bounds;
     `search_progress` (an arena.parallel.progress.ProgressLine) follows each best response's search.
-    `cost` is the payoff (arena.core.costs: default the game's own; Hangman also guesses or lost).
 
     For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
     there (the first, to the uniform chooser, gets a third of `time_limit` if that is more) and
     goes on to the next round, each round also adding a quick weighted greedy tree aimed at its
     mix (response.weighted_greedy_tree) (a stopped search still gives a column and a proven lower
     bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
-    was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
-    """
-    paid = cost_for(game, cost)
-    start = time.perf_counter()
-    symmetry = symmetry_of(game) if symmetry is None else symmetry
+    was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's."""
+
+    symmetry: Symmetry | None = None
+    tolerance: float = TOLERANCE
+    time_limit: float | None = None
+    initial: Sequence[Tree] = ()
+    certify: bool = True
+    smoothing: float = SMOOTHING
+    progress: Callable[[Step], None] | None = None
+    search_progress: Any = None
+    response_limit: float | None = None
+    witness: bool = False
+
+
+@dataclass
+class _Loop:
+    """The double oracle's state between rounds: the trees and their LP (its solution, value
+    `upper` and chooser mix `q` over rows), the best lower bound and the mix that reached it,
+    the uniform chooser's value once known, and what each round recorded."""
+
+    problem: Problem
+    settings: OracleSettings
+    symmetry: Symmetry
+    columns: _Columns
+    start: float
+    q: np.ndarray
+    best_q: np.ndarray
+    best_mix: np.ndarray
+    lower: float = -np.inf
+    upper: float = np.inf
+    uniform_value: float | None = None
+    solution: Any = None
+    alpha: float = 0.0  # no smoothing until there is a best mix to pull toward
+    stops: int = 0  # best responses stopped by a time limit
+    stopped: bool = False  # the last best response was stopped
+    settled: bool = False
+    steps: list[Step] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def solve_lp(self) -> None:
+        self.solution = solve_matrix_game(self.columns.payoff().A)
+        self.q, self.upper = self.solution.row, self.solution.value
+
+
+def double_oracle(problem: Problem | Game, settings: OracleSettings | None = None, **given: Any) -> Equilibrium:
+    """The equilibrium of the whole game (every secret against every guesser tree): `problem`
+    is the game and the payoff (its cost, arena.core.costs: default the game's own; Hangman also
+    guesses or lost), each best response's problem weighted by the chooser's mix; `settings`
+    how the loop runs (OracleSettings). A game may stand for the problem, with `cost` and the
+    settings given as keywords: `double_oracle(game, time_limit=60, cost="misses")`."""
+    problem, settings = oracle_args(problem, settings, given)
+    game, paid = problem.game, problem.cost
+    symmetry = symmetry_of(game) if settings.symmetry is None else settings.symmetry
     n = len(game.secrets)
     uniform = np.full(n, 1.0 / n)
-    columns = _Columns(symmetry, paid)
     q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
-    lower, upper, best_q, uniform_value = -np.inf, np.inf, q, None
-    best_mix = symmetry.spread(q)
-    stops = 0  # best responses stopped by a time limit
-    solution = None
-    steps: list[Step] = []
-    notes: list[str] = []
-    for tree in initial:
-        columns.add(tree)
-    if columns.trees:
-        solution = solve_matrix_game(columns.payoff().A)
-        q, upper = solution.row, solution.value
-    alpha = 0.0  # no smoothing until there is a best mix to pull toward
+    loop = _Loop(problem, settings, symmetry, _Columns(symmetry, paid), time.perf_counter(), q, q, symmetry.spread(q))
+    for tree in settings.initial:
+        loop.columns.add(tree)
+    if loop.columns.trees:
+        loop.solve_lp()
     # the first best response is to the uniform chooser (its value is reported beside the game's),
     # also when initial trees give the LP a mix of its own
     first: np.ndarray | None = symmetry.gather(uniform)
-    while True:
-        target = first if first is not None else alpha * best_q + (1 - alpha) * q
-        own = first is None and alpha == 0  # a best response to the LP's own mix
+    while not _round(loop, first, uniform):
         first = None
-        mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
-        # the time limit reaches into the best response: a stopped one still gives a tree (a
-        # column, so the upper bound stays valid) and a proven lower bound for this mix
-        begun = time.perf_counter()
-        left = None if time_limit is None else max(time_limit - (begun - start), 1e-3)
-        if response_limit is not None:
-            # the first response, to the uniform chooser, usually proves the best lower end: a third of the time
-            limit = response_limit if steps or time_limit is None else max(response_limit, time_limit / 3)
-            left = limit if left is None else min(left, limit)
-        # a game too big to search: a quick weighted greedy tree aimed at this mix, as a column of its
-        # own and as the search's starting tree (the search stopped after seconds rarely beats it)
-        quick = (
-            response_limit is not None
-            and game.rules.hits
-            and paid == Guesses()
-            and (solution is None or columns.room_for_another())
-            and columns.add(weighted_greedy_tree(game, mix))
-        )
-        if left is not None:  # the quick tree is part of the response's time (Jotto: 4 s of a round)
-            left = max(left - (time.perf_counter() - begun), 1e-3)
-        tree, bound = bounded_best_response(game, mix, left, search_progress, paid.name, columns.cheapest(mix))
-        # the response was not proven best: the time limit stopped its search (a finished search
-        # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
-        stopped = tree.stopped
-        stops += stopped
-        if not stopped and uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
-            uniform_value = bound
-        if bound > lower:
-            lower, best_q, best_mix = bound, target, mix
-        improves = solution is None or float(q @ symmetry.averages(paid.of(tree))[0]) < upper - tolerance
-        full = solution is not None and not columns.room_for_another()
-        new = (not full and columns.add(tree)) or bool(quick)
-        if new:
-            solution = solve_matrix_game(columns.payoff().A)
-            q, upper = solution.row, solution.value
-        steps.append(Step(lower, upper, time.perf_counter() - start, len(columns.trees)))
-        if progress:
-            progress(steps[-1])
-        # a best response to the LP's own mix that does not beat U proves U to within the
-        # tolerance (up to eps, which the lower bound carries)
-        settled = upper - lower <= tolerance or (own and not improves and not stopped)
-        if settled:
-            break
-        alpha = smoothing if improves else 0.0
-        if full:
-            notes.append(
-                f"stopped, not converged: one more tree would take the LP over the memory limit "
-                f"({len(columns.trees):,} trees; set ARENA_MEMORY_LIMIT to allow more)"
-            )
-            break
-        over = time_limit is not None and time.perf_counter() - start > time_limit
-        if STOP.asked or over or (stopped and (response_limit is None or (own and not new))):
-            which = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
-            notes.append(
-                f"{'stopped by Ctrl-C' if STOP.asked else f'stopped at the time limit ({which})'}, not converged: "
-                f"the value lies between the bounds (gap {max(0.0, upper - lower):.2g})"
-            )
-            break
+    return _equilibrium(loop)
 
-    assert solution is not None  # the loop above solves the LP at least once
+
+def oracle_args(
+    problem: Problem | Game, settings: OracleSettings | None, given: dict
+) -> tuple[Problem, OracleSettings]:
+    """double_oracle's problem and settings, from a Problem and OracleSettings or a game and keywords."""
+    if settings is not None and not isinstance(settings, OracleSettings):
+        raise ArenaTypeError(f"settings must be OracleSettings (give a symmetry as symmetry=...), got {settings!r:.60}")
+    if not isinstance(problem, Problem):
+        problem = Problem.of(problem, cost=given.pop("cost", None))
+    elif "cost" in given:
+        raise ArenaError("cost: a Problem carries its own cost (Problem.of takes it)")
+    whole = len(problem.secrets) == len(problem.game.secrets) and problem.max_guesses is None
+    if problem.objective != "average" or problem.openers or problem.pool != "all" or not whole:
+        raise ArenaError(
+            "the double oracle solves the whole game: every secret against every tree (a problem of "
+            "the average over all guesses, no limit, no openers)"
+        )
+    return problem, replace(settings or OracleSettings(), **given)
+
+
+def _response_time(loop: _Loop) -> float | None:
+    """The time the next best response may take (None: no limit)."""
+    settings = loop.settings
+    time_limit, response_limit = settings.time_limit, settings.response_limit
+    left = None if time_limit is None else max(time_limit - (time.perf_counter() - loop.start), 1e-3)
+    if response_limit is not None:
+        # the first response, to the uniform chooser, usually proves the best lower end: a third of the time
+        limit = response_limit if loop.steps or time_limit is None else max(response_limit, time_limit / 3)
+        left = limit if left is None else min(left, limit)
+    return left
+
+
+def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
+    """One round: the best response to the (smoothed) chooser's mix, its tree added and the LP
+    solved again; True when the loop ends (the bounds met, the memory or time ran out)."""
+    settings, symmetry, columns, game, paid = (
+        loop.settings,
+        loop.symmetry,
+        loop.columns,
+        loop.problem.game,
+        loop.problem.cost,
+    )
+    target = first if first is not None else loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q
+    own = first is None and loop.alpha == 0  # a best response to the LP's own mix
+    mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
+    # the time limit reaches into the best response: a stopped one still gives a tree (a
+    # column, so the upper bound stays valid) and a proven lower bound for this mix
+    begun = time.perf_counter()
+    left = _response_time(loop)
+    # a game too big to search: a quick weighted greedy tree aimed at this mix, as a column of its
+    # own and as the search's starting tree (the search stopped after seconds rarely beats it)
+    quick = (
+        settings.response_limit is not None
+        and game.rules.hits
+        and paid == Guesses()
+        and (loop.solution is None or columns.room_for_another())
+        and columns.add(weighted_greedy_tree(game, mix))
+    )
+    if left is not None:  # the quick tree is part of the response's time (Jotto: 4 s of a round)
+        left = max(left - (time.perf_counter() - begun), 1e-3)
+    problem = mix_problem(game, mix, paid)
+    tree, bound = bounded_best_response(problem, left, settings.search_progress, columns.cheapest(mix))
+    # the response was not proven best: the time limit stopped its search (a finished search
+    # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
+    stopped = loop.stopped = tree.stopped
+    loop.stops += stopped
+    if not stopped and loop.uniform_value is None and np.allclose(symmetry.spread(target), uniform, rtol=0, atol=1e-15):
+        loop.uniform_value = bound
+    if bound > loop.lower:
+        loop.lower, loop.best_q, loop.best_mix = bound, target, mix
+    improves = (
+        loop.solution is None or float(loop.q @ symmetry.averages(paid.of(tree))[0]) < loop.upper - settings.tolerance
+    )
+    full = loop.solution is not None and not columns.room_for_another()
+    new = (not full and columns.add(tree)) or bool(quick)
+    if new:
+        loop.solve_lp()
+    loop.steps.append(Step(loop.lower, loop.upper, time.perf_counter() - loop.start, len(columns.trees)))
+    if settings.progress:
+        settings.progress(loop.steps[-1])
+    # a best response to the LP's own mix that does not beat U proves U to within the
+    # tolerance (up to eps, which the lower bound carries)
+    loop.settled = loop.upper - loop.lower <= settings.tolerance or (own and not improves and not stopped)
+    if loop.settled:
+        return True
+    loop.alpha = settings.smoothing if improves else 0.0
+    return _stops(loop, full, stopped and (settings.response_limit is None or (own and not new)))
+
+
+def _stops(loop: _Loop, full: bool, stopped: bool) -> bool:
+    """Does the loop end before its bounds meet (the LP would outgrow the memory, the time
+    limit passed, Ctrl-C, or a stopped best response that gave nothing new)? Then a note says why."""
+    time_limit, response_limit = loop.settings.time_limit, loop.settings.response_limit
+    if full:
+        loop.notes.append(
+            f"stopped, not converged: one more tree would take the LP over the memory limit "
+            f"({len(loop.columns.trees):,} trees; set ARENA_MEMORY_LIMIT to allow more)"
+        )
+        return True
+    over = time_limit is not None and time.perf_counter() - loop.start > time_limit
+    if STOP.asked or over or stopped:
+        which = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
+        loop.notes.append(
+            f"{'stopped by Ctrl-C' if STOP.asked else f'stopped at the time limit ({which})'}, not converged: "
+            f"the value lies between the bounds (gap {max(0.0, loop.upper - loop.lower):.2g})"
+        )
+        return True
+    return False
+
+
+def _responses(loop: _Loop) -> str:
+    """How many best responses the loop took, and how many a time limit stopped."""
+    steps, stops = len(loop.steps), loop.stops
+    if not stops:
+        return f"{steps} exact best responses"
+    if steps == 1:
+        return "1 best response, stopped by the time limit"
+    if stops == 1 and loop.stopped:
+        return f"{steps} best responses (the last stopped by the time limit, the others exact)"
+    return f"{steps} best responses ({stops} stopped by the time limit, the others exact)"
+
+
+def _equilibrium(loop: _Loop) -> Equilibrium:
+    """The loop's result: certified where asked and settled in time, the guesser's LP mix
+    with the chooser's best mix, and the method and notes in words."""
+    settings, symmetry, solution, game = loop.settings, loop.symmetry, loop.solution, loop.problem.game
+    time_limit, paid, notes = settings.time_limit, loop.problem.cost, loop.notes
+    assert solution is not None  # the loop solves the LP at least once
     exact = None
-    if settled and certify and (STOP.asked or time_limit is not None and time.perf_counter() - start > time_limit):
+    late = STOP.asked or time_limit is not None and time.perf_counter() - loop.start > time_limit
+    if loop.settled and settings.certify and late:
         why = "Ctrl-C stopped the run" if STOP.asked else "the time limit passed"
         notes.append(f"not certified: {why} before the exact check")
-    elif settled and certify:
-        exact, note = _exact(game, symmetry, columns.payoff(), best_q, solution.column, paid)
+    elif loop.settled and settings.certify:
+        exact, note = _exact(loop.problem, symmetry, loop.columns.payoff(), loop.best_q, solution.column)
         notes.append(note)
-    if not stops:
-        responses = f"{len(steps)} exact best responses"
-    elif len(steps) == 1:
-        responses = "1 best response, stopped by the time limit"
-    elif stops == 1 and stopped:
-        responses = f"{len(steps)} best responses (the last stopped by the time limit, the others exact)"
-    else:
-        responses = f"{len(steps)} best responses ({stops} stopped by the time limit, the others exact)"
-    method = f"double oracle: {responses} ({SOLVER}) against linprog (HiGHS) mixes"
+    method = f"double oracle: {_responses(loop)} ({SOLVER}) against linprog (HiGHS) mixes"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
     played = np.flatnonzero(solution.column > 0)
     if exact is not None:
         exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
-    value = upper if settled else (lower + upper) / 2
-    if witness:
+    if settings.witness:
         notes.append(
             f"the chooser's mix is the one the lower bound is proven against (the LP's with "
             f"{EPSILON:g} of the uniform mix)"
         )
-    chooser = best_mix if witness else symmetry.spread(best_q)
     return Equilibrium(
         game,
         method,
-        value,
-        lower,
-        upper,
-        chooser,
-        tuple(columns.trees[k] for k in played),
+        loop.upper if loop.settled else (loop.lower + loop.upper) / 2,
+        loop.lower,
+        loop.upper,
+        loop.best_mix if settings.witness else symmetry.spread(loop.best_q),
+        tuple(loop.columns.trees[k] for k in played),
         solution.column[played],
         symmetry,
-        time.perf_counter() - start,
+        time.perf_counter() - loop.start,
         exact,
-        uniform_value,
-        tuple(steps),
+        loop.uniform_value,
+        tuple(loop.steps),
         tuple(notes),
         paid.name,
     )
 
 
 def _exact(
-    game: Game, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray, y: np.ndarray, paid: Cost
+    problem: Problem, symmetry: Symmetry, payoff: PayoffMatrix, q: np.ndarray, y: np.ndarray
 ) -> tuple[ExactSolution | None, str]:
     """Rational strategies near the chooser's q and the guesser's y, proven optimal.
 
@@ -275,7 +365,8 @@ def _exact(
         for x in rational_strategies(negated, q):
             if guaranteed(A, x) != top:
                 continue
-            tree = best_response(game, symmetry.spread(np.array([float(v) for v in x])), paid.name)
+            game, paid = problem.game, problem.cost
+            tree = best_response(mix_problem(game, symmetry.spread(np.array([float(v) for v in x])), paid))
             totals = symmetry.totals(paid.of(tree))[0]
             needed = sum(xi * Fraction(int(t), int(size)) for xi, t, size in zip(x, totals, payoff.sizes))
             if needed == top:

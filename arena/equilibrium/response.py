@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.costs import Cost
+from ..core.errors import ArenaError
 from ..optimal import SolvedTree, optimal_tree
+from ..optimal.problem import Problem
 from ..trees.tree import Tree
 
 #: The solver named in the double oracle's method line.
@@ -77,31 +80,39 @@ def _greedy_guess(game, S: np.ndarray, w: np.ndarray) -> int:
     return best
 
 
-def best_response(game, weights: np.ndarray, cost: str | None = None) -> Tree:
-    """An exact best response to the chooser's mix `weights` (one per secret, summing to 1),
-    under `cost` (arena.core.costs; default the game's own: Hangman's misses)."""
-    tree, _ = bounded_best_response(game, weights, cost=cost)
+def mix_problem(game, weights: np.ndarray, cost: str | Cost | None = None) -> Problem:
+    """The best response's problem: every secret of `game` weighted by the chooser's mix
+    `weights` (one per secret, summing to 1), under `cost` (arena.core.costs; default the
+    game's own: Hangman's misses)."""
+    return Problem.of(game, weights=np.asarray(weights, dtype=np.float64), cost=cost)
+
+
+def best_response(problem: Problem) -> Tree:
+    """An exact best response to the chooser's mix that weighs the problem's secrets
+    (`mix_problem`)."""
+    tree, _ = bounded_best_response(problem)
     return tree
 
 
 def bounded_best_response(
-    game,
-    weights: np.ndarray,
+    problem: Problem,
     time_limit: float | None = None,
     progress=None,
-    cost: str | None = None,
     incumbent: Tree | None = None,
 ) -> tuple[SolvedTree, float]:
-    """A best response found within `time_limit` seconds (None: no limit), and a proven lower
-    bound on the least expected cost of any tree against `weights`.
+    """A best response to the chooser's mix that weighs the problem's secrets (`mix_problem`)
+    found within `time_limit` seconds (None: no limit), and a proven lower bound on the least
+    expected cost of any tree against that mix.
 
     Without a limit, or when the search finishes in time, the tree is exact and the bound is
     its own cost. When the limit stops the search, the tree is the best found (at worst a
     greedy tree) and the bound is what the search proved: still a valid lower bound on the
-    game's value, since `weights` is a mix the chooser may play. `progress` (a ProgressLine)
+    game's value, since the mix is one the chooser may play. `progress` (a ProgressLine)
     follows the search. `incumbent` (a tree already known, e.g. the best one found in an
     earlier round) gives the search its starting budget: the same answer, sooner."""
-    weights = np.asarray(weights, dtype=np.float64)
-    tree = optimal_tree(game, weights=weights, time_limit=time_limit, progress=progress, cost=cost, incumbent=incumbent)
+    weights = problem.given_weights
+    if weights is None:
+        raise ArenaError("a best response is to a chooser's mix: give the problem weights (mix_problem)")
+    tree = optimal_tree(problem, time_limit, progress, incumbent)
     paid = float(weights @ tree.costs)
     return tree, min(float(tree.lower_bound), paid)

@@ -62,7 +62,7 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
     game, a probability out of bounds, or a claim its own witnesses refute. `depth`: how many
     saved files lean on this one (DEPTH)."""
     from .plans import plan_tree
-    from .response import bounded_best_response
+    from .response import bounded_best_response, mix_problem
     from .solution import load_guesser_mix, read_saved
     from .witness import saved_chooser
 
@@ -74,7 +74,7 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
     chooser, exact_chooser = saved_chooser(path, game, data)
     limit = REPROVE_LIMIT if time_limit is None else time_limit
 
-    tree, bound = bounded_best_response(game, chooser, limit, cost=cost)
+    tree, bound = bounded_best_response(mix_problem(game, chooser, cost), limit)
     finished = not tree.stopped
     lower_exact: Fraction | None = None
     if finished and exact_chooser is not None:

@@ -51,14 +51,9 @@ _FRACTION = re.compile(r"[+-]?[0-9]{1,400}(?:/[0-9]{1,400})?")
 
 def witness_key(game: Game, payoff: str) -> dict:
     """What a saved equilibrium of `game` in `payoff` depends on (the file's "key")."""
-    from ..optimal.journal import canonical_spec, game_files
+    from ..optimal.problem import game_identity  # the game's part of a journal's key too
 
-    return {
-        "game": canonical_spec(game.spec),
-        "files": game_files(game.spec),
-        "payoff": payoff,
-        "version": project_code(),
-    }
+    return game_identity(game) | {"payoff": payoff, "version": project_code()}
 
 
 def key_change(stored: Any, key: dict, payoff: bool = True) -> str | None:

@@ -12,9 +12,14 @@ Modules, one idea each:
                behind the equilibrium's best responses, the minimax chooser's look-ahead
                (Search.worst_case) and the exact Hangman guesser (fewest-misses); its own
                __init__ maps its modules (branch, scoring, closures, misses, depth, cache)
-    solve      `optimal_tree`, the public entry: checks the arguments, seeds and runs the
-               search, and returns its result as an arena.trees.tree Tree (also after fixed
-               openers: `openers=`)
+    solve      `optimal_tree`, the public entry: takes a Problem (or a game and its settings),
+               seeds and runs the search, and returns its result as a SolvedTree (also after
+               fixed openers: `openers=`)
+    problem    `Problem`: what a search's result depends on (game, secrets, weights, pool,
+               objective, cost, guess limit, openers), checked once, with the key that journals
+               and witness files record
+    solved     `SolvedTree`: a tree with its proven bound and the search's effort, and the text
+               that reports it (`str()`, `report()`)
     inputs     the search's arguments checked and put in its form: secrets, weights, openers
     params     the `optimal` agent's parameters, declared once (the agent takes them; the
                solver names the agent that replays its trees with them: agent_spec)
@@ -36,7 +41,7 @@ Modules, one idea each:
                what a tree concedes to it, and the shortest path that beats it
 
 One exact search, from the command line down: `arena optimal` (arena/cli/optimal.py) ->
-solve.optimal_tree -> solve.search_below -> search.Search.solve (branch.py) -> search_node ->
+arena.api.exact (the request checked, its Problem built, a solver chosen) -> solve.optimal_tree -> solve.search_below -> search.Search.solve (branch.py) -> search_node ->
 guess_value -> solve on each class; then growing.tree_from_search reads the tree back.
 """
 
@@ -45,9 +50,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .solve import OBJECTIVES, POOLS, SolvedTree, optimal_tree
+    from .solve import OBJECTIVES, POOLS, Problem, SolvedTree, optimal_tree
 
-__all__ = ["optimal_tree", "SolvedTree", "POOLS", "OBJECTIVES"]
+__all__ = ["optimal_tree", "Problem", "SolvedTree", "POOLS", "OBJECTIVES"]
 
 
 def __getattr__(name: str):

@@ -59,7 +59,7 @@ def fitting_tree(search: Search, S: Indexes, depth: int, opening: str, label: st
                 return guess
         raise AssertionError("fits() proved a tree that it cannot find again")  # a bug, not a user's mistake
 
-    root, costs = grow_by(search, S, fitting, opening, left=depth)
+    root, costs = grow_by(search, Spot(S, left=depth), fitting, opening)
     return Tree(game, label, [root] if root is not None else [], costs[0], costs[1])
 
 
@@ -92,44 +92,29 @@ def tree_from_search(
 
     deadline, search.deadline = search.deadline, None  # a closed-form class may still need its (tiny) search
     try:
-        return grow_by(
-            search,
-            S,
-            choose,
-            opening,
-            path.replies,
-            search.limit if path.left is None else path.left,
-            path.missed,
-            path.allowed,
-            root_guess,
-        )
+        left = search.limit if path.left is None else path.left
+        start = Spot(S, path.replies, left=left, missed=path.missed, allowed=path.allowed)
+        return grow_by(search, start, choose, opening, root_guess)
     finally:
         search.deadline = deadline
 
 
 def grow_by(
-    search: Search,
-    S: Indexes,
-    choose: Choose,
-    opening: str = "",
-    replies: tuple = (),
-    left: int = 0,
-    missed: int = 0,
-    allowed=None,
-    root_guess: Index | None = None,
+    search: Search, start: Spot, choose: Choose, opening: str = "", root_guess: Index | None = None
 ) -> tuple[Node | None, np.ndarray]:
-    """The tree of the guesses `choose(spot)` names from S (`root_guess` first, if given), and
-    each secret's (guesses, misses) under it: the one grower (arena.trees.grow.grow), where `left`
-    is what the search's depth limit leaves (guesses, or misses: Search.step) and `allowed`
-    what the path allows (hard mode: Search.class_allowed)."""
-    at_root = len(replies)
+    """The tree of the guesses `choose(spot)` names from the spot `start` (its secrets, the
+    replies before it, what the search's depth limit leaves there: guesses, or misses,
+    Search.step; the misses so far; what the path allows, hard mode: Search.class_allowed),
+    `root_guess` first if given, and each secret's (guesses, misses) under it: the one grower
+    (arena.trees.grow.grow)."""
+    at_root = len(start.replies)
 
     def pick(spot: Spot) -> Index:
         return root_guess if root_guess is not None and spot.turn == at_root else choose(spot)
 
     return grow(
         search.game,
-        Spot(S, replies, left=left, missed=missed, allowed=allowed),
+        start,
         pick,
         opening,
         step=search.step,

@@ -33,7 +33,6 @@ Journals of older formats are refused.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -45,9 +44,10 @@ from typing import IO, Any
 
 import numpy as np
 
-from ..core.digests import file_change, file_digest, is_file, project_code
+from ..core.digests import file_change
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
+from .problem import Problem
 from .proofs import TOLERANCE, GuessProof, combine, same, slack
 
 FORMAT = "arena-journal/3"
@@ -55,49 +55,11 @@ FORMAT = "arena-journal/3"
 OLD_FORMATS = ("arena-journal/1", "arena-journal/2")
 
 
-def canonical_spec(spec: str) -> str:
-    """The game spec with defaults dropped, so `jotto` and `jotto:words=sgb` key alike."""
-    from ..core.spec import bind, canonical, parse_spec
-    from ..games import GAMES
-
-    name, raw = parse_spec(spec)
-    return canonical(name, GAMES[name].params, bind(name, GAMES[name].params, raw)) if name in GAMES else spec
-
-
-def weights_digest(weights: np.ndarray | None) -> str:
-    """ "equal", or the SHA-256 of the weights as float64 in the game's order."""
-    if weights is None:
-        return "equal"
-    return hashlib.sha256(np.ascontiguousarray(weights, dtype="<f8").tobytes()).hexdigest()
-
-
-def game_files(spec: str) -> dict[str, str]:
-    """File -> SHA-256 for every file a game spec reads: its parameters (defaults included) that
-    name a shipped word list or an existing file."""
-    from ..core.spec import bind, parse_spec
-    from ..core.words import SHIPPED
-    from ..games import GAMES
-
-    name, raw = parse_spec(spec)
-    if name not in GAMES:
-        return {}
-    values = [str(v) for v in bind(name, GAMES[name].params, raw).values()]
-    return {v: file_digest(v) for v in sorted(set(values)) if v in SHIPPED or is_file(v)}
-
-
-def journal_key(game: Game, pool: str, weights: np.ndarray | None = None, max_guesses: int | None = None) -> dict:
-    """Everything the root split's records depend on (the journal's first line)."""
-    return {
-        "journal": FORMAT,
-        "game": canonical_spec(game.spec),
-        "files": game_files(game.spec),
-        "pool": pool,
-        "objective": "average",
-        "cost": "guesses",
-        "max_guesses": max_guesses,
-        "weights": weights_digest(weights),
-        "version": project_code(),
-    }
+def journal_key(problem: Problem) -> dict:
+    """Everything the root split's records depend on (the journal's first line): the format,
+    then the problem's key (Problem.key: game, files, pool, objective, cost, guess limit,
+    weights, version), in the order journals have always been written."""
+    return {"journal": FORMAT} | problem.key()
 
 
 def key_change(stored: dict, key: dict) -> str | None:

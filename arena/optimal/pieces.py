@@ -10,13 +10,11 @@ import math
 import os
 import time
 
-import numpy as np
-
-from ..core.game import Game, Index, Indexes
+from ..core.game import Index, Indexes
 from ..core.resources import THREADS_ENV, memory_limit, threads
 from ..parallel.orphans import die_with_parent
-from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, stabilizer
-from .solve import invariant
+from .problem import Problem, SentProblem
+from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout
 from .subtrees import closed_value, subtree
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).
@@ -48,46 +46,33 @@ def forked_task(kind: str, guess: Index, reply: int, limit: float) -> Outcome | 
     return run_task(WORKER, kind, guess, reply, limit)
 
 
-#: On a Dask worker: one search per (game spec, pool, weights), built by the first task that needs it.
+#: On a Dask worker: one search per problem (game spec, pool, weights, limit), built by the first task that needs it.
 REMOTE: dict = {}
 
 
 def remote_task(
-    spec: str,
-    pool: str,
-    workers: int,
-    seconds_left: float | None,
-    kind: str,
-    guess: Index,
-    reply: int,
-    limit: float,
-    weights: tuple[str, np.ndarray | None] = ("equal", None),
-    max_guesses: int | None = None,
+    sent: SentProblem, workers: int, seconds_left: float | None, kind: str, guess: Index, reply: int, limit: float
 ) -> Outcome | Opened:
-    """A task on a Dask worker (which the parent did not fork, so it builds the game from its
-    spec, once): `forked_task` on the worker's own search, with the time the parent has left.
-    `weights`: (their digest, the search's weights or None for all equal); `max_guesses` the limit."""
-    key = (spec, pool, weights[0], max_guesses)
+    """A task on a Dask worker (which the parent did not fork, so it builds the problem from
+    `sent`, its game from its spec, once): `forked_task` on the worker's own search, with the
+    time the parent has left."""
+    key = sent.cache_key()
     if key not in REMOTE:
-        from ..games import make_game
-
-        REMOTE[key] = search_state(make_game(spec), pool, workers, weights[1], max_guesses)
+        REMOTE[key] = search_state(sent.built(), workers)
     state = REMOTE[key]
     state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
     return run_task(state, kind, guess, reply, limit)
 
 
-def search_state(
-    game: Game, pool: str, workers: int, weights: np.ndarray | None = None, max_guesses: int | None = None
-) -> dict:
-    """A worker's own search over every secret of `game` (weights None: all equal), its cache a
-    `workers`-th share, with what the tasks read beside it: the secrets, the symmetry and the
-    root's score bound."""
-    S = game.all_secrets
-    w = np.ones(len(game.secrets)) if weights is None else weights
-    sym = stabilizer(game, None if weights is None else invariant(game, S, w))
-    search = Search(game, w, pool, max_guesses, sym, None, cache_budget=int(memory_limit() * CACHE_SHARE / workers))
-    return dict(game=game, S=S, sym=sym, search=search, b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2])
+def search_state(problem: Problem, workers: int) -> dict:
+    """A worker's own search of `problem` (every secret of its game), its cache a `workers`-th
+    share, with what the tasks read beside it: the secrets, the symmetry and the root's score
+    bound."""
+    S, sym = problem.secrets, problem.symmetry()
+    search = problem.search(symmetry=sym, cache_budget=int(memory_limit() * CACHE_SHARE / workers))
+    return dict(
+        game=problem.game, S=S, sym=sym, search=search, b=search.score_guesses(S, search.pool(S, sym), NO_LIMIT)[2]
+    )
 
 
 def run_task(state: dict, kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:

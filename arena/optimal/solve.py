@@ -1,9 +1,10 @@
-"""`optimal_tree`: the strategy tree of least expected guesses, as an arena.trees.tree.Tree.
+"""`optimal_tree`: the strategy tree of least expected guesses, as a SolvedTree (solved.py).
 
 The search itself is the package search/ (branch and bound), its bounds in bounds.py; the
-symmetries are the game's (`game.symmetry()`). This module checks the arguments, chooses the
-depth for `objective="worst"`, seeds a time-limited search with the best greedy tree, and turns
-the search's cache into a Tree (growing.py; with the value and the proven lower bound beside it).
+symmetries are the game's (`game.symmetry()`). This module takes a Problem (problem.py: the
+arguments checked once), chooses the depth for `objective="worst"`, seeds a time-limited
+search with the best greedy tree, and turns the search's cache into a tree (growing.py; with
+the value and the proven lower bound beside it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..core import checks as door
-from ..core.costs import Cost, Guesses, cost_for
+from ..core.costs import Cost, Guesses
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
 from ..core.resources import check_memory
@@ -26,192 +27,147 @@ from ..trees.grow import Spot, grow
 from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
-from .inputs import check_choice, invariant, opener_indexes, secret_set, weight_vector
+from .inputs import check_choice, invariant
 from .params import agent_spec
+from .problem import Objective, Pool, Problem
 from .search import NO_LIMIT, STOP, Search, Timeout, stabilizer
+from .solved import SolvedTree
 
-POOLS = ("all", "consistent")
-OBJECTIVES = ("average", "worst")
+POOLS = tuple(p.value for p in Pool)
+OBJECTIVES = tuple(o.value for o in Objective)
 #: Greedy guessers whose trees seed a time-limited search (the best one is the first incumbent).
 SEED_METRICS = ("entropy", "expected", "most-parts", "minimax")
 
 
-@dataclass
-class SolvedTree(Tree):
-    """A Tree with what the solver knows about it: its weighted cost `value` (sum of weight x
-    cost, the cost `cost` of arena.core.costs: guesses, or Hangman's misses; with equal weights, the
-    total), a proven `lower_bound` on the best possible cost (equal to `value` when the search
-    finished: the tree is optimal), and the search's effort."""
-
-    value: float = 0.0
-    lower_bound: float = 0.0
-    seconds: float = 0.0
-    searched: int = 0  # candidate sets whose guesses the search scored
-    depth_bound: int = 0  # a proven lower bound on the worst case of any tree (objective=worst)
-    time_limit: float | None = None  # the limit the search ran under (None: none)
-    stopped: bool = False  # did the time limit stop the search?
-    cost: str = "guesses"  # what `value` counts (arena.core.costs)
-    openers: tuple[str, ...] = ()  # fixed first guesses: value and bound are the best after them
-    split: Any = None  # the root split's result (arena.optimal.split.SplitResult) when it made the tree
-
-    @property
-    def costs(self) -> np.ndarray:
-        """Each secret's cost, as `value` counts it (the guesses, misses or lost games)."""
-        return cost_for(self.game, self.cost).of(self)
-
-    def cost_of(self, node: Node) -> np.ndarray:
-        return self.costs[node.candidates]
-
-    @property
-    def exact(self) -> bool:
-        return self.lower_bound >= self.value - 1e-9 * max(1.0, abs(self.value))
-
-    @property
-    def gap(self) -> float:
-        """value - lower_bound: 0 for a tree proven optimal."""
-        return max(0.0, self.value - self.lower_bound)
-
-    def to_json(self) -> dict:
-        data = super().to_json()
-        data.update(
-            value=_plain(self.value),
-            lower_bound=_plain(self.lower_bound),
-            exact=self.exact,
-            gap=_plain(self.gap),
-            time_limit=self.time_limit,
-            stopped=self.stopped,
-            seconds=round(self.seconds, 3),
-            cost=self.cost,
-        )
-        if self.openers:
-            data.update(openers=list(self.openers))
-        return data
-
-
-def _plain(x: float):
-    """An integer-valued float as an int (so JSON says 5625, not 5625.0)."""
-    return int(x) if float(x).is_integer() else float(x)
-
-
 def optimal_tree(
-    game: Game,
-    secrets: Sequence[Index] | np.ndarray | None = None,
-    weights: Sequence[float] | np.ndarray | None = None,
-    pool: str = "all",
-    objective: str = "average",
-    max_guesses: int | None = None,
+    problem: Problem | Game,
     time_limit: float | None = None,
     progress: ProgressLine | None = None,
-    cost: str | Cost | None = None,
-    openers: Sequence[Index | str] = (),
     incumbent: Tree | None = None,
+    **given: Any,
 ) -> SolvedTree:
-    """The decision tree minimising sum_s w_s x cost(s) over `secrets` (default all).
+    """The decision tree minimising sum_s w_s x cost(s) over the problem's secrets: `problem` is
+    a Problem (problem.py: the game, secrets, weights, pool, objective, cost, guess limit and
+    openers, checked when built), or a game with those given as keywords (`Problem.of`'s:
+    `optimal_tree(game, pool="consistent")` is `optimal_tree(Problem.of(game, pool="consistent"))`).
 
     cost: what a secret costs (arena.core.costs): the guesses to find it (Jotto, Mastermind), or on
     a game that ends when the secret is determined (Hangman) its own cost, the misses, or
     "guesses" (letters until determined) or "lost" (1 if the misses reach the strikes).
-    weights: one per secret of `secrets` (or of the whole game), >= 0; default all equal, when
+    weights: one per secret covered (or of the whole game), >= 0; default all equal, when
     the value is the total cost. pool: "all" guesses or only "consistent" ones (that may still
     be the secret; Hangman: letters that may be in the word). objective: "average" (the
     weighted total) or "worst" (the least cost in the worst case, then the least total among
     such trees). max_guesses=K: the best total among trees that never cost more than K (Hangman:
-    K misses). time_limit (seconds): stop the search and return the best tree found (at worst
-    the best greedy tree) with `lower_bound` < `value` unless it was proven optimal. The tree's
-    guesser is named as the `optimal` agent's spec. A game that tells the guesser something
-    first (Hangman: the word's length) is solved opening by opening, one root each.
-    progress: a ProgressLine to keep up to date (sets explored, best so far, proven bound).
-    openers: fixed first guesses (indexes or words), played whatever the replies, as the
-    guessers' `openers=` are: the tree is the best one that opens with them, each class they
+    K misses). openers: fixed first guesses (indexes or words), played whatever the replies, as
+    the guessers' `openers=` are: the tree is the best one that opens with them, each class they
     leave solved exactly by one search (one cache), and `lower_bound` bounds the trees that
     open so (with the time limit, classes not finished keep their best greedy subtree).
-    incumbent: a tree known before the search (the double oracle's best column so far): each
-    root it covers is searched with its cost as the budget, and it is kept where nothing
-    cheaper exists; the value is the same, found sooner.
+
+    time_limit (seconds): stop the search and return the best tree found (at worst the best
+    greedy tree) with `lower_bound` < `value` unless it was proven optimal. The tree's guesser
+    is named as the `optimal` agent's spec. A game that tells the guesser something first
+    (Hangman: the word's length) is solved opening by opening, one root each. progress: a
+    ProgressLine to keep up to date (sets explored, best so far, proven bound). incumbent: a
+    tree known before the search (the double oracle's best column so far): each root it covers
+    is searched with its cost as the budget, and it is kept where nothing cheaper exists; the
+    value is the same, found sooner.
     """
     start = time.perf_counter()
-    door.game(game)
-    check_choice("pool", pool, POOLS)
-    check_choice("objective", objective, OBJECTIVES)
-    paid = cost_for(game, cost)
-    if max_guesses is not None:
-        max_guesses = door.integer(max_guesses, "max_guesses", low=1)
-    if not paid.has_worst_case and objective != "average":
-        raise ArenaError(
-            "the lost-games cost is the chance of losing: it has no worst-case objective "
-            "(the worst case is the fewest misses in the worst case: cost misses, objective worst)"
-        )
+    problem = as_problem(problem, given)
     time_limit = door.seconds(time_limit)
-    S = secret_set(game, secrets)
-    w, scale = weight_vector(game, S, weights)
-    deadline = None if time_limit is None else start + time_limit
-    everything_alike = scale is not None and len(S) == len(game.secrets)
-    sym = stabilizer(game, None if everything_alike else invariant(game, S, w))
-    fixed = opener_indexes(game, openers)
-    if fixed and not paid.solves_openers:
-        raise ArenaError("openers: fixed first guesses are solved for the guesses or misses cost, not lost games")
-    if fixed and objective == "worst":
-        raise ArenaError(
-            "openers: fixed first guesses are solved for the average (objective average); "
-            "objective worst searches its own first guess"
-        )
-    label = agent_spec(
-        pool,
-        objective,
-        max_guesses,
-        paid.name if paid != cost_for(game) else None,
-        tuple(game.guesses[g] for g in fixed),
-    )
-    unit = 1.0 if scale is None else scale
-
-    roots, values, lowers, depth_bound, nodes, stopped = [], [], [], 0, 0, False
+    run = Run(None if time_limit is None else start + time_limit, time_limit is not None, progress, incumbent)
+    run.sym, run.label = problem.symmetry(), problem.label()
+    game, paid, w, S = problem.game, problem.cost, problem.weights, problem.secrets
+    found = [solve_opening(problem, run, opening, part) for opening, part in game.openings(S)]
     costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
-    for opening, part in game.openings(S):
-        limit, bound, prover = max_guesses, 0, None
-        if objective == "worst":
-            try:
-                limit, prover = least_depth(game, part, w, pool, sym, max_guesses, deadline, paid)
-                bound = limit
-            except Timeout:  # the search below times out at once and returns the best greedy tree
-                pass
-        check_search_memory(game, part, pool)
-        search = Search(game, w, pool, limit, sym, deadline, cost=paid)
-        watch(search, progress, unit)
-        if fixed:
-            root, tree_costs, lower = search_opened(search, part, fixed, opening, paid, time_limit is not None)
-        else:
-            seed = seed_tree(game, part, w, pool, limit, paid) if time_limit is not None else None
-            if seed is None and prover is not None and time_limit is not None:
-                seed = fitting_tree(
-                    prover, part, cast(int, limit), opening, label
-                )  # no greedy tree is within the limit
-            seed = cheaper_tree(seed, known_tree(incumbent, part, limit, paid), w, paid, part)
-            root, tree_costs, lower = search_below(search, part, seed, opening, paid)
-        roots.append(root)
-        costs[:, part] = tree_costs[:, part]
-        values.append(float(paid_cost(paid, costs[:, part]) @ w[part]))
-        lowers.append(min(lower, values[-1]))
-        depth_bound = max(depth_bound, bound or search.bounds.least_depth(len(part)))
-        nodes, stopped = nodes + search.stats.nodes, stopped or search.timed_out
-    value = sum(values) * unit
-    grown = [root for root in roots if root is not None]  # an opening of one word needs no guess
+    for (_, part), one in zip(game.openings(S), found):
+        costs[:, part] = one.costs[:, part]
+    values = [float(paid_cost(paid, costs[:, part]) @ w[part]) for _, part in game.openings(S)]
+    value = sum(values) * problem.unit
     return SolvedTree(
         game,
-        label,
-        grown,
+        run.label,
+        [one.root for one in found if one.root is not None],  # an opening of one word needs no guess
         costs[0],
         costs[1],
         covered=np.sort(S),
         value=value,
-        lower_bound=min(sum(lowers) * unit, value),
+        lower_bound=min(sum(min(one.lower, v) for one, v in zip(found, values)) * problem.unit, value),
         seconds=time.perf_counter() - start,
-        searched=nodes,
-        depth_bound=depth_bound,
+        searched=sum(one.nodes for one in found),
+        depth_bound=max([one.depth_bound for one in found], default=0),
         time_limit=time_limit,
-        stopped=stopped,
+        stopped=any(one.stopped for one in found),
         cost=paid.name,
-        openers=tuple(game.guesses[g] for g in fixed),
+        openers=problem.opener_words,
+        weighted=problem.weighted,
+        objective=problem.objective,
     )
+
+
+def as_problem(problem: Problem | Game, given: dict) -> Problem:
+    """`problem` itself, or the Problem of a game and the keywords `given` (Problem.of's)."""
+    if isinstance(problem, Problem):
+        if given:
+            raise ArenaError(f"{', '.join(given)}: a Problem carries its own settings (Problem.of takes them)")
+        return problem
+    return Problem.of(problem, **given)
+
+
+@dataclass
+class Run:
+    """How one `optimal_tree` call searches (not what: that is its Problem): the deadline,
+    whether a time limit was given, the progress line, an incumbent tree, and the symmetry and
+    guesser label worked out once for all openings."""
+
+    deadline: float | None
+    timed: bool
+    progress: ProgressLine | None
+    incumbent: Tree | None
+    sym: Any = None
+    label: str = ""
+
+
+@dataclass
+class Found:
+    """One opening's result: its root, each secret's (guesses, misses), the proven lower bound,
+    the proven worst case and the search's effort."""
+
+    root: Node | None
+    costs: np.ndarray
+    lower: float
+    depth_bound: int
+    nodes: int
+    stopped: bool
+
+
+def solve_opening(problem: Problem, run: Run, opening: str, part: Indexes) -> Found:
+    """The best tree for the secrets `part` of one opening (objective worst: the least worst
+    case first, then the least total among such trees)."""
+    game, w, pool, paid = problem.game, problem.weights, problem.pool, problem.cost
+    limit, bound, prover = problem.max_guesses, 0, None
+    if problem.objective == Objective.WORST:
+        try:
+            limit, prover = least_depth(game, part, w, pool, run.sym, problem.max_guesses, run.deadline, paid)
+            bound = limit
+        except Timeout:  # the search below times out at once and returns the best greedy tree
+            pass
+    check_search_memory(game, part, pool)
+    search = problem.search(max_guesses=limit, symmetry=run.sym, deadline=run.deadline)
+    watch(search, run.progress, problem.unit)
+    if problem.openers:
+        root, tree_costs, lower = search_opened(search, part, problem.openers, opening, paid, run.timed)
+    else:
+        seed = seed_tree(game, part, w, pool, limit, paid) if run.timed else None
+        if seed is None and prover is not None and run.timed:
+            seed = fitting_tree(
+                prover, part, cast(int, limit), opening, run.label
+            )  # no greedy tree is within the limit
+        seed = cheaper_tree(seed, known_tree(run.incumbent, part, limit, paid), w, paid, part)
+        root, tree_costs, lower = search_below(search, part, seed, opening, paid)
+    depth_bound = bound or search.bounds.least_depth(len(part))
+    return Found(root, tree_costs, lower, depth_bound, search.stats.nodes, search.timed_out)
 
 
 def paid_cost(paid: Cost, costs: np.ndarray) -> np.ndarray:

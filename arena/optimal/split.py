@@ -35,23 +35,22 @@ subtrees), never what the parent decided from it: which first guesses a bound cl
 the incumbent, so it is decided again on resuming under the resumed run's own incumbent
 (proofs.py), and a resumed run ends with the optimum an unkilled run finds, whatever the
 incumbent of the run that wrote the journal. The tree is put together from the journal's
-subtrees: the best first guess is not searched again.
-"""
+subtrees (the best first guess is not searched again)."""
 
 from __future__ import annotations
 
 import functools
 import os
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from ..core.costs import Guesses
-from ..core.errors import ArenaError
+from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game, Index, Indexes
 from ..parallel.cluster import Cluster, ClusterWorkers, NoWorker
 from ..parallel.outcome import returning
@@ -59,12 +58,13 @@ from ..parallel.pool import Pool
 from ..trees.tree import Tree
 from .bounds import INF
 from .inputs import check_start
-from .journal import Journal, Limits, journal_key, weights_digest
+from .journal import Journal, Limits, journal_key
 from .pieces import WORKER, Classes, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker
+from .problem import Objective, Problem
 from .proofs import ClassProof, GuessProof, lower_bound
-from .search import Search, stabilizer
+from .search import Search
 from .search.small_trees import compile_ahead
-from .solve import cheaper_tree, incumbent_value, invariant, seed_tree, weight_vector
+from .solve import cheaper_tree, incumbent_value, seed_tree
 from .subtrees import grow_subtree
 
 
@@ -118,6 +118,7 @@ class SplitResult:
     max_guesses: int | None = None  # the limit every secret is found within (None: none)
     scale: float = 1.0  # the weights' unit: a first guess's bound times this is in value's units
     written_by: str | None = None  # another arena version that wrote the journal (read with `standing`)
+    weighted: bool = False  # were weights given? (the value is then the weighted cost)
 
     @property
     def exact(self) -> bool:
@@ -130,7 +131,6 @@ class SplitResult:
         return sorted(exact, key=lambda pair: (pair[1], pair[0]))
 
 
-# --- the parent -------------------------------------------------------------------------------
 class Split:
     """The parent's bookkeeping: the first guesses, their pieces, the incumbent; which piece
     to hand out next, and what a piece closed implies."""
@@ -285,85 +285,117 @@ class Split:
         )
 
 
-def split_root(
-    game: Game,
-    pool: str = "all",
-    workers: int = 2,
-    time_limit: float | None = None,
-    journal: str | Path | None = None,
-    incumbent: float = INF,
-    status=None,
-    executor=None,
-    weights: Sequence[float] | np.ndarray | None = None,
-    new_journal: bool = False,
-    alive: Callable[[], bool] | None = None,
-    no_worker_seconds: float = 60.0,
-    seed: bool = True,
-    start_tree: Tree | None = None,
-    max_guesses: int | None = None,
-    standing: bool = False,
-    notice: Callable[[str], None] | None = None,
-) -> SplitResult:
-    """The best first guess over every secret of `game` and its tree, the pieces (first guess,
-    reply class) searched by `workers` processes (module docstring). `weights`: one per secret
-    (default all equal: the value is the total number of guesses). `journal`: a file to resume
-    from and append to (journal.py); one of other inputs is refused, or with `new_journal` set
-    aside as FILE.old. `incumbent`: the cost of a tree known beforehand, in the weights' units
-    (the search only looks for better); `status(text)` is called after each piece. `alive()`:
-    does the cluster still have a worker (default: its scheduler's count); none for
-    `no_worker_seconds` is an ArenaError (the journal keeps what was closed).
-    `executor`: a Dask cluster of the caller's (arena.parallel.cluster.connect), whose workers
-    were not forked from this process: each of them builds the game from its spec once and
-    keeps its own search; `workers` is then the number of pieces kept in flight. Without it the
-    pieces go to `workers` forked processes (arena.parallel.pool).
-    `seed`: start from the best greedy tree's cost (solve.seed_tree),
-    so that the first pieces already have a finite budget; when no first guess beats it, that
-    tree is the optimum (SplitResult.seed). `start_tree`: a tree of the caller's over every secret
-    (a look-ahead guesser's, say), seeded in the same way when it costs less; under the
-    consistent pool it must play only consistent guesses (else its cost is no incumbent).
-    `max_guesses`: the best tree that finds every secret within that many guesses (the first
-    guess included; Wordle's six); a piece that cannot be finished within it is worth inf.
-    `standing`: search nothing; what the journal (which must exist, and is not written) proves:
-    the best first guess it holds, the first guesses closed and solved exactly (`proven`), the
-    lower bound. A journal another version of arena wrote is read too (`written_by`).
-    `notice(line)`: told when fewer processes are forked than `workers` (no more than the
-    pieces that can be in flight at once).
-    """
+@dataclass(frozen=True)
+class SplitRun:
+    """How the split searches a problem (not what: its Problem). `workers`: processes forked
+    (with `executor`, a Dask cluster's: arena.parallel.cluster.connect, pieces kept in flight;
+    each of its workers builds the game from its spec). `journal`: a file to resume from and
+    append to (journal.py); one of another problem is refused, or with `new_journal` set aside
+    as FILE.old. `standing`: search nothing, read what the journal proves (`proven`; one of
+    another version too: `written_by`). `incumbent`: a known tree's cost in the weights' units.
+    `seed`: start from the best greedy tree's cost (the optimum when no first guess beats it:
+    SplitResult.seed); `start_tree`, a tree of the caller's over every secret, likewise when it
+    costs less (consistent pool: consistent guesses only). `status(text)` after each piece;
+    `notice(line)` when fewer processes are forked than `workers`; `alive()` (default: the
+    cluster's count): no worker for `no_worker_seconds` is an ArenaError (the journal keeps
+    what was closed)."""
+
+    workers: int = 2
+    time_limit: float | None = None
+    journal: str | Path | None = None
+    new_journal: bool = False
+    standing: bool = False
+    incumbent: float = INF
+    seed: bool = True
+    start_tree: Tree | None = None
+    status: Callable[[str], None] | None = None
+    notice: Callable[[str], None] | None = None
+    executor: Cluster | None = None
+    alive: Callable[[], bool] | None = None
+    no_worker_seconds: float = 60.0
+
+
+#: The Problem's settings that split_root's keywords may give (the others are SplitRun's).
+PROBLEM_KEYWORDS = ("pool", "weights", "max_guesses")
+
+
+def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: Any) -> SplitResult:
+    """The best first guess over every secret of the problem's game and its tree, the pieces
+    (first guess, reply class) searched by the run's workers (module docstring; SplitRun: how).
+    A game may stand for the problem, with `pool`, `weights`, `max_guesses` (the first guess
+    included; Wordle's six) and SplitRun's settings as keywords: `split_root(game, workers=1,
+    journal="j.jsonl")`. With equal weights the value is the total number of guesses."""
+    problem, run = split_args(problem, run, given)
+    start = time.perf_counter()
+    split, log, seeded = prepare(problem, run)
+    if run.standing:
+        return split_result(split, problem, 0, time.perf_counter() - start, False, seeded, log)
+    game, S, w = problem.game, problem.secrets, problem.weights
+    workers, executor, deadline = run.workers, run.executor, None if run.time_limit is None else start + run.time_limit
+    sym, b, openings, status = split.sym, split.b, split.openings, run.status
+    if executor is None:
+        workers = fewer_workers(game, S, openings, workers, run.notice)
+    WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
+    if executor is None:  # the kernels compiled once here, not in each forked worker
+        compile_ahead(split.scout.small_trees() if split.scout.compiled_below else None)
+    on = piece_workers(executor, problem, workers, deadline, (run.alive, run.no_worker_seconds))
+    try:
+        searched, stopped = search_pieces(split, on, workers, deadline, status, start)
+    finally:
+        if log is not None:
+            log.close()
+        WORKER.clear()
+    return split_result(split, problem, searched, time.perf_counter() - start, stopped, seeded, log)
+
+
+def split_args(problem: Problem | Game, run: SplitRun | None, given: dict) -> tuple[Problem, SplitRun]:
+    """split_root's problem and run, from a Problem and a SplitRun or a game and keywords;
+    the problem checked to be one the split searches."""
+    if run is not None and not isinstance(run, SplitRun):
+        raise ArenaTypeError(f"run must be a SplitRun (give the pool as pool=...), got {run!r:.60}")
+    mine = {k: v for k, v in given.items() if k in PROBLEM_KEYWORDS}
+    if isinstance(problem, Problem) and mine:
+        raise ArenaError(f"{', '.join(mine)}: a Problem carries its own settings (Problem.of takes them)")
+    problem = problem if isinstance(problem, Problem) else Problem.of(problem, **mine)
+    run = replace(run or SplitRun(), **{k: v for k, v in given.items() if k not in PROBLEM_KEYWORDS})
+    game, workers = problem.game, run.workers
     if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
         raise ArenaError(
             f"{game.spec}: the split searches the first guesses of a game whose guesses "
             "hit the secret, with one opening"
         )
+    if problem.objective != Objective.AVERAGE or problem.openers or len(problem.secrets) != len(game.secrets):
+        raise ArenaError("the split searches every first guess over every secret for the least (weighted) total")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"workers must be a positive number of processes, got {workers!r}")
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-    S = game.all_secrets
-    w, scale = weight_vector(game, S, weights)
-    if scale is None and not w[S].sum() > 0:
+    if problem.scale is None and not problem.weights[problem.secrets].sum() > 0:
         raise ArenaError("weights: every secret weighs 0, so every tree costs 0; give some secret a positive weight")
-    scale = 1.0 if scale is None else scale
-    if standing and journal is None:
+    if run.standing and run.journal is None:
         raise ArenaError("the standing of a split is read from its journal: give a journal")
-    given = None if weights is None else w * scale
-    log = (  # opened (its key checked) before the root is scored and seeded: a wrong journal costs nothing
-        None
-        if journal is None
-        else Journal(journal, journal_key(game, pool, given, max_guesses), set_aside=new_journal, read_only=standing)
-    )
-    sym = stabilizer(game, None if np.all(w == 1) else invariant(game, S, w))
-    scout = Search(game, w, pool, max_guesses, sym)
+    return problem, run
+
+
+def prepare(problem: Problem, run: SplitRun) -> tuple[Split, Journal | None, Tree | None]:
+    """The parent's bookkeeping before any piece is searched: the journal opened (its key
+    checked first, before the root is scored and seeded: a wrong journal costs nothing), every
+    first guess scored, the incumbent seeded, and what the journal proves taken in."""
+    game, S, w, pool, max_guesses = problem.game, problem.secrets, problem.weights, problem.pool, problem.max_guesses
+    log = None
+    if run.journal is not None:
+        log = Journal(run.journal, journal_key(problem), set_aside=run.new_journal, read_only=run.standing)
+    sym = problem.symmetry()
+    scout = problem.search(symmetry=sym)
     guesses = scout.pool(S, sym)
     bound, spread, b = scout.score_guesses(S, guesses, scout.limit)
     openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
     order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
-    split = Split(game, scout, S, b, sym, openings, order, incumbent / scale)
-    seeded = seed_tree(game, S, w, pool, max_guesses) if seed and not standing else None
-    if start_tree is not None:
-        check_start(start_tree, S, pool, max_guesses)
-        seeded = cheaper_tree(seeded, start_tree, w, Guesses(), S)  # the start tree only if strictly cheaper
+    split = Split(game, scout, S, b, sym, openings, order, run.incumbent / problem.unit)
+    seeded = seed_tree(game, S, w, pool, max_guesses) if run.seed and not run.standing else None
+    if run.start_tree is not None:
+        check_start(run.start_tree, S, pool, max_guesses)
+        seeded = cheaper_tree(seeded, run.start_tree, w, Guesses(), S)  # the start tree only if strictly cheaper
     if seeded is not None and incumbent_value(seeded, w, S=S) < split.incumbent:
-        given_by = f"{start_tree.guesser}'s tree" if seeded is start_tree else "the best greedy tree"
+        given_by = f"{run.start_tree.guesser}'s tree" if seeded is run.start_tree else "the best greedy tree"
         split.incumbent, split.given = incumbent_value(seeded, w, S=S), given_by
     else:
         seeded = None
@@ -379,24 +411,10 @@ def split_root(
         )
         split.resume(log.proofs(game, limits))
         split.pieces_closed = log.pieces_read
-        if not standing:
+        if not run.standing:
             log.begin()
             split.log = log
-    if standing:
-        return split_result(split, pool, 0, time.perf_counter() - start, False, None, max_guesses, scale, log)
-    if executor is None:
-        workers = fewer_workers(game, S, openings, workers, notice)
-    WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
-    if executor is None:  # compiled once here, not in each forked worker
-        compile_ahead(scout.small_trees() if scout.compiled_below else None)
-    on = piece_workers(executor, game, pool, workers, deadline, w, max_guesses, (alive, no_worker_seconds))
-    try:
-        searched, stopped = search_pieces(split, on, workers, deadline, status, start)
-    finally:
-        if log is not None:
-            log.close()
-        WORKER.clear()
-    return split_result(split, pool, searched, time.perf_counter() - start, stopped, seeded, max_guesses, scale, log)
+    return split, log, seeded
 
 
 class PieceWorkers:
@@ -412,32 +430,28 @@ class PieceWorkers:
         if self.remote is None:
             task: tuple = (kind, guess, reply, limit)
         else:
-            spec, pool, workers, weights, max_guesses = self.remote
+            sent, workers = self.remote
             left = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
-            task = (spec, pool, workers, left, kind, guess, reply, limit, weights, max_guesses)
+            task = (sent, workers, left, kind, guess, reply, limit)
         self.on.submit(task)
         return task
 
 
 def piece_workers(
     cluster: Cluster | None,
-    game: Game,
-    pool: str,
+    problem: Problem,
     workers: int,
     deadline: float | None,
-    w: np.ndarray,
-    max_guesses: int | None,
     watch: tuple[Callable[[], bool] | None, float],
 ) -> PieceWorkers:
     """The split's workers: `workers` forked processes, or the pieces sent to `cluster`, whose
     watchdog `watch` sets: (alive, or None for the cluster's own count; its seconds)."""
     if cluster is None:
-        warm = functools.partial(start_worker, pool, deadline, workers, os.getpid(), max_guesses)
+        warm = functools.partial(start_worker, problem.pool, deadline, workers, os.getpid(), problem.max_guesses)
         return PieceWorkers(Pool(workers, functools.partial(returning, forked_task), warm), None, deadline)
-    remote_weights = ("equal", None) if np.all(w == 1) else (weights_digest(w), w)
     alive, seconds = watch
     on = cluster.workers(functools.partial(returning, remote_task), no_worker_seconds=seconds, alive=alive)
-    return PieceWorkers(on, (game.spec, pool, workers, remote_weights, max_guesses), deadline)
+    return PieceWorkers(on, (problem.sent(), workers), deadline)
 
 
 def search_pieces(
@@ -524,20 +538,19 @@ def fewer_workers(
 
 def split_result(
     split: Split,
-    pool: str,
+    problem: Problem,
     searched: int,
     seconds: float,
     stopped: bool,
     seeded: Tree | None,
-    max_guesses: int | None,
-    scale: float,
     log: Journal | None,
 ) -> SplitResult:
     """What the parent knows at the end, in the weights' units."""
     fallback = seeded if split.best_guess < 0 and seeded is not None else None  # nothing beat the greedy tree
+    scale = problem.unit
     return SplitResult(
         split.game,
-        pool,
+        problem.pool,
         split.best_guess if fallback is None else fallback.root.guess,
         split.incumbent * scale,
         split.lower_bound() * scale,
@@ -549,9 +562,10 @@ def split_result(
         stopped,
         split.best_tree(),
         fallback,
-        max_guesses,
+        problem.max_guesses,
         scale,
         None if log is None else log.written_by,
+        problem.weighted,
     )
 
 
@@ -582,4 +596,5 @@ def split_tree(result: SplitResult, time_limit: float | None = None):
         time_limit=time_limit,
         stopped=result.stopped,
         split=result,
+        weighted=result.weighted,
     )

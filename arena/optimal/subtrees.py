@@ -74,7 +74,7 @@ def grow_subtree(
         return guess
 
     try:
-        root, costs = grow_by(search, C, choose, opening, replies, NO_LIMIT)
+        root, costs = grow_by(search, Spot(C, replies, left=NO_LIMIT), choose, opening)
     except RecursionError:
         raise ValueError("the tree is deeper than any tree worth keeping") from None
     if next(given, None) is not None:

@@ -1,0 +1,157 @@
+"""`SolvedTree`: a tree with what the exact solver knows about it (its cost, the proven
+lower bound, the search's effort), and the text that reports it (`report()`, also `str()`):
+what the tree costs and what is proven about the optimum, and for a tree the split put
+together, what the split closed. `arena optimal` prints this text; a notebook gets the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.costs import UNITS, cost_for
+from ..trees.tree import Node, Tree
+
+#: How many first guesses solved exactly the split's report names.
+PROVEN_SHOWN = 10
+
+
+@dataclass
+class SolvedTree(Tree):
+    """A Tree with what the solver knows about it: its weighted cost `value` (sum of weight x
+    cost, the cost `cost` of arena.core.costs: guesses, or Hangman's misses; with equal weights, the
+    total), a proven `lower_bound` on the best possible cost (equal to `value` when the search
+    finished: the tree is optimal), and the search's effort."""
+
+    value: float = 0.0
+    lower_bound: float = 0.0
+    seconds: float = 0.0
+    searched: int = 0  # candidate sets whose guesses the search scored
+    depth_bound: int = 0  # a proven lower bound on the worst case of any tree (objective=worst)
+    time_limit: float | None = None  # the limit the search ran under (None: none)
+    stopped: bool = False  # did the time limit stop the search?
+    cost: str = "guesses"  # what `value` counts (arena.core.costs)
+    openers: tuple[str, ...] = ()  # fixed first guesses: value and bound are the best after them
+    split: Any = None  # the root split's result (arena.optimal.split.SplitResult) when it made the tree
+    weighted: bool = False  # were weights given? (then `value` is the weighted cost, and the report says so)
+    objective: str = "average"  # what the tree minimises (problem.Objective): "worst" proves the worst case first
+
+    @property
+    def costs(self) -> np.ndarray:
+        """Each secret's cost, as `value` counts it (the guesses, misses or lost games)."""
+        return cost_for(self.game, self.cost).of(self)
+
+    def cost_of(self, node: Node) -> np.ndarray:
+        return self.costs[node.candidates]
+
+    @property
+    def exact(self) -> bool:
+        return self.lower_bound >= self.value - 1e-9 * max(1.0, abs(self.value))
+
+    @property
+    def gap(self) -> float:
+        """value - lower_bound: 0 for a tree proven optimal."""
+        return max(0.0, self.value - self.lower_bound)
+
+    @property
+    def unit(self) -> str:
+        """What the cost is counted in ("guesses", "misses", "lost games")."""
+        return UNITS[self.cost]
+
+    def report(self, interrupted: bool = False) -> str:
+        """What the tree costs and what is proven about the optimum (two lines; with weights
+        given, about the weighted cost), then what the split closed, when the split made it.
+        `interrupted`: Ctrl-C stopped the search, not its time limit."""
+        return "\n".join([cost_lines(self, self.weighted, interrupted)] + split_lines(self))
+
+    def __str__(self) -> str:
+        return self.report()
+
+    def figures(self) -> dict:
+        """What the split closed, as figures (none when the split did not make the tree)."""
+        result = self.split
+        if result is None:
+            return {}
+        return {
+            "first_guess": self.game.guesses[result.best_guess],
+            "first_guesses": len(result.openings),
+            "closed": result.closed,
+            "pieces": result.pieces,
+            "searched_pieces": result.searched,
+            "proven_first_guesses": {self.game.guesses[g]: total for g, total in result.proven()},
+        } | ({"journal_written_by": result.written_by} if result.written_by else {})
+
+    def to_json(self) -> dict:
+        data = super().to_json()
+        data.update(
+            value=_plain(self.value),
+            lower_bound=_plain(self.lower_bound),
+            exact=self.exact,
+            gap=_plain(self.gap),
+            time_limit=self.time_limit,
+            stopped=self.stopped,
+            seconds=round(self.seconds, 3),
+            cost=self.cost,
+        )
+        if self.openers:
+            data.update(openers=list(self.openers))
+        return data
+
+
+def _plain(x: float):
+    """An integer-valued float as an int (so JSON says 5625, not 5625.0)."""
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def cost_lines(tree: SolvedTree, weighted: bool = False, interrupted: bool = False) -> str:
+    """Two lines: what the tree costs, and what is proven about the optimum."""
+    n = len(tree.secrets)
+    cost = tree.costs[tree.secrets]
+    unit = tree.unit
+    head = (
+        f"{tree.guesser} on {tree.game.spec}: {n:,} secrets; total {int(cost.sum()):,} {unit}, "
+        f"mean {cost.mean():.4f}, worst {cost.max()}"
+    )
+    if not cost_for(tree.game, tree.cost).pays_every_guess:
+        head += f" (guesses until determined: mean {tree.guesses[tree.secrets].mean():.4f})"
+    if weighted:
+        head += f"; weighted cost {tree.value:.6g}"
+    what = "weighted cost" if weighted else f"total {unit}"
+    trees = f"tree opening with {'+'.join(tree.openers)}" if tree.openers else "tree"
+    if tree.objective == "worst":  # the worst case is proven least first, then the total among such trees
+        trees = f"tree needs fewer than {tree.depth_bound} {unit} in the worst case, and no tree with that worst case"
+    if tree.exact:
+        proof = f"proven optimal: no {trees} has a smaller {what}"
+    else:
+        mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
+        why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
+        if tree.stopped and interrupted:
+            why = " (stopped by Ctrl-C)"
+        among = f" of a {trees}" if trees != "tree" else ""
+        proof = (
+            f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}{among}: "
+            f"{tree.lower_bound:,.6g}{mean}, gap {tree.value - tree.lower_bound:,.6g}"
+        )
+    return f"{head}\n{proof}; {tree.seconds:.2f} s, {tree.searched:,} candidate sets searched"
+
+
+def split_lines(tree: SolvedTree) -> list[str]:
+    """What the split closed (none when the split did not make the tree)."""
+    result = tree.split
+    if result is None:
+        return []
+    lines = [
+        f"split: {result.closed:,} of {len(result.openings):,} first guesses closed, {result.pieces:,} pieces "
+        f"(first guess, reply class) searched ({result.searched:,} in this run, the others read from the "
+        f"journal); best first guess {tree.game.guesses[result.best_guess]}"
+    ]
+    proven = result.proven()
+    if proven:
+        shown = ", ".join(f"{tree.game.guesses[g]} {total:,.6g}" for g, total in proven[:PROVEN_SHOWN])
+        more = f" and {len(proven) - PROVEN_SHOWN:,} more (--json lists them)" if len(proven) > PROVEN_SHOWN else ""
+        lines.append(f"first guesses solved exactly: {shown}{more}")
+    if result.written_by:
+        lines.append(f"journal written by arena {result.written_by}: read, its proofs are that version's")
+    return lines
