@@ -40,7 +40,7 @@ MOVED = {
     "arena.config": "arena.study.config",
     "arena.tournament": "arena.study.tournament",
     "arena.tournament.pool": "arena.parallel.pool",
-    "arena.tournament.runner": "arena.study.tournament.runner",
+    "arena.tournament.runner": "arena.study.tournament.play",
     "arena.report": "arena.study.results.report",
     "arena.report_views": "arena.study.results.views",
     "arena.html_report": "arena.study.results.html",
@@ -52,6 +52,14 @@ MOVED = {
     "arena.frontdoor": "arena.api.frontdoor",
     "arena.commands": "arena.cli",
     "arena.bridge": "arena.play.moves",
+    # renamed where two modules shared a name (issue 32)
+    "arena.optimal.search.state": "arena.optimal.search.shared",
+    "arena.optimal.search.scoring": "arena.optimal.search.ordering",
+    "arena.optimal.search.misses": "arena.optimal.search.determined",
+    "arena.equilibrium.payoff": "arena.equilibrium.payoff_matrix",
+    "arena.study.tournament.cells": "arena.study.tournament.tasks",
+    "arena.study.tournament.runner": "arena.study.tournament.play",
+    "arena.tournament.cells": "arena.study.tournament.tasks",
     "arena.openspiel": "arena.bridges.openspiel",
     "arena.envs": "arena.bridges.envs",
 }

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from arena.games import make_game
 from arena.study.config import load_config
-from arena.study.tournament.cells import expand
 from arena.study.tournament.run import run_config
+from arena.study.tournament.tasks import expand
 
 
 def bare(task) -> None:

@@ -33,7 +33,7 @@ from arena.equilibrium import (
     symmetry_of,
 )
 from arena.equilibrium.dominance import undominated_columns
-from arena.equilibrium.payoff import PayoffMatrix
+from arena.equilibrium.payoff_matrix import PayoffMatrix
 from arena.equilibrium.response import mix_problem
 from arena.equilibrium.symmetry import no_symmetry
 from arena.play.evaluate import evaluate

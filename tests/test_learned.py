@@ -16,7 +16,7 @@ from arena import make_game
 from arena.core.errors import ArenaError
 from arena.play.moves import candidates_key, count_histories, useful_guesses
 from arena.study.config import Cell
-from arena.study.tournament.cells import expand
+from arena.study.tournament.tasks import expand
 
 SPEC = "mastermind:pegs=2,colors=3"
 

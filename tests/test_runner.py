@@ -18,8 +18,8 @@ from arena.cli.parser import main
 from arena.core.errors import ArenaError
 from arena.parallel.outcome import Status, TaskResult
 from arena.parallel.pool import Pool, play_in_child
-from arena.study.tournament.cells import Task
-from arena.study.tournament.runner import play_task, run_tasks
+from arena.study.tournament.play import play_task, run_tasks
+from arena.study.tournament.tasks import Task
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
@@ -160,8 +160,8 @@ def test_the_workers_share_the_cores_out_for_their_compiled_loops(monkeypatch):
 
 PARENT = """
 import sys
-from arena.study.tournament.cells import Task
-from arena.study.tournament.runner import run_tasks
+from arena.study.tournament.tasks import Task
+from arena.study.tournament.play import run_tasks
 
 workers, timeout = int(sys.argv[1]), float(sys.argv[2])
 hang = [Task(i, "mastermind:pegs=3,colors=4", "uniform", "rogue_agents:Hang", i, 1, i, allow_import=True)

@@ -22,8 +22,8 @@ from arena.core.errors import ArenaError
 from arena.parallel.outcome import TaskResult
 from arena.study.config import Cell, Config, load_config, parse_config
 from arena.study.tournament import expand, task_seed
-from arena.study.tournament.cells import MAX_TASKS
 from arena.study.tournament.run import run_config
+from arena.study.tournament.tasks import MAX_TASKS
 
 ROOT = Path(__file__).resolve().parents[1]
 ARENA = [sys.executable, "-m", "arena.cli.parser"]
@@ -406,7 +406,7 @@ def test_too_many_tasks_are_refused_before_any_is_built(tmp_path, capsys):
     assert main(["run", path]) == 2
     assert time.perf_counter() - start < 10
     _one_line_error(capsys, "20,000,000 tasks", f"{MAX_TASKS:,}", "block = 501")
-    from arena.study.tournament.cells import check_task_count
+    from arena.study.tournament.tasks import check_task_count
 
     assert check_task_count([100_000_000], 501) <= MAX_TASKS  # the suggested block fits
 

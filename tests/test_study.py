@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import arena.core.digests as digests
-import arena.study.tournament.runner as runner
+import arena.study.tournament.play as runner
 from arena import make_game
 from arena.cli.parser import main
 from arena.core.errors import ArenaError

@@ -13,7 +13,7 @@ Modules, one idea each:
     response     the guesser's exact best response to a chooser's mix
     symmetry     a game's orbits (Mastermind: code types, from game.symmetry())
     plans        strategies as tables (replies so far -> guess), and the trees they grow
-    payoff       the chooser x tree payoff matrix, kept exact
+    payoff_matrix  the chooser x tree payoff matrix, kept exact
     restricted   games against named guessers, or against every tree
     oracle       the double oracle: exact values of whole games
     certify      bounds of games too big to solve, each end with its witness on disk

@@ -47,7 +47,7 @@ from ..optimal.problem import Problem
 from ..optimal.search import STOP
 from ..trees.tree import Tree
 from .matrix import lp_bytes, solve_matrix_game
-from .payoff import PayoffMatrix
+from .payoff_matrix import PayoffMatrix
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
 from .response import SOLVER, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
 from .solution import Equilibrium, Step

@@ -19,7 +19,7 @@ from ..trees.grow import grow_tree
 from ..trees.tree import Tree
 from .enumeration import MAX_TREES, count_trees, enumerate_trees
 from .matrix import lp_bytes
-from .payoff import PayoffMatrix
+from .payoff_matrix import PayoffMatrix
 from .rational import ExactSolution
 from .solution import Equilibrium
 from .symmetry import no_symmetry

@@ -276,7 +276,7 @@ class Equilibrium:
         """nashpy's solution of the payoff matrix of the trees the guesser mixes, or a FailedCheck
         where nashpy finds none (its Lemke-Howson fails on many games of trees above about 10x10)."""
         from .crosscheck import nashpy_solution
-        from .payoff import PayoffMatrix
+        from .payoff_matrix import PayoffMatrix
 
         try:
             return nashpy_solution(PayoffMatrix.of(np.array([self.tree_costs(t) for t in self.trees]), self.symmetry).A)

@@ -9,7 +9,7 @@ watchdog, one thread each, progress. Modules, one idea each:
     progress  what a long run says while it runs: one status line on stderr, or a log; a bar
 
 Only this package starts processes or talks to Dask (tests/test_architecture.py checks it): the
-tournament (arena.study.tournament.runner) and the split (arena.optimal.split) both send their
+tournament (arena.study.tournament.play) and the split (arena.optimal.split) both send their
 tasks to a `Pool` or to `Cluster.workers`, which take the same calls (`submit`, `done`, `run`)
 and return the same `TaskResult`s.
 """

@@ -42,7 +42,7 @@ from ..core.costs import payoff, strikes_in
 from ..core.errors import ArenaError, ArenaTypeError, choices, did_you_mean
 from ..core.spec import parse_spec
 from ..games import make_game
-from .tournament.cells import files_read
+from .tournament.tasks import files_read
 
 
 @dataclass(frozen=True)

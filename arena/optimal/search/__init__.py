@@ -8,9 +8,9 @@ The modules, from the top:
                  no cost: it asks its cost's bounds
     hits         guesses on games a hit ends (Jotto, Mastermind, Wordle): the slot bound and
                  the value of a guess, its classes bounded from the cache and a level deep
-    misses       the costs of games that end when the secret is determined (Hangman): misses,
+    determined   the costs of games that end when the secret is determined (Hangman): misses,
                  lost games and guesses until determined, a class each, and their letter bounds
-    scoring      a node's partition counts and every guess's slot bound and tie-break
+    ordering     a node's partition counts and every guess's slot bound and tie-break
                  (../bounds.py); the lazy order of the guesses
     closures     small sets closed, or bounded from their candidates, without scoring a pool
     depth        depth limits: fits, the worst case, and the bounds proven at the root
@@ -23,7 +23,7 @@ The modules, from the top:
     warm          `python -m arena.optimal.search.warm`: those loops compiled at set-up, not by
                   a first search (numba caches them)
     allowed      hard mode: the guesses the rules still allow on a path
-    state        what the parts share: NO_LIMIT, Timeout (and STOP: Ctrl-C), Stats, the attributes declared, and
+    shared       what the parts share: NO_LIMIT, Timeout (and STOP: Ctrl-C), Stats, the attributes declared, and
                  CostBounds, what the search asks of a cost (leaves, the bounds of a guess
                  and of a class, the value of a guess, ties): one subclass per cost
 
@@ -35,10 +35,10 @@ from .allowed import Allowed
 from .branch import REPORT_MASK, Search, stabilizer
 from .cache import CACHE_SHARE, CLOSED, ENTRY_BYTES, key_bytes
 from .closures import MID_SET, TINY_SET
+from .determined import FIRST_MISSES, TIE, TWO_LEVELS, GuessesUntilDetermined, LostGames, UntilDetermined
 from .hits import LEVEL_SIZE, SMALL_SPLIT, UntilHit
-from .misses import FIRST_MISSES, TIE, TWO_LEVELS, GuessesUntilDetermined, LostGames, UntilDetermined
-from .scoring import SCORE_BLOCK, sorted_lazily
-from .state import NO_LIMIT, STOP, CostBounds, Stats, Timeout, ctrl_c_stops
+from .ordering import SCORE_BLOCK, sorted_lazily
+from .shared import NO_LIMIT, STOP, CostBounds, Stats, Timeout, ctrl_c_stops
 
 __all__ = [
     "Allowed",

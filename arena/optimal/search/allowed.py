@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.game import Index, Indexes
-from .state import SearchState
+from .shared import SearchState
 
 
 class Allowed:

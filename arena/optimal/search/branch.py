@@ -79,9 +79,9 @@ miss at all).
 
 The search knows none of these costs by name. Where they differ (a leaf's value, a guess's
 bound and tie-break, what a guess pays, whether small sets close and hard mode applies, the
-depth bounds) it asks the one object it holds, `bounds`: a CostBounds (state.py) chosen by the
+depth bounds) it asks the one object it holds, `bounds`: a CostBounds (shared.py) chosen by the
 cost and by how the game ends, UntilHit (hits.py) for C above, UntilDetermined, LostGames and
-GuessesUntilDetermined (misses.py) for the costs of games without hits. A new cost is one
+GuessesUntilDetermined (determined.py) for the costs of games without hits. A new cost is one
 class of arena.core.costs and one subclass of CostBounds.
 """
 
@@ -102,11 +102,11 @@ from .allowed import Allowed, HardMode
 from .cache import CACHE_SHARE, CLOSED, Caches
 from .closures import Closures
 from .depth import DepthLimits
+from .determined import MissBounds
 from .hits import HitValues, UntilHit
-from .misses import MissBounds
-from .scoring import Scoring, sorted_lazily
+from .ordering import Scoring, sorted_lazily
+from .shared import NO_LIMIT, STOP, CostBounds, Stats, Timeout
 from .small_trees import COMPILED_CELLS, SMALL_TREE, SmallTrees
-from .state import NO_LIMIT, STOP, CostBounds, Stats, Timeout
 
 #: The progress callback is offered the search every this many nodes (a power of two, minus one).
 REPORT_MASK = 63
@@ -356,7 +356,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
     ) -> float:
         """The value of `guess` at S if below `limit`, else a lower bound >= limit: what the
         guess pays and its classes searched, as the cost counts them (`bounds.guess_value`:
-        hits.py, misses.py)."""
+        hits.py, determined.py)."""
         self.stats.guesses += 1
         return self.bounds.guess_value(guess, S, limit, left, b, sym, allowed)
 

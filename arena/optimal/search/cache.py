@@ -10,7 +10,7 @@ import numpy as np
 
 from ...core.game import Indexes
 from .allowed import Allowed
-from .state import NO_LIMIT, SearchState
+from .shared import NO_LIMIT, SearchState
 
 #: Bytes a cache entry takes besides its key: the bytes object's header, the entry tuple and
 #: its floats, and the dict's slot (measured with sys.getsizeof, rounded up).

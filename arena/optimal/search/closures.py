@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.game import Index, Indexes
-from .state import SearchState
+from .shared import SearchState
 
 #: Sets of at most this many secrets, all of them guesses, are closed or bounded (close_small)
 #: in plain Python lists rather than numpy arrays, which cost more to set up than to count.

@@ -10,7 +10,7 @@ from ...core.errors import ArenaError
 from ...core.game import Indexes
 from ..bounds import INF
 from .allowed import Allowed
-from .state import SearchState
+from .shared import SearchState
 
 
 class DepthLimits(SearchState):

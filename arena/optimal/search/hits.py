@@ -16,8 +16,8 @@ from ...core.game import Game, Index, Indexes
 from ..bounds import INF, min_depth, slot_capacity
 from .allowed import Allowed
 from .cache import CLOSED
+from .shared import CostBounds, SearchState
 from .small_trees import SmallTrees
-from .state import CostBounds, SearchState
 
 #: Guesses at nodes of at least this many candidates have their classes bounded one level deep
 #: (level_bounds) before any is searched: the root of Wordle (2,315), Jotto, Mastermind (1,296).

@@ -1,5 +1,5 @@
 """Whole small subtrees of the exact search in compiled code (numba): the same branch and bound
-as branch.py, hits.py, closures.py and scoring.py, for a set of at most SMALL_TREE secrets of
+as branch.py, hits.py, closures.py and ordering.py, for a set of at most SMALL_TREE secrets of
 equal weight on a game that a hit ends, in one call instead of ~10 numpy calls a set.
 
 Why it gives the same answers. The recursion, the bounds (the slot table, close_small's

@@ -106,7 +106,7 @@ def read_matrix_game(path: str | Path) -> MatrixGame:
 def equilibrium_game(eq) -> MatrixGame:
     """The matrix game an Equilibrium was solved on: its symmetry's rows (secrets, or code
     types with each code of a type equally likely) against its trees, payoffs exact."""
-    from ...equilibrium.payoff import PayoffMatrix
+    from ...equilibrium.payoff_matrix import PayoffMatrix
     from ...equilibrium.plans import first_guesses
 
     matrix = PayoffMatrix.of(np.array([eq.tree_costs(t) for t in eq.trees]), eq.symmetry)

@@ -18,10 +18,10 @@ from ...core.errors import ArenaError
 from ...core.words import SHIPPED
 from ..config import Cell, Config
 from ..results.report import Report, judge_cell
-from .cells import expand, file_digest, files_read
 from .methods import FILE as PROVENANCE
-from .runner import run_tasks
+from .play import run_tasks
 from .store import Store
+from .tasks import expand, file_digest, files_read
 
 BACKENDS = ("local", "dask")
 

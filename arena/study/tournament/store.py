@@ -3,7 +3,7 @@
 SQLite's transactions make each commit atomic, so a run killed at any moment leaves every
 finished task intact and no half-written one; a resumed run skips the tasks already stored.
 A task is stored under its key (a hash of everything its result depends on, see
-arena.study.tournament.cells) with its identity beside it in readable columns; a failed task is a
+arena.study.tournament.tasks) with its identity beside it in readable columns; a failed task is a
 row like any other, with its status and error.
 
 The store is a set of results by content: a task's key hashes everything its result depends

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...core.game import Indexes
 from ..bounds import INF, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
-from .state import NO_LIMIT, SearchState
+from .shared import NO_LIMIT, SearchState
 
 #: Cells of the (candidates x guesses) block that uniform_scores counts at once, and the most
 #: that code_counts counts itself (about 2 MB of intp keys: the temporaries stay in cache and
@@ -76,7 +76,7 @@ class Scoring(SearchState):
         """score_guesses with the tie-break as a function of the guesses' positions in the pool:
         a node orders only the few guesses it may search (sorted_lazily), and with few reply
         codes their spread is summed for those alone. The cost's (`bounds.scores`): the slot
-        bound below under guesses until a hit, the letter bounds of misses.py otherwise."""
+        bound below under guesses until a hit, the letter bounds of determined.py otherwise."""
         return self.bounds.scores(S, pool, left)
 
     def slot_scores(self, S: Indexes, pool: Indexes, left: int) -> tuple[np.ndarray, Callable, int]:

@@ -29,9 +29,9 @@ from ...parallel.outcome import TaskResult
 from ...parallel.pool import Pool, context
 from ...parallel.progress import TaskBar
 from ...play.match import evaluate_against
-from .cells import Task
 from .provenance import verify
 from .tally import Tally
+from .tasks import Task
 
 
 def play_task(task: Task) -> TaskResult:

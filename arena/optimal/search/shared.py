@@ -198,7 +198,7 @@ class CostBounds(ABC):
         fit_leaf, room, least_depth          the depth limits (depth.py)
         paid_by_guess, pays, class_bound     a guess's bound from its classes (depth.py)
 
-    hits.py has the bounds of guesses on games a hit ends (the slot bound); misses.py those of
+    hits.py has the bounds of guesses on games a hit ends (the slot bound); determined.py those of
     the three costs counted until the secret is determined (Hangman). A new cost is one
     subclass: declaring its `cost` (and `ends_on_hit`) registers it (`CostBounds.of`).
     `search` is the Search served, whose state and counting the operations read."""

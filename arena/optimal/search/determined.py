@@ -15,7 +15,7 @@ from ...core.costs import Cost, Guesses, Lost, Misses
 from ...core.game import Index, Indexes
 from ..bounds import INF, determine_table
 from .allowed import Allowed
-from .state import CostBounds, SearchState
+from .shared import CostBounds, SearchState
 
 #: A guess whose value is within this of the best ties with it (the misses costs are sums of
 #: weights); the earlier guess of the pool is kept.
