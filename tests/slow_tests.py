@@ -16,8 +16,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-SLOW_SECONDS = 1.0
-LINE = re.compile(r"^([\d.]+)s (?:call|setup|teardown)\s+(\S+)")
+SLOW_SECONDS = 0.5
+LINE = re.compile(r"^([\d.]+)s (?:call|setup|teardown)\s+(.+?)\s*$")
 
 
 def durations(log: str) -> Counter:

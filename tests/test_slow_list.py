@@ -4,6 +4,7 @@ exists, and the marker reaches the tests it names."""
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from conftest import SLOW_LIST, slow_tests
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@cache
 def functions_in(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -42,4 +44,6 @@ def test_the_measurement_is_what_decides(tmp_path, seconds, slow):
     import slow_tests
 
     log = f"{seconds}s call     tests/test_a.py::test_b\n0.10s setup    tests/test_a.py::test_b\n"
-    assert ("tests/test_a.py::test_b" in {n for n, s in slow_tests.durations(log).items() if s > 1.0}) == slow
+    assert (
+        "tests/test_a.py::test_b" in {n for n, s in slow_tests.durations(log).items() if s > slow_tests.SLOW_SECONDS}
+    ) == slow
