@@ -23,7 +23,7 @@ from ..core.game import Game, Index, Indexes
 from ..core.resources import check_memory
 from ..parallel.progress import ProgressLine
 from ..trees.greedy import greedy_tree
-from ..trees.grow import Spot, grow
+from ..trees.grow import Hooks, Spot, grow
 from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
@@ -327,10 +327,12 @@ def search_opened(
         Spot(S, left=search.limit),
         opener,
         opening,
-        check=within_limit,
-        solve=solved_class,
-        step=search.step,
-        allow=lambda allowed, guess, reply, cls: search.after(allowed, guess, reply),
+        hooks=Hooks(
+            check=within_limit,
+            solve=solved_class,
+            step=search.step,
+            allow=lambda allowed, guess, reply, cls: search.after(allowed, guess, reply),
+        ),
     )
     value = float(paid_cost(paid, costs)[S] @ w[S])
     return root, costs, value - gap
