@@ -97,14 +97,14 @@ def test_nothing_to_guess_where_the_game_is_over():
 
 
 def test_a_node_handed_over_keeps_the_solver_subtree_and_costs():
-    """`solve` takes the class 12, 21 (its subtree and cost rows are used as given); the
+    """`hand_over` takes the class 12, 21 (its subtree and cost rows are used as given); the
     rest is grown; `check` sees each split, and the rows given are filled in place."""
     game = make_game("mastermind:pegs=2,colors=2")
     given = Node(2, np.array([1, 2]), (3,))
     solver_rows = np.full((2, 4), 7)
     splits = []
 
-    def solve(spot: Spot):
+    def hand_over(spot: Spot):
         return (given, solver_rows) if spot.turn == 1 and len(spot.candidates) == 2 else None
 
     rows = np.zeros((2, 4), dtype=np.int64)
@@ -112,7 +112,9 @@ def test_a_node_handed_over_keeps_the_solver_subtree_and_costs():
         game,
         Spot(game.all_secrets),
         lambda spot: int(spot.candidates[0]),
-        hooks=Hooks(solve=solve, check=lambda spot, guess, parts: splits.append((spot.turn, guess, sorted(parts)))),
+        hooks=Hooks(
+            hand_over=hand_over, check=lambda spot, guess, parts: splits.append((spot.turn, guess, sorted(parts)))
+        ),
         costs=rows,
     )
     assert costs is rows and root is not None and root.children[3] is given

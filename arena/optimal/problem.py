@@ -18,7 +18,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from ..core.digests import file_digest, is_file, project_code
 from ..core.errors import ArenaError, choices
 from ..core.game import Game, Index, Indexes
 from .inputs import invariant, opener_indexes, secret_set, weight_vector
-from .params import agent_spec
+from .params import Objective, Pool, agent_spec
 
 if TYPE_CHECKING:
     from .search import Search
@@ -36,23 +36,10 @@ if TYPE_CHECKING:
 __all__ = ["Objective", "Pool", "Problem", "SentProblem", "game_identity"]
 
 
-class Pool(StrEnum):
-    """The guesses a tree may play: every guess, or only those that may still be the secret
-    (Hangman: letters that may be in the word). A str, so "all" == Pool.ALL."""
-
-    ALL = "all"
-    CONSISTENT = "consistent"
+Choice = TypeVar("Choice", bound=StrEnum)
 
 
-class Objective(StrEnum):
-    """What the tree minimises: the weighted total, or the worst case first and then the total
-    among the trees with that worst case."""
-
-    AVERAGE = "average"
-    WORST = "worst"
-
-
-def enum_choice(kind: type[StrEnum], name: str, value: Any) -> Any:
+def enum_choice(kind: type[Choice], name: str, value: Any) -> Choice:
     """`value` (a member or its string) as a member of `kind`, or one ArenaError naming the valid ones."""
     valid = [m.value for m in kind]
     if not isinstance(value, str) or value not in valid:
