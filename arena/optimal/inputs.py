@@ -105,7 +105,7 @@ def check_start(tree: Tree, S: Indexes, pool: Pool, max_guesses: int | None = No
             f"start tree of {tree.guesser}: it takes {tree.guesses[S].max()} guesses for some secret, "
             f"over the limit of {max_guesses}"
         )
-    if pool == "consistent":
+    if pool == Pool.CONSISTENT:
         for node in tree.root.walk():
             if node.guess not in node.candidates:
                 raise ArenaError(

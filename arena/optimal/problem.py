@@ -108,16 +108,17 @@ class Problem:
         game: Game,
         secrets: Sequence[Index] | np.ndarray | None = None,
         weights: Sequence[float] | np.ndarray | None = None,
-        pool: str = "all",
-        objective: str = "average",
+        pool: Pool | str = Pool.ALL,
+        objective: Objective | str = Objective.AVERAGE,
         max_guesses: int | None = None,
         cost: str | Cost | None = None,
         openers: Sequence[Index | str] = (),
     ) -> Problem:
         """The problem, every argument checked (one ArenaError naming the first wrong one):
         `secrets` indexes (default all), `weights` one per secret covered or of the game (>= 0),
-        `pool` "all" or "consistent", `objective` "average" or "worst", `max_guesses` >= 1 (None:
-        no limit), `cost` a name or a Cost (None: the game's own), `openers` words or indexes."""
+        `pool` "all" or "consistent" and `objective` "average" or "worst" (enum members or their
+        names), `max_guesses` >= 1 (None: no limit), `cost` a name or a Cost (None: the game's
+        own), `openers` words or indexes."""
         door.game(game)
         chosen_pool: Pool = enum_choice(Pool, "pool", pool)
         chosen_objective: Objective = enum_choice(Objective, "objective", objective)
