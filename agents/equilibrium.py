@@ -41,12 +41,12 @@ def guesser_mix(game: Game, guessers: tuple[str, ...], file: str, payoff: str = 
     if file:
         mix, symmetry = load_guesser_mix(file, game)
         return np.array([float(p) for p, _ in mix]), [plan for _, plan in mix], symmetry
-    solution = solve(game, guessers, payoff)
+    solution = equilibrium_for(game, guessers, payoff)
     mix = solution.guesser_mix()  # in the order a saved solution lists them, so both draw alike
     return np.array([p for p, _, _ in mix]), [tree_plan(t) for _, t, _ in mix], solution.symmetry
 
 
-def solve(game: Game, guessers: tuple[str, ...], payoff: str):
+def equilibrium_for(game: Game, guessers: tuple[str, ...], payoff: str):
     """The equilibrium of the game (against these guessers' trees only, if any named), with
     the payoff `payoff` (arena.core.costs; "game": the game's own)."""
     from arena.equilibrium import double_oracle, solve_restricted
@@ -142,7 +142,7 @@ def chooser_mix(game: Game, guessers: tuple[str, ...], file: str, payoff: str = 
     """The chooser's equilibrium probability of every secret of this game."""
     if file:
         return saved_chooser_mix(game, file)
-    return np.asarray(solve(game, guessers, payoff).chooser, dtype=float)
+    return np.asarray(equilibrium_for(game, guessers, payoff).chooser, dtype=float)
 
 
 def saved_chooser_mix(game: Game, file: str) -> np.ndarray:

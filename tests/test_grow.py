@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from arena import make_game
-from arena.trees.grow import Spot, grow, splits_nothing
+from arena.trees.grow import Hooks, Spot, grow, splits_nothing
 from arena.trees.tree import Node
 
 
@@ -68,8 +68,10 @@ def test_hangman_by_hand_with_a_limit_and_what_each_node_knows():
         Spot(game.all_secrets, left=2),
         choose,
         "3 letters",
-        step=lambda reply: int(game.is_miss(reply)),
-        allow=lambda allowed, guess, reply, cls: (allowed or ()) + (game.guesses[guess],),
+        hooks=Hooks(
+            step=lambda reply: int(game.is_miss(reply)),
+            allow=lambda allowed, guess, reply, cls: (allowed or ()) + (game.guesses[guess],),
+        ),
     )
     assert root is not None
     assert shape(game, root) == [
@@ -95,14 +97,14 @@ def test_nothing_to_guess_where_the_game_is_over():
 
 
 def test_a_node_handed_over_keeps_the_solver_subtree_and_costs():
-    """`solve` takes the class 12, 21 (its subtree and cost rows are used as given); the
+    """`hand_over` takes the class 12, 21 (its subtree and cost rows are used as given); the
     rest is grown; `check` sees each split, and the rows given are filled in place."""
     game = make_game("mastermind:pegs=2,colors=2")
     given = Node(2, np.array([1, 2]), (3,))
     solver_rows = np.full((2, 4), 7)
     splits = []
 
-    def solve(spot: Spot):
+    def hand_over(spot: Spot):
         return (given, solver_rows) if spot.turn == 1 and len(spot.candidates) == 2 else None
 
     rows = np.zeros((2, 4), dtype=np.int64)
@@ -110,8 +112,9 @@ def test_a_node_handed_over_keeps_the_solver_subtree_and_costs():
         game,
         Spot(game.all_secrets),
         lambda spot: int(spot.candidates[0]),
-        solve=solve,
-        check=lambda spot, guess, parts: splits.append((spot.turn, guess, sorted(parts))),
+        hooks=Hooks(
+            hand_over=hand_over, check=lambda spot, guess, parts: splits.append((spot.turn, guess, sorted(parts)))
+        ),
         costs=rows,
     )
     assert costs is rows and root is not None and root.children[3] is given
@@ -141,4 +144,4 @@ def test_a_check_stops_the_growth_and_stalls_are_counted():
             raise ValueError(f"{game.guesses[guess]} splits nothing")
 
     with pytest.raises(ValueError, match="11 splits nothing"):
-        grow(game, Spot(np.array([1, 2])), choose, check=refuse)
+        grow(game, Spot(np.array([1, 2])), choose, hooks=Hooks(check=refuse))

@@ -20,6 +20,7 @@ from arena.cli.parser import main
 from arena.optimal import optimal_tree
 from arena.optimal.bounds import slot_table, weighted_bound
 from arena.optimal.lookahead import Rollout, improve_tree, proven_bound
+from arena.optimal.problem import Pool
 from arena.optimal.search import Search, stabilizer
 from arena.optimal.solve import refine
 from arena.play.evaluate import evaluate
@@ -290,6 +291,28 @@ def test_lookahead_improves_on_its_greedy_tree_and_repair_on_it():
     assert evaluate(game, make_guesser("lookahead:width=3,exact=12")).total == tree.guesses.sum()
     better = refine(game, repaired, time_limit=0.5)
     assert better.value <= repaired.guesses.sum() and better.lower_bound <= better.value
+
+
+def test_the_pool_is_a_pool_or_its_name_and_a_bad_one_is_one_line():
+    """refine and the rollouts take Pool.CONSISTENT or "consistent" alike; anything else is
+    the one-line error that names the valid pools."""
+    game = make_game("mastermind:pegs=2,colors=3")
+    tree = grow_tree(game, make_guesser("entropy"))
+    by_name, by_member = refine(game, tree, pool="consistent"), refine(game, tree, pool=Pool.CONSISTENT)
+    assert (by_name.value, by_name.lower_bound, by_name.guesser) == (
+        by_member.value,
+        by_member.lower_bound,
+        by_member.guesser,
+    )
+    assert (
+        Rollout(game, pool="consistent").tree().guesses.tolist()
+        == Rollout(game, pool=Pool.CONSISTENT).tree().guesses.tolist()
+    )
+    for bad in ("some", None, 3):
+        with pytest.raises(ArenaError, match=r"^pool must be one of all, consistent, got "):
+            refine(game, tree, pool=bad)
+        with pytest.raises(ArenaError, match=r"^pool must be one of all, consistent, got "):
+            Rollout(game, pool=bad)
 
 
 def test_the_optimal_agent_off_its_tree_and_its_errors(mastermind):

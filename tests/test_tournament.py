@@ -13,9 +13,10 @@ import pytest
 from plugin_package import install_package
 
 from arena.cli.parser import main
+from arena.core.errors import ArenaError
 from arena.study.config import load_config
 from arena.study.tournament import expand, task_seed
-from arena.study.tournament.run import run_config
+from arena.study.tournament.run import Execution, run_config
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 
@@ -167,6 +168,19 @@ def test_an_agent_that_raises_fails_its_own_cells(tmp_path, capsys, monkeypatch)
     with imports_allowed():
         report = run_config(load_config(path))
     assert report.results[0].error is None and report.results[1].error.endswith("ValueError: this agent always fails")
+
+
+def test_how_a_run_runs_is_one_value_or_its_fields_one_by_one(tmp_path):
+    """run_config takes an Execution, or its fields as keywords (which override it): the same
+    results either way; a bad backend in either is the one-line error."""
+    config = load_config(write(tmp_path, 'game = "mastermind:pegs=2,colors=3"\nguessers = ["lowest", "random"]\n'))
+    given = run_config(config, execution=Execution(workers=1, timeout=60.0))
+    loose = run_config(config, workers=1, timeout=60.0)
+    overridden = run_config(config, execution=Execution(backend="nowhere"), backend="local")
+    assert [r.ours for r in given.results] == [r.ours for r in loose.results] == [r.ours for r in overridden.results]
+    for how in ({"execution": Execution(backend="nowhere")}, {"backend": "nowhere"}):
+        with pytest.raises(ArenaError, match="unknown backend 'nowhere'; backends: local, dask"):
+            run_config(config, **how)
 
 
 PLUGIN = {

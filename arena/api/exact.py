@@ -22,7 +22,7 @@ from ..core.game import Game, Index
 from ..core.spec import plus_list
 from ..games import make_game
 from ..optimal.inputs import check_choice
-from ..optimal.problem import Problem
+from ..optimal.problem import Objective, Problem
 from ..optimal.search import ctrl_c_stops
 from ..optimal.solve import SolvedTree
 from ..parallel.progress import ProgressLine
@@ -424,7 +424,7 @@ def adversaries(tree: SolvedTree) -> dict:
     exact worst case is what the best adaptive chooser forces against the best guesser; beside
     it, what the greedy evil chooser forces against this tree, and the least any guesser needs
     against the greedy evil chooser (a search of its replies)."""
-    if tree.objective != "worst" or tree.game.rules.hits or not tree.exact:
+    if tree.objective != Objective.WORST or tree.game.rules.hits or not tree.exact:
         return {}
     from agents import make_chooser
 

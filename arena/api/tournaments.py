@@ -12,11 +12,12 @@ from ..study.results.export import equilibrium_game, export_format
 from ..study.results.report import Report
 from ..study.results.views import check_views, show_views
 from ..study.tournament.output import stored_report, write_outputs
-from ..study.tournament.run import run_config
+from ..study.tournament.run import Execution, run_config
 from ..study.tournament.store import DirectoryLock
 
 __all__ = [
     "Config",
+    "Execution",
     "Report",
     "check_export_file",
     "check_views",

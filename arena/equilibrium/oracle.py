@@ -43,7 +43,7 @@ from ..core.costs import Cost, Guesses
 from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game
 from ..core.resources import memory_limit
-from ..optimal.problem import Problem
+from ..optimal.problem import Objective, Pool, Problem
 from ..optimal.search import STOP
 from ..trees.tree import Tree
 from .matrix import lp_bytes, solve_matrix_game
@@ -196,7 +196,7 @@ def oracle_args(
     elif "cost" in given:
         raise ArenaError("cost: a Problem carries its own cost (Problem.of takes it)")
     whole = len(problem.secrets) == len(problem.game.secrets) and problem.max_guesses is None
-    if problem.objective != "average" or problem.openers or problem.pool != "all" or not whole:
+    if problem.objective != Objective.AVERAGE or problem.openers or problem.pool != Pool.ALL or not whole:
         raise ArenaError(
             "the double oracle solves the whole game: every secret against every tree (a problem of "
             "the average over all guesses, no limit, no openers)"

@@ -35,7 +35,7 @@ class PayoffMatrix:
     def A(self) -> np.ndarray:
         return self.totals / self.sizes[:, None]
 
-    def solve(self) -> tuple[MatrixGameSolution, ExactSolution | None]:
+    def equilibrium(self) -> tuple[MatrixGameSolution, ExactSolution | None]:
         """The LP solution, and an exact rational one near it if there is one.
 
         The exact check runs on the game left after removing dominated strategies (the LP's

@@ -44,7 +44,7 @@ def _solve_columns(
     """Solve the game of the secrets against the columns `costs[k, s]`; `tree_of(k)` builds
     the trees the guesser plays (only those in its mix are built)."""
     symmetry = no_symmetry(game)
-    solution, exact = PayoffMatrix.of(costs, symmetry).solve()
+    solution, exact = PayoffMatrix.of(costs, symmetry).equilibrium()
     A = costs.T
     played = np.flatnonzero(solution.column > 0)
     trees = tuple(tree_of(int(k)) for k in played)

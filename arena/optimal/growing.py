@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..core.game import Game, Index, Indexes
-from ..trees.grow import Spot, grow, splits_nothing
+from ..trees.grow import Hooks, Spot, grow, splits_nothing
 from ..trees.tree import Node, Tree
 from .search import Allowed, Search
 
@@ -117,6 +117,5 @@ def grow_by(
         start,
         pick,
         opening,
-        step=search.step,
-        allow=search.class_allowed,
+        hooks=Hooks(step=search.step, allow=search.class_allowed),
     )

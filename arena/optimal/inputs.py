@@ -14,6 +14,7 @@ from ..core.errors import ArenaError, ArenaTypeError, choices
 from ..core.game import Game, Index, Indexes
 from ..core.weights import check_weights
 from ..trees.tree import Tree
+from .params import Pool
 
 __all__ = ["check_choice", "check_start", "invariant", "opener_indexes", "secret_set", "weight_vector"]
 
@@ -94,7 +95,7 @@ def opener_indexes(game: Game, openers: Sequence[Index | str]) -> tuple[Index, .
     return tuple(fixed)
 
 
-def check_start(tree: Tree, S: Indexes, pool: str, max_guesses: int | None = None) -> None:
+def check_start(tree: Tree, S: Indexes, pool: Pool, max_guesses: int | None = None) -> None:
     """A start tree is an incumbent only if it is a tree of this search: one root over every
     secret of S, within the limit, and under the consistent pool a consistent guess at every node."""
     if len(tree.roots) != 1 or len(tree.root.candidates) != len(S) or not np.array_equal(tree.secrets, S):
@@ -104,7 +105,7 @@ def check_start(tree: Tree, S: Indexes, pool: str, max_guesses: int | None = Non
             f"start tree of {tree.guesser}: it takes {tree.guesses[S].max()} guesses for some secret, "
             f"over the limit of {max_guesses}"
         )
-    if pool == "consistent":
+    if pool == Pool.CONSISTENT:
         for node in tree.root.walk():
             if node.guess not in node.candidates:
                 raise ArenaError(

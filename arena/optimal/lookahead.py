@@ -39,17 +39,18 @@ from ..trees.grow import Spot, grow, grow_tree
 from ..trees.metrics import METRICS
 from ..trees.tree import Node, Tree
 from .bounds import INF
+from .problem import Pool, enum_choice
 from .search import STOP, Search, Timeout
 
 #: Candidate sets one exact repair may search before it gives up (the subtree is then kept).
 REPAIR_EFFORT = 3000
 
 
-def check_unrestricted(game: Game, pool: str, what: str) -> None:
+def check_unrestricted(game: Game, pool: Pool, what: str) -> None:
     """Refuse every guess (pool all) where the rules narrow the guesses by the path (Wordle's
     hard mode): the rollouts and repairs here see a node's candidates, not its history. The
     consistent pool is always legal."""
-    if game.rules.restricted and pool == "all":
+    if game.rules.restricted and pool == Pool.ALL:
         raise ArenaError(
             f"{game.spec}: {what} see candidates, not the moves that restrict the guesses "
             f"(hard mode): use pool=consistent (always legal)"
@@ -65,10 +66,16 @@ class Rollout:
     the improvement argument above still holds."""
 
     def __init__(
-        self, game: Game, metrics: Sequence[str] = ("entropy",), width: int = 8, exact: int = 20, pool: str = "all"
+        self,
+        game: Game,
+        metrics: Sequence[str] = ("entropy",),
+        width: int = 8,
+        exact: int = 20,
+        pool: Pool | str = Pool.ALL,
     ):
         if not game.rules.hits:  # its costs are guesses until the hit: issue 11 brings misses
             raise ArenaError(f"{game.spec}: the lookahead guesser needs guesses that can hit the secret")
+        pool = enum_choice(Pool, "pool", pool)
         check_unrestricted(game, pool, "the lookahead's rollouts")
         self.game, self.width, self.exact, self.pool = game, width, exact, pool
         metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
@@ -104,7 +111,7 @@ class Rollout:
         """The `width` best guesses by each metric (ties to a possible secret, then the lowest;
         guesses that cannot split S left out), and each greedy guesser's own choice."""
         game = self.game
-        pool = game.all_guesses if self.pool == "all" else game.guesses_naming(S)
+        pool = game.all_guesses if self.pool == Pool.ALL else game.guesses_naming(S)
         counts = game.partition_counts(pool, S)
         possible = game.is_candidate(S)[pool]
         useless = (counts.max(axis=1) == len(S)) & ~possible
@@ -157,7 +164,7 @@ def improve_tree(
     machine). Equal weights only: the cost of a subtree is the sum of its secrets' guesses."""
     game = tree.game
     search = search or Search(game, np.ones(len(game.secrets)))
-    check_unrestricted(game, "consistent" if search.consistent_pool else "all", "the exact repair")
+    check_unrestricted(game, Pool.CONSISTENT if search.consistent_pool else Pool.ALL, "the exact repair")
     cost = tree.guesses.copy()
     stop = None if budget_seconds is None else time.perf_counter() + budget_seconds
     replaced = 0

@@ -1,14 +1,34 @@
 """The `optimal` agent's parameters, declared once, below the agents: the agent
 (agents/optimal.py) takes them as its own, and the solver names the agent that replays its
-trees with them (`agent_spec`, written into every exact tree it returns).
+trees with them (`agent_spec`, written into every exact tree it returns). The pool and the
+objective are enums (`Pool`, `Objective`) here, below every module of the solver that takes
+them; arena.optimal.problem names them as part of the Problem.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from ..core.costs import COSTS
 from ..core.spec import OPENERS, Param, canonical
+
+
+class Pool(StrEnum):
+    """The guesses a tree may play: every guess, or only those that may still be the secret
+    (Hangman: letters that may be in the word). A str, so "all" == Pool.ALL."""
+
+    ALL = "all"
+    CONSISTENT = "consistent"
+
+
+class Objective(StrEnum):
+    """What the tree minimises: the weighted total, or the worst case first and then the total
+    among the trees with that worst case."""
+
+    AVERAGE = "average"
+    WORST = "worst"
+
 
 #: The name the agents' registry knows the exact guesser by.
 NAME = "optimal"
@@ -40,7 +60,7 @@ PARAMS = {
 
 
 def agent_spec(
-    pool: str, objective: str, max_guesses: int | None, cost: str | None = None, openers: Sequence[str] = ()
+    pool: Pool, objective: Objective, max_guesses: int | None, cost: str | None = None, openers: Sequence[str] = ()
 ) -> str:
     """The `optimal` agent's spec for these settings (non-default parameters only): `cost`
     None is the game's own, `max_guesses` None no limit."""

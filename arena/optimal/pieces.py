@@ -13,7 +13,7 @@ import time
 from ..core.game import Index, Indexes
 from ..core.resources import THREADS_ENV, memory_limit, threads
 from ..parallel.orphans import die_with_parent
-from .problem import Problem, SentProblem
+from .problem import Pool, Problem, SentProblem
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout
 from .subtrees import closed_value, subtree
 
@@ -21,7 +21,7 @@ from .subtrees import closed_value, subtree
 WORKER: dict = {}
 
 
-def start_worker(pool: str, deadline: float | None, workers: int, parent: int, max_guesses: int | None = None) -> None:
+def start_worker(pool: Pool, deadline: float | None, workers: int, parent: int, max_guesses: int | None = None) -> None:
     """In a forked worker: one search over the game the parent built (shared copy-on-write),
     its cache a share of what one search may hold (the workers together hold no more). It
     ends with the parent, whatever signal ends that (arena.parallel.orphans)."""

@@ -18,7 +18,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from ..core.digests import file_digest, is_file, project_code
 from ..core.errors import ArenaError, choices
 from ..core.game import Game, Index, Indexes
 from .inputs import invariant, opener_indexes, secret_set, weight_vector
-from .params import agent_spec
+from .params import Objective, Pool, agent_spec
 
 if TYPE_CHECKING:
     from .search import Search
@@ -36,23 +36,10 @@ if TYPE_CHECKING:
 __all__ = ["Objective", "Pool", "Problem", "SentProblem", "game_identity"]
 
 
-class Pool(StrEnum):
-    """The guesses a tree may play: every guess, or only those that may still be the secret
-    (Hangman: letters that may be in the word). A str, so "all" == Pool.ALL."""
-
-    ALL = "all"
-    CONSISTENT = "consistent"
+Choice = TypeVar("Choice", bound=StrEnum)
 
 
-class Objective(StrEnum):
-    """What the tree minimises: the weighted total, or the worst case first and then the total
-    among the trees with that worst case."""
-
-    AVERAGE = "average"
-    WORST = "worst"
-
-
-def enum_choice(kind: type[StrEnum], name: str, value: Any) -> Any:
+def enum_choice(kind: type[Choice], name: str, value: Any) -> Choice:
     """`value` (a member or its string) as a member of `kind`, or one ArenaError naming the valid ones."""
     valid = [m.value for m in kind]
     if not isinstance(value, str) or value not in valid:
@@ -121,16 +108,17 @@ class Problem:
         game: Game,
         secrets: Sequence[Index] | np.ndarray | None = None,
         weights: Sequence[float] | np.ndarray | None = None,
-        pool: str = "all",
-        objective: str = "average",
+        pool: Pool | str = Pool.ALL,
+        objective: Objective | str = Objective.AVERAGE,
         max_guesses: int | None = None,
         cost: str | Cost | None = None,
         openers: Sequence[Index | str] = (),
     ) -> Problem:
         """The problem, every argument checked (one ArenaError naming the first wrong one):
         `secrets` indexes (default all), `weights` one per secret covered or of the game (>= 0),
-        `pool` "all" or "consistent", `objective` "average" or "worst", `max_guesses` >= 1 (None:
-        no limit), `cost` a name or a Cost (None: the game's own), `openers` words or indexes."""
+        `pool` "all" or "consistent" and `objective` "average" or "worst" (enum members or their
+        names), `max_guesses` >= 1 (None: no limit), `cost` a name or a Cost (None: the game's
+        own), `openers` words or indexes."""
         door.game(game)
         chosen_pool: Pool = enum_choice(Pool, "pool", pool)
         chosen_objective: Objective = enum_choice(Objective, "objective", objective)

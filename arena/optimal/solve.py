@@ -23,13 +23,13 @@ from ..core.game import Game, Index, Indexes
 from ..core.resources import check_memory
 from ..parallel.progress import ProgressLine
 from ..trees.greedy import greedy_tree
-from ..trees.grow import Spot, grow
+from ..trees.grow import Hooks, Spot, grow
 from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
-from .inputs import check_choice, invariant
+from .inputs import invariant
 from .params import agent_spec
-from .problem import Objective, Pool, Problem
+from .problem import Objective, Pool, Problem, enum_choice
 from .search import NO_LIMIT, STOP, Search, Timeout, stabilizer
 from .solved import SolvedTree
 
@@ -175,11 +175,11 @@ def paid_cost(paid: Cost, costs: np.ndarray) -> np.ndarray:
     return paid.of_rows(costs[0], costs[1])
 
 
-def check_search_memory(game: Game, S: Indexes, pool: str) -> None:
+def check_search_memory(game: Game, S: Indexes, pool: Pool) -> None:
     """Refuse, before searching, a root whose guesses cannot even be scored within the memory
     limit: the partition counts gather a (secrets x guesses) block of replies as intp, then
     offset and count it (about three such arrays at once)."""
-    guesses = len(game.guesses_naming(S)) if pool == "consistent" else len(game.all_guesses)
+    guesses = len(game.guesses_naming(S)) if pool == Pool.CONSISTENT else len(game.all_guesses)
     check_memory(
         3 * len(S) * guesses * np.dtype(np.intp).itemsize,
         f"scoring {guesses:,} guesses on the {len(S):,} secrets of {game.spec}",
@@ -327,10 +327,12 @@ def search_opened(
         Spot(S, left=search.limit),
         opener,
         opening,
-        check=within_limit,
-        solve=solved_class,
-        step=search.step,
-        allow=lambda allowed, guess, reply, cls: search.after(allowed, guess, reply),
+        hooks=Hooks(
+            check=within_limit,
+            hand_over=solved_class,
+            step=search.step,
+            allow=lambda allowed, guess, reply, cls: search.after(allowed, guess, reply),
+        ),
     )
     value = float(paid_cost(paid, costs)[S] @ w[S])
     return root, costs, value - gap
@@ -353,7 +355,7 @@ def class_seed(
     pool, which the rules always allow whatever the history (the class alone does not say
     which other guesses are)."""
     left = None if search.limit == NO_LIMIT else (search.limit if path.left is None else path.left)
-    pool = "consistent" if search.consistent_pool or search.restricted else "all"
+    pool = Pool.CONSISTENT if search.consistent_pool or search.restricted else Pool.ALL
     tree = seed_tree(search.game, S, search.w, pool, left, paid, metrics)
     if tree is None:
         return None
@@ -396,7 +398,7 @@ def solve_class(
 def refine(
     game: Game,
     tree: Tree,
-    pool: str = "all",
+    pool: Pool | str = Pool.ALL,
     time_limit: float | None = None,
     bound_levels: int = 1,
     progress: ProgressLine | None = None,
@@ -409,7 +411,7 @@ def refine(
     from .lookahead import proven_bound
 
     start = time.perf_counter()
-    check_choice("pool", pool, POOLS)
+    pool = enum_choice(Pool, "pool", pool)
     S = tree.secrets
     w = np.ones(len(game.secrets))
     sym = stabilizer(game, None if len(S) == len(game.secrets) else invariant(game, S, w))
@@ -423,7 +425,7 @@ def refine(
     search.deadline = None if time_limit is None else start + time_limit
     root, costs, lower = search_below(search, S, tree, tree.roots[0].opening)
     value = float(costs[0][S] @ w[S])
-    guesser = tree.guesser if root is tree.roots[0] else agent_spec(pool, "average", None)
+    guesser = tree.guesser if root is tree.roots[0] else agent_spec(pool, Objective.AVERAGE, None)
     return SolvedTree(
         game,
         guesser,
@@ -445,7 +447,7 @@ def least_depth(
     game: Game,
     S: Indexes,
     w: np.ndarray,
-    pool: str,
+    pool: Pool,
     sym,
     cap: int | None,
     deadline: float | None,
@@ -469,7 +471,7 @@ def seed_tree(
     game: Game,
     S: Indexes,
     w: np.ndarray,
-    pool: str,
+    pool: Pool,
     max_guesses: int | None,
     paid: Cost | None = None,
     metrics: Sequence[str] = SEED_METRICS,

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core.costs import UNITS, cost_for
 from ..trees.tree import Node, Tree
+from .problem import Objective
 
 #: How many first guesses solved exactly the split's report names.
 PROVEN_SHOWN = 10
@@ -36,7 +37,7 @@ class SolvedTree(Tree):
     openers: tuple[str, ...] = ()  # fixed first guesses: value and bound are the best after them
     split: Any = None  # the root split's result (arena.optimal.split.SplitResult) when it made the tree
     weighted: bool = False  # were weights given? (then `value` is the weighted cost, and the report says so)
-    objective: str = "average"  # what the tree minimises (problem.Objective): "worst" proves the worst case first
+    objective: Objective = Objective.AVERAGE  # what the tree minimises: WORST proves the worst case first
 
     @property
     def costs(self) -> np.ndarray:
@@ -120,7 +121,7 @@ def cost_lines(tree: SolvedTree, weighted: bool = False, interrupted: bool = Fal
         head += f"; weighted cost {tree.value:.6g}"
     what = "weighted cost" if weighted else f"total {unit}"
     trees = f"tree opening with {'+'.join(tree.openers)}" if tree.openers else "tree"
-    if tree.objective == "worst":  # the worst case is proven least first, then the total among such trees
+    if tree.objective == Objective.WORST:  # the worst case is proven least first, then the total among such trees
         trees = f"tree needs fewer than {tree.depth_bound} {unit} in the worst case, and no tree with that worst case"
     if tree.exact:
         proof = f"proven optimal: no {trees} has a smaller {what}"

@@ -61,6 +61,7 @@ from .inputs import check_start
 from .journal import Journal, Limits, journal_key
 from .pieces import WORKER, Classes, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker
 from .problem import Objective, Problem
+from .problem import Pool as GuessPool  # the guesses a tree may play; Pool here is the workers
 from .proofs import ClassProof, GuessProof, lower_bound
 from .search import Search
 from .search.small_trees import compile_ahead
@@ -99,11 +100,10 @@ class Opening:
 
 @dataclass
 class SplitResult:
-    """The split's outcome: the best first guess and its exact cost, the proven lower bound on
-    the optimum, the best tree's guesses in pre-order, and what was closed."""
+    """The split's outcome: the best first guess, its exact cost, the proven lower bound, the best tree, what closed."""
 
     game: Game
-    pool: str
+    pool: GuessPool
     best_guess: Index
     value: float
     lower_bound: float  # value and lower_bound in the weights' units (the number of guesses with none)
@@ -584,7 +584,7 @@ def split_tree(result: SplitResult, time_limit: float | None = None):
     nodes = sum(o.nodes for o in result.openings.values())
     return SolvedTree(
         game,
-        agent_spec(result.pool, "average", result.max_guesses),
+        agent_spec(result.pool, Objective.AVERAGE, result.max_guesses),
         [root],
         costs[0],
         costs[1],

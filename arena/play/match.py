@@ -161,14 +161,14 @@ def play_match(
     on_open: Callable[[str, Indexes], None] | None = None,
     on_turn: OnTurn | None = None,
     stop_at_strikes: bool = False,
-    max_turns: int = MAX_TURNS,
 ) -> Match:
     """One game of `guesser` against `chooser` over `secrets` (default: every secret).
 
     The chooser is started with `seed`; seed a random guesser yourself (`guesser.seeded(...)`).
     `on_open(label, candidates)` and `on_turn(number, turn, state_after)` see the game as it
     goes (the interactive commands print with them). With `stop_at_strikes`, Hangman stops when
-    the misses reach the game's strike limit, as a real game does.
+    the misses reach the game's strike limit, as a real game does. A guesser still playing after
+    MAX_TURNS guesses is stopped (RuleBreak).
     """
     secrets = game.all_secrets if secrets is None else np.asarray(secrets)
     chooser.meet(guesser)  # a chooser that studies its opponent (the spoiler); nothing by default
@@ -184,7 +184,7 @@ def play_match(
         if stop_at_strikes and game.loses(misses):
             lost = True
             break
-        if len(turns) >= max_turns:
+        if len(turns) >= MAX_TURNS:
             raise RuleBreak(
                 f"guesser {_name(guesser)} makes no progress: {len(state.candidates)} secrets "
                 f"still possible after {len(turns)} guesses"

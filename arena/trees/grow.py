@@ -13,19 +13,20 @@ the misses so far, what the rules allow there), splits the candidates by their r
 hit (`game.finished`), or, in a game that ends once the secret is determined (Hangman: one
 word left), with `game.determined`. It returns the root and each secret's (guesses, misses).
 
-What a caller adds is a parameter, not a copy of the walk:
+What a caller adds is a parameter (`choose`) or a hook (a field of `Hooks`, each optional), not a
+copy of the walk:
 
-    choose   the guess at a node: a guesser's, checked against the rules (`grow_tree`, below),
-             the exact search's best guess or a depth proof's (arena.optimal.growing), the
-             rollout's (arena.optimal.lookahead), a fixed opener (arena.optimal.solve)
-    check    a look at each guess once the game has split the node by it: grow_tree stops a
-             guesser that makes no progress, fixed openers must leave room within a limit
-    solve    a subtree solver a node is handed over to: the classes fixed openers leave go to
-             the exact search (arena.optimal.solve.search_opened)
-    step     what a reply uses of a depth limit (default one guess; the exact search's
-             `Search.step` counts misses where its cost does)
-    allow    what a class may guess after a reply (hard mode; the exact search's
-             `Search.class_allowed`); default: what its parent may
+    choose     the guess at a node: a guesser's, checked against the rules (`grow_tree`, below),
+               the exact search's best guess or a depth proof's (arena.optimal.growing), the
+               rollout's (arena.optimal.lookahead), a fixed opener (arena.optimal.solve)
+    check      a look at each guess once the game has split the node by it: grow_tree stops a
+               guesser that makes no progress, fixed openers must leave room within a limit
+    hand_over  a subtree solver a node is handed over to: the classes fixed openers leave go to
+               the exact search (arena.optimal.solve.search_opened)
+    step       what a reply uses of a depth limit (default one guess; the exact search's
+               `Search.step` counts misses where its cost does)
+    allow      what a class may guess after a reply (hard mode; the exact search's
+               `Search.class_allowed`); default: what its parent may
 
 The compiled level growers of arena.trees.levels are a separate fast path for greedy (scoring)
 guessers: they grow the same tree as this grower asking the guesser at each node, node for node
@@ -47,7 +48,7 @@ from ..core.state import Move, State
 from .levels import can_grow_by_levels, can_grow_compiled, grow_by_levels, grow_compiled
 from .tree import Node, Tree
 
-__all__ = ["MAX_GUESSES", "Spot", "grow", "grow_tree", "splits_nothing"]
+__all__ = ["MAX_GUESSES", "Hooks", "Spot", "grow", "grow_tree", "splits_nothing"]
 
 
 @dataclass(slots=True)
@@ -79,6 +80,23 @@ Solve = Callable[[Spot], "tuple[Node | None, np.ndarray] | None"]
 Allow = Callable[[Any, Index, Reply, Indexes], Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """What a caller of `grow` adds to the walk (see the module docstring): a look at each split
+    (`check`), a subtree solver a node may be handed to (`hand_over`), what a reply uses of a depth
+    limit (`step`; None: one guess) and what a class may guess after a reply (`allow`; None: what
+    its parent may). They travel together: each caller's set is one value."""
+
+    check: Check | None = None
+    hand_over: Solve | None = None
+    step: Callable[[Reply], int] | None = None
+    allow: Allow | None = None
+
+
+#: No hooks: the plain walk.
+PLAIN = Hooks()
+
+
 def splits_nothing(game: Game, parts: dict[Reply, Indexes]) -> bool:
     """Did a guess leave the candidates as they were (one class, and not a hit)?"""
     return len(parts) == 1 and not game.finished(next(iter(parts)))
@@ -90,10 +108,7 @@ def grow(
     choose: Choose,
     opening: str = "",
     *,
-    check: Check | None = None,
-    solve: Solve | None = None,
-    step: Callable[[Reply], int] | None = None,
-    allow: Allow | None = None,
+    hooks: Hooks = PLAIN,
     costs: np.ndarray | None = None,
 ) -> tuple[Node | None, np.ndarray]:
     """The tree of the guesses `choose(spot)` names from `start` (its candidates, met after its
@@ -101,11 +116,13 @@ def grow(
     place where given: the roots of several openings share one; else new zeros), counted from
     the game's start. The root is None where the game is over at `start` already.
 
-    At each node: the game may have ended (`game.determined`); else `solve(spot)` may hand the
-    node over (its subtree and cost rows, or None to grow it here); else `choose(spot)` names
-    the guess, the game splits the candidates by it, `check(spot, guess, parts)` looks at the
-    split, and every class the reply does not end (`game.finished`) is grown below, its `left`
-    less `step(reply)` and its guesses allowed `allow(allowed, guess, reply, class)`."""
+    At each node: the game may have ended (`game.determined`); else `hooks.hand_over(spot)` may hand
+    the node over (its subtree and cost rows, or None to grow it here); else `choose(spot)` names
+    the guess, the game splits the candidates by it, `hooks.check(spot, guess, parts)` looks at
+    the split, and every class the reply does not end (`game.finished`) is grown below, its
+    `left` less `hooks.step(reply)` and its guesses allowed `hooks.allow(allowed, guess, reply,
+    class)`."""
+    check, hand_over, step, allow = hooks.check, hooks.hand_over, hooks.step, hooks.allow
     rows = np.zeros((2, len(game.secrets)), dtype=np.int64) if costs is None else costs
     guesses, misses = rows  # each row on its own: a leaf's two assignments are then cheap
 
@@ -114,8 +131,8 @@ def grow(
         if game.determined(part):
             guesses[part], misses[part] = spot.turn, spot.missed
             return None
-        if solve is not None:
-            solved = solve(spot)
+        if hand_over is not None:
+            solved = hand_over(spot)
             if solved is not None:
                 root, solved_rows = solved
                 rows[:, part] = solved_rows[:, part]
@@ -209,7 +226,7 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
             Spot(part),
             guesser_at(whole and len(part) == len(game.secrets)),
             label,
-            check=check_progress,
+            hooks=Hooks(check=check_progress),
             costs=costs,
         )[0]
         for label, part in game.openings(secrets)

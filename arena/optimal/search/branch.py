@@ -98,6 +98,7 @@ from ...core.errors import ArenaError
 from ...core.game import MANY_CODES, Game, Index, Indexes
 from ...core.resources import memory_limit
 from ..bounds import INF
+from ..params import Pool
 from .allowed import Allowed, HardMode
 from .cache import CACHE_SHARE, CLOSED, Caches
 from .closures import Closures
@@ -132,7 +133,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self,
         game: Game,
         weights: np.ndarray,
-        pool: str = "all",
+        pool: Pool = Pool.ALL,
         max_guesses: int | None = None,
         symmetry=None,
         deadline: float | None = None,
@@ -154,7 +155,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self.game = game
         self.w = np.asarray(weights, dtype=np.float64)
         self.uniform = bool(np.all(self.w == 1.0))
-        self.consistent_pool = pool == "consistent"
+        self.consistent_pool = pool == Pool.CONSISTENT
         #: the allowed guesses depend on the path (hard mode): the pool at a node is what its
         #: moves allow (the consistent pool needs no check: a candidate is always allowed)
         self.restricted = bool(game.rules.restricted) and not self.consistent_pool and self.bounds.follows_hard_mode
@@ -217,7 +218,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         here as search_node caches it, and the sets searched are counted."""
         small = cast(SmallTrees, self._small)
         before = small.nodes
-        value, guess = small.solve(S, budget, left, parts, known, asked)
+        value, guess = small.solve_set(S, budget, left, parts, known, asked)
         if guess >= 0:
             self.remember(self.cache, key, (value, value, guess))
         else:

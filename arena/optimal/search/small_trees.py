@@ -177,7 +177,9 @@ class SmallTrees:
             if not self._stopped(started, cleared):
                 return float(total), start
 
-    def solve(self, S: Indexes, budget: float, left: int, parts: int, known: float, asked: bool) -> tuple[float, Index]:
+    def solve_set(
+        self, S: Indexes, budget: float, left: int, parts: int, known: float, asked: bool
+    ) -> tuple[float, Index]:
         """Search.solve for a small set (its value if below `budget`, else a proven bound
         >= budget) and its best guess (-1 with a bound); `known`: a bound already proven,
         `asked`: close_small's bound is among them."""
@@ -216,7 +218,7 @@ def compile_ahead(small: SmallTrees | None) -> None:
     try:
         total, member, ends, _, bounds, _ = small.open_guess(0, S, np.inf, left, b, SMALL_TREE)
         small.solve_classes(member, ends, bounds, total, np.inf, left - 1, b, SMALL_TREE)
-        small.solve(S, np.inf, left, b, 0.0, False)
+        small.solve_set(S, np.inf, left, b, 0.0, False)
     finally:  # the search's own cache starts empty, as a SmallTrees is made
         small.slots.fill(-1)
         small.counters.fill(0)

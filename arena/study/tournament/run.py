@@ -12,7 +12,9 @@ import json
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from ...core.errors import ArenaError
 from ...core.words import SHIPPED
@@ -60,36 +62,61 @@ def check_timeout(timeout: float | None) -> float | None:
     return float(timeout)
 
 
+@dataclass(frozen=True)
+class Execution:
+    """How a run's tasks are run, which changes how soon the results come, never what they are:
+    `workers` processes on the `backend` ("local", or "dask" at `scheduler`), each task stopped
+    after `timeout` seconds (None: the config's task_timeout), a progress bar if `progress`."""
+
+    workers: int = 1
+    backend: str = "local"
+    scheduler: str | None = None
+    timeout: float | None = None
+    progress: bool = False
+
+
+class ExecutionKeywords(TypedDict, total=False):
+    """Execution's fields, as run_config also takes them one by one (`workers=2`)."""
+
+    workers: int
+    backend: str
+    scheduler: str | None
+    timeout: float | None
+    progress: bool
+
+
 def run_config(
     config: Config,
-    progress: bool = False,
-    workers: int = 1,
-    backend: str = "local",
-    scheduler: str | None = None,
+    *,
     out: str | None = None,
     force: bool = False,
     retry_failed: bool = False,
-    timeout: float | None = None,
     allow_import: bool | None = None,
     notice: Callable[[str], None] | None = None,
+    execution: Execution | None = None,
+    **how: Unpack[ExecutionKeywords],
 ):
     """Run every cell (in blocks of seeded tasks: see arena.study.tournament) and judge it.
+
+    How the tasks run is `execution` (an Execution), or its fields given one by one (`workers=2,
+    backend="dask", scheduler=..., timeout=..., progress=True`), which override it; `timeout` is
+    the per-task time limit in seconds (default: the config's task_timeout).
 
     With `out`, every finished task is committed to DIR/results.sqlite, a store of results by
     content: a later run of this config, or of a grown or changed one, reuses every result whose
     key (specs, seeds, files, code) it holds and runs only the rest (failed ones too with
     `retry_failed`); `force` discards the store first. `notice(line)` is told what is reused and
-    why each task runs. `timeout` is the per-task time limit in seconds (default: the config's
-    task_timeout); `allow_import` (default: as the config was loaded) lets module:Class agents be
-    imported. Returns an arena.study.results.report.Report; a failed cell is a failed Result in it, not an
-    exception.
+    why each task runs. `allow_import` (default: as the config was loaded) lets module:Class
+    agents be imported. Returns an arena.study.results.report.Report; a failed cell is a failed
+    Result in it, not an exception.
     """
-    if backend not in BACKENDS:
-        raise ArenaError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    run = replace(execution or Execution(), **how)
+    if run.backend not in BACKENDS:
+        raise ArenaError(f"unknown backend {run.backend!r}; backends: {', '.join(BACKENDS)}")
     from ...core.checks import workers as checked_workers  # the one check, the command line's too
 
-    workers = checked_workers(workers, "--workers")
-    timeout = check_timeout(timeout if timeout is not None else config.task_timeout)
+    workers = checked_workers(run.workers, "--workers")
+    timeout = check_timeout(run.timeout if run.timeout is not None else config.task_timeout)
     allow = config.allow_import if allow_import is None else allow_import
     start = time.perf_counter()
     files = config.files if config.files is not None else files_read(config.cells)
@@ -120,9 +147,9 @@ def run_config(
             pending,
             on_done,
             workers=min(workers, max(1, len(pending))),
-            backend=backend,
-            scheduler=scheduler,
-            progress=progress,
+            backend=run.backend,
+            scheduler=run.scheduler,
+            progress=run.progress,
             timeout=timeout,
             done=len(tasks) - len(pending),
         )
