@@ -3,7 +3,8 @@ and how much did.
 
 The split's work is counted in candidate sets searched (Stats.nodes, the unit of `arena
 optimal`'s "sets searched"), of three kinds: the parent's own before it hands out any task
-(scoring the root's first guesses, seeding the incumbent), each first guess's opening (bounding
+(the root, whose first guesses it scores, and what its search counted while it seeded the
+incumbent and read the journal), each first guess's opening (bounding
 its classes, solving those the closed forms solve) and each piece (one class of one first
 guess, searched under its budget). The tasks depend on each other in one way only:
 
@@ -64,8 +65,10 @@ class Work:
     unknown_pieces: int = 0  # journal records that carry no count of sets (written without one)
 
     def begin(self, workers: int, parent: int) -> None:
-        """The pieces are about to be handed out to `workers`; the parent searched `parent` sets."""
-        self.workers, self.parent = workers, parent
+        """The tasks are about to be handed out to `workers`; the parent's search counted
+        `parent` sets. The root, whose first guesses the parent scored, is one more: the
+        one-process search counts it (its first node), and so the split's work is comparable."""
+        self.workers, self.parent = workers, 1 + parent
 
     def done(self, guess: Index, reply: int, result: Any, now: float) -> None:
         """A task returned (a TaskResult whose value is a piece's Outcome or an opening's Opened:
