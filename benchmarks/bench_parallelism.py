@@ -4,7 +4,7 @@
 path (the parent's sets, then one first guess's opening, then its largest piece: the longest
 chain the split cannot share out), their ratio `parallelism` (the speed-up no number of
 workers can exceed for that work) and each worker's busy fraction (its seconds busy over the
-split's wall time).
+split's wall time); the last column names the chain that makes the critical path.
 
     python benchmarks/bench_parallelism.py                      # 4x7 and 5x5 on 2 workers
     python benchmarks/bench_parallelism.py --bulls --limit 600  # ... and Bulls and Cows, at most 600 s each
@@ -53,9 +53,11 @@ def row(label: str, workers: int, data: dict, wall: float, first: float | None) 
     busy = " ".join(f"{b:.2f}" for b in data["busy"])
     speedup = f"{first / data['seconds']:6.2f}x" if first else f"{'':>7}"
     stopped = "  stopped" if data.get("stopped") else ""
+    chain = data["critical_chain"]
+    where = f"{chain.get('first_guess', '-')} {chain.get('reply', '')}".strip()
     return (
         f"{label:<15} {workers:>3} {wall:7.1f} {data['seconds']:7.1f} {speedup} {data['value']:>8,} "
-        f"{data['work']:>10,} {data['critical_path']:>9,} {data['parallelism']:7.1f}  {busy}{stopped}"
+        f"{data['work']:>10,} {data['critical_path']:>9,} {data['parallelism']:7.1f}  {busy:<11}  {where}{stopped}"
     )
 
 
@@ -71,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     print(
         f"{'instance':<15} {'wkr':>3} {'wall s':>7} {'split s':>7} {'speed':>7} {'value':>8} "
-        f"{'work':>10} {'crit path':>9} {'parall':>7}  busy fractions",
+        f"{'work':>10} {'crit path':>9} {'parall':>7}  {'busy':<11}  critical chain (first guess, class)",
         flush=True,
     )
     for label, spec, flag in INSTANCES:
