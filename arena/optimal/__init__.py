@@ -28,6 +28,8 @@ Modules, one idea each:
     split      the split: pieces (a first guess, one of its reply classes) searched by worker
                processes or a Dask cluster with one incumbent, a resumable journal and a
                proven bound at any moment (`arena optimal --workers N`)
+    parallelism  the split's work (sets searched), its critical path and their ratio, and how
+               busy each worker was (what `arena optimal --workers N` and --standing report)
     pieces     a piece's work on a worker (forked, or a Dask worker's own search): open a
                first guess, or solve one of its classes under a budget
     subtrees   a piece's subtree as the journal keeps it (guesses in pre-order), grown back into

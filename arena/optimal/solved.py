@@ -75,14 +75,18 @@ class SolvedTree(Tree):
         result = self.split
         if result is None:
             return {}
-        return {
-            "first_guess": self.game.guesses[result.best_guess],
-            "first_guesses": len(result.openings),
-            "closed": result.closed,
-            "pieces": result.pieces,
-            "searched_pieces": result.searched,
-            "proven_first_guesses": {self.game.guesses[g]: total for g, total in result.proven()},
-        } | ({"journal_written_by": result.written_by} if result.written_by else {})
+        return (
+            {
+                "first_guess": self.game.guesses[result.best_guess],
+                "first_guesses": len(result.openings),
+                "closed": result.closed,
+                "pieces": result.pieces,
+                "searched_pieces": result.searched,
+                "proven_first_guesses": {self.game.guesses[g]: total for g, total in result.proven()},
+            }
+            | ({"journal_written_by": result.written_by} if result.written_by else {})
+            | result.work.figures(self.game, result.seconds)
+        )
 
     def to_json(self) -> dict:
         data = super().to_json()
@@ -148,6 +152,7 @@ def split_lines(tree: SolvedTree) -> list[str]:
         f"(first guess, reply class) searched ({result.searched:,} in this run, the others read from the "
         f"journal); best first guess {tree.game.guesses[result.best_guess]}"
     ]
+    lines.append(result.work.line(tree.game, result.seconds))
     proven = result.proven()
     if proven:
         shown = ", ".join(f"{tree.game.guesses[g]} {total:,.6g}" for g, total in proven[:PROVEN_SHOWN])

@@ -59,6 +59,7 @@ from ..trees.tree import Tree
 from .bounds import INF
 from .inputs import check_start
 from .journal import Journal, Limits, journal_key
+from .parallelism import OPENING, Work, fewer_workers, journal_work
 from .pieces import WORKER, Classes, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker
 from .problem import Objective, Problem
 from .problem import Pool as GuessPool  # the guesses a tree may play; Pool here is the workers
@@ -119,6 +120,7 @@ class SplitResult:
     scale: float = 1.0  # the weights' unit: a first guess's bound times this is in value's units
     written_by: str | None = None  # another arena version that wrote the journal (read with `standing`)
     weighted: bool = False  # were weights given? (the value is then the weighted cost)
+    work: Work = field(default_factory=Work)  # the work done, its critical path, how busy the workers were
 
     @property
     def exact(self) -> bool:
@@ -155,6 +157,7 @@ class Split:
         self.pieces_closed = 0
         self.log: Journal | None = None
         self.journaled: set[Index] = set()  # first guesses whose opening the journal holds
+        self.work = Work()
 
     def lower_bound(self) -> float:
         """min(incumbent, the least bound of a first guess): proofs.lower_bound."""
@@ -463,6 +466,7 @@ def search_pieces(
     pending: dict[int, tuple[tuple, Opening | Piece]] = {}
     searched, stopped = 0, False
     on = workers.on
+    split.work.begin(most, split.scout.stats.nodes)
     with on:
         while True:
             while len(pending) < most and not stopped:
@@ -487,6 +491,9 @@ def search_pieces(
                 ) from None
             for sent, result in finished:
                 _, what = pending.pop(id(sent))
+                split.work.done(
+                    what.guess, what.reply if isinstance(what, Piece) else OPENING, result, time.perf_counter()
+                )
                 closed, stop = piece_closed(split, what, result.value_or_raise())
                 searched += closed
                 if stop:  # the deadline passed in the worker: nothing closed
@@ -516,24 +523,6 @@ def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened)
         split.log.append(split.game, g, r, value, exact, tree, seconds, nodes)
     split.closed_piece(what, value, exact, tree)
     return 1, False
-
-
-def fewer_workers(
-    game: Game, S: Indexes, openings: dict[Index, Opening], workers: int, notice: Callable[[str], None] | None
-) -> int:
-    """`workers`, or fewer when the split cannot keep that many busy: at most one task a first
-    guess (opening it) or a class of one (a piece) is ever in flight, so more processes than
-    that only take memory (each forked worker its share of the cache)."""
-    if workers <= len(openings):
-        return workers
-    most = sum(max(1, sum(1 for r in game.partition(g, S) if not game.finished(r))) for g in openings)
-    if workers <= most:
-        return workers
-    if notice is not None:
-        notice(
-            f"--workers {workers}: the split has at most {most:,} pieces to search at once: using {most:,} processes"
-        )
-    return max(1, most)
 
 
 def split_result(
@@ -566,6 +555,7 @@ def split_result(
         scale,
         None if log is None else log.written_by,
         problem.weighted,
+        journal_work(log.lines, split.game) if log is not None and log.read_only else split.work,
     )
 
 

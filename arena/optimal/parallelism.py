@@ -1,0 +1,208 @@
+"""Parallelism you can see: how much of the split's work (split.py) could have run at once,
+and how much did.
+
+The split's work is counted in candidate sets searched (Stats.nodes, the unit of `arena
+optimal`'s "sets searched"), of three kinds: the parent's own before it hands out any task
+(the root, whose first guesses it scores, and what its search counted while it seeded the
+incumbent and read the journal), each first guess's opening (bounding
+its classes, solving those the closed forms solve) and each piece (one class of one first
+guess, searched under its budget). The tasks depend on each other in one way only:
+
+    the parent's work  ->  opening a first guess g  ->  each piece (g, r) of g
+
+A piece is handed out only once its first guess is opened (the opening makes its class and
+its first bound), and a piece is one call of the search, which the split does not divide. First
+guesses are independent of each other, and so are the pieces of one first guess: the incumbent
+and the other pieces' bounds only tighten a piece's budget (pruning), so run side by side they
+would still be searched, under the bounds known when they start. So the longest chain of work
+that could not be split, the critical path, is
+
+    critical path = parent + max over first guesses g of ( opening(g) + max over r of piece(g, r) )
+
+(a task searched twice, in two runs or after a deadline, counts the sum of its searches: they
+follow each other), `work` is the sum over every task, and `parallelism` = work / critical path
+is the speed-up that no number of workers can exceed for this work (more workers change which
+pieces are pruned, so another run's work differs a little). With no set searched at all (every
+class closed by the closed forms) the parallelism is 1: there is nothing to share out.
+
+Each worker's busy fraction is measured in the parent: a task's end is when the parent receives
+its result, its start that end less the seconds it ran on its worker (TaskResult.seconds,
+timed where it ran: the same for forked workers and a Dask cluster's). The parent never has
+more tasks in flight than workers, so these intervals are laid into that many lanes, each the
+next free one (a lane stands for a worker: the parent cannot tell which process ran a task, nor
+needs to); a lane's busy seconds over the split's wall time is its worker's busy fraction.
+
+`--standing` reads a journal and searches nothing: its piece records carry the sets each piece
+searched (journal.py), so it reports the pieces' work and their critical path; the openings'
+work, the parent's and how busy the workers were are in no record, and the report says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.game import Game, Index, Indexes
+
+#: The key of a first guess's opening among the tasks (a piece's is its reply, never negative).
+OPENING = -1
+
+
+@dataclass
+class Work:
+    """The split's tasks in one run, as the parent saw them: the sets each searched, keyed by
+    (first guess, reply or OPENING); the busy intervals (start, end) on the parent's clock; the
+    parent's own sets; the workers. `from_journal`: read from a journal by --standing (pieces
+    only, no intervals)."""
+
+    workers: int = 0
+    parent: int = 0
+    sets: dict[tuple[Index, int], int] = field(default_factory=dict)
+    intervals: list[tuple[float, float]] = field(default_factory=list)
+    from_journal: bool = False
+    unknown_pieces: int = 0  # journal records that carry no count of sets (written without one)
+
+    def begin(self, workers: int, parent: int) -> None:
+        """The tasks are about to be handed out to `workers`; the parent's search counted
+        `parent` sets. The root, whose first guesses the parent scored, is one more: the
+        one-process search counts it (its first node), and so the split's work is comparable."""
+        self.workers, self.parent = workers, 1 + parent
+
+    def done(self, guess: Index, reply: int, result: Any, now: float) -> None:
+        """A task returned (a TaskResult whose value is a piece's Outcome or an opening's Opened:
+        the sets it searched last); `reply` OPENING for an opening. A failed task is left out
+        (the split stops on it)."""
+        if not result.ok:
+            return
+        key = (int(guess), int(reply))
+        self.sets[key] = self.sets.get(key, 0) + int(result.value[-1])
+        self.intervals.append((now - result.seconds, now))
+
+    @property
+    def total(self) -> int:
+        """The work: the sets searched, summed over the parent and every task."""
+        return self.parent + sum(self.sets.values())
+
+    def chain(self) -> tuple[int, Index, int]:
+        """The critical path (module docstring) with the first guess and the piece's reply that
+        make it (-1 and OPENING where there is none)."""
+        longest: dict[Index, tuple[int, int]] = {}  # guess -> (its longest piece's sets, reply)
+        for (g, r), n in self.sets.items():
+            if r != OPENING and (g not in longest or n > longest[g][0]):
+                longest[g] = (n, r)
+        best = (0, -1, OPENING)
+        for g in {g for g, _ in self.sets}:
+            piece, r = longest.get(g, (0, OPENING))
+            best = max(best, (self.sets.get((g, OPENING), 0) + piece, g, r), key=lambda c: c[0])
+        return self.parent + best[0], best[1], best[2]
+
+    @property
+    def critical_path(self) -> int:
+        return self.chain()[0]
+
+    @property
+    def parallelism(self) -> float:
+        """work / critical path: the speed-up no number of workers exceeds (1 with no work)."""
+        path = self.critical_path
+        return self.total / path if path > 0 else 1.0
+
+    def busy(self, wall: float) -> list[float]:
+        """Each worker's busy fraction: its lane's busy seconds over `wall` (module docstring),
+        in [0, 1], busiest first."""
+        ends = [float("-inf")] * self.workers
+        busy = [0.0] * self.workers
+        for start, end in sorted(self.intervals):
+            free = [i for i, e in enumerate(ends) if e <= start]
+            lane = free[0] if free else min(range(self.workers), key=ends.__getitem__)
+            busy[lane] += max(0.0, end - max(start, ends[lane]))  # a lane's seconds are never counted twice
+            ends[lane] = max(ends[lane], end)
+        return sorted((min(1.0, max(0.0, b / wall)) if wall > 0 else 0.0 for b in busy), reverse=True)
+
+    def figures(self, game: Game, wall: float) -> dict:
+        """The figures --json prints: work, critical path, parallelism, busy fractions, and the
+        chain that makes the critical path."""
+        path, g, r = self.chain()
+        out: dict = {
+            "work": self.total,
+            "critical_path": path,
+            "parallelism": round(self.parallelism, 3),
+            "critical_chain": chain_json(game, g, r, self.sets)
+            | ({} if self.from_journal else {"parent": self.parent}),
+        }
+        if self.from_journal:
+            return out | {
+                "work_from": f"the journal's {len(self.sets):,} pieces",
+                "work_unknown": UNKNOWN
+                + (f"; {self.unknown_pieces:,} records count no sets" if self.unknown_pieces else ""),
+            }
+        return out | {"busy": [round(b, 3) for b in self.busy(wall)], "workers": self.workers}
+
+    def line(self, game: Game, wall: float) -> str:
+        """One line of the split's report (SolvedTree.report)."""
+        path, g, r = self.chain()
+        head = f"parallelism {self.parallelism:,.1f}: work {self.total:,} sets searched, critical path {path:,}"
+        where = "" if g < 0 else f" ({chain_text(game, g, r)})"
+        if self.from_journal:
+            return f"{head}{where}, over the journal's {len(self.sets):,} pieces; not in the journal: {UNKNOWN}"
+        busy = ", ".join(f"{b:.0%}" for b in self.busy(wall))
+        return f"{head}{where}; workers busy {busy} of {wall:.2f} s"
+
+
+#: What a journal cannot tell --standing.
+UNKNOWN = "the openings' and the parent's sets, and how busy the workers were"
+
+
+def chain_json(game: Game, g: Index, r: int, sets: dict[tuple[Index, int], int]) -> dict:
+    """The critical path's tasks as JSON: its first guess's opening and its longest piece."""
+    if g < 0:
+        return {}
+    out: dict = {"first_guess": game.guesses[g], "opening": sets.get((g, OPENING), 0)}
+    if r != OPENING:
+        out |= {"reply": game.reply_label(r), "piece": sets[(g, r)]}
+    return out
+
+
+def chain_text(game: Game, g: Index, r: int) -> str:
+    return f"opening {game.guesses[g]}" + ("" if r == OPENING else f", then its class {game.reply_label(r)}")
+
+
+def journal_work(lines: Iterable[tuple[int, str]], game: Game) -> Work:
+    """The pieces' work that a journal's records hold (their "nodes": the sets each piece
+    searched), for --standing. The records were checked as they were read (journal.py); a
+    count that is not a whole number >= 0 is left out, and counted in `unknown_pieces`."""
+    work = Work(from_journal=True)
+    for _, text in lines:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(data, dict) or "reply" not in data:
+            continue  # a first guess's record: its opening's sets are not recorded
+        nodes = data.get("nodes")
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+            work.unknown_pieces += 1
+            continue
+        key = (game.guess_index(data["guess"]), int(game.parse_reply(data["reply"])))
+        work.sets[key] = work.sets.get(key, 0) + nodes
+    return work
+
+
+def fewer_workers(
+    game: Game, S: Indexes, openings: Iterable[Index], workers: int, notice: Callable[[str], None] | None
+) -> int:
+    """`workers`, or fewer when the split cannot keep that many busy: at most one task a first
+    guess (opening it) or a class of one (a piece) is ever in flight, so more processes than
+    that only take memory (each forked worker its share of the cache)."""
+    openings = list(openings)
+    if workers <= len(openings):
+        return workers
+    most = sum(max(1, sum(1 for r in game.partition(g, S) if not game.finished(r))) for g in openings)
+    if workers <= most:
+        return workers
+    if notice is not None:
+        notice(
+            f"--workers {workers}: the split has at most {most:,} pieces to search at once: using {most:,} processes"
+        )
+    return max(1, most)

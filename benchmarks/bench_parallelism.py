@@ -1,0 +1,90 @@
+"""How parallel the split is (issue 33): for each instance, `arena optimal SPEC --workers N
+--json` in a fresh process, and the figures it reports (arena/optimal/parallelism.py): the work
+(candidate sets searched, summed over the parent, the openings and the pieces), the critical
+path (the parent's sets, then one first guess's opening, then its largest piece: the longest
+chain the split cannot share out), their ratio `parallelism` (the speed-up no number of
+workers can exceed for that work) and each worker's busy fraction (its seconds busy over the
+split's wall time); the last column names the chain that makes the critical path.
+
+    python benchmarks/bench_parallelism.py                      # 4x7 and 5x5 on 2 workers
+    python benchmarks/bench_parallelism.py --bulls --limit 600  # ... and Bulls and Cows, at most 600 s each
+    python benchmarks/bench_parallelism.py --workers 1,4,8,16   # each instance at each count, and the speed-up
+
+With several worker counts, `speed-up` is the first count's wall time over each row's (the
+search's own seconds, `seconds` in the JSON, not the process's start-up). A run stopped by
+--limit reports the figures of the work it did (`stopped` says so): its parallelism is not the
+whole search's. Issue 33's goal: parallelism at least 64 on all three.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # the checkout whose code the rows run
+
+#: (label, spec, the flag that asks for it).
+INSTANCES = [
+    ("4x7", "mastermind:colors=7", None),
+    ("5x5", "mastermind:pegs=5,colors=5", None),
+    ("Bulls and Cows", "mastermind:colors=10,repeats=false", "bulls"),
+]
+
+
+def split_json(spec: str, workers: int, limit: float | None) -> tuple[dict, float]:
+    """`arena optimal SPEC --workers N --json` (with --time-limit when given) in a fresh process
+    of this checkout's code: its JSON and the wall time of the whole command."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    command = [sys.executable, "-m", "arena.cli.parser", "optimal", spec, "--workers", str(workers), "--json"]
+    if limit is not None:
+        command += ["--time-limit", f"{limit:g}"]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    return json.loads(done.stdout), time.perf_counter() - start
+
+
+def row(label: str, workers: int, data: dict, wall: float, first: float | None) -> str:
+    """One line of the table."""
+    busy = " ".join(f"{b:.2f}" for b in data["busy"])
+    speedup = f"{first / data['seconds']:6.2f}x" if first else f"{'':>7}"
+    stopped = "  stopped" if data.get("stopped") else ""
+    chain = data["critical_chain"]
+    where = f"{chain.get('first_guess', '-')} {chain.get('reply', '')}".strip()
+    return (
+        f"{label:<15} {workers:>3} {wall:7.1f} {data['seconds']:7.1f} {speedup} {data['value']:>8,} "
+        f"{data['work']:>10,} {data['critical_path']:>9,} {data['parallelism']:7.1f}  {busy:<11}  {where}{stopped}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", default="2", help="worker counts, comma-separated (default 2)")
+    parser.add_argument("--bulls", action="store_true", help="also Bulls and Cows (minutes on 2 cores)")
+    parser.add_argument("--only", default="", help="only these instances, comma-separated labels (e.g. 5x5)")
+    parser.add_argument("--limit", type=float, default=None, help="each run's --time-limit in seconds")
+    args = parser.parse_args(argv)
+    counts = [int(n) for n in args.workers.split(",")]
+    only = {s.strip() for s in args.only.split(",") if s.strip()}
+    print(
+        f"{'instance':<15} {'wkr':>3} {'wall s':>7} {'split s':>7} {'speed':>7} {'value':>8} "
+        f"{'work':>10} {'crit path':>9} {'parall':>7}  {'busy':<11}  critical chain (first guess, class)",
+        flush=True,
+    )
+    for label, spec, flag in INSTANCES:
+        if (only and label not in only) or (not only and flag is not None and not getattr(args, flag)):
+            continue
+        first = None
+        for workers in counts:
+            data, wall = split_json(spec, workers, args.limit)
+            print(row(label, workers, data, wall, (first or data["seconds"]) if len(counts) > 1 else None), flush=True)
+            first = first or data["seconds"]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""Parallelism you can see (arena/optimal/parallelism.py): the split's work (sets searched), its
+critical path, their ratio and each worker's busy fraction, in the JSON, the text report and
+--standing.
+
+Invariants on real runs: parallelism >= 1, critical path <= work, work = the parent's sets +
+the sum over the tasks (openings and pieces), busy fractions in [0, 1], one per worker. Against
+the one-process search: the split's root is counted as the one process counts its own (one
+set), and with one worker the split's work is at most the one process's sets searched (equal
+on most instances: the same search, task by task; 8 against 10 on 3x4, whose one-process
+search tries a class the split's opening bounds close); with two workers it may be more (5x4:
+about 1,400 against 1,169), since pieces searched side by side start under the budget known
+then, and each worker keeps its own cache. So the test asserts `<=` for one worker only.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_run import run
+
+from arena import make_game
+from arena.optimal import optimal_tree
+from arena.optimal.parallelism import OPENING, UNKNOWN, Work, fewer_workers, journal_work
+from arena.optimal.split import split_root, split_tree
+from arena.parallel.outcome import TaskResult
+
+SMALL = "mastermind:pegs=3,colors=4"
+
+
+def invariants(work: Work, wall: float) -> None:
+    assert work.parallelism >= 1
+    assert 0 < work.critical_path <= work.total
+    assert work.total == work.parent + sum(work.sets.values())
+    busy = work.busy(wall)
+    assert len(busy) == work.workers and all(0 <= b <= 1 for b in busy)
+
+
+@pytest.mark.parametrize("spec, workers", [(SMALL, 2), ("mastermind:pegs=5,colors=4", 2), ("jotto:first=40", 3)])
+def test_the_split_reports_work_critical_path_parallelism_and_busy_fractions(spec, workers):
+    game = make_game(spec)
+    result = split_root(game, workers=workers)
+    work = result.work
+    invariants(work, result.seconds)
+    tree = split_tree(result)
+    assert work.total == work.parent + tree.searched  # the report's sets searched, and the parent's root
+    assert {g for g, _ in work.sets} <= set(result.openings)
+    figures = tree.figures()
+    assert figures["work"] == work.total and figures["critical_path"] == work.critical_path
+    assert figures["parallelism"] == round(work.total / work.critical_path, 3) and len(figures["busy"]) == workers
+    assert "parallelism " in tree.report() and "workers busy" in tree.report()
+
+
+@pytest.mark.parametrize("spec", [SMALL, "mastermind:pegs=4,colors=4", "mastermind:pegs=3,colors=5", "jotto:first=40"])
+def test_one_worker_does_no_more_work_than_the_one_process_search(spec):
+    game = make_game(spec)
+    one = optimal_tree(game)
+    result = split_root(game, workers=1)
+    assert result.value == one.value
+    invariants(result.work, result.seconds)
+    assert result.work.total <= one.searched
+
+
+def test_the_critical_path_is_the_parent_then_an_opening_then_its_longest_piece():
+    work = Work(sets={(0, OPENING): 5, (0, 1): 10, (0, 2): 30, (1, OPENING): 20, (1, 3): 12, (2, 4): 7})
+    work.begin(2, 3)  # the parent: its 3 sets and the root
+    assert work.total == 4 + 5 + 10 + 30 + 20 + 12 + 7
+    assert work.chain() == (4 + 5 + 30, 0, 2)  # first guess 1's chain, 20 + 12, is shorter
+    assert work.parallelism == pytest.approx(work.total / 39)
+    empty = Work()
+    empty.begin(1, -1)  # nothing searched at all: nothing to share out
+    assert empty.parallelism == 1.0 and empty.chain() == (0, -1, OPENING)
+
+
+def test_busy_fractions_lay_the_tasks_into_one_lane_a_worker():
+    work = Work()
+    work.begin(2, 0)
+    ok = TaskResult.done((0, 1, 0.0, True, None, 0.0, 3), 0)
+    for start, end in [(0, 4), (0, 2), (2, 5), (4, 10), (4.5, 6)]:  # the last overlaps both: counted once
+        work.done(0, 1, TaskResult.done(ok.value, end - start), end)
+    assert work.busy(10) == [1.0, 0.6]
+    assert work.busy(0) == [0.0, 0.0]
+    work.done(0, 2, TaskResult.failed("worker died (signal 9)"), 10)  # the split stops on it: not counted
+    assert work.sets == {(0, 1): 15}
+
+
+def test_standing_reports_the_pieces_work_the_journal_holds_and_what_it_cannot_know(tmp_path, capsys):
+    journal = tmp_path / "j.jsonl"
+    game = make_game("mastermind:pegs=5,colors=4")
+    result = split_root(game, workers=2, journal=journal)
+    pieces = {k: n for k, n in result.work.sets.items() if k[1] != OPENING}
+    standing = split_root(game, workers=1, journal=journal, standing=True).work
+    assert standing.from_journal and standing.sets == pieces
+    assert standing.total == sum(pieces.values())  # the parent's sets are in no record
+    rc, out, _ = run(capsys, "optimal", "mastermind:pegs=5,colors=4", "--standing", "--journal", journal, "--json")
+    data = json.loads(out)
+    assert data["work"] == standing.total and data["parallelism"] >= 1 and "busy" not in data
+    assert UNKNOWN in data["work_unknown"]
+    text = run(capsys, "optimal", "mastermind:pegs=5,colors=4", "--standing", "--journal", journal)[1]
+    assert f"not in the journal: {UNKNOWN}" in text
+    lines = journal.read_text().splitlines()
+    cut = [json.loads(line) for line in lines[1:]]
+    for record in cut:
+        record.pop("nodes", None)  # a record without its count of sets
+    work = journal_work([(n, json.dumps(r)) for n, r in enumerate(cut, 2)] + [(99, "not json")], game)
+    assert work.sets == {} and work.unknown_pieces == len(pieces) and "count no sets" in str(work.figures(game, 1.0))
+
+
+def test_the_command_line_prints_the_figures(capsys):
+    rc, out, _ = run(capsys, "optimal", SMALL, "--workers", "2", "--json")
+    data = json.loads(out)
+    assert data["critical_path"] <= data["work"] and data["parallelism"] >= 1
+    assert len(data["busy"]) == data["workers"] == 2 and all(0 <= b <= 1 for b in data["busy"])
+    assert data["critical_chain"]["parent"] == 1
+    text = run(capsys, "optimal", SMALL, "--workers", "2")[1]
+    assert "sets searched, critical path" in text and "workers busy" in text
+
+
+def test_fewer_workers_when_the_split_has_fewer_pieces():
+    game = make_game(SMALL)
+    said: list[str] = []
+    openings = [game.guess_index(g) for g in ("111", "112", "123")]
+    assert fewer_workers(game, game.all_secrets, openings, 2, said.append) == 2 and not said
+    most = fewer_workers(game, game.all_secrets, openings, 1000, said.append)
+    assert 3 < most < 1000 and said and f"using {most:,} processes" in said[0]
