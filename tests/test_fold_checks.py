@@ -132,3 +132,18 @@ def test_bounds_from_a_saved_equilibrium_keep_their_fraction(capsys, tmp_path):
     assert rc == 0, err
     assert "value = 3.220588 guesses = 219/68 (exact)" in out, out
     assert "lower 3.220588 = 219/68" in out and "upper 3.220588 = 219/68" in out
+
+
+def test_a_saved_file_whose_bounds_rest_on_forged_records_is_refused(capsys, tmp_path, journal):
+    """verified_value clipped the lower end a forged journal gave to its replayed upper end."""
+    saved = tmp_path / "full.json"
+    rc, _, err = run(capsys, "equilibrium", SPEC, "--save", saved)
+    assert rc == 0, err
+    path = forged(tmp_path, journal[0], {"111": 223.0, "112": 209.0, "123": 209.0})
+    data = json.loads(saved.read_text())
+    data["bounds"] = [*data.get("bounds", []), {"side": "lower", "value": 3.265625, "rests_on": {"journal": str(path)}}]
+    saved.write_text(json.dumps(data))
+    for argv in (["evaluate", SPEC, "knuth", "--exploitability", "--value-from", saved],
+                 ["equilibrium", SPEC, "--time-limit", "0.05", "--bounds-from", saved]):  # fmt: skip
+        rc, out, err = run(capsys, *argv)
+        one_line(rc, err, str(saved), "3.265625", "3.220588", "cannot both be right")
