@@ -101,9 +101,7 @@ def test_save_over_the_file_bounds_come_from_is_refused_first(capsys, tmp_path):
     rc, _, err = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--save", saved)
     assert rc == 0, err
     before = saved.read_text()
-    rc, out, err = run(
-        capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--bounds-from", saved, "--save", saved
-    )
+    rc, out, err = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--bounds-from", saved, "--save", saved)
     one_line(rc, err, f"--save {saved}", "--bounds-from", "another file")
     assert out == "" and saved.read_text() == before
 
