@@ -217,6 +217,8 @@ def equilibrium(
 
     if isinstance(bounds_from, (str, Path)):
         bounds_from = [bounds_from]
+    if not isinstance(bounds_from, (list, tuple)) or not all(isinstance(f, (str, Path)) for f in bounds_from):
+        raise ArenaTypeError(f"bounds_from must be a file name or a list of file names, got {bounds_from!r:.60}")
     if bounds_from and (guessers is not None or trees):
         raise ArenaError("equilibrium: bounds_from folds bounds on the whole game's value: not with guessers or trees")
     if guessers is not None:
@@ -227,6 +229,7 @@ def equilibrium(
     if trees:
         if certified:
             raise ArenaError("equilibrium: trees=True lists every tree; certified=True is the double oracle's")
+        _settings(kwargs, ("frontier", "max_trees", "cost", "time_limit"))
         return solvers.solve_enumerated(game, **kwargs)
     if kwargs.get("initial"):
         kwargs["initial"] = initial_trees(game, kwargs["initial"])
@@ -237,9 +240,20 @@ def equilibrium(
                 "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress) only"
             )
         return solvers.certified_bounds(game, bounds_from=list(bounds_from), **kwargs)
+    from dataclasses import fields
+
+    from ..equilibrium.oracle import OracleSettings
     from ..equilibrium.verified import fold
 
+    _settings(kwargs, ("cost", *(f.name for f in fields(OracleSettings))))
     return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
+
+
+def _settings(given: dict[str, Any], valid: tuple[str, ...]) -> None:
+    """One ArenaError for a keyword that is none of the solver's settings (as optimal's request_of)."""
+    unknown = [k for k in given if k not in valid]
+    if unknown:
+        raise ArenaError(f"equilibrium: {unknown[0]} is not a setting; settings: {', '.join(valid)}")
 
 
 def initial_trees(game: Game, guessers: Any) -> tuple[Tree, ...]:

@@ -147,11 +147,27 @@ def cmd_equilibrium(args) -> None:
         from ..api.tournaments import check_export_file
 
         check_export_file(args.export, "--export")  # before the work, not after it
+    check_save(args.save, args.bounds_from or ())
     with console.ctrl_c_stops(args.time_limit is not None and oracle) as ctrl_c:
         eq = requested(args)
     _print(eq, args)
     if ctrl_c.asked:
         raise KeyboardInterrupt(STOPPED)
+
+
+def check_save(save: str | None, bounds_from) -> None:
+    """Refuse, before the work, a --save over a file --bounds-from reads: the file saved would
+    name itself as what its bounds rest on, and could never be read back."""
+    from pathlib import Path
+
+    if save is None:
+        return
+    for path in bounds_from:
+        if Path(path) == Path(save) or (Path(path).exists() and Path(save).exists() and Path(path).samefile(save)):
+            raise ArenaError(
+                f"--save {save} would overwrite {path}, which --bounds-from reads (the file saved would rest on "
+                "itself and could never be read back): save to another file"
+            )
 
 
 def _print(eq, args) -> None:

@@ -101,15 +101,29 @@ def journal_bound(game: Game, path: str | Path, cost: str) -> KnownBound:
 
     if not isinstance(cost_for(game, cost), Guesses) or not game.rules.hits:
         raise ArenaError(f"{path}: a split's journal bounds the guesses of a game whose guesses hit the secret")
-    result = split_root(game, journal=path, standing=True, workers=1)
+    from ..optimal.journal import ADVICE
+
+    try:
+        result = split_root(game, journal=path, standing=True, workers=1)
+    except ArenaError as e:
+        message = str(e)
+        for advice in ADVICE:  # `arena optimal`'s: this journal is only read
+            message = message.replace(advice, "")
+        if message == str(e):
+            raise
+        raise ArenaError(f"{message} (give --bounds-from a journal of this game)") from None
     n = len(game.secrets)
     bound = _total(result.lower_bound, n)
     exact = result.exact
     by = f", written by arena {result.written_by}" if result.written_by else ""
-    how = (
-        f"the {'exact optimum' if exact else 'bound proven'} against the uniform chooser, read from the journal "
-        f"{path} (its records checked as `arena optimal --standing` checks them{by})"
-    )
+    checked = f"its records checked as `arena optimal --standing` checks them{by}"
+    if exact:
+        how = f"the exact optimum against the uniform chooser, read from the journal {path} ({checked})"
+    else:  # the bound records say how far the run that wrote them got: nothing here searched it again
+        how = (
+            f"a bound against the uniform chooser, read from the journal {path}'s bound records, "
+            f"not searched again here ({checked})"
+        )
     return KnownBound("lower", float(bound), bound if exact else None, how, {"journal": str(path)})
 
 
@@ -162,12 +176,43 @@ def best(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
     return lower, upper
 
 
-def folded(eq: Equilibrium, bounds: Sequence[KnownBound]) -> Equilibrium:
-    """`eq` narrowed to the best of `bounds` (its value the midpoint, or the upper end where they meet)."""
+#: How far a lower end may lie above an upper end, or a bound read from a file above the
+#: optimum proven here, by float rounding alone (the ends are sums of float probabilities).
+SLACK = 1e-9
+
+
+def _above(low: float, high: float) -> bool:
+    """Is `low` above `high` by more than float rounding?"""
+    return low > high + SLACK * max(1.0, abs(high))
+
+
+def consistent(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
+    """The best lower and upper end of `bounds` (best), once checked that they can all be right:
+    no bound read from a file above the uniform chooser's optimum searched here, and no lower
+    end above an upper end (float rounding aside); either is one ArenaError naming both sources."""
+    searched = [b for b in bounds if b.rests_on.get("uniform") == "search" and b.rests_on.get("exact")]
+    for b in bounds:
+        if searched and b.side == "lower" and "journal" in b.rests_on and _above(b.value, searched[0].value):
+            raise ArenaError(
+                f"the lower end {b.value:.6f} ({b.how}) is above the optimum against the uniform chooser, "
+                f"{searched[0].value:.6f} ({searched[0].how}): they cannot both be right: a damaged or forged file"
+            )
     lower, upper = best(bounds)
+    if _above(lower.value, upper.value):
+        raise ArenaError(
+            f"the lower end {lower.value:.6f} ({lower.how}) and the upper end {upper.value:.6f} ({upper.how}) "
+            "cannot both be right: a damaged or forged file"
+        )
+    return lower, upper
+
+
+def folded(eq: Equilibrium, bounds: Sequence[KnownBound]) -> Equilibrium:
+    """`eq` narrowed to the best of `bounds` (its value the midpoint, or the upper end where they
+    meet); bounds that cannot all be right are one ArenaError (consistent)."""
+    lower, upper = consistent(bounds)
     if eq.settled and eq.exact is not None and lower.value <= eq.lower and upper.value >= eq.upper:
         return eq  # nothing beats the exact value proven
-    low = min(lower.value, upper.value)  # float rounding only: the value lies in between
+    low = min(lower.value, upper.value)  # float rounding only (consistent): the value lies in between
     settled = upper.value - low <= SETTLED
     value = upper.value if settled else (low + upper.value) / 2
     uniform = [b for b in bounds if uniform_optimum(b)]

@@ -208,6 +208,9 @@ class Equilibrium:
         n = len(game.secrets)
         lines = [f"equilibrium of {game.spec}: {n:,} secret{'s' if n != 1 else ''}"]
         exact = f" = {eq.exact.value} (exact)" if eq.exact else ""
+        ends = [b.exact for b in eq.bounds]
+        if not exact and len(ends) == 2 and ends[0] is not None and ends[0] == ends[1]:
+            exact = f" = {ends[0]} (exact)"  # settled by folded bounds that meet in fractions
         unit = eq.unit
         if eq.settled:
             lines.append(f"value = {eq.value:.6f} {unit}{exact}")

@@ -12,6 +12,7 @@ chooser's optimum), each end named with where it comes from (known.py's docstrin
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -21,7 +22,7 @@ from pathlib import Path
 from ..core.costs import cost_for
 from ..core.errors import ArenaError, shown
 from ..core.game import Game
-from .known import KnownBound, best, folded, journal_bound, mix_worst, own_bounds, uniform_bound, uniform_optimum
+from .known import KnownBound, consistent, folded, journal_bound, mix_worst, own_bounds, uniform_bound, uniform_optimum
 from .solution import Equilibrium, NotAnEquilibrium
 from .witness import CLAIM_SLACK, REPROVE_LIMIT, finite, fraction
 
@@ -53,6 +54,7 @@ class VerifiedValue:
     how: str  # where both ends come from, in words
     lower_how: str = "the best response to its chooser mix"  # where the lower end comes from
     uniform: float | None = None  # the uniform chooser's optimum, proven again (its bounds' rest)
+    lower_searched: bool = True  # its lower end searched again here (not a journal's bound records)
 
 
 def verified_value(path: str, game: Game, cost: str, time_limit: float | None = None, depth: int = 0) -> VerifiedValue:
@@ -92,10 +94,13 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
     again = reproven(data, path, game, cost, limit, depth)
     if not finished and not any(uniform_optimum(b) for b in again):
         again.append(uniform_bound(game, cost, limit))  # a file saved before bounds were folded in
-    low, high = best(own + again)
+    try:
+        low, high = consistent(own + again)
+    except ArenaError as e:
+        raise ArenaError(f"{path}: {e}") from None
     uniform = next((b.value for b in again if uniform_optimum(b)), None)
     upper = high.exact if high.exact is not None else Fraction(high.value)
-    lower = min(low.value, float(upper))  # float rounding only: the true value lies in between
+    lower = min(low.value, float(upper))  # float rounding only (consistent): the true value lies in between
     exact = upper if low.exact is not None and low.exact == upper else None
     claimed_lower, claimed_uniform, claims = _claims(data, path, lower, float(upper), exact, game)
     how = f"from {path}: the upper end {high.how}, the lower end {low.how}"
@@ -111,6 +116,7 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
         how,
         low.how,
         uniform,
+        "journal" not in low.rests_on or low.exact is not None,
     )
 
 
@@ -171,22 +177,40 @@ def saved_bounds(game: Game, path: str | Path, cost: str, time_limit: float | No
         raise ArenaError(f"{path}: saved equilibria lean on each other more than {DEPTH} deep (a file naming itself?)")
     v = verified_value(str(path), game, cost, time_limit, depth + 1)
     rests = {"equilibrium": str(path)}
+    again = "proven again from" if v.lower_searched else "from"
     return [
-        KnownBound("lower", v.lower, None, f"proven again from the saved equilibrium {path} ({v.lower_how})", rests),
-        KnownBound("upper", v.upper, None, f"the guesser mix of the saved equilibrium {path}, replayed", rests),
+        KnownBound("lower", v.lower, v.exact, f"{again} the saved equilibrium {path} ({v.lower_how})", rests),
+        KnownBound("upper", v.upper, v.exact, f"the guesser mix of the saved equilibrium {path}, replayed", rests),
     ]
 
 
 def from_file(game: Game, path: str | Path, cost: str, time_limit: float | None, depth: int = 0) -> list[KnownBound]:
     """The bounds a file proves: a saved equilibrium's both ends, or a split journal's lower end."""
+    read = "bounds are read from a saved equilibrium or a split's journal"
     try:
         return saved_bounds(game, path, cost, time_limit, depth)
     except NotAnEquilibrium:
+        if Path(path).is_dir():
+            raise ArenaError(f"{path} is a directory ({read})") from None
         if not Path(path).is_file():
+            raise ArenaError(f"{path}: no such file ({read})") from None
+        if not _keyed_journal(Path(path)):
             raise ArenaError(
-                f"{path}: no such file (bounds are read from a saved equilibrium or a split's journal)"
+                f"{path} is neither a saved equilibrium nor a split's journal (`arena equilibrium --save "
+                "FILE` and `arena optimal GAME --workers W --journal FILE` write them)"
             ) from None
         return [journal_bound(game, path, cost)]
+
+
+def _keyed_journal(path: Path) -> bool:
+    """Does the file open with a split journal's key (a JSON object naming its format)?"""
+    try:
+        with path.open("rb") as f:
+            first = f.readline(1 << 20)
+        key = json.loads(first.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(key, dict) and "journal" in key
 
 
 def fold(

@@ -182,6 +182,13 @@ def piece_json(game: Game, reply: int, bound: float, exact: bool, tree: list[Ind
     return record
 
 
+#: The advice closing a refusal, for `arena optimal`: what a reader of bounds only (known.py,
+#: for `arena equilibrium --bounds-from`, which has no --new-journal) leaves out.
+UNREADABLE_ADVICE = "; remove the journal or give --new-journal"
+MISMATCH_ADVICE = "; remove it, or give --new-journal to set it aside and start anew"
+ADVICE = (UNREADABLE_ADVICE, MISMATCH_ADVICE)
+
+
 class Journal:
     """A journal file opened for one run: its records checked, then new ones appended."""
 
@@ -219,8 +226,7 @@ class Journal:
         except UnicodeDecodeError as e:
             line = complete[: e.start].count(b"\n") + 1
             raise ArenaError(
-                f"journal {self.path}, line {line}: not UTF-8 text ({e.reason} at byte {e.start}); "
-                "remove the journal or give --new-journal"
+                f"journal {self.path}, line {line}: not UTF-8 text ({e.reason} at byte {e.start}){UNREADABLE_ADVICE}"
             ) from None
         lines = text.splitlines()
         if not lines:
@@ -233,10 +239,7 @@ class Journal:
             if set_aside:
                 self._set_aside()
                 return
-            raise ArenaError(
-                f"journal {self.path} does not match this run: {change}; remove it, or give "
-                "--new-journal to set it aside and start anew"
-            )
+            raise ArenaError(f"journal {self.path} does not match this run: {change}{MISMATCH_ADVICE}")
         self.lines = list(enumerate(lines[1:], 2))
         self._cut(len(complete))
 

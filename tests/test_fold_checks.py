@@ -1,0 +1,147 @@
+"""Issue 34, a reviewer's findings on folding bounds in (`--bounds-from`, known.py, verified.py).
+
+A hand-edited journal whose bound records were too high printed 3.25 as mastermind:pegs=3,
+colors=4's value, settled (the true value is 219/68): its lower end, above both the upper end
+and the uniform chooser's optimum the run proved, was clipped silently. A weights file, a TOML
+file or a directory given to --bounds-from got `arena optimal`'s advice (--new-journal, a flag
+`arena equilibrium` lacks); --bounds-from X --save X wrote a file that could never be read
+back; the Python front door let a TypeError through; and bounds from a saved equilibrium lost
+their exact fraction."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from arena import make_game
+from arena.cli.parser import main
+from arena.core.errors import ArenaError, ArenaTypeError
+from arena.equilibrium import double_oracle
+from arena.equilibrium.known import KnownBound, folded, journal_bound
+from tests.cli_run import one_line, run
+
+SPEC = "mastermind:pegs=3,colors=4"  # 64 secrets: uniform optimum 206/64, value 219/68
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory) -> list[str]:
+    """The lines of a real split journal of SPEC (its key first, then proofs)."""
+    path = tmp_path_factory.mktemp("journal") / "j.jsonl"
+    assert main(["optimal", SPEC, "--workers", "2", "--journal", str(path)]) in (None, 0)
+    return path.read_text().splitlines()
+
+
+def forged(tmp_path, key: str, bounds: dict[str, float]):
+    """A journal holding the real key and hand-written bound records (one per first guess)."""
+    path = tmp_path / "forged.jsonl"
+    records = [json.dumps({"guess": g, "bound": b, "exact": False}) for g, b in bounds.items()]
+    path.write_text("\n".join([key, *records]) + "\n")
+    return path
+
+
+def test_bound_records_above_the_uniform_optimum_proven_here_are_refused(capsys, tmp_path, journal):
+    """Printed `value = 3.250000 guesses`, settled by the forged lower end 3.265625 (209/64)."""
+    path = forged(tmp_path, journal[0], {"111": 223.0, "112": 209.0, "123": 209.0})
+    rc, out, err = run(capsys, "equilibrium", SPEC, "--time-limit", "0.05", "--bounds-from", path)
+    one_line(rc, err, "3.265625", "forged.jsonl", "3.218750", "cannot both be right: a damaged or forged file")
+    assert out == ""
+
+
+def test_a_lower_end_above_an_upper_end_is_refused():
+    """folded clipped the lower end to the upper (`min(lower, upper)  # float rounding only`)."""
+    eq = double_oracle(make_game("mastermind:pegs=2,colors=3"))
+    upper = eq.upper
+    too_high = KnownBound("lower", upper + 0.05, None, "from the saved equilibrium a.json", {"equilibrium": "a.json"})
+    with pytest.raises(ArenaError, match="cannot both be right") as e:
+        folded(eq, [too_high, KnownBound("upper", upper, Fraction(upper), "its own", {"guesser": "own"})])
+    assert "a.json" in str(e.value) and "its own" in str(e.value)
+    # float rounding alone is no contradiction
+    near = KnownBound("lower", upper * (1 + 1e-12), None, "rounded", {"equilibrium": "a.json"})
+    assert folded(eq, [near, KnownBound("upper", upper, None, "its own", {"guesser": "own"})]).upper == upper
+
+
+def test_a_journals_bound_records_are_not_called_proven(tmp_path, journal):
+    """`the bound proven against the uniform chooser, read from the journal`: nothing searched it."""
+    path = tmp_path / "part.jsonl"
+    path.write_text("\n".join(journal[:2]) + "\n")  # the key and one opened first guess: bounds only
+    bound = journal_bound(make_game(SPEC), path, "guesses")
+    assert bound.exact is None and "proven" not in bound.how, bound.how
+    assert "bound records, not searched again here" in bound.how
+
+
+@pytest.mark.parametrize("kind", ["weights", "toml", "directory", "other game"])
+def test_a_file_that_is_neither_is_named_so(capsys, tmp_path, journal, kind):
+    """Each got `journal FILE does not match this run: ...; remove it, or give --new-journal`."""
+    path = {"weights": tmp_path / "w.json", "toml": tmp_path / "bad.toml", "directory": tmp_path / "dir"}.get(
+        kind, tmp_path / "j.jsonl"
+    )
+    if kind == "weights":
+        path.write_text(json.dumps([1.0] * 9))
+    elif kind == "toml":
+        path.write_text('name = "x"\n')
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        path.write_text("\n".join(journal) + "\n")  # a journal of SPEC, read for a smaller game
+    rc, out, err = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--bounds-from", path)
+    needle = {
+        "weights": "is neither a saved equilibrium nor a split's journal",
+        "toml": "is neither a saved equilibrium nor a split's journal",
+        "directory": "is a directory",
+    }.get(kind, f"it is for the game {SPEC}")
+    one_line(rc, err, str(path), needle)
+    assert "--new-journal" not in err
+
+
+def test_save_over_the_file_bounds_come_from_is_refused_first(capsys, tmp_path):
+    """Wrote a file that named itself: `lean on each other more than 4 deep` when read back."""
+    saved = tmp_path / "x.json"
+    rc, _, err = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--save", saved)
+    assert rc == 0, err
+    before = saved.read_text()
+    rc, out, err = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--bounds-from", saved, "--save", saved)
+    one_line(rc, err, f"--save {saved}", "--bounds-from", "another file")
+    assert out == "" and saved.read_text() == before
+
+
+@pytest.mark.parametrize(
+    "given, error, needle",
+    [
+        ({"bounds_from": 5}, ArenaTypeError, "bounds_from must be a file name or a list of file names, got 5"),
+        ({"bogus": 1}, ArenaError, "equilibrium: bogus is not a setting; settings: cost, symmetry"),
+        ({"trees": True, "bogus": 1}, ArenaError, "equilibrium: bogus is not a setting; settings: frontier"),
+    ],
+)
+def test_the_front_door_names_a_wrong_keyword(given, error, needle):
+    """`.equilibrium(bounds_from=5)` and `.equilibrium(bogus=1)` were TypeError tracebacks."""
+    with pytest.raises(error) as e:
+        make_game("mastermind:pegs=2,colors=3").equilibrium(**given)
+    assert needle in str(e.value)
+
+
+def test_bounds_from_a_saved_equilibrium_keep_their_fraction(capsys, tmp_path):
+    """Settled by a saved equilibrium, `value = 3.220588 guesses` lost its `= 219/68 (exact)`."""
+    saved = tmp_path / "full.json"
+    rc, out, err = run(capsys, "equilibrium", SPEC, "--save", saved)
+    assert rc == 0 and "= 219/68 (exact)" in out, err
+    rc, out, err = run(capsys, "equilibrium", SPEC, "--time-limit", "0.05", "--bounds-from", saved)
+    assert rc == 0, err
+    assert "value = 3.220588 guesses = 219/68 (exact)" in out, out
+    assert "lower 3.220588 = 219/68" in out and "upper 3.220588 = 219/68" in out
+
+
+def test_a_saved_file_whose_bounds_rest_on_forged_records_is_refused(capsys, tmp_path, journal):
+    """verified_value clipped the lower end a forged journal gave to its replayed upper end."""
+    saved = tmp_path / "full.json"
+    rc, _, err = run(capsys, "equilibrium", SPEC, "--save", saved)
+    assert rc == 0, err
+    path = forged(tmp_path, journal[0], {"111": 223.0, "112": 209.0, "123": 209.0})
+    data = json.loads(saved.read_text())
+    data["bounds"] = [*data.get("bounds", []), {"side": "lower", "value": 3.265625, "rests_on": {"journal": str(path)}}]
+    saved.write_text(json.dumps(data))
+    for argv in (["evaluate", SPEC, "knuth", "--exploitability", "--value-from", saved],
+                 ["equilibrium", SPEC, "--time-limit", "0.05", "--bounds-from", saved]):  # fmt: skip
+        rc, out, err = run(capsys, *argv)
+        one_line(rc, err, str(saved), "3.265625", "3.220588", "cannot both be right")
