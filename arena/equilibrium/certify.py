@@ -35,6 +35,7 @@ from ..trees.tree import Tree
 from .known import mix_worst
 from .oracle import double_oracle
 from .solution import Equilibrium
+from .verified import VerifiedValue as VerifiedValue  # its old place (before issue 32), kept for code using it
 from .verified import fold, verified_value
 
 __all__ = ["certified_bounds", "mix_worst", "verified_value", "witness_lower", "witness_upper"]

@@ -44,6 +44,8 @@ from .threads import in_worker
 __all__ = ["Pool", "context", "end_group", "play_in_child", "died", "timed_out"]
 
 Play = Callable[[Any], TaskResult]
+#: What a task returns, by its old name (a (status, tally, error, seconds) tuple before issue 32).
+Result = TaskResult
 
 _READY = "ready"  # a worker's first message: warmed up, the clock of its first task may start
 _GONE, _NOTHING = object(), object()  # what a wake-up can mean besides a message
