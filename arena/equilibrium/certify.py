@@ -53,7 +53,7 @@ def certified_bounds(
     """The double oracle within `time_limit` seconds, each best response within `response_limit`,
     seeded with the `initial` trees; its upper end replaced by the exact worst secret of the
     guesser's mix (mix_worst) and its chooser's mix the one the lower end is proven against;
-    then every bound proven elsewhere folded in (known.fold: the uniform chooser's optimum, and
+    then every bound proven elsewhere folded in (verified.fold: the uniform chooser's optimum, and
     the saved equilibria and split journals `bounds_from`)."""
 
     eq = double_oracle(
