@@ -214,6 +214,19 @@ def test_numba_gets_one_thread_only_in_workers_where_arena_chose():
     assert in_worker({KEEP: "keep"}, arena_chose=True) == {}
 
 
+def test_workers_follow_what_the_import_chose(monkeypatch):
+    """In this process's environment: arena set the pools (nothing was set), so a worker gets
+    NUMBA_NUM_THREADS=1 too."""
+    from arena.parallel import threads
+
+    monkeypatch.setattr(threads, "_chosen", {})
+    for name in (*USERS, KEEP):  # empty counts as not set (and monkeypatch removes them after)
+        monkeypatch.setenv(name, "")
+    assert in_worker() == {}  # the import chose nothing (yet)
+    assert one_thread_each() == dict.fromkeys(POOLS, "1") and os.environ["OMP_NUM_THREADS"] == "1"
+    assert in_worker() == {"NUMBA_NUM_THREADS": "1"} and os.environ["NUMBA_NUM_THREADS"] == "1"
+
+
 def _after_import(code: str, **settings: str) -> str:
     """What `code` prints in a fresh interpreter after `import arena`, with only `settings`
     of the thread variables set."""
@@ -247,7 +260,7 @@ def test_arena_loads_numpy_with_one_thread():
         "import os, arena, numpy, scipy.linalg; numpy.ones((64, 64)) @ numpy.ones((64, 64)); "
         "print(len(os.listdir('/proc/self/task')), os.environ['OPENBLAS_NUM_THREADS'])"
     )
-    env = {k: v for k, v in os.environ.items() if k not in POOLS}
+    env = {k: v for k, v in os.environ.items() if k not in (*USERS, KEEP)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["1", "1"], out
     env["OPENBLAS_NUM_THREADS"] = "2"
