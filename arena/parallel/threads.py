@@ -24,6 +24,7 @@ user's own `numba.set_num_threads(2)` would fail. Arena's compiled code does not
 threading layer (no `parallel=True`; arena.core.kernels runs its own threads, ARENA_THREADS),
 so only the worker processes arena starts get it (`in_worker`, arena.parallel.pool), where an
 agent's parallel numba code would otherwise take every core beside the other workers.
+(A worker forked after its parent loaded numba keeps the parent's setting: numba reads it once.)
 """
 
 from __future__ import annotations
