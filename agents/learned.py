@@ -10,7 +10,7 @@ Two routes, both keyed in a tournament's tasks like any agent's code:
 - A saved table: `save_table(game, act, path)` writes what a guesser policy plays at every
   position its own games can reach (one row per candidate set), and the built-in guesser
   `learned:table=PATH` plays it back, in any process. The file is named in the spec, so the
-  task is keyed on its contents (arena.study.tournament.cells.spec_files), as a word list is.
+  task is keyed on its contents (arena.study.tournament.tasks.spec_files), as a word list is.
 
 The observation is the one arena.bridges.envs gives the guesser (arena.play.moves.observe):
 {"candidates": 0/1 per secret still possible, "action_mask": 0/1 per useful guess}. The

@@ -9,20 +9,21 @@ folder opens with a map of its modules):
   core/         the engine's ground: Game (rules, labels, GameType), the feedback table and its
                 compiled kernels, costs and payoffs, spec strings, words, weights, seeded draws,
                 what agents declare (traits, players), digests, errors, argument checks, limits
+  parallel/     worker processes (forked or Dask), their watchdogs and progress
   games/        the games by name, as plug-ins (jotto, mastermind, hangman, wordle), and codes
   trees/        strategy trees: the tree as data, growing it (greedy, by levels), saved trees,
                 the partition metrics, drawings
-  play/         a guesser against every secret (evaluate) and the referee (match)
+  play/         a guesser against every secret (evaluate), the referee (match), and the games
+                move by move (moves)
   optimal/      the exact search: trees of least expected guesses, look-ahead trees, the split
   equilibrium/  the chooser against the guesser as a zero-sum game, solved and certified
-  parallel/     worker processes (forked or Dask), their watchdogs and progress
+  agents        the separate `agents` package: guessers and choosers by name (above the
+                solvers; only study/, bridges/, api/ and cli/ turn spec strings into agents)
   study/        tournaments: configs, the tasks and their store, results judged and shown
+  bridges/      the games as OpenSpiel games and PettingZoo/Gymnasium environments (optional
+                extras)
   api/          the front door: the game a notebook holds (`arena.make_game`), its methods
   cli/          the `arena` command (__main__: `python -m arena`), one module per subcommand
-  bridges/      the games move by move, and as OpenSpiel games and PettingZoo/Gymnasium
-                environments (optional extras)
-  agents        the separate `agents` package: guessers and choosers by name (above the
-                solvers; only study/, api/, cli/ and bridges/ turn spec strings into agents)
 
   moved         the old flat import paths (`arena.report`, `arena.tree`, ...), kept working
 """

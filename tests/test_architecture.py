@@ -755,6 +755,14 @@ def test_the_readme_layout_lists_the_folders_in_layer_order():
     assert on_disk == set(LAYERS) - {"agents"}
 
 
+def test_the_package_map_lists_the_folders_in_layer_order():
+    """arena/__init__'s map names every folder (and agents), in the order of LAYERS, as the
+    README does: it says each uses only those above it."""
+    doc = ast.get_docstring(ast.parse((ROOT / "arena" / "__init__.py").read_text(encoding="utf-8"))) or ""
+    listed = re.findall(r"^ {2}([a-z_]+)/? {2,}\S", doc, re.MULTILINE)
+    assert [name for name in listed if name != "moved"] == list(LAYERS)
+
+
 def top_level_names(name: str) -> tuple[set[str], set[str]]:
     """The names a module defines at its top level (functions, classes, assignments) and those
     it imports from elsewhere."""

@@ -23,7 +23,7 @@ from arena.core.errors import ArenaError
 from arena.parallel import cluster
 from arena.parallel.outcome import Status, TaskResult, died, returning, timed_out
 from arena.parallel.pool import Pool
-from arena.parallel.threads import POOLS, one_thread_each
+from arena.parallel.threads import KEEP, POOLS, USERS, in_worker, one_thread_each
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Modules outside arena/parallel/ that may start processes, each with its reason (none today).
@@ -196,10 +196,60 @@ def test_the_dask_messages_are_said_once(monkeypatch):
 
 
 def test_the_thread_pools_get_one_thread_unless_the_user_asked():
-    env = {"OPENBLAS_NUM_THREADS": "8", "OMP_NUM_THREADS": " "}
-    assert one_thread_each(env) == {name: "1" for name in POOLS if name != "OPENBLAS_NUM_THREADS"}
-    assert env["OPENBLAS_NUM_THREADS"] == "8" and env["OMP_NUM_THREADS"] == "1"
+    env = {"OMP_NUM_THREADS": " "}
+    assert one_thread_each(env) == dict.fromkeys(POOLS, "1") and "NUMBA_NUM_THREADS" not in env
     assert one_thread_each(env) == {}
+    for name in USERS:  # any one set by the user (OpenBLAS reads its own before OMP's): none set
+        env = {name: "2"}
+        assert one_thread_each(env) == {} and env == {name: "2"}
+    env = {KEEP: "keep"}
+    assert one_thread_each(env) == {} and env == {KEEP: "keep"}
+
+
+def test_numba_gets_one_thread_only_in_workers_where_arena_chose():
+    env: dict[str, str] = {}
+    assert in_worker(env, arena_chose=True) == {"NUMBA_NUM_THREADS": "1"} == env
+    assert in_worker({}, arena_chose=False) == {}
+    assert in_worker({"NUMBA_NUM_THREADS": "4"}, arena_chose=True) == {}
+    assert in_worker({KEEP: "keep"}, arena_chose=True) == {}
+
+
+def test_workers_follow_what_the_import_chose(monkeypatch):
+    """In this process's environment: arena set the pools (nothing was set), so a worker gets
+    NUMBA_NUM_THREADS=1 too."""
+    from arena.parallel import threads
+
+    monkeypatch.setattr(threads, "_chosen", {})
+    for name in (*USERS, KEEP):  # empty counts as not set (and monkeypatch removes them after)
+        monkeypatch.setenv(name, "")
+    assert in_worker() == {}  # the import chose nothing (yet)
+    assert one_thread_each() == dict.fromkeys(POOLS, "1") and os.environ["OMP_NUM_THREADS"] == "1"
+    assert in_worker() == {"NUMBA_NUM_THREADS": "1"} and os.environ["NUMBA_NUM_THREADS"] == "1"
+
+
+def _after_import(code: str, **settings: str) -> str:
+    """What `code` prints in a fresh interpreter after `import arena`, with only `settings`
+    of the thread variables set."""
+    env = {k: v for k, v in os.environ.items() if k not in (*USERS, KEEP)} | settings
+    run = subprocess.run([sys.executable, "-c", "import arena; " + code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
+def test_a_users_omp_setting_is_kept():
+    """OMP_NUM_THREADS=2 alone: arena sets no other variable (OPENBLAS_NUM_THREADS=1 would win)."""
+    code = (
+        "import os; print([os.environ.get(n) for n in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS')])"
+    )
+    assert _after_import(code, OMP_NUM_THREADS="2") == "['2', None, None]"
+    assert _after_import(code) == "['1', '1', '1']"
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="numba's pool has one thread on one CPU")
+def test_numba_threads_are_the_users_after_import_arena():
+    pytest.importorskip("numba")
+    code = "import os, numba; numba.set_num_threads(2); print(numba.get_num_threads(), os.environ.get('NUMBA_NUM_THREADS'))"
+    assert _after_import(code) == "2 None"
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="counts threads in /proc")
@@ -210,7 +260,7 @@ def test_arena_loads_numpy_with_one_thread():
         "import os, arena, numpy, scipy.linalg; numpy.ones((64, 64)) @ numpy.ones((64, 64)); "
         "print(len(os.listdir('/proc/self/task')), os.environ['OPENBLAS_NUM_THREADS'])"
     )
-    env = {k: v for k, v in os.environ.items() if k not in POOLS}
+    env = {k: v for k, v in os.environ.items() if k not in (*USERS, KEEP)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["1", "1"], out
     env["OPENBLAS_NUM_THREADS"] = "2"

@@ -123,3 +123,23 @@ def test_fewer_workers_when_the_split_has_fewer_pieces():
     assert fewer_workers(game, game.all_secrets, openings, 2, said.append) == 2 and not said
     most = fewer_workers(game, game.all_secrets, openings, 1000, said.append)
     assert 3 < most < 1000 and said and f"using {most:,} processes" in said[0]
+
+
+def test_no_notice_of_fewer_workers_with_nothing_to_search():
+    """No first guess left to open (all closed, or read from the journal): one process, and no
+    "using 0 processes" notice."""
+    game = make_game(SMALL)
+    said: list[str] = []
+    assert fewer_workers(game, game.all_secrets, [], 1, said.append) == 1 and not said
+    assert fewer_workers(game, game.all_secrets, [], 4, said.append) == 1 and not said
+
+
+def test_the_split_line_says_others_were_read_only_when_some_were(capsys, tmp_path):
+    weights, journal = tmp_path / "w.json", tmp_path / "j.jsonl"
+    weights.write_text(json.dumps(list(range(1, 10))))
+    args = ("optimal", "mastermind:pegs=2,colors=3", "--workers", "1", "--weights", weights, "--journal", journal)
+    rc, out, err = run(capsys, *args)
+    assert rc == 0 and "2 pieces (first guess, reply class) searched (2 in this run); " in out, out + err
+    assert "using 0 processes" not in err
+    rc, out, err = run(capsys, *args)
+    assert rc == 0 and "(0 in this run, the others read from the journal)" in out, out + err

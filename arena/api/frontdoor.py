@@ -10,7 +10,7 @@
     game.rank("entropy", top=5)
 
 As nashpy's Game sits above the algorithms it offers, the game users hold sits above the
-evaluators, the solvers and the agents: `open_game(game)` gives a game (an arena.game.Game,
+evaluators, the solvers and the agents: `open_game(game)` gives a game (an arena.core.game.Game,
 as the engine built it) the `Door` methods evaluate, tree, optimal, equilibrium and rank,
 and `make_game` (arena.make_game) is the registry's make_game with the door open. Each method
 is a thin wrapper over a function here, and each function over the free function that does
@@ -266,7 +266,7 @@ def initial_trees(game: Game, guessers: Any) -> tuple[Tree, ...]:
 
 
 def rank(game: Game, metric: str, top: int = 10) -> list[tuple[str, Any]]:
-    """The `top` best first guesses by `metric` (one of arena.metrics.METRICS), as (guess,
+    """The `top` best first guesses by `metric` (one of arena.trees.metrics.METRICS), as (guess,
     value), best first: the order `arena rank` prints."""
     order, values, _ = best_first(game, metric, top)
     return [(game.guesses[g], values[g].item() if isinstance(values[g], np.generic) else values[g]) for g in order]

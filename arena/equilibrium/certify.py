@@ -35,6 +35,7 @@ from ..trees.tree import Tree
 from .known import mix_worst
 from .oracle import double_oracle
 from .solution import Equilibrium
+from .verified import VerifiedValue as VerifiedValue  # its old place (before issue 32), kept for code using it
 from .verified import fold, verified_value
 
 __all__ = ["certified_bounds", "mix_worst", "verified_value", "witness_lower", "witness_upper"]
@@ -52,7 +53,7 @@ def certified_bounds(
     """The double oracle within `time_limit` seconds, each best response within `response_limit`,
     seeded with the `initial` trees; its upper end replaced by the exact worst secret of the
     guesser's mix (mix_worst) and its chooser's mix the one the lower end is proven against;
-    then every bound proven elsewhere folded in (known.fold: the uniform chooser's optimum, and
+    then every bound proven elsewhere folded in (verified.fold: the uniform chooser's optimum, and
     the saved equilibria and split journals `bounds_from`)."""
 
     eq = double_oracle(

@@ -66,9 +66,9 @@ class Equilibrium:
     uniform: float | None = None  # the least expected guesses against the uniform chooser
     steps: tuple[Step, ...] = ()
     notes: tuple[str, ...] = field(default=())
-    cost: str = "guesses"  # the payoff (arena.costs): guesses, or Hangman's misses or lost games
+    cost: str = "guesses"  # the payoff (arena.core.costs): guesses, or Hangman's misses or lost games
     #: where the lower and upper ends come from, where bounds proven elsewhere were folded in
-    #: (known.fold: a tuple of known.KnownBound, lower then upper); () where the run's own
+    #: (verified.fold: a tuple of known.KnownBound, lower then upper); () where the run's own
     bounds: tuple = ()
 
     @property

@@ -48,6 +48,11 @@ from ..core.digests import file_change
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
 from .problem import Problem
+
+# their old place (before issue 32: the problem's identity is arena.optimal.problem's now), kept
+from .problem import canonical_spec as canonical_spec
+from .problem import game_files as game_files
+from .problem import weights_digest as weights_digest
 from .proofs import TOLERANCE, GuessProof, combine, same, slack
 
 FORMAT = "arena-journal/3"

@@ -194,14 +194,15 @@ def fewer_workers(
 ) -> int:
     """`workers`, or fewer when the split cannot keep that many busy: at most one task a first
     guess (opening it) or a class of one (a piece) is ever in flight, so more processes than
-    that only take memory (each forked worker its share of the cache)."""
+    that only take memory (each forked worker its share of the cache). Said (`notice`) only where
+    there is something to search (with nothing, one process is started and never used)."""
     openings = list(openings)
     if workers <= len(openings):
         return workers
     most = sum(max(1, sum(1 for r in game.partition(g, S) if not game.finished(r))) for g in openings)
     if workers <= most:
         return workers
-    if notice is not None:
+    if notice is not None and most > 0:
         notice(
             f"--workers {workers}: the split has at most {most:,} pieces to search at once: using {most:,} processes"
         )

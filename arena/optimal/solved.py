@@ -147,10 +147,11 @@ def split_lines(tree: SolvedTree) -> list[str]:
     result = tree.split
     if result is None:
         return []
+    others = ", the others read from the journal" if result.pieces > result.searched else ""
     lines = [
         f"split: {result.closed:,} of {len(result.openings):,} first guesses closed, {result.pieces:,} pieces "
-        f"(first guess, reply class) searched ({result.searched:,} in this run, the others read from the "
-        f"journal); best first guess {tree.game.guesses[result.best_guess]}"
+        f"(first guess, reply class) searched ({result.searched:,} in this run{others}); "
+        f"best first guess {tree.game.guesses[result.best_guess]}"
     ]
     lines.append(result.work.line(tree.game, result.seconds))
     proven = result.proven()

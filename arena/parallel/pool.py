@@ -39,10 +39,13 @@ from ..core.errors import ArenaError
 from ..core.resources import THREADS_ENV, threads
 from .orphans import die_with_parent
 from .outcome import TaskResult, died, timed_out
+from .threads import in_worker
 
 __all__ = ["Pool", "context", "end_group", "play_in_child", "died", "timed_out"]
 
 Play = Callable[[Any], TaskResult]
+#: What a task returns, by its old name (a (status, tally, error, seconds) tuple before issue 32).
+Result = TaskResult
 
 _READY = "ready"  # a worker's first message: warmed up, the clock of its first task may start
 _GONE, _NOTHING = object(), object()  # what a wake-up can mean besides a message
@@ -62,6 +65,7 @@ def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent
     die_with_parent(parent)
     _lead_group()
     os.environ.setdefault(THREADS_ENV, str(share))
+    in_worker()  # numba's pool held to one thread here, not in the user's own process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by the fork
     if warm:
@@ -317,6 +321,7 @@ def play_in_child(play: Play, task: Any, timeout: float | None) -> TaskResult:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by the fork
             die_with_parent(parent)
             _lead_group()
+            in_worker()
             data = pickle.dumps(play(task))
             with os.fdopen(writable, "wb") as out:
                 out.write(data)

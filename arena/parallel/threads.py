@@ -12,27 +12,68 @@ pools get one thread each: every process is one worker, whether it is the only o
 a pool's, and its CPU time stays its wall time.
 
 The pools are sized when the libraries load, by environment variables, so `arena` sets them
-first thing (arena/__init__.py), before numpy or numba is imported, and the processes it
-forks or starts inherit them (a Dask worker's nanny sets the same ones to 1 itself). A
-variable already set is the user's: it is left as it is (`OPENBLAS_NUM_THREADS=8 arena ...`).
+first thing (arena/__init__.py), before numpy is imported, and the processes it forks or starts
+inherit them (a Dask worker's nanny sets the same ones to 1 itself). If the user set any of
+them (or GOTO_NUM_THREADS, OpenBLAS's older name), arena leaves them all alone: OpenBLAS reads
+OPENBLAS_NUM_THREADS before OMP_NUM_THREADS, so setting the others to 1 beside a user's
+`OMP_NUM_THREADS=2` would override it. ARENA_NUMERIC_THREADS=keep leaves them alone too.
 A program that imported numpy before arena keeps the pools numpy started with.
+
+NUMBA_NUM_THREADS is not set on import: it caps numba's pool for the whole process, so a
+user's own `numba.set_num_threads(2)` would fail. Arena's compiled code does not use numba's
+threading layer (no `parallel=True`; arena.core.kernels runs its own threads, ARENA_THREADS),
+so only the worker processes arena starts get it (`in_worker`, arena.parallel.pool), where an
+agent's parallel numba code would otherwise take every core beside the other workers.
+(A worker forked after its parent loaded numba keeps the parent's setting: numba reads it once.)
 """
 
 from __future__ import annotations
 
 import os
 
-__all__ = ["POOLS", "one_thread_each"]
+__all__ = ["POOLS", "KEEP", "one_thread_each", "in_worker"]
 
 #: The variables that size the numeric libraries' thread pools (OpenMP, OpenBLAS, MKL, macOS's
-#: Accelerate, numba's threading layer).
-POOLS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMBA_NUM_THREADS")
+#: Accelerate), set to 1 on import.
+POOLS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+
+#: numba's threading layer: set to 1 only in worker processes.
+NUMBA = "NUMBA_NUM_THREADS"
+
+#: Any of these set by the user means the user sizes the pools: arena sets none of them.
+USERS = (*POOLS, "GOTO_NUM_THREADS", NUMBA)
+
+#: The opt-out: ARENA_NUMERIC_THREADS=keep, and arena sets none of the variables.
+KEEP = "ARENA_NUMERIC_THREADS"
+
+_chosen: dict[str, str] = {}  # what the import set: workers follow the same decision
+
+
+def _users(env) -> bool:
+    """Whether the user sized the pools (any of USERS set) or opted out (KEEP)."""
+    return env.get(KEEP, "").strip().lower() == "keep" or any(env.get(name, "").strip() for name in USERS)
 
 
 def one_thread_each(environ: dict[str, str] | None = None) -> dict[str, str]:
-    """Set each of POOLS that is not set already to 1 (in `environ`, default os.environ);
-    the variables it set."""
+    """Set each of POOLS to 1 (in `environ`, default os.environ), unless the user set any of
+    USERS or KEEP: then nothing. The variables it set."""
     env = os.environ if environ is None else environ
-    chosen = {name: "1" for name in POOLS if not env.get(name, "").strip()}
+    if _users(env):
+        return {}
+    chosen = dict.fromkeys(POOLS, "1")
     env.update(chosen)
+    if environ is None:
+        _chosen.update(chosen)
     return chosen
+
+
+def in_worker(environ: dict[str, str] | None = None, arena_chose: bool | None = None) -> dict[str, str]:
+    """In a worker process arena started: NUMBA_NUM_THREADS=1 too, where arena chose the others
+    on import (`arena_chose`, default: what this process's import did; not where the user set
+    any of them or opted out). The variables it set."""
+    env = os.environ if environ is None else environ
+    chose = bool(_chosen) if arena_chose is None else arena_chose
+    if not chose or env.get(KEEP, "").strip().lower() == "keep" or env.get(NUMBA, "").strip():
+        return {}
+    env[NUMBA] = "1"
+    return {NUMBA: "1"}

@@ -161,7 +161,7 @@ T = TypeVar("T")
 
 FIGURES = ("total", "mean", "max", "misses", "misses_max", "lostK")
 DEFAULT_TOLERANCE = {"total": 0, "mean": 0.005, "max": 0, "misses": 0.005, "misses_max": 0, "lost": 0}
-#: How each kind of figure is printed (report.py's tables).
+#: How each kind of figure is printed (arena.study.results.report's tables).
 FIGURE_FORMATS = {"total": ",.0f", "mean": ".2f", "max": "d", "misses": ".2f", "misses_max": "d", "lost": ",d"}
 
 

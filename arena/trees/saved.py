@@ -18,6 +18,7 @@ from ..core.state import State
 from ..core.traits import Traits
 from ..games import make_game
 from .grow import MAX_GUESSES, grow_tree
+from .grow import STALL as STALL  # the old arena.tree's name (arena.moved), kept for code using it
 from .tree import Node as Node  # the old arena.tree's name (arena.moved), kept for code using it
 from .tree import Tree
 

@@ -5,10 +5,10 @@ machine code beside the module (`cache=True`; in numba's user cache directory wh
 is read-only, or in NUMBA_CACHE_DIR). This does it at set-up time instead: one search of a
 tiny set on a tiny game whose arrays have the types of every game the compiled search serves
 (uint8 tables, read-only: Mastermind, Jotto and Wordle alike), and the partition counts of a
-big search's nodes (arena.kernels), so the first real search loads the code instead of
+big search's nodes (arena.core.kernels), so the first real search loads the code instead of
 compiling it. Running it again loads the cache and costs about a second. Not compiled here:
 the greedy guessers' compiled levels and the reply formula of games too big for a table
-(arena.kernels' other loops, arena/games/multisets.py), which only bigger instances use.
+(arena.core.kernels' other loops, arena/games/multisets.py), which only bigger instances use.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A tournament's grid (the choosers, the guessers and their cells for one game) and its
 meta-game: the grid as a zero-sum matrix game whose payoff to the chooser is the game's payoff
-(arena.core.payoff), solved by linear programming. A MetaGame is a value: its line in the
+(arena.core.costs), solved by linear programming. A MetaGame is a value: its line in the
 summary is `str(meta)`, its solution by name `meta.solution()`, and the plots and the HTML page
 read its mixes; nothing is stored on the Report on the way."""
 

@@ -39,6 +39,9 @@ from ...core.errors import ArenaError, shown
 from ...parallel.outcome import Status, TaskResult
 from .tally import Tally
 
+#: A task's result, by its old name (a (status, tally, error, seconds) tuple before issue 32).
+Result = TaskResult
+
 FORMAT = "3"  # the store's layout; stores of another layout are refused, never misread
 
 SCHEMA = """
