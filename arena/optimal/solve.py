@@ -411,7 +411,7 @@ def refine(
 
     start = time.perf_counter()
     problem = Problem.of(game, tree.secrets, pool=pool)
-    S, w, pool = problem.secrets, problem.weights, problem.pool
+    S, w, pool = tree.secrets, problem.weights, problem.pool  # S in the tree's order, as searched before
     check_search_memory(game, S, pool)
     search = Search.of(problem, max_guesses=None)
     watch(search, progress)
