@@ -278,3 +278,12 @@ def test_equilibrium_chooser_draws_from_the_chooser_mix(tmp_path):
     assert np.array_equal(a.guesses, b.guesses)
     ended = set(np.asarray(a.finals).ravel().tolist())
     assert ended and all(weights[s] > 0 for s in ended)  # only secrets in the mix's support
+
+
+def test_initial_trees_still_start_from_the_uniform_chooser():
+    from arena.trees.grow import grow_tree
+
+    game = make_game("mastermind:pegs=3,colors=3")
+    eq = double_oracle(game, initial=[grow_tree(game, make_guesser("knuth"))])
+    assert eq.exact.value == Fraction(73, 27)
+    assert eq.uniform == pytest.approx(73 / 27)

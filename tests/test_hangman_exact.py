@@ -234,10 +234,11 @@ def test_costs_that_do_not_fit_are_refused_in_words(games, capsys):
 def test_the_worst_case_proof_is_a_tree(spec):
     """A time-limited worst-case search whose greedy seeds exceed the proven depth starts from
     the tree the proof holds (fitting_tree): within the depth, every secret covered."""
+    from arena.optimal import Problem
     from arena.optimal.solve import fitting_tree, least_depth
 
     game = make_game(spec)
-    depth, prover = least_depth(game, game.all_secrets, np.ones(len(game.secrets)), "all", None, None, None)
+    depth, prover = least_depth(Problem.of(game), game.all_secrets, None, None)
     tree = fitting_tree(prover, game.all_secrets, depth, "", "fit")
     paid = tree.misses if not game.rules.hits else tree.guesses
     assert int(paid.max()) == depth == int(optimal_tree(game, objective="worst").costs.max())

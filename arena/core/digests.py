@@ -7,11 +7,21 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 from functools import cache, lru_cache
 from pathlib import Path
 
 from .errors import ArenaError
 from .words import SHIPPED, racy
+
+
+def content_key(identity: dict) -> str:
+    """The key of a result: the SHA-256 (hex) of `identity`, what the result depends on, as
+    canonical JSON (keys sorted, no spaces), so equal identities key alike in every process.
+    The results store's task keys are these (arena.study.tournament.tasks); a journal's or a
+    witness file's key is its identity itself, kept readable (arena.optimal.problem.Problem.key)."""
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def is_file(text: str) -> bool:

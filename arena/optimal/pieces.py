@@ -13,7 +13,7 @@ import time
 from ..core.game import Index, Indexes
 from ..core.resources import THREADS_ENV, memory_limit, threads
 from ..parallel.orphans import die_with_parent
-from .problem import Pool, Problem, SentProblem
+from .problem import Problem, SentProblem
 from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout
 from .subtrees import closed_value, subtree
 
@@ -21,15 +21,14 @@ from .subtrees import closed_value, subtree
 WORKER: dict = {}
 
 
-def start_worker(pool: Pool, deadline: float | None, workers: int, parent: int, max_guesses: int | None = None) -> None:
-    """In a forked worker: one search over the game the parent built (shared copy-on-write),
-    its cache a share of what one search may hold (the workers together hold no more). It
-    ends with the parent, whatever signal ends that (arena.parallel.orphans)."""
+def start_worker(problem: Problem, deadline: float | None, workers: int, parent: int) -> None:
+    """In a forked worker: one search of `problem` over the game the parent built (shared
+    copy-on-write), its cache a share of what one search may hold (the workers together hold
+    no more). It ends with the parent, whatever signal ends that (arena.parallel.orphans)."""
     die_with_parent(parent)
-    game = WORKER["game"]
     os.environ.setdefault(THREADS_ENV, str(max(1, threads() // workers)))  # the compiled loops' share of the cores
     budget = int(memory_limit() * CACHE_SHARE / workers)
-    WORKER["search"] = Search(game, WORKER["w"], pool, max_guesses, WORKER["sym"], deadline, cache_budget=budget)
+    WORKER["search"] = Search.of(problem, symmetry=WORKER["sym"], deadline=deadline, cache_budget=budget)
 
 
 #: What a piece returns: (guess, reply, value, exact, subtree or None, seconds, nodes).

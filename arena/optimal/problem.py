@@ -174,13 +174,11 @@ class Problem:
         return stabilizer(self.game, None if everything else invariant(self.game, self.secrets, self.weights))
 
     def search(self, **settings: Any) -> Search:
-        """A search of this problem (search.Search): `settings` are its limit, symmetry,
+        """A search of this problem (search.Search.of): `settings` are its limit, symmetry,
         deadline and cache_budget (default: the problem's limit and symmetry, no deadline)."""
         from .search import Search
 
-        settings.setdefault("max_guesses", self.max_guesses)
-        settings.setdefault("symmetry", self.symmetry())
-        return Search(self.game, self.weights, self.pool, cost=self.cost, **settings)
+        return Search.of(self, **settings)
 
     def label(self) -> str:
         """The `optimal` agent's spec that replays this problem's trees."""

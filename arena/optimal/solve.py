@@ -27,10 +27,9 @@ from ..trees.grow import Hooks, Spot, grow
 from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
 from .growing import Path, fitting_tree, tree_from_search
-from .inputs import invariant
 from .params import agent_spec
-from .problem import Objective, Pool, Problem, enum_choice
-from .search import NO_LIMIT, STOP, Search, Timeout, stabilizer
+from .problem import Objective, Pool, Problem
+from .search import NO_LIMIT, STOP, Search, Timeout
 from .solved import SolvedTree
 
 POOLS = tuple(p.value for p in Pool)
@@ -149,7 +148,7 @@ def solve_opening(problem: Problem, run: Run, opening: str, part: Indexes) -> Fo
     limit, bound, prover = problem.max_guesses, 0, None
     if problem.objective == Objective.WORST:
         try:
-            limit, prover = least_depth(game, part, w, pool, run.sym, problem.max_guesses, run.deadline, paid)
+            limit, prover = least_depth(problem, part, run.sym, run.deadline)
             bound = limit
         except Timeout:  # the search below times out at once and returns the best greedy tree
             pass
@@ -411,12 +410,10 @@ def refine(
     from .lookahead import proven_bound
 
     start = time.perf_counter()
-    pool = enum_choice(Pool, "pool", pool)
-    S = tree.secrets
-    w = np.ones(len(game.secrets))
-    sym = stabilizer(game, None if len(S) == len(game.secrets) else invariant(game, S, w))
+    problem = Problem.of(game, tree.secrets, pool=pool)
+    S, w, pool = tree.secrets, problem.weights, problem.pool  # S in the tree's order, as searched before
     check_search_memory(game, S, pool)
-    search = Search(game, w, pool, None, sym, None)
+    search = Search.of(problem, max_guesses=None)
     watch(search, progress)
     level_bound = 0.0
     if bound_levels > 1:
@@ -443,20 +440,13 @@ def refine(
 
 
 # --- the pieces of the solve ------------------------------------------------------------------
-def least_depth(
-    game: Game,
-    S: Indexes,
-    w: np.ndarray,
-    pool: Pool,
-    sym,
-    cap: int | None,
-    deadline: float | None,
-    cost: str | Cost | None = None,
-) -> tuple[int, Search]:
-    """The fewest guesses (Hangman: misses, or the cost given) that find every secret of S in
-    the worst case (at most `cap`), counted up from the proven bound (bounds.py), and the search
-    that proved it (its `fits` cache holds a tree within that depth: `fitting_tree`)."""
-    search = Search(game, w, pool, None, sym, deadline, cost=cost)
+def least_depth(problem: Problem, S: Indexes, sym: Any, deadline: float | None) -> tuple[int, Search]:
+    """The fewest guesses (Hangman: misses, or the problem's cost) that find every secret of S
+    in the worst case (at most the problem's guess limit), counted up from the proven bound
+    (bounds.py), and the search that proved it (its `fits` cache holds a tree within that depth:
+    `fitting_tree`)."""
+    game, cap = problem.game, problem.max_guesses
+    search = Search.of(problem, max_guesses=None, symmetry=sym, deadline=deadline)
     depth = search.bounds.least_depth(len(S))
     while not search.fits(S, depth, sym):
         depth += 1

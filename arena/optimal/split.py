@@ -450,7 +450,7 @@ def piece_workers(
     """The split's workers: `workers` forked processes, or the pieces sent to `cluster`, whose
     watchdog `watch` sets: (alive, or None for the cluster's own count; its seconds)."""
     if cluster is None:
-        warm = functools.partial(start_worker, problem.pool, deadline, workers, os.getpid(), problem.max_guesses)
+        warm = functools.partial(start_worker, problem, deadline, workers, os.getpid())
         return PieceWorkers(Pool(workers, functools.partial(returning, forked_task), warm), None, deadline)
     alive, seconds = watch
     on = cluster.workers(functools.partial(returning, remote_task), no_worker_seconds=seconds, alive=alive)

@@ -4,8 +4,8 @@ The paper-style account (the recursion, the bounds, why it is exact) is branch.p
 The modules, from the top:
 
     branch       Search: the branch and bound (solve, search_node), the pool at a node, and
-                 reading the best guess back; `stabilizer` (the game's symmetry). It knows
-                 no cost: it asks its cost's bounds
+                 reading the best guess back; `Search.of(problem)`, how the solvers build one;
+                 `stabilizer` (the game's symmetry). It knows no cost: it asks its cost's bounds
     hits         guesses on games a hit ends (Jotto, Mastermind, Wordle): the slot bound and
                  the value of a guess, its classes bounded from the cache and a level deep
     determined   the costs of games that end when the secret is determined (Hangman): misses,

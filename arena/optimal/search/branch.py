@@ -89,7 +89,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -119,6 +119,23 @@ def stabilizer(game: Game, invariant: np.ndarray | None = None):
     game has no symmetry or only the identity keeps the invariant."""
     symmetry = game.symmetry()
     return None if symmetry is None else symmetry.stabilizer(invariant)
+
+
+class Posed(Protocol):
+    """What `Search.of` reads of a problem (arena.optimal.problem.Problem, which imports this
+    module: named by what it holds, not imported)."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def weights(self) -> np.ndarray: ...
+    @property
+    def pool(self) -> Pool: ...
+    @property
+    def cost(self) -> Cost: ...
+    @property
+    def max_guesses(self) -> int | None: ...
+    def symmetry(self) -> Any: ...
 
 
 class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLimits):
@@ -192,6 +209,16 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         #: (small_trees.py) where the search allows it (`small_trees`); 0: never
         self.compiled_below = SMALL_TREE if len(game.guesses) * len(game.secrets) >= COMPILED_CELLS else 0
         self._small: SmallTrees | None | bool = False  # False: not asked yet
+
+    @classmethod
+    def of(cls, problem: Posed, **settings: Any) -> Search:
+        """The search of `problem` (optimal/problem.py: its game, weights, pool and cost), the
+        way the solvers build one; `settings` are the guess limit, symmetry, deadline and
+        cache_budget (default: the problem's limit and symmetry, no deadline)."""
+        settings.setdefault("max_guesses", problem.max_guesses)
+        if "symmetry" not in settings:  # computed only when not given: it may cost a stabilizer
+            settings["symmetry"] = problem.symmetry()
+        return cls(problem.game, problem.weights, problem.pool, cost=problem.cost, **settings)
 
     def small_trees(self) -> SmallTrees | None:
         """The compiled search of small subtrees (small_trees.py), made at its first use, or

@@ -19,7 +19,6 @@ fills in a study, so a store can say why it reruns a task it held ("first-ten: c
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from functools import cached_property, lru_cache
 from agents.registry import make_agent, module_path
 
 from ...core.costs import strikes_in
-from ...core.digests import file_digest, is_file
+from ...core.digests import content_key, file_digest, is_file
 from ...core.errors import ArenaError
 from ...core.spec import bind, canonical, parse_spec
 from ...core.words import SHIPPED
@@ -60,12 +59,12 @@ class Task:
     @cached_property
     def key(self) -> str:
         """The task's identity in the results store: a SHA-256 of everything its result depends on."""
-        return _sha(self.identity())
+        return content_key(self.identity())
 
     @cached_property
     def slot(self) -> str:
         """The task's place in a study: its key without the files' contents and the code."""
-        return _sha({k: v for k, v in self.identity().items() if k not in ("files", "code")})
+        return content_key({k: v for k, v in self.identity().items() if k not in ("files", "code")})
 
     def identity(self) -> dict:
         """What the key hashes, readable (the store keeps it beside the result)."""
@@ -81,11 +80,6 @@ class Task:
             "files": [list(f) for f in self.files],
             "code": [list(c) for c in self.code],
         }
-
-
-def _sha(data: dict) -> str:
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def task_seed(seed: int, game: str, chooser: str, guesser: str, block: int) -> int:

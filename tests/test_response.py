@@ -1,11 +1,9 @@
-"""Issue 24: the weighted best responses' speed-ups give the answers of the slow path, and the
-certified bounds of a game too big to solve are replayed from their witnesses."""
+"""The weighted best responses (arena/equilibrium/response.py: the exact search against a
+chooser's mix) and their speed-ups (the candidates' bound with weights, weights constant on
+Mastermind's code types searched like equal weights, the oracle's reuse of trees) give the
+answers of the slow path (issue 24)."""
 
 from __future__ import annotations
-
-import importlib.util
-from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,13 +12,10 @@ import arena.equilibrium.oracle as oracle
 import arena.games.mastermind_symmetry as mastermind_symmetry
 import arena.optimal.search.closures as closures
 from arena import make_game
-from arena.equilibrium import certified_bounds, double_oracle, mix_worst, witness_lower, witness_upper
+from arena.equilibrium import double_oracle
 from arena.equilibrium.symmetry import no_symmetry, symmetry_of
 from arena.optimal import optimal_tree
 from arena.trees.grow import grow_tree
-from tests.cli_run import one_line, run
-
-SCRIPT = Path(__file__).resolve().parents[1] / "experiments" / "game_values.py"
 
 
 def random_weights(n: int, seed: int) -> np.ndarray:
@@ -119,99 +114,6 @@ def test_double_oracle_speed_ups_keep_the_exact_value(monkeypatch, spec, rows):
     assert fast.exact.value == slow.exact.value
 
 
-def game_values():
-    """experiments/game_values.py as a module."""
-    spec = importlib.util.spec_from_file_location("game_values", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_value_checked_from_the_other_side():
-    """experiments/game_values.py --check: the slow path's best response to the rational chooser mix."""
-    game = make_game("mastermind:pegs=3,colors=4")
-    eq = double_oracle(game)
-    assert game_values().other_side(game, eq) == eq.exact.value == Fraction(219, 68)
-
-
-def test_the_script_prints_its_rows_and_checks(capsys):
-    assert game_values().main(["--games", "mastermind:pegs=2,colors=3", "--check"]) == 0
-    out = capsys.readouterr().out
-    assert "| mastermind:pegs=2,colors=3 | 9 | 29/12 ≈ 2.416667 |" in out
-    assert out.count("agrees") == 2 and "DISAGREES" not in out
-
-
-def test_initial_trees_still_start_from_the_uniform_chooser():
-    from agents import make_guesser
-
-    game = make_game("mastermind:pegs=3,colors=3")
-    eq = double_oracle(game, initial=[grow_tree(game, make_guesser("knuth"))])
-    assert eq.exact.value == Fraction(73, 27)
-    assert eq.uniform == pytest.approx(73 / 27)
-
-
-@pytest.fixture(scope="module")
-def bounded(tmp_path_factory):
-    """jotto:first=16 bounded as if too big: each best response stopped after a few nodes' time."""
-    game = make_game("jotto:first=16")
-    from agents import make_guesser
-
-    eq = certified_bounds(
-        game,
-        time_limit=3.0,
-        response_limit=0.02,
-        initial=[grow_tree(game, make_guesser(g)) for g in ("knuth", "entropy")],
-    )
-    path = tmp_path_factory.mktemp("witness") / "jotto16.json"
-    eq.save(path)
-    return game, eq, path
-
-
-def test_certified_bounds_bracket_the_value(bounded):
-    game, eq, _ = bounded
-    value = Fraction(79, 30)  # experiments/equilibria.md, the double oracle to convergence
-    assert eq.lower <= float(value) + 1e-12 and float(value) <= eq.upper + 1e-12
-
-
-def test_witnesses_give_the_printed_bounds(bounded):
-    game, eq, path = bounded
-    worst, secret = witness_upper(game, path)
-    assert float(worst) == eq.upper and secret in game.secrets
-    from agents.equilibrium import saved_chooser_mix
-
-    proven, exact = witness_lower(game, saved_chooser_mix(game, str(path)))
-    assert exact and proven >= eq.lower - 1e-12  # the exact best response to the saved mix
-
-
-def test_mix_worst_is_exact():
-    symmetry = no_symmetry(make_game("mastermind:pegs=1,colors=3"))
-    worst, secret = mix_worst(
-        [0.5, 0.25, 0.25], [np.array([1, 2, 3]), np.array([3, 1, 2]), np.array([2, 3, 1])], symmetry
-    )
-    assert worst == Fraction(9, 4) and secret == 2
-
-
-def test_cli_replays_the_witnesses(bounded, capsys):
-    game, eq, path = bounded
-    rc, out, err = run(
-        capsys, "evaluate", game.spec, f"equilibrium:file={path}", "--exploitability", "--value-from", path
-    )
-    assert rc == 0, err
-    assert f"{eq.upper:.6f} guesses (exact)" in out and f"in [{eq.lower:.6f}, {eq.upper:.6f}]" in out
-    rc, out, err = run(capsys, "optimal", game.spec, "--weights", path)
-    assert rc == 0, err
-    assert "proven optimal" in out
-
-
-def test_cli_mistakes_are_one_line(capsys):
-    rc, _, err = run(capsys, "equilibrium", "jotto:first=8", "--response-limit", "1")
-    one_line(rc, err, "--time-limit")
-    rc, _, err = run(capsys, "evaluate", "jotto:first=8", "knuth", "--value-from", "x.json")
-    one_line(rc, err, "--exploitability")
-    rc, _, err = run(capsys, "equilibrium", "jotto:first=8", "--initial", ",")
-    one_line(rc, err, "--initial")
-
-
 @pytest.mark.parametrize("spec", ["jotto:first=40", "mastermind:pegs=3,colors=4", "wordle:first=30"])
 def test_weighted_greedy_tree_finds_every_secret_and_follows_the_weights(spec):
     from arena.equilibrium.response import weighted_greedy_tree
@@ -225,14 +127,3 @@ def test_weighted_greedy_tree_finds_every_secret_and_follows_the_weights(spec):
     uniform = weighted_greedy_tree(game, np.full(n, 1.0 / n))
     assert uniform.guesses.min() >= 1 and sorted(uniform.secrets.tolist()) == list(range(n))
     assert uniform.guesses.sum() >= optimal_tree(game).value  # no better than the optimum
-
-
-def test_a_compressed_witness_replays_like_a_plain_one(bounded, tmp_path):
-    game, eq, path = bounded
-    packed = tmp_path / "jotto16.json.gz"
-    eq.save(packed)
-    assert packed.stat().st_size < path.stat().st_size
-    assert witness_upper(game, packed) == witness_upper(game, path)
-    from agents.equilibrium import saved_chooser_mix
-
-    assert np.array_equal(saved_chooser_mix(game, str(packed)), saved_chooser_mix(game, str(path)))

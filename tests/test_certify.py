@@ -1,0 +1,88 @@
+"""Certified bounds of a game too big to solve (arena/equilibrium/certify.py) and their
+witnesses: the saved mixes replay the printed bounds, from Python and the command line (issue 24)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from arena import make_game
+from arena.equilibrium import certified_bounds, mix_worst, witness_lower, witness_upper
+from arena.equilibrium.symmetry import no_symmetry
+from arena.trees.grow import grow_tree
+from tests.cli_run import one_line, run
+
+
+@pytest.fixture(scope="module")
+def bounded(tmp_path_factory):
+    """jotto:first=16 bounded as if too big: each best response stopped after a few nodes' time."""
+    game = make_game("jotto:first=16")
+    from agents import make_guesser
+
+    eq = certified_bounds(
+        game,
+        time_limit=3.0,
+        response_limit=0.02,
+        initial=[grow_tree(game, make_guesser(g)) for g in ("knuth", "entropy")],
+    )
+    path = tmp_path_factory.mktemp("witness") / "jotto16.json"
+    eq.save(path)
+    return game, eq, path
+
+
+def test_certified_bounds_bracket_the_value(bounded):
+    game, eq, _ = bounded
+    value = Fraction(79, 30)  # experiments/equilibria.md, the double oracle to convergence
+    assert eq.lower <= float(value) + 1e-12 and float(value) <= eq.upper + 1e-12
+
+
+def test_witnesses_give_the_printed_bounds(bounded):
+    game, eq, path = bounded
+    worst, secret = witness_upper(game, path)
+    assert float(worst) == eq.upper and secret in game.secrets
+    from agents.equilibrium import saved_chooser_mix
+
+    proven, exact = witness_lower(game, saved_chooser_mix(game, str(path)))
+    assert exact and proven >= eq.lower - 1e-12  # the exact best response to the saved mix
+
+
+def test_mix_worst_is_exact():
+    symmetry = no_symmetry(make_game("mastermind:pegs=1,colors=3"))
+    worst, secret = mix_worst(
+        [0.5, 0.25, 0.25], [np.array([1, 2, 3]), np.array([3, 1, 2]), np.array([2, 3, 1])], symmetry
+    )
+    assert worst == Fraction(9, 4) and secret == 2
+
+
+def test_cli_replays_the_witnesses(bounded, capsys):
+    game, eq, path = bounded
+    rc, out, err = run(
+        capsys, "evaluate", game.spec, f"equilibrium:file={path}", "--exploitability", "--value-from", path
+    )
+    assert rc == 0, err
+    assert f"{eq.upper:.6f} guesses (exact)" in out and f"in [{eq.lower:.6f}, {eq.upper:.6f}]" in out
+    rc, out, err = run(capsys, "optimal", game.spec, "--weights", path)
+    assert rc == 0, err
+    assert "proven optimal" in out
+
+
+def test_cli_mistakes_are_one_line(capsys):
+    rc, _, err = run(capsys, "equilibrium", "jotto:first=8", "--response-limit", "1")
+    one_line(rc, err, "--time-limit")
+    rc, _, err = run(capsys, "evaluate", "jotto:first=8", "knuth", "--value-from", "x.json")
+    one_line(rc, err, "--exploitability")
+    rc, _, err = run(capsys, "equilibrium", "jotto:first=8", "--initial", ",")
+    one_line(rc, err, "--initial")
+
+
+def test_a_compressed_witness_replays_like_a_plain_one(bounded, tmp_path):
+    game, eq, path = bounded
+    packed = tmp_path / "jotto16.json.gz"
+    eq.save(packed)
+    assert packed.stat().st_size < path.stat().st_size
+    assert witness_upper(game, packed) == witness_upper(game, path)
+    from agents.equilibrium import saved_chooser_mix
+
+    assert np.array_equal(saved_chooser_mix(game, str(packed)), saved_chooser_mix(game, str(path)))

@@ -1,0 +1,35 @@
+"""experiments/game_values.py: the game values it prints, and the value checked from the
+other side (the slow path's best response to the rational chooser mix)."""
+
+from __future__ import annotations
+
+import importlib.util
+from fractions import Fraction
+from pathlib import Path
+
+from arena import make_game
+from arena.equilibrium import double_oracle
+
+SCRIPT = Path(__file__).resolve().parents[1] / "experiments" / "game_values.py"
+
+
+def game_values():
+    """experiments/game_values.py as a module."""
+    spec = importlib.util.spec_from_file_location("game_values", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_value_checked_from_the_other_side():
+    """experiments/game_values.py --check: the slow path's best response to the rational chooser mix."""
+    game = make_game("mastermind:pegs=3,colors=4")
+    eq = double_oracle(game)
+    assert game_values().other_side(game, eq) == eq.exact.value == Fraction(219, 68)
+
+
+def test_the_script_prints_its_rows_and_checks(capsys):
+    assert game_values().main(["--games", "mastermind:pegs=2,colors=3", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "| mastermind:pegs=2,colors=3 | 9 | 29/12 ≈ 2.416667 |" in out
+    assert out.count("agrees") == 2 and "DISAGREES" not in out
