@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 #: Percent of the lines of arena/ and agents/ (less the numba-compiled modules) the suite runs:
-#: 94.82% of 12,622 lines when set (2026-11-26, .ci/run on a clean clone); the floor sits 0.1
-#: below, as a few lines run or not with the timing of the time-limited tests.
-FLOOR = 94.7
+#: 96.14% of 15,898 lines when set (2026-11-27, .ci/run on a clean clone); the floor sits about
+#: 0.1 below, as a few lines run or not with the timing of the time-limited tests.
+FLOOR = 96.0
 #: How many of the least covered modules to name.
 SHOWN = 8
 
