@@ -99,10 +99,7 @@ class Plan:
 def request_of(given: dict[str, Any]) -> OptimalRequest:
     """The request of Python keywords (`game.optimal(pool="consistent")`), one ArenaError for
     a keyword that is none of its settings."""
-    valid = [f.name for f in fields(OptimalRequest) if f.name != "flags"]
-    unknown = [k for k in given if k not in valid]
-    if unknown:
-        raise ArenaError(f"optimal: {unknown[0]} is not a setting; settings: {', '.join(valid)}")
+    door.settings(given, [f.name for f in fields(OptimalRequest) if f.name != "flags"], "optimal")
     return OptimalRequest(**given)
 
 

@@ -25,6 +25,8 @@ Nothing below imports it: the engine's Game has no front-door method, and the pa
 
 from __future__ import annotations
 
+from dataclasses import fields
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -213,8 +215,6 @@ def equilibrium(
     for flag, value in (("trees", trees), ("certified", certified)):
         if not isinstance(value, bool):
             raise ArenaTypeError(f"{flag} must be True or False, got {value!r}")
-    from pathlib import Path
-
     if isinstance(bounds_from, (str, Path)):
         bounds_from = [bounds_from]
     if not isinstance(bounds_from, (list, tuple)) or not all(isinstance(f, (str, Path)) for f in bounds_from):
@@ -229,7 +229,7 @@ def equilibrium(
     if trees:
         if certified:
             raise ArenaError("equilibrium: trees=True lists every tree; certified=True is the double oracle's")
-        _settings(kwargs, ("frontier", "max_trees", "cost", "time_limit"))
+        door.settings(kwargs, ("frontier", "max_trees", "cost", "time_limit"), "equilibrium")
         return solvers.solve_enumerated(game, **kwargs)
     if kwargs.get("initial"):
         kwargs["initial"] = initial_trees(game, kwargs["initial"])
@@ -240,20 +240,11 @@ def equilibrium(
                 "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress) only"
             )
         return solvers.certified_bounds(game, bounds_from=list(bounds_from), **kwargs)
-    from dataclasses import fields
-
     from ..equilibrium.oracle import OracleSettings
     from ..equilibrium.verified import fold
 
-    _settings(kwargs, ("cost", *(f.name for f in fields(OracleSettings))))
+    door.settings(kwargs, ("cost", *(f.name for f in fields(OracleSettings))), "equilibrium")
     return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
-
-
-def _settings(given: dict[str, Any], valid: tuple[str, ...]) -> None:
-    """One ArenaError for a keyword that is none of the solver's settings (as optimal's request_of)."""
-    unknown = [k for k in given if k not in valid]
-    if unknown:
-        raise ArenaError(f"equilibrium: {unknown[0]} is not a setting; settings: {', '.join(valid)}")
 
 
 def initial_trees(game: Game, guessers: Any) -> tuple[Tree, ...]:

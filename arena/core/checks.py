@@ -63,6 +63,14 @@ def workers(value: Any, name: str = "workers") -> int:
     return int(value)
 
 
+def settings(given: Any, valid: Any, where: str) -> None:
+    """One ArenaError for the first keyword of `given` that is none of the `valid` settings of
+    `where` (the solver a front-door method calls): `optimal: bogus is not a setting; settings: ...`."""
+    unknown = [k for k in given if k not in valid]
+    if unknown:
+        raise ArenaError(f"{where}: {unknown[0]} is not a setting; settings: {', '.join(valid)}")
+
+
 def strike_limits(value: Any, name: str = "strikes") -> tuple[int, ...] | None:
     """None, or strike limits: integers of at least 1 (as `--strikes 6,8`)."""
     if value is None:

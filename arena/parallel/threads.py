@@ -49,9 +49,14 @@ KEEP = "ARENA_NUMERIC_THREADS"
 _chosen: dict[str, str] = {}  # what the import set: workers follow the same decision
 
 
+def _kept(env) -> bool:
+    """Whether the user opted out (KEEP)."""
+    return env.get(KEEP, "").strip().lower() == "keep"
+
+
 def _users(env) -> bool:
     """Whether the user sized the pools (any of USERS set) or opted out (KEEP)."""
-    return env.get(KEEP, "").strip().lower() == "keep" or any(env.get(name, "").strip() for name in USERS)
+    return _kept(env) or any(env.get(name, "").strip() for name in USERS)
 
 
 def one_thread_each(environ: dict[str, str] | None = None) -> dict[str, str]:
@@ -73,7 +78,7 @@ def in_worker(environ: dict[str, str] | None = None, arena_chose: bool | None = 
     any of them or opted out). The variables it set."""
     env = os.environ if environ is None else environ
     chose = bool(_chosen) if arena_chose is None else arena_chose
-    if not chose or env.get(KEEP, "").strip().lower() == "keep" or env.get(NUMBA, "").strip():
+    if not chose or _kept(env) or env.get(NUMBA, "").strip():
         return {}
     env[NUMBA] = "1"
     return {NUMBA: "1"}
