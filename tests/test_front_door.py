@@ -115,3 +115,12 @@ def test_reply_takes_indexes_or_labels_and_refuses_the_rest(spec):
     ]:
         with pytest.raises(ArenaError, match=needle):
             game.reply(guess, secret)
+
+
+def test_a_person_is_refused_an_evaluation_at_the_door():
+    """The human guesser would be asked to play every secret by itself: refused in one line,
+    through the front door as through the engine (arena evaluate said so; the API read stdin)."""
+    game = make_game("mastermind:pegs=2,colors=3")
+    for call in (lambda: game.evaluate("human"), lambda: evaluate(game, make_guesser("human"))):
+        with pytest.raises(ArenaError, match="^human plays interactively: use `arena play`, not an evaluation$"):
+            call()

@@ -83,6 +83,14 @@ def strike_limits(value: Any, name: str = "strikes") -> tuple[int, ...] | None:
     return limits
 
 
+def unattended(agent: Any) -> Any:
+    """`agent`, refused in one line if it plays interactively (a person at the terminal, who
+    cannot be asked to play every secret of an evaluation)."""
+    if agent.traits.interactive:
+        raise ArenaError(f"{agent.label or agent.spec} plays interactively: use `arena play`, not an evaluation")
+    return agent
+
+
 def agent(value: Any, role: str, name: str | None = None) -> Any:
     """An agent object of `role` (a guesser has guess(), a chooser reply()); a spec string is
     the front door's to build (`game.evaluate("knuth")`), not the engine's."""

@@ -360,7 +360,7 @@ def evaluate(
     `repeat`; the seeds do not depend on the blocks. The trees are kept for one repetition only.
     """
     door.game(game)
-    door.agent(guesser, "guesser")
+    door.unattended(door.agent(guesser, "guesser"))
     repeat = door.integer(repeat, "repeat", low=1)
     if seed is not None:
         seed = door.integer(seed, "seed")

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from ..core import checks
 from ..core.errors import ArenaError, RuleBreak
 from ..core.game import Game, Index, Indexes, Reply
 from ..core.players import AgentProtocol, ChooserProtocol, GuesserProtocol
@@ -372,8 +373,7 @@ def evaluate_against(
     chooser plays once. `strikes` are the strike limits to report losses at (Hangman).
     """
     for agent in (guesser, chooser):
-        if agent.traits.interactive:
-            raise ArenaError(f"{_name(agent)} plays interactively: use `arena play`, not an evaluation")
+        checks.unattended(agent)
     if repeat < 1:
         raise ArenaError(f"repeat must be at least 1, got {repeat}")
     traits = chooser.traits
