@@ -14,7 +14,7 @@ import pytest
 
 from arena import make_game
 from arena.optimal import optimal_tree
-from arena.optimal.pieces import remote_task, run_task, search_state
+from arena.optimal.pieces import remote_task, run_task, search_state, walk
 from arena.optimal.problem import Problem
 
 SPEC = "mastermind:pegs=3,colors=4"
@@ -31,12 +31,12 @@ def state() -> dict:
 def test_a_first_guess_opened_and_its_pieces_solved_cost_what_one_search_finds(state, word):
     game = state["game"]
     g = game.guess_index(word)
-    guess, bound, classes, seconds, nodes = run_task(state, "open", g, -1, math.inf)
-    assert guess == g and classes and seconds >= 0 and nodes >= 0
+    path, bound, classes, seconds, nodes = run_task(state, "open", (g,), math.inf)
+    assert path == (g,) and classes and seconds >= 0 and nodes >= 0
     total = float(len(state["S"]))  # the first guess, once per secret
     for reply, class_bound, exact, tree in classes:
-        _, r, value, solved, subtree, _, _ = run_task(state, "piece", g, reply, math.inf)
-        assert r == reply and solved and subtree and value >= class_bound
+        path, value, solved, subtree, _, _, _ = run_task(state, "piece", (g, reply), math.inf)
+        assert path == (g, reply) and solved and subtree and value >= class_bound
         if exact:  # closed at opening: the same value, with its subtree
             assert value == class_bound and tree
         total += value
@@ -46,24 +46,68 @@ def test_a_first_guess_opened_and_its_pieces_solved_cost_what_one_search_finds(s
 def test_a_piece_under_a_budget_below_its_value_returns_a_bound(state):
     game = state["game"]
     g = game.guess_index("123")
-    _, _, classes, _, _ = run_task(state, "open", g, -1, math.inf)
+    _, _, classes, _, _ = run_task(state, "open", (g,), math.inf)
     reply = max(classes, key=lambda c: c[1])[0]
-    _, _, value, _, _, _, _ = run_task(state, "piece", g, reply, math.inf)
-    _, _, bound, exact, tree, _, _ = run_task(state, "piece", g, reply, value - 1)
-    assert not exact and tree is None and value - 1 <= bound <= value
-    _, total, none, _, _ = run_task(state, "open", g, -1, 1.0)  # a limit any bound reaches
+    _, value, _, _, _, _, _ = run_task(state, "piece", (g, reply), math.inf)
+    _, bound, exact, tree, split, _, _ = run_task(state, "piece", (g, reply), value - 1)
+    assert not exact and not split and tree is None and value - 1 <= bound <= value
+    _, total, none, _, _ = run_task(state, "open", (g,), 1.0)  # a limit any bound reaches
     assert none == [] and total >= 1.0
 
 
 def test_the_dask_workers_task_answers_as_the_forked_one(state):
     g = state["game"].guess_index("112")
-    _, _, classes, _, _ = run_task(state, "open", g, -1, math.inf)
+    _, _, classes, _, _ = run_task(state, "open", (g,), math.inf)
     for reply, *_ in classes[:3]:
-        forked = run_task(state, "piece", g, reply, math.inf)
-        remote = remote_task(SENT, 1, None, "piece", g, reply, math.inf)
+        forked = run_task(state, "piece", (g, reply), math.inf)
+        remote = remote_task(SENT, 1, None, "piece", (g, reply), math.inf)
         assert remote[:5] == forked[:5]
-    opened = remote_task(SENT, 1, 30.0, "open", g, -1, math.inf)
-    again = run_task(state, "open", g, -1, math.inf)
+    opened = remote_task(SENT, 1, 30.0, "open", (g,), math.inf)
+    again = run_task(state, "open", (g,), math.inf)
     # the same classes; the bounds may differ, each search's cache knowing what it solved
     assert [c[0] for c in opened[2]] == [c[0] for c in again[2]]
     assert max(opened[1], again[1]) <= optimal_tree(state["game"], openers=("112",)).value
+
+
+def test_a_piece_below_the_root_costs_what_one_search_finds_there(state):
+    """A path two guesses deep (ledger.py: a piece that split itself): its guess opened and its
+    classes solved add up to the one-process search's cost of that guess at that class."""
+    game, search = state["game"], state["search"]
+    g, h = game.guess_index("112"), game.guess_index("134")
+    C = game.consistent(state["S"], g, int(game.table[g, game.secret_index("123")]))
+    r = int(game.table[g, C[0]])
+    _, bound, classes, _, _ = run_task(state, "open", (g, r, h), math.inf)
+    total = float(len(C))
+    for reply, *_ in classes:
+        path, value, exact, tree, split, _, _ = run_task(state, "piece", (g, r, h, reply), math.inf)
+        assert path == (g, r, h, reply) and exact and not split and tree
+        total += value
+    assert bound <= total
+    assert total == search.guess_value(h, C, math.inf, search.limit - 1, state["b"], None, None)
+
+
+def test_a_piece_past_its_sets_hands_itself_back():
+    """A piece given `split_after` stops once it has searched that many sets, proving
+    nothing (nan) and saying so: the parent splits it (ledger.Split.expand)."""
+    state = search_state(Problem.of(make_game("mastermind:colors=5")), workers=1)
+    game = state["game"]
+    g = game.guess_index("1123")
+    _, _, classes, _, _ = run_task(state, "open", (g,), math.inf)
+    reply = max(classes, key=lambda c: c[1])[0]
+    state["search"].cache.clear()
+    whole = run_task(state, "piece", (g, reply), math.inf)
+    assert whole.nodes >= 2
+    state["search"].cache.clear()
+    path, value, exact, tree, split, _, nodes = run_task(state, "piece", (g, reply), math.inf, whole.nodes - 1)
+    assert split and math.isnan(value) and not exact and tree is None and nodes == whole.nodes
+    assert state["search"].node_limit is None  # the limit is the piece's alone
+    again = run_task(state, "piece", (g, reply), math.inf)
+    assert again.exact and not again.split
+
+
+def test_a_path_that_leaves_no_class_is_refused(state):
+    game = state["game"]
+    g = game.guess_index("123")
+    hit = int(game.table[g, game.secret_index("123")])
+    with pytest.raises(ValueError, match="leaves no class"):
+        walk(state["search"], state["S"], state["sym"], (g, hit))

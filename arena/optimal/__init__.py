@@ -28,10 +28,13 @@ Modules, one idea each:
     split      the split: pieces (a first guess, one of its reply classes) searched by worker
                processes or a Dask cluster with one incumbent, a resumable journal and a
                proven bound at any moment (`arena optimal --workers N`)
+    ledger     the split's bookkeeping: the root and every piece that split itself as nodes
+               of guesses, bounds up and budgets down, and which task is next
     parallelism  the split's work (sets searched), its critical path and their ratio, and how
                busy each worker was (what `arena optimal --workers N` and --standing report)
     pieces     a piece's work on a worker (forked, or a Dask worker's own search): open a
-               first guess, or solve one of its classes under a budget
+               guess, or solve one of its classes under a budget (handing it back once it has
+               searched past its share), anywhere below the root by its path
     subtrees   a piece's subtree as the journal keeps it (guesses in pre-order), grown back into
                nodes (the split puts its whole tree together from them without a search)
     proofs     what a journal's records prove (exact subtrees, bounds), combined and checked

@@ -15,10 +15,12 @@ it leaves, once each: their bounds, and the subtrees of those closed at once; no
 bound reached the incumbent of the run that wrote it, which proves only the bound); or one
 piece (split.py: the class a first guess leaves on one reply) with its exact value and best
 subtree or a proven bound: {"guess", "reply", "bound", "exact"}, with "tree" (its guesses in
-pre-order) when exact, and the seconds and nodes it took. Every record is checked as it is
+pre-order) when exact, and the seconds and nodes it took. Below the root (a piece that split
+itself into guesses of its own, ledger.py) the same records carry "at": the guesses and replies
+that lead from the root to the class the guess is played at, ["g1", "r1", ...]. Every record is checked as it is
 read, and one that cannot be right is refused in one line naming its line, never trusted: a
 line that is not such an object, a guess that is not a first guess of the pool, a reply that
-leaves no class after it, a class listed twice or left out, a bound that is not a finite
+leaves no class after it (on the way down "at" too), a class listed twice or left out, a bound that is not a finite
 number, that is below what opening the guess proves before anything is searched
 (pieces.first_bounds), above what a plain tree costs (guessing the class's secrets one at a
 time), or, for an opened guess, not what its classes add up to; an exact value whose subtree is
@@ -40,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 
@@ -53,7 +55,7 @@ from .problem import Problem
 from .problem import canonical_spec as canonical_spec
 from .problem import game_files as game_files
 from .problem import weights_digest as weights_digest
-from .proofs import TOLERANCE, GuessProof, combine, same, slack
+from .proofs import TOLERANCE, GuessProof, combine, path_words, same, slack
 
 FORMAT = "arena-journal/3"
 #: Formats whose records recorded decisions: a first guess closed under the incumbent then.
@@ -106,6 +108,7 @@ class GuessRecord:
     bound: float
     classes: tuple = ()
     line: int = 0
+    at: tuple[int, ...] = ()  # the class it is played at: () the root
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,15 @@ class PieceRecord:
     exact: bool
     tree: list[Index] | None = None
     line: int = 0
+    at: tuple[int, ...] = ()  # the class its guess is played at: () the root
+
+
+class Place(NamedTuple):
+    """Where a record's guess is played: the path of guesses and replies from the root, and
+    the class it leads to."""
+
+    path: tuple[int, ...]
+    secrets: Indexes
 
 
 @dataclass
@@ -137,25 +149,26 @@ class Limits:
     weights: np.ndarray
     first: set[Index]
     grow: Callable[[Indexes, list[Index]], tuple[Any, np.ndarray]]
-    floors: Callable[[Index], dict[int, float]]
+    floors: Callable[[tuple[int, ...]], dict[int, float]]
     max_guesses: int | None = None
-    _floors: dict[Index, dict[int, float]] = dataclass_field(default_factory=dict)
+    _floors: dict[tuple[int, ...], dict[int, float]] = dataclass_field(default_factory=dict)
 
-    def floor(self, g: Index) -> dict[int, float]:
-        """`floors(g)`, computed once a first guess."""
-        if g not in self._floors:
-            self._floors[g] = self.floors(g)
-        return self._floors[g]
+    def floor(self, path: tuple[int, ...]) -> dict[int, float]:
+        """`floors(path)` of the guess at the end of `path`, computed once a guess."""
+        if path not in self._floors:
+            self._floors[path] = self.floors(path)
+        return self._floors[path]
 
-    def paid(self) -> float:
-        """What the first guess pays: one guess for every secret, weighted."""
-        return float(self.weights[self.S].sum())
+    def paid(self, C: Indexes | None = None) -> float:
+        """What a guess at C (the root: every secret) pays: one guess for every secret, weighted."""
+        return float(self.weights[self.S if C is None else C].sum())
 
     def known(self, C: Indexes) -> float:
         return math.inf if self.max_guesses is not None else known_class_total(self.weights, C)
 
-    def known_after(self, g: Index) -> float:
-        return math.inf if self.max_guesses is not None else known_total(self.game, self.S, self.weights, g)
+    def known_after(self, g: Index, C: Indexes | None = None) -> float:
+        S = self.S if C is None else C
+        return math.inf if self.max_guesses is not None else known_total(self.game, S, self.weights, g)
 
     def bound_allowed(self, bound: float) -> bool:
         """A finite bound, or under a limit inf (no tree within it)."""
@@ -185,6 +198,12 @@ def piece_json(game: Game, reply: int, bound: float, exact: bool, tree: list[Ind
     if exact and tree is not None:
         record["tree"] = [game.guesses[t] for t in tree]
     return record
+
+
+def at_json(game: Game, at: tuple[int, ...]) -> dict:
+    """Where a record's guess is played, as the journal writes it: nothing at the root, else
+    "at", the guesses and replies that lead there."""
+    return {"at": path_words(game, at)} if at else {}
 
 
 #: The advice closing a refusal, for `arena optimal`: what a reader of bounds only (known.py,
@@ -284,16 +303,19 @@ class Journal:
         """The journal's records, each checked (module docstring); a wrong one is an ArenaError."""
         return [self._record(number, text, game, limits) for number, text in self.lines if text.strip()]
 
-    def proofs(self, game: Game, limits: Limits) -> dict[Index, GuessProof]:
-        """What the records prove of each first guess, checked one by one and against each
-        other (proofs.combine); a wrong record is an ArenaError naming its line."""
+    def proofs(self, game: Game, limits: Limits) -> dict[tuple[int, ...], GuessProof]:
+        """What the records prove of each guess, by its path (proofs.combine), checked one by
+        one and against each other; a wrong record is an ArenaError naming its line."""
         records = self.records(game, limits)
         self.pieces_read = sum(isinstance(r, PieceRecord) for r in records)
-        return combine(
-            records,
-            lambda line: f"journal {self.path}, line {line}",
-            lambda g, r: f"the class {game.reply_label(r)} of {game.guesses[g]}",
-        )
+
+        def label(path: tuple[int, ...], reply: int) -> str:
+            words = path_words(game, path[:-1])
+            return f"the class {game.reply_label(reply)} of {game.guesses[path[-1]]}" + (
+                f" after {' '.join(words)}" if words else ""
+            )
+
+        return combine(records, lambda line: f"journal {self.path}, line {line}", label)
 
     def _record(self, number: int, text: str, game: Game, limits: Limits) -> PieceRecord | GuessRecord:
         where = f"journal {self.path}, line {number}"
@@ -304,16 +326,17 @@ class Journal:
         if not isinstance(data, dict) or not {"guess", "bound", "exact"} <= set(data):
             raise ArenaError(f"{where}: a record is an object with guess, reply, bound and exact: {text[:60]!r}")
         guess, bound, exact = data["guess"], data["bound"], data["exact"]
+        at = self._place(where, data.get("at", []), game, limits)
         g = self._guess(where, guess, game)
-        if g not in limits.first:
+        if not at.path and g not in limits.first:
             raise ArenaError(f"{where}: {guess!r} is not a first guess of this search's pool")
         if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not limits.bound_allowed(bound):
             raise ArenaError(f"{where}: the bound must be a finite number, got {bound!r}")
         if not isinstance(exact, bool):
             raise ArenaError(f"{where}: exact must be true or false, got {exact!r}")
         if "reply" in data:
-            return self._piece(where, number, data, g, game, limits)
-        known = limits.known_after(g)
+            return self._piece(where, number, data, g, game, limits, at)
+        known = limits.known_after(g, at.secrets)
         if exact or bound > known * (1 + TOLERANCE):
             raise ArenaError(
                 f"{where}: the bound {bound:g} of {guess} is above {known:g}, what a tree opening "
@@ -322,21 +345,21 @@ class Journal:
         classes = data.get("classes", [])
         if not isinstance(classes, list) or not all(isinstance(c, dict) for c in classes):
             raise ArenaError(f"{where}: the classes of {guess} must be a list of records, got {classes!r:.60}")
-        pieces = tuple(self._piece(where, number, c | {"guess": guess}, g, game, limits) for c in classes)
-        floors = limits.floor(g)
-        floor = limits.paid() + sum(floors.values())
+        pieces = tuple(self._piece(where, number, c | {"guess": guess}, g, game, limits, at) for c in classes)
+        floors = limits.floor((*at.path, g))
+        floor = limits.paid(at.secrets) + sum(floors.values())
         if bound < floor - slack(floor):
             raise ArenaError(
                 f"{where}: the bound {bound:g} of {guess} is below {floor:g}, what every tree opening with it "
                 f"is known to cost before anything is searched: the record cannot be right"
             )
         if pieces:
-            self._check_classes(where, guess, float(bound), pieces, floors, game, limits)
-        return GuessRecord(g, float(bound), pieces, number)
+            self._check_classes(where, guess, float(bound), pieces, floors, game, limits.paid(at.secrets))
+        return GuessRecord(g, float(bound), pieces, number, at.path)
 
     @staticmethod
     def _check_classes(
-        where: str, guess: str, bound: float, pieces: tuple, floors: dict[int, float], game: Game, limits: Limits
+        where: str, guess: str, bound: float, pieces: tuple, floors: dict[int, float], game: Game, paid: float
     ) -> None:
         """An opened guess lists each class it leaves once, and its bound is what they add up to."""
         seen: set[int] = set()
@@ -353,14 +376,16 @@ class Journal:
                 f"{where}: the classes of {guess} leave out {game.reply_label(missing[0])} (an opened guess "
                 f"lists every class it leaves, {len(floors)} here): the record cannot be right"
             )
-        total = limits.paid() + sum(piece.bound for piece in pieces)
+        total = paid + sum(piece.bound for piece in pieces)
         if not same(total, bound):
             raise ArenaError(
                 f"{where}: the bound {bound:g} of {guess} is not {total:g}, what its classes' bounds add up "
                 f"to: the record cannot be right"
             )
 
-    def _piece(self, where: str, number: int, data: dict, g: Index, game: Game, limits: Limits) -> PieceRecord:
+    def _piece(
+        self, where: str, number: int, data: dict, g: Index, game: Game, limits: Limits, at: Place
+    ) -> PieceRecord:
         if not {"reply", "bound", "exact"} <= set(data):
             raise ArenaError(f"{where}: a class is an object with reply, bound and exact: {str(data)[:60]!r}")
         guess, bound, exact = data["guess"], data["bound"], data["exact"]
@@ -368,22 +393,24 @@ class Journal:
             raise ArenaError(f"{where}: the bound must be a finite number, got {bound!r}")
         if not isinstance(exact, bool):
             raise ArenaError(f"{where}: exact must be true or false, got {exact!r}")
-        C, reply = self._class(where, data["reply"], g, game, limits)
-        what = f"the class {data['reply']} of {guess}"
+        C, reply = self._class(where, data["reply"], g, game, at.secrets)
+        what = f"the class {data['reply']} of {guess}" + (
+            f" after {' '.join(path_words(game, at.path))}" if at.path else ""
+        )
         known = limits.known(C)
         if bound > known * (1 + TOLERANCE):
             raise ArenaError(
                 f"{where}: the bound {bound:g} of {what} is above {known:g}, what guessing its "
                 f"secrets one at a time costs: the record cannot be right"
             )
-        floor = limits.floor(g).get(reply, 0.0)
+        floor = limits.floor((*at.path, g)).get(reply, 0.0)
         if bound < floor - slack(floor):
             raise ArenaError(
                 f"{where}: the bound {bound:g} of {what} is below {floor:g}, what it is known to cost before "
                 f"it is searched: the record cannot be right"
             )
         if not exact:
-            return PieceRecord(g, reply, float(bound), False, None, number)
+            return PieceRecord(g, reply, float(bound), False, None, number, at.path)
         tree = data.get("tree")
         if not isinstance(tree, list) or not tree:
             raise ArenaError(f"{where}: an exact record carries its subtree, a list of guesses, got {tree!r:.60}")
@@ -393,16 +420,34 @@ class Journal:
         except ValueError as e:
             raise ArenaError(f"{where}: the subtree of {what} is no tree: {e}; the record cannot be right") from None
         cost = float(limits.weights[C] @ costs[0][C])
-        if limits.max_guesses is not None and costs[0][C].max() > limits.max_guesses - 1:
+        depth = len(at.path) // 2 + 1  # the guesses played before the class
+        if limits.max_guesses is not None and costs[0][C].max() > limits.max_guesses - depth:
             raise ArenaError(
-                f"{where}: the subtree of {what} takes {costs[0][C].max()} guesses after the first, over the "
-                f"limit of {limits.max_guesses}: the record cannot be right"
+                f"{where}: the subtree of {what} takes {costs[0][C].max()} guesses after the {depth} before it, "
+                f"over the limit of {limits.max_guesses}: the record cannot be right"
             )
         if abs(cost - bound) > TOLERANCE * max(1.0, abs(bound)):
             raise ArenaError(
                 f"{where}: the subtree of {what} costs {cost:g}, not its value {bound:g}: the record cannot be right"
             )
-        return PieceRecord(g, reply, float(bound), True, guesses, number)
+        return PieceRecord(g, reply, float(bound), True, guesses, number, at.path)
+
+    def _place(self, where: str, at, game: Game, limits: Limits) -> Place:
+        """The class a record's guess is played at (its "at": guesses and replies from the
+        root; none: the root), checked to be one: each guess a guess, each reply one that
+        leaves a class, the first guess a first guess of the pool."""
+        if not isinstance(at, list) or len(at) % 2:
+            raise ArenaError(
+                f"{where}: at is a list of guesses and replies, one reply after each guess, got {at!r:.60}"
+            )
+        C, path = limits.S, list[int]()
+        for guess, reply in zip(at[::2], at[1::2]):
+            g = self._guess(where, guess, game)
+            if not path and g not in limits.first:
+                raise ArenaError(f"{where}: {guess!r} is not a first guess of this search's pool")
+            C, r = self._class(where, reply, g, game, C)
+            path += [g, r]
+        return Place(tuple(path), C)
 
     @staticmethod
     def _guess(where: str, guess, game: Game) -> Index:
@@ -414,15 +459,15 @@ class Journal:
             raise ArenaError(f"{where}: {guess!r} is not a guess of {game.spec}") from None
 
     @staticmethod
-    def _class(where: str, reply, g: Index, game: Game, limits: Limits) -> tuple[Indexes, int]:
-        """The class of the first guess g that `reply` names, and the reply's code."""
+    def _class(where: str, reply, g: Index, game: Game, S: Indexes) -> tuple[Indexes, int]:
+        """The class of S that `reply` to the guess g names, and the reply's code."""
         if not isinstance(reply, str):
             raise ArenaError(f"{where}: the reply must be written as text, got {reply!r}")
         try:
             code = int(game.parse_reply(reply))
         except ArenaError:
             code = -1
-        C = game.consistent(limits.S, g, code) if code >= 0 else limits.S[:0]
+        C = game.consistent(S, g, code) if code >= 0 else S[:0]
         if len(C) == 0 or game.finished(code):
             raise ArenaError(f"{where}: {reply!r} is not a reply that leaves a class after {game.guesses[g]}")
         return C, code
@@ -442,27 +487,31 @@ class Journal:
     def append(
         self,
         game: Game,
-        guess: Index,
-        reply: int,
+        path: tuple[int, ...],
         bound: float,
         exact: bool,
         tree: list[Index] | None,
         seconds: float,
         nodes: int,
     ) -> None:
-        """One piece closed, written and flushed at once (a kill loses at most this line)."""
+        """One piece closed, the class at the end of `path`, written and flushed at once (a kill
+        loses at most this line)."""
         self.begin()
         assert self._file is not None
-        record = {"guess": game.guesses[guess]} | piece_json(game, reply, bound, exact, tree)
+        record = (
+            at_json(game, path[:-2])
+            | {"guess": game.guesses[path[-2]]}
+            | piece_json(game, path[-1], bound, exact, tree)
+        )
         self._file.write(json.dumps(record | {"seconds": round(seconds, 3), "nodes": nodes}) + "\n")
         self._file.flush()
 
-    def append_opened(self, game: Game, guess: Index, bound: float, classes: list) -> None:
-        """A first guess opened: its bound and its classes, (reply, bound, exact, subtree or
-        None) each (none: it was closed by its bound)."""
+    def append_opened(self, game: Game, path: tuple[int, ...], bound: float, classes: list) -> None:
+        """The guess at the end of `path` opened: its bound and its classes, (reply, bound,
+        exact, subtree or None) each (none: it was closed by its bound)."""
         self.begin()
         assert self._file is not None
-        record: dict = {"guess": game.guesses[guess], "bound": bound, "exact": False}
+        record: dict = at_json(game, path[:-1]) | {"guess": game.guesses[path[-1]], "bound": bound, "exact": False}
         if classes:
             record["classes"] = [piece_json(game, r, b, e, t) for r, b, e, t in classes]
         self._file.write(json.dumps(record) + "\n")

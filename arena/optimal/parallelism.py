@@ -4,26 +4,29 @@ and how much did.
 The split's work is counted in candidate sets searched (Stats.nodes, the unit of `arena
 optimal`'s "sets searched"), of three kinds: the parent's own before it hands out any task
 (the root, whose first guesses it scores, and what its search counted while it seeded the
-incumbent and read the journal), each first guess's opening (bounding
-its classes, solving those the closed forms solve) and each piece (one class of one first
-guess, searched under its budget). The tasks depend on each other in one way only:
+incumbent and read the journal), each guess's opening (bounding its classes, solving those
+the closed forms solve) and each piece (one class of one guess, searched under its budget).
+The tasks depend on each other in one way only:
 
-    the parent's work  ->  opening a first guess g  ->  each piece (g, r) of g
+    the parent's work -> opening g -> piece (g, r) -> opening h at (g, r) -> piece (g, r, h, r') -> ...
 
-A piece is handed out only once its first guess is opened (the opening makes its class and
-its first bound), and a piece is one call of the search, which the split does not divide. First
-guesses are independent of each other, and so are the pieces of one first guess: the incumbent
-and the other pieces' bounds only tighten a piece's budget (pruning), so run side by side they
-would still be searched, under the bounds known when they start. So the longest chain of work
-that could not be split, the critical path, is
+A piece is handed out only once its guess is opened (the opening makes its class and its first
+bound), and a piece that split itself (ledger.py) is followed by its own guesses' openings and
+pieces. Guesses at one class are independent of each other, and so are the pieces of one guess:
+the incumbent and the other pieces' bounds only tighten a piece's budget (pruning), so run side
+by side they would still be searched, under the bounds known when they start. So the longest
+chain of work that could not be split, the critical path, is
 
-    critical path = parent + max over first guesses g of ( opening(g) + max over r of piece(g, r) )
+    critical path = parent + max over first guesses g of chain(opening g)
+    chain(opening h)  = opening(h) + max over h's pieces p of chain(p)
+    chain(piece p)    = piece(p) + (once p split itself) max over its guesses h of chain(opening h)
 
 (a task searched twice, in two runs or after a deadline, counts the sum of its searches: they
-follow each other), `work` is the sum over every task, and `parallelism` = work / critical path
-is the speed-up that no number of workers can exceed for this work (more workers change which
-pieces are pruned, so another run's work differs a little). With no set searched at all (every
-class closed by the closed forms) the parallelism is 1: there is nothing to share out.
+follow each other; a piece that split itself counts what it searched before it did), `work` is
+the sum over every task, and `parallelism` = work / critical path is the speed-up that no
+number of workers can exceed for this work (more workers change which pieces are pruned, so
+another run's work differs a little). With no set searched at all (every class closed by the
+closed forms) the parallelism is 1: there is nothing to share out.
 
 Each worker's busy fraction is measured in the parent: a task's end is when the parent receives
 its result, its start that end less the seconds it ran on its worker (TaskResult.seconds,
@@ -45,21 +48,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import Game, Index, Indexes
+from .proofs import path_words
 
-#: The key of a first guess's opening among the tasks (a piece's is its reply, never negative).
+#: The key of a guess's opening among the tasks: its path, and this (a piece's is its reply, never negative).
 OPENING = -1
+
+#: A task: the path of the class it searches, (g1, r1, ..., h, r), or of the guess it opens, then OPENING.
+TaskKey = tuple[int, ...]
 
 
 @dataclass
 class Work:
     """The split's tasks in one run, as the parent saw them: the sets each searched, keyed by
-    (first guess, reply or OPENING); the busy intervals (start, end) on the parent's clock; the
-    parent's own sets; the workers. `from_journal`: read from a journal by --standing (pieces
-    only, no intervals)."""
+    its path (a piece's: the guesses and replies that lead to its class; an opening's: the
+    path of its guess, then OPENING); the busy intervals (start, end) on the parent's clock;
+    the parent's own sets; the workers. `from_journal`: read from a journal by --standing
+    (pieces only, no intervals)."""
 
     workers: int = 0
     parent: int = 0
-    sets: dict[tuple[Index, int], int] = field(default_factory=dict)
+    sets: dict[TaskKey, int] = field(default_factory=dict)
     intervals: list[tuple[float, float]] = field(default_factory=list)
     from_journal: bool = False
     unknown_pieces: int = 0  # journal records that carry no count of sets (written without one)
@@ -70,13 +78,13 @@ class Work:
         one-process search counts it (its first node), and so the split's work is comparable."""
         self.workers, self.parent = workers, 1 + parent
 
-    def done(self, guess: Index, reply: int, result: Any, now: float) -> None:
+    def done(self, path: tuple[int, ...], opening: bool, result: Any, now: float) -> None:
         """A task returned (a TaskResult whose value is a piece's Outcome or an opening's Opened:
-        the sets it searched last); `reply` OPENING for an opening. A failed task is left out
-        (the split stops on it)."""
+        the sets it searched last); `path` its class's, or its guess's for an `opening`. A failed
+        task is left out (the split stops on it)."""
         if not result.ok:
             return
-        key = (int(guess), int(reply))
+        key = (*path, OPENING) if opening else tuple(path)
         self.sets[key] = self.sets.get(key, 0) + int(result.value[-1])
         self.intervals.append((now - result.seconds, now))
 
@@ -85,18 +93,27 @@ class Work:
         """The work: the sets searched, summed over the parent and every task."""
         return self.parent + sum(self.sets.values())
 
-    def chain(self) -> tuple[int, Index, int]:
-        """The critical path (module docstring) with the first guess and the piece's reply that
-        make it (-1 and OPENING where there is none)."""
-        longest: dict[Index, tuple[int, int]] = {}  # guess -> (its longest piece's sets, reply)
-        for (g, r), n in self.sets.items():
-            if r != OPENING and (g not in longest or n > longest[g][0]):
-                longest[g] = (n, r)
-        best = (0, -1, OPENING)
-        for g in {g for g, _ in self.sets}:
-            piece, r = longest.get(g, (0, OPENING))
-            best = max(best, (self.sets.get((g, OPENING), 0) + piece, g, r), key=lambda c: c[0])
-        return self.parent + best[0], best[1], best[2]
+    def chain(self) -> tuple[int, TaskKey]:
+        """The critical path (module docstring) and the deepest task on it (() where there is none)."""
+        below: dict[tuple[int, ...], list[TaskKey]] = {}  # a class or a guess -> its tasks one level down
+        for key in self.sets:
+            if key[-1] == OPENING:
+                below.setdefault(key[:-2], []).append(key)
+            else:
+                below.setdefault(key[:-1], []).append(key)
+
+        def longest(key: TaskKey) -> tuple[int, TaskKey]:
+            """The chain that starts with the task `key`, and its last task."""
+            own = self.sets.get(key, 0)
+            place = (
+                key[:-1] if key[-1] == OPENING else key
+            )  # an opening leads to its pieces, a piece to its node's openings
+            after = [longest(k) for k in below.get(place, []) if k != key]
+            best = max(after, key=lambda c: c[0], default=(0, key))
+            return own + best[0], best[1]
+
+        best = max((longest(k) for k in below.get((), [])), key=lambda c: c[0], default=(0, ()))
+        return self.parent + best[0], best[1]
 
     @property
     def critical_path(self) -> int:
@@ -123,13 +140,12 @@ class Work:
     def figures(self, game: Game, wall: float) -> dict:
         """The figures --json prints: work, critical path, parallelism, busy fractions, and the
         chain that makes the critical path."""
-        path, g, r = self.chain()
+        path, last = self.chain()
         out: dict = {
             "work": self.total,
             "critical_path": path,
             "parallelism": round(self.parallelism, 3),
-            "critical_chain": chain_json(game, g, r, self.sets)
-            | ({} if self.from_journal else {"parent": self.parent}),
+            "critical_chain": chain_json(game, last) | ({} if self.from_journal else {"parent": self.parent}),
         }
         if self.from_journal:
             return out | {
@@ -141,9 +157,9 @@ class Work:
 
     def line(self, game: Game, wall: float) -> str:
         """One line of the split's report (SolvedTree.report)."""
-        path, g, r = self.chain()
+        path, last = self.chain()
         head = f"parallelism {self.parallelism:,.1f}: work {self.total:,} sets searched, critical path {path:,}"
-        where = "" if g < 0 else f" ({chain_text(game, g, r)})"
+        where = "" if not last else f" ({chain_text(game, last)})"
         if self.from_journal:
             return f"{head}{where}, over the journal's {len(self.sets):,} pieces; not in the journal: {UNKNOWN}"
         busy = ", ".join(f"{b:.0%}" for b in self.busy(wall))
@@ -154,18 +170,21 @@ class Work:
 UNKNOWN = "the openings' and the parent's sets, and how busy the workers were"
 
 
-def chain_json(game: Game, g: Index, r: int, sets: dict[tuple[Index, int], int]) -> dict:
-    """The critical path's tasks as JSON: its first guess's opening and its longest piece."""
-    if g < 0:
+def chain_json(game: Game, last: TaskKey) -> dict:
+    """The critical path's last task as JSON: the first guess, and the path down to it."""
+    if not last:
         return {}
-    out: dict = {"first_guess": game.guesses[g], "opening": sets.get((g, OPENING), 0)}
-    if r != OPENING:
-        out |= {"reply": game.reply_label(r), "piece": sets[(g, r)]}
+    path = last[:-1] if last[-1] == OPENING else last
+    out: dict = {"first_guess": game.guesses[path[0]], "path": path_words(game, path), "opening": last[-1] == OPENING}
+    if last[-1] != OPENING and len(path) == 2:
+        out["reply"] = game.reply_label(path[1])
     return out
 
 
-def chain_text(game: Game, g: Index, r: int) -> str:
-    return f"opening {game.guesses[g]}" + ("" if r == OPENING else f", then its class {game.reply_label(r)}")
+def chain_text(game: Game, last: TaskKey) -> str:
+    if last[-1] == OPENING:
+        return "opening " + " ".join(path_words(game, last[:-1]))
+    return f"down to the class {' '.join(path_words(game, last))}"
 
 
 def journal_work(lines: Iterable[tuple[int, str]], game: Game) -> Work:
@@ -179,12 +198,14 @@ def journal_work(lines: Iterable[tuple[int, str]], game: Game) -> Work:
         except ValueError:
             continue
         if not isinstance(data, dict) or "reply" not in data:
-            continue  # a first guess's record: its opening's sets are not recorded
+            continue  # a guess's record: its opening's sets are not recorded
         nodes = data.get("nodes")
         if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
             work.unknown_pieces += 1
             continue
-        key = (game.guess_index(data["guess"]), int(game.parse_reply(data["reply"])))
+        at = data.get("at", [])
+        path = [game.guess_index(x) if i % 2 == 0 else int(game.parse_reply(x)) for i, x in enumerate(at)]
+        key = (*path, game.guess_index(data["guess"]), int(game.parse_reply(data["reply"])))
         work.sets[key] = work.sets.get(key, 0) + nodes
     return work
 

@@ -1,7 +1,14 @@
-"""A piece's work, on a worker of the split (split.py): open a first guess (bound its classes,
-solve those the closed forms solve) or solve one of its classes under a budget, on the search
-the worker keeps: forked from the parent (`WORKER`, its search built by `start_worker`) or on a
+"""A piece's work, on a worker of the split (split.py): open a guess (bound its classes, solve
+those the closed forms solve) or solve one of its classes under a budget, on the search the
+worker keeps: forked from the parent (`WORKER`, its search built by `start_worker`) or on a
 Dask worker, which builds its own from the game's spec (`remote_task`).
+
+A task names where it is by its path from the root (ledger.py): (g1, r1, ..., h) for the guess
+h to open, (g1, r1, ..., h, r) for the class r that h leaves. The worker walks the path down
+(`walk`: the class, its symmetry, the guesses the path allows and the guesses left), as the
+one-process search would have reached that class. A piece given `split_after` hands itself back
+unsolved once it has searched that many sets (`Outcome.split`): the parent then splits it into
+tasks of its own; the sets it searched stay in this worker's cache.
 """
 
 from __future__ import annotations
@@ -9,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from typing import Any, NamedTuple
 
 from ..core.game import Index, Indexes
 from ..core.resources import THREADS_ENV, memory_limit, threads
@@ -31,18 +39,43 @@ def start_worker(problem: Problem, deadline: float | None, workers: int, parent:
     WORKER["search"] = Search.of(problem, symmetry=WORKER["sym"], deadline=deadline, cache_budget=budget)
 
 
-#: What a piece returns: (guess, reply, value, exact, subtree or None, seconds, nodes).
-Outcome = tuple[Index, int, float, bool, "list[Index] | None", float, int]
-#: What opening a first guess returns: (guess, its bound, its classes as (reply, bound,
-#: exact, subtree or None) or [] when the bound reached the limit, seconds, nodes).
+#: Where a task is: guesses and replies from the root, (g1, r1, ..., h) or (g1, r1, ..., h, r).
+Path = tuple[int, ...]
+
+
+class Outcome(NamedTuple):
+    """What a piece returns: its exact value and subtree (guesses in pre-order) below its
+    budget, else a bound at least the budget; `split`: it searched `split_after` sets and hands
+    itself back (value nan, as when the deadline passed: nothing proven)."""
+
+    path: Path
+    value: float
+    exact: bool
+    tree: list[Index] | None
+    split: bool
+    seconds: float
+    nodes: int
+
+
+#: An opened guess's classes, each (reply, bound, exact, subtree or None).
 Classes = list[tuple[int, float, bool, "list[Index] | None"]]
-Opened = tuple[Index, float, Classes, float, int]
 
 
-def forked_task(kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:
-    """A task on a forked worker: open the first guess `guess` (kind "open", `limit` the
-    incumbent) or solve its piece `reply` under the budget `limit` (kind "piece")."""
-    return run_task(WORKER, kind, guess, reply, limit)
+class Opened(NamedTuple):
+    """What opening a guess returns: its bound and its classes, or none when the bound reached
+    the limit; nan if the deadline passed."""
+
+    path: Path
+    bound: float
+    classes: Classes
+    seconds: float
+    nodes: int
+
+
+def forked_task(kind: str, path: Path, limit: float, split_after: int | None = None) -> Outcome | Opened:
+    """A task on a forked worker: open the guess at the end of `path` (kind "open", `limit`
+    what it must beat) or solve the class at its end under the budget `limit` (kind "piece")."""
+    return run_task(WORKER, kind, path, limit, split_after)
 
 
 #: On a Dask worker: one search per problem (game spec, pool, weights, limit), built by the first task that needs it.
@@ -50,7 +83,13 @@ REMOTE: dict = {}
 
 
 def remote_task(
-    sent: SentProblem, workers: int, seconds_left: float | None, kind: str, guess: Index, reply: int, limit: float
+    sent: SentProblem,
+    workers: int,
+    seconds_left: float | None,
+    kind: str,
+    path: Path,
+    limit: float,
+    split_after: int | None = None,
 ) -> Outcome | Opened:
     """A task on a Dask worker (which the parent did not fork, so it builds the problem from
     `sent`, its game from its spec, once): `forked_task` on the worker's own search, with the
@@ -60,7 +99,7 @@ def remote_task(
         REMOTE[key] = search_state(sent.built(), workers)
     state = REMOTE[key]
     state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
-    return run_task(state, kind, guess, reply, limit)
+    return run_task(state, kind, path, limit, split_after)
 
 
 def search_state(problem: Problem, workers: int) -> dict:
@@ -74,73 +113,98 @@ def search_state(problem: Problem, workers: int) -> dict:
     )
 
 
-def run_task(state: dict, kind: str, guess: Index, reply: int, limit: float) -> Outcome | Opened:
-    return open_guess(state, guess, limit) if kind == "open" else solve_piece(state, guess, reply, limit)
+def run_task(state: dict, kind: str, path: Path, limit: float, split_after: int | None = None) -> Outcome | Opened:
+    return open_guess(state, path, limit) if kind == "open" else solve_piece(state, path, limit, split_after)
 
 
-def solve_piece(state: dict, guess: Index, reply: int, budget: float) -> Outcome:
-    """The class `reply` of the first guess `guess`, on the search `state` holds: its exact
-    value and subtree if below `budget`, else a bound >= budget; nan if the deadline passed."""
+class Place(NamedTuple):
+    """A class reached by a path: its secrets, the symmetry left, the guesses the path allows
+    (None: every guess) and the guesses left."""
+
+    secrets: Indexes
+    sym: Any
+    allowed: Any
+    left: int
+
+
+def walk(search: Search, S: Indexes, sym: Any, path: Path) -> Place:
+    """The class that the guesses and replies of `path` (an even length) lead to from S, as
+    the search reaches it (search/hits.py: the symmetry after each guess, the class's allowed
+    guesses); a path that leaves no class is a ValueError."""
+    C, allowed, left = S, None, search.limit
+    for guess, reply in zip(path[::2], path[1::2]):
+        C = search.game.consistent(C, guess, reply)
+        if len(C) == 0 or search.game.finished(reply):
+            raise ValueError(f"{path!r} leaves no class")
+        allowed = search.class_allowed(allowed, guess, reply, C)
+        sym = None if sym is None else sym.after(guess)
+        left -= 1
+    return Place(C, sym, allowed, left)
+
+
+def solve_piece(state: dict, path: Path, budget: float, split_after: int | None = None) -> Outcome:
+    """The class at the end of `path`, on the search `state` holds: its exact value and subtree
+    if below `budget`, else a bound >= budget; nan if the deadline passed or (`split`) once it
+    has searched `split_after` sets."""
     search: Search = state["search"]
-    S, sym = state["S"], state["sym"]
-    C = search.game.consistent(S, guess, reply)
-    left = search.limit - 1
-    allowed = search.class_allowed(None, guess, reply, C)
+    place = walk(search, state["S"], state["sym"], path)
     search.root_key = None
     started, nodes = time.perf_counter(), search.stats.nodes
+    search.node_limit = None if split_after is None else nodes + split_after
     try:
-        value = search.solve(C, budget, left, None if sym is None else sym.after(guess), allowed, state["b"])
-        tree = subtree(search, C, left, allowed) if value < budget else None
+        value = search.solve(place.secrets, budget, place.left, place.sym, place.allowed, state["b"])
+        tree = subtree(search, place.secrets, place.left, place.allowed) if value < budget else None
     except Timeout:
-        return int(guess), int(reply), math.nan, False, None, time.perf_counter() - started, search.stats.nodes - nodes
-    return (
-        int(guess),
-        int(reply),
-        float(value),
-        value < budget,
-        tree,
-        time.perf_counter() - started,
-        search.stats.nodes - nodes,
+        split = search.node_limit is not None and search.stats.nodes > search.node_limit
+        return Outcome(path, math.nan, False, None, split, time.perf_counter() - started, search.stats.nodes - nodes)
+    finally:
+        search.node_limit = None
+    return Outcome(
+        path, float(value), value < budget, tree, False, time.perf_counter() - started, search.stats.nodes - nodes
     )
 
 
-def first_bounds(search: Search, guess: Index, S: Indexes, b: int) -> tuple[list[tuple[int, Indexes]], list[float]]:
-    """The non-hit classes of the first guess `guess` and the bound each has before anything
-    is searched (the slot table's, or with weights the class bound): where opening a guess
-    starts, so every bound a run proves for a class, and w(S) plus their sum for the guess,
-    is at least this (the journal refuses a record below it)."""
+def first_bounds(
+    search: Search, guess: Index, S: Indexes, b: int, left: int | None = None
+) -> tuple[list[tuple[int, Indexes]], list[float]]:
+    """The non-hit classes of `guess` at S (with `left` guesses to spend there: the search's
+    limit at the root) and the bound each has before anything is searched (the slot table's,
+    or with weights the class bound): where opening a guess starts, so every bound a run proves
+    for a class, and w(S) plus their sum for the guess, is at least this (the journal refuses
+    a record below it)."""
+    left = search.limit if left is None else left
     classes = search.classes_of(guess, S)
     if search.uniform:
         table = search.table_list(b)
         return classes, [table[len(c)] for _, c in classes]
-    return classes, [search.class_bound(c, b, search.limit - 1) for _, c in classes]
+    return classes, [search.class_bound(c, b, left - 1) for _, c in classes]
 
 
-def open_guess(state: dict, guess: Index, limit: float) -> Opened:
-    """The classes of the first guess `guess` bounded as the search bounds them before it
-    searches any (Search.guess_value: the slot bound, the closed forms of small classes and
-    the candidates' bound, and at a big root one level of search), and those the closed forms
+def open_guess(state: dict, path: Path, limit: float) -> Opened:
+    """The classes of the guess at the end of `path` bounded as the search bounds them before
+    it searches any (Search.guess_value: the slot bound, the closed forms of small classes and
+    the candidates' bound, and at a big class one level of search), and those the closed forms
     solve, with their subtrees. When the bound reaches `limit` no class is returned (the guess
-    cannot beat the incumbent); nan if the deadline passed."""
+    cannot beat it); nan if the deadline passed."""
     search: Search = state["search"]
-    S, sym, b = state["S"], state["sym"], state["b"]
+    place, guess, b = walk(search, state["S"], state["sym"], path[:-1]), path[-1], state["b"]
+    S, left = place.secrets, place.left - 1
     started, nodes = time.perf_counter(), search.stats.nodes
-    left = search.limit - 1
-    classes, bounds = first_bounds(search, guess, S, b)
+    classes, bounds = first_bounds(search, guess, S, b, place.left)
     total = search.weight(S) + sum(bounds)
     keys: list = [None] * len(classes)
     try:
         if not search.restricted and total < limit:
             total = search.known_class_bounds(classes, bounds, keys, total, limit, left, b)
         if len(S) >= LEVEL_SIZE and total < limit:
-            total = search.level_bounds(
-                guess, classes, bounds, total, limit, left, None if sym is None else sym.after(guess), None
-            )
+            below = None if place.sym is None else place.sym.after(guess)
+            total = search.level_bounds(guess, classes, bounds, total, limit, left, below, place.allowed)
         out: Classes = []
         for (r, C), bound in zip(classes if total < limit else [], bounds):
             value = closed_value(search, C, left)
-            tree = None if value is None else subtree(search, C, left, search.class_allowed(None, guess, r, C))
+            allowed = search.class_allowed(place.allowed, guess, r, C)
+            tree = None if value is None else subtree(search, C, left, allowed)
             out.append((int(r), float(bound if value is None else value), value is not None, tree))
     except Timeout:
-        return int(guess), math.nan, [], time.perf_counter() - started, search.stats.nodes - nodes
-    return int(guess), float(total), out, time.perf_counter() - started, search.stats.nodes - nodes
+        return Opened(path, math.nan, [], time.perf_counter() - started, search.stats.nodes - nodes)
+    return Opened(path, float(total), out, time.perf_counter() - started, search.stats.nodes - nodes)

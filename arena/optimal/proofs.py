@@ -1,8 +1,9 @@
 """What a split's journal proves, put together from its records and checked against each other.
 
-A journal holds proofs, never decisions (journal.py): each record says that a class of a first
-guess costs exactly a value (with the subtree that costs it), or at least a bound; or that a
-first guess costs at least a bound (with its classes' bounds when it was opened). None of that
+A journal holds proofs, never decisions (journal.py): each record says that a class of a guess
+costs exactly a value (with the subtree that costs it), or at least a bound; or that a guess
+costs at least a bound (with its classes' bounds when it was opened). The guess is a first
+guess, or one played at a class below the root that split itself (ledger.py), named by its path. None of that
 depends on the incumbent of the run that wrote it, so every run decides afresh what the proofs
 close under its own incumbent (split.py): a first guess whose bound reaches the incumbent, or
 whose every class is exact.
@@ -87,14 +88,16 @@ def merge(known: ClassProof | None, new: ClassProof, what: str, where: Callable[
 
 
 def combine(
-    records: Iterable, where: Callable[[int], str], label: Callable[[Index, int], str]
-) -> dict[Index, GuessProof]:
-    """Each first guess's proofs from the journal's records (journal.GuessRecord, PieceRecord),
-    in the order met; contradicting records are an ArenaError (`merge`). `where(line)` names a
-    line, `label(guess, reply)` a class."""
-    proofs: dict[Index, GuessProof] = {}
+    records: Iterable, where: Callable[[int], str], label: Callable[[tuple[int, ...], int], str]
+) -> dict[tuple[int, ...], GuessProof]:
+    """Each opening's proofs from the journal's records (journal.GuessRecord, PieceRecord), by
+    its path (the class it is played at, then its guess: (g,) for a first guess), in the order
+    met; contradicting records are an ArenaError (`merge`). `where(line)` names a line,
+    `label(path, reply)` a class."""
+    proofs: dict[tuple[int, ...], GuessProof] = {}
     for record in records:
-        proof = proofs.setdefault(record.guess, GuessProof())
+        path = (*record.at, record.guess)
+        proof = proofs.setdefault(path, GuessProof())
         if hasattr(record, "classes"):  # a first guess's record
             proof.bound = max(proof.bound, record.bound)
             pieces = record.classes
@@ -104,8 +107,13 @@ def combine(
         for piece in pieces:
             new = ClassProof(piece.bound, piece.exact, piece.tree, piece.line)
             known = proof.classes.get(piece.reply)
-            proof.classes[piece.reply] = merge(known, new, label(piece.guess, piece.reply), where)
+            proof.classes[piece.reply] = merge(known, new, label(path, piece.reply), where)
     return proofs
+
+
+def path_words(game, path: tuple[int, ...]) -> list[str]:
+    """A path from the root (ledger.py) in words: each guess, then the reply to it."""
+    return [game.guesses[x] if i % 2 == 0 else game.reply_label(x) for i, x in enumerate(path)]
 
 
 def lower_bound(bounds: Iterable[float], incumbent: float) -> float:

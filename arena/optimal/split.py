@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -59,44 +59,16 @@ from ..trees.tree import Tree
 from .bounds import INF
 from .inputs import check_start
 from .journal import Journal, Limits, journal_key
-from .parallelism import OPENING, Work, fewer_workers, journal_work
-from .pieces import WORKER, Classes, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker
+from .ledger import Opening, Piece, Split
+from .parallelism import Work, fewer_workers, journal_work
+from .pieces import WORKER, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker, walk
+from .pieces import Path as TaskPath
 from .problem import Objective, Problem
 from .problem import Pool as GuessPool  # the guesses a tree may play; Pool here is the workers
-from .proofs import ClassProof, GuessProof, lower_bound
 from .search import Search
 from .search.small_trees import compile_ahead
 from .solve import cheaper_tree, incumbent_value, seed_tree
 from .subtrees import grow_subtree
-
-
-@dataclass
-class Piece:
-    """One class a first guess leaves: the secrets replying `reply`, its best proven bound, and
-    once solved its exact value and best subtree (its guesses in pre-order, see `subtree`)."""
-
-    guess: Index
-    reply: int
-    secrets: Indexes
-    bound: float
-    exact: bool = False
-    tree: list[Index] | None = None
-    flying: bool = False
-
-
-@dataclass
-class Opening:
-    """What is known of one first guess: its best lower bound, its pieces once opened, and
-    whether it is closed (every piece exact, or a bound at least the incumbent)."""
-
-    guess: Index
-    bound: float
-    exact: bool = False
-    closed: bool = False
-    seconds: float = 0.0
-    nodes: int = 0
-    pieces: list[Piece] | None = None  # None: not opened yet
-    opening: bool = False  # being opened by a worker
 
 
 @dataclass
@@ -133,161 +105,6 @@ class SplitResult:
         return sorted(exact, key=lambda pair: (pair[1], pair[0]))
 
 
-class Split:
-    """The parent's bookkeeping: the first guesses, their pieces, the incumbent; which piece
-    to hand out next, and what a piece closed implies."""
-
-    def __init__(
-        self,
-        game: Game,
-        scout: Search,
-        S: Indexes,
-        b: int,
-        sym,
-        openings: dict[Index, Opening],
-        order: list[Index],
-        incumbent: float,
-    ):
-        self.game, self.scout, self.S, self.b, self.sym = game, scout, S, b, sym
-        self.openings, self.order = openings, order
-        self.incumbent, self.best_guess = incumbent, -1
-        self.given = "given"  # where an incumbent no first guess has beaten came from
-        self.weight = scout.weight(S)
-        self.records: dict[tuple[Index, int], ClassProof] = {}  # from the journal, used as a first guess opens
-        self.pieces_closed = 0
-        self.log: Journal | None = None
-        self.journaled: set[Index] = set()  # first guesses whose opening the journal holds
-        self.work = Work()
-
-    def lower_bound(self) -> float:
-        """min(incumbent, the least bound of a first guess): proofs.lower_bound."""
-        return lower_bound((o.bound for o in self.openings.values()), self.incumbent)
-
-    def closed(self) -> int:
-        return sum(1 for o in self.openings.values() if o.closed or o.bound >= self.incumbent)
-
-    def next_task(self) -> tuple[str, Opening | Piece, float] | None:
-        """The next task to hand out: ("open", a first guess, the incumbent) or ("piece", a
-        class, its budget), first guesses in order of their bound, each one's classes smallest
-        first; None when every first guess still open is in flight or waits on one."""
-        for g in self.order:
-            o = self.openings[g]
-            if o.closed:
-                continue
-            if o.bound >= self.incumbent:
-                self.close(o)
-                continue
-            if o.pieces is None:
-                if o.opening:
-                    continue
-                o.opening = True
-                return "open", o, self.incumbent
-            for piece in o.pieces:
-                if piece.exact or piece.flying:
-                    continue
-                budget = self.incumbent - (o.bound - piece.bound)
-                if budget <= piece.bound:  # this guess cannot beat the incumbent
-                    self.close(o)
-                    break
-                piece.flying = True
-                return "piece", piece, budget
-        return None
-
-    def opened(self, o: Opening, total: float, classes: Classes) -> None:
-        """A first guess opened by a worker: its bound, and its pieces with what the journal
-        holds of them (no classes: its bound reached the incumbent it was opened with, which
-        is at least this run's, since an incumbent only falls)."""
-        o.opening = False
-        o.bound = max(o.bound, total)
-        if self.log is not None and o.guess not in self.journaled:
-            self.log.append_opened(self.game, o.guess, total, classes)
-            if classes:
-                self.journaled.add(o.guess)
-        if not classes and o.bound >= self.incumbent:
-            self.close(o)
-            return
-        pieces = []
-        for r, bound, exact, tree in classes:
-            C = self.game.consistent(self.S, o.guess, r)
-            piece = Piece(o.guess, r, C, bound, exact, tree)
-            record = self.records.get((o.guess, r))
-            if record is not None and not piece.exact:
-                piece.bound = max(piece.bound, record.bound)
-                piece.exact, piece.tree = record.exact, record.tree
-            pieces.append(piece)
-        o.pieces = pieces  # none (a guess that leaves no class): its cost is what it pays
-        self.update(o)
-
-    def resume(self, proofs: dict[Index, GuessProof]) -> None:
-        """What the journal proves (proofs.combine), as this run's bounds: a first guess whose
-        classes the journal lists gets its pieces (closed when every one is exact, or when
-        their bounds reach this run's incumbent); one with a bound alone keeps it, and is
-        opened again if it is below the incumbent; the pieces of a guess not opened wait until
-        it is."""
-        for g, proof in proofs.items():
-            o = self.openings[g]
-            o.bound = max(o.bound, proof.bound)
-            if not proof.opened:
-                self.records.update(((g, r), c) for r, c in proof.classes.items())
-                continue
-            self.journaled.add(g)
-            o.pieces = [
-                Piece(g, r, self.game.consistent(self.S, g, r), c.bound, c.exact, c.tree)
-                for r, c in proof.classes.items()
-            ]
-            self.update(o)
-
-    def close(self, o: Opening) -> None:
-        """o cannot beat the incumbent."""
-        o.closed = True
-
-    def update(self, o: Opening) -> None:
-        """o's bound from its pieces; o closed when every piece is exact (its cost is then
-        known: the incumbent if below it) or its bound reaches the incumbent."""
-        assert o.pieces is not None
-        o.bound = max(o.bound, self.weight + sum(p.bound for p in o.pieces))
-        if all(p.exact for p in o.pieces):
-            o.exact, o.closed = True, True
-            value = self.weight + sum(p.bound for p in o.pieces)
-            o.bound = value
-            if value < self.incumbent:
-                self.incumbent, self.best_guess = value, o.guess
-        elif o.bound >= self.incumbent:
-            self.close(o)
-
-    def closed_piece(self, piece: Piece, value: float, exact: bool, tree: list[Index] | None) -> None:
-        piece.flying = False
-        piece.bound = max(piece.bound, value)
-        piece.exact, piece.tree = exact, tree if exact else None
-        self.pieces_closed += 1
-        self.update(self.openings[piece.guess])
-
-    def best_tree(self) -> list[Index]:
-        """The best first guess's tree, its guesses in pre-order (the pieces' in reply order)."""
-        if self.best_guess < 0:
-            return []
-        o = self.openings[self.best_guess]
-        assert o.pieces is not None
-        out = [self.best_guess]
-        for piece in sorted(o.pieces, key=lambda p: p.reply):
-            out += piece.tree or []
-        return out
-
-    def status(self, start: float) -> str:
-        """One line: pieces and first guesses closed, the incumbent, the proven bound, the time."""
-        best = (
-            f"best {self.incumbent:,.6g} ({self.game.guesses[self.best_guess]})"
-            if self.best_guess >= 0
-            else f"best {self.incumbent:,.6g} ({self.given})"
-            if self.incumbent < INF
-            else "no tree yet"
-        )
-        return (
-            f"{self.pieces_closed:,} pieces, {self.closed():,}/{len(self.openings):,} first guesses closed, "
-            f"{best}, proven >= {self.lower_bound():,.6g}, {time.perf_counter() - start:,.0f} s"
-        )
-
-
 @dataclass(frozen=True)
 class SplitRun:
     """How the split searches a problem (not what: its Problem). `workers`: processes forked
@@ -301,7 +118,8 @@ class SplitRun:
     costs less (consistent pool: consistent guesses only). `status(text)` after each piece;
     `notice(line)` when fewer processes are forked than `workers`; `alive()` (default: the
     cluster's count): no worker for `no_worker_seconds` is an ArenaError (the journal keeps
-    what was closed)."""
+    what was closed). `split_after`: a piece that has searched this many sets hands itself
+    back and is split into tasks of its own (ledger.py; None: pieces never split)."""
 
     workers: int = 2
     time_limit: float | None = None
@@ -316,6 +134,7 @@ class SplitRun:
     executor: Cluster | None = None
     alive: Callable[[], bool] | None = None
     no_worker_seconds: float = 60.0
+    split_after: int | None = None
 
 
 #: The Problem's settings that split_root's keywords may give (the others are SplitRun's).
@@ -336,14 +155,14 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
     game, S, w = problem.game, problem.secrets, problem.weights
     workers, executor, deadline = run.workers, run.executor, None if run.time_limit is None else start + run.time_limit
     sym, b, openings, status = split.sym, split.b, split.openings, run.status
-    if executor is None:
+    if executor is None and run.split_after is None:  # pieces that split themselves keep any number busy
         workers = fewer_workers(game, S, openings, workers, run.notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
     if executor is None:  # the kernels compiled once here, not in each forked worker
         compile_ahead(split.scout.small_trees() if split.scout.compiled_below else None)
     on = piece_workers(executor, problem, workers, deadline, (run.alive, run.no_worker_seconds))
     try:
-        searched, stopped = search_pieces(split, on, workers, deadline, status, start)
+        searched, stopped = search_pieces(split, on, (workers, run.split_after), deadline, status, start)
     finally:
         if log is not None:
             log.close()
@@ -409,7 +228,7 @@ def prepare(problem: Problem, run: SplitRun) -> tuple[Split, Journal | None, Tre
             w,
             set(openings),
             lambda C, guesses: grow_subtree(scout, C, guesses),
-            lambda g: {int(r): float(x) for (r, _), x in zip(*first_bounds(scout, g, S, b))},
+            functools.partial(class_floors, scout, S, sym, b),
             max_guesses,
         )
         split.resume(log.proofs(game, limits))
@@ -429,13 +248,13 @@ class PieceWorkers:
     def __init__(self, on: Pool | ClusterWorkers, remote: tuple | None, deadline: float | None):
         self.on, self.remote, self.deadline = on, remote, deadline
 
-    def submit(self, kind: str, guess: Index, reply: int, limit: float) -> tuple:
+    def submit(self, kind: str, path: TaskPath, limit: float, split_after: int | None) -> tuple:
         if self.remote is None:
-            task: tuple = (kind, guess, reply, limit)
+            task: tuple = (kind, path, limit, split_after)
         else:
             sent, workers = self.remote
             left = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
-            task = (sent, workers, left, kind, guess, reply, limit)
+            task = (sent, workers, left, kind, path, limit, split_after)
         self.on.submit(task)
         return task
 
@@ -458,18 +277,24 @@ def piece_workers(
 
 
 def search_pieces(
-    split: Split, workers: PieceWorkers, most: int, deadline: float | None, status, start: float
+    split: Split,
+    workers: PieceWorkers,
+    most: tuple[int, int | None],
+    deadline: float | None,
+    status,
+    start: float,
 ) -> tuple[int, bool]:
-    """Hand out the split's tasks, `most` in flight, until none is left or the deadline passes;
-    (pieces searched, stopped by the deadline). Leaving, by an error too, ends the workers (a
-    cluster's pending pieces are cancelled)."""
+    """Hand out the split's tasks, `most` = (in flight, split_after), until none is left or
+    the deadline passes; (pieces searched, stopped by the deadline). Leaving, by an error too,
+    ends the workers (a cluster's pending pieces are cancelled)."""
     pending: dict[int, tuple[tuple, Opening | Piece]] = {}
     searched, stopped = 0, False
     on = workers.on
-    split.work.begin(most, split.scout.stats.nodes)
+    flying, split_after = most
+    split.work.begin(flying, split.scout.stats.nodes)
     with on:
         while True:
-            while len(pending) < most and not stopped:
+            while len(pending) < flying and not stopped:
                 if deadline is not None and time.perf_counter() > deadline:
                     stopped = True
                     break
@@ -477,8 +302,7 @@ def search_pieces(
                 if task is None:
                     break
                 kind, what, limit = task
-                reply = what.reply if isinstance(what, Piece) else -1
-                sent = workers.submit(kind, what.guess, reply, limit)
+                sent = workers.submit(kind, what.path, limit, split_after)
                 pending[id(sent)] = sent, what
             if not pending:
                 break
@@ -491,9 +315,7 @@ def search_pieces(
                 ) from None
             for sent, result in finished:
                 _, what = pending.pop(id(sent))
-                split.work.done(
-                    what.guess, what.reply if isinstance(what, Piece) else OPENING, result, time.perf_counter()
-                )
+                split.work.done(what.path, isinstance(what, Opening), result, time.perf_counter())
                 closed, stop = piece_closed(split, what, result.value_or_raise())
                 searched += closed
                 if stop:  # the deadline passed in the worker: nothing closed
@@ -505,24 +327,38 @@ def search_pieces(
 
 
 def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened) -> tuple[int, bool]:
-    """What a worker's task tells the split: (pieces searched, 1 or 0; stopped by the deadline)."""
-    o = split.openings[outcome[0]]
-    o.seconds, o.nodes = o.seconds + outcome[-2], o.nodes + outcome[-1]
-    if isinstance(what, Opening):
-        _, total, classes, _, _ = cast(Opened, outcome)
-        if np.isnan(total):
+    """What a worker's task tells the split: (pieces searched, 1 or 0; stopped by the deadline).
+    A piece that split itself is made a node of its own (Split.expand)."""
+    o = split.openings[outcome.path[0]]
+    o.seconds, o.nodes = o.seconds + outcome.seconds, o.nodes + outcome.nodes
+    if isinstance(outcome, Opened):
+        assert isinstance(what, Opening)
+        if np.isnan(outcome.bound):
             what.opening = False
             return 0, True
-        split.opened(what, total, classes)
+        split.opened(what, outcome.bound, outcome.classes)
         return 0, False
-    g, r, value, exact, tree, seconds, nodes = cast(Outcome, outcome)
-    if np.isnan(value):
+    assert isinstance(what, Piece)
+    if outcome.split:
+        split.expand(what)
+        return 0, False
+    if np.isnan(outcome.value):
         what.flying = False
         return 0, True
     if split.log is not None:
-        split.log.append(split.game, g, r, value, exact, tree, seconds, nodes)
-    split.closed_piece(what, value, exact, tree)
+        split.log.append(
+            split.game, outcome.path, outcome.value, outcome.exact, outcome.tree, outcome.seconds, outcome.nodes
+        )
+    split.closed_piece(what, outcome.value, outcome.exact, outcome.tree)
     return 1, False
+
+
+def class_floors(scout: Search, S: Indexes, sym, b: int, path: TaskPath) -> dict[int, float]:
+    """The bound of each class of the guess at the end of `path` before anything is searched
+    (pieces.first_bounds at the class the path leads to): what the journal's records must reach."""
+    place = walk(scout, S, sym, path[:-1])
+    classes, bounds = first_bounds(scout, path[-1], place.secrets, b, place.left)
+    return {int(r): float(x) for (r, _), x in zip(classes, bounds)}
 
 
 def split_result(

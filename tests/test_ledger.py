@@ -1,0 +1,181 @@
+"""Pieces that split themselves (arena/optimal/ledger.py): a piece that has searched
+`split_after` sets hands itself back and becomes a node of its own, its guesses opened and
+their classes searched as pieces, at any depth.
+
+Whatever the depth of splitting, the split finds the one-process optimum and a tree that costs
+it (random instances, weights and guess limits, one and two workers); the journal records the
+proofs at every depth ("at"), so a journal cut after any record (a kill at any moment) resumes
+to the same optimum, and `--standing` reads what the deep records prove; a deep record that
+cannot be right is refused in one line; the critical path follows the chain of tasks down."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from cli_run import run
+
+from arena import make_game
+from arena.core.errors import ArenaError
+from arena.optimal import optimal_tree
+from arena.optimal.parallelism import OPENING, Work
+from arena.optimal.pieces import walk
+from arena.optimal.problem import Problem
+from arena.optimal.split import class_floors, split_root, split_tree
+
+#: Instances the one-process search solves in well under a second, with classes worth splitting.
+INSTANCES = [
+    ("mastermind:pegs=3,colors=4", {}),
+    ("mastermind:pegs=4,colors=4", {}),
+    ("mastermind:pegs=3,colors=5", {"pool": "consistent"}),
+    ("mastermind:pegs=2,colors=6", {"weighted": True, "max_guesses": 5}),
+    ("mastermind:pegs=3,colors=4", {"weighted": True}),
+    ("jotto:first=40", {}),
+    ("wordle:first=60", {}),
+]
+
+
+def weights_of(game, seed: int) -> np.ndarray:
+    return 1 + np.random.default_rng(seed).integers(0, 5, len(game.secrets)).astype(float)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_pieces_split_at_any_depth_find_the_one_process_optimum(seed):
+    """Ten random draws of instance, split budget (1 set: every piece that searches at all
+    splits, down to the leaves) and workers; every one the one-process optimum, proven, with
+    a tree that costs it and keeps the guess limit."""
+    rng = random.Random(seed)
+    spec, options = INSTANCES[seed % len(INSTANCES)]
+    game = make_game(spec)
+    w = weights_of(game, seed) if options.get("weighted") else None
+    settings = {k: v for k, v in options.items() if k in ("pool", "max_guesses")}
+    plain = optimal_tree(game, weights=w, **settings)
+    result = split_root(game, workers=rng.choice([1, 2]), split_after=rng.choice([1, 2, 5, 30]), weights=w, **settings)
+    tree = split_tree(result)
+    weights = np.ones(len(game.secrets)) if w is None else w
+    assert result.exact and result.value == result.lower_bound == plain.value, (spec, result.value, plain.value)
+    assert float(tree.guesses[game.all_secrets] @ weights) == plain.value
+    if "max_guesses" in settings:
+        assert tree.guesses[game.all_secrets].max() <= settings["max_guesses"]
+
+
+def test_splitting_keeps_every_worker_busy_on_a_bigger_instance():
+    """4x5 with pieces split after 20 sets: deeper tasks in the work, a critical path shorter
+    than without splitting, the same optimum."""
+    game = make_game("mastermind:colors=5")
+    whole = split_root(game, workers=2)
+    split = split_root(game, workers=2, split_after=20)
+    assert split.value == whole.value == 2463 and split.exact
+    assert max(len(key) for key in split.work.sets) > 2  # tasks below the first guesses' classes
+    assert split.work.critical_path < whole.work.critical_path and split.work.parallelism > whole.work.parallelism
+
+
+def records(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()[1:] if line.endswith("}")]
+
+
+def test_a_journal_cut_after_any_record_at_any_depth_resumes_to_the_same_optimum(tmp_path):
+    """Every piece splits (split_after 1): the journal holds records below the first guesses'
+    classes; resumed from its first k records, for every k, the optimum is the same and
+    proven, and the tree costs it."""
+    game = make_game("mastermind:pegs=3,colors=5")
+    full = tmp_path / "full.jsonl"
+    first = split_root(game, workers=1, split_after=1, journal=full)
+    deep = [r for r in records(full) if "at" in r]
+    assert first.exact and first.value == 451 and deep, "no record below the root"
+    lines = full.read_text().splitlines(keepends=True)
+    for k in range(1, len(lines) + 1, max(1, len(lines) // 25)):
+        cut = tmp_path / f"cut{k}.jsonl"
+        cut.write_text("".join(lines[:k]) + (lines[k][:25] if k < len(lines) else ""))
+        again = split_root(game, workers=1, split_after=1, journal=cut)
+        assert again.exact and again.value == again.lower_bound == 451, k
+        assert split_tree(again).value == 451, k
+    done = split_root(game, workers=1, split_after=1, journal=full)
+    assert done.value == 451 and done.searched == 0  # everything proven is read back, nothing searched
+
+
+def test_the_standing_of_a_journal_with_deep_records(capsys, tmp_path):
+    """--standing reads the records below the root too: the optimum of a finished run, and a
+    bound no higher than it from part of one."""
+    spec = "mastermind:pegs=3,colors=5"
+    journal = tmp_path / "j.jsonl"
+    split_root(make_game(spec), workers=1, split_after=1, journal=journal)
+    assert any("at" in r for r in records(journal))
+    rc, out, err = run(capsys, "optimal", spec, "--standing", "--journal", str(journal), "--json")
+    figures = json.loads(out)
+    assert rc == 0 and figures["total"] == 451 and figures["exact"], err
+    lines = journal.read_text().splitlines(keepends=True)
+    part = tmp_path / "part.jsonl"
+    part.write_text("".join(lines[: len(lines) // 2]))
+    result = split_root(make_game(spec), journal=part, standing=True, workers=1)
+    assert result.lower_bound <= 451
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda r: r | {"at": r["at"][:1]}, "one reply after each guess"),
+        (lambda r: r | {"at": ["zzzz", *r["at"][1:]]}, "is not a guess"),
+        (lambda r: r | {"at": [r["at"][0], "4,0", *r["at"][2:]]}, "leaves a class"),
+        (lambda r: r | {"bound": 0.5}, "below"),
+    ],
+)
+def test_a_deep_record_that_cannot_be_right_is_refused(tmp_path, edit, message):
+    game = make_game("mastermind:pegs=3,colors=5")
+    journal = tmp_path / "j.jsonl"
+    split_root(game, workers=1, split_after=1, journal=journal)
+    lines = journal.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if i and '"at"' in line and '"reply"' in line)
+    lines[i] = json.dumps(edit(json.loads(lines[i])))
+    journal.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ArenaError, match=message) as refused:
+        split_root(game, workers=1, split_after=1, journal=journal)
+    assert f"line {i + 1}" in str(refused.value)
+
+
+def test_a_deep_guess_the_search_never_plays_there_is_refused(tmp_path):
+    """A record of an opening below the root at a guess that is no guess of that class's pool
+    (one symmetric to a guess the pool keeps: it keeps one of each class), with a bound every
+    other check passes, is refused."""
+    game = make_game("mastermind:pegs=3,colors=5")
+    journal = tmp_path / "j.jsonl"
+    split_root(game, workers=1, split_after=1, journal=journal)
+    lines = journal.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if i and '"at"' in line and '"classes"' in line)
+    record = json.loads(lines[i])
+    problem = Problem.of(game)
+    sym = problem.symmetry()
+    scout = problem.search(symmetry=sym)
+    S = game.all_secrets
+    b = scout.score_guesses(S, scout.pool(S, sym), scout.limit)[2]
+    at = tuple(game.guess_index(x) if k % 2 == 0 else int(game.parse_reply(x)) for k, x in enumerate(record["at"]))
+    place = walk(scout, S, sym, at)
+    kept = set(scout.pool(place.secrets, place.sym, place.allowed).tolist())
+    stranger = next(g for g in range(len(game.guesses)) if g not in kept)
+    floors = class_floors(scout, S, sym, b, (*at, stranger))
+    bound = len(place.secrets) + sum(floors.values())
+    lines[i] = json.dumps({"at": record["at"], "guess": game.guesses[stranger], "bound": bound, "exact": False})
+    journal.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ArenaError, match="no guess the search plays there"):
+        split_root(game, workers=1, split_after=1, journal=journal)
+
+
+def test_the_critical_path_follows_the_tasks_down():
+    """An opening, its pieces, a piece that split itself, its guesses' openings and pieces:
+    the longest chain is the parent, then opening g, piece (g, r), opening h there, piece
+    (g, r, h, r')."""
+    work = Work(parent=1)
+    work.sets = {
+        (0, OPENING): 2,
+        (0, 1): 10,  # split itself after 10 sets
+        (0, 2): 30,
+        (0, 1, 5, OPENING): 1,
+        (0, 1, 5, 3): 40,
+        (0, 1, 6, OPENING): 1,
+        (1, OPENING): 5,
+        (1, 4): 20,
+    }
+    assert work.chain() == (1 + 2 + 10 + 1 + 40, (0, 1, 5, 3))
+    assert work.total == 1 + sum(work.sets.values())
