@@ -9,6 +9,7 @@ known total, an exact value below the proven root bound, a guess of no game) is 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import random
 
 import numpy as np
@@ -204,3 +205,41 @@ def test_a_last_line_cut_by_a_kill_is_dropped_and_cut_off(capsys, tmp_path):
 def test_journal_without_workers_is_refused(capsys, tmp_path):
     rc, out, err = run(capsys, "optimal", "mastermind:pegs=2,colors=3", "--journal", tmp_path / "j.jsonl")
     one_line(rc, err, "--workers")
+
+
+def copy_of_arena(tmp_path) -> Path:
+    """A copy of the arena package's sources, to edit."""
+    import shutil
+
+    import arena
+
+    root = tmp_path / "arena"
+    shutil.copytree(Path(arena.__file__).parent, root, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def test_the_journal_is_keyed_by_the_code_that_proves_it(tmp_path):
+    """The journal's version is the digest of the modules the proofs come from (the workers'
+    search, the ledger, the journal's checks, the games), followed through their imports: an
+    edit to the command line, the reports or the tournaments keeps a journal, one to the
+    search, the feedback or a game's rules refuses it."""
+    from arena.core.digests import code_digest, import_closure
+    from arena.optimal.problem import PROOF_MODULES
+
+    root = copy_of_arena(tmp_path)
+    files = {p.relative_to(root).as_posix() for p in import_closure(root, PROOF_MODULES)}
+    assert {"optimal/search/branch.py", "optimal/search/tree_kernels.py", "core/feedback.py", "games/mastermind.py"} <= files
+    assert not any(f.startswith(("cli/", "study/", "api/", "equilibrium/")) for f in files)
+    assert "__init__.py" not in files  # the front door imports everything
+    before = code_digest(root, PROOF_MODULES)
+    for edited, kept in [
+        ("cli/optimal.py", True),
+        ("study/results/report.py", True),
+        ("optimal/search/branch.py", False),
+        ("games/mastermind.py", False),
+    ]:
+        code_digest.cache_clear()
+        (root / edited).write_text((root / edited).read_text() + "\n# an edit\n")
+        after = code_digest(root, PROOF_MODULES)
+        assert (after == before) == kept, edited
+        before = after

@@ -48,7 +48,8 @@ class OptimalRequest:
     (split the search: processes, or pieces in flight on a cluster), `start` (a deterministic
     guesser's spec: improve its tree), `bound_levels` (with `start`: the L-level bound too),
     `journal`, `new_journal`, `standing`, `backend` ("local" or "dask"), `scheduler`,
-    `oversubscribe` and `log_every` (the split's). `flags`: name the settings as the command
+    `oversubscribe`, `log_every` and `split_after` (the split's: a piece that has searched
+    this many sets splits itself; None the split's default, 0 never). `flags`: name the settings as the command
     line's flags in messages (`--time-limit`), not as keywords (`time_limit`)."""
 
     secrets: Sequence[Index] | np.ndarray | None = None
@@ -70,6 +71,7 @@ class OptimalRequest:
     scheduler: str | None = None
     oversubscribe: bool = False
     log_every: float | None = None
+    split_after: int | None = None
     flags: bool = False
 
     def named(self, setting: str) -> str:
@@ -142,6 +144,14 @@ def checked_settings(request: OptimalRequest) -> OptimalRequest:
         )
     if request.weights is not None and request.weights_file is not None:
         raise ArenaError("weights: give the weights or a weights file, not both")
+    if request.split_after is not None:
+        after = door.integer(request.split_after, named("split_after"))
+        if after < 0 or request.workers is None:
+            raise ArenaError(
+                f"{named('split_after')} is the sets a piece of the split searches before it splits itself "
+                f"(0: never), with {named_workers(request)}; got {after}"
+                + ("" if request.workers is not None else f" without {named('workers')}")
+            )
     if request.log_every is not None and (request.workers is None or request.standing):
         raise ArenaError(f"{named('log_every')} logs the status of a split that searches: give {named('workers')} N")
     if request.log_every is not None and not request.log_every > 0:
@@ -324,7 +334,7 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
     """The split (arena.optimal.split): the pieces (first guess, reply class) searched by the
     workers, and the best tree put together from their subtrees, with the split's proven bound
     and effort; one ArenaError when it found no tree (nothing closed, or none within the limit)."""
-    from ..optimal.split import SplitRun, split_root
+    from ..optimal.split import SPLIT_AFTER, SplitRun, split_root
     from ..optimal.split import split_tree as tree_of
     from ..parallel import cluster as dask
 
@@ -336,6 +346,7 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
 
     run = SplitRun(
         workers=request.workers or 1,
+        split_after=SPLIT_AFTER if request.split_after is None else request.split_after or None,
         time_limit=request.time_limit,
         journal=request.journal,
         new_journal=request.new_journal,

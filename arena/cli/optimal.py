@@ -47,6 +47,7 @@ def cmd_optimal(args) -> None:
         scheduler=args.scheduler,
         oversubscribe=args.oversubscribe,
         log_every=args.log_every,
+        split_after=args.split_after,
         flags=True,
     )
     plan = plan_optimal(make_game(args.game), request, notice)
@@ -187,6 +188,15 @@ def add_split_flags(p) -> None:
         "and a run resumed under another incumbent (another --start) decides afresh what the proofs "
         "close (a journal of another game, word file, pool, weights or arena version is refused, and "
         "so is a record that cannot be right, in one line naming its line)",
+    )
+    p.add_argument(
+        "--split-after",
+        type=int,
+        default=None,
+        metavar="SETS",
+        help="with --workers: a piece that has searched SETS candidate sets hands itself back and is "
+        "split into tasks of its own (its guesses and their classes, at any depth), so that every "
+        "worker has work to the end (default: 1000; 0: never)",
     )
     p.add_argument(
         "--log-every",

@@ -99,6 +99,79 @@ def project_code() -> str:
     return f"{project_version()}+{_project_files_digest()[:16]}"
 
 
+def proof_code(modules: tuple[str, ...]) -> str:
+    """The project's version and the SHA-256 (first 16 hex digits) of the modules that compute
+    a result, found from `modules` (dotted names in arena) by following their imports inside
+    arena (`import_closure`, lazy imports included): what a saved proof (a split's journal)
+    depends on, so that a change elsewhere in the project (its command line, reports,
+    tournaments) keeps it, and a change to any of these refuses it."""
+    return f"{project_version()}+{code_digest(Path(__file__).resolve().parents[1], modules)[:16]}"
+
+
+@cache
+def code_digest(root: Path, modules: tuple[str, ...]) -> str:
+    """SHA-256 over the names (below `root`, the package) and contents of `import_closure`'s files."""
+    sha = hashlib.sha256()
+    for path in import_closure(root, modules):
+        st = path.stat()
+        sha.update(f"{path.relative_to(root).as_posix()}\0".encode())
+        sha.update(_digest(str(path), st.st_size, st.st_mtime_ns).encode())
+    return sha.hexdigest()
+
+
+def import_closure(root: Path, modules: tuple[str, ...]) -> list[Path]:
+    """The source files of `modules` (dotted names under the package at `root`; a package
+    named is taken whole) and of every module of that package they import, at any depth, in their functions too (read from the
+    sources, not imported), each package's __init__ with its modules (but the top package's,
+    the front door that imports everything); sorted."""
+    package = root.name
+    seen: set[Path] = {root / "__init__.py"}
+    todo = [module_file(root, name.split(".")[1:]) for name in modules]
+    for name in modules:  # a package named is taken whole (its modules may be found by name, as games are)
+        folder = root.joinpath(*name.split(".")[1:])
+        todo += sorted(folder.rglob("*.py")) if (folder / "__init__.py").exists() else []
+    while todo:
+        path = todo.pop()
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        todo += [module_file(root, parts) for parts in imported(path, root, package)]
+        if path.name != "__init__.py" and (path.parent / "__init__.py").exists() and path.parent != root:
+            todo.append(path.parent / "__init__.py")
+    return sorted(seen - {root / "__init__.py"})
+
+
+def module_file(root: Path, parts: list[str]) -> Path | None:
+    """The file of the module root/parts (a module, or a package's __init__), or None."""
+    base = root.joinpath(*parts)
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def imported(path: Path, root: Path, package: str) -> list[list[str]]:
+    """The modules of `package` that the source at `path` imports, as parts below `root` (a
+    name imported from a package that is a module of it counts as that module)."""
+    import ast  # lazy: only digests of proofs read sources
+
+    here = list(path.relative_to(root).parent.parts)
+    out: list[list[str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [a.name.split(".")[1:] for a in node.names if a.name.split(".")[0] == package]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - node.level + 1] + (node.module.split(".") if node.module else [])
+            elif node.module and node.module.split(".")[0] == package:
+                base = node.module.split(".")[1:]
+            else:
+                continue
+            out.append(base)
+            out += [[*base, a.name] for a in node.names if module_file(root, [*base, a.name]) is not None]
+    return out
+
+
 @lru_cache(maxsize=1)
 def _project_files_digest() -> str:
     roots = [Path(__file__).resolve().parents[1]]  # arena/, the whole package

@@ -114,7 +114,9 @@ def search_state(problem: Problem, workers: int) -> dict:
 
 
 def run_task(state: dict, kind: str, path: Path, limit: float, split_after: int | None = None) -> Outcome | Opened:
-    return open_guess(state, path, limit) if kind == "open" else solve_piece(state, path, limit, split_after)
+    if kind == "open":
+        return open_guess(state, path, limit, split_after)
+    return solve_piece(state, path, limit, split_after)
 
 
 class Place(NamedTuple):
@@ -180,12 +182,13 @@ def first_bounds(
     return classes, [search.class_bound(c, b, left - 1) for _, c in classes]
 
 
-def open_guess(state: dict, path: Path, limit: float) -> Opened:
+def open_guess(state: dict, path: Path, limit: float, split_after: int | None = None) -> Opened:
     """The classes of the guess at the end of `path` bounded as the search bounds them before
     it searches any (Search.guess_value: the slot bound, the closed forms of small classes and
     the candidates' bound, and at a big class one level of search), and those the closed forms
-    solve, with their subtrees. When the bound reaches `limit` no class is returned (the guess
-    cannot beat it); nan if the deadline passed."""
+    solve, with their subtrees; given `split_after`, the classes then searched one by one as
+    the search would (`search_classes`) until that many sets are searched. When the bound
+    reaches `limit` no class is returned (the guess cannot beat it); nan if the deadline passed."""
     search: Search = state["search"]
     place, guess, b = walk(search, state["S"], state["sym"], path[:-1]), path[-1], state["b"]
     S, left = place.secrets, place.left - 1
@@ -193,18 +196,54 @@ def open_guess(state: dict, path: Path, limit: float) -> Opened:
     classes, bounds = first_bounds(search, guess, S, b, place.left)
     total = search.weight(S) + sum(bounds)
     keys: list = [None] * len(classes)
+    solved: set[int] = set()
     try:
         if not search.restricted and total < limit:
             total = search.known_class_bounds(classes, bounds, keys, total, limit, left, b)
         if len(S) >= LEVEL_SIZE and total < limit:
             below = None if place.sym is None else place.sym.after(guess)
             total = search.level_bounds(guess, classes, bounds, total, limit, left, below, place.allowed)
+        if split_after is not None and total < limit:
+            total = search_classes(search, place, guess, (classes, bounds, keys, b), (total, limit), split_after, solved)
         out: Classes = []
-        for (r, C), bound in zip(classes if total < limit else [], bounds):
-            value = closed_value(search, C, left)
+        for j, ((r, C), bound) in enumerate(zip(classes if total < limit else [], bounds)):
+            value = bound if j in solved else closed_value(search, C, left)
             allowed = search.class_allowed(place.allowed, guess, r, C)
             tree = None if value is None else subtree(search, C, left, allowed)
             out.append((int(r), float(bound if value is None else value), value is not None, tree))
     except Timeout:
         return Opened(path, math.nan, [], time.perf_counter() - started, search.stats.nodes - nodes)
     return Opened(path, float(total), out, time.perf_counter() - started, search.stats.nodes - nodes)
+
+
+def search_classes(
+    search: Search, place: Place, guess: Index, bounded: tuple, totals: tuple[float, float], sets: int, solved: set[int]
+) -> float:
+    """An opened guess's classes (`bounded`: the classes, their bounds and cache keys, smallest
+    first, and the node's b) searched one by one as Search.guess_value searches them, each under what is left of
+    the limit once the others' bounds are reserved, until the guess's total reaches the limit
+    (returned: it cannot beat it) or `sets` sets are searched (the class under way is left to a
+    piece of its own). The bounds are raised in place, each class solved exactly put in
+    `solved`; the new total is returned. A deadline is a Timeout, as in any search."""
+    classes, bounds, keys, b = bounded
+    total, limit = totals
+    below = None if place.sym is None else place.sym.after(guess)
+    left = place.left - 1
+    search.node_limit = search.stats.nodes + sets
+    try:
+        for j, (r, C) in enumerate(classes):
+            if closed_value(search, C, left) is not None:
+                continue  # closed already, and reported so
+            allowed = search.class_allowed(place.allowed, guess, r, C)
+            value = search.solve(C, limit - (total - bounds[j]), left, below, allowed, b, keys[j])
+            total += value - bounds[j]
+            bounds[j] = value
+            if total >= limit:
+                return total
+            solved.add(j)
+    except Timeout:
+        if search.node_limit is None or search.stats.nodes <= search.node_limit:
+            raise  # the deadline, not the sets
+    finally:
+        search.node_limit = None
+    return total

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..core import checks as door
 from ..core.costs import Cost, cost_for
-from ..core.digests import file_digest, is_file, project_code
+from ..core.digests import file_digest, is_file, proof_code
 from ..core.errors import ArenaError, choices
 from ..core.game import Game, Index, Indexes
 from .inputs import invariant, opener_indexes, secret_set, weight_vector
@@ -80,6 +80,19 @@ def game_files(spec: str) -> dict[str, str]:
 def game_identity(game: Game) -> dict:
     """The game's part of every key: its canonical spec and the SHA-256 of each file it reads."""
     return {"game": canonical_spec(game.spec), "files": game_files(game.spec)}
+
+
+#: The modules whose code a split's journal holds the proofs of (the workers' search, the
+#: parent's ledger, the journal's checks, the games' rules), with all they import: the
+#: journal's key holds their digest (core.digests.proof_code), so a journal survives a change
+#: anywhere else in the project and is refused after a change to any of them.
+PROOF_MODULES = (
+    "arena.optimal.pieces",
+    "arena.optimal.ledger",
+    "arena.optimal.journal",
+    "arena.optimal.subtrees",
+    "arena.games",
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -189,14 +202,15 @@ class Problem:
 
     def key(self) -> dict:
         """What a result of this problem depends on, as a journal records it: the game (spec and
-        files), the pool, objective, cost, guess limit, the weights' digest and the code's version."""
+        files), the pool, objective, cost, guess limit, the weights' digest and the version of
+        the code that proves it (PROOF_MODULES and what they import)."""
         return game_identity(self.game) | {
             "pool": self.pool.value,
             "objective": self.objective.value,
             "cost": self.cost.name,
             "max_guesses": self.max_guesses,
             "weights": weights_digest(self.given_weights),
-            "version": project_code(),
+            "version": proof_code(PROOF_MODULES),
         }
 
     def sent(self) -> SentProblem:

@@ -82,6 +82,7 @@ class SolvedTree(Tree):
                 "closed": result.closed,
                 "pieces": result.pieces,
                 "searched_pieces": result.searched,
+                "split_pieces": result.split_pieces,
                 "proven_first_guesses": {self.game.guesses[g]: total for g, total in result.proven()},
             }
             | ({"journal_written_by": result.written_by} if result.written_by else {})
@@ -150,8 +151,10 @@ def split_lines(tree: SolvedTree) -> list[str]:
     others = ", the others read from the journal" if result.pieces > result.searched else ""
     lines = [
         f"split: {result.closed:,} of {len(result.openings):,} first guesses closed, {result.pieces:,} pieces "
-        f"(first guess, reply class) searched ({result.searched:,} in this run{others}); "
-        f"best first guess {tree.game.guesses[result.best_guess]}"
+        f"({'classes at any depth' if result.split_pieces else 'first guess, reply class'}) searched "
+        f"({result.searched:,} in this run{others}); "
+        + (f"{result.split_pieces:,} split themselves into pieces below; " if result.split_pieces else "")
+        + f"best first guess {tree.game.guesses[result.best_guess]}"
     ]
     lines.append(result.work.line(tree.game, result.seconds))
     proven = result.proven()

@@ -93,6 +93,7 @@ class SplitResult:
     written_by: str | None = None  # another arena version that wrote the journal (read with `standing`)
     weighted: bool = False  # were weights given? (the value is then the weighted cost)
     work: Work = field(default_factory=Work)  # the work done, its critical path, how busy the workers were
+    split_pieces: int = 0  # pieces that split themselves (ledger.py), in this run or the journal's
 
     @property
     def exact(self) -> bool:
@@ -104,6 +105,12 @@ class SplitResult:
         exact = [(g, o.bound * self.scale) for g, o in self.openings.items() if o.exact]
         return sorted(exact, key=lambda pair: (pair[1], pair[0]))
 
+
+#: A piece that has searched this many sets splits itself, by default (`arena optimal
+#: --split-after`): measured on 4x7 with 2 workers (benchmarks/bench_parallelism.py), the
+#: fewest that cost no wall time; fewer sets make more tasks, each costing the parent and the
+#: pipes about a millisecond, and a higher parallelism for more workers.
+SPLIT_AFTER = 1000
 
 @dataclass(frozen=True)
 class SplitRun:
@@ -119,7 +126,8 @@ class SplitRun:
     `notice(line)` when fewer processes are forked than `workers`; `alive()` (default: the
     cluster's count): no worker for `no_worker_seconds` is an ArenaError (the journal keeps
     what was closed). `split_after`: a piece that has searched this many sets hands itself
-    back and is split into tasks of its own (ledger.py; None: pieces never split)."""
+    back and is split into tasks of its own (ledger.py; None: pieces never split); an
+    opening searches its classes until it has searched that many too (pieces.search_classes)."""
 
     workers: int = 2
     time_limit: float | None = None
@@ -134,7 +142,7 @@ class SplitRun:
     executor: Cluster | None = None
     alive: Callable[[], bool] | None = None
     no_worker_seconds: float = 60.0
-    split_after: int | None = None
+    split_after: int | None = SPLIT_AFTER
 
 
 #: The Problem's settings that split_root's keywords may give (the others are SplitRun's).
@@ -392,6 +400,7 @@ def split_result(
         None if log is None else log.written_by,
         problem.weighted,
         journal_work(log.lines, split.game) if log is not None and log.read_only else split.work,
+        split.split_pieces,
     )
 
 

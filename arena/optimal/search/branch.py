@@ -236,8 +236,9 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
             self._small = (
                 SmallTrees(game, self.consistent_pool, self.limit != NO_LIMIT, self.hit, self.b_max) if fits else None
             )
-            if self._small is not None:  # a long compiled search stops at the deadline too
-                self._small.between = self.check_deadline
+            if self._small is not None:  # a long compiled search stops at the deadline and the node limit too
+                self._small.between = self.between_chunks
+                self._small.stop_at = self.compiled_stop
         return self._small if isinstance(self._small, SmallTrees) else None
 
     def solve_small(self, S: Indexes, budget: float, left: int, parts: int, key, known: float, asked: bool) -> float:
@@ -257,6 +258,22 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         """Timeout once the deadline has passed, or Ctrl-C asked a search with one to stop."""
         if self.deadline is not None and (STOP.asked or time.perf_counter() > self.deadline):
             raise Timeout
+
+    def between_chunks(self) -> None:
+        """Between the chunks of a compiled call: the deadline, and the node limit, counting
+        the sets the call has searched so far (count_compiled is not reached when this raises)."""
+        self.check_deadline()
+        small = cast(SmallTrees, self._small)
+        if self.node_limit is not None and self.stats.nodes + small.nodes - small.entered > self.node_limit:
+            self.stats.nodes += small.nodes - small.entered
+            raise Timeout
+
+    def compiled_stop(self) -> int | None:
+        """The compiled search's count of sets at which the node limit is reached (None: no limit)."""
+        if self.node_limit is None:
+            return None
+        small = cast(SmallTrees, self._small)
+        return small.entered + self.node_limit - self.stats.nodes
 
     def count_compiled(self, small: SmallTrees, before: int) -> None:
         """Count the sets the compiled search searched since it had searched `before`, offer

@@ -92,6 +92,10 @@ class SmallTrees:
         self.chunk = FIRST_CHUNK  # the sets a call searches before it returns to Python
         #: called between the chunks of a long compiled search (the search's deadline check)
         self.between: Callable[[], None] = _nothing
+        #: the sets searched when the call under way began, and the count at which a chunk
+        #: stops at the latest (`stop_at()`, None: no such count; the search's node limit)
+        self.entered = 0
+        self.stop_at: Callable[[], int | None] = _no_stop
         self.mark = np.zeros(n_secrets, dtype=np.int8)
         self.work = np.zeros(game.n_codes, dtype=np.int64)
 
@@ -103,7 +107,9 @@ class SmallTrees:
     def _start(self) -> float:
         """Arm the next call to stop after a chunk of sets; its start time."""
         self.counters[5] = 0  # tree_kernels._STOPPED
-        self.counters[4] = self.counters[2] + self.chunk  # _STOP_AT: _NODES + a chunk
+        stop = self.counters[2] + self.chunk  # _STOP_AT: _NODES + a chunk
+        cap = self.stop_at()
+        self.counters[4] = stop if cap is None else min(stop, max(cap, self.counters[2] + 1))
         return time.perf_counter()
 
     def _stopped(self, started: float, cleared: int) -> bool:
@@ -160,6 +166,7 @@ class SmallTrees:
         from .tree_kernels import solve_classes  # lazy: numba
 
         start = 0  # the classes searched by the calls before
+        self.entered = self.nodes
         while True:
             cleared, started = int(self.counters[3]), self._start()
             total, done = solve_classes(
@@ -186,6 +193,7 @@ class SmallTrees:
         from .tree_kernels import solve_set  # lazy: numba, only for searches that meet a small set
 
         S = np.ascontiguousarray(S, dtype=np.int64)
+        self.entered = self.nodes
         while True:
             cleared, started = int(self.counters[3]), self._start()
             value, guess = solve_set(S, float(budget), int(left), int(parts), float(known), bool(asked), *self.arrays())
@@ -195,6 +203,11 @@ class SmallTrees:
 
 def _nothing() -> None:
     """No check between chunks (a SmallTrees made outside a Search)."""
+
+
+def _no_stop() -> int | None:
+    """No count of sets to stop at (a SmallTrees made outside a Search)."""
+    return None
 
 
 def _read_only(table: np.ndarray) -> np.ndarray:
