@@ -9,8 +9,8 @@ known total, an exact value below the proven root bound, a guess of no game) is 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -228,7 +228,12 @@ def test_the_journal_is_keyed_by_the_code_that_proves_it(tmp_path):
 
     root = copy_of_arena(tmp_path)
     files = {p.relative_to(root).as_posix() for p in import_closure(root, PROOF_MODULES)}
-    assert {"optimal/search/branch.py", "optimal/search/tree_kernels.py", "core/feedback.py", "games/mastermind.py"} <= files
+    assert {
+        "optimal/search/branch.py",
+        "optimal/search/tree_kernels.py",
+        "core/feedback.py",
+        "games/mastermind.py",
+    } <= files
     assert not any(f.startswith(("cli/", "study/", "api/", "equilibrium/")) for f in files)
     assert "__init__.py" not in files  # the front door imports everything
     before = code_digest(root, PROOF_MODULES)

@@ -65,11 +65,11 @@ def test_the_critical_path_is_the_parent_then_an_opening_then_its_longest_piece(
     work = Work(sets={(0, OPENING): 5, (0, 1): 10, (0, 2): 30, (1, OPENING): 20, (1, 3): 12, (2, 4): 7})
     work.begin(2, 3)  # the parent: its 3 sets and the root
     assert work.total == 4 + 5 + 10 + 30 + 20 + 12 + 7
-    assert work.chain() == (4 + 5 + 30, 0, 2)  # first guess 1's chain, 20 + 12, is shorter
+    assert work.chain() == (4 + 5 + 30, (0, 2))  # first guess 1's chain, 20 + 12, is shorter
     assert work.parallelism == pytest.approx(work.total / 39)
     empty = Work()
     empty.begin(1, -1)  # nothing searched at all: nothing to share out
-    assert empty.parallelism == 1.0 and empty.chain() == (0, -1, OPENING)
+    assert empty.parallelism == 1.0 and empty.chain() == (0, ())
 
 
 def test_busy_fractions_lay_the_tasks_into_one_lane_a_worker():
@@ -77,7 +77,7 @@ def test_busy_fractions_lay_the_tasks_into_one_lane_a_worker():
     work.begin(2, 0)
     ok = TaskResult.done((0, 1, 0.0, True, None, 0.0, 3), 0)
     for start, end in [(0, 4), (0, 2), (2, 5), (4, 10), (4.5, 6)]:  # the last overlaps both: counted once
-        work.done(0, 1, TaskResult.done(ok.value, end - start), end)
+        work.done((0, 1), False, TaskResult.done(ok.value, end - start), end)
     assert work.busy(10) == [1.0, 0.6]
     assert work.busy(0) == [0.0, 0.0]
     work.done(0, 2, TaskResult.failed("worker died (signal 9)"), 10)  # the split stops on it: not counted
@@ -87,11 +87,13 @@ def test_busy_fractions_lay_the_tasks_into_one_lane_a_worker():
 def test_standing_reports_the_pieces_work_the_journal_holds_and_what_it_cannot_know(tmp_path, capsys):
     journal = tmp_path / "j.jsonl"
     game = make_game("mastermind:pegs=5,colors=4")
-    result = split_root(game, workers=2, journal=journal)
-    pieces = {k: n for k, n in result.work.sets.items() if k[1] != OPENING}
+    result = split_root(game, workers=2, journal=journal, split_after=None)  # every class a piece of its own
+    pieces = {k: n for k, n in result.work.sets.items() if k[-1] != OPENING}
     standing = split_root(game, workers=1, journal=journal, standing=True).work
-    assert standing.from_journal and standing.sets == pieces
-    assert standing.total == sum(pieces.values())  # the parent's sets are in no record
+    opened = {k for k in result.work.sets if k[-1] == OPENING}  # those that opened with classes, or closed
+    assert standing.from_journal and standing.sets == {k: n for k, n in result.work.sets.items() if k in standing.sets}
+    assert pieces.items() <= standing.sets.items() and set(standing.sets) - set(pieces) <= opened
+    assert standing.total == sum(standing.sets.values())  # the parent's sets are in no record
     rc, out, _ = run(capsys, "optimal", "mastermind:pegs=5,colors=4", "--standing", "--journal", journal, "--json")
     data = json.loads(out)
     assert data["work"] == standing.total and data["parallelism"] >= 1 and "busy" not in data
@@ -103,7 +105,7 @@ def test_standing_reports_the_pieces_work_the_journal_holds_and_what_it_cannot_k
     for record in cut:
         record.pop("nodes", None)  # a record without its count of sets
     work = journal_work([(n, json.dumps(r)) for n, r in enumerate(cut, 2)] + [(99, "not json")], game)
-    assert work.sets == {} and work.unknown_pieces == len(pieces) and "count no sets" in str(work.figures(game, 1.0))
+    assert work.sets == {} and work.unknown_pieces == len(cut) and "count no sets" in str(work.figures(game, 1.0))
 
 
 def test_the_command_line_prints_the_figures(capsys):
@@ -137,7 +139,8 @@ def test_no_notice_of_fewer_workers_with_nothing_to_search():
 def test_the_split_line_says_others_were_read_only_when_some_were(capsys, tmp_path):
     weights, journal = tmp_path / "w.json", tmp_path / "j.jsonl"
     weights.write_text(json.dumps(list(range(1, 10))))
-    args = ("optimal", "mastermind:pegs=2,colors=3", "--workers", "1", "--weights", weights, "--journal", journal)
+    args = ("optimal", "mastermind:pegs=2,colors=3", "--workers", "1", "--split-after", "0")
+    args += ("--weights", weights, "--journal", journal)
     rc, out, err = run(capsys, *args)
     assert rc == 0 and "2 pieces (first guess, reply class) searched (2 in this run); " in out, out + err
     assert "using 0 processes" not in err

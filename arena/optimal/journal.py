@@ -506,15 +506,18 @@ class Journal:
         self._file.write(json.dumps(record | {"seconds": round(seconds, 3), "nodes": nodes}) + "\n")
         self._file.flush()
 
-    def append_opened(self, game: Game, path: tuple[int, ...], bound: float, classes: list) -> None:
+    def append_opened(
+        self, game: Game, path: tuple[int, ...], bound: float, classes: list, seconds: float = 0.0, nodes: int = 0
+    ) -> None:
         """The guess at the end of `path` opened: its bound and its classes, (reply, bound,
-        exact, subtree or None) each (none: it was closed by its bound)."""
+        exact, subtree or None) each (none: it was closed by its bound), and the seconds and
+        sets the opening took."""
         self.begin()
         assert self._file is not None
         record: dict = at_json(game, path[:-1]) | {"guess": game.guesses[path[-1]], "bound": bound, "exact": False}
         if classes:
             record["classes"] = [piece_json(game, r, b, e, t) for r, b, e, t in classes]
-        self._file.write(json.dumps(record) + "\n")
+        self._file.write(json.dumps(record | {"seconds": round(seconds, 3), "nodes": nodes}) + "\n")
         self._file.flush()
 
     def close(self) -> None:

@@ -217,14 +217,14 @@ class Split:
     def opening_of(self, piece: Piece) -> Opening:
         return self.nodes[piece.path[:-2]].openings[piece.guess]
 
-    def opened(self, o: Opening, total: float, classes: Classes) -> None:
+    def opened(self, o: Opening, total: float, classes: Classes, effort: tuple[float, int] = (0.0, 0)) -> None:
         """An opening opened by a worker: its bound, and its pieces with what the journal holds
         of them (no classes: its bound reached the limit it was opened with, which is at least
-        this run's, since limits only fall)."""
+        this run's, since limits only fall); `effort`: the opening's seconds and sets."""
         o.opening = False
         o.bound = max(o.bound, total)
         if self.log is not None and o.path not in self.journaled:
-            self.log.append_opened(self.game, o.path, total, classes)
+            self.log.append_opened(self.game, o.path, total, classes, *effort)
             if classes:
                 self.journaled.add(o.path)
         node = self.node_of(o)

@@ -35,9 +35,10 @@ more tasks in flight than workers, so these intervals are laid into that many la
 next free one (a lane stands for a worker: the parent cannot tell which process ran a task, nor
 needs to); a lane's busy seconds over the split's wall time is its worker's busy fraction.
 
-`--standing` reads a journal and searches nothing: its piece records carry the sets each piece
-searched (journal.py), so it reports the pieces' work and their critical path; the openings'
-work, the parent's and how busy the workers were are in no record, and the report says so.
+`--standing` reads a journal and searches nothing: its records carry the sets each piece and
+each opening searched (journal.py; openings since issue 33), so it reports the tasks' work and
+their critical path; the parent's and how busy the workers were are in no record, and the
+report says so.
 """
 
 from __future__ import annotations
@@ -149,11 +150,21 @@ class Work:
         }
         if self.from_journal:
             return out | {
-                "work_from": f"the journal's {len(self.sets):,} pieces",
+                "work_from": f"the journal's {len(self.sets):,} tasks",
                 "work_unknown": UNKNOWN
                 + (f"; {self.unknown_pieces:,} records count no sets" if self.unknown_pieces else ""),
             }
-        return out | {"busy": [round(b, 3) for b in self.busy(wall)], "workers": self.workers}
+        return out | {
+            "busy": [round(b, 3) for b in self.busy(wall)],
+            "workers": self.workers,
+            "tasks": len(self.intervals),
+            "longest_task_seconds": round(self.longest(), 3),
+        }
+
+    def longest(self) -> float:
+        """The longest a task ran: how long a piece searched under a budget it was handed, while
+        the incumbent and the other bounds may have fallen (each task starts with the tightest)."""
+        return max((end - start for start, end in self.intervals), default=0.0)
 
     def line(self, game: Game, wall: float) -> str:
         """One line of the split's report (SolvedTree.report)."""
@@ -161,13 +172,14 @@ class Work:
         head = f"parallelism {self.parallelism:,.1f}: work {self.total:,} sets searched, critical path {path:,}"
         where = "" if not last else f" ({chain_text(game, last)})"
         if self.from_journal:
-            return f"{head}{where}, over the journal's {len(self.sets):,} pieces; not in the journal: {UNKNOWN}"
-        busy = ", ".join(f"{b:.0%}" for b in self.busy(wall))
-        return f"{head}{where}; workers busy {busy} of {wall:.2f} s"
+            return f"{head}{where}, over the journal's {len(self.sets):,} tasks; not in the journal: {UNKNOWN}"
+        busy = ", ".join(f"{b:.0%}" for b in self.busy(wall)[:8]) + (", ..." if self.workers > 8 else "")
+        tasks = f"{len(self.intervals):,} tasks, the longest {self.longest():.2f} s"
+        return f"{head}{where}; {tasks}; workers busy {busy} of {wall:.2f} s"
 
 
 #: What a journal cannot tell --standing.
-UNKNOWN = "the openings' and the parent's sets, and how busy the workers were"
+UNKNOWN = "the parent's sets, and how busy the workers were"
 
 
 def chain_json(game: Game, last: TaskKey) -> dict:
@@ -188,8 +200,8 @@ def chain_text(game: Game, last: TaskKey) -> str:
 
 
 def journal_work(lines: Iterable[tuple[int, str]], game: Game) -> Work:
-    """The pieces' work that a journal's records hold (their "nodes": the sets each piece
-    searched), for --standing. The records were checked as they were read (journal.py); a
+    """The tasks' work that a journal's records hold (their "nodes": the sets each piece or
+    opening searched), for --standing. The records were checked as they were read (journal.py); a
     count that is not a whole number >= 0 is left out, and counted in `unknown_pieces`."""
     work = Work(from_journal=True)
     for _, text in lines:
@@ -197,15 +209,16 @@ def journal_work(lines: Iterable[tuple[int, str]], game: Game) -> Work:
             data = json.loads(text)
         except ValueError:
             continue
-        if not isinstance(data, dict) or "reply" not in data:
-            continue  # a guess's record: its opening's sets are not recorded
+        if not isinstance(data, dict):
+            continue
         nodes = data.get("nodes")
         if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
             work.unknown_pieces += 1
             continue
         at = data.get("at", [])
         path = [game.guess_index(x) if i % 2 == 0 else int(game.parse_reply(x)) for i, x in enumerate(at)]
-        key = (*path, game.guess_index(data["guess"]), int(game.parse_reply(data["reply"])))
+        guess = game.guess_index(data["guess"])
+        key = (*path, guess, int(game.parse_reply(data["reply"]))) if "reply" in data else (*path, guess, OPENING)
         work.sets[key] = work.sets.get(key, 0) + nodes
     return work
 

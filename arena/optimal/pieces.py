@@ -204,7 +204,9 @@ def open_guess(state: dict, path: Path, limit: float, split_after: int | None = 
             below = None if place.sym is None else place.sym.after(guess)
             total = search.level_bounds(guess, classes, bounds, total, limit, left, below, place.allowed)
         if split_after is not None and total < limit:
-            total = search_classes(search, place, guess, (classes, bounds, keys, b), (total, limit), split_after, solved)
+            total = search_classes(
+                search, place, guess, (classes, bounds, keys, b), (total, limit), split_after, solved
+            )
         out: Classes = []
         for j, ((r, C), bound) in enumerate(zip(classes if total < limit else [], bounds)):
             value = bound if j in solved else closed_value(search, C, left)

@@ -112,6 +112,7 @@ class SplitResult:
 #: pipes about a millisecond, and a higher parallelism for more workers.
 SPLIT_AFTER = 1000
 
+
 @dataclass(frozen=True)
 class SplitRun:
     """How the split searches a problem (not what: its Problem). `workers`: processes forked
@@ -344,7 +345,7 @@ def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened)
         if np.isnan(outcome.bound):
             what.opening = False
             return 0, True
-        split.opened(what, outcome.bound, outcome.classes)
+        split.opened(what, outcome.bound, outcome.classes, (outcome.seconds, outcome.nodes))
         return 0, False
     assert isinstance(what, Piece)
     if outcome.split:
