@@ -24,7 +24,8 @@ from cli_run import one_line, run
 from arena import ArenaError, make_game
 from arena.optimal.split import split_root
 
-#: Small instances and their optima (the one-process search's, checked in `journals`).
+#: Small instances and their optima (the one-process search's, checked in `journals`). The runs
+#: give --split-after 0: every class a piece of its own, so the journals hold piece records to edit.
 OPTIMA = {
     "mastermind:pegs=2,colors=4": 45,
     "mastermind:pegs=3,colors=4": 206,
@@ -46,7 +47,7 @@ FUZZ = 60
 
 def first_run(capsys, tmp_path: Path, spec: str) -> tuple[Path, list[str]]:
     journal = tmp_path / "j.jsonl"
-    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal, "--json")
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--split-after", "0", "--journal", journal, "--json")
     assert rc == 0 and json.loads(out)["total"] == OPTIMA[spec], err
     return journal, journal.read_text().splitlines()
 
@@ -61,7 +62,7 @@ def test_a_journal_written_with_a_start_tree_resumes_without_it(capsys, tmp_path
     """The first run's incumbent (its start tree, 71) closed first guesses whose bound (71) only
     tied it; resumed without the start tree (incumbent 73), those bounds close nothing: 71."""
     journal, spec = tmp_path / "J.jsonl", "jotto:first=25"
-    argv = [spec, "--workers", "2", "--journal", journal]
+    argv = [spec, "--workers", "2", "--split-after", "0", "--journal", journal]
     rc, figures = total(capsys, *argv, "--start", "optimal")
     assert rc == 0 and figures["total"] == 71 and figures["exact"], figures
     assert any('"bound": 71.0' in line and "classes" not in line for line in journal.read_text().splitlines())
@@ -76,7 +77,7 @@ def test_a_first_guess_bound_below_what_opening_it_proves_is_refused(capsys, tmp
     spec = "mastermind:pegs=3,colors=4"
     journal, lines = first_run(capsys, tmp_path, spec)
     journal.write_text(lines[0] + "\n" + '{"guess": "112", ' + record + ', "exact": false}\n')
-    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal, "--json")
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--split-after", "0", "--journal", journal, "--json")
     one_line(rc, err, "line 2", "below 196", "before anything is searched")
 
 
@@ -87,7 +88,7 @@ def test_a_first_guess_bound_alone_closes_nothing(capsys, tmp_path, classes):
     spec = "mastermind:pegs=3,colors=4"
     journal, lines = first_run(capsys, tmp_path, spec)
     journal.write_text(lines[0] + "\n" + '{"guess": "112", "bound": 196, "exact": false' + classes + "}\n")
-    rc, figures = total(capsys, spec, "--workers", "2", "--journal", journal)
+    rc, figures = total(capsys, spec, "--workers", "2", "--split-after", "0", "--journal", journal)
     assert rc == 0 and figures["total"] == 206 and figures["exact"], figures
 
 
@@ -113,7 +114,7 @@ def test_a_class_listed_twice_is_refused(capsys, tmp_path, second):
     record["bound"] += again["bound"]
     lines[n] = json.dumps(record)
     journal.write_text("\n".join(lines) + "\n")
-    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal, "--json")
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--split-after", "0", "--journal", journal, "--json")
     one_line(rc, err, f"line {n + 1}", f"the class {exact['reply']} of {record['guess']} is listed twice")
 
 
@@ -124,7 +125,7 @@ def test_a_class_left_out_or_a_bound_not_its_classes_sum_is_refused(capsys, tmp_
     dropped = dict(record, classes=record["classes"][1:])
     for edited, needle in ((dropped, "leave out"), (dict(record, bound=record["bound"] + 1), "add up to")):
         journal.write_text("\n".join(lines[:n] + [json.dumps(edited)] + lines[n + 1 :]) + "\n")
-        rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal)
+        rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--split-after", "0", "--journal", journal)
         one_line(rc, err, f"line {n + 1}", needle)
 
 
@@ -137,7 +138,7 @@ def test_records_that_contradict_each_other_are_refused(capsys, tmp_path):
     n, exact = max(((n, r) for n, r in records if "reply" in r and r["exact"]), key=lambda pair: pair[1]["bound"])
     above = {"guess": exact["guess"], "reply": exact["reply"], "bound": exact["bound"] + 1, "exact": False}
     journal.write_text("\n".join(lines + [json.dumps(above)]) + "\n")
-    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal)
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--split-after", "0", "--journal", journal)
     one_line(rc, err, f"line {len(lines) + 1}", f"on line {n + 1}", "cannot both be right")
 
 
@@ -161,7 +162,7 @@ def test_proofs_of_one_class_merge_to_the_best_and_contradictions_name_both_line
 def test_the_standing_of_an_ordinary_journal_is_no_more_than_the_optimum(capsys, tmp_path, spec):
     """The issue: 2x4 (45) stood at "proven >= 49", 3x4 without repeats (72) at "proven >= inf"."""
     journal, _ = first_run(capsys, tmp_path, spec)
-    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--journal", journal, "--standing")
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--split-after", "0", "--journal", journal, "--standing")
     one_line(rc, err, "holds no first guess solved exactly", f"proven >= {OPTIMA[spec]})")
 
 
@@ -201,11 +202,11 @@ def test_workers_are_capped_at_the_cpus_and_at_the_pieces(capsys, monkeypatch):
 
     monkeypatch.setattr(split_module, "Pool", counted)
     spec = "mastermind:pegs=3,colors=4"
-    rc, out, err = run(capsys, "optimal", spec, "--workers", "300", "--json")
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "300", "--split-after", "0", "--json")
     assert rc == 0 and json.loads(out)["total"] == 206
     cpus = os.cpu_count() or 1
     assert made[-1] <= cpus and f"--workers 300 is more than the {cpus} CPUs here" in err and "--oversubscribe" in err
-    rc, out, err = run(capsys, "optimal", spec, "--workers", "100000", "--oversubscribe", "--json")
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "100000", "--split-after", "0", "--oversubscribe", "--json")
     assert rc == 0 and json.loads(out)["total"] == 206
     lines = err.strip().splitlines()  # capped at 8 per CPU (or 64), then at the pieces in flight
     assert made[-1] < 100 and "usefully run" in lines[0] and "pieces to search at once" in lines[-1], err

@@ -232,7 +232,7 @@ def test_the_root_split_finds_the_optimum(capsys, tmp_path, spec):
     lines = journal.read_text().splitlines()
     pieces = [line for line in lines[1:] if "reply" in json.loads(line)]  # the others: first guesses closed by bound
     assert len(pieces) == split["searched_pieces"]  # after the key, a line per piece searched
-    assert split["searched_pieces"] >= (0 if spec.startswith("wordle") else 2)  # wordle's 60 close at once
+    assert split["tasks"] >= (0 if spec.startswith("wordle") else 2)  # wordle's 60 close at once
     # resumed from the journal: nothing is searched again, the same optimum is proven
     rc, out, err = run(capsys, "optimal", spec, "--workers", "1", "--journal", str(journal), "--json")
     again = json.loads(out)
@@ -267,7 +267,7 @@ def test_the_root_split_on_a_dask_cluster(capsys, tmp_path):
     """--backend dask: the first guesses go to the cluster's workers (each builds the game from
     its spec), with the same optimum, proven, and the same journal to resume from."""
     distributed = pytest.importorskip("distributed")
-    spec = "mastermind:pegs=3,colors=4"
+    spec = "mastermind:pegs=3,colors=5"  # with --split-after 1, pieces split below the first guesses' classes
     journal = tmp_path / "j.jsonl"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         rc, out, err = run(
@@ -282,14 +282,16 @@ def test_the_root_split_on_a_dask_cluster(capsys, tmp_path):
             cluster.scheduler_address,
             "--journal",
             str(journal),
+            "--split-after",
+            "1",
             "--json",
         )
     assert rc == 0, err
     split = json.loads(out)
     assert split["total"] == split["lower_bound"] == optimal_tree(make_game(spec)).value and split["exact"]
-    assert (
-        sum("reply" in json.loads(line) for line in journal.read_text().splitlines()) == split["searched_pieces"] >= 2
-    )
+    records = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
+    assert sum("reply" in r for r in records) == split["searched_pieces"] >= 2
+    assert split["split_pieces"] >= 1 and any("at" in r for r in records)  # tasks below the root, on the cluster
     for argv, words in [
         (("--backend", "dask"), "give --workers"),
         (("--workers", "2", "--backend", "dask"), "--scheduler"),
