@@ -220,31 +220,29 @@ def copy_of_arena(tmp_path) -> Path:
 
 def test_the_journal_is_keyed_by_the_code_that_proves_it(tmp_path):
     """The journal's version is the digest of the modules the proofs come from (the workers'
-    search, the ledger, the journal's checks, the games), followed through their imports: an
-    edit to the command line, the reports or the tournaments keeps a journal, one to the
-    search, the feedback or a game's rules refuses it."""
+    search, the ledger, the journal's checks, the game's rules), followed through their
+    imports: an edit to the command line, the reports, the tournaments or another game keeps a
+    journal, one to the search, the feedback or the game's rules refuses it."""
     from arena.core.digests import code_digest, import_closure
-    from arena.optimal.problem import PROOF_MODULES
+    from arena.optimal.problem import proof_modules
 
     root = copy_of_arena(tmp_path)
-    files = {p.relative_to(root).as_posix() for p in import_closure(root, PROOF_MODULES)}
-    assert {
-        "optimal/search/branch.py",
-        "optimal/search/tree_kernels.py",
-        "core/feedback.py",
-        "games/mastermind.py",
-    } <= files
+    modules = proof_modules(make_game("mastermind"))
+    files = {p.relative_to(root).as_posix() for p in import_closure(root, modules)}
+    proving = {"optimal/search/branch.py", "optimal/search/tree_kernels.py", "core/feedback.py", "games/mastermind.py"}
+    assert proving <= files
     assert not any(f.startswith(("cli/", "study/", "api/", "equilibrium/")) for f in files)
-    assert "__init__.py" not in files  # the front door imports everything
-    before = code_digest(root, PROOF_MODULES)
+    assert "__init__.py" not in files and "games/hangman.py" not in files  # the front door, another game
+    before = code_digest(root, modules)
     for edited, kept in [
         ("cli/optimal.py", True),
         ("study/results/report.py", True),
+        ("games/hangman.py", True),
         ("optimal/search/branch.py", False),
         ("games/mastermind.py", False),
     ]:
         code_digest.cache_clear()
         (root / edited).write_text((root / edited).read_text() + "\n# an edit\n")
-        after = code_digest(root, PROOF_MODULES)
+        after = code_digest(root, modules)
         assert (after == before) == kept, edited
         before = after

@@ -162,7 +162,9 @@ def test_proofs_of_one_class_merge_to_the_best_and_contradictions_name_both_line
 def test_the_standing_of_an_ordinary_journal_is_no_more_than_the_optimum(capsys, tmp_path, spec):
     """The issue: 2x4 (45) stood at "proven >= 49", 3x4 without repeats (72) at "proven >= inf"."""
     journal, _ = first_run(capsys, tmp_path, spec)
-    rc, out, err = run(capsys, "optimal", spec, "--workers", "2", "--split-after", "0", "--journal", journal, "--standing")
+    rc, out, err = run(
+        capsys, "optimal", spec, "--workers", "2", "--split-after", "0", "--journal", journal, "--standing"
+    )
     one_line(rc, err, "holds no first guess solved exactly", f"proven >= {OPTIMA[spec]})")
 
 
@@ -206,7 +208,9 @@ def test_workers_are_capped_at_the_cpus_and_at_the_pieces(capsys, monkeypatch):
     assert rc == 0 and json.loads(out)["total"] == 206
     cpus = os.cpu_count() or 1
     assert made[-1] <= cpus and f"--workers 300 is more than the {cpus} CPUs here" in err and "--oversubscribe" in err
-    rc, out, err = run(capsys, "optimal", spec, "--workers", "100000", "--split-after", "0", "--oversubscribe", "--json")
+    rc, out, err = run(
+        capsys, "optimal", spec, "--workers", "100000", "--split-after", "0", "--oversubscribe", "--json"
+    )
     assert rc == 0 and json.loads(out)["total"] == 206
     lines = err.strip().splitlines()  # capped at 8 per CPU (or 64), then at the pieces in flight
     assert made[-1] < 100 and "usefully run" in lines[0] and "pieces to search at once" in lines[-1], err

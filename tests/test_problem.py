@@ -15,7 +15,7 @@ from arena.equilibrium import double_oracle
 from arena.equilibrium.witness import witness_key
 from arena.optimal import optimal_tree
 from arena.optimal.journal import FORMAT, journal_key
-from arena.optimal.problem import PROOF_MODULES, Objective, Pool, Problem, canonical_spec, game_files, weights_digest
+from arena.optimal.problem import Objective, Pool, Problem, canonical_spec, game_files, proof_modules, weights_digest
 from arena.optimal.split import split_root
 from tests.cli_run import run
 
@@ -34,7 +34,7 @@ def old_journal_key(game, pool, weights=None, max_guesses=None) -> dict:
         "cost": "guesses",
         "max_guesses": max_guesses,
         "weights": weights_digest(weights),
-        "version": proof_code(PROOF_MODULES),  # the whole project's digest (project_code) before issue 33
+        "version": proof_code(proof_modules(game)),  # the whole project's digest (project_code) before issue 33
     }
 
 

@@ -110,12 +110,21 @@ def proof_code(modules: tuple[str, ...]) -> str:
 
 @cache
 def code_digest(root: Path, modules: tuple[str, ...]) -> str:
-    """SHA-256 over the names (below `root`, the package) and contents of `import_closure`'s files."""
+    """SHA-256 over the names (below `root`, the package) and contents of `import_closure`'s
+    files, and of the source of each module of `modules` outside the package (a plug-in's)."""
     sha = hashlib.sha256()
-    for path in import_closure(root, modules):
+    inside = tuple(m for m in modules if m.split(".")[0] == root.name)
+    for path in import_closure(root, inside):
         st = path.stat()
         sha.update(f"{path.relative_to(root).as_posix()}\0".encode())
         sha.update(_digest(str(path), st.st_size, st.st_mtime_ns).encode())
+    for name in sorted(set(modules) - set(inside)):
+        spec = importlib.util.find_spec(name)
+        origin = Path(spec.origin) if spec is not None and spec.origin else None
+        sha.update(f"{name}\0".encode())
+        if origin is not None and origin.is_file():
+            st = origin.stat()
+            sha.update(_digest(str(origin), st.st_size, st.st_mtime_ns).encode())
     return sha.hexdigest()
 
 

@@ -83,16 +83,16 @@ def game_identity(game: Game) -> dict:
 
 
 #: The modules whose code a split's journal holds the proofs of (the workers' search, the
-#: parent's ledger, the journal's checks, the games' rules), with all they import: the
-#: journal's key holds their digest (core.digests.proof_code), so a journal survives a change
-#: anywhere else in the project and is refused after a change to any of them.
-PROOF_MODULES = (
-    "arena.optimal.pieces",
-    "arena.optimal.ledger",
-    "arena.optimal.journal",
-    "arena.optimal.subtrees",
-    "arena.games",
-)
+#: parent's ledger, the journal's checks), with all they import, and the game's own module
+#: (`proof_modules`): the journal's key holds their digest (core.digests.proof_code), so a
+#: journal survives a change anywhere else in the project (another game's rules included)
+#: and is refused after a change to any of them.
+PROOF_MODULES = ("arena.optimal.pieces", "arena.optimal.ledger", "arena.optimal.journal", "arena.optimal.subtrees")
+
+
+def proof_modules(game: Game) -> tuple[str, ...]:
+    """PROOF_MODULES and the module that defines the game's rules (a plug-in game's too)."""
+    return (*PROOF_MODULES, type(game).__module__)
 
 
 @dataclass(frozen=True, eq=False)
@@ -210,7 +210,7 @@ class Problem:
             "cost": self.cost.name,
             "max_guesses": self.max_guesses,
             "weights": weights_digest(self.given_weights),
-            "version": proof_code(PROOF_MODULES),
+            "version": proof_code(proof_modules(self.game)),
         }
 
     def sent(self) -> SentProblem:
