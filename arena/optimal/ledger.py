@@ -190,6 +190,8 @@ class Split:
             if o.bound >= limit:
                 o.closed = True
                 continue
+            if o.pieces is None and node.best_guess < 0 and node.piece is not None and self.working(node, o):
+                return None  # below the root, the first open guess is solved before its brothers are opened
             if o.pieces is None:
                 if o.opening:
                     continue
@@ -210,6 +212,17 @@ class Split:
                 piece.flying = True
                 return "piece", piece, room
         return None
+
+    def working(self, node: Node, o: Opening) -> bool:
+        """Is an opening before `o` at the node still open (o's elder brother, whose value the
+        search would know before it tried o: until then o is likely pruned, and opening it
+        would be work the one-process search does not do)?"""
+        for g in node.order:
+            if g == o.guess:
+                return False
+            if not node.openings[g].closed:
+                return True
+        return False
 
     def node_of(self, o: Opening) -> Node:
         return self.nodes[o.at]
