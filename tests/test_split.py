@@ -60,14 +60,14 @@ def test_a_journal_cut_after_any_record_resumes_to_the_same_optimum(tmp_path):
     pieces a first guess needs before it closes depends on which finish first.)"""
     game = make_game("mastermind:pegs=3,colors=4")
     full = tmp_path / "full.jsonl"
-    first = split_root(game, workers=1, journal=full)
+    first = split_root(game, workers=1, journal=full, split_after=None)  # every class a piece of its own
     lines = full.read_text().splitlines(keepends=True)
     assert first.exact and first.value == 206 and pieces(full) == first.searched >= 5
     for k in range(1, len(lines) + 1):
         cut = tmp_path / f"cut{k}.jsonl"
         cut.write_text("".join(lines[:k]) + (lines[k][:25] if k < len(lines) else ""))
         kept = pieces(cut)
-        again = split_root(game, workers=1, journal=cut)  # one worker: the same order of pieces as the first run
+        again = split_root(game, workers=1, journal=cut, split_after=None)  # one worker: the order of the first run
         assert again.exact and again.value == again.lower_bound == 206, k
         assert again.searched == first.searched - kept, k  # the pieces after the cut, no more
         assert split_tree(again).value == 206
@@ -218,7 +218,7 @@ def resumed(capsys, argv: list[str]) -> dict:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers")
 def test_a_run_killed_part_way_resumes_to_the_same_optimum(capsys, tmp_path):
     journal = tmp_path / "j.jsonl"
-    argv = [ARENA, "optimal", KILLED, "--workers", "2", "--journal", str(journal), "--json"]
+    argv = [ARENA, "optimal", KILLED, "--workers", "2", "--split-after", "20", "--journal", str(journal), "--json"]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     killed = kill_when(proc, journal, 8)
     kept = pieces(journal)
@@ -279,6 +279,8 @@ def test_a_dask_cluster_started_by_hand_killed_and_resumed(capsys, tmp_path):
             address,
             "--journal",
             str(journal),
+            "--split-after",
+            "20",
             "--json",
         ]
         proc = subprocess.Popen(argv, **quiet)
