@@ -39,6 +39,11 @@ def start_worker(problem: Problem, deadline: float | None, workers: int, parent:
     WORKER["search"] = Search.of(problem, symmetry=WORKER["sym"], deadline=deadline, cache_budget=budget)
 
 
+#: An opening searches its classes until it has searched this share of `split_after` sets: enough
+#: to solve the small classes that would each be a task too short to hand out, short enough that
+#: the chain opening -> piece -> opening ... (the critical path) is not lengthened by much.
+OPENING_SHARE = 4
+
 #: Where a task is: guesses and replies from the root, (g1, r1, ..., h) or (g1, r1, ..., h, r).
 Path = tuple[int, ...]
 
@@ -187,7 +192,8 @@ def open_guess(state: dict, path: Path, limit: float, split_after: int | None = 
     it searches any (Search.guess_value: the slot bound, the closed forms of small classes and
     the candidates' bound, and at a big class one level of search), and those the closed forms
     solve, with their subtrees; given `split_after`, the classes then searched one by one as
-    the search would (`search_classes`) until that many sets are searched. When the bound
+    the search would (`search_classes`) until a share of that many sets (OPENING_SHARE) are
+    searched. When the bound
     reaches `limit` no class is returned (the guess cannot beat it); nan if the deadline passed."""
     search: Search = state["search"]
     place, guess, b = walk(search, state["S"], state["sym"], path[:-1]), path[-1], state["b"]
@@ -204,9 +210,8 @@ def open_guess(state: dict, path: Path, limit: float, split_after: int | None = 
             below = None if place.sym is None else place.sym.after(guess)
             total = search.level_bounds(guess, classes, bounds, total, limit, left, below, place.allowed)
         if split_after is not None and total < limit:
-            total = search_classes(
-                search, place, guess, (classes, bounds, keys, b), (total, limit), split_after, solved
-            )
+            sets = max(1, split_after // OPENING_SHARE)
+            total = search_classes(search, place, guess, (classes, bounds, keys, b), (total, limit), sets, solved)
         out: Classes = []
         for j, ((r, C), bound) in enumerate(zip(classes if total < limit else [], bounds)):
             value = bound if j in solved else closed_value(search, C, left)
