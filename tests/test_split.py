@@ -298,3 +298,46 @@ def test_a_dask_cluster_started_by_hand_killed_and_resumed(capsys, tmp_path):
     assert figures["exact"] and figures["total"] == figures["lower_bound"] == optimal_tree(make_game(spec)).value
     if killed:
         assert figures["searched_pieces"] == figures["pieces"] - kept < figures["pieces"]
+
+
+def test_an_interrupted_split_returns_what_it_reached():
+    """Ctrl-C or SIGTERM (a KeyboardInterrupt in the parent, arena.parallel.pool) with
+    `interrupted_result`: the result so far, stopped and interrupted, its bound proven; without
+    it, the KeyboardInterrupt goes on (a Python caller's Ctrl-C is theirs)."""
+    game = make_game(KILLED)
+    seen: list[str] = []
+
+    def press(line: str) -> None:
+        seen.append(line)
+        if len(seen) == 4:
+            raise KeyboardInterrupt
+
+    result = split_root(game, workers=2, split_after=20, status=press, interrupted_result=True)
+    assert result.interrupted and result.stopped and len(seen) == 4
+    assert result.lower_bound <= optimal_tree(game).value <= result.value
+    seen.clear()
+    with pytest.raises(KeyboardInterrupt):
+        split_root(game, workers=2, split_after=20, status=press)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers")
+def test_sigterm_prints_what_the_split_reached(tmp_path):
+    """SIGTERM to `arena optimal --workers 2 --journal`: the best tree and the proven bound so
+    far on stdout, one line on stderr, status 130; the journal resumes to the optimum."""
+    journal = tmp_path / "j.jsonl"
+    argv = [ARENA, "optimal", KILLED, "--workers", "2", "--split-after", "20", "--journal", str(journal), "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and pieces(journal) < 3:
+        time.sleep(0.01)
+    if proc.poll() is not None:
+        pytest.skip("the run ended before it could be stopped")
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    figures = json.loads(out)
+    assert proc.returncode == 130 and figures["stopped"] and figures["lower_bound"] <= figures["total"], err
+    assert err.strip().endswith(
+        "interrupted: stopped by Ctrl-C or SIGTERM; what the split reached is printed above (a journal keeps it)"
+    )
+    again = split_root(make_game(KILLED), workers=1, journal=journal)
+    assert again.exact and again.value == optimal_tree(make_game(KILLED)).value

@@ -355,6 +355,7 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
         status=status,
         notice=notice,
         no_worker_seconds=dask.NO_WORKER_SECONDS,
+        interrupted_result=request.flags,  # the command prints what was reached, then exits 130
     )
     cluster = dask_cluster(request)
     try:
@@ -369,6 +370,16 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
         )
     if result.best_guess < 0 and not result.stopped and request.max_guesses is not None:
         raise ArenaError(f"{game.spec}: no tree finds every secret within {request.max_guesses} guesses")
+    if result.best_guess < 0 and result.interrupted:
+        raise KeyboardInterrupt(
+            f"stopped before any first guess was solved ({result.closed:,} of {len(result.openings):,} closed, "
+            f"proven >= {result.lower_bound:,.6g})"
+            + (
+                f"; run again with {request.named('journal')} FILE to keep what is closed"
+                if not request.journal
+                else ""
+            )
+        )
     if result.best_guess < 0:
         raise ArenaError(
             f"{game.spec}: no first guess was solved before the time limit "

@@ -20,8 +20,10 @@ from ..api.console import print_json
 #: The table's depth by default: the first guess and the guesses after each reply to it.
 TABLE_DEPTH = 2
 
-#: Why a run stopped by Ctrl-C ends `arena ...: interrupted: ...` (status 130), after its results.
+#: Why a run stopped by Ctrl-C (or SIGTERM, for a split) ends `arena ...: interrupted: ...`
+#: (status 130), after its results.
 STOPPED = "stopped by Ctrl-C; what it reached is printed above"
+SPLIT_STOPPED = "stopped by Ctrl-C or SIGTERM; what the split reached is printed above (a journal keeps it)"
 
 
 def cmd_optimal(args) -> None:
@@ -54,9 +56,10 @@ def cmd_optimal(args) -> None:
     progress = ProgressLine("arena optimal", enabled=None if not args.json else False, log_every=args.log_every)
     with ctrl_c_stops(plan.ctrl_c_stops) as ctrl_c:
         tree = run_plan(plan, progress, notice)
-    show(tree, args, ctrl_c.asked)
-    if ctrl_c.asked:
-        raise KeyboardInterrupt(STOPPED)
+    split = tree.split is not None and tree.split.interrupted
+    show(tree, args, ctrl_c.asked or split)
+    if ctrl_c.asked or split:
+        raise KeyboardInterrupt(SPLIT_STOPPED if split else STOPPED)
 
 
 def notice(line: str) -> None:

@@ -94,6 +94,7 @@ class SplitResult:
     weighted: bool = False  # were weights given? (the value is then the weighted cost)
     work: Work = field(default_factory=Work)  # the work done, its critical path, how busy the workers were
     split_pieces: int = 0  # pieces that split themselves (ledger.py), in this run or the journal's
+    interrupted: bool = False  # stopped by Ctrl-C or SIGTERM (SplitRun.interrupted_result)
 
     @property
     def exact(self) -> bool:
@@ -128,7 +129,9 @@ class SplitRun:
     cluster's count): no worker for `no_worker_seconds` is an ArenaError (the journal keeps
     what was closed). `split_after`: a piece that has searched this many sets hands itself
     back and is split into tasks of its own (ledger.py; None: pieces never split); an
-    opening searches its classes until it has searched that many too (pieces.search_classes)."""
+    opening searches its classes until it has searched that many too (pieces.search_classes).
+    `interrupted_result`: Ctrl-C or SIGTERM ends the search with what it reached
+    (SplitResult.interrupted), as the time limit does, instead of a KeyboardInterrupt."""
 
     workers: int = 2
     time_limit: float | None = None
@@ -144,6 +147,7 @@ class SplitRun:
     alive: Callable[[], bool] | None = None
     no_worker_seconds: float = 60.0
     split_after: int | None = SPLIT_AFTER
+    interrupted_result: bool = False
 
 
 #: The Problem's settings that split_root's keywords may give (the others are SplitRun's).
@@ -170,13 +174,19 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
     if executor is None:  # the kernels compiled once here, not in each forked worker
         compile_ahead(split.scout.small_trees() if split.scout.compiled_below else None)
     on = piece_workers(executor, problem, workers, deadline, (run.alive, run.no_worker_seconds))
+    before, interrupted = split.pieces_closed, False
     try:
         searched, stopped = search_pieces(split, on, (workers, run.split_after), deadline, status, start)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (arena.parallel.pool): the workers are ended
+        if not run.interrupted_result:
+            raise
+        searched, stopped, interrupted = split.pieces_closed - before, True, True
     finally:
         if log is not None:
             log.close()
         WORKER.clear()
-    return split_result(split, problem, searched, time.perf_counter() - start, stopped, seeded, log)
+    result = split_result(split, problem, searched, time.perf_counter() - start, stopped, seeded, log)
+    return replace(result, interrupted=interrupted)
 
 
 def split_args(problem: Problem | Game, run: SplitRun | None, given: dict) -> tuple[Problem, SplitRun]:
