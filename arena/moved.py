@@ -12,6 +12,10 @@ import importlib
 import importlib.machinery
 import sys
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:  # only for the types: see MovedLoader
+    import importlib.abc
 
 #: Old dotted name -> new one; a name below an old package moves with it (`arena.tournament.store`
 #: -> `arena.study.tournament.store`), the longest old prefix deciding.
@@ -103,7 +107,7 @@ class MovedFinder:
         new = new_name(fullname) if fullname.startswith("arena.") else None
         if new is None:
             return None
-        return importlib.machinery.ModuleSpec(fullname, MovedLoader(new))
+        return importlib.machinery.ModuleSpec(fullname, cast("importlib.abc.Loader", MovedLoader(new)))
 
 
 def install() -> None:

@@ -240,12 +240,15 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
                 self._small.between = self.check_deadline
         return self._small if isinstance(self._small, SmallTrees) else None
 
-    def solve_small(self, S: Indexes, budget: float, left: int, parts: int, key, known: float, asked: bool) -> float:
+    def solve_small(
+        self, S: Indexes, budget: float, left: int, parts: int, key, known: float, asked: bool, roots=None
+    ) -> float:
         """solve() for a small set, its whole subtree in compiled code; the answer is cached
-        here as search_node caches it, and the sets searched are counted."""
+        here as search_node caches it, and the sets searched are counted. `roots`: the guesses
+        tried at S (a flag per guess: the history's orbit representatives; None: every guess)."""
         small = cast(SmallTrees, self._small)
         before = small.nodes
-        value, guess = small.solve_set(S, budget, left, parts, known, asked)
+        value, guess = small.solve_set(S, budget, left, parts, known, asked, roots)
         if guess >= 0:
             self.remember(self.cache, key, (value, value, guess))
         else:
@@ -311,7 +314,8 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self.check_deadline()
         asked = entry is not None and entry[2] == CLOSED  # close_small's bound is the entry's
         if len(S) <= self.compiled_below and self.small_trees() is not None:
-            return self.solve_small(S, budget, left, self.b_max if parts is None else parts, key, known, asked)
+            roots = None if sym is None else sym.mask()  # one guess per orbit, as search_node's pool
+            return self.solve_small(S, budget, left, self.b_max if parts is None else parts, key, known, asked, roots)
         closed = (
             None
             if asked or not self.bounds.closes_small

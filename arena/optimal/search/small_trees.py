@@ -146,17 +146,19 @@ class SmallTrees:
 
     def solve_classes(
         self,
-        member: np.ndarray,
-        ends: np.ndarray,
-        bounds: np.ndarray,
+        classes: tuple[np.ndarray, np.ndarray, np.ndarray],
         total: float,
         limit: float,
         left: int,
         b: int,
         largest: int,
+        roots: np.ndarray | None = None,
     ) -> tuple[float, int]:
         """hits.slot_value's searches of its classes of at most `largest` secrets, in order,
-        until the total reaches `limit`: (the total, how many classes were searched)."""
+        until the total reaches `limit`: (the total, how many classes were searched).
+        `classes`: open_guess's (secrets one class after another, where each ends, their
+        bounds); `roots`: the guesses tried at each class (roots_of), None for every guess."""
+        member, ends, bounds = classes
         from .tree_kernels import solve_classes  # lazy: numba
 
         start = 0  # the classes searched by the calls before
@@ -172,25 +174,47 @@ class SmallTrees:
                 int(b),
                 int(largest),
                 *self.arrays(),
+                roots_of(roots),
             )
             start += int(done)
             if not self._stopped(started, cleared):
                 return float(total), start
 
     def solve_set(
-        self, S: Indexes, budget: float, left: int, parts: int, known: float, asked: bool
+        self,
+        S: Indexes,
+        budget: float,
+        left: int,
+        parts: int,
+        known: float,
+        asked: bool,
+        roots: np.ndarray | None = None,
     ) -> tuple[float, Index]:
         """Search.solve for a small set (its value if below `budget`, else a proven bound
         >= budget) and its best guess (-1 with a bound); `known`: a bound already proven,
-        `asked`: close_small's bound is among them."""
+        `asked`: close_small's bound is among them; `roots`: the guesses tried at S (roots_of),
+        None for every guess."""
         from .tree_kernels import solve_set  # lazy: numba, only for searches that meet a small set
 
         S = np.ascontiguousarray(S, dtype=np.int64)
         while True:
             cleared, started = int(self.counters[3]), self._start()
-            value, guess = solve_set(S, float(budget), int(left), int(parts), float(known), bool(asked), *self.arrays())
+            value, guess = solve_set(
+                S, float(budget), int(left), int(parts), float(known), bool(asked), *self.arrays(), roots_of(roots)
+            )
             if not self._stopped(started, cleared):
                 return float(value), int(guess)
+
+
+def roots_of(mask: np.ndarray | None) -> np.ndarray:
+    """The pool of a compiled call's first set, as the kernels take it: a flag per guess (one
+    guess per orbit of the history's symmetry: the Python search's representatives, which have
+    the same bound, spread and value as the rest of their orbit and come first in it), or an
+    empty array for every guess. Always a fresh writable C array of bools: a read-only one is
+    another type, which numba would compile again."""
+    if mask is None:
+        return np.zeros(0, dtype=np.bool_)
+    return np.array(mask, dtype=np.bool_, order="C")
 
 
 def _nothing() -> None:
@@ -217,7 +241,7 @@ def compile_ahead(small: SmallTrees | None) -> None:
     left, b = 3, int(small.params[4])  # tree_kernels._BMAX
     try:
         total, member, ends, _, bounds, _ = small.open_guess(0, S, np.inf, left, b, SMALL_TREE)
-        small.solve_classes(member, ends, bounds, total, np.inf, left - 1, b, SMALL_TREE)
+        small.solve_classes((member, ends, bounds), total, np.inf, left - 1, b, SMALL_TREE)
         small.solve_set(S, np.inf, left, b, 0.0, False)
     finally:  # the search's own cache starts empty, as a SmallTrees is made
         small.slots.fill(-1)

@@ -315,8 +315,10 @@ def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache
 
 
 @njit(cache=True)
-def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  # pragma: no cover - compiled
-    # branch.Search.solve and search_node, hits.slot_value and known_class_bounds: (value, guess)
+def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roots):  # pragma: no cover - compiled
+    # branch.Search.solve and search_node, hits.slot_value and known_class_bounds: (value, guess);
+    # `roots`: S's own pool, a flag per guess (the orbit representatives of the history's
+    # symmetry, small_trees.roots_of), or empty for every guess; the sets below try every guess
     by_secret, table, secret_guess, same_secret, T, params = game
     slots, keys, values, store, counters = cache
     n = len(S)
@@ -357,19 +359,24 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
     # recursive call has the outer call's exact signature (a cached recursive function whose
     # inner call casts its arguments crashes when loaded: numba issue 6713)
     nothing, not_asked = float(n) * 0.0, n < 0
+    every = roots[:0].copy()  # every guess below: an empty flag array of `roots`' exact type
     hit = params[_HIT]
+    some = len(roots) > 0
     if params[_CONSISTENT] == 1:
         pool = np.empty(n, np.int64)
         m = 0
         for k in range(n):
-            if secret_guess[S[k]] >= 0:
-                pool[m] = secret_guess[S[k]]
+            g = secret_guess[S[k]]
+            if g >= 0 and (not some or roots[g]):
+                pool[m] = g
                 m += 1
     else:
-        m = table.shape[0]
-        pool = np.empty(m, np.int64)
-        for i in range(m):
-            pool[i] = i
+        pool = np.empty(table.shape[0], np.int64)
+        m = 0
+        for i in range(table.shape[0]):
+            if not some or roots[i]:
+                pool[m] = i
+                m += 1
     bound, spread, b = _scores(S, n, pool, m, left, game, mark, work)
     floor = np.inf
     n_tried = 0
@@ -473,7 +480,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work):  #
             for j in range(n_classes):
                 C = member[ends[j] : ends[j + 1]].copy()
                 value, _ = solve_set(
-                    C, limit - (total - lbs[j]), left - 1, b, nothing, not_asked, game, cache, mark, work
+                    C, limit - (total - lbs[j]), left - 1, b, nothing, not_asked, game, cache, mark, work, every
                 )
                 if counters[_STOPPED] == 1:
                     return np.nan, -4
@@ -525,11 +532,12 @@ def open_guess(guess, S, limit, left, b, largest, game, cache, work):  # pragma:
 
 @njit(cache=True)
 def solve_classes(
-    member, ends, lbs, total, limit, left, b, largest, game, cache, mark, work
+    member, ends, lbs, total, limit, left, b, largest, game, cache, mark, work, roots
 ):  # pragma: no cover - compiled
     # hits.slot_value's searches of the classes of at most `largest` secrets (the first ones),
     # until the total reaches the limit; returns the total and the classes searched (stopped:
-    # the total before the class it stopped in, and that class's index)
+    # the total before the class it stopped in, and that class's index); `roots`: each class's
+    # own pool, as solve_set takes it
     counters = cache[4]
     nothing, not_asked = total * 0.0, total < 0
     n_classes = len(ends) - 1
@@ -537,7 +545,7 @@ def solve_classes(
         if ends[j + 1] - ends[j] > largest:
             return total, j
         C = member[ends[j] : ends[j + 1]].copy()
-        value, _ = solve_set(C, limit - (total - lbs[j]), left, b, nothing, not_asked, game, cache, mark, work)
+        value, _ = solve_set(C, limit - (total - lbs[j]), left, b, nothing, not_asked, game, cache, mark, work, roots)
         if counters[_STOPPED] == 1:
             return total, j
         total += value - lbs[j]
