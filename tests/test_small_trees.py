@@ -83,6 +83,14 @@ def test_a_compiled_subtree_tries_one_guess_per_orbit_of_its_history(plain_loops
     assert compiled.searched == python.searched
 
 
+def test_a_compiled_set_s_counts_fit_a_byte():
+    """tree_kernels._scores counts a guess's classes in bytes: the compiled search's sets (at
+    most SMALL_TREE secrets, the Python search's compiled_below) must stay under 256."""
+    assert small_trees.SMALL_TREE < 256
+    game = make_game("mastermind:pegs=4,colors=6")
+    assert Search(game, np.ones(len(game.secrets))).compiled_below in (0, small_trees.SMALL_TREE)
+
+
 def test_weights_keep_the_python_search():
     game = make_game("mastermind:pegs=2,colors=3")
     weighted = Search(game, np.arange(1.0, len(game.secrets) + 1))
