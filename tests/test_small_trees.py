@@ -83,6 +83,44 @@ def test_a_compiled_subtree_tries_one_guess_per_orbit_of_its_history(plain_loops
     assert compiled.searched == python.searched
 
 
+def test_the_tree_is_read_back_from_the_compiled_cache_without_a_search(plain_loops, monkeypatch):
+    """After the search, the tree's small sets take their guesses from the compiled cache, read
+    in Python (SmallTrees.exact_guess), not from solve_set, which a run then need not load (issue
+    33); the tree is the Python search's."""
+    game = make_game("mastermind:pegs=3,colors=4")
+    calls = []
+    searched = small_trees.SmallTrees.solve_set
+
+    def counted(self, S, *args):
+        calls.append(len(S))
+        return searched(self, S, *args)
+
+    monkeypatch.setattr(small_trees.SmallTrees, "solve_set", counted)
+    compiled = optimal_tree(game)
+    assert calls == [len(game.secrets)]  # the search's own call, at the root
+    monkeypatch.setattr(branch, "COMPILED_CELLS", 1 << 62)
+    assert tree_of(compiled) == tree_of(optimal_tree(game))
+
+
+def test_an_exact_guess_is_what_solve_set_answers(plain_loops):
+    game = _GAME
+    search = Search(game, np.ones(len(game.secrets)), max_guesses=4)
+    search.compiled_below = 64
+    rng = np.random.default_rng(5)
+    tried = 0
+    for _ in range(40):
+        S = np.sort(rng.choice(len(game.secrets), int(rng.integers(3, 15)), replace=False))
+        search.solve(S)
+        small = search.small_trees()
+        assert small is not None
+        for left in (3, 4):
+            guess = small.exact_guess(S, left)
+            if guess is not None:
+                tried += 1
+                assert small.solve_set(S, np.inf, left, search.b_max, 0.0, False)[1] == guess
+    assert tried > 10
+
+
 def test_a_compiled_set_s_counts_fit_a_byte():
     """tree_kernels._scores counts a guess's classes in bytes: the compiled search's sets (at
     most SMALL_TREE secrets, the Python search's compiled_below) must stay under 256."""

@@ -404,6 +404,18 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         key = self.key(S, left, allowed)
         entry = self.cache.get(key)
         if entry is None or entry[0] != entry[1]:
+            guess = self.compiled_guess(S, left, allowed)
+            if guess is not None:
+                return guess
             self.solve(S, INF, left, None, allowed)
             entry = self.cache[key]
         return entry[2]
+
+    def compiled_guess(self, S: Indexes, left: int, allowed: Allowed | None) -> Index | None:
+        """The best guess at a small set that the compiled search solved, from its cache, or
+        None: the guess solve() would return from there (its kernel answers an exact entry
+        first), without loading that kernel."""
+        small = self._small if isinstance(self._small, SmallTrees) else None
+        if small is None or allowed is not None or not 2 < len(S) <= self.compiled_below or left <= 1:
+            return None
+        return small.exact_guess(S, left)

@@ -180,6 +180,25 @@ class SmallTrees:
             if not self._stopped(started, cleared):
                 return float(total), start
 
+    def exact_guess(self, S: Indexes, left: int) -> Index | None:
+        """The best guess the compiled cache holds for S with `left` guesses to spend, if it
+        holds S's exact value, else None; read in plain Python (the kernels' own hash), so that
+        reading a tree back after a search loads no kernel for the sets the compiled search
+        solved (loading solve_set for that alone was 2-4% of 4x8 without repeats)."""
+        from .tree_kernels import set_hash  # lazy: numba (loaded already, by this object's making)
+
+        secrets, n, keyed = [int(s) for s in S], len(S), bool(self.params[3])  # tree_kernels._KEYED
+        h = set_hash.py_func(secrets, n, left, keyed)
+        mask = len(self.slots) - 1
+        at = h & mask
+        while (e := int(self.slots[at])) >= 0:
+            key = self.keys[e]
+            if key[0] == h and key[2] == n and (not keyed or key[3] == left):
+                if self.store[key[1] : key[1] + n].tolist() == secrets:
+                    return int(key[4]) if self.values[e, 0] == self.values[e, 1] else None
+            at = (at + 1) & mask
+        return None
+
     def solve_set(
         self,
         S: Indexes,

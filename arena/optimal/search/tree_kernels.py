@@ -50,6 +50,10 @@ def _hash(S, n, left, keyed):  # pragma: no cover - compiled
     return h
 
 
+#: The cache's hash, which small_trees.SmallTrees.exact_guess computes in plain Python (py_func).
+set_hash = _hash
+
+
 @njit(cache=True)
 def _find(S, n, left, keyed, cache):  # pragma: no cover - compiled
     # the entry of (S, left), or -1; and the slot where it is or would go
