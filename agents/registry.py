@@ -22,9 +22,6 @@ import inspect
 import os
 import sys
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -32,29 +29,11 @@ from typing import Any
 
 from arena.core import errors as arena_errors
 from arena.core.errors import ArenaError, choices, did_you_mean
+from arena.core.plugins import imports_allowed, imports_are_allowed
 from arena.core.spec import bind, parse_spec
 from arena.core.traits import Traits
 
 ROLES = ("guesser", "chooser")
-
-#: May a `module:Class` spec import its module? Off unless the user said so (`--allow-import`).
-_IMPORTS_ALLOWED: ContextVar[bool] = ContextVar("arena_imports_allowed", default=False)
-
-
-@contextmanager
-def imports_allowed(allowed: bool = True) -> Iterator[None]:
-    """Within this block, `module:Class` specs may (or, with False, may not) import their module."""
-    token = _IMPORTS_ALLOWED.set(bool(allowed))
-    try:
-        yield
-    finally:
-        _IMPORTS_ALLOWED.reset(token)
-
-
-def imports_are_allowed() -> bool:
-    """Whether `module:Class` specs may import here (agents that build other agents later,
-    such as the spoiler's `against=`, keep the answer they were built with)."""
-    return _IMPORTS_ALLOWED.get()
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,10 @@ turn (A B A B ...), the median of each and of the ratios pair by pair.
 
     python benchmarks/bench_peer_optimal.py --peer /path/to/mmstrat [--runs 3] [--rows 4x6,5x5]
 
+The `start-up` row (issue 33: the small instances) is both sides on 2x2 Mastermind, a solve of
+nothing: a whole process's fixed cost, ours (the interpreter, numpy, arena's imports) against
+the peer's; `--rows start-up,4x6,4x8-no-repeats` gives the small rows with it.
+
 The peer is built outside this project (never copied into it), at the commit that imports its
 2012 code (the current head has no optimal search):
 
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -32,6 +37,7 @@ from bench_peer_greedy import timed
 
 #: name -> (our game, the peer's rules); `repeats=false` with 10 colours is Bulls and Cows
 ROWS = {
+    "start-up": ("mastermind:pegs=2,colors=2", "p2c2r"),
     "4x6": ("mastermind", "p4c6r"),
     "4x8-no-repeats": ("mastermind:colors=8,repeats=false", "p4c8n"),
     "5x5": ("mastermind:pegs=5,colors=5", "p5c5r"),
@@ -59,8 +65,15 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", required=True, help="the peer's mmstrat binary")
     parser.add_argument("--runs", type=int, default=3, help="counted runs of each side (default 3)")
-    parser.add_argument("--rows", default="4x6,4x8-no-repeats,5x5", help=f"which rows, of {', '.join(ROWS)}")
+    parser.add_argument("--rows", default="start-up,4x6,4x8-no-repeats,5x5", help=f"which rows, of {', '.join(ROWS)}")
     args = parser.parse_args(argv)
+    if not (os.path.isfile(args.peer) and os.access(args.peer, os.X_OK)):
+        parser.exit(
+            2, f"bench_peer_optimal: no peer binary at {args.peer} (build mmstrat as this script's docstring says)\n"
+        )
+    unknown = [name for name in args.rows.split(",") if name not in ROWS]
+    if unknown:
+        parser.exit(2, f"bench_peer_optimal: no row {unknown[0]!r}; the rows are {', '.join(ROWS)}\n")
     print(
         f"{'row':<16} {'optimum':>8} {'ours cpu':>8} {'peer cpu':>8} {'ratio':>6}   {'ours wall':>9} {'peer wall':>9} {'ratio':>6}"
     )

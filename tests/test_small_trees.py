@@ -67,6 +67,68 @@ def test_the_compiled_path_is_taken_and_counts_its_sets(plain_loops):
     assert value == optimal_tree(game).value
 
 
+@pytest.mark.parametrize(
+    "spec", ["mastermind:pegs=2,colors=5", "mastermind:pegs=3,colors=4", "mastermind:pegs=3,colors=5,repeats=false"]
+)
+def test_a_compiled_subtree_tries_one_guess_per_orbit_of_its_history(plain_loops, monkeypatch, spec):
+    """A compiled call's first set tries the history's orbit representatives, as the Python
+    search's node does (issue 33: every guess before, 119 sets searched on 3x4 against 10, and
+    6,817 against 3,692 on 4x8 without repeats): the same value, tree and sets searched."""
+    game = make_game(spec)
+    compiled = optimal_tree(game)
+    monkeypatch.setattr(branch, "COMPILED_CELLS", 1 << 62)  # the Python search alone
+    python = optimal_tree(game)
+    assert compiled.value == python.value
+    assert tree_of(compiled) == tree_of(python)
+    assert compiled.searched == python.searched
+
+
+def test_the_tree_is_read_back_from_the_compiled_cache_without_a_search(plain_loops, monkeypatch):
+    """After the search, the tree's small sets take their guesses from the compiled cache, read
+    in Python (SmallTrees.exact_guess), not from solve_set, which a run then need not load (issue
+    33); the tree is the Python search's."""
+    game = make_game("mastermind:pegs=3,colors=4")
+    calls = []
+    searched = small_trees.SmallTrees.solve_set
+
+    def counted(self, S, *args):
+        calls.append(len(S))
+        return searched(self, S, *args)
+
+    monkeypatch.setattr(small_trees.SmallTrees, "solve_set", counted)
+    compiled = optimal_tree(game)
+    assert calls == [len(game.secrets)]  # the search's own call, at the root
+    monkeypatch.setattr(branch, "COMPILED_CELLS", 1 << 62)
+    assert tree_of(compiled) == tree_of(optimal_tree(game))
+
+
+def test_an_exact_guess_is_what_solve_set_answers(plain_loops):
+    game = _GAME
+    search = Search(game, np.ones(len(game.secrets)), max_guesses=4)
+    search.compiled_below = 64
+    rng = np.random.default_rng(5)
+    tried = 0
+    for _ in range(40):
+        S = np.sort(rng.choice(len(game.secrets), int(rng.integers(3, 15)), replace=False))
+        search.solve(S)
+        small = search.small_trees()
+        assert small is not None
+        for left in (3, 4):
+            guess = small.exact_guess(S, left)
+            if guess is not None:
+                tried += 1
+                assert small.solve_set(S, np.inf, left, search.b_max, 0.0, False)[1] == guess
+    assert tried > 10
+
+
+def test_a_compiled_set_s_counts_fit_a_byte():
+    """tree_kernels._scores counts a guess's classes in bytes: the compiled search's sets (at
+    most SMALL_TREE secrets, the Python search's compiled_below) must stay under 256."""
+    assert small_trees.SMALL_TREE < 256
+    game = make_game("mastermind:pegs=4,colors=6")
+    assert Search(game, np.ones(len(game.secrets))).compiled_below in (0, small_trees.SMALL_TREE)
+
+
 def test_weights_keep_the_python_search():
     game = make_game("mastermind:pegs=2,colors=3")
     weighted = Search(game, np.arange(1.0, len(game.secrets) + 1))

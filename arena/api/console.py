@@ -167,8 +167,10 @@ def ctrl_c_stops(time_limited: bool) -> contextlib.AbstractContextManager:
 
 
 def agent_imports(allow: bool) -> contextlib.AbstractContextManager:
-    """Whether `module:Class` specs may import their module (agents.registry.imports_allowed)."""
-    from agents.registry import imports_allowed
+    """Whether `module:Class` specs may import their module (arena.core.plugins.imports_allowed,
+    which agents.registry reads): set without importing the agents, which a command that builds
+    none never loads."""
+    from ..core.plugins import imports_allowed
 
     return imports_allowed(allow)
 

@@ -5,14 +5,25 @@ code computes, is noticed, never served stale."""
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import ArenaError
 from .words import SHIPPED, racy
+
+if TYPE_CHECKING:  # the type only: hashlib is imported at the first digest (sha256)
+    import hashlib
+
+
+def sha256(data: bytes = b"") -> hashlib._Hash:
+    """hashlib.sha256, hashlib imported at the first digest: it loads OpenSSL, a few ms of every
+    start-up, which a command that digests nothing (a Mastermind solve) need not pay."""
+    import hashlib
+
+    return hashlib.sha256(data)
 
 
 def content_key(identity: dict) -> str:
@@ -21,7 +32,7 @@ def content_key(identity: dict) -> str:
     The results store's task keys are these (arena.study.tournament.tasks); a journal's or a
     witness file's key is its identity itself, kept readable (arena.optimal.problem.Problem.key)."""
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    return sha256(text.encode()).hexdigest()
 
 
 def is_file(text: str) -> bool:
@@ -52,13 +63,13 @@ def file_digest(name: str) -> str:
 def _shipped_digest(name: str) -> str:
     from importlib import resources
 
-    return hashlib.sha256((resources.files("arena") / "data" / SHIPPED[name]).read_bytes()).hexdigest()
+    return sha256((resources.files("arena") / "data" / SHIPPED[name]).read_bytes()).hexdigest()
 
 
 @lru_cache(maxsize=256)
 def _digest(path: str, size: int, mtime_ns: int) -> str:
     """Keyed by size and time as well as path, so an edited file is hashed afresh."""
-    sha = hashlib.sha256()
+    sha = sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             sha.update(chunk)
@@ -112,7 +123,7 @@ def proof_code(modules: tuple[str, ...]) -> str:
 def code_digest(root: Path, modules: tuple[str, ...]) -> str:
     """SHA-256 over the names (below `root`, the package) and contents of `import_closure`'s
     files, and of the source of each module of `modules` outside the package (a plug-in's)."""
-    sha = hashlib.sha256()
+    sha = sha256()
     inside = tuple(m for m in modules if m.split(".")[0] == root.name)
     for path in import_closure(root, inside):
         st = path.stat()
@@ -193,7 +204,7 @@ def _project_files_digest() -> str:
 def tree_digest(roots: list[Path], suffixes: tuple[str, ...] | None = (".py",)) -> str:
     """SHA-256 over the relative names and contents of every file under `roots` (with one of
     `suffixes`, or any; compiled caches aside), in a fixed order."""
-    sha = hashlib.sha256()
+    sha = sha256()
     for root in roots:
         files = sorted(
             p

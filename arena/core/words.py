@@ -15,7 +15,6 @@ import time
 import warnings
 import zlib
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from .errors import ArenaError, choices
@@ -64,6 +63,8 @@ def read_words(name_or_path: str) -> tuple[str, ...]:
 @lru_cache(maxsize=8)
 def _read_words(name_or_path: str, stamp: tuple | None) -> tuple[str, ...]:
     if name_or_path in SHIPPED:
+        from importlib import resources  # lazy: heavy (tempfile, shutil), and only shipped lists need it
+
         data = resources.files("arena") / "data" / SHIPPED[name_or_path]
         raw = data.read_bytes()
     else:

@@ -14,7 +14,6 @@ journal) is not part of the problem: it changes how soon the answer comes, not t
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -24,7 +23,7 @@ import numpy as np
 
 from ..core import checks as door
 from ..core.costs import Cost, cost_for
-from ..core.digests import file_digest, is_file, proof_code
+from ..core.digests import file_digest, is_file, proof_code, sha256
 from ..core.errors import ArenaError, choices
 from ..core.game import Game, Index, Indexes
 from .inputs import invariant, opener_indexes, secret_set, weight_vector
@@ -60,7 +59,7 @@ def weights_digest(weights: np.ndarray | None) -> str:
     """ "equal", or the SHA-256 of the weights as float64 in the game's order."""
     if weights is None:
         return "equal"
-    return hashlib.sha256(np.ascontiguousarray(weights, dtype="<f8").tobytes()).hexdigest()
+    return sha256(np.ascontiguousarray(weights, dtype="<f8").tobytes()).hexdigest()
 
 
 def game_files(spec: str) -> dict[str, str]:

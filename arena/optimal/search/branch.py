@@ -241,12 +241,15 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
                 self._small.stop_at = self.compiled_stop
         return self._small if isinstance(self._small, SmallTrees) else None
 
-    def solve_small(self, S: Indexes, budget: float, left: int, parts: int, key, known: float, asked: bool) -> float:
+    def solve_small(
+        self, S: Indexes, budget: float, left: int, parts: int, key, known: float, asked: bool, roots=None
+    ) -> float:
         """solve() for a small set, its whole subtree in compiled code; the answer is cached
-        here as search_node caches it, and the sets searched are counted."""
+        here as search_node caches it, and the sets searched are counted. `roots`: the guesses
+        tried at S (a flag per guess: the history's orbit representatives; None: every guess)."""
         small = cast(SmallTrees, self._small)
         before = small.nodes
-        value, guess = small.solve_set(S, budget, left, parts, known, asked)
+        value, guess = small.solve_set(S, budget, left, parts, known, asked, roots)
         if guess >= 0:
             self.remember(self.cache, key, (value, value, guess))
         else:
@@ -328,7 +331,8 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self.check_deadline()
         asked = entry is not None and entry[2] == CLOSED  # close_small's bound is the entry's
         if len(S) <= self.compiled_below and self.small_trees() is not None:
-            return self.solve_small(S, budget, left, self.b_max if parts is None else parts, key, known, asked)
+            roots = None if sym is None else sym.mask()  # one guess per orbit, as search_node's pool
+            return self.solve_small(S, budget, left, self.b_max if parts is None else parts, key, known, asked, roots)
         closed = (
             None
             if asked or not self.bounds.closes_small
@@ -417,6 +421,18 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         key = self.key(S, left, allowed)
         entry = self.cache.get(key)
         if entry is None or entry[0] != entry[1]:
+            guess = self.compiled_guess(S, left, allowed)
+            if guess is not None:
+                return guess
             self.solve(S, INF, left, None, allowed)
             entry = self.cache[key]
         return entry[2]
+
+    def compiled_guess(self, S: Indexes, left: int, allowed: Allowed | None) -> Index | None:
+        """The best guess at a small set that the compiled search solved, from its cache, or
+        None: the guess solve() would return from there (its kernel answers an exact entry
+        first), without loading that kernel."""
+        small = self._small if isinstance(self._small, SmallTrees) else None
+        if small is None or allowed is not None or not 2 < len(S) <= self.compiled_below or left <= 1:
+            return None
+        return small.exact_guess(S, left)

@@ -150,7 +150,9 @@ class HitValues(SearchState):
                 return total
         self.check_deadline()
         before = small.nodes
-        total, done = small.solve_classes(member, ends, np.asarray(bound_list), total, limit, left - 1, b, largest)
+        roots = None if below is None else below.mask()  # the classes' pool: one guess per orbit
+        opened = (member, ends, np.asarray(bound_list))
+        total, done = small.solve_classes(opened, total, limit, left - 1, b, largest, roots)
         self.count_compiled(small, before)
         if total >= limit:
             return total

@@ -152,17 +152,19 @@ class SmallTrees:
 
     def solve_classes(
         self,
-        member: np.ndarray,
-        ends: np.ndarray,
-        bounds: np.ndarray,
+        classes: tuple[np.ndarray, np.ndarray, np.ndarray],
         total: float,
         limit: float,
         left: int,
         b: int,
         largest: int,
+        roots: np.ndarray | None = None,
     ) -> tuple[float, int]:
         """hits.slot_value's searches of its classes of at most `largest` secrets, in order,
-        until the total reaches `limit`: (the total, how many classes were searched)."""
+        until the total reaches `limit`: (the total, how many classes were searched).
+        `classes`: open_guess's (secrets one class after another, where each ends, their
+        bounds); `roots`: the guesses tried at each class (roots_of), None for every guess."""
+        member, ends, bounds = classes
         from .tree_kernels import solve_classes  # lazy: numba
 
         start = 0  # the classes searched by the calls before
@@ -179,26 +181,67 @@ class SmallTrees:
                 int(b),
                 int(largest),
                 *self.arrays(),
+                roots_of(roots),
             )
             start += int(done)
             if not self._stopped(started, cleared):
                 return float(total), start
 
+    def exact_guess(self, S: Indexes, left: int) -> Index | None:
+        """The best guess the compiled cache holds for S with `left` guesses to spend, if it
+        holds S's exact value, else None; read in plain Python (the kernels' own hash), so that
+        reading a tree back after a search loads no kernel for the sets the compiled search
+        solved (loading solve_set for that alone was 2-4% of 4x8 without repeats)."""
+        from .tree_kernels import set_hash  # lazy: numba (loaded already, by this object's making)
+
+        secrets, n, keyed = [int(s) for s in S], len(S), bool(self.params[3])  # tree_kernels._KEYED
+        h = set_hash.py_func(secrets, n, left, keyed)
+        mask = len(self.slots) - 1
+        at = h & mask
+        while (e := int(self.slots[at])) >= 0:
+            key = self.keys[e]
+            if key[0] == h and key[2] == n and (not keyed or key[3] == left):
+                if self.store[key[1] : key[1] + n].tolist() == secrets:
+                    return int(key[4]) if self.values[e, 0] == self.values[e, 1] else None
+            at = (at + 1) & mask
+        return None
+
     def solve_set(
-        self, S: Indexes, budget: float, left: int, parts: int, known: float, asked: bool
+        self,
+        S: Indexes,
+        budget: float,
+        left: int,
+        parts: int,
+        known: float,
+        asked: bool,
+        roots: np.ndarray | None = None,
     ) -> tuple[float, Index]:
         """Search.solve for a small set (its value if below `budget`, else a proven bound
         >= budget) and its best guess (-1 with a bound); `known`: a bound already proven,
-        `asked`: close_small's bound is among them."""
+        `asked`: close_small's bound is among them; `roots`: the guesses tried at S (roots_of),
+        None for every guess."""
         from .tree_kernels import solve_set  # lazy: numba, only for searches that meet a small set
 
         S = np.ascontiguousarray(S, dtype=np.int64)
         self.entered = self.nodes
         while True:
             cleared, started = int(self.counters[3]), self._start()
-            value, guess = solve_set(S, float(budget), int(left), int(parts), float(known), bool(asked), *self.arrays())
+            value, guess = solve_set(
+                S, float(budget), int(left), int(parts), float(known), bool(asked), *self.arrays(), roots_of(roots)
+            )
             if not self._stopped(started, cleared):
                 return float(value), int(guess)
+
+
+def roots_of(mask: np.ndarray | None) -> np.ndarray:
+    """The pool of a compiled call's first set, as the kernels take it: a flag per guess (one
+    guess per orbit of the history's symmetry: the Python search's representatives, which have
+    the same bound, spread and value as the rest of their orbit and come first in it), or an
+    empty array for every guess. Always a fresh writable C array of bools: a read-only one is
+    another type, which numba would compile again."""
+    if mask is None:
+        return np.zeros(0, dtype=np.bool_)
+    return np.array(mask, dtype=np.bool_, order="C")
 
 
 def _nothing() -> None:
@@ -230,7 +273,7 @@ def compile_ahead(small: SmallTrees | None) -> None:
     left, b = 3, int(small.params[4])  # tree_kernels._BMAX
     try:
         total, member, ends, _, bounds, _ = small.open_guess(0, S, np.inf, left, b, SMALL_TREE)
-        small.solve_classes(member, ends, bounds, total, np.inf, left - 1, b, SMALL_TREE)
+        small.solve_classes((member, ends, bounds), total, np.inf, left - 1, b, SMALL_TREE)
         small.solve_set(S, np.inf, left, b, 0.0, False)
     finally:  # the search's own cache starts empty, as a SmallTrees is made
         small.slots.fill(-1)
