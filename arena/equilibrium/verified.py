@@ -223,7 +223,7 @@ def fold(
     at most FOLD_LIMIT (None: FOLD_LIMIT), unless the run spent nine tenths of that on it already
     (a search as long again rarely proves more), a journal gave its optimum, or Ctrl-C stopped
     the run; `bounds_from` are saved equilibria and split journals (from_file), each proven again
-    within `time_limit`."""
+    within the same limit (a run stopped at 0.05 s still proves a small saved bound again)."""
     from ..optimal.search import STOP
 
     if eq.settled and not bounds_from:
@@ -233,8 +233,8 @@ def fold(
     bounds = own_bounds(eq)
     spent = eq.steps[0].seconds if eq.steps else 0.0
     journals = []
-    for path in bounds_from:
-        found = from_file(eq.game, path, eq.cost, time_limit, depth)
+    for path in bounds_from:  # a saved bound is proven again within the fold's limit too (its floor)
+        found = from_file(eq.game, path, eq.cost, None if time_limit is None else limit, depth)
         journals += [b for b in found if "journal" in b.rests_on]
         bounds += found
     if eq.uniform is None and not any(b.exact is not None for b in journals) and spent < 0.9 * limit and not STOP.asked:
