@@ -57,14 +57,14 @@ def _exploitability(args, game, guesser, seed: int, time_limit: float | None):
         from .equilibrium import warn_if_long
 
         warn_if_long(game, no_symmetry=False)
-    cost = args.payoff
-    if cost is None and args.value_from is not None:
-        # the file's own payoff (Hangman: misses or lost games), read and checked by the one reader
-        from ..equilibrium.solution import read_saved
-
-        cost = str(read_saved(args.value_from, game)["key"].get("payoff") or "") or None
     return exploitability(
-        game, guesser, repeat=args.repeat, seed=seed, time_limit=time_limit, value_from=args.value_from, cost=cost
+        game,
+        guesser,
+        repeat=args.repeat,
+        seed=seed,
+        time_limit=time_limit,
+        value_from=args.value_from,
+        cost=args.payoff,
     )
 
 

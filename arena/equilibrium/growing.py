@@ -10,8 +10,11 @@ little. Here the LP keeps only a set R of rows, and both sides grow:
    game's best response costs what R's does (letters.py: one word left of the support, its own
    letters finish it with no miss);
 3. y, a mix of trees of the whole list, is replayed on every word: its worst word is the upper
-   end, and the words it pays more for than R's value are added to R (the chooser's best
-   responses), the most expensive first.
+   end, and the words it pays more for than R's value join R (the chooser's best responses),
+   the most expensive first. R starts from the largest families (`families`: words alike but
+   for one position, _ight) and the words the greedy tree pays most for, and before the loop
+   the chooser's uniform mixes on the largest families and their unions are searched
+   (`probes`): the best of them is the first lower end, and the mix the LP's is smoothed toward.
 
 The value of the game on R is a lower end for every R, and the game's value is the value on the
 equilibrium's support, so the ends meet once R holds it. What limits the width is how many
@@ -36,8 +39,10 @@ from .matrix import solve_matrix_game
 from .solution import Equilibrium, Step
 from .symmetry import no_symmetry
 
-#: The rows the LP starts from: the words the greedy tree pays most for.
-FIRST_ROWS = 40
+#: The rows the LP starts from: the largest families, then the words the greedy tree pays most for.
+FIRST_ROWS = 60
+#: Families searched before the loop, alone and in unions (`probes`).
+PROBES = 8
 #: At most this many words join the rows a round.
 ADDED = 20
 #: The completions' tie-breaking orders, one a round in turn.
@@ -93,10 +98,15 @@ def grow_oracle(
     loop.add(letters.greedy_tree(game))
     for tree in initial:
         loop.add(tree)
-    first = np.asarray(loop.costs[0])
-    loop.grow_rows(np.argsort(-first, kind="stable")[:FIRST_ROWS])
+    loop.grow_rows(first_rows(game, np.asarray(loop.costs[0])))
     best_q: np.ndarray | None = None
-    alpha, settled, stopped = 0.0, False, False
+    for probe in probes(game):
+        searched = letters.support_mix(probe)
+        tree, bound = letters.solved(game, searched, problem.cost, None)
+        loop.add(tree)
+        if bound > loop.lower:
+            loop.lower, loop.chooser, best_q = bound, searched, searched
+    alpha, settled, stopped = (0.0 if best_q is None else smoothing), False, False
     while True:
         C = np.array(loop.costs)
         solution = solve_matrix_game(C[:, loop.rows].T)
@@ -110,7 +120,7 @@ def grow_oracle(
         mix = np.zeros(len(game.secrets))
         mix[loop.rows] = q
         own = best_q is None or alpha == 0.0  # a response to the LP's own mix
-        target = mix if own else alpha * best_q + (1 - alpha) * mix
+        target = mix if best_q is None or own else alpha * best_q + (1 - alpha) * mix
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - loop.start), 1e-3)
         searched = letters.support_mix(target)
         # each round's completion breaks ties in another order (letters.ranks): the trees then
@@ -134,6 +144,47 @@ def grow_oracle(
             break
         alpha = smoothing if improves else 0.0
     return _equilibrium(loop, settled, stopped, time_limit)
+
+
+def families(game: Game) -> list[np.ndarray]:
+    """The words alike but for one position (_ight: eight fight light ...), each such family of
+    at least two words, the largest first (ties in list order): after the letters they share,
+    the guesser can only try the one that differs, letter by letter, so they are the chooser's
+    first candidates."""
+    groups: dict[tuple, list[int]] = {}
+    for s, word in enumerate(game.secrets):
+        for p in range(len(word)):
+            groups.setdefault((p, word[:p] + "_" + word[p + 1 :]), []).append(s)
+    found = [np.array(g, dtype=np.intp) for g in groups.values() if len(g) > 1]
+    return sorted(found, key=lambda g: (-len(g), int(g[0])))
+
+
+def probes(game: Game) -> list[np.ndarray]:
+    """Chooser mixes worth a search before the loop: uniform on each of the PROBES largest
+    families, and on the union of the k largest for k = 2, 3, ... PROBES."""
+    found = families(game)[:PROBES]
+    mixes = []
+    for k, family in enumerate(found):
+        for words in (family, np.unique(np.concatenate(found[: k + 1]))):
+            mix = np.zeros(len(game.secrets))
+            mix[words] = 1.0 / len(words)
+            mixes.append(mix)
+    return mixes
+
+
+def first_rows(game: Game, greedy: np.ndarray) -> np.ndarray:
+    """The LP's first rows: whole families, the largest first, up to FIRST_ROWS words, then the
+    words the greedy tree pays most for up to twice that."""
+    rows: list[int] = []
+    for family in families(game):
+        if len(rows) + len(family) > FIRST_ROWS:
+            break
+        rows.extend(family.tolist())
+    for s in np.argsort(-greedy, kind="stable").tolist():
+        if len(set(rows)) >= 2 * FIRST_ROWS:
+            break
+        rows.append(s)
+    return np.unique(np.array(rows, dtype=np.intp))
 
 
 def _equilibrium(loop: _Grow, settled: bool, stopped: bool, time_limit: float | None) -> Equilibrium:

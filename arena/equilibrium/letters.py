@@ -40,12 +40,13 @@ from .plans import plan_tree
 #: chooser may play, so its optimum is still a proven lower bound.
 DUST = 1e-12
 
-
+#: The solver named in the double oracle's method line.
+SOLVER = "arena.equilibrium.letters, on the chooser's support"
 #: Hangman's best responses searched on the chooser's support (this module); False: over every
 #: word by arena.optimal (the tests and the timings compare both).
 SUPPORT = True
-#: Lists with an opening of more words than this skip the best response to the uniform chooser
-#: (a search over every word); the double oracle starts from the greedy tree instead.
+#: Lists with an opening of more words than this are solved by the double oracle over growing
+#: rows (growing.py), which never searches every word against the uniform chooser.
 UNIFORM_WORDS = 200
 
 
@@ -94,17 +95,18 @@ class _Opening:
     offsets: np.ndarray  # offsets[l]: l * width, so that codes + offsets tells the letters apart
     width: int
     nbytes: int
+    miss: int  # the miss's reply
     exact: dict = field(default_factory=dict)  # key -> (value, letter)
     lower: dict = field(default_factory=dict)  # key -> proven lower bound
     weights: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, game: Game, words: np.ndarray, w: np.ndarray) -> _Opening:
-        table = game.table[:, words]
+        table, miss = game.table[:, words], int(game.miss)
         letters, by_reply = [], []
         for row in table:
             sets = {}
-            for code in [0] + sorted(set(np.unique(row).tolist()) - {0}):
+            for code in [miss] + sorted(set(np.unique(row).tolist()) - {miss}):
                 bits = np.packbits(row == code, bitorder="little").tobytes()
                 sets[code] = int.from_bytes(bits, "little")
             letters.append(list(sets.values()))
@@ -112,8 +114,8 @@ class _Opening:
         width = int(table.max(initial=0)) + 1
         codes = table.astype(np.int64)
         offsets = (np.arange(26, dtype=np.int64) * width)[:, None]
-        presence = (table != 0).astype(np.float64)
-        return cls(words, w, letters, by_reply, presence, codes, offsets, width, (len(words) + 7) // 8)
+        presence = (table != miss).astype(np.float64)
+        return cls(words, w, letters, by_reply, presence, codes, offsets, width, (len(words) + 7) // 8, miss)
 
     def members(self, C: int) -> np.ndarray:
         raw = np.frombuffer(C.to_bytes(self.nbytes, "little"), dtype=np.uint8)
@@ -154,7 +156,7 @@ class LetterSearch:
         else:
             floor = np.zeros(len(uniq))
         out = []
-        miss_code = uniq % o.width == 0
+        miss_code = uniq % o.width == o.miss
         for j0 in np.flatnonzero(np.diff(np.concatenate(([-1], letter_of))) != 0).tolist():
             letter = int(letter_of[j0])
             if not splitting[letter]:
@@ -265,8 +267,8 @@ def greedy_letter(
     block = game.table[:, F]
     splits = (block != block[:, :1]).any(axis=1)
     if word is not None:
-        splits &= game.table[:, word] != 0
-    held = np.count_nonzero(block != 0, axis=1).astype(np.int64)
+        splits &= game.table[:, word] != game.miss
+    held = np.count_nonzero(block != game.miss, axis=1).astype(np.int64)
     held[~splits] = -1
     for g in played:
         held[g] = -1
@@ -382,13 +384,12 @@ def _complete(
         if C and not C & (C - 1):  # one word of the support left: its own letters, all hits
             letter = greedy_letter(game, F, played, int(o.words[C.bit_length() - 1]), rank)
         else:
-            letter = search.choice(C, k) if C else None
-            if letter is None:
-                letter = greedy_letter(game, F, played, None, rank)
+            chosen = search.choice(C, k) if C else None
+            letter = greedy_letter(game, F, played, None, rank) if chosen is None else chosen
         plan[key] = letter
         replies = game.table[letter, F]
         sets = o.by_reply[letter]
         now = played | {letter}
         for reply in np.unique(replies).tolist():
-            left = k - 1 if reply == 0 and search.strikes is not None else k
+            left = k - 1 if game.is_miss(reply) and search.strikes is not None else k
             todo.append((key + (reply,), F[replies == reply], C & sets.get(reply, 0), left, now))

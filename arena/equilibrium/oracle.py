@@ -337,7 +337,8 @@ def _equilibrium(loop: _Loop) -> Equilibrium:
     elif loop.settled and settings.certify:
         exact, note = _exact(loop.problem, symmetry, loop.columns.payoff(), loop.best_q, solution.column)
         notes.append(note)
-    method = f"double oracle: {_responses(loop)} ({SOLVER}) against linprog (HiGHS) mixes"
+    solver = letters.SOLVER if letters.SUPPORT and letters.fits(game, paid) else SOLVER
+    method = f"double oracle: {_responses(loop)} ({solver}) against linprog (HiGHS) mixes"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
     played = np.flatnonzero(solution.column > 0)
