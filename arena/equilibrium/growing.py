@@ -101,8 +101,11 @@ def grow_oracle(
     loop.grow_rows(first_rows(game, np.asarray(loop.costs[0])))
     best_q: np.ndarray | None = None
     for probe in probes(game):
+        left = None if time_limit is None else time_limit / 4 - (time.perf_counter() - loop.start)
+        if left is not None and left <= 0:
+            break  # the probes get a quarter of the time at most
         searched = letters.support_mix(probe)
-        tree, bound = letters.solved(game, searched, problem.cost, None)
+        tree, bound = letters.solved(game, searched, problem.cost, left)
         loop.add(tree)
         if bound > loop.lower:
             loop.lower, loop.chooser, best_q = bound, searched, searched
