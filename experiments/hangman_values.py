@@ -32,9 +32,11 @@ ARENA = [sys.executable, "-m", "arena.cli"]
 LISTS = [
     ("wordle-misses", "hangman:words=wordle-answers,length=5", "misses", 600),
     ("wordle-lost", "hangman:words=wordle-answers,length=5", "lost", 600),
-    ("web2-4-misses", "hangman:length=4", "misses", 420),
+    ("sgb-misses", "hangman:words=sgb,length=5", "misses", 300),
+    ("sgb-lost", "hangman:words=sgb,length=5", "lost", 300),
+    ("web2-4-misses", "hangman:length=4", "misses", 300),
     ("web2-4-lost", "hangman:length=4", "lost", 420),
-    ("web2-6-misses", "hangman:length=6", "misses", 420),
+    ("web2-6-misses", "hangman:length=6", "misses", 300),
     ("web2-6-lost", "hangman:length=6", "lost", 420),
 ]
 
@@ -73,14 +75,16 @@ def solve(name: str, spec: str, payoff: str, limit: float) -> dict:
     return {"command": "arena " + " ".join(argv), "seconds": seconds, **data}
 
 
-def replay(spec: str, name: str) -> dict:
+def replay(spec: str, name: str, limit: float | None = None) -> dict:
     path = rel(witness(name))
     argv = ["evaluate", spec, f"equilibrium:file={path}", "--exploitability", "--value-from", path]
+    if limit is not None:  # the search proving the lower end again (default 60 s)
+        argv += ["--time-limit", f"{limit:g}"]
     data, seconds = arena_json(argv)
     return {"command": "arena " + " ".join(argv), "seconds": seconds, **data["exploitability"]}
 
 
-def whole_lists(names: list[str], again: bool) -> None:
+def whole_lists(names: list[str], again: bool, limit: float | None = None) -> None:
     print(
         "| game | words | payoff | lower (proven) | upper (achieved) | width | relative | witness | seconds | command |"
     )
@@ -97,7 +101,7 @@ def whole_lists(names: list[str], again: bool) -> None:
                 f"`{row['command']}` |",
                 flush=True,
             )
-        check = replay(spec, name)
+        check = replay(spec, name, limit)
         lo, hi = check["value_lower"], check["value_upper"]
         print(
             f"| check: replayed | | {payoff} | {lo:.6f} | {hi:.6f} | {hi - lo:.6f} | {(hi - lo) / hi:.1%} | "
@@ -190,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--compare-long", action="store_true", help="the Wordle answers, 120 s, before and after (misses)"
     )
+    parser.add_argument(
+        "--replay-limit", type=float, default=None, help="seconds for the search proving a lower end again (default 60)"
+    )
     parser.add_argument("--lists", nargs="*", default=[], help="only these rows (names: wordle-misses ...)")
     args = parser.parse_args(argv)
     if args.small:
@@ -199,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.compare:
         compare(SMALL)
     else:
-        whole_lists(args.lists, not args.replay)
+        whole_lists(args.lists, not args.replay, args.replay_limit)
     return 0
 
 
