@@ -116,3 +116,19 @@ def test_ranks_spread_a_family():
     costs = np.array([paid.of(letters.greedy_tree(game, r)) for r in letters.ranks(26)], dtype=np.float64)
     assert len({c.tobytes() for c in costs}) > 1
     assert solve_matrix_game(costs.T).value == pytest.approx(3.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("cost", ["misses", "lost"])
+def test_a_stopped_search_still_proves_its_bound(cost):
+    """Past its time limit the support search stops: a complete tree, not called exact, and a
+    bound no higher than the optimum (the uniform chooser on 160 five-letter words, 2 strikes)."""
+    game = make_game("hangman:length=5,first=160,strikes=2")
+    paid = cost_for(game, cost)
+    w = np.full(len(game.secrets), 1.0 / len(game.secrets))
+    stopped = letters.support_response(game, w, paid, time_limit=1e-9)
+    assert not stopped.exact
+    assert len(stopped.tree.secrets) == len(game.secrets)
+    found = letters.support_response(game, w, paid)
+    assert found.exact
+    assert stopped.bound <= found.bound + 1e-12
+    assert found.bound == pytest.approx(float(w @ paid.of(found.tree)), abs=1e-12)
