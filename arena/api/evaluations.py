@@ -37,9 +37,14 @@ __all__ = [
 
 def exploitability(game: Game, guesser: Any, **options: Any) -> Any:
     """The guesser's cost against its worst secret beside the game's value
-    (arena.equilibrium.exploitable.exploitability: the solvers are loaded only when asked for)."""
+    (arena.equilibrium.exploitable.exploitability: the solvers are loaded only when asked for).
+    Without a `cost`, a `value_from` file's own payoff (Hangman: misses or lost games)."""
     from ..equilibrium.exploitable import exploitability as measure
 
+    if options.get("cost") is None and options.get("value_from") is not None:
+        from ..equilibrium.solution import read_saved  # the one reader: a bad file is one line
+
+        options["cost"] = str(read_saved(options["value_from"], game)["key"].get("payoff") or "") or None
     return measure(game, guesser, **options)
 
 

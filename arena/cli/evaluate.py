@@ -23,6 +23,8 @@ def cmd_evaluate(args) -> None:
         raise ArenaError(
             "--value-from gives the game value beside the guesser's worst secret: give it with --exploitability"
         )
+    if args.payoff is not None and not args.exploitability:
+        raise ArenaError("--payoff is what the guesser's worst secret costs: give it with --exploitability")
     if args.time_limit is not None and not args.exploitability:
         raise ArenaError("--time-limit bounds the game value's search: give it with --exploitability")
     time_limit = console.seconds(args.time_limit, "--time-limit")
@@ -56,7 +58,13 @@ def _exploitability(args, game, guesser, seed: int, time_limit: float | None):
 
         warn_if_long(game, no_symmetry=False)
     return exploitability(
-        game, guesser, repeat=args.repeat, seed=seed, time_limit=time_limit, value_from=args.value_from
+        game,
+        guesser,
+        repeat=args.repeat,
+        seed=seed,
+        time_limit=time_limit,
+        value_from=args.value_from,
+        cost=args.payoff,
     )
 
 
@@ -90,6 +98,13 @@ def add_commands(sub) -> None:
         help="with --exploitability: the game value's bounds proven again from the witnesses in an "
         "equilibrium saved by `arena equilibrium --save` (its guesser mix replayed, its chooser mix "
         "searched against), instead of solving the game; what the file only claims is printed as a claim",
+    )
+    p.add_argument(
+        "--payoff",
+        metavar="COST",
+        default=None,
+        help="with --exploitability: what the worst secret costs (Hangman: misses, lost or guesses; "
+        "default: the --value-from file's payoff, else the game's own)",
     )
     p.add_argument(
         "--chooser",

@@ -11,11 +11,13 @@ Modules, one idea each:
     rational     exact rational equilibria recovered from the LP's floats, and checked
     enumeration  every guesser tree of a tiny game (and how they are counted)
     response     the guesser's exact best response to a chooser's mix
+    letters      Hangman's best response searched on the chooser's support, completed on the rest
     symmetry     a game's orbits (Mastermind: code types, from game.symmetry())
     plans        strategies as tables (replies so far -> guess), and the trees they grow
     payoff_matrix  the chooser x tree payoff matrix, kept exact
     restricted   games against named guessers, or against every tree
     oracle       the double oracle: exact values of whole games
+    growing      the double oracle over growing rows: Hangman on lists of thousands of words
     certify      bounds of games too big to solve, each end with its witness on disk
     known        the bounds proven elsewhere (the uniform chooser's optimum), each end named
     verified     saved files' bounds proven again, and every known bound folded in (fold)

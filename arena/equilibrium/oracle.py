@@ -46,6 +46,8 @@ from ..core.resources import memory_limit
 from ..optimal.problem import Objective, Pool, Problem
 from ..optimal.search import STOP
 from ..trees.tree import Tree
+from . import letters
+from .growing import grow_oracle
 from .matrix import lp_bytes, solve_matrix_game
 from .payoff_matrix import PayoffMatrix
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
@@ -169,6 +171,17 @@ def double_oracle(problem: Problem | Game, settings: OracleSettings | None = Non
     problem, settings = oracle_args(problem, settings, given)
     game, paid = problem.game, problem.cost
     symmetry = symmetry_of(game) if settings.symmetry is None else settings.symmetry
+    if letters.SUPPORT and letters.fits(game, paid) and not letters.searchable(game) and symmetry.trivial:
+        # a long Hangman list: the rows grow from the hardest words (growing.py), and no search
+        # over every word against the uniform chooser
+        return grow_oracle(
+            problem,
+            settings.time_limit,
+            settings.tolerance,
+            tuple(settings.initial),
+            settings.smoothing,
+            settings.progress,
+        )
     n = len(game.secrets)
     uniform = np.full(n, 1.0 / n)
     q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
@@ -244,6 +257,10 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
     )
     if left is not None:  # the quick tree is part of the response's time (Jotto: 4 s of a round)
         left = max(left - (time.perf_counter() - begun), 1e-3)
+    if letters.SUPPORT and letters.fits(game, paid):
+        # Hangman: searched on the mix's support alone (letters.py), no uniform blend needed:
+        # the completion plays the other words, and the bound is proven for the mix searched
+        mix = letters.support_mix(symmetry.spread(target))
     problem = mix_problem(game, mix, paid)
     tree, bound = bounded_best_response(problem, left, settings.search_progress, columns.cheapest(mix))
     # the response was not proven best: the time limit stopped its search (a finished search
@@ -320,7 +337,8 @@ def _equilibrium(loop: _Loop) -> Equilibrium:
     elif loop.settled and settings.certify:
         exact, note = _exact(loop.problem, symmetry, loop.columns.payoff(), loop.best_q, solution.column)
         notes.append(note)
-    method = f"double oracle: {_responses(loop)} ({SOLVER}) against linprog (HiGHS) mixes"
+    solver = letters.SOLVER if letters.SUPPORT and letters.fits(game, paid) else SOLVER
+    method = f"double oracle: {_responses(loop)} ({solver}) against linprog (HiGHS) mixes"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
     played = np.flatnonzero(solution.column > 0)

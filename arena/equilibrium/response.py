@@ -21,6 +21,7 @@ from ..core.errors import ArenaError
 from ..optimal import SolvedTree, optimal_tree
 from ..optimal.problem import Problem
 from ..trees.tree import Tree
+from . import letters
 
 #: The solver named in the double oracle's method line.
 SOLVER = "arena.optimal.optimal_tree"
@@ -87,6 +88,20 @@ def mix_problem(game, weights: np.ndarray, cost: str | Cost | None = None) -> Pr
     return Problem.of(game, weights=np.asarray(weights, dtype=np.float64), cost=cost)
 
 
+def whole(problem: Problem) -> bool:
+    """Does the problem ask for the whole game's best response (every secret, the average,
+    no limit, no openers, every guess allowed)?"""
+    from ..optimal.problem import Objective, Pool
+
+    return (
+        len(problem.secrets) == len(problem.game.secrets)
+        and problem.max_guesses is None
+        and problem.objective == Objective.AVERAGE
+        and not problem.openers
+        and problem.pool == Pool.ALL
+    )
+
+
 def best_response(problem: Problem) -> Tree:
     """An exact best response to the chooser's mix that weighs the problem's secrets
     (`mix_problem`)."""
@@ -113,6 +128,8 @@ def bounded_best_response(
     weights = problem.given_weights
     if weights is None:
         raise ArenaError("a best response is to a chooser's mix: give the problem weights (mix_problem)")
+    if letters.SUPPORT and letters.fits(problem.game, problem.cost) and whole(problem):
+        return letters.solved(problem.game, weights, problem.cost, time_limit)
     tree = optimal_tree(problem, time_limit, progress, incumbent)
     paid = float(weights @ tree.costs)
     return tree, min(float(tree.lower_bound), paid)

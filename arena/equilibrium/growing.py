@@ -1,0 +1,232 @@
+"""The double oracle over a growing set of the chooser's words: Hangman on long lists.
+
+On a list of thousands of words the whole-game LP (oracle.py: every word a row) chases the words
+its few trees happen to play badly, and each best response to such a mix is cheap but proves
+little. Here the LP keeps only a set R of rows, and both sides grow:
+
+1. the LP of R against the trees found gives the chooser's mix q over R and the guesser's mix y;
+2. the guesser's best response to (a smoothed) q, searched on its support (letters.py), proves
+   the lower end: q is a mix of the whole game's chooser, and against a mix on R the whole
+   game's best response costs what R's does (letters.py: one word left of the support, its own
+   letters finish it with no miss);
+3. y, a mix of trees of the whole list, is replayed on every word: its worst word is the upper
+   end, and the words it pays more for than R's value join R (the chooser's best responses),
+   the most expensive first. R starts from the largest families (`families`: words alike but
+   for one position, _ight) and the words the greedy tree pays most for, and before the loop
+   the chooser's uniform mixes on the largest families and their unions are searched
+   (`probes`): the best of them is the first lower end, and the mix the LP's is smoothed toward.
+
+The value of the game on R is a lower end for every R, and the game's value is the value on the
+equilibrium's support, so the ends meet once R holds it. What limits the width is how many
+trees the upper end needs: a tree is searched on the support only and completed on the other
+words by a quick rule (letters.greedy_letter), so the words outside R cost what that rule
+costs until they join R.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.game import Game
+from ..optimal.problem import Problem
+from ..optimal.search import STOP
+from ..trees.tree import Tree
+from . import letters
+from .matrix import solve_matrix_game
+from .solution import Equilibrium, Step
+from .symmetry import no_symmetry
+
+#: The rows the LP starts from: the largest families, then the words the greedy tree pays most for.
+FIRST_ROWS = 60
+#: Families searched before the loop, alone and in unions (`probes`).
+PROBES = 8
+#: At most this many words join the rows a round.
+ADDED = 20
+#: The completions' tie-breaking orders, one a round in turn.
+RANKS = [None, *letters.ranks(26)[1:]]
+
+
+@dataclass
+class _Grow:
+    """The loop's state: the trees and their costs on every word, the rows, both ends and their
+    witnesses."""
+
+    game: Game
+    problem: Problem
+    start: float
+    trees: list[Tree] = field(default_factory=list)
+    costs: list[np.ndarray] = field(default_factory=list)
+    seen: set = field(default_factory=set)
+    rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    lower: float = -np.inf
+    upper: float = np.inf
+    chooser: np.ndarray | None = None  # the mix the lower end is proven against
+    guesser: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(0))  # the upper end's trees and mix
+    steps: list[Step] = field(default_factory=list)
+    stops: int = 0
+
+    def add(self, tree: Tree) -> bool:
+        cost = np.asarray(self.problem.cost.of(tree), dtype=np.float64)
+        key = cost.tobytes()
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        self.trees.append(tree)
+        self.costs.append(cost)
+        return True
+
+    def grow_rows(self, words: np.ndarray) -> None:
+        self.rows = np.union1d(self.rows, words).astype(np.intp)
+
+
+def grow_oracle(
+    problem: Problem,
+    time_limit: float | None = None,
+    tolerance: float = 1e-7,
+    initial: tuple[Tree, ...] = (),
+    smoothing: float = 0.5,
+    progress=None,
+) -> Equilibrium:
+    """The value of a Hangman game (misses or lost games) by the double oracle over growing rows
+    (module docstring), within `time_limit` seconds: an Equilibrium whose lower end is proven
+    against its chooser mix and whose upper end is its guesser mix's worst word."""
+    game = problem.game
+    loop = _Grow(game, problem, time.perf_counter())
+    loop.add(letters.greedy_tree(game))
+    for tree in initial:
+        loop.add(tree)
+    loop.grow_rows(first_rows(game, np.asarray(loop.costs[0])))
+    best_q: np.ndarray | None = None
+    for probe in probes(game):
+        left = None if time_limit is None else time_limit / 4 - (time.perf_counter() - loop.start)
+        if left is not None and left <= 0:
+            break  # the probes get a quarter of the time at most
+        searched = letters.support_mix(probe)
+        tree, bound = letters.solved(game, searched, problem.cost, left)
+        loop.add(tree)
+        if bound > loop.lower:
+            loop.lower, loop.chooser, best_q = bound, searched, searched
+    alpha, settled, stopped = (0.0 if best_q is None else smoothing), False, False
+    while True:
+        C = np.array(loop.costs)
+        solution = solve_matrix_game(C[:, loop.rows].T)
+        q, y, inner = solution.row, solution.column, solution.value
+        paid = y @ C
+        worst = float(paid.max())
+        if worst < loop.upper:
+            played = np.flatnonzero(y > 0)
+            loop.upper, loop.guesser = worst, (tuple(played.tolist()), y[played])
+        outside = np.setdiff1d(np.flatnonzero(paid > inner + tolerance), loop.rows)
+        mix = np.zeros(len(game.secrets))
+        mix[loop.rows] = q
+        own = best_q is None or alpha == 0.0  # a response to the LP's own mix
+        target = mix if best_q is None or own else alpha * best_q + (1 - alpha) * mix
+        left = None if time_limit is None else max(time_limit - (time.perf_counter() - loop.start), 1e-3)
+        searched = letters.support_mix(target)
+        # each round's completion breaks ties in another order (letters.ranks): the trees then
+        # try a family's letters in different orders, which the guesser's mix spreads
+        rank = RANKS[len(loop.steps) % len(RANKS)]
+        tree, bound = letters.solved(game, searched, problem.cost, left, rank)
+        stopped = tree.stopped
+        loop.stops += stopped
+        if bound > loop.lower:
+            loop.lower, loop.chooser, best_q = bound, searched, searched
+        improves = float(q @ np.asarray(problem.cost.of(tree), dtype=np.float64)[loop.rows]) < inner - tolerance
+        new = loop.add(tree)
+        if len(outside):
+            loop.grow_rows(outside[np.argsort(-paid[outside], kind="stable")][:ADDED])
+        loop.steps.append(Step(loop.lower, loop.upper, time.perf_counter() - loop.start, len(loop.trees)))
+        if progress:
+            progress(loop.steps[-1])
+        settled = loop.upper - loop.lower <= tolerance
+        over = time_limit is not None and time.perf_counter() - loop.start > time_limit
+        if settled or over or STOP.asked or (own and not new and not len(outside) and not improves):
+            break
+        alpha = smoothing if improves else 0.0
+    return _equilibrium(loop, settled, stopped, time_limit)
+
+
+def families(game: Game) -> list[np.ndarray]:
+    """The words alike but for one position (_ight: eight fight light ...), each such family of
+    at least two words, the largest first (ties in list order): after the letters they share,
+    the guesser can only try the one that differs, letter by letter, so they are the chooser's
+    first candidates."""
+    groups: dict[tuple, list[int]] = {}
+    for s, word in enumerate(game.secrets):
+        for p in range(len(word)):
+            groups.setdefault((p, word[:p] + "_" + word[p + 1 :]), []).append(s)
+    found = [np.array(g, dtype=np.intp) for g in groups.values() if len(g) > 1]
+    return sorted(found, key=lambda g: (-len(g), int(g[0])))
+
+
+def probes(game: Game) -> list[np.ndarray]:
+    """Chooser mixes worth a search before the loop: uniform on each of the PROBES largest
+    families, and on the union of the k largest for k = 2, 3, ... PROBES."""
+    found = families(game)[:PROBES]
+    mixes = []
+    for k, family in enumerate(found):
+        for words in (family, np.unique(np.concatenate(found[: k + 1]))):
+            mix = np.zeros(len(game.secrets))
+            mix[words] = 1.0 / len(words)
+            mixes.append(mix)
+    return mixes
+
+
+def first_rows(game: Game, greedy: np.ndarray) -> np.ndarray:
+    """The LP's first rows: whole families, the largest first, up to FIRST_ROWS words, then the
+    words the greedy tree pays most for up to twice that."""
+    rows: list[int] = []
+    for family in families(game):
+        if len(rows) + len(family) > FIRST_ROWS:
+            break
+        rows.extend(family.tolist())
+    for s in np.argsort(-greedy, kind="stable").tolist():
+        if len(set(rows)) >= 2 * FIRST_ROWS:
+            break
+        rows.append(s)
+    return np.unique(np.array(rows, dtype=np.intp))
+
+
+def _equilibrium(loop: _Grow, settled: bool, stopped: bool, time_limit: float | None) -> Equilibrium:
+    """The loop's result, in the double oracle's form."""
+    game, paid = loop.game, loop.problem.cost
+    played, y = loop.guesser
+    responses = len(loop.steps)
+    stops = f", {loop.stops} stopped by the time limit" if loop.stops else ""
+    method = (
+        f"double oracle over growing rows ({len(loop.rows):,} of {len(game.secrets):,} words): "
+        f"{responses} best responses{stops} (arena.equilibrium.letters, on the chooser's support) "
+        "against linprog (HiGHS) mixes"
+    )
+    notes = []
+    if not settled:
+        gap = max(0.0, loop.upper - loop.lower)
+        why = "stopped by Ctrl-C" if STOP.asked else f"stopped at the time limit ({time_limit:g} s)"
+        if time_limit is None or not stopped and time.perf_counter() - loop.start <= time_limit:
+            why = "stopped: the trees found no better response"
+        notes.append(f"{why}, not converged: the value lies between the bounds (gap {gap:.2g})")
+    notes.append(
+        "the chooser's mix is the one the lower bound is proven against; "
+        "the guesser's mix is the LP's over the rows, replayed on every word for the upper bound"
+    )
+    chooser = loop.chooser if loop.chooser is not None else np.full(len(game.secrets), 1.0 / len(game.secrets))
+    return Equilibrium(
+        game,
+        method,
+        loop.upper if settled else (loop.lower + loop.upper) / 2,
+        max(loop.lower, 0.0),
+        loop.upper,
+        chooser,
+        tuple(loop.trees[k] for k in played),
+        np.asarray(y, dtype=np.float64),
+        no_symmetry(game),
+        time.perf_counter() - loop.start,
+        None,
+        None,
+        tuple(loop.steps),
+        tuple(notes),
+        paid.name,
+    )
