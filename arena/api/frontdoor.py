@@ -233,11 +233,14 @@ def equilibrium(
         return solvers.solve_enumerated(game, **kwargs)
     if kwargs.get("initial"):
         kwargs["initial"] = initial_trees(game, kwargs["initial"])
+    if kwargs.get("state") is not None and not isinstance(kwargs["state"], (str, Path)):
+        raise ArenaTypeError(f"state must be a file name, got {kwargs['state']!r:.60}")
     if certified:
-        options = ("time_limit", "response_limit", "initial", "cost", "progress")
+        options = ("time_limit", "response_limit", "initial", "cost", "progress", "state")
         if kwargs.get("time_limit") is None or kwargs.get("response_limit") is None or set(kwargs) - set(options):
             raise ArenaError(
-                "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress) only"
+                "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress, "
+                "state) only"
             )
         return solvers.certified_bounds(game, bounds_from=list(bounds_from), **kwargs)
     from ..equilibrium.oracle import OracleSettings

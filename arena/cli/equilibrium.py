@@ -41,6 +41,8 @@ def requested(args):
             "--bounds-from folds bounds on the whole game's value into the double oracle's: "
             "give it without --guessers and --method enumerate"
         )
+    if args.state and (args.guessers is not None or args.method == "enumerate"):
+        raise ArenaError("--state is the double oracle's: give it without --guessers and --method enumerate")
     if args.guessers is not None:
         specs = split_specs(args.guessers)
         if not specs:
@@ -87,6 +89,7 @@ def requested(args):
                 cost=cost,
                 progress=progress,
                 bounds_from=args.bounds_from or (),
+                state=args.state,
             )
         return equilibrium(
             game,
@@ -97,6 +100,7 @@ def requested(args):
             cost=cost,
             initial=initial,
             bounds_from=args.bounds_from or (),
+            state=args.state,
         )
     finally:
         search_line.close()
@@ -257,6 +261,13 @@ def add_commands(sub) -> None:
         help="print the bounds after each best response on stderr (the default on a terminal, without --json)",
     )
     p.add_argument("--save", metavar="FILE.json", help="save the solution with its trees (for equilibrium:file=)")
+    p.add_argument(
+        "--state",
+        metavar="FILE.json[.gz]",
+        help="the double oracle's state, written after every round (atomically) and resumed from when the "
+        "same command runs again: a kill loses at most the round in flight (the trees are replayed, the "
+        "lower bound proven again)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--export",

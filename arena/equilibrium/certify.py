@@ -49,12 +49,14 @@ def certified_bounds(
     cost: str | None = None,
     progress=None,
     bounds_from: Sequence[str | Path] = (),
+    state: str | Path | None = None,
 ) -> Equilibrium:
     """The double oracle within `time_limit` seconds, each best response within `response_limit`,
     seeded with the `initial` trees; its upper end replaced by the exact worst secret of the
     guesser's mix (mix_worst) and its chooser's mix the one the lower end is proven against;
     then every bound proven elsewhere folded in (verified.fold: the uniform chooser's optimum, and
-    the saved equilibria and split journals `bounds_from`)."""
+    the saved equilibria and split journals `bounds_from`). `state` (a file) is the double
+    oracle's state, written after every round and resumed from (resume.py)."""
 
     eq = double_oracle(
         game,
@@ -65,6 +67,7 @@ def certified_bounds(
         progress=progress,
         cost=cost,
         witness=True,
+        state=state,
     )
     paid = cost_for(game, eq.cost)
     worst, secret = mix_worst([float(p) for p in eq.guesser], [paid.of(t) for t in eq.trees], eq.symmetry)

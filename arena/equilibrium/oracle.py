@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,7 @@ from ..optimal.search import STOP
 from ..trees.tree import Tree
 from .matrix import lp_bytes, solve_matrix_game
 from .payoff_matrix import PayoffMatrix
+from .resume import Resumed, load_state, save_state, state_key
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
 from .response import SOLVER, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
 from .solution import Equilibrium, Step
@@ -116,7 +118,11 @@ class OracleSettings:
     goes on to the next round, each round also adding a quick weighted greedy tree aimed at its
     mix (response.weighted_greedy_tree) (a stopped search still gives a column and a proven lower
     bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
-    was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's."""
+    was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
+
+    `state` (a file) is written after every round and resumed from where it exists (resume.py:
+    its trees replayed, its lower bound only a claim until this run's first best response, to
+    the mix it was proven against, proves it again)."""
 
     symmetry: Symmetry | None = None
     tolerance: float = TOLERANCE
@@ -128,6 +134,7 @@ class OracleSettings:
     search_progress: Any = None
     response_limit: float | None = None
     witness: bool = False
+    state: str | Path | None = None
 
 
 @dataclass
@@ -154,6 +161,22 @@ class _Loop:
     settled: bool = False
     steps: list[Step] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    resumed: Resumed | None = None  # the state this run went on from
+
+    def save(self) -> None:
+        """The state after a round, where the settings name a file (resume.py): what an earlier
+        session claimed is kept until this run proves more."""
+        path, earlier = self.settings.state, self.resumed
+        if path is None:
+            return
+        lower, rows = (None if self.lower == -np.inf else self.lower), self.best_q
+        if earlier is not None and earlier.claimed_lower is not None and (lower is None or earlier.claimed_lower > lower):
+            lower, rows = earlier.claimed_lower, earlier.best_rows
+        uniform = self.uniform_value if self.uniform_value is not None else earlier and earlier.claimed_uniform
+        before = (earlier.rounds, earlier.seconds) if earlier is not None else (0, 0.0)
+        key = state_key(self.problem.game, self.problem.cost.name, self.symmetry)
+        progress = (before[0] + len(self.steps), before[1] + time.perf_counter() - self.start)
+        save_state(path, key, self.columns.trees, rows, (lower, uniform), progress)
 
     def solve_lp(self) -> None:
         self.solution = solve_matrix_game(self.columns.payoff().A)
@@ -173,16 +196,46 @@ def double_oracle(problem: Problem | Game, settings: OracleSettings | None = Non
     uniform = np.full(n, 1.0 / n)
     q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
     loop = _Loop(problem, settings, symmetry, _Columns(symmetry, paid), time.perf_counter(), q, q, symmetry.spread(q))
+    # the first best response is to the uniform chooser (its value is reported beside the game's),
+    # also when initial trees give the LP a mix of its own; resumed, to the mix the state's
+    # lower bound was proven against, which proves it again
+    first: np.ndarray | None = _resume(loop) if settings.state is not None else None
+    if first is None:
+        first = symmetry.gather(uniform)
     for tree in settings.initial:
         loop.columns.add(tree)
     if loop.columns.trees:
         loop.solve_lp()
-    # the first best response is to the uniform chooser (its value is reported beside the game's),
-    # also when initial trees give the LP a mix of its own
-    first: np.ndarray | None = symmetry.gather(uniform)
-    while not _round(loop, first, uniform):
+    while True:
+        done = _round(loop, first, uniform)
+        loop.save()
+        if done:
+            return _equilibrium(loop)
         first = None
-    return _equilibrium(loop)
+
+
+def _resume(loop: _Loop) -> np.ndarray | None:
+    """Take in the state file's trees, if it exists (checked: resume.load_state), and say so in a
+    note; the mix over rows the first best response is to (None: a fresh run)."""
+    problem, path = loop.problem, loop.settings.state
+    assert path is not None
+    resumed = loop.resumed = load_state(path, problem.game, problem.cost.name, loop.symmetry)
+    if resumed is None:
+        return None
+    for tree in resumed.trees:
+        loop.columns.add(tree)
+    claim = (
+        f"; its lower end {resumed.claimed_lower:.6f} is its claim, proven again only by this run's "
+        "first best response (to the mix it was proven against)"
+        if resumed.claimed_lower is not None
+        else ""
+    )
+    loop.notes.append(
+        f"resumed from {path}: {len(resumed.trees)} trees replayed on every secret, after {resumed.rounds} "
+        f"rounds and {resumed.seconds:.0f} s{claim}"
+    )
+    loop.best_q = resumed.best_rows
+    return resumed.best_rows
 
 
 def oracle_args(
