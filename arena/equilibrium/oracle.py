@@ -49,9 +49,9 @@ from ..optimal.search import STOP
 from ..trees.tree import Tree
 from .matrix import lp_bytes, solve_matrix_game
 from .payoff_matrix import PayoffMatrix
-from .resume import Resumed, load_state, save_state, state_key
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
 from .response import SOLVER, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
+from .resume import Resumed, load_state, save_state, state_key
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 
@@ -170,7 +170,11 @@ class _Loop:
         if path is None:
             return
         lower, rows = (None if self.lower == -np.inf else self.lower), self.best_q
-        if earlier is not None and earlier.claimed_lower is not None and (lower is None or earlier.claimed_lower > lower):
+        if (
+            earlier is not None
+            and earlier.claimed_lower is not None
+            and (lower is None or earlier.claimed_lower > lower)
+        ):
             lower, rows = earlier.claimed_lower, earlier.best_rows
         uniform = self.uniform_value if self.uniform_value is not None else earlier and earlier.claimed_uniform
         before = (earlier.rounds, earlier.seconds) if earlier is not None else (0, 0.0)
