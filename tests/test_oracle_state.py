@@ -179,3 +179,46 @@ def test_a_process_killed_at_any_moment_resumes(tmp_path):
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert f"value = {float(JOTTO_VALUE):.6f} guesses = {JOTTO_VALUE} (exact)" in done.stdout
+
+
+# --- more trees a round (oracle._extra) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("extra", [(), ("greedy",), ("worst",), ("worst", "greedy")])
+@pytest.mark.parametrize("spec", [SMALL, JOTTO])
+def test_extra_trees_reach_the_same_exact_value(spec, extra):
+    game = make_game(spec)
+    eq = double_oracle(game, extra=extra)
+    plain = double_oracle(game, extra=())
+    assert eq.exact is not None and eq.exact.value == plain.exact.value
+    assert eq.lower <= float(eq.exact.value) + 1e-9 <= eq.upper + 2e-9
+
+
+def test_the_greedy_tree_is_for_guesses_of_games_with_a_hit():
+    # Hangman's misses: no greedy tree (its estimate counts guesses), the worst secrets' best
+    # response still; the exact value stands
+    game = make_game("hangman:length=4,first=12")
+    for extra in [("greedy",), ("worst", "greedy")]:
+        eq = double_oracle(game, extra=extra)
+        assert eq.exact is not None and eq.exact.value == Fraction(3, 2)
+
+
+@pytest.mark.parametrize("extra", ["greedy", ("best",), 3])
+def test_an_unknown_extra_tree_is_refused(extra):
+    with pytest.raises(ArenaError, match="extra: .* is not a tuple of greedy, worst"):
+        double_oracle(make_game(SMALL), extra=extra)
+
+
+def test_the_command_line_names_the_extra_trees(capsys):
+    assert cli_value(capsys, SMALL, "--extra-trees", "worst,greedy") == cli_value(
+        capsys, SMALL, "--extra-trees", "none"
+    )
+    rc, _, err = run(capsys, "equilibrium", SMALL, "--extra-trees", "fast")
+    one_line(rc, err, "--extra-trees fast", "greedy, worst")
+
+
+def test_certified_bounds_takes_only_the_oracle_options_it_names():
+    from arena.core.errors import ArenaTypeError
+
+    with pytest.raises(ArenaTypeError, match="takes state and extra"):
+        certified_bounds(make_game(SMALL), time_limit=1, response_limit=1, smoothing=0.1)

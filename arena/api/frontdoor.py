@@ -236,11 +236,11 @@ def equilibrium(
     if kwargs.get("state") is not None and not isinstance(kwargs["state"], (str, Path)):
         raise ArenaTypeError(f"state must be a file name, got {kwargs['state']!r:.60}")
     if certified:
-        options = ("time_limit", "response_limit", "initial", "cost", "progress", "state")
+        options = ("time_limit", "response_limit", "initial", "cost", "progress", "state", "extra")
         if kwargs.get("time_limit") is None or kwargs.get("response_limit") is None or set(kwargs) - set(options):
             raise ArenaError(
                 "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress, "
-                "state) only"
+                "state, extra) only"
             )
         return solvers.certified_bounds(game, bounds_from=list(bounds_from), **kwargs)
     from ..equilibrium.oracle import OracleSettings
@@ -248,6 +248,14 @@ def equilibrium(
 
     door.settings(kwargs, ("cost", *(f.name for f in fields(OracleSettings))), "equilibrium")
     return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
+
+
+def extra_tree_kinds() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The kinds of tree a double oracle's round may add besides its best response, and the
+    default (arena.equilibrium.oracle.OracleSettings.extra): `arena equilibrium --extra-trees`."""
+    from ..equilibrium.oracle import EXTRA, OracleSettings
+
+    return EXTRA, OracleSettings.extra
 
 
 def initial_trees(game: Game, guessers: Any) -> tuple[Tree, ...]:

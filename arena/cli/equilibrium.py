@@ -72,6 +72,7 @@ def requested(args):
 
         steps = []
     initial = initial_specs(args.initial)
+    extra = extra_trees(args.extra_trees)
     response_limit = console.seconds(args.response_limit, "--response-limit")
     try:
         if response_limit is not None:
@@ -83,6 +84,7 @@ def requested(args):
             return equilibrium(
                 game,
                 certified=True,
+                extra=extra,
                 time_limit=time_limit,
                 response_limit=response_limit,
                 initial=initial,
@@ -101,9 +103,25 @@ def requested(args):
             initial=initial,
             bounds_from=args.bounds_from or (),
             state=args.state,
+            extra=extra,
         )
     finally:
         search_line.close()
+
+
+def extra_trees(text: str | None) -> tuple[str, ...]:
+    """The kinds of tree `--extra-trees` names (comma-separated, or none), checked."""
+    from ..api.frontdoor import extra_tree_kinds
+
+    kinds_known, default = extra_tree_kinds()
+    if text is None:
+        return default
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    if kinds == ("none",):
+        return ()
+    if not kinds or not all(k in kinds_known for k in kinds):
+        raise ArenaError(f"--extra-trees {text}: give none or a comma-separated list of {', '.join(kinds_known)}")
+    return kinds
 
 
 def initial_specs(specs: str | None) -> list[str]:
@@ -229,6 +247,13 @@ def add_commands(sub) -> None:
         "--initial",
         metavar="G1,G2,...",
         help="seed the double oracle's guesser side with these guessers' trees (comma-separated specs)",
+    )
+    p.add_argument(
+        "--extra-trees",
+        metavar="KINDS",
+        help="the trees each round adds besides its best response: greedy (the default: a weighted greedy tree "
+        "aimed at the secrets the guesser's mix concedes most on), worst (the best response to those secrets), "
+        "both, or none",
     )
     p.add_argument(
         "--response-limit",
