@@ -180,7 +180,9 @@ class _Loop:
             and (lower is None or earlier.claimed_lower > lower)
         ):
             lower, rows = earlier.claimed_lower, earlier.best_rows
-        uniform = self.uniform_value if self.uniform_value is not None else earlier and earlier.claimed_uniform
+        uniform = self.uniform_value
+        if uniform is None and earlier is not None:
+            uniform = earlier.claimed_uniform
         before = (earlier.rounds, earlier.seconds) if earlier is not None else (0, 0.0)
         key = state_key(self.problem.game, self.problem.cost.name, self.symmetry)
         progress = (before[0] + len(self.steps), before[1] + time.perf_counter() - self.start)
