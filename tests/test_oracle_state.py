@@ -192,6 +192,7 @@ def test_extra_trees_reach_the_same_exact_value(spec, extra):
     plain = double_oracle(game, extra=())
     assert eq.exact is not None and eq.exact.value == plain.exact.value
     assert eq.lower <= float(eq.exact.value) + 1e-9 <= eq.upper + 2e-9
+    assert ("concedes most on" in eq.method) == ("worst" in extra)
 
 
 def test_the_greedy_tree_is_for_guesses_of_games_with_a_hit():

@@ -161,6 +161,7 @@ class _Loop:
     solution: Any = None
     alpha: float = 0.0  # no smoothing until there is a best mix to pull toward
     stops: int = 0  # best responses stopped by a time limit
+    worst: int = 0  # the best responses to the worst secrets (settings.extra), beside the rounds'
     stopped: bool = False  # the last best response was stopped
     settled: bool = False
     steps: list[Step] = field(default_factory=list)
@@ -365,6 +366,7 @@ def _extra(loop: _Loop, uniform: np.ndarray) -> bool:
                 added = columns.add(weighted_greedy_tree(game, mix)) or added
             continue
         tree, bound = bounded_best_response(mix_problem(game, mix, loop.problem.cost), _response_time(loop))
+        loop.worst += 1
         if bound > loop.lower:
             loop.lower, loop.best_q, loop.best_mix = bound, worst / worst.sum(), mix
         added = columns.add(tree) or added
@@ -421,6 +423,8 @@ def _equilibrium(loop: _Loop) -> Equilibrium:
         exact, note = _exact(loop.problem, symmetry, loop.columns.payoff(), loop.best_q, solution.column)
         notes.append(note)
     method = f"double oracle: {_responses(loop)} ({SOLVER}) against linprog (HiGHS) mixes"
+    if loop.worst:
+        method += f", and {loop.worst} to the secrets the guesser's mix concedes most on"
     if not symmetry.trivial:
         method += f", over {len(symmetry.labels)} code types ({symmetry.group})"
     played = np.flatnonzero(solution.column > 0)
