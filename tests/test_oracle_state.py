@@ -223,3 +223,15 @@ def test_certified_bounds_takes_only_the_oracle_options_it_names():
 
     with pytest.raises(ArenaTypeError, match="takes state and extra"):
         certified_bounds(make_game(SMALL), time_limit=1, response_limit=1, smoothing=0.1)
+
+
+def test_a_state_run_on_other_words_is_refused(tmp_path, monkeypatch, capsys):
+    from tests.test_witness import word_list
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.txt").write_text(word_list(0, 12))
+    spec = "jotto:words=w.txt"
+    cli_value(capsys, spec, "--state", "s.json")
+    (tmp_path / "w.txt").write_text(word_list(2, 12))  # two words out, two in
+    rc, _, err = run(capsys, "equilibrium", spec, "--state", "s.json")
+    one_line(rc, err, "s.json is not a state of this run", "the contents of w.txt changed")

@@ -84,7 +84,9 @@ class Door:
         `symmetry` (None: the game's own; `no_symmetry(game)` to switch it off), `tolerance`
         (the gap that counts as closed), `time_limit` (seconds), `initial` (trees to start
         from, or guessers whose trees they are), `certify`, `smoothing`, `progress` (called with
-        each Step), and `cost` ("guesses", or Hangman's "misses"/"lost"). `certified=True` with
+        each Step), `cost` ("guesses", or Hangman's "misses"/"lost"), `state` (a file: the loop's
+        state written after every round and resumed from) and `extra` (the trees each round adds
+        besides its best response: ("greedy",), ("worst",), both or ()). `certified=True` with
         `time_limit` and `response_limit`: a game too big to solve, each end of its bounds proven
         (certify.certified_bounds), as `arena equilibrium --response-limit` gives it."""
         return equilibrium(cast(Game, self), **kwargs)
