@@ -31,6 +31,7 @@ import numpy as np
 from arena import make_game
 from arena.cli.equilibrium import initial_trees
 from arena.equilibrium import double_oracle
+from arena.equilibrium.oracle import OracleSettings
 from arena.equilibrium.symmetry import no_symmetry
 
 #: 3x5, 3x6, 4x5 (pegs x colours), then the same sizes with pegs and colours exchanged.
@@ -127,7 +128,9 @@ def main(argv: list[str] | None = None) -> int:
         game = make_game(spec)
         start = time.perf_counter()
         with slow_path() if args.slow else contextlib.nullcontext():
-            eq = double_oracle(game, time_limit=args.time_limit, initial=initial_trees(game, args.initial))
+            # the slow path adds no tree a round besides the best response (issue 34's extra trees)
+            extra = () if args.slow else OracleSettings.extra
+            eq = double_oracle(game, time_limit=args.time_limit, initial=initial_trees(game, args.initial), extra=extra)
         seconds = time.perf_counter() - start
         row = {"command": command(spec, args.time_limit, args.initial), **eq.to_json()}
         if args.check and eq.exact is not None and eq.settled:
@@ -142,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
             if len(game.secrets) <= args.check_limit:
                 with slow_path():
                     start = time.perf_counter()
-                    again = double_oracle(game, symmetry=no_symmetry(game), time_limit=args.time_limit)
+                    again = double_oracle(game, symmetry=no_symmetry(game), time_limit=args.time_limit, extra=())
                 row["check_lp"] = {
                     "method": "the double oracle over every secret, by the slow path",
                     "value_exact": str(again.exact.value) if again.exact else None,

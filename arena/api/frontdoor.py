@@ -84,7 +84,9 @@ class Door:
         `symmetry` (None: the game's own; `no_symmetry(game)` to switch it off), `tolerance`
         (the gap that counts as closed), `time_limit` (seconds), `initial` (trees to start
         from, or guessers whose trees they are), `certify`, `smoothing`, `progress` (called with
-        each Step), and `cost` ("guesses", or Hangman's "misses"/"lost"). `certified=True` with
+        each Step), `cost` ("guesses", or Hangman's "misses"/"lost"), `state` (a file: the loop's
+        state written after every round and resumed from) and `extra` (the trees each round adds
+        besides its best response: ("greedy",), ("worst",), both or ()). `certified=True` with
         `time_limit` and `response_limit`: a game too big to solve, each end of its bounds proven
         (certify.certified_bounds), as `arena equilibrium --response-limit` gives it."""
         return equilibrium(cast(Game, self), **kwargs)
@@ -233,11 +235,14 @@ def equilibrium(
         return solvers.solve_enumerated(game, **kwargs)
     if kwargs.get("initial"):
         kwargs["initial"] = initial_trees(game, kwargs["initial"])
+    if kwargs.get("state") is not None and not isinstance(kwargs["state"], (str, Path)):
+        raise ArenaTypeError(f"state must be a file name, got {kwargs['state']!r:.60}")
     if certified:
-        options = ("time_limit", "response_limit", "initial", "cost", "progress")
+        options = ("time_limit", "response_limit", "initial", "cost", "progress", "state", "extra")
         if kwargs.get("time_limit") is None or kwargs.get("response_limit") is None or set(kwargs) - set(options):
             raise ArenaError(
-                "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress) only"
+                "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress, "
+                "state, extra) only"
             )
         return solvers.certified_bounds(game, bounds_from=list(bounds_from), **kwargs)
     from ..equilibrium.oracle import OracleSettings
@@ -245,6 +250,14 @@ def equilibrium(
 
     door.settings(kwargs, ("cost", *(f.name for f in fields(OracleSettings))), "equilibrium")
     return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
+
+
+def extra_tree_kinds() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The kinds of tree a double oracle's round may add besides its best response, and the
+    default (arena.equilibrium.oracle.OracleSettings.extra): `arena equilibrium --extra-trees`."""
+    from ..equilibrium.oracle import EXTRA, OracleSettings
+
+    return EXTRA, OracleSettings.extra
 
 
 def initial_trees(game: Game, guessers: Any) -> tuple[Tree, ...]:

@@ -41,6 +41,8 @@ def requested(args):
             "--bounds-from folds bounds on the whole game's value into the double oracle's: "
             "give it without --guessers and --method enumerate"
         )
+    if args.state and (args.guessers is not None or args.method == "enumerate"):
+        raise ArenaError("--state is the double oracle's: give it without --guessers and --method enumerate")
     if args.guessers is not None:
         specs = split_specs(args.guessers)
         if not specs:
@@ -70,6 +72,7 @@ def requested(args):
 
         steps = []
     initial = initial_specs(args.initial)
+    extra = extra_trees(args.extra_trees)
     response_limit = console.seconds(args.response_limit, "--response-limit")
     try:
         if response_limit is not None:
@@ -81,12 +84,14 @@ def requested(args):
             return equilibrium(
                 game,
                 certified=True,
+                extra=extra,
                 time_limit=time_limit,
                 response_limit=response_limit,
                 initial=initial,
                 cost=cost,
                 progress=progress,
                 bounds_from=args.bounds_from or (),
+                state=args.state,
             )
         return equilibrium(
             game,
@@ -97,9 +102,26 @@ def requested(args):
             cost=cost,
             initial=initial,
             bounds_from=args.bounds_from or (),
+            state=args.state,
+            extra=extra,
         )
     finally:
         search_line.close()
+
+
+def extra_trees(text: str | None) -> tuple[str, ...]:
+    """The kinds of tree `--extra-trees` names (comma-separated, or none), checked."""
+    from ..api.frontdoor import extra_tree_kinds
+
+    kinds_known, default = extra_tree_kinds()
+    if text is None:
+        return default
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    if kinds == ("none",):
+        return ()
+    if not kinds or not all(k in kinds_known for k in kinds):
+        raise ArenaError(f"--extra-trees {text}: give none or a comma-separated list of {', '.join(kinds_known)}")
+    return kinds
 
 
 def initial_specs(specs: str | None) -> list[str]:
@@ -227,6 +249,13 @@ def add_commands(sub) -> None:
         help="seed the double oracle's guesser side with these guessers' trees (comma-separated specs)",
     )
     p.add_argument(
+        "--extra-trees",
+        metavar="KINDS",
+        help="the trees each round adds besides its best response: greedy (the default: a weighted greedy tree "
+        "aimed at the secrets the guesser's mix concedes most on), worst (the best response to those secrets), "
+        "both, or none",
+    )
+    p.add_argument(
         "--response-limit",
         type=float,
         default=None,
@@ -257,6 +286,13 @@ def add_commands(sub) -> None:
         help="print the bounds after each best response on stderr (the default on a terminal, without --json)",
     )
     p.add_argument("--save", metavar="FILE.json", help="save the solution with its trees (for equilibrium:file=)")
+    p.add_argument(
+        "--state",
+        metavar="FILE.json[.gz]",
+        help="the double oracle's state, written after every round (atomically) and resumed from when the "
+        "same command runs again: a kill loses at most the round in flight (the trees are replayed, the "
+        "lower bound proven again)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--export",

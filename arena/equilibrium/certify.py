@@ -26,10 +26,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..core.costs import cost_for
+from ..core.errors import ArenaTypeError
 from ..core.game import Game
 from ..trees.tree import Tree
 from .known import mix_worst
@@ -49,12 +51,17 @@ def certified_bounds(
     cost: str | None = None,
     progress=None,
     bounds_from: Sequence[str | Path] = (),
+    **oracle: Any,
 ) -> Equilibrium:
     """The double oracle within `time_limit` seconds, each best response within `response_limit`,
     seeded with the `initial` trees; its upper end replaced by the exact worst secret of the
     guesser's mix (mix_worst) and its chooser's mix the one the lower end is proven against;
     then every bound proven elsewhere folded in (verified.fold: the uniform chooser's optimum, and
-    the saved equilibria and split journals `bounds_from`)."""
+    the saved equilibria and split journals `bounds_from`). `oracle` may give the double oracle's
+    `state` (a file, written after every round and resumed from: resume.py) and `extra` (the
+    trees each round adds besides its best response: oracle.OracleSettings)."""
+    if set(oracle) - {"state", "extra"}:
+        raise ArenaTypeError(f"certified_bounds takes state and extra besides its own, not {', '.join(sorted(oracle))}")
 
     eq = double_oracle(
         game,
@@ -65,6 +72,7 @@ def certified_bounds(
         progress=progress,
         cost=cost,
         witness=True,
+        **oracle,
     )
     paid = cost_for(game, eq.cost)
     worst, secret = mix_worst([float(p) for p in eq.guesser], [paid.of(t) for t in eq.trees], eq.symmetry)
