@@ -55,9 +55,9 @@ class Stopped(Exception):
 
 
 def fits(game: Game, cost: Cost) -> bool:
-    """Does this search apply: a game that ends when the secret is determined (no hits, letters
-    as guesses: Hangman) under misses or lost games?"""
-    return not game.rules.hits and hasattr(game, "masks") and isinstance(cost, (Misses, Lost))
+    """Does this search apply: a game that ends when the secret is determined and is paid in
+    misses (its declared rules: Hangman's letters), under misses or lost games?"""
+    return not game.rules.hits and game.rules.cost == "misses" and isinstance(cost, (Misses, Lost))
 
 
 def searchable(game: Game) -> bool:
