@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.costs import Cost, Lost, Misses
+from ..core.costs import Cost, Lost, Misses, cost_for
 from ..core.errors import ArenaError
 from ..core.game import Game, Indexes
 from ..optimal.solved import SolvedTree
@@ -57,7 +57,7 @@ class Stopped(Exception):
 def fits(game: Game, cost: Cost) -> bool:
     """Does this search apply: a game that ends when the secret is determined and is paid in
     misses (its declared rules: Hangman's letters), under misses or lost games?"""
-    return not game.rules.hits and game.rules.cost == "misses" and isinstance(cost, (Misses, Lost))
+    return not game.rules.hits and isinstance(cost_for(game), Misses) and isinstance(cost, (Misses, Lost))
 
 
 def searchable(game: Game) -> bool:
