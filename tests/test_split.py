@@ -25,6 +25,7 @@ from cli_run import run
 from arena import make_game
 from arena.core.errors import ArenaError
 from arena.optimal import optimal_tree
+from arena.api.exact import optimal_text
 from arena.optimal.split import split_root, split_tree
 
 ARENA = str(Path(sys.executable).with_name("arena"))
@@ -315,6 +316,8 @@ def test_an_interrupted_split_returns_what_it_reached():
     result = split_root(game, workers=2, split_after=20, status=press, interrupted_result=True)
     assert result.interrupted and result.stopped and len(seen) == 4
     assert result.lower_bound <= optimal_tree(game).value <= result.value
+    text = optimal_text(split_tree(result), interrupted=True)  # no time limit: was a TypeError
+    assert "not proven optimal (stopped by Ctrl-C)" in text or "proven optimal" in text
     seen.clear()
     with pytest.raises(KeyboardInterrupt):
         split_root(game, workers=2, split_after=20, status=press)
