@@ -23,9 +23,9 @@ import pytest
 from cli_run import run
 
 from arena import make_game
+from arena.api.exact import optimal_text
 from arena.core.errors import ArenaError
 from arena.optimal import optimal_tree
-from arena.api.exact import optimal_text
 from arena.optimal.split import split_root, split_tree
 
 ARENA = str(Path(sys.executable).with_name("arena"))
