@@ -5,6 +5,9 @@
 #   bash benchmarks/on_many_cores.sh scaling   # the split's speed-up at 1, 2, 4, 8, 16 workers,
 #                                              # CPU over wall, and the first run's compile cost
 #   bash benchmarks/on_many_cores.sh mm56 S    # MM(5,6) on every core for S seconds, journaled
+#   bash benchmarks/on_many_cores.sh compare OLD   # the split on every core, this checkout's code
+#                                              # against an older one's (its arena/ and benchmarks/ in OLD:
+#                                              # git archive REV arena agents benchmarks | tar -x -C OLD)
 #
 # Each step has its own time limit, so a step that runs long costs only itself.
 set -u
@@ -63,6 +66,18 @@ scaling() {
         --workers "1,4,$CORES" --split-after 200
 }
 
+compare() {  # the same rows on every core, the older checkout's code first, then this one's
+    local old=$1
+    step machine 60 bash -c machine
+    step warm 120 bash -c "$PY -m arena.optimal.search.warm && cd $old && PYTHONPATH=$old $PY -m arena.optimal.search.warm"
+    step compare 200 bash -c "cpu_over_wall $PY -m arena optimal mastermind:colors=7
+        for code in $old .; do
+            echo \"== the code in \$code\"
+            PYTHONPATH=\$code $PY \$code/benchmarks/bench_parallelism.py --only 4x7,5x5 --workers $CORES --split-after 1000,200
+            PYTHONPATH=\$code $PY \$code/benchmarks/bench_parallelism.py --only 'Bulls and Cows' --workers $CORES --split-after 200
+        done"
+}
+
 mm56() {  # MM(5,6) from the best tree known, every core, for $1 seconds; the journal resumes it
     local seconds=${1:-180}
     step mm56 $((seconds + 120)) "$PY" -m arena optimal mastermind:pegs=5 --workers "$CORES" \
@@ -75,5 +90,6 @@ mm56() {  # MM(5,6) from the best tree known, every core, for $1 seconds; the jo
 case "${1:-}" in
     scaling) scaling ;;
     mm56) mm56 "${2:-180}" ;;
-    *) echo "usage: bash benchmarks/on_many_cores.sh scaling | mm56 SECONDS" >&2; exit 2 ;;
+    compare) compare "$2" ;;
+    *) echo "usage: bash benchmarks/on_many_cores.sh scaling | mm56 SECONDS | compare OLD" >&2; exit 2 ;;
 esac

@@ -107,7 +107,7 @@ def test_ctrl_c_during_the_compiled_search_ends_the_run_with_its_bounds(command)
         == f"arena {command}: interrupted: stopped by Ctrl-C; what it reached is printed above"
     )
     if command == "optimal":
-        assert "not proven optimal (stopped by Ctrl-C)" in out and "proven lower bound" in out
+        assert "not proven optimal (stopped by Ctrl-C or SIGTERM)" in out and "proven lower bound" in out
     else:
         assert "stopped by Ctrl-C, not converged" in out and "<= value <=" in out
 
@@ -144,7 +144,7 @@ def ctrl_c_in_the_search(monkeypatch):
 
 def test_ctrl_c_prints_what_the_optimal_search_reached(capsys, ctrl_c_in_the_search):
     rc, out, err = run(capsys, "optimal", "jotto:first=300", "--time-limit", "60")
-    assert rc == 130 and "not proven optimal (stopped by Ctrl-C)" in out and "proven lower bound" in out
+    assert rc == 130 and "not proven optimal (stopped by Ctrl-C or SIGTERM)" in out and "proven lower bound" in out
     assert err.strip() == "arena optimal: interrupted: stopped by Ctrl-C; what it reached is printed above"
 
 

@@ -23,7 +23,7 @@ from arena.optimal import optimal_tree
 from arena.optimal.parallelism import OPENING, Work
 from arena.optimal.pieces import walk
 from arena.optimal.problem import Problem
-from arena.optimal.split import class_floors, split_root, split_tree
+from arena.optimal.split import SplitRun, class_floors, prepare, split_root, split_tree
 
 #: Instances the one-process search solves in well under a second, with classes worth splitting.
 INSTANCES = [
@@ -179,3 +179,19 @@ def test_the_critical_path_follows_the_tasks_down():
     }
     assert work.chain() == (1 + 2 + 10 + 1 + 40, (0, 1, 5, 3))
     assert work.total == 1 + sum(work.sets.values())
+
+
+def test_an_opening_without_classes_is_closed_by_its_bound_or_costs_what_it_pays():
+    """A worker's opening returns no classes when its bound reached the limit it was handed out
+    with (the guess cannot beat it: nothing more to do); below that limit, no classes is a guess
+    that leaves none, exact at what it pays, w(N) (not an opening handed out again forever)."""
+    game = make_game("mastermind:pegs=3,colors=4")
+    split, _, _ = prepare(Problem.of(game), SplitRun(workers=1))
+    kind, shut, limit = split.next_task()
+    assert kind == "open" and shut.opening and shut.limit == limit
+    split.opened(shut, limit, [])
+    assert shut.pieces is None and not shut.exact and shut.bound >= limit and not shut.opening
+    _, empty, limit = split.next_task()
+    split.opened(empty, empty.bound, [])  # below the limit: (as no Mastermind guess does) it leaves no class
+    assert empty.pieces == [] and empty.exact and empty.bound == split.root.weight
+    assert split.root.lower() == split.root.weight and split.incumbent == split.root.weight

@@ -23,7 +23,6 @@ from arena import make_game
 from arena.optimal import optimal_tree
 from arena.optimal.parallelism import OPENING, UNKNOWN, Work, fewer_workers, journal_work
 from arena.optimal.split import split_root, split_tree
-from arena.parallel.outcome import TaskResult
 
 SMALL = "mastermind:pegs=3,colors=4"
 
@@ -75,13 +74,13 @@ def test_the_critical_path_is_the_parent_then_an_opening_then_its_longest_piece(
 def test_busy_fractions_lay_the_tasks_into_one_lane_a_worker():
     work = Work()
     work.begin(2, 0)
-    ok = TaskResult.done((0, 1, 0.0, True, None, 0.0, 3), 0)
     for start, end in [(0, 4), (0, 2), (2, 5), (4, 10), (4.5, 6)]:  # the last overlaps both: counted once
-        work.done((0, 1), False, TaskResult.done(ok.value, end - start), end)
+        work.ran(end - start, end)
+        work.done((0, 1), False, 3)
+    work.done((0,), True, 2)  # an opening of the guess 0
     assert work.busy(10) == [1.0, 0.6]
     assert work.busy(0) == [0.0, 0.0]
-    work.done(0, 2, TaskResult.failed("worker died (signal 9)"), 10)  # the split stops on it: not counted
-    assert work.sets == {(0, 1): 15}
+    assert work.sets == {(0, 1): 15, (0, OPENING): 2}
 
 
 def test_standing_reports_the_pieces_work_the_journal_holds_and_what_it_cannot_know(tmp_path, capsys):

@@ -14,7 +14,7 @@ import pytest
 
 from arena import make_game
 from arena.optimal import optimal_tree
-from arena.optimal.pieces import remote_task, run_task, search_state, walk
+from arena.optimal.pieces import node_guesses, remote_task, run_task, run_tasks, search_state, walk
 from arena.optimal.problem import Problem
 
 SPEC = "mastermind:pegs=3,colors=4"
@@ -35,7 +35,7 @@ def test_a_first_guess_opened_and_its_pieces_solved_cost_what_one_search_finds(s
     assert path == (g,) and classes and seconds >= 0 and nodes >= 0
     total = float(len(state["S"]))  # the first guess, once per secret
     for reply, class_bound, exact, tree in classes:
-        path, value, solved, subtree, _, _, _ = run_task(state, "piece", (g, reply), math.inf)
+        path, value, solved, subtree, *_ = run_task(state, "piece", (g, reply), math.inf)
         assert path == (g, reply) and solved and subtree and value >= class_bound
         if exact:  # closed at opening: the same value, with its subtree
             assert value == class_bound and tree
@@ -48,8 +48,8 @@ def test_a_piece_under_a_budget_below_its_value_returns_a_bound(state):
     g = game.guess_index("123")
     _, _, classes, _, _ = run_task(state, "open", (g,), math.inf)
     reply = max(classes, key=lambda c: c[1])[0]
-    _, value, _, _, _, _, _ = run_task(state, "piece", (g, reply), math.inf)
-    _, bound, exact, tree, split, _, _ = run_task(state, "piece", (g, reply), value - 1)
+    _, value, *_ = run_task(state, "piece", (g, reply), math.inf)
+    _, bound, exact, tree, split, *_ = run_task(state, "piece", (g, reply), value - 1)
     assert not exact and not split and tree is None and value - 1 <= bound <= value
     _, total, none, _, _ = run_task(state, "open", (g,), 1.0)  # a limit any bound reaches
     assert none == [] and total >= 1.0
@@ -60,9 +60,9 @@ def test_the_dask_workers_task_answers_as_the_forked_one(state):
     _, _, classes, _, _ = run_task(state, "open", (g,), math.inf)
     for reply, *_ in classes[:3]:
         forked = run_task(state, "piece", (g, reply), math.inf)
-        remote = remote_task(SENT, 1, None, "piece", (g, reply), math.inf)
+        (remote,) = remote_task(SENT, 1, None, [("piece", (g, reply), math.inf)])
         assert remote[:5] == forked[:5]
-    opened = remote_task(SENT, 1, 30.0, "open", (g,), math.inf)
+    (opened,) = remote_task(SENT, 1, 30.0, [("open", (g,), math.inf)])
     again = run_task(state, "open", (g,), math.inf)
     # the same classes; the bounds may differ, each search's cache knowing what it solved
     assert [c[0] for c in opened[2]] == [c[0] for c in again[2]]
@@ -79,7 +79,7 @@ def test_a_piece_below_the_root_costs_what_one_search_finds_there(state):
     _, bound, classes, _, _ = run_task(state, "open", (g, r, h), math.inf)
     total = float(len(C))
     for reply, *_ in classes:
-        path, value, exact, tree, split, _, _ = run_task(state, "piece", (g, r, h, reply), math.inf)
+        path, value, exact, tree, split, *_ = run_task(state, "piece", (g, r, h, reply), math.inf)
         assert path == (g, r, h, reply) and exact and not split and tree
         total += value
     assert bound <= total
@@ -98,8 +98,10 @@ def test_a_piece_past_its_sets_hands_itself_back():
     whole = run_task(state, "piece", (g, reply), math.inf)
     assert whole.nodes >= 2
     state["search"].cache.clear()
-    path, value, exact, tree, split, _, nodes = run_task(state, "piece", (g, reply), math.inf, whole.nodes - 1)
+    path, value, exact, tree, split, _, nodes, guesses = run_task(state, "piece", (g, reply), math.inf, whole.nodes - 1)
     assert split and math.isnan(value) and not exact and tree is None and nodes == whole.nodes
+    place = walk(state["search"], state["S"], state["sym"], (g, reply))
+    assert guesses == node_guesses(state["search"], place) and len(guesses) > 1  # the node, scored by the worker
     assert state["search"].node_limit is None  # the limit is the piece's alone
     again = run_task(state, "piece", (g, reply), math.inf)
     assert again.exact and not again.split
@@ -111,3 +113,18 @@ def test_a_path_that_leaves_no_class_is_refused(state):
     hit = int(game.table[g, game.secret_index("123")])
     with pytest.raises(ValueError, match="leaves no class"):
         walk(state["search"], state["S"], state["sym"], (g, hit))
+
+
+def test_a_batch_stops_at_the_first_task_that_leaves_work_behind(state):
+    """Openings closed by their bounds go on to the next task of the batch; the first that
+    opens (or a piece) ends it, and the tasks after it are not searched (the parent hands
+    them out again): a batch does what the tasks one at a time would."""
+    game = state["game"]
+    g = game.guess_index("123")
+    _, _, classes, _, _ = run_task(state, "open", (g,), math.inf)
+    shut = [("open", (game.guess_index(x),), 1.0) for x in ("111", "112", "122")]  # a limit any bound reaches
+    opens, piece = ("open", (g,), math.inf), ("piece", (g, classes[0][0]), math.inf)
+    out = run_tasks(state, [*shut, opens, piece, *shut])
+    assert [o.path for o in out] == [t[1] for t in shut] + [(g,)]
+    assert all(not o.classes for o in out[:3]) and out[3].classes
+    assert [o.path for o in run_tasks(state, [piece, *shut])] == [piece[1]]

@@ -423,11 +423,6 @@ def optimal_json(tree: SolvedTree) -> dict:
 def optimal_text(tree: SolvedTree, interrupted: bool = False) -> str:
     """What `arena optimal` prints before the table: the tree's report (SolvedTree.report),
     and against the adversaries where the objective is the worst case of a game without hits."""
-    if interrupted and tree.time_limit is None:
-        # SolvedTree.report formats the time limit before it reads `interrupted` (a split stopped
-        # by SIGTERM with none was a TypeError); the fix there waits for a session that may
-        # change the proof code (a journal's key, optimal/problem.PROOF_MODULES)
-        tree = replace(tree, time_limit=float("inf"))
     figures = adversaries(tree)
     if not figures:
         return tree.report(interrupted)

@@ -27,17 +27,17 @@ decision; the bounds are proofs, and the journal records them at every depth (jo
 
 from __future__ import annotations
 
+import heapq
 import time
-from dataclasses import dataclass
-
-import numpy as np
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
 from .bounds import INF
 from .journal import Journal
 from .parallelism import Work
-from .pieces import Classes, Path, walk
+from .pieces import Classes, Path, Scored, node_guesses, walk
 from .proofs import ClassProof, GuessProof, lower_bound, path_words
 from .search import Search
 
@@ -76,6 +76,7 @@ class Opening:
     nodes: int = 0
     pieces: list[Piece] | None = None  # None: not opened yet
     opening: bool = False  # being opened by a worker
+    limit: float = INF  # what it had to beat when it was last handed out to be opened
     at: Path = ()  # the class it is played at: () the root, else its piece's path
 
     @property
@@ -86,7 +87,11 @@ class Opening:
 @dataclass
 class Node:
     """A class whose guesses the parent hands out (the root, or a piece that split itself):
-    its openings by guess, the order they are taken in, and the least exact one so far."""
+    its openings by guess, the order they are taken in, and the least exact one so far.
+
+    The parent looks at its nodes once a task (thousands a second on many workers), so each
+    keeps what makes that cheap: `live`, the order less the openings found closed (they stay
+    closed), and a heap of the openings' bounds for the least of them."""
 
     path: Path
     secrets: Indexes
@@ -96,20 +101,26 @@ class Node:
     piece: Piece | None = None  # the piece it stands for (None: the root)
     incumbent: float = INF
     best_guess: Index = -1
+    live: list[Index] = field(default_factory=list)
+    passed: int = 0  # the closed openings the last look at `live` passed over
+    bounds: list[tuple[float, Index]] = field(default_factory=list)  # a heap; an entry is stale when its opening rose
 
-    _least: Index = -1  # the opening whose bound was the least when last looked
+    def __post_init__(self) -> None:
+        self.live = list(self.order)
+        self.heap_again()
+
+    def heap_again(self) -> None:
+        """The heap of bounds afresh (an exact value summed below its bound lowers it: rare)."""
+        self.bounds = [(o.bound, g) for g, o in self.openings.items()]
+        heapq.heapify(self.bounds)
 
     def lower(self) -> float:
-        """What is proven of the class's cost (proofs.lower_bound). Bounds only rise, so the
-        least changes only when the opening that had it rises: only then are all looked at."""
-        least = self.openings.get(self._least)
-        if least is None or least.bound != self._low:
-            self._least = min(self.openings, key=lambda g: self.openings[g].bound, default=-1)
-            least = self.openings.get(self._least)
-            self._low = INF if least is None else least.bound
-        return lower_bound((self._low,), self.incumbent)
-
-    _low: float = INF
+        """What is proven of the class's cost (proofs.lower_bound). Bounds only rise, so a
+        stale entry on top is pushed again with its opening's bound until the top is current."""
+        heap = self.bounds
+        while heap and self.openings[heap[0][1]].bound != heap[0][0]:
+            heapq.heapreplace(heap, (self.openings[heap[0][1]].bound, heap[0][1]))
+        return lower_bound((heap[0][0] if heap else INF,), self.incumbent)
 
     def exact(self) -> bool:
         return self.best_guess >= 0 and self.incumbent <= self.lower()
@@ -179,50 +190,51 @@ class Split:
         """The next task to hand out: ("open", an opening, what it must beat) or ("piece", a
         class, its budget), depth first: each node's openings in order of their bound, each
         one's classes smallest first; None when every task left is in flight or waits on one."""
-        return self._next(self.root, INF)
+        return next(self.tasks(), None)
 
-    def _next(self, node: Node, budget: float) -> tuple[str, Opening | Piece, float] | None:
+    def tasks(self) -> Iterator[tuple[str, Opening | Piece, float]]:
+        """The tasks next_task would give one after another, in one pass over the nodes (each is
+        marked in flight as it is given): take what is wanted before the ledger hears anything."""
+        return self._tasks(self.root, INF)
+
+    def _tasks(self, node: Node, budget: float) -> Iterator[tuple[str, Opening | Piece, float]]:
         limit = min(budget, node.incumbent)
-        for g in node.order:
+        if 4 * node.passed > len(node.live):  # drop the closed openings once they are many
+            node.live = [g for g in node.live if not node.openings[g].closed]
+        node.passed, elder = 0, False  # elder: an opening before this one is still open
+        for g in node.live:
             o = node.openings[g]
-            if o.closed:
-                continue
-            if o.bound >= limit:
+            if not o.closed and o.bound >= limit:
                 o.closed = True
+            if o.closed:
+                node.passed += 1
                 continue
-            if o.pieces is None and node.best_guess < 0 and node.piece is not None and self.working(node, o):
-                return None  # below the root, the first open guess is solved before its brothers are opened
             if o.pieces is None:
-                if o.opening:
-                    continue
-                o.opening = True
-                return "open", o, limit
-            for piece in o.pieces:
-                if piece.exact or piece.flying:
-                    continue
-                room = limit - (o.bound - piece.bound)
-                if room <= piece.bound:  # this guess cannot beat the limit
-                    o.closed = True
-                    break
-                if piece.node is not None:
-                    task = self._next(piece.node, room)
-                    if task is not None:
-                        return task
-                    continue
-                piece.flying = True
-                return "piece", piece, room
-        return None
+                # below the root, the first open guess is solved before its brothers are opened: the
+                # search would know its value before it tried them, which likely prunes them
+                if node.best_guess < 0 and node.piece is not None and elder:
+                    return
+                if not o.opening:
+                    o.opening, o.limit = True, limit
+                    yield "open", o, limit
+            else:
+                yield from self._piece_tasks(o, limit)
+            elder = elder or not o.closed
 
-    def working(self, node: Node, o: Opening) -> bool:
-        """Is an opening before `o` at the node still open (o's elder brother, whose value the
-        search would know before it tried o: until then o is likely pruned, and opening it
-        would be work the one-process search does not do)?"""
-        for g in node.order:
-            if g == o.guess:
-                return False
-            if not node.openings[g].closed:
-                return True
-        return False
+    def _piece_tasks(self, o: Opening, limit: float) -> Iterator[tuple[str, Opening | Piece, float]]:
+        """The tasks among an opened guess's pieces (closing the guess when one cannot fit)."""
+        for piece in o.pieces or []:
+            if piece.exact or piece.flying:
+                continue
+            room = limit - (o.bound - piece.bound)
+            if room <= piece.bound:  # this guess cannot beat the limit
+                o.closed = True
+                return
+            if piece.node is not None:
+                yield from self._tasks(piece.node, room)
+                continue
+            piece.flying = True
+            yield "piece", piece, room
 
     def node_of(self, o: Opening) -> Node:
         return self.nodes[o.at]
@@ -232,8 +244,9 @@ class Split:
 
     def opened(self, o: Opening, total: float, classes: Classes, effort: tuple[float, int] = (0.0, 0)) -> None:
         """An opening opened by a worker: its bound, and its pieces with what the journal holds
-        of them (no classes: its bound reached the limit it was opened with, which is at least
-        this run's, since limits only fall); `effort`: the opening's seconds and sets."""
+        of them (no classes and a bound at the limit it was opened with, `o.limit`: it cannot
+        beat this run's, since limits only fall; below it, a guess that leaves no class, whose
+        cost is what it pays); `effort`: the opening's seconds and sets."""
         o.opening = False
         o.bound = max(o.bound, total)
         if self.log is not None and o.path not in self.journaled:
@@ -241,7 +254,7 @@ class Split:
             if classes:
                 self.journaled.add(o.path)
         node = self.node_of(o)
-        if not classes:
+        if not classes and total >= o.limit:
             self.update(o)
             return
         pieces = []
@@ -253,7 +266,7 @@ class Split:
                 piece.bound = max(piece.bound, record.bound)
                 piece.exact, piece.tree = record.exact, record.tree
             pieces.append(piece)
-        o.pieces = pieces  # none (a guess that leaves no class): its cost is what it pays
+        o.pieces = pieces
         for piece in pieces:
             if not piece.exact and self.has_records_below(piece.path):
                 self.expand(piece)
@@ -263,17 +276,16 @@ class Split:
         """Does the journal hold an opening below the class at `path` (it split itself)?"""
         return path in self.below
 
-    def expand(self, piece: Piece) -> Node:
-        """The piece as a node of its own: its guesses (one per symmetry class, those that can
-        find every secret in the guesses left) scored and ordered as the root's, each an
-        opening with what the journal holds of it."""
+    def expand(self, piece: Piece, guesses: Scored | None = None) -> Node:
+        """The piece as a node of its own: its guesses (pieces.node_guesses: one per symmetry
+        class, those that can find every secret in the guesses left, scored and ordered as the
+        root's; `guesses` as the worker that split the piece scored them, else scored here),
+        each an opening with what the journal holds of it."""
         search = self.scout
         place = walk(search, self.S, self.sym, piece.path)
-        guesses = search.pool(place.secrets, place.sym, place.allowed)
-        bound, spread, _ = search.score_guesses(place.secrets, guesses, place.left)
-        finite = {int(g): float(x) for g, x in zip(guesses, bound) if np.isfinite(x)}
-        order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in finite]
-        openings = {g: Opening(g, x, at=piece.path) for g, x in finite.items()}
+        scored = node_guesses(search, place) if guesses is None else guesses
+        openings = {g: Opening(g, x, at=piece.path) for g, x in scored}
+        order = [g for g, _ in scored]
         node = Node(piece.path, place.secrets, search.weight(place.secrets), openings, order, piece)
         piece.node, piece.flying = node, False
         self.nodes[piece.path] = node
@@ -336,9 +348,9 @@ class Split:
             if all(p.exact for p in o.pieces):
                 o.exact, o.closed = True, True
                 value = node.weight + sum(p.bound for p in o.pieces)
-                if value < o.bound:  # floats summed in another order: the least is looked for again
-                    node._least = -1
-                o.bound = value
+                o.bound, lowered = value, value < o.bound
+                if lowered:  # floats summed in another order: a bound came down, which the heap does not expect
+                    node.heap_again()
                 if o.bound < node.incumbent:
                     node.incumbent, node.best_guess = o.bound, o.guess
         if not o.exact and node is self.root and o.bound >= node.incumbent:

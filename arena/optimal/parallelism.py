@@ -46,7 +46,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..core.game import Game, Index, Indexes
 from .proofs import path_words
@@ -72,6 +71,7 @@ class Work:
     intervals: list[tuple[float, float]] = field(default_factory=list)
     from_journal: bool = False
     unknown_pieces: int = 0  # journal records that carry no count of sets (written without one)
+    tasks: int = 0  # tasks returned (several to a message: split.batch)
 
     def begin(self, workers: int, parent: int) -> None:
         """The tasks are about to be handed out to `workers`; the parent's search counted
@@ -79,15 +79,16 @@ class Work:
         one-process search counts it (its first node), and so the split's work is comparable."""
         self.workers, self.parent = workers, 1 + parent
 
-    def done(self, path: tuple[int, ...], opening: bool, result: Any, now: float) -> None:
-        """A task returned (a TaskResult whose value is a piece's Outcome or an opening's Opened:
-        the sets it searched last); `path` its class's, or its guess's for an `opening`. A failed
-        task is left out (the split stops on it)."""
-        if not result.ok:
-            return
+    def done(self, path: tuple[int, ...], opening: bool, nodes: int) -> None:
+        """A task returned, having searched `nodes` sets; `path` its class's, or its guess's for
+        an `opening`. (A failed task is not reported: the split stops on it.)"""
         key = (*path, OPENING) if opening else tuple(path)
-        self.sets[key] = self.sets.get(key, 0) + int(result.value[-1])
-        self.intervals.append((now - result.seconds, now))
+        self.sets[key] = self.sets.get(key, 0) + int(nodes)
+        self.tasks += 1
+
+    def ran(self, seconds: float, now: float) -> None:
+        """A worker's message (a batch of tasks) came back at `now`, `seconds` after it began: a busy interval."""
+        self.intervals.append((now - seconds, now))
 
     @property
     def total(self) -> int:
@@ -157,8 +158,9 @@ class Work:
         return out | {
             "busy": [round(b, 3) for b in self.busy(wall)],
             "workers": self.workers,
-            "tasks": len(self.intervals),
-            "longest_task_seconds": round(self.longest(), 3),
+            "tasks": self.tasks,
+            "messages": len(self.intervals),  # batches of tasks (split.batch)
+            "longest_task_seconds": round(self.longest(), 3),  # the longest message: how stale a budget can get
         }
 
     def longest(self) -> float:
@@ -174,7 +176,8 @@ class Work:
         if self.from_journal:
             return f"{head}{where}, over the journal's {len(self.sets):,} tasks; not in the journal: {UNKNOWN}"
         busy = ", ".join(f"{b:.0%}" for b in self.busy(wall)[:8]) + (", ..." if self.workers > 8 else "")
-        tasks = f"{len(self.intervals):,} tasks, the longest {self.longest():.2f} s"
+        n = len(self.intervals)
+        tasks = f"{self.tasks:,} tasks in {n:,} message{'' if n == 1 else 's'}, the longest {self.longest():.2f} s"
         return f"{head}{where}; {tasks}; workers busy {busy} of {wall:.2f} s"
 
 

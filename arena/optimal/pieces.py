@@ -7,8 +7,11 @@ A task names where it is by its path from the root (ledger.py): (g1, r1, ..., h)
 h to open, (g1, r1, ..., h, r) for the class r that h leaves. The worker walks the path down
 (`walk`: the class, its symmetry, the guesses the path allows and the guesses left), as the
 one-process search would have reached that class. A piece given `split_after` hands itself back
-unsolved once it has searched that many sets (`Outcome.split`): the parent then splits it into
-tasks of its own; the sets it searched stay in this worker's cache.
+unsolved once it has searched that many sets (`Outcome.split`), with its class's guesses
+scored and ordered (`Outcome.guesses`, `node_guesses`): the parent then splits it into tasks of
+its own; the sets it searched stay in this worker's cache. A message carries a batch of tasks
+(`run_tasks`): most openings are closed by their first bounds in a fraction of a millisecond,
+less than a message between two processes costs.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import math
 import os
 import time
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from ..core.game import Index, Indexes
 from ..core.resources import THREADS_ENV, memory_limit, threads
@@ -47,11 +52,18 @@ OPENING_SHARE = 4
 #: Where a task is: guesses and replies from the root, (g1, r1, ..., h) or (g1, r1, ..., h, r).
 Path = tuple[int, ...]
 
+#: A task: ("open", the guess's path, what it must beat) or ("piece", the class's path, its budget).
+Task = tuple[str, Path, float]
+
+#: A node's guesses, best first: (guess, the bound it has before anything is searched).
+Scored = list[tuple[int, float]]
+
 
 class Outcome(NamedTuple):
     """What a piece returns: its exact value and subtree (guesses in pre-order) below its
     budget, else a bound at least the budget; `split`: it searched `split_after` sets and hands
-    itself back (value nan, as when the deadline passed: nothing proven)."""
+    itself back (value nan, as when the deadline passed: nothing proven), with its class's
+    guesses scored (`guesses`, node_guesses) so that the parent need not score them."""
 
     path: Path
     value: float
@@ -60,6 +72,7 @@ class Outcome(NamedTuple):
     split: bool
     seconds: float
     nodes: int
+    guesses: Scored | None = None
 
 
 #: An opened guess's classes, each (reply, bound, exact, subtree or None).
@@ -77,10 +90,9 @@ class Opened(NamedTuple):
     nodes: int
 
 
-def forked_task(kind: str, path: Path, limit: float, split_after: int | None = None) -> Outcome | Opened:
-    """A task on a forked worker: open the guess at the end of `path` (kind "open", `limit`
-    what it must beat) or solve the class at its end under the budget `limit` (kind "piece")."""
-    return run_task(WORKER, kind, path, limit, split_after)
+def forked_task(tasks: list[Task], split_after: int | None = None) -> list[Outcome | Opened]:
+    """A batch of tasks on a forked worker (run_tasks)."""
+    return run_tasks(WORKER, tasks, split_after)
 
 
 #: On a Dask worker: one search per problem (game spec, pool, weights, limit), built by the first task that needs it.
@@ -91,20 +103,18 @@ def remote_task(
     sent: SentProblem,
     workers: int,
     seconds_left: float | None,
-    kind: str,
-    path: Path,
-    limit: float,
+    tasks: list[Task],
     split_after: int | None = None,
-) -> Outcome | Opened:
-    """A task on a Dask worker (which the parent did not fork, so it builds the problem from
-    `sent`, its game from its spec, once): `forked_task` on the worker's own search, with the
-    time the parent has left."""
+) -> list[Outcome | Opened]:
+    """A batch of tasks on a Dask worker (which the parent did not fork, so it builds the
+    problem from `sent`, its game from its spec, once): `forked_task` on the worker's own
+    search, with the time the parent has left."""
     key = sent.cache_key()
     if key not in REMOTE:
         REMOTE[key] = search_state(sent.built(), workers)
     state = REMOTE[key]
     state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
-    return run_task(state, kind, path, limit, split_after)
+    return run_tasks(state, tasks, split_after)
 
 
 def search_state(problem: Problem, workers: int) -> dict:
@@ -119,9 +129,25 @@ def search_state(problem: Problem, workers: int) -> dict:
 
 
 def run_task(state: dict, kind: str, path: Path, limit: float, split_after: int | None = None) -> Outcome | Opened:
+    """One task on the search `state` holds: open the guess at the end of `path` (kind "open",
+    `limit` what it must beat) or solve the class at its end under the budget `limit` ("piece")."""
     if kind == "open":
         return open_guess(state, path, limit, split_after)
     return solve_piece(state, path, limit, split_after)
+
+
+def run_tasks(state: dict, tasks: list[Task], split_after: int | None = None) -> list[Outcome | Opened]:
+    """The tasks of a batch in turn, each under the limit it was handed out with, until one
+    leaves work behind it: a piece, or an opening that does not close (its classes become
+    pieces, which the search takes before the next guess; the deadline). The outcomes of
+    those searched; the tasks after them are handed back unsearched."""
+    out = []
+    for kind, path, limit in tasks:
+        outcome = run_task(state, kind, path, limit, split_after)
+        out.append(outcome)
+        if not isinstance(outcome, Opened) or outcome.classes or math.isnan(outcome.bound):
+            break
+    return out
 
 
 class Place(NamedTuple):
@@ -162,13 +188,27 @@ def solve_piece(state: dict, path: Path, budget: float, split_after: int | None 
         value = search.solve(place.secrets, budget, place.left, place.sym, place.allowed, state["b"])
         tree = subtree(search, place.secrets, place.left, place.allowed) if value < budget else None
     except Timeout:
-        split = search.node_limit is not None and search.stats.nodes > search.node_limit
-        return Outcome(path, math.nan, False, None, split, time.perf_counter() - started, search.stats.nodes - nodes)
+        split = search.past_node_limit()
+        search.node_limit = None
+        guesses = node_guesses(search, place) if split else None
+        return Outcome(
+            path, math.nan, False, None, split, time.perf_counter() - started, search.stats.nodes - nodes, guesses
+        )
     finally:
         search.node_limit = None
     return Outcome(
         path, float(value), value < budget, tree, False, time.perf_counter() - started, search.stats.nodes - nodes
     )
+
+
+def node_guesses(search: Search, place: Place) -> Scored:
+    """The guesses of a class that split itself, as its node takes them (ledger.Split.expand):
+    one per symmetry class, those that can find every secret in the guesses left, scored as
+    the root's are (search.score_guesses) and ordered by bound, then by the spread of their
+    classes."""
+    guesses = search.pool(place.secrets, place.sym, place.allowed)
+    bound, spread, _ = search.score_guesses(place.secrets, guesses, place.left)
+    return [(int(guesses[i]), float(bound[i])) for i in np.lexsort((spread, bound)) if np.isfinite(bound[i])]
 
 
 def first_bounds(
@@ -249,7 +289,7 @@ def search_classes(
                 return total
             solved.add(j)
     except Timeout:
-        if search.node_limit is None or search.stats.nodes <= search.node_limit:
+        if not search.past_node_limit():
             raise  # the deadline, not the sets
     finally:
         search.node_limit = None

@@ -132,9 +132,13 @@ def cost_lines(tree: SolvedTree, weighted: bool = False, interrupted: bool = Fal
         proof = f"proven optimal: no {trees} has a smaller {what}"
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
-        why = f" (stopped at the time limit of {tree.time_limit:g} s)" if tree.stopped else ""
-        if tree.stopped and interrupted:
-            why = " (stopped by Ctrl-C)"
+        why = ""
+        if tree.stopped:
+            why = (
+                " (stopped by Ctrl-C or SIGTERM)"
+                if interrupted
+                else f" (stopped at the time limit of {tree.time_limit:g} s)"
+            )
         among = f" of a {trees}" if trees != "tree" else ""
         proof = (
             f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}{among}: "

@@ -40,6 +40,7 @@ subtrees (the best first guess is not searched again)."""
 from __future__ import annotations
 
 import functools
+import math
 import os
 import time
 from collections.abc import Callable
@@ -61,7 +62,7 @@ from .inputs import check_start
 from .journal import Journal, Limits, journal_key
 from .ledger import Opening, Piece, Split
 from .parallelism import Work, fewer_workers, journal_work
-from .pieces import WORKER, Opened, Outcome, first_bounds, forked_task, remote_task, start_worker, walk
+from .pieces import WORKER, Opened, Outcome, Task, first_bounds, forked_task, remote_task, start_worker, walk
 from .pieces import Path as TaskPath
 from .problem import Objective, Problem
 from .problem import Pool as GuessPool  # the guesses a tree may play; Pool here is the workers
@@ -267,15 +268,16 @@ class PieceWorkers:
     def __init__(self, on: Pool | ClusterWorkers, remote: tuple | None, deadline: float | None):
         self.on, self.remote, self.deadline = on, remote, deadline
 
-    def submit(self, kind: str, path: TaskPath, limit: float, split_after: int | None) -> tuple:
+    def submit(self, tasks: list[Task], split_after: int | None) -> tuple:
+        """Send a batch of tasks (pieces.run_tasks) as one message."""
         if self.remote is None:
-            task: tuple = (kind, path, limit, split_after)
+            message: tuple = (tasks, split_after)
         else:
             sent, workers = self.remote
             left = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
-            task = (sent, workers, left, kind, path, limit, split_after)
-        self.on.submit(task)
-        return task
+            message = (sent, workers, left, tasks, split_after)
+        self.on.submit(message)
+        return message
 
 
 def piece_workers(
@@ -295,6 +297,13 @@ def piece_workers(
     return PieceWorkers(on, (problem.sent(), workers), deadline)
 
 
+#: At most this many tasks go to a worker in one message (split.deal).
+BATCH = 16
+
+#: The status line is made at most this often (it sums over every first guess: Wordle's 12,972).
+STATUS_SECONDS = 0.05
+
+
 def search_pieces(
     split: Split,
     workers: PieceWorkers,
@@ -303,26 +312,22 @@ def search_pieces(
     status,
     start: float,
 ) -> tuple[int, bool]:
-    """Hand out the split's tasks, `most` = (in flight, split_after), until none is left or
-    the deadline passes; (pieces searched, stopped by the deadline). Leaving, by an error too,
-    ends the workers (a cluster's pending pieces are cancelled)."""
-    pending: dict[int, tuple[tuple, Opening | Piece]] = {}
-    searched, stopped = 0, False
+    """Hand out the split's tasks, `most` = (messages in flight, split_after), in batches
+    (`deal`), until none is left or the deadline passes; (pieces searched, stopped by the
+    deadline). Leaving, by an error too, ends the workers (a cluster's pending pieces are
+    cancelled)."""
+    pending: dict[int, tuple[tuple, list[Opening | Piece]]] = {}
+    searched, stopped, shown = 0, False, -math.inf
     on = workers.on
     flying, split_after = most
     split.work.begin(flying, split.scout.stats.nodes)
     with on:
         while True:
-            while len(pending) < flying and not stopped:
-                if deadline is not None and time.perf_counter() > deadline:
-                    stopped = True
-                    break
-                task = split.next_task()
-                if task is None:
-                    break
-                kind, what, limit = task
-                sent = workers.submit(kind, what.path, limit, split_after)
-                pending[id(sent)] = sent, what
+            if deadline is not None and time.perf_counter() > deadline:
+                stopped = True
+            for tasks in [] if stopped else deal(split, flying - len(pending)):
+                sent = workers.submit([(kind, what.path, limit) for kind, what, limit in tasks], split_after)
+                pending[id(sent)] = sent, [what for _, what, _ in tasks]
             if not pending:
                 break
             try:
@@ -333,21 +338,54 @@ def search_pieces(
                     "(a --journal keeps the pieces closed; run again to resume)"
                 ) from None
             for sent, result in finished:
-                _, what = pending.pop(id(sent))
-                split.work.done(what.path, isinstance(what, Opening), result, time.perf_counter())
-                closed, stop = piece_closed(split, what, result.value_or_raise())
-                searched += closed
-                if stop:  # the deadline passed in the worker: nothing closed
-                    stopped = True
-                    continue
-                if status is not None:
-                    status(split.status(start))
+                _, whats = pending.pop(id(sent))
+                split.work.ran(result.seconds, time.perf_counter())
+                outcomes = result.value_or_raise()
+                for what, outcome in zip(whats, outcomes):
+                    split.work.done(what.path, isinstance(what, Opening), outcome.nodes)
+                    closed, stop = piece_closed(split, what, outcome)
+                    searched += closed
+                    stopped = stopped or stop  # the deadline passed in the worker: nothing closed
+                for what in whats[len(outcomes) :]:  # handed back unsearched (pieces.run_tasks)
+                    handed_back(what)
+            if status is not None and time.perf_counter() - shown >= STATUS_SECONDS:
+                status(split.status(start))
+                shown = time.perf_counter()
+    if status is not None:
+        status(split.status(start))
     return searched, stopped
+
+
+def deal(split: Split, free: int) -> list[list[tuple[str, Opening | Piece, float]]]:
+    """Tasks for at most `free` messages, as the ledger hands them out: at most BATCH a message
+    and one piece each (a piece may search for long), dealt round the messages so that the
+    first `free` go to different workers, as one task at a time would. A worker stops at the
+    first task that leaves work behind (pieces.run_tasks) and hands the rest back, so a
+    message does what its tasks one at a time would, less the messages: most openings close
+    on their first bounds in less time than a message costs."""
+    tasks: list[tuple[str, Opening | Piece, float]] = []
+    pieces = 0
+    for task in split.tasks():
+        tasks.append(task)
+        pieces += task[0] == "piece"
+        if len(tasks) == free * BATCH or pieces == free:
+            break
+    messages = min(free, len(tasks))
+    return [tasks[i::messages] for i in range(messages)]
+
+
+def handed_back(what: Opening | Piece) -> None:
+    """A task of a batch that its worker did not search: the ledger hands it out again."""
+    if isinstance(what, Opening):
+        what.opening = False
+    else:
+        what.flying = False
 
 
 def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened) -> tuple[int, bool]:
     """What a worker's task tells the split: (pieces searched, 1 or 0; stopped by the deadline).
-    A piece that split itself is made a node of its own (Split.expand)."""
+    A piece that split itself is made a node of its own (Split.expand), with the guesses its
+    worker scored."""
     o = split.openings[outcome.path[0]]
     o.seconds, o.nodes = o.seconds + outcome.seconds, o.nodes + outcome.nodes
     if isinstance(outcome, Opened):
@@ -359,7 +397,7 @@ def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened)
         return 0, False
     assert isinstance(what, Piece)
     if outcome.split:
-        split.expand(what)
+        split.expand(what, outcome.guesses)
         return 0, False
     if np.isnan(outcome.value):
         what.flying = False

@@ -262,6 +262,11 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         if self.deadline is not None and (STOP.asked or time.perf_counter() > self.deadline):
             raise Timeout
 
+    def past_node_limit(self) -> bool:
+        """Has the search counted more sets than its node limit (an effort limit, unlike the
+        deadline the same on every machine)? A Timeout is the one or the other: this tells them apart."""
+        return self.node_limit is not None and self.stats.nodes > self.node_limit
+
     def between_chunks(self) -> None:
         """Between the chunks of a compiled call: the deadline, and the node limit, counting
         the sets the call has searched so far (count_compiled is not reached when this raises)."""
@@ -286,7 +291,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self.stats.nodes += after - before
         if self.report is not None and (after | REPORT_MASK) != (before | REPORT_MASK):
             self.report(self)
-        if self.node_limit is not None and self.stats.nodes > self.node_limit:
+        if self.past_node_limit():
             raise Timeout
 
     def weight(self, S: Indexes) -> float:
@@ -354,8 +359,8 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self, S: Indexes, budget: float, left: int, sym, key, known: float, allowed: Allowed | None = None
     ) -> float:
         self.stats.nodes += 1
-        if self.node_limit is not None and self.stats.nodes > self.node_limit:
-            raise Timeout  # an effort limit: unlike a deadline, the same on every machine
+        if self.node_limit is not None and self.stats.nodes > self.node_limit:  # past_node_limit, inline: the hot path
+            raise Timeout
         if self.report is not None and not self.stats.nodes & REPORT_MASK:
             self.report(self)
         at_root = key == self.root_key
