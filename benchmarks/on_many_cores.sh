@@ -70,7 +70,7 @@ compare() {  # the same rows on every core, the older checkout's code first, the
     local old=$1
     step machine 60 bash -c machine
     step warm 120 bash -c "$PY -m arena.optimal.search.warm && cd $old && PYTHONPATH=$old $PY -m arena.optimal.search.warm"
-    step compare 200 bash -c "cpu_over_wall $PY -m arena optimal mastermind:colors=7
+    step compare 150 bash -c "cpu_over_wall $PY -m arena optimal mastermind:colors=7
         for code in $old .; do
             echo \"== the code in \$code\"
             PYTHONPATH=\$code $PY \$code/benchmarks/bench_parallelism.py --only 4x7,5x5 --workers $CORES --split-after 1000,200
