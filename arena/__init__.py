@@ -50,8 +50,15 @@ def _version() -> str:
 
     try:
         return version("guessing-arena")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "0+unknown"
+    except PackageNotFoundError:  # run from a source tree that was never installed: its pyproject.toml's
+        import tomllib
+        from pathlib import Path
+
+        try:
+            with open(Path(__file__).resolve().parent.parent / "pyproject.toml", "rb") as f:
+                return str(tomllib.load(f)["project"]["version"])
+        except (OSError, KeyError, ValueError):
+            return "0+unknown"
 
 
 def __getattr__(name: str) -> Any:

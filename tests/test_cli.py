@@ -590,3 +590,20 @@ def test_an_agent_without_a_summary_is_listed_by_its_docstring():
     assert first_line(Kind.__doc__) == "Adaptive: the reply that leaves the fewest secrets"
     assert first_line(None) == "(no summary: set the class's summary)"
     assert all(summary.strip() for _, _, summary, _ in describe_agents())
+
+
+def test_a_source_tree_never_installed_reports_its_pyproject_version(monkeypatch):
+    """Run from a checkout without the package's metadata (a copy sent to another machine),
+    arena still has pyproject.toml's version: a journal it writes is keyed as an installed
+    arena's would be (its proof code beside it), not on "0+unknown"."""
+    import importlib.metadata
+    import tomllib
+
+    import arena
+
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", missing)
+    with open(Path(arena.__file__).resolve().parent.parent / "pyproject.toml", "rb") as f:
+        assert arena._version() == tomllib.load(f)["project"]["version"] != "0+unknown"

@@ -23,6 +23,8 @@ from arena.optimal import optimal_tree
 from arena.optimal import split as split_module
 from arena.optimal.search import Search, branch, small_trees, warm
 from arena.optimal.search import tree_kernels as kernels
+from arena.optimal.solve import SEED_METRICS
+from arena.trees import levels
 
 LOOPS = ("_capacity", "_hash", "_find", "_remember", "_close_small", "_scores", "_order", "_classes")
 LOOPS += ("_known_bounds", "solve_set", "open_guess", "solve_classes")
@@ -109,9 +111,12 @@ def test_the_warm_step_compiles_and_says_so(plain_loops, capsys, monkeypatch):
     from arena.core import kernels as engine_kernels
 
     monkeypatch.setattr(engine_kernels, "_table_counts", engine_kernels._table_counts.py_func)
+    seeds: list[str] = []  # the split's seed trees, grown as a big game grows them (compiled levels)
+    monkeypatch.setattr(levels, "grow_compiled", lambda game, guesser, secrets: seeds.append(guesser.metric.name))
     with warnings.catch_warnings():
         warnings.simplefilter("error", Compiling)  # said in the warm step's own words instead
         assert warm.main([]) == 0
+    assert seeds == list(SEED_METRICS)
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("arena: compiling the exact search's kernels")
     assert err[1].startswith("arena: the exact search's kernels are ready (")

@@ -5,10 +5,12 @@ machine code beside the module (`cache=True`; in numba's user cache directory wh
 is read-only, or in NUMBA_CACHE_DIR). This does it at set-up time instead: one search of a
 tiny set on a tiny game whose arrays have the types of every game the compiled search serves
 (uint8 tables, read-only: Mastermind, Jotto and Wordle alike), and the partition counts of a
-big search's nodes (arena.core.kernels), so the first real search loads the code instead of
-compiling it. Running it again loads the cache and costs about a second. Not compiled here:
-the greedy guessers' compiled levels and the reply formula of games too big for a table
-(arena.core.kernels' other loops, arena/games/multisets.py), which only bigger instances use.
+big search's nodes (arena.core.kernels), and the greedy trees of the four metrics that seed
+the split's incumbent grown a level at a time (trees/levels.grow_compiled: 5x5's first `arena
+optimal --workers N` compiled them, about 10 s), so the first real search loads the code
+instead of compiling it. Running it again loads the cache and costs about a second. Not
+compiled here: the reply formula of games too big for a table (arena/games/multisets.py),
+which only bigger instances use.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ def warm(spec: str = WARM_SPEC) -> float:
     from ...core.errors import Compiling
     from ...core.kernels import reply_major_counts
     from ...games import make_game
+    from ...trees.greedy import Greedy
+    from ...trees.levels import grow_compiled
+    from ..solve import SEED_METRICS
     from .branch import Search
     from .small_trees import compile_ahead
 
@@ -39,6 +44,8 @@ def warm(spec: str = WARM_SPEC) -> float:
         compile_ahead(Search(game, np.ones(len(game.secrets))).small_trees())
     secrets, guesses = (np.arange(n) for n in game.by_secret.shape)
     reply_major_counts(game.by_secret, guesses, secrets, game.n_codes)  # a big node's partition counts
+    for metric in SEED_METRICS:  # the split's seed trees, grown as a big game grows them
+        grow_compiled(game, Greedy(metric), secrets)
     return time.perf_counter() - start
 
 
