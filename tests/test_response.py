@@ -5,14 +5,18 @@ answers of the slow path (issue 24)."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
+from cli_run import run
 
 import arena.equilibrium.oracle as oracle
 import arena.games.mastermind_symmetry as mastermind_symmetry
 import arena.optimal.search.closures as closures
 from arena import make_game
 from arena.equilibrium import double_oracle
+from arena.equilibrium.response import OnTheSplit, bounded_best_response, mix_problem
 from arena.equilibrium.symmetry import no_symmetry, symmetry_of
 from arena.optimal import optimal_tree
 from arena.trees.grow import grow_tree
@@ -127,3 +131,45 @@ def test_weighted_greedy_tree_finds_every_secret_and_follows_the_weights(spec):
     uniform = weighted_greedy_tree(game, np.full(n, 1.0 / n))
     assert uniform.guesses.min() >= 1 and sorted(uniform.secrets.tolist()) == list(range(n))
     assert uniform.guesses.sum() >= optimal_tree(game).value  # no better than the optimum
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=4", "jotto:first=30"])
+def test_a_best_response_on_the_split_is_the_one_process_best_response(spec, tmp_path):
+    """`OnTheSplit`: the split's workers search the same weighted optimum (its tree costs it,
+    its bound is it); each mix journals in a file of its own, and the same mix again reads its
+    proofs instead of searching (no piece searched in the second run)."""
+    game = make_game(spec)
+    mix = random_weights(len(game.secrets), 3)
+    one, one_bound = bounded_best_response(mix_problem(game, mix))
+    split = OnTheSplit(2, tmp_path / "journals")
+    tree, bound = bounded_best_response(mix_problem(game, mix), split=split)
+    assert tree.split is not None and tree.split.exact  # searched by the split, proven
+    assert bound == pytest.approx(one_bound, rel=1e-9) and float(mix @ tree.costs) == pytest.approx(one_bound, rel=1e-9)
+    journals = sorted((tmp_path / "journals").iterdir())
+    assert len(journals) == 1 and journals[0] == split.journal(mix_problem(game, mix))
+    again, again_bound = bounded_best_response(mix_problem(game, mix), split=split)
+    assert again.split.searched == 0 and again_bound == pytest.approx(bound, rel=1e-12)
+    other = random_weights(len(game.secrets), 4)
+    bounded_best_response(mix_problem(game, other), split=split)
+    assert len(list((tmp_path / "journals").iterdir())) == 2  # another mix, another journal
+
+
+def test_the_double_oracle_with_best_responses_on_the_split_finds_the_same_value(capsys):
+    """`arena equilibrium GAME --workers 2`: the value of the one-process double oracle; and
+    --journals without --workers, or --workers with named guessers, is one line."""
+    rc, plain, _ = run(capsys, "equilibrium", "mastermind:pegs=3,colors=3", "--json")
+    rc2, split, _ = run(capsys, "equilibrium", "mastermind:pegs=3,colors=3", "--workers", "2", "--json")
+    assert rc == rc2 == 0
+    assert json.loads(split)["value"] == pytest.approx(json.loads(plain)["value"], rel=1e-9)
+    rc, _, err = run(capsys, "equilibrium", "mastermind:pegs=3,colors=3", "--journals", "j")
+    assert rc == 2 and "give it with --workers N" in err
+    rc, _, err = run(capsys, "equilibrium", "mastermind:pegs=3,colors=3", "--workers", "2", "--guessers", "knuth")
+    assert rc == 2 and "--workers searches the double oracle's best responses" in err
+
+
+def test_a_split_that_is_not_one_is_refused_in_one_line():
+    from arena.api.frontdoor import equilibrium
+    from arena.core.errors import ArenaTypeError
+
+    with pytest.raises(ArenaTypeError, match="split must be an arena.equilibrium.OnTheSplit"):
+        equilibrium(make_game("mastermind:pegs=2,colors=3"), split=2)

@@ -237,12 +237,16 @@ def equilibrium(
         kwargs["initial"] = initial_trees(game, kwargs["initial"])
     if kwargs.get("state") is not None and not isinstance(kwargs["state"], (str, Path)):
         raise ArenaTypeError(f"state must be a file name, got {kwargs['state']!r:.60}")
+    if kwargs.get("split") is not None and not isinstance(kwargs["split"], solvers.OnTheSplit):
+        raise ArenaTypeError(
+            f"split must be an arena.equilibrium.OnTheSplit(workers, journals), got {kwargs['split']!r:.60}"
+        )
     if certified:
-        options = ("time_limit", "response_limit", "initial", "cost", "progress", "state", "extra")
+        options = ("time_limit", "response_limit", "initial", "cost", "progress", "state", "extra", "split")
         if kwargs.get("time_limit") is None or kwargs.get("response_limit") is None or set(kwargs) - set(options):
             raise ArenaError(
                 "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress, "
-                "state, extra) only"
+                "state, extra, split) only"
             )
         return solvers.certified_bounds(game, bounds_from=list(bounds_from), **kwargs)
     from ..equilibrium.oracle import OracleSettings

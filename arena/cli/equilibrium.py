@@ -41,6 +41,10 @@ def requested(args):
             "--bounds-from folds bounds on the whole game's value into the double oracle's: "
             "give it without --guessers and --method enumerate"
         )
+    if args.workers is not None and (args.guessers is not None or args.method == "enumerate"):
+        raise ArenaError(
+            "--workers searches the double oracle's best responses: give it without --guessers and --method enumerate"
+        )
     if args.state and (args.guessers is not None or args.method == "enumerate"):
         raise ArenaError("--state is the double oracle's: give it without --guessers and --method enumerate")
     if args.guessers is not None:
@@ -73,6 +77,7 @@ def requested(args):
         steps = []
     initial = initial_specs(args.initial)
     extra = extra_trees(args.extra_trees)
+    split = on_the_split(args.workers, args.journals)
     response_limit = console.seconds(args.response_limit, "--response-limit")
     try:
         if response_limit is not None:
@@ -92,6 +97,7 @@ def requested(args):
                 progress=progress,
                 bounds_from=args.bounds_from or (),
                 state=args.state,
+                split=split,
             )
         return equilibrium(
             game,
@@ -104,9 +110,23 @@ def requested(args):
             bounds_from=args.bounds_from or (),
             state=args.state,
             extra=extra,
+            split=split,
         )
     finally:
         search_line.close()
+
+
+def on_the_split(workers: int | None, journals: str | None):
+    """The best responses' split (`--workers N`, `--journals DIR`), checked; None without --workers."""
+    from ..equilibrium import OnTheSplit
+
+    if workers is None:
+        if journals is not None:
+            raise ArenaError("--journals keeps the split's proofs: give it with --workers N")
+        return None
+    if workers < 1:
+        raise ArenaError(f"--workers {workers}: give a number of worker processes, 1 or more")
+    return OnTheSplit(workers, journals)
 
 
 def extra_trees(text: str | None) -> tuple[str, ...]:
@@ -262,6 +282,21 @@ def add_commands(sub) -> None:
         metavar="SECONDS",
         help="stop each best response after this long and go on (games too big to solve: "
         "the bounds stay proven); the chooser's mix saved is the one the lower bound is proven against",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="search each best response with the split's N worker processes (arena optimal --workers: "
+        "Jotto, Mastermind and Wordle; the same best response, sooner)",
+    )
+    p.add_argument(
+        "--journals",
+        metavar="DIR",
+        help="with --workers: each best response's proofs in a journal of its own in DIR, named by the "
+        "chooser's mix: a response stopped by --response-limit goes on where it stopped when a resumed "
+        "--state asks for the same mix",
     )
     p.add_argument(
         "--payoff",

@@ -33,7 +33,7 @@ from .dominance import Reduction, reduce_dominated
 from .enumeration import TreeEnumeration, count_trees, enumerate_trees
 from .matrix import MatrixGameSolution, SolverFailure, exploitability, solve_matrix_game
 from .oracle import double_oracle
-from .response import best_response
+from .response import OnTheSplit, best_response
 from .restricted import solve_enumerated, solve_restricted
 from .solution import Equilibrium
 from .symmetry import Symmetry, symmetry_of
@@ -42,6 +42,7 @@ __all__ = [
     "Equilibrium",
     "MatrixGameSolution",
     "NashpySolution",
+    "OnTheSplit",
     "Reduction",
     "SolverFailure",
     "Symmetry",

@@ -58,10 +58,13 @@ def certified_bounds(
     guesser's mix (mix_worst) and its chooser's mix the one the lower end is proven against;
     then every bound proven elsewhere folded in (verified.fold: the uniform chooser's optimum, and
     the saved equilibria and split journals `bounds_from`). `oracle` may give the double oracle's
-    `state` (a file, written after every round and resumed from: resume.py) and `extra` (the
-    trees each round adds besides its best response: oracle.OracleSettings)."""
-    if set(oracle) - {"state", "extra"}:
-        raise ArenaTypeError(f"certified_bounds takes state and extra besides its own, not {', '.join(sorted(oracle))}")
+    `state` (a file, written after every round and resumed from: resume.py), `extra` (the
+    trees each round adds besides its best response) and `split` (best responses on the split's
+    workers, journaled: oracle.OracleSettings)."""
+    if set(oracle) - {"state", "extra", "split"}:
+        raise ArenaTypeError(
+            f"certified_bounds takes state, extra and split besides its own, not {', '.join(sorted(oracle))}"
+        )
 
     eq = double_oracle(
         game,

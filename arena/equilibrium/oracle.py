@@ -52,7 +52,7 @@ from .growing import grow_oracle
 from .matrix import lp_bytes, solve_matrix_game
 from .payoff_matrix import PayoffMatrix
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
-from .response import SOLVER, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
+from .response import SOLVER, OnTheSplit, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
 from .resume import Resumed, load_state, save_state, state_key
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
@@ -111,23 +111,24 @@ class _Columns:
 class OracleSettings:
     """How the double oracle runs (not what it solves: that is its Problem).
 
-    `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
-    guesser's side; `time_limit` (seconds) stops the loop with the bounds reached so far.
-    With `certify`, exact rational strategies are recovered and proven (one more exact best
-    response, against the rational chooser mix itself). `progress` is told each round's bounds;
-    `search_progress` (an arena.parallel.progress.ProgressLine) follows each best response's search.
+        `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
+        guesser's side; `time_limit` (seconds) stops the loop with the bounds reached so far.
+        With `certify`, exact rational strategies are recovered and proven (one more exact best
+        response, against the rational chooser mix itself). `progress` is told each round's bounds;
+        `search_progress` (an arena.parallel.progress.ProgressLine) follows each best response's search.
 
-    For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
-    there (the first, to the uniform chooser, gets a third of `time_limit` if that is more) and
-    goes on to the next round, each round also adding a quick weighted greedy tree aimed at its
-    mix (response.weighted_greedy_tree) (a stopped search still gives a column and a proven lower
-    bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
-    was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
+        For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
+        there (the first, to the uniform chooser, gets a third of `time_limit` if that is more) and
+        goes on to the next round, each round also adding a quick weighted greedy tree aimed at its
+        mix (response.weighted_greedy_tree) (a stopped search still gives a column and a proven lower
+        bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
+        was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
 
-    `extra` names the columns each round adds besides its best response (_extra: "greedy",
-    "worst"; () none). `state` (a file) is written after every round and resumed from where it exists (resume.py:
-    its trees replayed, its lower bound only a claim until this run's first best response, to
-    the mix it was proven against, proves it again)."""
+        `extra` names the columns each round adds besides its best response (_extra: "greedy",
+        "worst"; () none). `split`: each best response searched by the split's workers, journaled
+    (response.OnTheSplit). `state` (a file) is written after every round and resumed from where it exists (resume.py:
+        its trees replayed, its lower bound only a claim until this run's first best response, to
+        the mix it was proven against, proves it again)."""
 
     symmetry: Symmetry | None = None
     tolerance: float = TOLERANCE
@@ -141,6 +142,7 @@ class OracleSettings:
     witness: bool = False
     state: str | Path | None = None
     extra: tuple[str, ...] = ("greedy",)
+    split: OnTheSplit | None = None
 
 
 @dataclass
@@ -330,7 +332,7 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
         # the completion plays the other words, and the bound is proven for the mix searched
         mix = letters.support_mix(symmetry.spread(target))
     problem = mix_problem(game, mix, paid)
-    tree, bound = bounded_best_response(problem, left, settings.search_progress, columns.cheapest(mix))
+    tree, bound = bounded_best_response(problem, left, settings.search_progress, columns.cheapest(mix), settings.split)
     # the response was not proven best: the time limit stopped its search (a finished search
     # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
     stopped = loop.stopped = tree.stopped
@@ -382,7 +384,9 @@ def _extra(loop: _Loop, uniform: np.ndarray) -> bool:
             if game.rules.hits and loop.problem.cost == Guesses():
                 added = columns.add(weighted_greedy_tree(game, mix)) or added
             continue
-        tree, bound = bounded_best_response(mix_problem(game, mix, loop.problem.cost), _response_time(loop))
+        tree, bound = bounded_best_response(
+            mix_problem(game, mix, loop.problem.cost), _response_time(loop), split=settings.split
+        )
         loop.worst += 1
         if bound > loop.lower:
             loop.lower, loop.best_q, loop.best_mix = bound, worst / worst.sum(), mix

@@ -9,10 +9,16 @@ possible (W(S) = sum of their weights, every one of which pays for the next gues
 with cost({s}) = w_s: the weighted average objective of the project's one exact search,
 `arena.optimal.optimal_tree` (branch and bound over candidate sets, arena/optimal/search/).
 Where the game ends once the secret is determined (Hangman), the same search minimises the
-weighted misses (or letters, or lost games: arena.core.costs) instead.
+weighted misses (or letters, or lost games: arena.core.costs) instead. Given `OnTheSplit`, the
+search is the split's (arena.optimal.split: the same optimum, by N worker processes), its
+proofs journaled one file a mix, so that a best response a time limit stopped goes on in a
+later run against the same mix (the double oracle's first response after resuming a state).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -102,6 +108,55 @@ def whole(problem: Problem) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class OnTheSplit:
+    """Best responses searched by the split: `workers` processes, and where `journals` (a
+    folder) is given each response's proofs in a journal of its own there, named by the mix
+    (a run against another mix starts another; one against the same mix goes on from it)."""
+
+    workers: int
+    journals: str | Path | None = None
+
+    def journal(self, problem: Problem) -> Path | None:
+        """The journal of `problem`'s mix: the game and the digest of its weights, in `journals`."""
+        if self.journals is None:
+            return None
+        key = problem.key()
+        name = f"{key['game']}-{str(key['weights'])[:16]}".replace(":", "-").replace(",", "-").replace("=", "-")
+        return Path(self.journals) / f"{name}.jsonl"
+
+
+def splits(problem: Problem) -> bool:
+    """Can the split search the problem (arena.optimal.split.split_args): every secret, every
+    first guess, the least weighted total, in a game whose guesses hit the secret?"""
+    from ..optimal.problem import Objective
+
+    game = problem.game
+    return (
+        bool(game.rules.hits)
+        and len(game.openings(game.all_secrets)) == 1
+        and problem.objective == Objective.AVERAGE
+        and not problem.openers
+        and len(problem.secrets) == len(game.secrets)
+    )
+
+
+def split_response(
+    problem: Problem, time_limit: float | None, incumbent: Tree | None, split: OnTheSplit
+) -> tuple[SolvedTree, float]:
+    """bounded_best_response on the split: its tree (the best greedy tree, or `incumbent`, when
+    no first guess beat them in time) and its proven lower bound."""
+    from ..optimal.split import SplitRun, split_root, split_tree
+
+    journal = split.journal(problem)
+    if journal is not None:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+    run = SplitRun(workers=split.workers, time_limit=time_limit, journal=journal, start_tree=incumbent)
+    tree = split_tree(split_root(problem, run), time_limit)
+    paid = float(problem.given_weights @ tree.costs)
+    return tree, min(float(tree.lower_bound), paid)
+
+
 def best_response(problem: Problem) -> Tree:
     """An exact best response to the chooser's mix that weighs the problem's secrets
     (`mix_problem`)."""
@@ -114,6 +169,7 @@ def bounded_best_response(
     time_limit: float | None = None,
     progress=None,
     incumbent: Tree | None = None,
+    split: OnTheSplit | None = None,
 ) -> tuple[SolvedTree, float]:
     """A best response to the chooser's mix that weighs the problem's secrets (`mix_problem`)
     found within `time_limit` seconds (None: no limit), and a proven lower bound on the least
@@ -124,12 +180,15 @@ def bounded_best_response(
     greedy tree) and the bound is what the search proved: still a valid lower bound on the
     game's value, since the mix is one the chooser may play. `progress` (a ProgressLine)
     follows the search. `incumbent` (a tree already known, e.g. the best one found in an
-    earlier round) gives the search its starting budget: the same answer, sooner."""
+    earlier round) gives the search its starting budget: the same answer, sooner. `split`:
+    searched by the split's workers where the split can (`splits`), journaled (OnTheSplit)."""
     weights = problem.given_weights
     if weights is None:
         raise ArenaError("a best response is to a chooser's mix: give the problem weights (mix_problem)")
     if letters.SUPPORT and letters.fits(problem.game, problem.cost) and whole(problem):
         return letters.solved(problem.game, weights, problem.cost, time_limit)
+    if split is not None and splits(problem):
+        return split_response(problem, time_limit, incumbent, split)
     tree = optimal_tree(problem, time_limit, progress, incumbent)
     paid = float(weights @ tree.costs)
     return tree, min(float(tree.lower_bound), paid)
