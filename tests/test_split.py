@@ -26,6 +26,8 @@ from arena import make_game
 from arena.api.exact import optimal_text
 from arena.core.errors import ArenaError
 from arena.optimal import optimal_tree
+from arena.optimal import split as split_module
+from arena.optimal.ledger import Opening, Piece
 from arena.optimal.split import split_root, split_tree
 
 ARENA = str(Path(sys.executable).with_name("arena"))
@@ -344,3 +346,45 @@ def test_sigterm_prints_what_the_split_reached(tmp_path):
     )
     again = split_root(make_game(KILLED), workers=1, journal=journal)
     assert again.exact and again.value == optimal_tree(make_game(KILLED)).value
+
+
+class Handed:
+    """A ledger stand-in for split.deal: hands out `tasks` in order, marking each in flight."""
+
+    def __init__(self, kinds: str):
+        self.given: list = []
+        self.all = [
+            ("open", Opening(i, 0.0), 9.0) if kind == "o" else ("piece", Piece(i, 0, np.arange(2), 0.0), 9.0)
+            for i, kind in enumerate(kinds)
+        ]
+
+    def tasks(self):
+        for kind, what, limit in self.all:
+            if kind == "open":
+                what.opening = True
+            else:
+                what.flying = True
+            yield kind, what, limit
+
+
+def dealt(messages) -> list[str]:
+    return ["".join(("o" if kind == "open" else "p") + str(what.guess) for kind, what, _ in m) for m in messages]
+
+
+@pytest.mark.parametrize(
+    "kinds, free, want",
+    [
+        ("oooooo", 2, ["o0o2o4", "o1o3o5"]),  # the first two to different workers, then round them
+        ("opop", 2, ["o0o2p3", "p1"]),  # a piece ends its message: none waits behind it
+        ("ooopooooo", 1, ["o0o1o2p3"]),
+        ("pp", 1, ["p0"]),  # one piece a message: the second handed back
+        ("oooo", 0, []),  # no worker free: nothing handed out (nothing left flagged in flight)
+    ],
+)
+def test_tasks_are_dealt_one_piece_a_message_and_the_rest_handed_back(kinds, free, want):
+    ledger = Handed(kinds)
+    messages = split_module.deal(ledger, free)
+    assert dealt(messages) == want
+    sent = {id(what) for m in messages for _, what, _ in m}
+    for kind, what, _ in ledger.all:  # a task not sent is not left in flight (else never handed out again)
+        assert (what.opening if kind == "open" else what.flying) == (id(what) in sent), (kind, what.guess)

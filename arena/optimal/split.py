@@ -357,21 +357,27 @@ def search_pieces(
 
 
 def deal(split: Split, free: int) -> list[list[tuple[str, Opening | Piece, float]]]:
-    """Tasks for at most `free` messages, as the ledger hands them out: at most BATCH a message
-    and one piece each (a piece may search for long), dealt round the messages so that the
-    first `free` go to different workers, as one task at a time would. A worker stops at the
-    first task that leaves work behind (pieces.run_tasks) and hands the rest back, so a
-    message does what its tasks one at a time would, less the messages: most openings close
-    on their first bounds in less time than a message costs."""
-    tasks: list[tuple[str, Opening | Piece, float]] = []
-    pieces = 0
-    for task in split.tasks():
-        tasks.append(task)
-        pieces += task[0] == "piece"
-        if len(tasks) == free * BATCH or pieces == free:
+    """Tasks for at most `free` messages, as the ledger hands them out: the first `free` to
+    messages of their own (to different workers, as one task at a time would), the rest dealt
+    round them, at most BATCH a message, a piece ending its message (it may search for long; a
+    task behind it would wait). A task that no message can take is handed back. A worker stops
+    at the first task that leaves work behind (pieces.run_tasks) and hands the rest back, so a
+    message does what its tasks one at a time would, less the messages: most openings close on
+    their first bounds in less time than a message costs."""
+    messages: list[list[tuple[str, Opening | Piece, float]]] = []
+    turn = 0
+    for task in split.tasks() if free > 0 else ():
+        if len(messages) < free:
+            messages.append([task])
+            continue
+        takers = [k for k, m in enumerate(messages) if len(m) < BATCH and m[-1][0] != "piece"]
+        if not takers:
+            handed_back(task[1])
             break
-    messages = min(free, len(tasks))
-    return [tasks[i::messages] for i in range(messages)]
+        k = next((k for k in takers if k >= turn), takers[0])
+        messages[k].append(task)
+        turn = k + 1
+    return messages
 
 
 def handed_back(what: Opening | Piece) -> None:
