@@ -173,3 +173,9 @@ def test_a_split_that_is_not_one_is_refused_in_one_line():
 
     with pytest.raises(ArenaTypeError, match="split must be an arena.equilibrium.OnTheSplit"):
         equilibrium(make_game("mastermind:pegs=2,colors=3"), split=2)
+    from arena.api.frontdoor import best_responses_split
+    from arena.core.errors import ArenaError
+
+    with pytest.raises(ArenaError, match="workers must be a number of worker processes, 1 or more, got 0"):
+        best_responses_split(0)
+    assert best_responses_split(3, "j") == OnTheSplit(3, "j")

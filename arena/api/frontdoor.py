@@ -256,6 +256,17 @@ def equilibrium(
     return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
 
 
+def best_responses_split(workers: int, journals: str | Path | None = None):
+    """The double oracle's best responses searched by the split's `workers`, their proofs in
+    journals in the folder `journals` (arena.equilibrium.OnTheSplit): `equilibrium(...,
+    split=...)`, `arena equilibrium --workers N --journals DIR`."""
+    from ..equilibrium import OnTheSplit
+
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ArenaError(f"workers must be a number of worker processes, 1 or more, got {workers!r}")
+    return OnTheSplit(workers, journals)
+
+
 def extra_tree_kinds() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The kinds of tree a double oracle's round may add besides its best response, and the
     default (arena.equilibrium.oracle.OracleSettings.extra): `arena equilibrium --extra-trees`."""

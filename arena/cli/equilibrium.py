@@ -118,7 +118,7 @@ def requested(args):
 
 def on_the_split(workers: int | None, journals: str | None):
     """The best responses' split (`--workers N`, `--journals DIR`), checked; None without --workers."""
-    from ..equilibrium import OnTheSplit
+    from ..api.frontdoor import best_responses_split
 
     if workers is None:
         if journals is not None:
@@ -126,7 +126,7 @@ def on_the_split(workers: int | None, journals: str | None):
         return None
     if workers < 1:
         raise ArenaError(f"--workers {workers}: give a number of worker processes, 1 or more")
-    return OnTheSplit(workers, journals)
+    return best_responses_split(workers, journals)
 
 
 def extra_trees(text: str | None) -> tuple[str, ...]:
