@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from cli_run import run
 
+from agents import make_guesser
 from arena import make_game
 from arena.api.exact import optimal_text
 from arena.core.errors import ArenaError
@@ -29,6 +30,7 @@ from arena.optimal import optimal_tree
 from arena.optimal import split as split_module
 from arena.optimal.ledger import Opening, Piece
 from arena.optimal.split import split_root, split_tree
+from arena.trees.grow import grow_tree
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 DASK = Path(sys.executable).with_name("dask")
@@ -105,6 +107,14 @@ def test_the_standing_of_a_journal_is_read_without_searching(capsys, tmp_path):
     part.write_text(lines[0])
     rc, out, err = run(capsys, "optimal", spec, "--standing", "--journal", str(part))
     assert rc == 2 and "holds no first guess solved exactly" in err and "Traceback" not in err, err
+    assert "give --start GUESSER" in err
+    # with a start tree (MM(5,6)'s journal has no first guess solved exactly): that tree, reported
+    # against the bound the journal proves, read under it as the incumbent
+    rc, out, err = run(capsys, "optimal", spec, "--standing", "--journal", str(part), "--start", "knuth", "--json")
+    figures = json.loads(out)
+    knuth = int(grow_tree(game, make_guesser("knuth")).guesses.sum())
+    assert rc == 0 and figures["total"] == knuth > 206 and not figures["exact"], err
+    assert 0 < figures["lower_bound"] <= 206 and figures["searched_pieces"] == 0 and part.read_text() == lines[0]
 
 
 def test_a_log_of_the_status_for_a_run_in_the_background(capsys):
@@ -136,7 +146,6 @@ def test_a_start_tree_is_the_first_incumbent_and_changes_no_answer(capsys):
     again = split_root(game, workers=2, start_tree=best)
     assert again.exact and again.value == again.lower_bound == best.value == 206
     assert again.seed is best and "optimal" in again.seed.guesser
-    from agents import make_guesser
     from arena.trees.grow import grow_tree
 
     lookahead = grow_tree(game, make_guesser("lookahead"))

@@ -184,7 +184,6 @@ def check_standing(request: OptimalRequest) -> OptimalRequest:
     clash = [
         flag
         for flag, given in (
-            (named("start"), request.start),
             (named("new_journal"), request.new_journal),
             (named("time_limit"), request.time_limit is not None),
             (f"{named('backend')} dask", request.backend != "local"),
@@ -366,7 +365,8 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
     if result.best_guess < 0 and request.standing:
         raise ArenaError(
             f"{game.spec}: the journal {request.journal} holds no first guess solved exactly "
-            f"({result.closed:,} of {len(result.openings):,} closed, proven >= {result.lower_bound:,.6g})"
+            f"({result.closed:,} of {len(result.openings):,} closed, proven >= {result.lower_bound:,.6g}); "
+            f"give {request.named('start')} GUESSER (tree:file=TREE.json) to report that tree against what it proves"
         )
     if result.best_guess < 0 and not result.stopped and request.max_guesses is not None:
         raise ArenaError(f"{game.spec}: no tree finds every secret within {request.max_guesses} guesses")
