@@ -128,3 +128,20 @@ def test_a_batch_stops_at_the_first_task_that_leaves_work_behind(state):
     assert [o.path for o in out] == [t[1] for t in shut] + [(g,)]
     assert all(not o.classes for o in out[:3]) and out[3].classes
     assert [o.path for o in run_tasks(state, [piece, *shut])] == [piece[1]]
+
+
+def test_an_opened_guess_bound_is_what_its_classes_bounds_add_up_to(monkeypatch):
+    """The journal refuses an opening whose bound is not w(S) plus its classes' (split after 50
+    on 4x7 wrote one: a class solved in the worker's cache after it was bounded, a symmetric
+    image of a class of an earlier search, was reported at its value while the total kept its
+    bound). Here the cache holds a class solved that the bounding did not read."""
+    game = make_game(SPEC)
+    state = search_state(Problem.of(game), workers=1)
+    search, g = state["search"], game.guess_index("123")
+    place = walk(search, state["S"], state["sym"], ())
+    (r, C), *_ = sorted(search.classes_of(g, place.secrets), key=lambda rc: -len(rc[1]))
+    search.solve(C, math.inf, place.left - 1, state["sym"].after(g), None, state["b"])  # C now exact in the cache
+    monkeypatch.setattr(type(search), "known_class_bounds", lambda self, classes, bounds, keys, total, *a: total)
+    _, bound, classes, _, _ = run_task(state, "open", (g,), math.inf, 1000)
+    assert classes and bound == search.weight(place.secrets) + sum(b for _, b, _, _ in classes)
+    assert any(reply == r and exact for reply, _, exact, _ in classes)

@@ -258,6 +258,9 @@ def open_guess(state: dict, path: Path, limit: float, split_after: int | None = 
             allowed = search.class_allowed(place.allowed, guess, r, C)
             tree = None if value is None else subtree(search, C, left, allowed)
             out.append((int(r), float(bound if value is None else value), value is not None, tree))
+        if out:  # the guess's bound is w(S) plus its classes' as sent (the journal checks it)
+            total = max(total, search.weight(S) + sum(bound for _, bound, _, _ in out))
+            out = out if total < limit else []
     except Timeout:
         return Opened(path, math.nan, [], time.perf_counter() - started, search.stats.nodes - nodes)
     return Opened(path, float(total), out, time.perf_counter() - started, search.stats.nodes - nodes)
@@ -279,8 +282,13 @@ def search_classes(
     search.node_limit = search.stats.nodes + sets
     try:
         for j, (r, C) in enumerate(classes):
-            if closed_value(search, C, left) is not None:
-                continue  # closed already, and reported so
+            known = closed_value(search, C, left)
+            if known is not None:  # closed, maybe only since it was bounded: an earlier class's search
+                total += known - bounds[j]  # solved one symmetric to it (one cache key)
+                bounds[j] = known
+                if total >= limit:
+                    return total
+                continue
             allowed = search.class_allowed(place.allowed, guess, r, C)
             value = search.solve(C, limit - (total - bounds[j]), left, below, allowed, b, keys[j])
             total += value - bounds[j]
