@@ -124,8 +124,6 @@ def on_the_split(workers: int | None, journals: str | None):
         if journals is not None:
             raise ArenaError("--journals keeps the split's proofs: give it with --workers N")
         return None
-    if workers < 1:
-        raise ArenaError(f"--workers {workers}: give a number of worker processes, 1 or more")
     return best_responses_split(workers, journals)
 
 

@@ -111,24 +111,24 @@ class _Columns:
 class OracleSettings:
     """How the double oracle runs (not what it solves: that is its Problem).
 
-        `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
-        guesser's side; `time_limit` (seconds) stops the loop with the bounds reached so far.
-        With `certify`, exact rational strategies are recovered and proven (one more exact best
-        response, against the rational chooser mix itself). `progress` is told each round's bounds;
-        `search_progress` (an arena.parallel.progress.ProgressLine) follows each best response's search.
+    `symmetry` defaults to the game's own (Mastermind: code types); `initial` trees seed the
+    guesser's side; `time_limit` (seconds) stops the loop with the bounds reached so far.
+    With `certify`, exact rational strategies are recovered and proven (one more exact best
+    response, against the rational chooser mix itself). `progress` is told each round's bounds;
+    `search_progress` (an arena.parallel.progress.ProgressLine) follows each best response's search.
 
-        For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
-        there (the first, to the uniform chooser, gets a third of `time_limit` if that is more) and
-        goes on to the next round, each round also adding a quick weighted greedy tree aimed at its
-        mix (response.weighted_greedy_tree) (a stopped search still gives a column and a proven lower
-        bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
-        was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
+    For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
+    there (the first, to the uniform chooser, gets a third of `time_limit` if that is more) and
+    goes on to the next round, each round also adding a quick weighted greedy tree aimed at its
+    mix (response.weighted_greedy_tree) (a stopped search still gives a column and a proven lower
+    bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
+    was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
 
-        `extra` names the columns each round adds besides its best response (_extra: "greedy",
-        "worst"; () none). `split`: each best response searched by the split's workers, journaled
-    (response.OnTheSplit). `state` (a file) is written after every round and resumed from where it exists (resume.py:
-        its trees replayed, its lower bound only a claim until this run's first best response, to
-        the mix it was proven against, proves it again)."""
+    `extra` names the columns each round adds besides its best response (_extra: "greedy",
+    "worst"; () none). `split`: each best response searched by the split's workers, journaled
+    (response.OnTheSplit). `state` (a file) is written after every round and resumed from where
+    it exists (resume.py: its trees replayed, its lower bound only a claim until this run's first
+    best response, to the mix it was proven against, proves it again)."""
 
     symmetry: Symmetry | None = None
     tolerance: float = TOLERANCE

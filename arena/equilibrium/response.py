@@ -126,21 +126,6 @@ class OnTheSplit:
         return Path(self.journals) / f"{name}.jsonl"
 
 
-def splits(problem: Problem) -> bool:
-    """Can the split search the problem (arena.optimal.split.split_args): every secret, every
-    first guess, the least weighted total, in a game whose guesses hit the secret?"""
-    from ..optimal.problem import Objective
-
-    game = problem.game
-    return (
-        bool(game.rules.hits)
-        and len(game.openings(game.all_secrets)) == 1
-        and problem.objective == Objective.AVERAGE
-        and not problem.openers
-        and len(problem.secrets) == len(game.secrets)
-    )
-
-
 def split_response(
     problem: Problem, time_limit: float | None, incumbent: Tree | None, split: OnTheSplit
 ) -> tuple[SolvedTree, float]:
@@ -181,14 +166,18 @@ def bounded_best_response(
     game's value, since the mix is one the chooser may play. `progress` (a ProgressLine)
     follows the search. `incumbent` (a tree already known, e.g. the best one found in an
     earlier round) gives the search its starting budget: the same answer, sooner. `split`:
-    searched by the split's workers where the split can (`splits`), journaled (OnTheSplit)."""
+    searched by the split's workers where the split can (arena.optimal.split.refusal), journaled
+    (OnTheSplit)."""
     weights = problem.given_weights
     if weights is None:
         raise ArenaError("a best response is to a chooser's mix: give the problem weights (mix_problem)")
     if letters.SUPPORT and letters.fits(problem.game, problem.cost) and whole(problem):
         return letters.solved(problem.game, weights, problem.cost, time_limit)
-    if split is not None and splits(problem):
-        return split_response(problem, time_limit, incumbent, split)
+    if split is not None:
+        from ..optimal.split import refusal  # the split's own test of what it can search
+
+        if refusal(problem) is None:
+            return split_response(problem, time_limit, incumbent, split)
     tree = optimal_tree(problem, time_limit, progress, incumbent)
     paid = float(weights @ tree.costs)
     return tree, min(float(tree.lower_bound), paid)

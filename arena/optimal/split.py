@@ -200,14 +200,9 @@ def split_args(problem: Problem | Game, run: SplitRun | None, given: dict) -> tu
         raise ArenaError(f"{', '.join(mine)}: a Problem carries its own settings (Problem.of takes them)")
     problem = problem if isinstance(problem, Problem) else Problem.of(problem, **mine)
     run = replace(run or SplitRun(), **{k: v for k, v in given.items() if k not in PROBLEM_KEYWORDS})
-    game, workers = problem.game, run.workers
-    if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
-        raise ArenaError(
-            f"{game.spec}: the split searches the first guesses of a game whose guesses "
-            "hit the secret, with one opening"
-        )
-    if problem.objective != Objective.AVERAGE or problem.openers or len(problem.secrets) != len(game.secrets):
-        raise ArenaError("the split searches every first guess over every secret for the least (weighted) total")
+    workers, refused = run.workers, refusal(problem)
+    if refused:
+        raise ArenaError(refused)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"workers must be a positive number of processes, got {workers!r}")
     if problem.scale is None and not problem.weights[problem.secrets].sum() > 0:
@@ -215,6 +210,18 @@ def split_args(problem: Problem | Game, run: SplitRun | None, given: dict) -> tu
     if run.standing and run.journal is None:
         raise ArenaError("the standing of a split is read from its journal: give a journal")
     return problem, run
+
+
+def refusal(problem: Problem) -> str | None:
+    """Why the split cannot search `problem`, in one line (None: it can): it searches the first
+    guesses of a game whose guesses hit the secret, with one opening, over every secret, for
+    the least (weighted) total."""
+    game = problem.game
+    if not game.rules.hits or len(game.openings(game.all_secrets)) != 1:
+        return f"{game.spec}: the split searches the first guesses of a game whose guesses hit the secret, with one opening"
+    if problem.objective != Objective.AVERAGE or problem.openers or len(problem.secrets) != len(game.secrets):
+        return "the split searches every first guess over every secret for the least (weighted) total"
+    return None
 
 
 def prepare(problem: Problem, run: SplitRun) -> tuple[Split, Journal | None, Tree | None]:
@@ -397,7 +404,7 @@ def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened)
     if isinstance(outcome, Opened):
         assert isinstance(what, Opening)
         if np.isnan(outcome.bound):
-            what.opening = False
+            handed_back(what)
             return 0, True
         split.opened(what, outcome.bound, outcome.classes, (outcome.seconds, outcome.nodes))
         return 0, False
@@ -406,7 +413,7 @@ def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened)
         split.expand(what, outcome.guesses)
         return 0, False
     if np.isnan(outcome.value):
-        what.flying = False
+        handed_back(what)
         return 0, True
     if split.log is not None:
         split.log.append(
