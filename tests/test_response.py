@@ -179,3 +179,21 @@ def test_a_split_that_is_not_one_is_refused_in_one_line():
     with pytest.raises(ArenaError, match="workers must be a number of worker processes, 1 or more, got 0"):
         best_responses_split(0)
     assert best_responses_split(3, "j") == OnTheSplit(3, "j")
+
+
+@pytest.mark.parametrize("spec", ["wordle:first=60", "jotto:first=40", "mastermind:pegs=3,colors=4"])
+def test_the_greedy_scores_by_sorting_are_the_table_scores(spec):
+    """response._sorted_scores (Wordle's 243 replies) and _dense_scores agree on random sets and
+    weights, up to the order the classes are summed in; inf (one class holds all) at the same guesses."""
+    from arena.equilibrium.response import _dense_scores, _sorted_scores
+
+    game = make_game(spec)
+    rng = np.random.default_rng(7)
+    pool = np.arange(len(game.guesses))
+    for size in (2, 3, 7, len(game.secrets)):
+        S = np.sort(rng.choice(len(game.secrets), size, replace=False))
+        w = rng.random(size)
+        dense, by_sorting = _dense_scores(game, pool, S, w), _sorted_scores(game, pool, S, w)
+        assert np.array_equal(np.isinf(dense), np.isinf(by_sorting))
+        finite = np.isfinite(dense)
+        assert np.allclose(dense[finite], by_sorting[finite], rtol=1e-12, atol=1e-15)

@@ -242,11 +242,14 @@ def equilibrium(
             f"split must be an arena.equilibrium.OnTheSplit(workers, journals), got {kwargs['split']!r:.60}"
         )
     if certified:
-        options = ("time_limit", "response_limit", "initial", "cost", "progress", "state", "extra", "split")
+        options = (
+            *("time_limit", "response_limit", "initial", "cost", "progress", "state", "extra", "split"),
+            "search_every",
+        )
         if kwargs.get("time_limit") is None or kwargs.get("response_limit") is None or set(kwargs) - set(options):
             raise ArenaError(
                 "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress, "
-                "state, extra, split) only"
+                "state, extra, split, search_every) only"
             )
         return solvers.certified_bounds(game, bounds_from=list(bounds_from), **kwargs)
     from ..equilibrium.oracle import OracleSettings

@@ -79,6 +79,10 @@ def requested(args):
     extra = extra_trees(args.extra_trees)
     split = on_the_split(args.workers, args.journals)
     response_limit = console.seconds(args.response_limit, "--response-limit")
+    if response_limit is None and args.search_every != 1:
+        raise ArenaError(
+            "--search-every spaces out the searches of a game too big to solve: give it with --response-limit"
+        )
     try:
         if response_limit is not None:
             if time_limit is None or args.no_symmetry:
@@ -98,6 +102,7 @@ def requested(args):
                 bounds_from=args.bounds_from or (),
                 state=args.state,
                 split=split,
+                search_every=args.search_every,
             )
         return equilibrium(
             game,
@@ -280,6 +285,14 @@ def add_commands(sub) -> None:
         metavar="SECONDS",
         help="stop each best response after this long and go on (games too big to solve: "
         "the bounds stay proven); the chooser's mix saved is the one the lower bound is proven against",
+    )
+    p.add_argument(
+        "--search-every",
+        type=int,
+        default=1,
+        metavar="K",
+        help="with --response-limit: search a best response every K rounds (default 1: each round); the rounds "
+        "between add only weighted greedy trees, seconds each, so the upper end falls faster",
     )
     p.add_argument(
         "--workers",

@@ -59,11 +59,12 @@ def certified_bounds(
     then every bound proven elsewhere folded in (verified.fold: the uniform chooser's optimum, and
     the saved equilibria and split journals `bounds_from`). `oracle` may give the double oracle's
     `state` (a file, written after every round and resumed from: resume.py), `extra` (the
-    trees each round adds besides its best response) and `split` (best responses on the split's
-    workers, journaled: oracle.OracleSettings)."""
-    if set(oracle) - {"state", "extra", "split"}:
+    trees each round adds besides its best response), `split` (best responses on the split's
+    workers, journaled) and `search_every` (the search every K-th round, greedy trees between:
+    oracle.OracleSettings)."""
+    if set(oracle) - {"state", "extra", "split", "search_every"}:
         raise ArenaTypeError(
-            f"certified_bounds takes state, extra and split besides its own, not {', '.join(sorted(oracle))}"
+            f"certified_bounds takes state, extra, split and search_every besides its own, not {', '.join(sorted(oracle))}"
         )
 
     eq = double_oracle(

@@ -118,17 +118,22 @@ class OracleSettings:
     `search_progress` (an arena.parallel.progress.ProgressLine) follows each best response's search.
 
     For games too big to solve (certify.py): `response_limit` (seconds) stops each best response
-    there (the first, to the uniform chooser, gets a third of `time_limit` if that is more) and
-    goes on to the next round, each round also adding a quick weighted greedy tree aimed at its
-    mix (response.weighted_greedy_tree) (a stopped search still gives a column and a proven lower
-    bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
+    there (the first, to the uniform chooser, gets a third of `time_limit` if that is more,
+    unless `search_every` > 1) and goes on to the next round, each round also adding a quick
+    weighted greedy tree aimed at its mix (response.weighted_greedy_tree) (a stopped search
+    still gives a column and a proven lower bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
     was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
 
     `extra` names the columns each round adds besides its best response (_extra: "greedy",
     "worst"; () none). `split`: each best response searched by the split's workers, journaled
     (response.OnTheSplit). `state` (a file) is written after every round and resumed from where
     it exists (resume.py: its trees replayed, its lower bound only a claim until this run's first
-    best response, to the mix it was proven against, proves it again)."""
+    best response, to the mix it was proven against, proves it again). `search_every` K > 1: the
+    search runs every K-th round, and the rounds between add only the weighted greedy trees
+    (against the smoothed mix a search would answer, and the "greedy" extra): on Wordle 14 s a
+    round where a search stopped after 2 s took 30 s (its seed trees and root bound), and its
+    tree was the greedy one (_quick_round); the upper end falls by more a second, the lower end
+    only in the rounds that search."""
 
     symmetry: Symmetry | None = None
     tolerance: float = TOLERANCE
@@ -143,6 +148,7 @@ class OracleSettings:
     state: str | Path | None = None
     extra: tuple[str, ...] = ("greedy",)
     split: OnTheSplit | None = None
+    search_every: int = 1
 
 
 @dataclass
@@ -284,6 +290,9 @@ def oracle_args(
     extra = settings.extra
     if not isinstance(extra, (tuple, list)) or not all(isinstance(k, str) and k in EXTRA for k in extra):
         raise ArenaError(f"extra: {settings.extra!r:.60} is not a tuple of {', '.join(EXTRA)}")
+    every = settings.search_every
+    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+        raise ArenaError(f"search_every: {every!r:.60} is not a number of rounds, 1 or more (1: search every round)")
     return problem, settings
 
 
@@ -293,8 +302,10 @@ def _response_time(loop: _Loop) -> float | None:
     time_limit, response_limit = settings.time_limit, settings.response_limit
     left = None if time_limit is None else max(time_limit - (time.perf_counter() - loop.start), 1e-3)
     if response_limit is not None:
-        # the first response, to the uniform chooser, usually proves the best lower end: a third of the time
-        limit = response_limit if loop.steps or time_limit is None else max(response_limit, time_limit / 3)
+        # the first response, to the uniform chooser, usually proves the best lower end: a third of
+        # the time, unless the run asked for its time to go to the upper end (search_every)
+        first = not loop.steps and time_limit is not None and settings.search_every == 1
+        limit = max(response_limit, time_limit / 3) if first else response_limit
         left = limit if left is None else min(left, limit)
     return left
 
@@ -309,6 +320,10 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
         loop.problem.game,
         loop.problem.cost,
     )
+    if first is None and len(loop.steps) % settings.search_every:
+        quick = _quick_round(loop, uniform)
+        if quick is not None:
+            return quick
     target = first if first is not None else loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q
     own = first is None and loop.alpha == 0  # a best response to the LP's own mix
     mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
@@ -361,11 +376,39 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
     return _stops(loop, full, stopped and (settings.response_limit is None or (own and not new)))
 
 
-def _extra(loop: _Loop, uniform: np.ndarray) -> bool:
+def _quick_round(loop: _Loop, uniform: np.ndarray) -> bool | None:
+    """A round that searches nothing (settings.search_every): the weighted greedy tree against
+    the mix a search would answer (smoothed as in _round), and the extra greedy tree, added and the LP solved again; what _round
+    returns, or None where the game has no greedy tree or neither tree is new (then the round
+    searches: the search is what guarantees progress)."""
+    settings, columns, game = loop.settings, loop.columns, loop.problem.game
+    if not (game.rules.hits and loop.problem.cost == Guesses()) or not columns.room_for_another():
+        return None
+    # the mix a search would answer (smoothed: a greedy tree against the LP's corner is a poor column)
+    target = loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q
+    mix = (1 - EPSILON) * loop.symmetry.spread(target) + EPSILON * uniform
+    tree = weighted_greedy_tree(game, mix)
+    improves = float(loop.q @ loop.symmetry.averages(loop.problem.cost.of(tree))[0]) < loop.upper - settings.tolerance
+    added = columns.add(tree)
+    if added:
+        loop.solve_lp()
+    loop.alpha = settings.smoothing if improves else 0.0
+    if not (_extra(loop, uniform, search=False) or added):
+        return None
+    loop.stopped = False
+    loop.steps.append(Step(loop.lower, loop.upper, time.perf_counter() - loop.start, len(columns.trees)))
+    if settings.progress:
+        settings.progress(loop.steps[-1])
+    loop.settled = loop.upper - loop.lower <= settings.tolerance
+    return loop.settled or _stops(loop, False, False)
+
+
+def _extra(loop: _Loop, uniform: np.ndarray, search: bool = True) -> bool:
     """More columns in a round (settings.extra): "worst", the best response to the secrets the
     guesser's LP mix concedes most on, each equally likely (a tree aimed at every secret tied
     at the top at once); "greedy", the weighted greedy tree against that mix. Each is a chooser
-    mix, so the bound its best response proves is a lower bound too. True if a column was added.
+    mix, so the bound its best response proves is a lower bound too (`search`: False leaves
+    "worst" out, in a round that searches nothing). True if a column was added.
 
     Measured (experiments/game_values.md): "greedy", the default, takes Mastermind 4x5 from 11
     rounds to 9 (10 s to 7.5) and 3x6 from 11 to 9, each round's gap narrower; "worst" cuts the
@@ -383,6 +426,8 @@ def _extra(loop: _Loop, uniform: np.ndarray) -> bool:
         if kind == "greedy":  # it estimates guesses to go from each hit-ended class (response.py)
             if game.rules.hits and loop.problem.cost == Guesses():
                 added = columns.add(weighted_greedy_tree(game, mix)) or added
+            continue
+        if not search:
             continue
         tree, bound = bounded_best_response(
             mix_problem(game, mix, loop.problem.cost), _response_time(loop), split=settings.split

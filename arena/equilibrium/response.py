@@ -62,29 +62,64 @@ def weighted_greedy_tree(game, weights: np.ndarray) -> Tree:
 
 
 def _greedy_guess(game, S: np.ndarray, w: np.ndarray) -> int:
-    """weighted_greedy_tree's guess at S (at least two candidates)."""
-    n, codes = len(S), game.n_codes
-    weights = w[S]
-    named = set(game.secret_guess[S].tolist())
-    best, best_key = -1, (np.inf, 1, 0)
-    step = max(1, GREEDY_BLOCK // max(n, 1))
-    for first in range(0, len(game.guesses), step):
-        pool = np.arange(first, min(first + step, len(game.guesses)))
-        keys = game.table[pool][:, S].astype(np.intp) + (np.arange(len(pool), dtype=np.intp) * codes)[:, None]
-        counts = np.bincount(keys.ravel(), minlength=len(pool) * codes).reshape(len(pool), codes)
-        mass = np.bincount(
-            keys.ravel(), weights=np.broadcast_to(weights, keys.shape).ravel(), minlength=len(pool) * codes
-        ).reshape(len(pool), codes)
-        if game.rules.hits:  # the hit class is finished: it needs no further guess
-            counts[:, game.hit] = 0
-            mass[:, game.hit] = 0.0
-        score = (mass * np.log2(1.0 + counts)).sum(axis=1)
-        score[counts.max(axis=1) == n] = np.inf  # one class holding all of S: learns nothing
-        for i in np.flatnonzero(score <= score.min()).tolist():
-            key = (float(score[i]), 0 if int(pool[i]) in named else 1, int(pool[i]))
-            if key < best_key:
-                best, best_key = int(pool[i]), key
-    return best
+    """weighted_greedy_tree's guess at S (at least two candidates): the least score, ties (within
+    TIE: one partition sums its classes in another order at another guess) to a candidate, then
+    to the first guess."""
+    weights, guesses = w[S], len(game.guesses)
+    score_block = _sorted_scores if game.n_codes > SORTED_CODES else _dense_scores
+    step = max(1, GREEDY_BLOCK // len(S))
+    scores = np.concatenate(
+        [score_block(game, np.arange(a, min(a + step, guesses)), S, weights) for a in range(0, guesses, step)]
+    )
+    least = float(scores.min())
+    tied = np.flatnonzero(scores <= least + TIE * max(1.0, abs(least)))
+    named = np.isin(tied, game.secret_guess[S])
+    return int(tied[named][0] if named.any() else tied[0])
+
+
+#: Scores closer than this (relative) are ties in weighted_greedy_tree.
+TIE = 1e-12
+#: Games with more replies than this score a set by sorting its replies (_sorted_scores), not by
+#: a table of every reply (_dense_scores): Wordle's 243 replies made the table most of the work.
+SORTED_CODES = 32
+
+
+def _dense_scores(game, pool: np.ndarray, S: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """sum over the classes C of S under each guess of `pool` (the hit left out) of
+    w(C) log2(1 + |C|), from a table of guesses x replies; inf where one class holds all of S."""
+    codes = game.n_codes
+    keys = game.table[pool][:, S].astype(np.intp) + (np.arange(len(pool), dtype=np.intp) * codes)[:, None]
+    counts = np.bincount(keys.ravel(), minlength=len(pool) * codes).reshape(len(pool), codes)
+    mass = np.bincount(
+        keys.ravel(), weights=np.broadcast_to(weights, keys.shape).ravel(), minlength=len(pool) * codes
+    ).reshape(len(pool), codes)
+    if game.rules.hits:  # the hit class is finished: it needs no further guess
+        counts[:, game.hit] = 0
+        mass[:, game.hit] = 0.0
+    score = (mass * np.log2(1.0 + counts)).sum(axis=1)
+    score[counts.max(axis=1) == len(S)] = np.inf  # one class holding all of S: learns nothing
+    return score
+
+
+def _sorted_scores(game, pool: np.ndarray, S: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """_dense_scores by sorting each guess's replies: the classes are the runs of equal replies,
+    so the work follows |S|, not the number of replies (Wordle: 243, most of them empty)."""
+    n = len(S)
+    replies = game.table[pool][:, S]
+    order = np.argsort(replies, axis=1, kind="stable")
+    ranked = np.take_along_axis(replies, order, axis=1)
+    begins = np.ones(ranked.shape, dtype=bool)
+    begins[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
+    starts = np.flatnonzero(begins.ravel())
+    counts = np.diff(np.append(starts, ranked.size))
+    mass = np.add.reduceat(weights[order].ravel(), starts)
+    if game.rules.hits:  # the hit class is finished: it needs no further guess
+        hit = ranked.ravel()[starts] == game.hit
+        counts, mass = np.where(hit, 0, counts), np.where(hit, 0.0, mass)
+    guess = starts // n
+    score = np.bincount(guess, weights=mass * np.log2(1.0 + counts), minlength=len(pool))
+    score[np.bincount(guess, minlength=len(pool)) == 1] = np.inf  # one class holding all of S
+    return score
 
 
 def mix_problem(game, weights: np.ndarray, cost: str | Cost | None = None) -> Problem:
