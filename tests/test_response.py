@@ -197,3 +197,22 @@ def test_the_greedy_scores_by_sorting_are_the_table_scores(spec):
         assert np.array_equal(np.isinf(dense), np.isinf(by_sorting))
         finite = np.isfinite(dense)
         assert np.allclose(dense[finite], by_sorting[finite], rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("spec", ["wordle:first=60", "jotto:first=40"])
+def test_the_greedy_guess_at_two_candidates_is_the_scored_one(spec):
+    """_greedy_guess's shortcut at two candidates (the heavier, ties to the first guess) picks
+    what scoring every guess picks, equal and zero weights included."""
+    from arena.equilibrium.response import TIE, _dense_scores, _greedy_guess
+
+    game = make_game(spec)
+    rng = np.random.default_rng(3)
+    pool = np.arange(len(game.guesses))
+    for pair_weights in ([0.3, 0.7], [0.5, 0.5], [0.0, 0.2], [0.0, 0.0], [0.9, 0.1]):
+        S = np.sort(rng.choice(len(game.secrets), 2, replace=False))
+        w = np.zeros(len(game.secrets))
+        w[S] = pair_weights
+        scores = _dense_scores(game, pool, S, w[S])
+        tied = np.flatnonzero(scores <= scores.min() + TIE * max(1.0, scores.min()))
+        named = np.isin(tied, game.secret_guess[S])
+        assert _greedy_guess(game, S, w) == (tied[named][0] if named.any() else tied[0])

@@ -66,6 +66,10 @@ def _greedy_guess(game, S: np.ndarray, w: np.ndarray) -> int:
     TIE: one partition sums its classes in another order at another guess) to a candidate, then
     to the first guess."""
     weights, guesses = w[S], len(game.guesses)
+    if len(S) == 2:  # a candidate scores the other's weight, any other guess both: the heavier first
+        light, heavy = sorted(weights)
+        pair = game.secret_guess[S]
+        return int(pair.min() if heavy - light <= TIE * max(1.0, light) else pair[int(np.argmax(weights))])
     score_block = _sorted_scores if game.n_codes > SORTED_CODES else _dense_scores
     step = max(1, GREEDY_BLOCK // len(S))
     scores = np.concatenate(
