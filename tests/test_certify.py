@@ -117,6 +117,8 @@ def test_rounds_between_searches_add_only_greedy_trees(monkeypatch):
     assert searched[0] == 0 and len(steps) >= 2
     quick = [r for r in range(len(steps)) if r % 3 and r not in searched]
     assert quick, "no round went without a search"
+    assert f"{len(steps) - len(searched)} rounds of greedy trees only" in eq.method  # not called best responses
+    assert f"{len(searched)} best responses" in eq.method or f"{len(searched)} exact best responses" in eq.method
     value = 79 / 30  # experiments/equilibria.md
     assert eq.lower <= value + 1e-12 <= eq.upper + 2e-12
     assert (

@@ -53,7 +53,7 @@ from .matrix import lp_bytes, solve_matrix_game
 from .payoff_matrix import PayoffMatrix
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
 from .response import SOLVER, OnTheSplit, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
-from .resume import Resumed, load_state, save_state, state_key
+from .resume import Resumed, load_state, save_state, state_key, tree_json
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 
@@ -78,6 +78,7 @@ class _Columns:
         self.trees: list[Tree] = []
         self.costs: list[np.ndarray] = []  # each tree's cost on every secret
         self.seen: set[bytes] = set()  # the trees' payoff columns, as bytes
+        self.encoded: list[str] = []  # the first trees as the state file holds them (encode)
 
     def add(self, tree: Tree) -> bool:
         costs = self.paid.of(tree)
@@ -88,6 +89,11 @@ class _Columns:
         self.trees.append(tree)
         self.costs.append(np.asarray(costs, dtype=np.float64))
         return True
+
+    def encode(self) -> list[str]:
+        """Every tree as the state file holds it, each encoded once (resume.tree_json)."""
+        self.encoded.extend(tree_json(t) for t in self.trees[len(self.encoded) :])
+        return self.encoded
 
     def cheapest(self, mix: np.ndarray) -> Tree | None:
         """The tree found so far that costs least against the chooser's `mix` (over secrets):
@@ -172,6 +178,7 @@ class _Loop:
     alpha: float = 0.0  # no smoothing until there is a best mix to pull toward
     stops: int = 0  # best responses stopped by a time limit
     worst: int = 0  # the best responses to the worst secrets (settings.extra), beside the rounds'
+    quick: int = 0  # the rounds that searched nothing (settings.search_every)
     stopped: bool = False  # the last best response was stopped
     settled: bool = False
     steps: list[Step] = field(default_factory=list)
@@ -197,7 +204,7 @@ class _Loop:
         before = (earlier.rounds, earlier.seconds) if earlier is not None else (0, 0.0)
         key = state_key(self.problem.game, self.problem.cost.name, self.symmetry)
         progress = (before[0] + len(self.steps), before[1] + time.perf_counter() - self.start)
-        save_state(path, key, self.columns.trees, rows, (lower, uniform), progress)
+        save_state(path, key, self.columns.encode(), rows, (lower, uniform), progress)
 
     def solve_lp(self) -> None:
         self.solution = solve_matrix_game(self.columns.payoff().A)
@@ -395,7 +402,7 @@ def _quick_round(loop: _Loop, uniform: np.ndarray) -> bool | None:
     loop.alpha = settings.smoothing if improves else 0.0
     if not (_extra(loop, uniform, search=False) or added):
         return None
-    loop.stopped = False
+    loop.quick += 1
     loop.steps.append(Step(loop.lower, loop.upper, time.perf_counter() - loop.start, len(columns.trees)))
     if settings.progress:
         settings.progress(loop.steps[-1])
@@ -463,15 +470,19 @@ def _stops(loop: _Loop, full: bool, stopped: bool) -> bool:
 
 
 def _responses(loop: _Loop) -> str:
-    """How many best responses the loop took, and how many a time limit stopped."""
-    steps, stops = len(loop.steps), loop.stops
+    """How many best responses the loop searched, how many a time limit stopped, and how many
+    rounds searched nothing (search_every)."""
+    steps, stops = len(loop.steps) - loop.quick, loop.stops
+    quick = f", and {loop.quick} rounds of greedy trees only" if loop.quick else ""
     if not stops:
-        return f"{steps} exact best responses"
+        return f"{steps} exact best responses{quick}"
     if steps == 1:
-        return "1 best response, stopped by the time limit"
+        return f"1 best response, stopped by the time limit{quick}"
+    if stops == steps:
+        return f"{steps} best responses, each stopped by the time limit{quick}"
     if stops == 1 and loop.stopped:
-        return f"{steps} best responses (the last stopped by the time limit, the others exact)"
-    return f"{steps} best responses ({stops} stopped by the time limit, the others exact)"
+        return f"{steps} best responses (the last stopped by the time limit, the others exact){quick}"
+    return f"{steps} best responses ({stops} stopped by the time limit, the others exact){quick}"
 
 
 def _equilibrium(loop: _Loop) -> Equilibrium:
