@@ -127,8 +127,9 @@ class OracleSettings:
     there (the first, to the uniform chooser, gets a third of `time_limit` if that is more,
     unless `search_every` > 1) and goes on to the next round, each round also adding a quick
     weighted greedy tree aimed at its mix (response.weighted_greedy_tree) (a stopped search
-    still gives a column and a proven lower bound), until `time_limit`; `witness` returns as the chooser's mix the very mix the lower bound
-    was proven against (the LP's, blended with EPSILON of the uniform mix) instead of the LP's.
+    still gives a column and a proven lower bound), until `time_limit`; `witness` returns as
+    the chooser's mix the very mix the lower bound was proven against (the LP's, blended with
+    EPSILON of the uniform mix) instead of the LP's.
 
     `extra` names the columns each round adds besides its best response (_extra: "greedy",
     "worst"; () none). `split`: each best response searched by the split's workers, journaled
@@ -311,8 +312,8 @@ def _response_time(loop: _Loop) -> float | None:
     if response_limit is not None:
         # the first response, to the uniform chooser, usually proves the best lower end: a third of
         # the time, unless the run asked for its time to go to the upper end (search_every)
-        first = not loop.steps and time_limit is not None and settings.search_every == 1
-        limit = max(response_limit, time_limit / 3) if first else response_limit
+        first = not loop.steps and settings.search_every == 1
+        limit = max(response_limit, time_limit / 3) if first and time_limit is not None else response_limit
         left = limit if left is None else min(left, limit)
     return left
 
@@ -385,9 +386,9 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
 
 def _quick_round(loop: _Loop, uniform: np.ndarray) -> bool | None:
     """A round that searches nothing (settings.search_every): the weighted greedy tree against
-    the mix a search would answer (smoothed as in _round), and the extra greedy tree, added and the LP solved again; what _round
-    returns, or None where the game has no greedy tree or neither tree is new (then the round
-    searches: the search is what guarantees progress)."""
+    the mix a search would answer (smoothed as in _round), and the extra greedy tree, added and
+    the LP solved again; what _round returns, or None where the game has no greedy tree or
+    neither tree is new (then the round searches: the search is what guarantees progress)."""
     settings, columns, game = loop.settings, loop.columns, loop.problem.game
     if not (game.rules.hits and loop.problem.cost == Guesses()) or not columns.room_for_another():
         return None
