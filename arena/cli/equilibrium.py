@@ -278,37 +278,7 @@ def add_commands(sub) -> None:
         "aimed at the secrets the guesser's mix concedes most on), worst (the best response to those secrets), "
         "both, or none",
     )
-    p.add_argument(
-        "--response-limit",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="stop each best response after this long and go on (games too big to solve: "
-        "the bounds stay proven); the chooser's mix saved is the one the lower bound is proven against",
-    )
-    p.add_argument(
-        "--search-every",
-        type=int,
-        default=1,
-        metavar="K",
-        help="with --response-limit: search a best response every K rounds (default 1: each round); the rounds "
-        "between add only weighted greedy trees, seconds each, so the upper end falls faster",
-    )
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        metavar="N",
-        help="search each best response with the split's N worker processes (arena optimal --workers: "
-        "Jotto, Mastermind and Wordle; the same best response, sooner)",
-    )
-    p.add_argument(
-        "--journals",
-        metavar="DIR",
-        help="with --workers: each best response's proofs in a journal of its own in DIR, named by the "
-        "chooser's mix: a response stopped by --response-limit goes on where it stopped when a resumed "
-        "--state asks for the same mix",
-    )
+    add_big_game_options(p)
     p.add_argument(
         "--payoff",
         default=None,
@@ -347,3 +317,39 @@ def add_commands(sub) -> None:
         "or a .csv payoff matrix (the double oracle's: its final restricted game)",
     )
     p.set_defaults(func=cmd_equilibrium)
+
+
+def add_big_game_options(p) -> None:
+    """The options of a game too big to solve at once: each best response stopped and spaced
+    out, or searched by the split's workers."""
+    p.add_argument(
+        "--response-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop each best response after this long and go on (games too big to solve: "
+        "the bounds stay proven); the chooser's mix saved is the one the lower bound is proven against",
+    )
+    p.add_argument(
+        "--search-every",
+        type=int,
+        default=1,
+        metavar="K",
+        help="with --response-limit: search a best response every K rounds (default 1: each round); the rounds "
+        "between add only weighted greedy trees, seconds each, so the upper end falls faster",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="search each best response with the split's N worker processes (arena optimal --workers: "
+        "Jotto, Mastermind and Wordle; the same best response, sooner)",
+    )
+    p.add_argument(
+        "--journals",
+        metavar="DIR",
+        help="with --workers: each best response's proofs in a journal of its own in DIR, named by the "
+        "chooser's mix: a response stopped by --response-limit goes on where it stopped when a resumed "
+        "--state asks for the same mix",
+    )
