@@ -243,7 +243,14 @@ def equilibrium(
         )
     if certified:
         options = (
-            *("time_limit", "response_limit", "initial", "cost", "progress", "state", "extra", "split"),
+            "time_limit",
+            "response_limit",
+            "initial",
+            "cost",
+            "progress",
+            "state",
+            "extra",
+            "split",
             "search_every",
         )
         if kwargs.get("time_limit") is None or kwargs.get("response_limit") is None or set(kwargs) - set(options):

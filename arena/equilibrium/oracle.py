@@ -334,7 +334,7 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
             return quick
     target = first if first is not None else loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q
     own = first is None and loop.alpha == 0  # a best response to the LP's own mix
-    mix = (1 - EPSILON) * symmetry.spread(target) + EPSILON * uniform
+    mix = _blended(loop, target, uniform)
     # the time limit reaches into the best response: a stopped one still gives a tree (a
     # column, so the upper bound stays valid) and a proven lower bound for this mix
     begun = time.perf_counter()
@@ -364,17 +364,13 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
         loop.uniform_value = bound
     if bound > loop.lower:
         loop.lower, loop.best_q, loop.best_mix = bound, target, mix
-    improves = (
-        loop.solution is None or float(loop.q @ symmetry.averages(paid.of(tree))[0]) < loop.upper - settings.tolerance
-    )
+    improves = loop.solution is None or _improves(loop, tree)
     full = loop.solution is not None and not columns.room_for_another()
     new = (not full and columns.add(tree)) or bool(quick)
     if new:
         loop.solve_lp()
     new = _extra(loop, uniform) or new
-    loop.steps.append(Step(loop.lower, loop.upper, time.perf_counter() - loop.start, len(columns.trees)))
-    if settings.progress:
-        settings.progress(loop.steps[-1])
+    _record(loop)
     # a best response to the LP's own mix that does not beat U proves U to within the
     # tolerance (up to eps, which the lower bound carries)
     loop.settled = loop.upper - loop.lower <= settings.tolerance or (own and not improves and not stopped)
@@ -393,10 +389,8 @@ def _quick_round(loop: _Loop, uniform: np.ndarray) -> bool | None:
     if not (game.rules.hits and loop.problem.cost == Guesses()) or not columns.room_for_another():
         return None
     # the mix a search would answer (smoothed: a greedy tree against the LP's corner is a poor column)
-    target = loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q
-    mix = (1 - EPSILON) * loop.symmetry.spread(target) + EPSILON * uniform
-    tree = weighted_greedy_tree(game, mix)
-    improves = float(loop.q @ loop.symmetry.averages(loop.problem.cost.of(tree))[0]) < loop.upper - settings.tolerance
+    tree = weighted_greedy_tree(game, _blended(loop, loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q, uniform))
+    improves = _improves(loop, tree)
     added = columns.add(tree)
     if added:
         loop.solve_lp()
@@ -404,11 +398,29 @@ def _quick_round(loop: _Loop, uniform: np.ndarray) -> bool | None:
     if not (_extra(loop, uniform, search=False) or added):
         return None
     loop.quick += 1
-    loop.steps.append(Step(loop.lower, loop.upper, time.perf_counter() - loop.start, len(columns.trees)))
-    if settings.progress:
-        settings.progress(loop.steps[-1])
+    _record(loop)
     loop.settled = loop.upper - loop.lower <= settings.tolerance
     return loop.settled or _stops(loop, False, False)
+
+
+def _blended(loop: _Loop, target: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+    """The mix over secrets a round answers: `target` (over rows) spread, with EPSILON of the
+    uniform mix (module docstring: a tree good on the secrets the target ignores too)."""
+    return (1 - EPSILON) * loop.symmetry.spread(target) + EPSILON * uniform
+
+
+def _improves(loop: _Loop, tree: Tree) -> bool:
+    """Does `tree` cost less than the LP's value U against the LP's chooser mix (a new column
+    the LP can use)?"""
+    paid = loop.symmetry.averages(loop.problem.cost.of(tree))[0]
+    return float(loop.q @ paid) < loop.upper - loop.settings.tolerance
+
+
+def _record(loop: _Loop) -> None:
+    """The bounds after a round, kept and told to `progress`."""
+    loop.steps.append(Step(loop.lower, loop.upper, time.perf_counter() - loop.start, len(loop.columns.trees)))
+    if loop.settings.progress:
+        loop.settings.progress(loop.steps[-1])
 
 
 def _extra(loop: _Loop, uniform: np.ndarray, search: bool = True) -> bool:
@@ -426,7 +438,7 @@ def _extra(loop: _Loop, uniform: np.ndarray, search: bool = True) -> bool:
         return False
     conceded = columns.payoff().A @ loop.solution.column
     worst = (conceded >= conceded.max() - settings.tolerance).astype(np.float64) * symmetry.sizes
-    mix = (1 - EPSILON) * symmetry.spread(worst / worst.sum()) + EPSILON * uniform
+    mix = _blended(loop, worst / worst.sum(), uniform)
     added = False
     for kind in settings.extra:
         if not columns.room_for_another():

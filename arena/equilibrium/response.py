@@ -35,6 +35,11 @@ SOLVER = "arena.optimal.optimal_tree"
 
 #: Guesses scored at once by weighted_greedy_tree (a block of guesses x candidates of intp).
 GREEDY_BLOCK = 1 << 22
+#: Scores closer than this (relative) are ties in weighted_greedy_tree.
+TIE = 1e-12
+#: Games with more replies than this score a set by sorting its replies (_sorted_scores), not by
+#: a table of every reply (_dense_scores): Wordle's 243 replies made the table most of the work.
+SORTED_CODES = 32
 
 
 def weighted_greedy_tree(game, weights: np.ndarray) -> Tree:
@@ -79,13 +84,6 @@ def _greedy_guess(game, S: np.ndarray, w: np.ndarray) -> int:
     tied = np.flatnonzero(scores <= least + TIE * max(1.0, abs(least)))
     named = np.isin(tied, game.secret_guess[S])
     return int(tied[named][0] if named.any() else tied[0])
-
-
-#: Scores closer than this (relative) are ties in weighted_greedy_tree.
-TIE = 1e-12
-#: Games with more replies than this score a set by sorting its replies (_sorted_scores), not by
-#: a table of every reply (_dense_scores): Wordle's 243 replies made the table most of the work.
-SORTED_CODES = 32
 
 
 def _dense_scores(game, pool: np.ndarray, S: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,16 +63,16 @@ def state_key(game: Game, payoff: str, symmetry: Symmetry) -> dict:
 def save_state(
     path: str | Path,
     key: dict,
-    trees: list[Tree] | list[str],
+    trees: Sequence[str],
     best_rows: np.ndarray,
     claimed: tuple[float | None, float | None],
     progress: tuple[int, float],
 ) -> None:
     """Write the state atomically (a temporary file beside `path`, renamed over it):
     `claimed` is (best lower bound, uniform chooser's value), `progress` (rounds, seconds).
-    `trees` may come encoded already (tree_json: the loop encodes each tree once, not each
-    round: 5 of a Wordle round's 30 s at 220 trees); gzip at level 6 (level 9 took 3.0 s a
-    round there for 3.6% less)."""
+    `trees` come encoded (tree_json: the loop encodes each tree once, not each round: 5 of a
+    Wordle round's 30 s at 220 trees); gzip at level 6 (level 9 took 3.0 s a round there for
+    3.6% less)."""
     lower, uniform = claimed
     rounds, seconds = progress
     data = {
@@ -83,8 +84,7 @@ def save_state(
         "claimed_uniform": uniform,
         "best_rows": [float(p) for p in best_rows],
     }
-    encoded = [t if isinstance(t, str) else tree_json(t) for t in trees]
-    text = json.dumps(data, separators=(",", ":"))[:-1] + ',"trees":[' + ",".join(encoded) + "]}\n"
+    text = json.dumps(data, separators=(",", ":"))[:-1] + ',"trees":[' + ",".join(trees) + "]}\n"
     target = Path(path)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
