@@ -15,7 +15,10 @@ it leaves, once each: their bounds, and the subtrees of those closed at once; no
 bound reached the incumbent of the run that wrote it, which proves only the bound); or one
 piece (split.py: the class a first guess leaves on one reply) with its exact value and best
 subtree or a proven bound: {"guess", "reply", "bound", "exact"}, with "tree" (its guesses in
-pre-order) when exact, and the seconds and nodes it took. Below the root (a piece that split
+pre-order) when exact, and the seconds and nodes it took. A piece that split itself is written
+as it splits, with the bound its node gives it (the least of its guesses' bounds before any is
+opened), which can close its first guess before any record below it exists: a journal read back
+proves what the run that wrote it printed. Below the root (a piece that split
 itself into guesses of its own, ledger.py) the same records carry "at": the guesses and replies
 that lead from the root to the class the guess is played at, ["g1", "r1", ...]. Every record is checked as it is
 read, and one that cannot be right is refused in one line naming its line, never trusted: a

@@ -71,7 +71,8 @@ class Work:
     intervals: list[tuple[float, float]] = field(default_factory=list)
     from_journal: bool = False
     unknown_pieces: int = 0  # journal records that carry no count of sets (written without one)
-    tasks: int = 0  # tasks returned (several to a message: split.batch)
+    tasks: int = 0  # tasks returned (several to a message: split.deal)
+    longest_task: float = 0.0  # the seconds of the longest task, as its worker timed it
 
     def begin(self, workers: int, parent: int) -> None:
         """The tasks are about to be handed out to `workers`; the parent's search counted
@@ -79,12 +80,13 @@ class Work:
         one-process search counts it (its first node), and so the split's work is comparable."""
         self.workers, self.parent = workers, 1 + parent
 
-    def done(self, path: tuple[int, ...], opening: bool, nodes: int) -> None:
-        """A task returned, having searched `nodes` sets; `path` its class's, or its guess's for
-        an `opening`. (A failed task is not reported: the split stops on it.)"""
+    def done(self, path: tuple[int, ...], opening: bool, nodes: int, seconds: float = 0.0) -> None:
+        """A task returned, having searched `nodes` sets in `seconds`; `path` its class's, or its
+        guess's for an `opening`. (A failed task is not reported: the split stops on it.)"""
         key = (*path, OPENING) if opening else tuple(path)
         self.sets[key] = self.sets.get(key, 0) + int(nodes)
         self.tasks += 1
+        self.longest_task = max(self.longest_task, float(seconds))
 
     def ran(self, seconds: float, now: float) -> None:
         """A worker's message (a batch of tasks) came back at `now`, `seconds` after it began: a busy interval."""
@@ -159,13 +161,13 @@ class Work:
             "busy": [round(b, 3) for b in self.busy(wall)],
             "workers": self.workers,
             "tasks": self.tasks,
-            "messages": len(self.intervals),  # batches of tasks (split.batch)
-            "longest_task_seconds": round(self.longest(), 3),  # the longest message: how stale a budget can get
+            "messages": len(self.intervals),  # batches of tasks (split.deal)
+            "longest_task_seconds": round(self.longest_task, 3),  # how stale a budget can get
+            "longest_message_seconds": round(self.longest_message(), 3),
         }
 
-    def longest(self) -> float:
-        """The longest a task ran: how long a piece searched under a budget it was handed, while
-        the incumbent and the other bounds may have fallen (each task starts with the tightest)."""
+    def longest_message(self) -> float:
+        """The longest a worker's message (a batch of tasks) took, from hand-out to return."""
         return max((end - start for start, end in self.intervals), default=0.0)
 
     def line(self, game: Game, wall: float) -> str:
@@ -177,7 +179,10 @@ class Work:
             return f"{head}{where}, over the journal's {len(self.sets):,} tasks; not in the journal: {UNKNOWN}"
         busy = ", ".join(f"{b:.0%}" for b in self.busy(wall)[:8]) + (", ..." if self.workers > 8 else "")
         n = len(self.intervals)
-        tasks = f"{self.tasks:,} tasks in {n:,} message{'' if n == 1 else 's'}, the longest {self.longest():.2f} s"
+        tasks = (
+            f"{self.tasks:,} tasks in {n:,} message{'' if n == 1 else 's'}, the longest task {self.longest_task:.2f} s "
+            f"(message {self.longest_message():.2f} s)"
+        )
         return f"{head}{where}; {tasks}; workers busy {busy} of {wall:.2f} s"
 
 

@@ -188,14 +188,14 @@ def solve_piece(state: dict, path: Path, budget: float, split_after: int | None 
         value = search.solve(place.secrets, budget, place.left, place.sym, place.allowed, state["b"])
         tree = subtree(search, place.secrets, place.left, place.allowed) if value < budget else None
     except Timeout:
-        split = search.past_node_limit()
-        search.node_limit = None
+        value = math.nan
+    finally:
+        split, search.node_limit = search.past_node_limit(), None
+    if math.isnan(value):
         guesses = node_guesses(search, place) if split else None
         return Outcome(
             path, math.nan, False, None, split, time.perf_counter() - started, search.stats.nodes - nodes, guesses
         )
-    finally:
-        search.node_limit = None
     return Outcome(
         path, float(value), value < budget, tree, False, time.perf_counter() - started, search.stats.nodes - nodes
     )

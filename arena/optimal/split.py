@@ -349,7 +349,7 @@ def search_pieces(
                 split.work.ran(result.seconds, time.perf_counter())
                 outcomes = result.value_or_raise()
                 for what, outcome in zip(whats, outcomes):
-                    split.work.done(what.path, isinstance(what, Opening), outcome.nodes)
+                    split.work.done(what.path, isinstance(what, Opening), outcome.nodes, outcome.seconds)
                     closed, stop = piece_closed(split, what, outcome)
                     searched += closed
                     stopped = stopped or stop  # the deadline passed in the worker: nothing closed
@@ -411,6 +411,10 @@ def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened)
     assert isinstance(what, Piece)
     if outcome.split:
         split.expand(what, outcome.guesses)
+        if split.log is not None:  # the bound its node gives it, which no record below may hold yet
+            split.log.append(
+                split.game, outcome.path, what.bound, what.exact, what.tree, outcome.seconds, outcome.nodes
+            )
         return 0, False
     if np.isnan(outcome.value):
         handed_back(what)
