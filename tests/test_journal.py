@@ -246,3 +246,22 @@ def test_the_journal_is_keyed_by_the_code_that_proves_it(tmp_path):
         after = code_digest(root, modules)
         assert (after == before) == kept, edited
         before = after
+
+
+@pytest.mark.parametrize("spec", ["wordle:first=300", "jotto:first=200", "mastermind:pegs=4,colors=5"])
+def test_the_known_total_after_a_guess_is_its_classes_guessed_one_at_a_time(spec):
+    """journal.known_total, by array, is the cost of playing g and then each class's secrets
+    one at a time in the game's order, summed class by class (random sets, weights, guesses)."""
+    from arena.optimal.journal import known_total
+
+    game, rng = make_game(spec), np.random.default_rng(7)
+    for _ in range(30):
+        n = len(game.secrets)
+        S = np.sort(rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False))
+        w = rng.integers(0, 5, n).astype(float)
+        g = int(rng.integers(len(game.guesses)))
+        by_class = sum(
+            float(w[part].sum()) if game.finished(r) else float(w[part] @ np.arange(2, len(part) + 2))
+            for r, part in game.partition(g, S).items()
+        )
+        assert known_total(game, S, w, g) == pytest.approx(by_class, abs=1e-9)

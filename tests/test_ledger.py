@@ -214,3 +214,42 @@ def test_an_opening_without_classes_is_closed_by_its_bound_or_costs_what_it_pays
     split.opened(empty, empty.bound, [])  # below the limit: (as no Mastermind guess does) it leaves no class
     assert empty.pieces == [] and empty.exact and empty.bound == split.root.weight
     assert split.root.lower() == split.root.weight and split.incumbent == split.root.weight
+
+
+def test_a_waiting_worker_hurries_the_running_task_to_split_itself():
+    """pieces.hurry, the progress callback of a task on a forked worker: once a worker waits
+    (the shared idle count above 0) and the task has searched its first sets, its node limit
+    is reached at once (a piece then splits itself); not while no worker waits, not before
+    those sets, and never where no node limit stops it (an opening's bounding, which only a
+    deadline stops: a Timeout there would read as the deadline)."""
+    from types import SimpleNamespace
+
+    from arena.optimal.pieces import hurry
+
+    def search(nodes, limit):
+        return SimpleNamespace(stats=SimpleNamespace(nodes=nodes), node_limit=limit)
+
+    waiting, busy = SimpleNamespace(value=1), SimpleNamespace(value=0)
+    s = search(120, 1100)
+    hurry(waiting, 150, s)
+    assert s.node_limit == 1100  # not yet past its first sets
+    hurry(busy, 100, s)
+    assert s.node_limit == 1100  # every worker busy
+    hurry(waiting, 100, s)
+    assert s.node_limit == 120  # reached now: the next set stops it
+    s = search(500, None)
+    hurry(waiting, 100, s)
+    assert s.node_limit is None
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=5", "mastermind:pegs=4,colors=5"])
+def test_hurried_pieces_find_the_one_process_optimum(spec):
+    """Three workers on pieces that never split by their own count (split_after 10**6): the
+    workers left waiting hurry the others' tasks into pieces (how many depends on timing);
+    whatever was hurried, the optimum is the one-process optimum, proven, with a tree that
+    costs it."""
+    game = make_game(spec)
+    plain = optimal_tree(game)
+    result = split_root(game, workers=3, split_after=10**6)
+    assert result.exact and result.value == result.lower_bound == plain.value
+    assert split_tree(result).value == plain.value

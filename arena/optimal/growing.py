@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..core.game import Game, Index, Indexes
-from ..trees.grow import Hooks, Spot, grow, splits_nothing
+from ..trees.grow import Check, Hooks, Spot, grow, splits_nothing
 from ..trees.tree import Node, Tree
 from .search import Allowed, Search
 
@@ -100,13 +100,18 @@ def tree_from_search(
 
 
 def grow_by(
-    search: Search, start: Spot, choose: Choose, opening: str = "", root_guess: Index | None = None
+    search: Search,
+    start: Spot,
+    choose: Choose,
+    opening: str = "",
+    root_guess: Index | None = None,
+    check: Check | None = None,
 ) -> tuple[Node | None, np.ndarray]:
     """The tree of the guesses `choose(spot)` names from the spot `start` (its secrets, the
     replies before it, what the search's depth limit leaves there: guesses, or misses,
     Search.step; the misses so far; what the path allows, hard mode: Search.class_allowed),
     `root_guess` first if given, and each secret's (guesses, misses) under it: the one grower
-    (arena.trees.grow.grow)."""
+    (arena.trees.grow.grow), `check` looking at each split (Hooks.check)."""
     at_root = len(start.replies)
 
     def pick(spot: Spot) -> Index:
@@ -117,5 +122,5 @@ def grow_by(
         start,
         pick,
         opening,
-        hooks=Hooks(step=search.step, allow=search.class_allowed),
+        hooks=Hooks(check=check, step=search.step, allow=search.class_allowed),
     )

@@ -182,11 +182,16 @@ def known_total(game: Game, S: Indexes, weights: np.ndarray, g: Index) -> float:
     """The cost of the tree that plays g, then the candidates each reply leaves one at a time in
     the game's order (the i-th costs i + 1 guesses). Every best tree opening with g costs at
     most this, so no bound after g can be above it."""
-    total = 0.0
-    for reply, part in game.partition(int(g), S).items():
-        w = weights[part]
-        total += float(w.sum()) if game.finished(reply) else float(np.dot(w, np.arange(2, len(part) + 2)))
-    return total
+    # read for every record of a journal (hundreds of thousands): by array, not class by class
+    replies = game.table[int(g), S]
+    order = np.argsort(replies, kind="stable")
+    replies = replies[order]
+    place = np.arange(len(replies))
+    starts = np.r_[True, replies[1:] != replies[:-1]]
+    rank = place - np.maximum.accumulate(np.where(starts, place, 0))  # within its class, in the game's order
+    codes = replies[starts]
+    ends = np.array([game.finished(int(code)) for code in codes], dtype=bool)[np.cumsum(starts) - 1]
+    return float(np.dot(weights[S][order], np.where(ends, 1, rank + 2)))
 
 
 def known_class_total(weights: np.ndarray, C: Indexes) -> float:

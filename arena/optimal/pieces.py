@@ -16,6 +16,7 @@ less than a message between two processes costs.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
@@ -131,9 +132,16 @@ def search_state(problem: Problem, workers: int) -> dict:
 def run_task(state: dict, kind: str, path: Path, limit: float, split_after: int | None = None) -> Outcome | Opened:
     """One task on the search `state` holds: open the guess at the end of `path` (kind "open",
     `limit` what it must beat) or solve the class at its end under the budget `limit` ("piece")."""
-    if kind == "open":
-        return open_guess(state, path, limit, split_after)
-    return solve_piece(state, path, limit, split_after)
+    search: Search = state["search"]
+    idle = state.get("idle")
+    if idle is not None and split_after is not None:
+        search.report = functools.partial(hurry, idle, search.stats.nodes + max(1, split_after // HURRY_SHARE))
+    try:
+        if kind == "open":
+            return open_guess(state, path, limit, split_after)
+        return solve_piece(state, path, limit, split_after)
+    finally:
+        search.report = None
 
 
 def run_tasks(state: dict, tasks: list[Task], split_after: int | None = None) -> list[Outcome | Opened]:
@@ -199,6 +207,21 @@ def solve_piece(state: dict, path: Path, budget: float, split_after: int | None 
     return Outcome(
         path, float(value), value < budget, tree, False, time.perf_counter() - started, search.stats.nodes - nodes
     )
+
+
+#: A piece splits itself after this share of `split_after` sets once a worker waits for a task.
+HURRY_SHARE = 20
+
+
+def hurry(idle, soonest: int, search: Search) -> None:
+    """The search's progress callback in a task (every few sets): while `idle` (a value the
+    parent shares with its forked workers) says a worker waits for a task, a task that has
+    searched past `soonest` sets under a node limit (a piece; an opening searching its
+    classes) reaches it at once: the piece splits itself, the opening hands its classes back
+    as pieces, and the idle worker gets a share of the work. Outside a node limit (a deadline
+    is all that stops those parts) nothing changes."""
+    if search.node_limit is not None and idle.value > 0 and search.stats.nodes >= soonest:
+        search.node_limit = min(search.node_limit, search.stats.nodes)
 
 
 def node_guesses(search: Search, place: Place) -> Scored:

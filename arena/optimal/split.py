@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import math
+import multiprocessing
 import os
 import time
 from collections.abc import Callable
@@ -132,7 +133,10 @@ class SplitRun:
     back and is split into tasks of its own (ledger.py; None: pieces never split); an
     opening searches its classes until it has searched that many too (pieces.search_classes).
     `interrupted_result`: Ctrl-C or SIGTERM ends the search with what it reached
-    (SplitResult.interrupted), as the time limit does, instead of a KeyboardInterrupt."""
+    (SplitResult.interrupted), as the time limit does, instead of a KeyboardInterrupt.
+    `hurry`: forked workers that wait for a task make the pieces running split themselves
+    after a twentieth of `split_after` (pieces.hurry), so that pieces are small only where
+    workers would sit idle."""
 
     workers: int = 2
     time_limit: float | None = None
@@ -149,6 +153,7 @@ class SplitRun:
     no_worker_seconds: float = 60.0
     split_after: int | None = SPLIT_AFTER
     interrupted_result: bool = False
+    hurry: bool = True
 
 
 #: The Problem's settings that split_root's keywords may give (the others are SplitRun's).
@@ -172,12 +177,15 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
     if executor is None and run.split_after is None:  # pieces that split themselves keep any number busy
         workers = fewer_workers(game, S, openings, workers, run.notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
+    if executor is None and run.split_after is not None and run.hurry:  # shared with the workers it forks
+        WORKER["idle"] = multiprocessing.RawValue("i", 0)
     if executor is None:  # the kernels compiled once here, not in each forked worker
         compile_ahead(split.scout.small_trees() if split.scout.compiled_below else None)
     on = piece_workers(executor, problem, workers, deadline, (run.alive, run.no_worker_seconds))
     before, interrupted = split.pieces_closed, False
     try:
-        searched, stopped = search_pieces(split, on, (workers, run.split_after), deadline, status, start)
+        most = (workers, run.split_after, WORKER.get("idle"))
+        searched, stopped = search_pieces(split, on, most, deadline, status, start)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM (arena.parallel.pool): the workers are ended
         if not run.interrupted_result:
             raise
@@ -314,25 +322,30 @@ STATUS_SECONDS = 0.05
 def search_pieces(
     split: Split,
     workers: PieceWorkers,
-    most: tuple[int, int | None],
+    most: tuple[int, int | None, Any],
     deadline: float | None,
     status,
     start: float,
 ) -> tuple[int, bool]:
-    """Hand out the split's tasks, `most` = (messages in flight, split_after), in batches
-    (`deal`), until none is left or the deadline passes; (pieces searched, stopped by the
-    deadline). Leaving, by an error too, ends the workers (a cluster's pending pieces are
+    """Hand out the split's tasks, `most` = (messages in flight, split_after, idle), in
+    batches (`deal`), until none is left or the deadline passes; (pieces searched, stopped by
+    the deadline). `idle`, a value the forked workers share: how many of them wait for a
+    task, which makes the pieces running split themselves sooner (pieces.hurry). Leaving, by an error too, ends the workers (a cluster's pending pieces are
     cancelled)."""
     pending: dict[int, tuple[tuple, list[Opening | Piece]]] = {}
     searched, stopped, shown = 0, False, -math.inf
     on = workers.on
-    flying, split_after = most
+    flying, split_after, idle = most
     split.work.begin(flying, split.scout.stats.nodes)
     with on:
         while True:
             if deadline is not None and time.perf_counter() > deadline:
                 stopped = True
-            for tasks in [] if stopped else deal(split, flying - len(pending)):
+            free = flying - len(pending)
+            messages = [] if stopped else deal(split, free)
+            if idle is not None:  # a running piece hurries to split itself while a worker waits (pieces.hurry)
+                idle.value = free - len(messages)
+            for tasks in messages:
                 sent = workers.submit([(kind, what.path, limit) for kind, what, limit in tasks], split_after)
                 pending[id(sent)] = sent, [what for _, what, _ in tasks]
             if not pending:

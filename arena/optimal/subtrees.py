@@ -69,12 +69,14 @@ def grow_subtree(
             raise ValueError("the tree stops before every secret is found")
         if not 0 <= guess < len(game.guesses):
             raise ValueError(f"{guess!r} is no guess")
-        if splits_nothing(game, game.partition(guess, spot.candidates)):
-            raise ValueError(f"{game.guesses[guess]} splits nothing where it is played")
         return guess
 
+    def check(spot: Spot, guess: Index, parts: dict) -> None:  # the split the grower made anyway
+        if splits_nothing(game, parts):
+            raise ValueError(f"{game.guesses[guess]} splits nothing where it is played")
+
     try:
-        root, costs = grow_by(search, Spot(C, replies, left=NO_LIMIT), choose, opening)
+        root, costs = grow_by(search, Spot(C, replies, left=NO_LIMIT), choose, opening, check=check)
     except RecursionError:
         raise ValueError("the tree is deeper than any tree worth keeping") from None
     if next(given, None) is not None:
