@@ -145,3 +145,25 @@ def test_a_saved_file_whose_bounds_rest_on_forged_records_is_refused(capsys, tmp
                  ["equilibrium", SPEC, "--time-limit", "0.05", "--bounds-from", saved]):  # fmt: skip
         rc, out, err = run(capsys, *argv)
         one_line(rc, err, str(saved), "3.265625", "3.220588", "cannot both be right")
+
+
+def test_a_gzipped_journal_is_read_as_it_is_committed(capsys, tmp_path, journal):
+    """The project commits its big journals gzipped (experiments/data/*.jsonl.gz): --bounds-from
+    and --standing read one as the plain file, and a run asked to resume one is refused in one
+    line (a compressed file is not appended to)."""
+    import gzip
+
+    plain, packed = tmp_path / "j.jsonl", tmp_path / "j.jsonl.gz"
+    plain.write_text("\n".join(journal) + "\n")
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    game = make_game(SPEC)
+    read, unpacked = journal_bound(game, packed, "guesses"), journal_bound(game, plain, "guesses")
+    assert (read.value, read.exact) == (unpacked.value, unpacked.exact) == (206 / 64, Fraction(206, 64))
+    rc, out, err = run(capsys, "optimal", SPEC, "--workers", "2", "--journal", str(packed), "--standing", "--json")
+    assert rc == 0 and json.loads(out)["total"] == 206 and json.loads(out)["exact"], err
+    rc, out, err = run(capsys, "optimal", SPEC, "--workers", "2", "--journal", str(packed))
+    one_line(rc, err, "is compressed (gzip)", "gunzip it to resume it")
+    truncated = tmp_path / "cut.jsonl.gz"
+    truncated.write_bytes(packed.read_bytes()[:-9])
+    rc, out, err = run(capsys, "equilibrium", SPEC, "--time-limit", "0.05", "--bounds-from", str(truncated))
+    assert rc == 2 and "cut.jsonl.gz" in err

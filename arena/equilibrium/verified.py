@@ -12,6 +12,7 @@ chooser's optimum), each end named with where it comes from (known.py's docstrin
 
 from __future__ import annotations
 
+import gzip
 import json
 import time
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from pathlib import Path
 from ..core.costs import cost_for
 from ..core.errors import ArenaError, shown
 from ..core.game import Game
+from ..optimal.journal import GZIP_MAGIC
 from .known import KnownBound, consistent, folded, journal_bound, mix_worst, own_bounds, uniform_bound, uniform_optimum
 from .solution import Equilibrium, NotAnEquilibrium
 from .witness import CLAIM_SLACK, REPROVE_LIMIT, finite, fraction
@@ -206,9 +208,11 @@ def _keyed_journal(path: Path) -> bool:
     """Does the file open with a split journal's key (a JSON object naming its format)?"""
     try:
         with path.open("rb") as f:
+            gzipped = f.read(2) == GZIP_MAGIC
+        with gzip.open(path, "rb") if gzipped else path.open("rb") as f:
             first = f.readline(1 << 20)
         key = json.loads(first.decode("utf-8"))
-    except (OSError, ValueError, RecursionError):
+    except (OSError, EOFError, ValueError, RecursionError):
         return False
     return isinstance(key, dict) and "journal" in key
 

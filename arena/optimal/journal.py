@@ -38,9 +38,11 @@ Journals of older formats are refused.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import os
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -214,6 +216,9 @@ def at_json(game: Game, at: tuple[int, ...]) -> dict:
     return {"at": path_words(game, at)} if at else {}
 
 
+#: The first bytes of a gzip file.
+GZIP_MAGIC = b"\x1f\x8b"
+
 #: The advice closing a refusal, for `arena optimal`: what a reader of bounds only (known.py,
 #: for `arena equilibrium --bounds-from`, which has no --new-journal) leaves out.
 UNREADABLE_ADVICE = "; remove the journal or give --new-journal"
@@ -249,6 +254,16 @@ class Journal:
             raw = self.path.read_bytes()
         except OSError as e:
             raise ArenaError(f"journal {self.path} cannot be read: {e.strerror or e}") from None
+        if raw.startswith(GZIP_MAGIC):  # a journal committed compressed: read, never appended to
+            if not self.read_only:
+                raise ArenaError(
+                    f"journal {self.path} is compressed (gzip): it can be read (--standing, or `arena equilibrium "
+                    f"--bounds-from`), not resumed; gunzip it to resume it"
+                )
+            try:
+                raw = gzip.decompress(raw)
+            except (OSError, EOFError, zlib.error) as e:
+                raise ArenaError(f"journal {self.path} is not a whole gzip file: {e}") from None
         if raw.endswith(b"\n") or b"\n" not in raw:
             complete = raw if raw.endswith(b"\n") else b""
         else:  # the last line was cut by a kill: that guess is searched again
