@@ -253,3 +253,19 @@ def test_hurried_pieces_find_the_one_process_optimum(spec):
     result = split_root(game, workers=3, split_after=10**6)
     assert result.exact and result.value == result.lower_bound == plain.value
     assert split_tree(result).value == plain.value
+
+
+def test_the_time_limit_covers_reading_the_journal(capsys, tmp_path):
+    """A run's --time-limit counts the journal's reading too: past it the records left are not
+    read (each record is a proof of its own, so those read prove what they prove), the report
+    says how many, and they stay in the journal for the next run, which reads them all."""
+    spec = "mastermind:pegs=3,colors=5"
+    journal = tmp_path / "j.jsonl"
+    split_root(make_game(spec), workers=1, split_after=1, journal=journal)
+    lines = len(journal.read_text().splitlines()) - 1
+    cut = split_root(make_game(spec), workers=1, split_after=1, journal=journal, time_limit=1e-9)
+    assert cut.stopped and cut.journal_unread == lines and cut.lower_bound <= 451 and cut.searched == 0
+    rc, out, err = run(capsys, "optimal", spec, "--workers", "1", "--journal", str(journal), "--time-limit", "1e-9")
+    assert rc == 0 and f"{lines:,} of its records were not read" in out, (out, err)
+    whole = split_root(make_game(spec), workers=1, split_after=1, journal=journal)
+    assert whole.journal_unread == 0 and whole.exact and whole.value == 451 and whole.searched == 0

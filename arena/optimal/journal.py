@@ -29,7 +29,8 @@ number, that is below what opening the guess proves before anything is searched
 time), or, for an opened guess, not what its classes add up to; an exact value whose subtree is
 no tree of the class or does not cost that value; and records that contradict each other
 (proofs.combine). Only the last line may be cut short (a run killed while writing it): it is
-dropped, and cut off the file before the next record is appended. The format is
+dropped, and cut off the file before the next record is appended. A run's time limit covers
+reading its journal: the records past it are left unread (and in the file), and the run says so. The format is
 arena-journal/3: its records were read as decisions before (a first guess "closed" was written
 with the bound that closed it, and kept closed under any incumbent) and are read as proofs now,
 which is what they hold; the arena version in the key refuses a journal another version wrote.
@@ -42,6 +43,7 @@ import gzip
 import json
 import math
 import os
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -216,6 +218,9 @@ def at_json(game: Game, at: tuple[int, ...]) -> dict:
     return {"at": path_words(game, at)} if at else {}
 
 
+#: Reading a journal looks at the clock every this many lines (its deadline: the run's time limit).
+READ_CHECK = 256
+
 #: The first bytes of a gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -237,6 +242,7 @@ class Journal:
         self.lines: list[tuple[int, str]] = []  # (line number, text) of the records
         self.written_by: str | None = None  # another version of arena that wrote it (read only)
         self.pieces_read = 0  # the pieces closed that `proofs` read
+        self.unread = 0  # records `proofs` left unread at its deadline (they stay in the file)
         self._file: IO[str] | None = None
         if self.path.is_dir():
             raise ArenaError(f"journal {self.path} is a directory: give a file name (FILE.jsonl)")
@@ -322,14 +328,24 @@ class Journal:
             aside, n = self.path.with_name(f"{self.path.name}.old{n}"), n + 1
         self.path.rename(aside)
 
-    def records(self, game: Game, limits: Limits) -> list[PieceRecord | GuessRecord]:
-        """The journal's records, each checked (module docstring); a wrong one is an ArenaError."""
-        return [self._record(number, text, game, limits) for number, text in self.lines if text.strip()]
+    def records(self, game: Game, limits: Limits, deadline: float | None = None) -> list[PieceRecord | GuessRecord]:
+        """The journal's records, each checked (module docstring); a wrong one is an ArenaError.
+        Past `deadline` (time.perf_counter()) the rest are left unread (`unread` counts them):
+        each record is a proof of its own, so the records read prove what they prove."""
+        out = []
+        for k, (number, text) in enumerate(self.lines):
+            if deadline is not None and not k % READ_CHECK and time.perf_counter() > deadline:
+                self.unread = sum(1 for _, rest in self.lines[k:] if rest.strip())
+                break
+            if text.strip():
+                out.append(self._record(number, text, game, limits))
+        return out
 
-    def proofs(self, game: Game, limits: Limits) -> dict[tuple[int, ...], GuessProof]:
+    def proofs(self, game: Game, limits: Limits, deadline: float | None = None) -> dict[tuple[int, ...], GuessProof]:
         """What the records prove of each guess, by its path (proofs.combine), checked one by
-        one and against each other; a wrong record is an ArenaError naming its line."""
-        records = self.records(game, limits)
+        one and against each other; a wrong record is an ArenaError naming its line. Those
+        past `deadline` are not read (`records`)."""
+        records = self.records(game, limits, deadline)
         self.pieces_read = sum(isinstance(r, PieceRecord) for r in records)
 
         def label(path: tuple[int, ...], reply: int) -> str:

@@ -86,6 +86,7 @@ class SolvedTree(Tree):
                 "proven_first_guesses": {self.game.guesses[g]: total for g, total in result.proven()},
             }
             | ({"journal_written_by": result.written_by} if result.written_by else {})
+            | ({"journal_unread": result.journal_unread} if result.journal_unread else {})
             | result.work.figures(self.game, result.seconds)
         )
 
@@ -168,4 +169,9 @@ def split_lines(tree: SolvedTree) -> list[str]:
         lines.append(f"first guesses solved exactly: {shown}{more}")
     if result.written_by:
         lines.append(f"journal written by arena {result.written_by}: read, its proofs are that version's")
+    if result.journal_unread:
+        lines.append(
+            f"the time limit passed while the journal was read: {result.journal_unread:,} of its records were not "
+            "read, and what they prove is not counted above (they stay in the journal: run again to read them)"
+        )
     return lines

@@ -96,6 +96,7 @@ class SplitResult:
     weighted: bool = False  # were weights given? (the value is then the weighted cost)
     work: Work = field(default_factory=Work)  # the work done, its critical path, how busy the workers were
     split_pieces: int = 0  # pieces that split themselves (ledger.py), in this run or the journal's
+    journal_unread: int = 0  # the journal's records the time limit left unread (they stay in it)
     interrupted: bool = False  # stopped by Ctrl-C or SIGTERM (SplitRun.interrupted_result)
 
     @property
@@ -168,11 +169,12 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
     journal="j.jsonl")`. With equal weights the value is the total number of guesses."""
     problem, run = split_args(problem, run, given)
     start = time.perf_counter()
-    split, log, seeded = prepare(problem, run)
+    deadline = None if run.time_limit is None else start + run.time_limit  # reading the journal counts too
+    split, log, seeded = prepare(problem, run, deadline)
     if run.standing:
         return split_result(split, problem, 0, time.perf_counter() - start, False, seeded, log)
     game, S, w = problem.game, problem.secrets, problem.weights
-    workers, executor, deadline = run.workers, run.executor, None if run.time_limit is None else start + run.time_limit
+    workers, executor = run.workers, run.executor
     sym, b, openings, status = split.sym, split.b, split.openings, run.status
     if executor is None and run.split_after is None:  # pieces that split themselves keep any number busy
         workers = fewer_workers(game, S, openings, workers, run.notice)
@@ -232,10 +234,13 @@ def refusal(problem: Problem) -> str | None:
     return None
 
 
-def prepare(problem: Problem, run: SplitRun) -> tuple[Split, Journal | None, Tree | None]:
+def prepare(
+    problem: Problem, run: SplitRun, deadline: float | None = None
+) -> tuple[Split, Journal | None, Tree | None]:
     """The parent's bookkeeping before any piece is searched: the journal opened (its key
     checked first, before the root is scored and seeded: a wrong journal costs nothing), every
-    first guess scored, the incumbent seeded, and what the journal proves taken in."""
+    first guess scored, the incumbent seeded, and what the journal proves taken in (the
+    records read by `deadline`: a run's time limit covers reading its journal)."""
     game, S, w, pool, max_guesses = problem.game, problem.secrets, problem.weights, problem.pool, problem.max_guesses
     log = None
     if run.journal is not None:
@@ -266,7 +271,7 @@ def prepare(problem: Problem, run: SplitRun) -> tuple[Split, Journal | None, Tre
             functools.partial(class_floors, scout, S, sym, b),
             max_guesses,
         )
-        split.resume(log.proofs(game, limits))
+        split.resume(log.proofs(game, limits, deadline))
         split.pieces_closed = log.pieces_read
         if not run.standing:
             log.begin()
@@ -480,6 +485,7 @@ def split_result(
         problem.weighted,
         journal_work(log.lines, split.game) if log is not None and log.read_only else split.work,
         split.split_pieces,
+        journal_unread=0 if log is None else log.unread,
     )
 
 
