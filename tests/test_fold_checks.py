@@ -167,3 +167,22 @@ def test_a_gzipped_journal_is_read_as_it_is_committed(capsys, tmp_path, journal)
     truncated.write_bytes(packed.read_bytes()[:-9])
     rc, out, err = run(capsys, "equilibrium", SPEC, "--time-limit", "0.05", "--bounds-from", str(truncated))
     assert rc == 2 and "cut.jsonl.gz" in err
+
+
+def test_a_stopped_uniform_search_folds_in_the_two_level_bound():
+    """The fold's uniform chooser on a game its search does not finish: the bound is the higher
+    of the stopped search's and LB_2 (best first, as long again), a whole number of guesses
+    over the secrets, at least the search's own, and no more than LB_2 complete or the optimum
+    (Jotto's first 300 words: optimum 1,422, LB_2 1,350)."""
+    from arena.equilibrium.known import uniform_bound
+    from arena.optimal import optimal_tree
+    from arena.optimal.lookahead import uniform_level_bound
+
+    game = make_game("jotto:first=300")
+    stopped = optimal_tree(game, time_limit=0.3)
+    bound = uniform_bound(game, "guesses", 0.3)
+    total = bound.value * 300
+    assert bound.exact is None and total == round(total)
+    assert stopped.lower_bound <= total <= uniform_level_bound(game, 2) == 1350 < 1422
+    hangman = uniform_bound(make_game("hangman:length=4,first=30"), "misses", 0.05)  # no hits: no LB_2
+    assert "LB_2" not in hangman.how

@@ -224,7 +224,8 @@ def fold(
     narrowed to the best lower and upper ends, `bounds` naming where each comes from. A settled
     equilibrium is returned as it is. Where the run did not finish the uniform chooser's best
     response, the uniform chooser is searched for `time_limit` seconds, at least FOLD_FLOOR and
-    at most FOLD_LIMIT (None: FOLD_LIMIT), unless the run spent nine tenths of that on it already
+    at most FOLD_LIMIT (None: FOLD_LIMIT), then its two-level bound for the whole `time_limit`
+    (known.uniform_bound), unless the run spent nine tenths of that on it already
     (a search as long again rarely proves more), a journal gave its optimum, or Ctrl-C stopped
     the run; `bounds_from` are saved equilibria and split journals (from_file), each proven again
     within the same limit (a run stopped at 0.05 s still proves a small saved bound again)."""
@@ -242,7 +243,7 @@ def fold(
         journals += [b for b in found if "journal" in b.rests_on]
         bounds += found
     if eq.uniform is None and not any(b.exact is not None for b in journals) and spent < 0.9 * limit and not STOP.asked:
-        bounds.append(uniform_bound(eq.game, eq.cost, limit))
+        bounds.append(uniform_bound(eq.game, eq.cost, limit, limit if time_limit is None else max(limit, time_limit)))
     out = folded(eq, bounds)
     return replace(out, seconds=out.seconds + time.perf_counter() - start)
 

@@ -209,6 +209,15 @@ def proven_bound(search: Search, S: Indexes, levels: int = 2, deadline: float | 
     return _bound(search, S, levels, memo, deadline)
 
 
+def uniform_level_bound(game: Game, levels: int = 2, deadline: float | None = None) -> float:
+    """LB_levels over every secret of `game` with equal weights and every guess allowed (the
+    uniform chooser's optimum is at least this), best first (`proven_bound`) until `deadline`."""
+    from .problem import Problem
+
+    problem = Problem.of(game)
+    return proven_bound(Search.of(problem, max_guesses=None), problem.secrets, levels, deadline)
+
+
 def _bound(search: Search, S: Indexes, level: int, memo: dict, deadline: float | None) -> float:
     n = len(S)
     if n <= 2:
