@@ -186,3 +186,20 @@ def test_a_stopped_uniform_search_folds_in_the_two_level_bound():
     assert stopped.lower_bound <= total <= uniform_level_bound(game, 2) == 1350 < 1422
     hangman = uniform_bound(make_game("hangman:length=4,first=30"), "misses", 0.05)  # no hits: no LB_2
     assert "LB_2" not in hangman.how
+
+
+def test_the_fold_adds_the_two_level_bound_where_the_run_already_searched_the_uniform_chooser():
+    """A run whose first best response took the fold's whole limit is not searched again (a
+    search as long again rarely proves more), but LB_2 is another method: it is folded in.
+    Before, Jotto's fold after a 300 s run kept the stopped search's 16,623."""
+    from dataclasses import replace
+
+    from arena.equilibrium.solution import Step
+    from arena.equilibrium.verified import fold
+
+    game = make_game("jotto:first=300")
+    eq = double_oracle(game, time_limit=0.3)
+    assert eq.uniform is None  # its first best response did not finish
+    long_first = replace(eq, steps=(Step(eq.lower, eq.upper, 10_000.0, len(eq.trees)), *eq.steps[1:]))
+    lower = fold(long_first, time_limit=0.3).bounds[0]
+    assert lower.side == "lower" and "LB_2" in lower.how and lower.value * 300 <= 1350  # LB_2 complete

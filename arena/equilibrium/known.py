@@ -78,12 +78,9 @@ def _total(total: float, n: int) -> Fraction:
 def uniform_bound(game: Game, cost: str, time_limit: float | None, level_limit: float | None = None) -> KnownBound:
     """The least expected cost of any tree against the uniform chooser, proven by the exact
     search within `time_limit` seconds (None: to the end): the optimum where it finishes, else
-    the bound it reached or, in a game of guesses that hit the secret, the two-level bound
-    LB_2 (lookahead.py: each first guess's classes bounded by their own best guess), computed
-    best first for `level_limit` seconds more (None: as long again), whichever is higher
-    (Jotto: 16,623 by the search's first level; LB_2 16,773 after 60 s, 17,035 complete)."""
+    the higher of the bound it reached and, in a game of guesses that hit the secret,
+    `level_bound` for `level_limit` seconds more (None: as long again)."""
     from ..optimal import optimal_tree
-    from ..optimal.lookahead import uniform_level_bound
 
     n = len(game.secrets)
     tree = optimal_tree(game, cost=cost, time_limit=time_limit)
@@ -92,18 +89,37 @@ def uniform_bound(game: Game, cost: str, time_limit: float | None, level_limit: 
         exact = Fraction(int(costs.sum()), n)
         how = f"the exact optimum against the uniform chooser (searched in {tree.seconds:.2g} s)"
         return KnownBound("lower", float(exact), exact, how, {"uniform": "search", "exact": True})
+    stopped = f"a search stopped at its time limit ({time_limit:g} s)"
     if not isinstance(cost_for(game, cost), Guesses):
-        how = f"proven against the uniform chooser by a search stopped at its time limit ({time_limit:g} s)"
+        how = f"proven against the uniform chooser by {stopped}"
         return KnownBound("lower", tree.lower_bound / n, None, how, {"uniform": "search", "exact": False})
-    total, how = tree.lower_bound, f"a search stopped at its time limit ({time_limit:g} s)"
-    if game.rules.hits and time_limit is not None:
-        started = time.perf_counter()
-        level = uniform_level_bound(game, 2, started + (time_limit if level_limit is None else level_limit))
-        if level > total:
-            total, how = level, f"its two-level bound LB_2, best first ({time.perf_counter() - started:.3g} s)"
-    bound = _total(total, n)
-    how = f"proven against the uniform chooser by {how}"
-    return KnownBound("lower", float(bound), None, how, {"uniform": "search", "exact": False})
+    searched = KnownBound(
+        "lower",
+        float(_total(tree.lower_bound, n)),
+        None,
+        f"proven against the uniform chooser by {stopped}",
+        {"uniform": "search", "exact": False},
+    )
+    if not game.rules.hits or time_limit is None:
+        return searched
+    level = level_bound(game, time_limit if level_limit is None else level_limit)
+    return level if level.value > searched.value else searched
+
+
+def level_bound(game: Game, time_limit: float) -> KnownBound:
+    """The uniform chooser's optimum is at least the two-level bound LB_2 (lookahead.py: each
+    first guess's classes bounded by their own best guess; guesses that hit the secret, equal
+    weights), computed best first for `time_limit` seconds (stopped, still a bound). Jotto:
+    16,623 by the search's first level, LB_2 16,773 after 60 s. `arena evaluate --value-from`
+    proves it again as it proves a stopped search's bound (`uniform_bound`)."""
+    from ..optimal.lookahead import uniform_level_bound
+
+    started = time.perf_counter()
+    total = uniform_level_bound(game, 2, started + time_limit)
+    how = f"proven against the uniform chooser by its two-level bound LB_2, best first ({time.perf_counter() - started:.3g} s)"
+    return KnownBound(
+        "lower", float(_total(total, len(game.secrets))), None, how, {"uniform": "search", "exact": False}
+    )
 
 
 def journal_bound(game: Game, path: str | Path, cost: str) -> KnownBound:

@@ -20,11 +20,21 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
-from ..core.costs import cost_for
+from ..core.costs import Guesses, cost_for
 from ..core.errors import ArenaError, shown
 from ..core.game import Game
 from ..optimal.journal import GZIP_MAGIC
-from .known import KnownBound, consistent, folded, journal_bound, mix_worst, own_bounds, uniform_bound, uniform_optimum
+from .known import (
+    KnownBound,
+    consistent,
+    folded,
+    journal_bound,
+    level_bound,
+    mix_worst,
+    own_bounds,
+    uniform_bound,
+    uniform_optimum,
+)
 from .solution import Equilibrium, NotAnEquilibrium
 from .witness import CLAIM_SLACK, REPROVE_LIMIT, finite, fraction
 
@@ -224,10 +234,10 @@ def fold(
     narrowed to the best lower and upper ends, `bounds` naming where each comes from. A settled
     equilibrium is returned as it is. Where the run did not finish the uniform chooser's best
     response, the uniform chooser is searched for `time_limit` seconds, at least FOLD_FLOOR and
-    at most FOLD_LIMIT (None: FOLD_LIMIT), then its two-level bound for the whole `time_limit`
-    (known.uniform_bound), unless the run spent nine tenths of that on it already
-    (a search as long again rarely proves more), a journal gave its optimum, or Ctrl-C stopped
-    the run; `bounds_from` are saved equilibria and split journals (from_file), each proven again
+    at most FOLD_LIMIT (None: FOLD_LIMIT), unless the run spent nine tenths of that on it
+    already (a search as long again rarely proves more), and its two-level bound for the whole
+    `time_limit` (known.uniform_bound, level_bound); neither where a journal gave its optimum or
+    Ctrl-C stopped the run; `bounds_from` are saved equilibria and split journals (from_file), each proven again
     within the same limit (a run stopped at 0.05 s still proves a small saved bound again)."""
     from ..optimal.search import STOP
 
@@ -242,8 +252,14 @@ def fold(
         found = from_file(eq.game, path, eq.cost, None if time_limit is None else limit, depth)
         journals += [b for b in found if "journal" in b.rests_on]
         bounds += found
-    if eq.uniform is None and not any(b.exact is not None for b in journals) and spent < 0.9 * limit and not STOP.asked:
-        bounds.append(uniform_bound(eq.game, eq.cost, limit, limit if time_limit is None else max(limit, time_limit)))
+    if eq.uniform is None and not any(b.exact is not None for b in journals) and not STOP.asked:
+        level_limit = limit if time_limit is None else max(limit, time_limit)
+        if spent < 0.9 * limit:
+            bounds.append(uniform_bound(eq.game, eq.cost, limit, level_limit))
+        elif (
+            isinstance(cost_for(eq.game, eq.cost), Guesses) and eq.game.rules.hits
+        ):  # another method, not the search again
+            bounds.append(level_bound(eq.game, level_limit))
     out = folded(eq, bounds)
     return replace(out, seconds=out.seconds + time.perf_counter() - start)
 
