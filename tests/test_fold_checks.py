@@ -190,8 +190,9 @@ def test_a_stopped_uniform_search_folds_in_the_two_level_bound():
 
 def test_the_fold_adds_the_two_level_bound_where_the_run_already_searched_the_uniform_chooser():
     """A run whose first best response took the fold's whole limit is not searched again (a
-    search as long again rarely proves more), but LB_2 is another method: it is folded in.
-    Before, Jotto's fold after a 300 s run kept the stopped search's 16,623."""
+    search as long again rarely proves more), and by default nothing else is done (the time
+    limit holds); given `uniform_limit`, LB_2, another method, is folded in. Before, Jotto's
+    fold after a 300 s run kept the stopped search's 16,623."""
     from dataclasses import replace
 
     from arena.equilibrium.solution import Step
@@ -201,5 +202,16 @@ def test_the_fold_adds_the_two_level_bound_where_the_run_already_searched_the_un
     eq = double_oracle(game, time_limit=0.3)
     assert eq.uniform is None  # its first best response did not finish
     long_first = replace(eq, steps=(Step(eq.lower, eq.upper, 10_000.0, len(eq.trees)), *eq.steps[1:]))
-    lower = fold(long_first, time_limit=0.3).bounds[0]
+    assert not any("uniform" in b.rests_on for b in fold(long_first, time_limit=0.3).bounds)
+    lower = fold(long_first, time_limit=0.3, uniform_limit=0.3).bounds[0]
     assert lower.side == "lower" and "LB_2" in lower.how and lower.value * 300 <= 1350  # LB_2 complete
+
+
+def test_the_uniform_limit_is_one_number_of_seconds(capsys):
+    """--uniform-limit is checked as every limit is, and only goes with the double oracle."""
+    rc, out, err = run(capsys, "equilibrium", "mastermind:pegs=2,colors=3", "--uniform-limit", "-1")
+    one_line(rc, err, "uniform_limit")
+    with pytest.raises(ArenaError, match="uniform_limit"):
+        from arena.api.frontdoor import equilibrium
+
+        equilibrium(make_game("mastermind:pegs=2,colors=3"), guessers=["knuth"], uniform_limit=5)

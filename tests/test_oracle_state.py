@@ -221,7 +221,7 @@ def test_the_command_line_names_the_extra_trees(capsys):
 def test_certified_bounds_takes_only_the_oracle_options_it_names():
     from arena.core.errors import ArenaTypeError
 
-    with pytest.raises(ArenaTypeError, match="takes state, extra, split and search_every"):
+    with pytest.raises(ArenaTypeError, match="takes state, extra, split, search_every and uniform_limit"):
         certified_bounds(make_game(SMALL), time_limit=1, response_limit=1, smoothing=0.1)
 
 

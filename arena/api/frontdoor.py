@@ -197,6 +197,7 @@ def equilibrium(
     trees: bool = False,
     certified: bool = False,
     bounds_from: Any = (),
+    uniform_limit: Any = None,
     **kwargs: Any,
 ):
     """The game's equilibrium (arena.equilibrium): against named `guessers` (agents or specs,
@@ -207,7 +208,8 @@ def equilibrium(
     proven with its witness). `initial` trees may be given as
     guessers (agents or specs): their trees. Every bound proven elsewhere is folded in
     (arena.equilibrium.verified.fold: the uniform chooser's optimum, and the saved equilibria
-    and split journals named in `bounds_from`). The command line's `arena equilibrium` calls this."""
+    and split journals named in `bounds_from`; `uniform_limit` seconds on the uniform chooser,
+    whose two-level bound takes minutes on Jotto). The command line's `arena equilibrium` calls this."""
     from .. import equilibrium as solvers  # the solvers (and scipy) are loaded only when asked for
 
     door.game(game)
@@ -217,12 +219,16 @@ def equilibrium(
     for flag, value in (("trees", trees), ("certified", certified)):
         if not isinstance(value, bool):
             raise ArenaTypeError(f"{flag} must be True or False, got {value!r}")
+    if uniform_limit is not None:
+        uniform_limit = door.seconds(uniform_limit, "uniform_limit")
     if isinstance(bounds_from, (str, Path)):
         bounds_from = [bounds_from]
     if not isinstance(bounds_from, (list, tuple)) or not all(isinstance(f, (str, Path)) for f in bounds_from):
         raise ArenaTypeError(f"bounds_from must be a file name or a list of file names, got {bounds_from!r:.60}")
-    if bounds_from and (guessers is not None or trees):
-        raise ArenaError("equilibrium: bounds_from folds bounds on the whole game's value: not with guessers or trees")
+    if (bounds_from or uniform_limit is not None) and (guessers is not None or trees):
+        raise ArenaError(
+            "equilibrium: bounds_from and uniform_limit fold bounds on the whole game's value: not with guessers or trees"
+        )
     if guessers is not None:
         if trees or certified or set(kwargs) - {"cost"}:
             raise ArenaError("equilibrium: named guessers take no other options")
@@ -258,12 +264,12 @@ def equilibrium(
                 "equilibrium: certified=True takes time_limit and response_limit (and initial, cost, progress, "
                 "state, extra, split, search_every) only"
             )
-        return solvers.certified_bounds(game, bounds_from=list(bounds_from), **kwargs)
+        return solvers.certified_bounds(game, bounds_from=list(bounds_from), uniform_limit=uniform_limit, **kwargs)
     from ..equilibrium.oracle import OracleSettings
     from ..equilibrium.verified import fold
 
     door.settings(kwargs, ("cost", *(f.name for f in fields(OracleSettings))), "equilibrium")
-    return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from))
+    return fold(solvers.double_oracle(game, **kwargs), kwargs.get("time_limit"), list(bounds_from), 0, uniform_limit)
 
 
 def best_responses_split(workers: int, journals: str | Path | None = None):

@@ -100,6 +100,7 @@ def requested(args):
                 cost=cost,
                 progress=progress,
                 bounds_from=args.bounds_from or (),
+                uniform_limit=args.uniform_limit,
                 state=args.state,
                 split=split,
                 search_every=args.search_every,
@@ -113,6 +114,7 @@ def requested(args):
             cost=cost,
             initial=initial,
             bounds_from=args.bounds_from or (),
+            uniform_limit=args.uniform_limit,
             state=args.state,
             extra=extra,
             split=split,
@@ -294,6 +296,14 @@ def add_commands(sub) -> None:
         help="fold in the bounds this file proves, each proven again: a saved equilibrium (its guesser "
         "mix replayed, its chooser mix's best response searched) or a split's journal (`arena optimal "
         "GAME --journal FILE`: the optimum against the uniform chooser); may be repeated",
+    )
+    p.add_argument(
+        "--uniform-limit",
+        type=float,
+        metavar="S",
+        help="seconds for bounding the uniform chooser's optimum after the run where the run did not "
+        "solve it (a search for half, at most 60 s, then its two-level bound LB_2 for the rest; default: "
+        "the time limit, at most 60 s); Jotto's LB_2 takes about 5 minutes",
     )
     p.add_argument("--check", action="store_true", help="also solve the final payoff matrix with nashpy")
     p.add_argument(

@@ -57,14 +57,17 @@ def certified_bounds(
     seeded with the `initial` trees; its upper end replaced by the exact worst secret of the
     guesser's mix (mix_worst) and its chooser's mix the one the lower end is proven against;
     then every bound proven elsewhere folded in (verified.fold: the uniform chooser's optimum, and
-    the saved equilibria and split journals `bounds_from`). `oracle` may give the double oracle's
+    the saved equilibria and split journals `bounds_from`; `uniform_limit`, among `oracle`'s
+    keywords: its seconds on the uniform chooser). `oracle` may give the double oracle's
     `state` (a file, written after every round and resumed from: resume.py), `extra` (the
     trees each round adds besides its best response), `split` (best responses on the split's
     workers, journaled) and `search_every` (the search every K-th round, greedy trees between:
     oracle.OracleSettings)."""
+    uniform_limit = oracle.pop("uniform_limit", None)  # the fold's, not the double oracle's
     if set(oracle) - {"state", "extra", "split", "search_every"}:
         raise ArenaTypeError(
-            f"certified_bounds takes state, extra, split and search_every besides its own, not {', '.join(sorted(oracle))}"
+            "certified_bounds takes state, extra, split, search_every and uniform_limit besides its own, "
+            f"not {', '.join(sorted(oracle))}"
         )
 
     eq = double_oracle(
@@ -84,7 +87,7 @@ def certified_bounds(
         f"upper end: the guesser's mix of {len(eq.trees)} trees concedes {float(worst):.6f} {eq.unit} "
         f"at most, on {game.secrets[secret]} (its exact worst secret)"
     )
-    return fold(replace(eq, upper=float(worst), notes=eq.notes + (note,)), time_limit, bounds_from)
+    return fold(replace(eq, upper=float(worst), notes=eq.notes + (note,)), time_limit, bounds_from, 0, uniform_limit)
 
 
 def witness_upper(game: Game, path: str | Path, cost: str | None = None) -> tuple[Fraction, str]:

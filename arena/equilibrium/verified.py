@@ -228,17 +228,24 @@ def _keyed_journal(path: Path) -> bool:
 
 
 def fold(
-    eq: Equilibrium, time_limit: float | None = None, bounds_from: Sequence[str | Path] = (), depth: int = 0
+    eq: Equilibrium,
+    time_limit: float | None = None,
+    bounds_from: Sequence[str | Path] = (),
+    depth: int = 0,
+    uniform_limit: float | None = None,
 ) -> Equilibrium:
     """`eq` with every bound the project proves folded in (module docstring): its interval
     narrowed to the best lower and upper ends, `bounds` naming where each comes from. A settled
     equilibrium is returned as it is. Where the run did not finish the uniform chooser's best
-    response, the uniform chooser is searched for `time_limit` seconds, at least FOLD_FLOOR and
-    at most FOLD_LIMIT (None: FOLD_LIMIT), unless the run spent nine tenths of that on it
-    already (a search as long again rarely proves more), and its two-level bound for the whole
-    `time_limit` (known.uniform_bound, level_bound); neither where a journal gave its optimum or
-    Ctrl-C stopped the run; `bounds_from` are saved equilibria and split journals (from_file), each proven again
-    within the same limit (a run stopped at 0.05 s still proves a small saved bound again)."""
+    response, the uniform chooser is bounded for at most `uniform_limit` seconds (None: the
+    run's `time_limit`, at least FOLD_FLOOR and at most FOLD_LIMIT; None: FOLD_LIMIT): searched
+    for half of it (at most FOLD_LIMIT) and, where the search stops unfinished, its two-level
+    bound for the rest (known.uniform_bound); not where the run spent nine tenths of that on its first best
+    response already (a search as long again rarely proves more) unless `uniform_limit` is
+    given (then LB_2 alone, another method: level_bound), nor where a journal gave its
+    optimum or Ctrl-C stopped the run. `bounds_from` are saved equilibria and split journals
+    (from_file), each proven again within the run's limit (a run stopped at 0.05 s still
+    proves a small saved bound again)."""
     from ..optimal.search import STOP
 
     if eq.settled and not bounds_from:
@@ -252,14 +259,13 @@ def fold(
         found = from_file(eq.game, path, eq.cost, None if time_limit is None else limit, depth)
         journals += [b for b in found if "journal" in b.rests_on]
         bounds += found
+    budget = limit if uniform_limit is None else uniform_limit
     if eq.uniform is None and not any(b.exact is not None for b in journals) and not STOP.asked:
-        level_limit = limit if time_limit is None else max(limit, time_limit)
-        if spent < 0.9 * limit:
-            bounds.append(uniform_bound(eq.game, eq.cost, limit, level_limit))
-        elif (
-            isinstance(cost_for(eq.game, eq.cost), Guesses) and eq.game.rules.hits
-        ):  # another method, not the search again
-            bounds.append(level_bound(eq.game, level_limit))
+        if spent < 0.9 * budget:
+            search = min(budget / 2, FOLD_LIMIT)  # a longer search rarely proves more; LB_2 gets the rest
+            bounds.append(uniform_bound(eq.game, eq.cost, search, budget - search))
+        elif uniform_limit is not None and isinstance(cost_for(eq.game, eq.cost), Guesses) and eq.game.rules.hits:
+            bounds.append(level_bound(eq.game, budget))  # another method than the run's search
     out = folded(eq, bounds)
     return replace(out, seconds=out.seconds + time.perf_counter() - start)
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import functools
 import math
-import multiprocessing
 import os
 import time
 from collections.abc import Callable
@@ -56,7 +55,7 @@ from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game, Index, Indexes
 from ..parallel.cluster import Cluster, ClusterWorkers, NoWorker
 from ..parallel.outcome import returning
-from ..parallel.pool import Pool
+from ..parallel.pool import Pool, shared_count
 from ..trees.tree import Tree
 from .bounds import INF
 from .inputs import check_start
@@ -180,7 +179,7 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
         workers = fewer_workers(game, S, openings, workers, run.notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
     if executor is None and run.split_after is not None and run.hurry:  # shared with the workers it forks
-        WORKER["idle"] = multiprocessing.RawValue("i", 0)
+        WORKER["idle"] = shared_count()
     if executor is None:  # the kernels compiled once here, not in each forked worker
         compile_ahead(split.scout.small_trees() if split.scout.compiled_below else None)
     on = piece_workers(executor, problem, workers, deadline, (run.alive, run.no_worker_seconds))

@@ -41,7 +41,7 @@ from .orphans import die_with_parent
 from .outcome import TaskResult, died, timed_out
 from .threads import in_worker
 
-__all__ = ["Pool", "context", "end_group", "play_in_child", "died", "timed_out"]
+__all__ = ["Pool", "context", "end_group", "play_in_child", "died", "shared_count", "timed_out"]
 
 Play = Callable[[Any], TaskResult]
 #: What a task returns, by its old name (a (status, tally, error, seconds) tuple before issue 32).
@@ -57,6 +57,12 @@ def context() -> multiprocessing.context.BaseContext:
     if sys.platform.startswith("linux"):
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context()
+
+
+def shared_count() -> Any:
+    """An integer that a parent and the workers it forks afterwards all see (`.value`): one
+    writer, the parent, and readers that need no lock (multiprocessing.RawValue)."""
+    return context().RawValue("i", 0)
 
 
 def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent: int, share: int) -> None:
