@@ -47,6 +47,16 @@ FOLD_FLOOR = 5.0
 DEPTH = 4
 
 
+def uniform_within(game: Game, cost: str, seconds: float | None) -> KnownBound:
+    """The uniform chooser's optimum bounded within `seconds` (None: searched to the end): a
+    search for half of them, at most FOLD_LIMIT (a longer search rarely proves more), and where
+    it stops unfinished its two-level bound for the rest (known.uniform_bound)."""
+    if seconds is None:
+        return uniform_bound(game, cost, None)
+    search = min(seconds / 2, FOLD_LIMIT)
+    return uniform_bound(game, cost, search, seconds - search)
+
+
 # --- a saved file's bounds, proven again --------------------------------------------------------
 
 
@@ -105,7 +115,7 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
     ]
     again = reproven(data, path, game, cost, limit, depth)
     if not finished and not any(uniform_optimum(b) for b in again):
-        again.append(uniform_bound(game, cost, limit))  # a file saved before bounds were folded in
+        again.append(uniform_within(game, cost, limit))  # a file saved before bounds were folded in
     try:
         low, high = consistent(own + again)
     except ArenaError as e:
@@ -262,8 +272,7 @@ def fold(
     budget = limit if uniform_limit is None else uniform_limit
     if eq.uniform is None and not any(b.exact is not None for b in journals) and not STOP.asked:
         if spent < 0.9 * budget:
-            search = min(budget / 2, FOLD_LIMIT)  # a longer search rarely proves more; LB_2 gets the rest
-            bounds.append(uniform_bound(eq.game, eq.cost, search, budget - search))
+            bounds.append(uniform_within(eq.game, eq.cost, budget))
         elif uniform_limit is not None and isinstance(cost_for(eq.game, eq.cost), Guesses) and eq.game.rules.hits:
             bounds.append(level_bound(eq.game, budget))  # another method than the run's search
     out = folded(eq, bounds)
@@ -290,7 +299,7 @@ def reproven(
         if "chooser" in rests or "guesser" in rests:
             continue  # the file's own mixes: verified_value replays them
         if "uniform" in rests:
-            out.append(uniform_bound(game, cost, time_limit))
+            out.append(uniform_within(game, cost, time_limit))
         elif isinstance(rests.get("journal"), str):
             journal = _beside(rests["journal"], path)
             if Path(journal).is_file():  # gone: the file's lower end is then printed as its claim
