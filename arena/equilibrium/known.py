@@ -7,7 +7,9 @@ what its own guesser mix concedes. Other proofs may say more, and each goes in:
   strategies, so the value is at least the least expected cost of any tree against it, the
   exact optimum of `arena optimal GAME` divided by the number of secrets. Proven by this run's
   first best response where it finished; else searched here (within a time limit: a stopped
-  search still proves the bound it reached); or read from a split's journal (`arena optimal
+  search still proves the bound it reached), with its two-level bound LB_2 beside it in a game
+  of guesses that hit the secret (`level_bound`: Jotto's 17,035/2,845, where the search's first
+  level proves 16,623); or read from a split's journal (`arena optimal
   GAME --workers W --journal FILE`, its records checked as `arena optimal --standing` checks
   them), which is how whole Wordle's 7,920/2,315 goes in (35 minutes of search, not minutes);
 - **saved equilibria** (`--bounds-from FILE`, files of `arena equilibrium --save`): the
@@ -18,7 +20,7 @@ what its own guesser mix concedes. Other proofs may say more, and each goes in:
 The interval printed is the best lower end and the best upper end, each named with where it
 comes from (verified.fold). The bounds go into the file `--save` writes ("bounds", what each
 rests on), and `arena evaluate --value-from FILE` proves each again (verified.reproven): the
-uniform chooser by a search, a journal read and checked again, a saved equilibrium verified
+uniform chooser by a search and LB_2, a journal read and checked again, a saved equilibrium verified
 again; nothing read from the file is taken as proven.
 """
 
