@@ -102,19 +102,21 @@ def uniform_bound(game: Game, cost: str, time_limit: float | None, level_limit: 
         f"proven against the uniform chooser by {stopped}",
         {"uniform": "search", "exact": False},
     )
-    if not game.rules.hits or time_limit is None:
-        return searched
-    level = level_bound(game, time_limit if level_limit is None else level_limit)
-    return level if level.value > searched.value else searched
+    level = None if time_limit is None else level_bound(game, cost, time_limit if level_limit is None else level_limit)
+    return level if level is not None and level.value > searched.value else searched
 
 
-def level_bound(game: Game, time_limit: float) -> KnownBound:
+def level_bound(game: Game, cost: str, time_limit: float) -> KnownBound | None:
     """The uniform chooser's optimum is at least the two-level bound LB_2 (lookahead.py: each
     first guess's classes bounded by their own best guess; guesses that hit the secret, equal
-    weights), computed best first for `time_limit` seconds (stopped, still a bound). Jotto:
-    16,623 by the search's first level, LB_2 16,773 after 60 s. `arena evaluate --value-from`
-    proves it again as it proves a stopped search's bound (`uniform_bound`)."""
+    weights), computed best first for `time_limit` seconds (stopped, still a bound); None in
+    a game whose cost is not guesses until a hit. Jotto: 16,623 by the search's first level,
+    LB_2 16,773 after 60 s. `arena evaluate --value-from` proves it again as it proves a
+    stopped search's bound (`uniform_bound`)."""
     from ..optimal.lookahead import uniform_level_bound
+
+    if not (game.rules.hits and isinstance(cost_for(game, cost), Guesses)):
+        return None
 
     started = time.perf_counter()
     total = uniform_level_bound(game, 2, started + time_limit)

@@ -332,7 +332,7 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
         quick = _quick_round(loop, uniform)
         if quick is not None:
             return quick
-    target = first if first is not None else loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q
+    target = first if first is not None else _smoothed(loop)
     own = first is None and loop.alpha == 0  # a best response to the LP's own mix
     mix = _blended(loop, target, uniform)
     # the time limit reaches into the best response: a stopped one still gives a tree (a
@@ -389,7 +389,7 @@ def _quick_round(loop: _Loop, uniform: np.ndarray) -> bool | None:
     if not (game.rules.hits and loop.problem.cost == Guesses()) or not columns.room_for_another():
         return None
     # the mix a search would answer (smoothed: a greedy tree against the LP's corner is a poor column)
-    tree = weighted_greedy_tree(game, _blended(loop, loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q, uniform))
+    tree = weighted_greedy_tree(game, _blended(loop, _smoothed(loop), uniform))
     improves = _improves(loop, tree)
     added = columns.add(tree)
     if added:
@@ -401,6 +401,12 @@ def _quick_round(loop: _Loop, uniform: np.ndarray) -> bool | None:
     _record(loop)
     loop.settled = loop.upper - loop.lower <= settings.tolerance
     return loop.settled or _stops(loop, False, False)
+
+
+def _smoothed(loop: _Loop) -> np.ndarray:
+    """The chooser's mix (over rows) a round answers: the LP's, pulled by `alpha` toward the mix
+    of the best lower end (settings.smoothing)."""
+    return loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q
 
 
 def _blended(loop: _Loop, target: np.ndarray, uniform: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
-from ..core.costs import Guesses, cost_for
+from ..core.costs import cost_for
 from ..core.errors import ArenaError, shown
 from ..core.game import Game
 from ..optimal.journal import GZIP_MAGIC
@@ -273,8 +273,9 @@ def fold(
     if eq.uniform is None and not any(b.exact is not None for b in journals) and not STOP.asked:
         if spent < 0.9 * budget:
             bounds.append(uniform_within(eq.game, eq.cost, budget))
-        elif uniform_limit is not None and isinstance(cost_for(eq.game, eq.cost), Guesses) and eq.game.rules.hits:
-            bounds.append(level_bound(eq.game, budget))  # another method than the run's search
+        elif uniform_limit is not None:  # another method than the run's search
+            level = level_bound(eq.game, eq.cost, budget)
+            bounds += [level] if level is not None else []
     out = folded(eq, bounds)
     return replace(out, seconds=out.seconds + time.perf_counter() - start)
 

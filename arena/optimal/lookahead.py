@@ -39,7 +39,7 @@ from ..trees.grow import Spot, grow, grow_tree
 from ..trees.metrics import METRICS
 from ..trees.tree import Node, Tree
 from .bounds import INF
-from .problem import Pool, enum_choice
+from .problem import Pool, Problem, enum_choice
 from .search import STOP, Search, Timeout
 
 #: Candidate sets one exact repair may search before it gives up (the subtree is then kept).
@@ -212,8 +212,6 @@ def proven_bound(search: Search, S: Indexes, levels: int = 2, deadline: float | 
 def uniform_level_bound(game: Game, levels: int = 2, deadline: float | None = None) -> float:
     """LB_levels over every secret of `game` with equal weights and every guess allowed (the
     uniform chooser's optimum is at least this), best first (`proven_bound`) until `deadline`."""
-    from .problem import Problem
-
     problem = Problem.of(game)
     return proven_bound(Search.of(problem, max_guesses=None), problem.secrets, levels, deadline)
 
