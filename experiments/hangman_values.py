@@ -32,12 +32,12 @@ ARENA = [sys.executable, "-m", "arena.cli"]
 LISTS = [
     ("wordle-misses", "hangman:words=wordle-answers,length=5", "misses", 600),
     ("wordle-lost", "hangman:words=wordle-answers,length=5", "lost", 600),
-    ("sgb-misses", "hangman:words=sgb,length=5", "misses", 300),
-    ("sgb-lost", "hangman:words=sgb,length=5", "lost", 300),
-    ("web2-4-misses", "hangman:length=4", "misses", 300),
-    ("web2-4-lost", "hangman:length=4", "lost", 420),
-    ("web2-6-misses", "hangman:length=6", "misses", 300),
-    ("web2-6-lost", "hangman:length=6", "lost", 420),
+    ("sgb-misses", "hangman:words=sgb,length=5", "misses", 600),
+    ("sgb-lost", "hangman:words=sgb,length=5", "lost", 600),
+    ("web2-4-misses", "hangman:length=4", "misses", 600),
+    ("web2-4-lost", "hangman:length=4", "lost", 600),
+    ("web2-6-misses", "hangman:length=6", "misses", 600),
+    ("web2-6-lost", "hangman:length=6", "lost", 600),
 ]
 
 #: Short lists solved exactly, both ways.

@@ -132,3 +132,61 @@ def test_a_stopped_search_still_proves_its_bound(cost):
     assert found.exact
     assert stopped.bound <= found.bound + 1e-12
     assert found.bound == pytest.approx(float(w @ paid.of(found.tree)), abs=1e-12)
+
+
+#: Families that overlap (b_ll holds bell and bill; lull is impure: its l stands elsewhere).
+FAMILIES = "bell cell dell fell hell sell tell bill dill fill hill mill pill ball call fall hall bull dull full lull"
+
+
+@pytest.fixture
+def family_game(tmp_path):
+    path = tmp_path / "families.txt"
+    path.write_text("\n".join(FAMILIES.split()) + "\n")
+    return make_game(f"hangman:words={path},length=4,strikes=3")
+
+
+def test_pure_families():
+    """A word joins the family of its pattern at p only where its letter at p stands nowhere
+    else in it: nain (n twice) is left out of _ain, and a shown character is never a family's."""
+    kin = letters.pure_families(["bain", "cain", "nain", "a-b", "a-c"])
+    assert kin[0, 0] == kin[0, 1] >= 0 and kin[0, 2] == -1
+    assert kin[1, 3] == -1 and kin[2, 3] == kin[2, 4] >= 0
+
+
+@pytest.mark.parametrize("cost", ["misses", "lost"])
+def test_family_bounds_and_free_letters_keep_the_optimum(family_game, cost, monkeypatch):
+    """On a list made of overlapping families (the case the family floor and the free letters
+    speed up), 10 random mixes: the support search's optimum equals arena.optimal's over every
+    word, and the family floor never exceeds a class's exact value."""
+    game = family_game
+    paid = cost_for(game, cost)
+    rng = np.random.default_rng(341)
+    for _ in range(10):
+        w = rng.random(len(game.secrets)) ** 2
+        w[rng.random(len(w)) < 0.2] = 0.0
+        w /= w.sum()
+        found = letters.support_response(game, w, paid)
+        assert found.exact
+        with monkeypatch.context() as m:
+            _slow(m)
+            tree, bound = bounded_best_response(mix_problem(game, found.mix, paid))
+        assert found.bound == pytest.approx(bound, abs=1e-12)
+
+
+def test_family_floor_is_below_each_class_value(family_game):
+    """The floor of every class under every letter at the root is at most that class's exact
+    value, searched alone (misses and lost games with 2 strikes left)."""
+    game = family_game
+    rng = np.random.default_rng(7)
+    w = rng.random(len(game.secrets))
+    w /= w.sum()
+    words = np.arange(len(game.secrets))
+    for strikes in (None, 2):
+        opening = letters._Opening.of(game, words, w)
+        search = letters.LetterSearch(opening, strikes, None)
+        everything = (1 << len(words)) - 1
+        k = strikes or 0
+        for _, _, classes in search.children(everything, k):
+            for c, left, lb in classes:
+                exact = letters.LetterSearch(opening, strikes, None).solve(c, left, np.inf)
+                assert lb <= exact + 1e-12

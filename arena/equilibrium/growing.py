@@ -150,14 +150,17 @@ def grow_oracle(
 
 
 def families(game: Game) -> list[np.ndarray]:
-    """The words alike but for one position (_ight: eight fight light ...), each such family of
-    at least two words, the largest first (ties in list order): after the letters they share,
+    """The words alike but for one position (_ight: eight fight light ...) whose letter there
+    stands nowhere else in them, each such family of at least two words, the largest first (ties
+    in list order): after the letters they share,
     the guesser can only try the one that differs, letter by letter, so they are the chooser's
     first candidates."""
     groups: dict[tuple, list[int]] = {}
     for s, word in enumerate(game.secrets):
         for p in range(len(word)):
-            groups.setdefault((p, word[:p] + "_" + word[p + 1 :]), []).append(s)
+            key = word[:p] + "_" + word[p + 1 :]
+            if word[p] not in key:  # pure (letters.pure_families): nain is not of _ain
+                groups.setdefault((p, key), []).append(s)
     found = [np.array(g, dtype=np.intp) for g in groups.values() if len(g) > 1]
     return sorted(found, key=lambda g: (-len(g), int(g[0])))
 

@@ -75,6 +75,54 @@ def greedy_tree(game: Game, rank: np.ndarray | None = None) -> Tree:
     return plan_tree(game, plan, "greedy-letters")
 
 
+def pure_families(words: list[str]) -> np.ndarray:
+    """kin[p, i]: an id shared by the words alike but for position p (_ell: bell, cell, dell),
+    counting only words whose letter at p stands nowhere else in them (-1 otherwise, and at a
+    shown character). Such a family is *pure*: each letter that splits it finds one word and
+    misses the rest, so its value has a closed form (LetterSearch.family), and a set holding
+    several disjoint ones costs at least the sum of theirs (`family_floor`)."""
+    length = max(map(len, words), default=0)
+    kin = np.full((length, len(words)), -1, dtype=np.int64)
+    for p in range(length):
+        ids: dict[str, int] = {}
+        for i, word in enumerate(words):
+            if p < len(word) and "a" <= word[p] <= "z":
+                key = word[:p] + "_" + word[p + 1 :]
+                if word[p] not in key:
+                    kin[p, i] = ids.setdefault(key, len(ids))
+    return kin
+
+
+def family_floor(
+    kin: np.ndarray, inverse: np.ndarray, w: np.ndarray, left: np.ndarray | None, count: int
+) -> np.ndarray:
+    """A lower bound on each class's cost from the pure families inside it (`pure_families`):
+    a tree's misses on a family's words are at least those of the family played alone (the
+    other words only make it later to tell them apart), so a class costs at least the sum of
+    its families' closed forms, at the position p that gives most. kin[p, i]: word i's family
+    at p; inverse[l, i]: its class under letter l; w[i]: its weight; left[c]: class c's strikes
+    left (lost games: the words past the first `left` of a family, heaviest first, are lost),
+    None under misses (the r-th heaviest of a family pays r misses, counting from 0)."""
+    best = np.zeros(count)
+    classes = inverse.ravel()
+    weights = np.tile(w, inverse.shape[0])
+    heaviest_first = np.argsort(-weights, kind="stable")
+    for row in kin:
+        keys = np.tile(row, inverse.shape[0])
+        if keys.max(initial=-1) < 0:
+            continue
+        group = classes.astype(np.int64) * (int(keys.max()) + 1) + keys
+        order = heaviest_first[np.argsort(group[heaviest_first], kind="stable")]
+        order = order[keys[order] >= 0]
+        g = group[order]
+        starts = np.flatnonzero(np.concatenate(([True], g[1:] != g[:-1])))
+        rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
+        c, paid = classes[order], weights[order]
+        paid = paid * rank if left is None else np.where(rank >= left[c], paid, 0.0)
+        best = np.maximum(best, np.bincount(c, weights=paid, minlength=count))
+    return best
+
+
 def support_mix(weights: np.ndarray) -> np.ndarray:
     """The mix the search answers: `weights` without their dust (DUST), summing to 1."""
     w = np.asarray(weights, dtype=np.float64)
@@ -96,6 +144,7 @@ class _Opening:
     width: int
     nbytes: int
     miss: int  # the miss's reply
+    kin: np.ndarray  # kin[p, i]: word i's family when its letter at p is left out (pure_families), -1: none
     exact: dict = field(default_factory=dict)  # key -> (value, letter)
     lower: dict = field(default_factory=dict)  # key -> proven lower bound
     weights: dict = field(default_factory=dict)
@@ -115,7 +164,8 @@ class _Opening:
         codes = table.astype(np.int64)
         offsets = (np.arange(26, dtype=np.int64) * width)[:, None]
         presence = (table != miss).astype(np.float64)
-        return cls(words, w, letters, by_reply, presence, codes, offsets, width, (len(words) + 7) // 8, miss)
+        kin = pure_families([game.secrets[int(s)] for s in words])
+        return cls(words, w, letters, by_reply, presence, codes, offsets, width, (len(words) + 7) // 8, miss, kin)
 
     def members(self, C: int) -> np.ndarray:
         raw = np.frombuffer(C.to_bytes(self.nbytes, "little"), dtype=np.uint8)
@@ -132,8 +182,9 @@ class LetterSearch:
     """The exact search of one opening's support under misses or lost games (the module's
     recursion), with a deadline (`Stopped`)."""
 
-    def __init__(self, opening: _Opening, strikes: int | None, deadline: float | None):
+    def __init__(self, opening: _Opening, strikes: int | None, deadline: float | None, rank: np.ndarray | None = None):
         self.o, self.strikes, self.deadline = opening, strikes, deadline
+        self.rank = rank  # which of a family's equally heavy words to try first (`ranks`)
         self.nodes = 0
         self.finished = False  # the search of the whole opening ended in time
 
@@ -152,12 +203,15 @@ class LetterSearch:
         splitting = np.bincount(letter_of, minlength=26) >= 2
         weights = np.tile(o.w[idx], 26)
         mass = np.bincount(inverse, weights=weights, minlength=len(uniq))
-        if self.strikes is None:
-            floor = self.first_misses(idx, codes, inverse.reshape(26, -1), mass)
-        else:
-            floor = np.zeros(len(uniq))
-        out = []
         miss_code = uniq % o.width == o.miss
+        inverse = inverse.reshape(26, -1)
+        if self.strikes is None:
+            floor = self.first_misses(idx, codes, inverse, mass)
+            floor = np.maximum(floor, family_floor(o.kin[:, idx], inverse, o.w[idx], None, len(uniq)))
+        else:
+            left = np.where(miss_code, k - 1, k)
+            floor = family_floor(o.kin[:, idx], inverse, o.w[idx], left, len(uniq))
+        out = []
         for j0 in np.flatnonzero(np.diff(np.concatenate(([-1], letter_of))) != 0).tolist():
             letter = int(letter_of[j0])
             if not splitting[letter]:
@@ -225,6 +279,12 @@ class LetterSearch:
         if closed is not None:
             o.exact[key] = closed
             return closed[0]
+        free = [child for child in children if not C & o.by_reply[child[1]].get(o.miss, 0)]
+        if free:
+            # a letter every word holds costs no miss and only tells them apart: played first,
+            # it never makes a word's misses more (the rest of any tree follows), so it is the
+            # only letter to try
+            children = free[:1]
         best, choice, floor = limit, -1, np.inf
         for bound, letter, classes in children:
             if bound >= best:
@@ -269,7 +329,14 @@ class LetterSearch:
             value = sum(w * m for w, m in zip(weights, misses))
         else:
             value = sum(w for w, m in zip(weights, misses) if m >= k)
-        return value, words[0][1]
+        first = words[0][1]
+        if self.rank is not None:
+            # of the words as heavy as the heaviest (to the LP's round-off), the least rank
+            # first: trees of different ranks try a family in different orders, which the
+            # guesser's mix spreads over its words (the value is the sorted order's, the least)
+            heavy = [letter for w, letter in words if -w >= weights[0] * (1 - 1e-9)]
+            first = min(heavy, key=lambda letter: int(self.rank[letter]))
+        return value, first
 
     def value(self, classes: list[tuple[int, int, float]], bound: float, limit: float) -> float:
         """What a letter costs: its bound, raised class by class (the smallest first) to the
@@ -349,7 +416,7 @@ def support_response(
     for label, part in game.openings(game.all_secrets):
         words = part[mix[part] > 0]
         opening = _Opening.of(game, words, mix[words])
-        search = LetterSearch(opening, strikes, deadline)
+        search = LetterSearch(opening, strikes, deadline, rank)
         everything = (1 << len(words)) - 1
         k = strikes if strikes is not None else 0
         try:
