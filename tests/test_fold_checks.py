@@ -163,6 +163,10 @@ def test_a_gzipped_journal_is_read_as_it_is_committed(capsys, tmp_path, journal)
     assert rc == 0 and json.loads(out)["total"] == 206 and json.loads(out)["exact"], err
     rc, out, err = run(capsys, "optimal", SPEC, "--workers", "2", "--journal", str(packed))
     one_line(rc, err, "is compressed (gzip)", "gunzip it to resume it")
+    fresh = tmp_path / "new.jsonl.gz"  # a new journal would be plain text under a gzip name
+    rc, out, err = run(capsys, "optimal", SPEC, "--workers", "2", "--journal", str(fresh))
+    one_line(rc, err, "new.jsonl.gz", "cannot be named .gz", "FILE.jsonl")
+    assert not fresh.exists()
     truncated = tmp_path / "cut.jsonl.gz"
     truncated.write_bytes(packed.read_bytes()[:-9])
     rc, out, err = run(capsys, "equilibrium", SPEC, "--time-limit", "0.05", "--bounds-from", str(truncated))

@@ -254,6 +254,12 @@ class Journal:
             self._load(set_aside)
         elif read_only:
             raise ArenaError(f"journal {self.path} does not exist: there is nothing to read")
+        elif self.path.suffix.lower() == ".gz":  # it would be written as plain text under a gzip name
+            raise ArenaError(
+                f"journal {self.path}: a new journal is written as plain text, record by record, so it cannot "
+                "be named .gz; name it FILE.jsonl and gzip it once the run is done (--standing and "
+                "--bounds-from read a gzipped journal)"
+            )
 
     def _load(self, set_aside: bool) -> None:
         try:
