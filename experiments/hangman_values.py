@@ -7,6 +7,7 @@
     python experiments/hangman_values.py --compare       the double oracle before and after issue 34's
                                                          support search (same process, one after the other)
     python experiments/hangman_values.py --compare-long  the same on the Wordle answers, 120 s each
+    python experiments/hangman_values.py --probes SPEC   the first searches (families and their unions)
 
 Each whole-list row is what `arena equilibrium SPEC --payoff P --time-limit T --save FILE --json`
 printed (run as a subprocess; its wall seconds beside it), and its check is what `arena evaluate
@@ -186,6 +187,24 @@ def compare_long(spec: str, payoff: str, limit: float) -> None:
     print(f"| {game.spec} | {payoff} | {limit:g} | {found[False]} | {found[True]} |", flush=True)
 
 
+def probes(spec: str, payoff: str, limit: float) -> None:
+    """The double oracle's first searches on a list: the uniform mix on each of its largest
+    families and their unions (growing.probes), each searched on its support within `limit`
+    seconds: words, proven bound, whether the search finished, seconds."""
+    from arena import make_game
+    from arena.core.costs import cost_for
+    from arena.equilibrium import growing, letters
+
+    game = make_game(spec)
+    paid = cost_for(game, payoff)
+    print("| words | proven | finished | seconds |")
+    print("| ---: | ---: | --- | ---: |")
+    for mix in growing.probes(game):
+        start = time.perf_counter()
+        tree, bound = letters.solved(game, letters.support_mix(mix), paid, limit)
+        print(f"| {int((mix > 0).sum())} | {bound:.6f} | {not tree.stopped} | {time.perf_counter() - start:.1f} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--replay", action="store_true", help="only replay the saved witnesses")
@@ -198,8 +217,13 @@ def main(argv: list[str] | None = None) -> int:
         "--replay-limit", type=float, default=None, help="seconds for the search proving a lower end again (default 60)"
     )
     parser.add_argument("--lists", nargs="*", default=[], help="only these rows (names: wordle-misses ...)")
+    parser.add_argument(
+        "--probes", metavar="SPEC", help="the double oracle's first searches on this list, 60 s each (misses)"
+    )
     args = parser.parse_args(argv)
-    if args.small:
+    if args.probes:
+        probes(args.probes, "misses", 60)
+    elif args.small:
         small()
     elif args.compare_long:
         compare_long("hangman:words=wordle-answers,length=5", "misses", 120)

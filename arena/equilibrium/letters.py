@@ -18,7 +18,11 @@ kept in a table: orders of letters meet at the same set. For a set C,
 with M = L = 0 once at most one word is left, and L(C, k) = w(C) when no strike is left (k <= 0:
 lost, even if determined, as arena.core.costs.Lost counts it). A letter that splits nothing is
 never played (a sure hit tells nothing, a sure miss costs a strike). A letter's bound is what its
-miss class pays at once (misses), or the weight of that class when it takes the last strike (lost).
+miss class pays at once (misses), or the weight of that class when it takes the last strike (lost),
+plus each class's floor: the sum of the closed forms of the pure families inside it
+(`family_floor`: _ell's words cost at least what they cost alone). Two rules cut the tree: a set
+that is one pure family is answered in closed form (`LetterSearch.family`), and a letter every
+word of the set holds is played at once, alone (no miss, and any tree is no worse after it).
 """
 
 from __future__ import annotations
