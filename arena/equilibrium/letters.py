@@ -112,9 +112,10 @@ def family_floor(
     weights = np.tile(w, inverse.shape[0])
     heaviest_first = np.argsort(-weights, kind="stable")
     for row in kin:
+        members = row[row >= 0]
+        if len(members) == len(np.unique(members)):
+            continue  # no family with two words here: every word is first of its own
         keys = np.tile(row, inverse.shape[0])
-        if keys.max(initial=-1) < 0:
-            continue
         group = classes.astype(np.int64) * (int(keys.max()) + 1) + keys
         order = heaviest_first[np.argsort(group[heaviest_first], kind="stable")]
         order = order[keys[order] >= 0]
