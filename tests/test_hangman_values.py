@@ -190,3 +190,33 @@ def test_family_floor_is_below_each_class_value(family_game):
             for c, left, lb in classes:
                 exact = letters.LetterSearch(opening, strikes, None).solve(c, left, np.inf)
                 assert lb <= exact + 1e-12
+
+
+def test_growing_rows_resume_from_their_state(tmp_path, monkeypatch):
+    """`--state` on a long list (the growing rows, forced on 20 words): a run stopped early
+    writes its trees, rows and chooser mix; the next run replays them, proves the lower end
+    again (never read as proven), goes on to the exact value, and counts the rounds of both; a
+    state whose rows are not words of the list is refused in one line."""
+    import gzip
+    import json
+
+    from arena.core.errors import ArenaError
+
+    monkeypatch.setattr(letters, "UNIFORM_WORDS", 5)
+    monkeypatch.setattr(growing, "FIRST_ROWS", 6)
+    game = make_game(SMALL)
+    path = tmp_path / "state.json.gz"
+    first = double_oracle(game, time_limit=0.5, state=path)
+    assert "growing rows" in first.method and path.exists()
+    saved = json.loads(gzip.open(path, "rt").read())
+    assert saved["rows"] and len(saved["trees"]) >= len(first.trees)  # every tree found, not only the mix's
+    again = double_oracle(game, time_limit=120, state=path)
+    assert any(note.startswith(f"resumed from {path}: {len(saved['trees'])} trees") for note in again.notes)
+    assert again.lower >= saved["claimed_lower"] - 1e-9
+    assert again.lower - 1e-9 <= 365 / 178 <= again.upper + 1e-9 and again.upper - again.lower < 1e-6
+    assert json.loads(gzip.open(path, "rt").read())["rounds"] == saved["rounds"] + len(again.steps)
+    saved["rows"] = [len(game.secrets)]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(saved))
+    with pytest.raises(ArenaError, match="rows is not a list of secret indexes below 20"):
+        double_oracle(game, time_limit=5, state=bad)

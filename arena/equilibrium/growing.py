@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from ..optimal.search import STOP
 from ..trees.tree import Tree
 from . import letters
 from .matrix import solve_matrix_game
+from .resume import Resumed, load_state, save_state, state_key, tree_json
 from .solution import Equilibrium, Step
 from .symmetry import no_symmetry
 
@@ -45,6 +47,9 @@ FIRST_ROWS = 60
 PROBES = 8
 #: At most this many words join the rows a round.
 ADDED = 20
+#: The state file (--state) is written when a round ends this many seconds after the last write,
+#: and at the end: a long list's trees take a second or more to write.
+SAVE_EVERY = 30.0
 #: The completions' tie-breaking orders, one a round in turn.
 RANKS = [None, *letters.ranks(26)[1:]]
 
@@ -67,6 +72,11 @@ class _Grow:
     guesser: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(0))  # the upper end's trees and mix
     steps: list[Step] = field(default_factory=list)
     stops: int = 0
+    state: str | Path | None = None  # the state file (resume.py), written as the loop goes
+    resumed: Resumed | None = None
+    encoded: list[str] = field(default_factory=list)  # the trees as the state file holds them
+    saved_at: float = 0.0
+    notes: list[str] = field(default_factory=list)
 
     def add(self, tree: Tree) -> bool:
         cost = np.asarray(self.problem.cost.of(tree), dtype=np.float64)
@@ -76,6 +86,8 @@ class _Grow:
         self.seen.add(key)
         self.trees.append(tree)
         self.costs.append(cost)
+        if self.state is not None:
+            self.encoded.append(tree_json(tree))
         return True
 
     def grow_rows(self, words: np.ndarray) -> None:
@@ -89,21 +101,31 @@ def grow_oracle(
     initial: tuple[Tree, ...] = (),
     smoothing: float = 0.5,
     progress=None,
+    state: str | Path | None = None,
 ) -> Equilibrium:
     """The value of a Hangman game (misses or lost games) by the double oracle over growing rows
     (module docstring), within `time_limit` seconds: an Equilibrium whose lower end is proven
-    against its chooser mix and whose upper end is its guesser mix's worst word."""
+    against its chooser mix and whose upper end is its guesser mix's worst word. `state`: a
+    file the loop writes its trees, rows and best chooser mix to (resume.py) and goes on from."""
     game = problem.game
-    loop = _Grow(game, problem, time.perf_counter())
+    loop = _Grow(game, problem, time.perf_counter(), state=state)
     loop.add(letters.greedy_tree(game))
     for tree in initial:
         loop.add(tree)
     loop.grow_rows(first_rows(game, np.asarray(loop.costs[0])))
     best_q: np.ndarray | None = None
-    for probe in probes(game):
-        left = None if time_limit is None else time_limit / 4 - (time.perf_counter() - loop.start)
+    again = _resume(loop)
+    probing = time.perf_counter()
+    for probe in again + probes(game):
+        left = None
+        if time_limit is not None:  # the probes get a quarter of the time after the state's trees
+            # are read at most, the resumed mix what is left
+            now = time.perf_counter()
+            left = time_limit - (now - loop.start)
+            if not again or probe is not again[0]:
+                left = min(left, time_limit / 4 - (now - probing))
         if left is not None and left <= 0:
-            break  # the probes get a quarter of the time at most
+            break
         searched = letters.support_mix(probe)
         tree, bound = letters.solved(game, searched, problem.cost, left)
         loop.add(tree)
@@ -139,6 +161,7 @@ def grow_oracle(
         if len(outside):
             loop.grow_rows(outside[np.argsort(-paid[outside], kind="stable")][:ADDED])
         loop.steps.append(Step(loop.lower, loop.upper, time.perf_counter() - loop.start, len(loop.trees)))
+        _save(loop)
         if progress:
             progress(loop.steps[-1])
         settled = loop.upper - loop.lower <= tolerance
@@ -146,7 +169,53 @@ def grow_oracle(
         if settled or over or STOP.asked or (own and not new and not len(outside) and not improves):
             break
         alpha = smoothing if improves else 0.0
+    _save(loop, at_end=True)
     return _equilibrium(loop, settled, stopped, time_limit)
+
+
+def _resume(loop: _Grow) -> list[np.ndarray]:
+    """Take in the state file's trees and rows, if it exists (checked: resume.load_state), and
+    say so in a note: the mix its lower end was proven against, searched first (so proven again
+    here, never read as proven), or nothing (a fresh run)."""
+    if loop.state is None:
+        return []
+    game, payoff = loop.game, loop.problem.cost.name
+    resumed = loop.resumed = load_state(loop.state, game, payoff, no_symmetry(game))
+    if resumed is None:
+        return []
+    for tree in resumed.trees:
+        loop.add(tree)
+    loop.grow_rows(np.array(resumed.rows, dtype=np.intp))
+    claim = (
+        ""
+        if resumed.claimed_lower is None
+        else f"; its lower end {resumed.claimed_lower:.6f} is its claim: the mix it rests on is searched again first"
+    )
+    loop.notes.append(
+        f"resumed from {loop.state}: {len(resumed.trees)} trees replayed on every word and {len(resumed.rows):,} "
+        f"rows, after {resumed.rounds} rounds and {resumed.seconds:.0f} s{claim}"
+    )
+    return [] if resumed.claimed_lower is None else [resumed.best_rows]
+
+
+def _save(loop: _Grow, at_end: bool = False) -> None:
+    """Write the state file, if one is named, at the end and every SAVE_EVERY seconds."""
+    now = time.perf_counter()
+    if loop.state is None or (not at_end and now - loop.saved_at < SAVE_EVERY):
+        return
+    game, resumed = loop.game, loop.resumed
+    n = len(game.secrets)
+    chooser = loop.chooser if loop.chooser is not None and np.isfinite(loop.lower) else None
+    save_state(
+        loop.state,
+        state_key(game, loop.problem.cost.name, no_symmetry(game)),
+        loop.encoded,
+        np.full(n, 1.0 / n) if chooser is None else chooser,
+        (None if chooser is None else float(loop.lower), None),
+        (len(loop.steps) + (resumed.rounds if resumed else 0), now - loop.start + (resumed.seconds if resumed else 0)),
+        loop.rows.tolist(),
+    )
+    loop.saved_at = now
 
 
 def families(game: Game) -> list[np.ndarray]:
@@ -204,7 +273,7 @@ def _equilibrium(loop: _Grow, settled: bool, stopped: bool, time_limit: float | 
         f"{responses} best responses{stops} (arena.equilibrium.letters, on the chooser's support) "
         "against linprog (HiGHS) mixes"
     )
-    notes = []
+    notes = list(loop.notes)
     if not settled:
         gap = max(0.0, loop.upper - loop.lower)
         why = "stopped by Ctrl-C" if STOP.asked else f"stopped at the time limit ({time_limit:g} s)"

@@ -214,8 +214,8 @@ class LetterSearch:
             floor = self.first_misses(idx, codes, inverse, mass)
             floor = np.maximum(floor, family_floor(o.kin[:, idx], inverse, o.w[idx], None, len(uniq)))
         else:
-            left = np.where(miss_code, k - 1, k)
-            floor = family_floor(o.kin[:, idx], inverse, o.w[idx], left, len(uniq))
+            strikes_left = np.where(miss_code, k - 1, k)
+            floor = family_floor(o.kin[:, idx], inverse, o.w[idx], strikes_left, len(uniq))
         out = []
         for j0 in np.flatnonzero(np.diff(np.concatenate(([-1], letter_of))) != 0).tolist():
             letter = int(letter_of[j0])
@@ -334,13 +334,13 @@ class LetterSearch:
             value = sum(w * m for w, m in zip(weights, misses))
         else:
             value = sum(w for w, m in zip(weights, misses) if m >= k)
-        first = words[0][1]
-        if self.rank is not None:
+        first, rank = words[0][1], self.rank
+        if rank is not None:
             # of the words as heavy as the heaviest (to the LP's round-off), the least rank
             # first: trees of different ranks try a family in different orders, which the
             # guesser's mix spreads over its words (the value is the sorted order's, the least)
             heavy = [letter for w, letter in words if -w >= weights[0] * (1 - 1e-9)]
-            first = min(heavy, key=lambda letter: int(self.rank[letter]))
+            first = min(heavy, key=lambda letter: int(rank[letter]))
         return value, first
 
     def value(self, classes: list[tuple[int, int, float]], bound: float, limit: float) -> float:

@@ -231,6 +231,7 @@ def double_oracle(problem: Problem | Game, settings: OracleSettings | None = Non
             tuple(settings.initial),
             settings.smoothing,
             settings.progress,
+            settings.state,
         )
     n = len(game.secrets)
     uniform = np.full(n, 1.0 / n)

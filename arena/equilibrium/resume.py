@@ -53,6 +53,7 @@ class Resumed:
     claimed_uniform: float | None
     rounds: int
     seconds: float
+    rows: tuple[int, ...] = ()  # the rows the LP kept (growing.py: words of a long Hangman list)
 
 
 def state_key(game: Game, payoff: str, symmetry: Symmetry) -> dict:
@@ -67,9 +68,11 @@ def save_state(
     best_rows: np.ndarray,
     claimed: tuple[float | None, float | None],
     progress: tuple[int, float],
+    rows: Sequence[int] = (),
 ) -> None:
     """Write the state atomically (a temporary file beside `path`, renamed over it):
-    `claimed` is (best lower bound, uniform chooser's value), `progress` (rounds, seconds).
+    `claimed` is (best lower bound, uniform chooser's value), `progress` (rounds, seconds),
+    `rows` the secrets the LP keeps where it keeps a few (growing.py).
     `trees` come encoded (tree_json: the loop encodes each tree once, not each round: 5 of a
     Wordle round's 30 s at 220 trees); gzip at level 6 (level 9 took 3.0 s a round there for
     3.6% less)."""
@@ -84,6 +87,8 @@ def save_state(
         "claimed_uniform": uniform,
         "best_rows": [float(p) for p in best_rows],
     }
+    if len(rows):
+        data["rows"] = [int(r) for r in rows]
     text = json.dumps(data, separators=(",", ":"))[:-1] + ',"trees":[' + ",".join(trees) + "]}\n"
     target = Path(path)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
@@ -135,7 +140,15 @@ def load_state(path: str | Path, game: Game, payoff: str, symmetry: Symmetry) ->
         _claim(path, data, "claimed_uniform"),
         rounds,
         max(0.0, finite(data.get("seconds"), f"{path}: seconds")),
+        _rows(path, data.get("rows", []), len(game.secrets)),
     )
+
+
+def _rows(path: str | Path, rows: Any, n: int) -> tuple[int, ...]:
+    """The state's kept rows: secret indexes, each below n."""
+    if not isinstance(rows, list) or not all(type(r) is int and 0 <= r < n for r in rows):
+        raise ArenaError(f"{path}: rows is not a list of secret indexes below {n:,}")
+    return tuple(rows)
 
 
 def _read(path: Path) -> Any:
