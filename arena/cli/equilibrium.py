@@ -317,7 +317,7 @@ def add_commands(sub) -> None:
         metavar="FILE.json[.gz]",
         help="the double oracle's state, written after every round (atomically) and resumed from when the "
         "same command runs again: a kill loses at most the round in flight (the trees are replayed, the "
-        "lower bound proven again)",
+        "lower bound proven again; a long Hangman list's rows are written every 30 s and at the end)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
