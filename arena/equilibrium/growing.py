@@ -16,6 +16,10 @@ little. Here the LP keeps only a set R of rows, and both sides grow:
    the chooser's uniform mixes on the largest families and their unions are searched
    (`probes`): the best of them is the first lower end, and the mix the LP's is smoothed toward.
 
+With a state file (`--state`, resume.py) the trees, R and the best chooser mix are written
+every SAVE_EVERY seconds and at the end, and a run goes on from them: the trees replayed on every
+word, the claimed lower end's mix searched again first.
+
 The value of the game on R is a lower end for every R, and the game's value is the value on the
 equilibrium's support, so the ends meet once R holds it. What limits the width is how many
 trees the upper end needs: a tree is searched on the support only and completed on the other
