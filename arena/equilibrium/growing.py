@@ -228,13 +228,12 @@ def families(game: Game) -> list[np.ndarray]:
     in list order): after the letters they share,
     the guesser can only try the one that differs, letter by letter, so they are the chooser's
     first candidates."""
-    groups: dict[tuple, list[int]] = {}
-    for s, word in enumerate(game.secrets):
-        for p in range(len(word)):
-            key = word[:p] + "_" + word[p + 1 :]
-            if word[p] not in key:  # pure (letters.pure_families): nain is not of _ain
-                groups.setdefault((p, key), []).append(s)
-    found = [np.array(g, dtype=np.intp) for g in groups.values() if len(g) > 1]
+    found = []
+    for row in letters.pure_families(list(game.secrets)):  # pure: nain is not of _ain
+        members = np.flatnonzero(row >= 0)
+        by_family = members[np.argsort(row[members], kind="stable")]  # each family in list order
+        cuts = np.flatnonzero(np.diff(row[by_family])) + 1
+        found += [g for g in np.split(by_family, cuts) if len(g) > 1]
     return sorted(found, key=lambda g: (-len(g), int(g[0])))
 
 
