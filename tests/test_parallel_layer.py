@@ -15,6 +15,7 @@ import os
 import pickle
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -155,6 +156,25 @@ def test_a_pool_takes_tasks_one_by_one():
         pool.submit(0)  # (not None: None tells a worker to stop)
         with pytest.raises(ArenaError, match=r"a worker's task failed: worker died \(signal 9\)"):
             pool.done()[0][1].value_or_raise()
+
+
+def test_a_pool_started_runs_its_tasks_while_the_caller_works():
+    """`start` hands the tasks out and returns at once (the split's seed trees grow while the
+    parent compiles); the results are collected after, every one of them."""
+    with Pool(2, functools.partial(returning, _started_at)) as pool:
+        for n in range(3):
+            pool.submit((n,))
+        pool.start()
+        assert pool.in_flight() == 3 and len(pool.queue) == 1  # two given now, one waits for a worker
+        time.sleep(1.0)  # the caller's own work
+        worked_until = time.time()
+        got = {task: result.value for task, result in pool.run([])}
+    assert sorted(got) == [(0,), (1,), (2,)]
+    assert sorted(started < worked_until for _, started in got.values()) == [False, True, True]
+
+
+def _started_at(n: int) -> tuple[int, float]:
+    return n, time.time()
 
 
 # --- the watchdog --------------------------------------------------------------------------------

@@ -20,9 +20,10 @@ import pytest
 from cli_run import run
 
 from arena import make_game
+from arena.core.errors import ArenaError
 from arena.optimal import optimal_tree
 from arena.optimal.parallelism import OPENING, UNKNOWN, Work, fewer_workers, journal_work
-from arena.optimal.split import split_root, split_tree
+from arena.optimal.split import AUTO, SPLIT_AFTER, SPLIT_FEWEST, split_after_for, split_root, split_tree
 
 SMALL = "mastermind:pegs=3,colors=4"
 
@@ -113,8 +114,28 @@ def test_the_command_line_prints_the_figures(capsys):
     assert data["critical_path"] <= data["work"] and data["parallelism"] >= 1
     assert len(data["busy"]) == data["workers"] == 2 and all(0 <= b <= 1 for b in data["busy"])
     assert data["critical_chain"]["parent"] == 1
+    assert data["split_after"] == SPLIT_AFTER  # the default for two workers
+    assert (
+        json.loads(run(capsys, "optimal", SMALL, "--workers", "2", "--split-after", "7", "--json")[1])["split_after"]
+        == 7
+    )
     text = run(capsys, "optimal", SMALL, "--workers", "2")[1]
     assert "sets searched, critical path" in text and "workers busy" in text
+
+
+def test_the_pieces_are_smaller_the_more_workers_share_them():
+    """By default a piece splits itself after SPLIT_AFTER sets on one or two workers, fewer the
+    more workers there are, never fewer than SPLIT_FEWEST; the split reports the count it used."""
+    counts = [split_after_for(w) for w in (1, 2, 3, 4, 8, 16, 32, 64, 1000)]
+    assert counts[:2] == [SPLIT_AFTER, SPLIT_AFTER] and counts[-1] == SPLIT_FEWEST
+    assert counts == sorted(counts, reverse=True) and counts[5] == 100  # 16 workers
+    game = make_game(SMALL)
+    assert split_root(game, workers=3).work.split_after == split_after_for(3)
+    assert split_root(game, workers=3, split_after=AUTO).work.split_after == split_after_for(3)
+    assert split_root(game, workers=3, split_after=None).work.split_after is None
+    for wrong in (0, -5, "soon", 2.5, True):
+        with pytest.raises(ArenaError, match="split_after is the sets a piece searches"):
+            split_root(game, workers=2, split_after=wrong)
 
 
 def test_fewer_workers_when_the_split_has_fewer_pieces():

@@ -333,7 +333,7 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
     """The split (arena.optimal.split): the pieces (first guess, reply class) searched by the
     workers, and the best tree put together from their subtrees, with the split's proven bound
     and effort; one ArenaError when it found no tree (nothing closed, or none within the limit)."""
-    from ..optimal.split import SPLIT_AFTER, SplitRun, split_root
+    from ..optimal.split import AUTO, SplitRun, split_root
     from ..optimal.split import split_tree as tree_of
     from ..parallel import cluster as dask
 
@@ -345,7 +345,7 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
 
     run = SplitRun(
         workers=request.workers or 1,
-        split_after=SPLIT_AFTER if request.split_after is None else request.split_after or None,
+        split_after=AUTO if request.split_after is None else request.split_after or None,
         time_limit=request.time_limit,
         journal=request.journal,
         new_journal=request.new_journal,

@@ -199,7 +199,8 @@ def add_split_flags(p) -> None:
         metavar="SETS",
         help="with --workers: a piece that has searched SETS candidate sets hands itself back and is "
         "split into tasks of its own (its guesses and their classes, at any depth), so that every "
-        "worker has work to the end (default: 1000; 0: never)",
+        "worker has work to the end (default: 1000 on one or two workers, then 1600 / workers, at least "
+        "50; 0: never)",
     )
     p.add_argument(
         "--log-every",

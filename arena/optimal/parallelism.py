@@ -73,6 +73,7 @@ class Work:
     unknown_pieces: int = 0  # journal records that carry no count of sets (written without one)
     tasks: int = 0  # tasks returned (several to a message: split.deal)
     longest_task: float = 0.0  # the seconds of the longest task, as its worker timed it
+    split_after: int | None = None  # the sets a piece searched before it split itself (None: never)
 
     def begin(self, workers: int, parent: int) -> None:
         """The tasks are about to be handed out to `workers`; the parent's search counted
@@ -160,6 +161,7 @@ class Work:
         return out | {
             "busy": [round(b, 3) for b in self.busy(wall)],
             "workers": self.workers,
+            "split_after": self.split_after,
             "tasks": self.tasks,
             "messages": len(self.intervals),  # batches of tasks (split.deal)
             "longest_task_seconds": round(self.longest_task, 3),  # how stale a budget can get

@@ -68,7 +68,7 @@ from .problem import Objective, Problem
 from .problem import Pool as GuessPool  # the guesses a tree may play; Pool here is the workers
 from .search import Search
 from .search.small_trees import compile_ahead
-from .solve import cheaper_tree, incumbent_value, seed_tree
+from .solve import SEED_METRICS, best_seed, cheaper_tree, greedy_trees, incumbent_value
 from .subtrees import grow_subtree
 
 
@@ -109,11 +109,33 @@ class SplitResult:
         return sorted(exact, key=lambda pair: (pair[1], pair[0]))
 
 
-#: A piece that has searched this many sets splits itself, by default (`arena optimal
-#: --split-after`): measured on 4x7 with 2 workers (benchmarks/bench_parallelism.py), the
-#: fewest that cost no wall time; fewer sets make more tasks, each costing the parent and the
+#: A piece that has searched this many sets splits itself, by default, on one or two workers
+#: (`arena optimal --split-after`): measured on 4x7 with 2 workers (benchmarks/bench_parallelism.py),
+#: the fewest that cost no wall time; fewer sets make more tasks, each costing the parent and the
 #: pipes about a millisecond, and a higher parallelism for more workers.
 SPLIT_AFTER = 1000
+#: With more workers the pieces are smaller, SPLIT_WORK / workers sets (`split_after_for`), so
+#: that the work's parallelism keeps ahead of the workers: about 4 per worker on 5x5, the least
+#: parallel of issue 33's three instances (measured: 57.7 at 125 sets, 104 at 62; 4x7 140, 268).
+SPLIT_WORK = 1600
+#: ... and never fewer than this: below it the tasks' own costs (a path replayed, a subtree
+#: read back, the parent's bookkeeping) outgrow what more pieces can share out (5x5 at 50: 17,206
+#: sets searched against 10,624 at 1,000).
+SPLIT_FEWEST = 50
+#: SplitRun's default `split_after`: the sets follow the number of workers (`split_after_for`).
+AUTO = "auto"
+
+
+def split_after_for(workers: int) -> int:
+    """The sets a piece searches before it splits itself, by default, for `workers` processes:
+    SPLIT_AFTER for one or two, then SPLIT_WORK / workers, at least SPLIT_FEWEST (16 workers:
+    100 sets; 32 and more: 50). Pieces that split sooner give a higher parallelism (the speed-up
+    no number of workers can exceed) for more work and more tasks: two workers gain nothing from
+    it (4x7 at 200 sets: 6.3 s against 5.4 s at 1,000), sixteen are held back without it (5x5
+    at 1,000 sets: parallelism 10)."""
+    if workers <= 2:
+        return SPLIT_AFTER
+    return max(SPLIT_FEWEST, min(SPLIT_AFTER, round(SPLIT_WORK / workers)))
 
 
 @dataclass(frozen=True)
@@ -151,7 +173,7 @@ class SplitRun:
     executor: Cluster | None = None
     alive: Callable[[], bool] | None = None
     no_worker_seconds: float = 60.0
-    split_after: int | None = SPLIT_AFTER
+    split_after: int | str | None = AUTO
     interrupted_result: bool = False
     hurry: bool = True
 
@@ -180,12 +202,11 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
     if executor is None and run.split_after is not None and run.hurry:  # shared with the workers it forks
         WORKER["idle"] = shared_count()
-    if executor is None:  # the kernels compiled once here, not in each forked worker
-        compile_ahead(split.scout.small_trees() if split.scout.compiled_below else None)
     on = piece_workers(executor, problem, workers, deadline, (run.alive, run.no_worker_seconds))
     before, interrupted = split.pieces_closed, False
     try:
-        most = (workers, run.split_after, WORKER.get("idle"))
+        after = run.split_after if isinstance(run.split_after, int) else None  # (split_args resolved AUTO)
+        most = (workers, after, WORKER.get("idle"))
         searched, stopped = search_pieces(split, on, most, deadline, status, start)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM (arena.parallel.pool): the workers are ended
         if not run.interrupted_result:
@@ -218,6 +239,15 @@ def split_args(problem: Problem | Game, run: SplitRun | None, given: dict) -> tu
         raise ArenaError("weights: every secret weighs 0, so every tree costs 0; give some secret a positive weight")
     if run.standing and run.journal is None:
         raise ArenaError("the standing of a split is read from its journal: give a journal")
+    if run.split_after == AUTO:
+        run = replace(run, split_after=split_after_for(workers))
+    elif run.split_after is not None and (
+        isinstance(run.split_after, bool) or not isinstance(run.split_after, int) or run.split_after < 1
+    ):
+        raise ArenaError(
+            f"split_after is the sets a piece searches before it splits itself: a positive number, "
+            f"None (never) or {AUTO!r} (by the workers), got {run.split_after!r}"
+        )
     return problem, run
 
 
@@ -238,8 +268,10 @@ def prepare(
 ) -> tuple[Split, Journal | None, Tree | None]:
     """The parent's bookkeeping before any piece is searched: the journal opened (its key
     checked first, before the root is scored and seeded: a wrong journal costs nothing), every
-    first guess scored, the incumbent seeded, and what the journal proves taken in (the
-    records read by `deadline`: a run's time limit covers reading its journal)."""
+    first guess scored, the incumbent seeded (the greedy trees grown by the run's workers at
+    once, while the parent compiles the search's kernels for the workers it will fork), and
+    what the journal proves taken in (the records read by `deadline`: a run's time limit covers
+    reading its journal)."""
     game, S, w, pool, max_guesses = problem.game, problem.secrets, problem.weights, problem.pool, problem.max_guesses
     log = None
     if run.journal is not None:
@@ -251,7 +283,15 @@ def prepare(
     openings = {int(g): Opening(int(g), float(x)) for g, x in zip(guesses, bound) if np.isfinite(x)}
     order = [int(guesses[i]) for i in np.lexsort((spread, bound)) if int(guesses[i]) in openings]
     split = Split(game, scout, S, b, sym, openings, order, run.incumbent / problem.unit)
-    seeded = seed_tree(game, S, w, pool, max_guesses) if run.seed and not run.standing else None
+    forking = run.executor is None and not run.standing
+    # the kernels compiled (or loaded) once here, before the workers fork, while the seed trees grow
+    compiled = (lambda: compile_ahead(scout.small_trees() if scout.compiled_below else None)) if forking else None
+    seeded = None
+    if run.seed and not run.standing:
+        grown = greedy_trees(game, S, pool, SEED_METRICS, run.workers if forking else 1, meanwhile=compiled)
+        seeded = best_seed(grown, S, w, max_guesses)
+    elif compiled is not None:
+        compiled()
     if run.start_tree is not None:
         check_start(run.start_tree, S, pool, max_guesses)
         seeded = cheaper_tree(seeded, run.start_tree, w, Guesses(), S)  # the start tree only if strictly cheaper
@@ -341,6 +381,7 @@ def search_pieces(
     on = workers.on
     flying, split_after, idle = most
     split.work.begin(flying, split.scout.stats.nodes)
+    split.work.split_after = split_after
     with on:
         while True:
             if deadline is not None and time.perf_counter() > deadline:

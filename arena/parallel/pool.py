@@ -203,6 +203,17 @@ class Pool:
         """Hand `task` to the next idle worker (hiring one if the pool has room)."""
         self.queue.append(task)
 
+    def start(self) -> None:
+        """Give the tasks submitted to workers now, hiring them as the pool has room, and
+        return at once: the caller works meanwhile, then collects the results with `done` (or
+        `run([])`). A task given this way may wait for its worker's `warm` before it starts,
+        and its time limit counts that wait."""
+        while self.queue and len(self.workers) < self.size:
+            self._hire()
+        for worker in self.workers:
+            if self.queue and worker.task is None and not worker.broken and worker.give(self.queue[0]):
+                self.queue.popleft()
+
     def in_flight(self) -> int:
         """Tasks submitted and not yet finished."""
         return len(self.queue) + self._busy()
