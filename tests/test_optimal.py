@@ -420,3 +420,33 @@ def test_the_seed_trees_grown_side_by_side_are_the_trees_grown_one_by_one():
         Guesses().of(best_seed(shared, S, w, None)).tolist()
         == Guesses().of(seed_tree(game, S, w, "all", None)).tolist()
     )
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=4", "mastermind:colors=4", "jotto:first=30"])
+def test_a_guess_limit_no_tree_keeps_is_refused_before_the_search_and_agrees_with_it(spec, monkeypatch):
+    """within_limit proves by `fits` that no tree keeps within one guess fewer than the worst
+    case, for optimal_tree and the split alike; with the check given no time the search itself
+    reaches the same verdict, and at the worst case both find a tree within it."""
+    from arena.optimal import solve, split
+    from arena.optimal.split import split_root
+
+    game = make_game(spec)
+    worst = int(optimal_tree(game, objective="worst").costs.max())
+    message = f"no tree finds every secret within {worst - 1} guesses"
+
+    def never(*args, **kwargs):
+        raise AssertionError("searched, not refused before")
+
+    with monkeypatch.context() as m:
+        m.setattr(solve, "search_below", never)
+        m.setattr(split, "greedy_trees", never)
+        for run in (
+            lambda: optimal_tree(game, max_guesses=worst - 1),
+            lambda: split_root(game, workers=1, max_guesses=worst - 1),
+        ):
+            with pytest.raises(ArenaError, match=message):
+                run()
+    monkeypatch.setattr(solve, "LIMIT_CHECK_SECONDS", 0.0)  # the check stops at once: the search decides
+    with pytest.raises(ArenaError, match=message):
+        optimal_tree(game, max_guesses=worst - 1)
+    assert optimal_tree(game, max_guesses=worst).costs.max() <= worst

@@ -153,6 +153,8 @@ def solve_opening(problem: Problem, run: Run, opening: str, part: Indexes) -> Fo
             bound = limit
         except Timeout:  # the search below times out at once and returns the best greedy tree
             pass
+    elif limit is not None and not problem.openers:
+        prover = within_limit(problem, part, run.sym, run.deadline)
     check_search_memory(game, part, pool)
     search = problem.search(max_guesses=limit, symmetry=run.sym, deadline=run.deadline)
     watch(search, run.progress, problem.unit)
@@ -456,6 +458,33 @@ def least_depth(problem: Problem, S: Indexes, sym: Any, deadline: float | None) 
         if depth > len(S) + 1:  # every useful guess shrinks the classes: no guess splits S
             raise ArenaError(f"{game.spec}: no guess tells apart {', '.join(game.secrets[s] for s in S[:3])}")
     return depth, search
+
+
+#: The check that some tree keeps within a guess limit (`within_limit`) runs at most this many
+#: seconds, and at most this share of a time limit: past them the search goes on without it.
+LIMIT_CHECK_SECONDS = 60.0
+LIMIT_CHECK_SHARE = 0.1
+
+
+def within_limit(problem: Problem, S: Indexes, sym: Any, deadline: float | None) -> Search | None:
+    """A guess limit that no tree keeps, refused before the search: an ArenaError when `fits`
+    (depth-first, by the slot bound) proves that no tree finds every secret of S within
+    `problem.max_guesses`, which it proves in seconds where the branch and bound over costs
+    proves it by exhausting every guess (MM(5,6) within 5 guesses: 2.6 s against 8.5 minutes).
+    Else the search that found a tree within the limit (its `fits` cache holds one:
+    `fitting_tree`), or None where the check ran out of its time (LIMIT_CHECK_SECONDS, a
+    share of the time left): the search goes on as it would have."""
+    cap = problem.max_guesses
+    assert cap is not None
+    now = time.perf_counter()
+    spare = LIMIT_CHECK_SECONDS if deadline is None else min(LIMIT_CHECK_SECONDS, LIMIT_CHECK_SHARE * (deadline - now))
+    search = Search.of(problem, max_guesses=None, symmetry=sym, deadline=now + max(spare, 0.0))
+    try:
+        if search.fits(S, cap, sym):
+            return search
+    except Timeout:
+        return None
+    raise ArenaError(f"{problem.game.spec}: no tree finds every secret within {cap} {search.cost.unit}")
 
 
 def seed_tree(

@@ -68,7 +68,7 @@ from .problem import Objective, Problem
 from .problem import Pool as GuessPool  # the guesses a tree may play; Pool here is the workers
 from .search import Search
 from .search.small_trees import compile_ahead
-from .solve import SEED_METRICS, best_seed, cheaper_tree, greedy_trees, incumbent_value
+from .solve import SEED_METRICS, best_seed, cheaper_tree, greedy_trees, incumbent_value, within_limit
 from .subtrees import grow_subtree
 
 
@@ -277,6 +277,8 @@ def prepare(
     if run.journal is not None:
         log = Journal(run.journal, journal_key(problem), set_aside=run.new_journal, read_only=run.standing)
     sym = problem.symmetry()
+    if max_guesses is not None and not run.standing:
+        within_limit(problem, S, sym, deadline)  # a limit no tree keeps refused at once
     scout = problem.search(symmetry=sym)
     guesses = scout.pool(S, sym)
     bound, spread, b = scout.score_guesses(S, guesses, scout.limit)
