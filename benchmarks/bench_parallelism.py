@@ -11,6 +11,7 @@ split's wall time); the last column names the chain that makes the critical path
     python benchmarks/bench_parallelism.py --bulls --limit 600  # ... and Bulls and Cows, at most 600 s each
     python benchmarks/bench_parallelism.py --workers 1,4,8,16   # each instance at each count, and the speed-up
     python benchmarks/bench_parallelism.py --split-after 0,1000,200   # pieces never split, and split after 1000, 200 sets
+    python benchmarks/bench_parallelism.py --workers 2,16,64 --oversubscribe --bulls   # the default at each count
 
 With several worker counts, `speed-up` is the first count's wall time over each row's (the
 search's own seconds, `seconds` in the JSON, not the process's start-up). A run stopped by
@@ -38,11 +39,16 @@ INSTANCES = [
 ]
 
 
-def split_json(spec: str, workers: int, limit: float | None, split_after: int | None = None) -> tuple[dict, float]:
-    """`arena optimal SPEC --workers N --json` (with --time-limit and --split-after when given)
-    in a fresh process of this checkout's code: its JSON and the wall time of the whole command."""
+def split_json(
+    spec: str, workers: int, limit: float | None, split_after: int | None = None, oversubscribe: bool = False
+) -> tuple[dict, float]:
+    """`arena optimal SPEC --workers N --json` (with --time-limit, --split-after and
+    --oversubscribe when given) in a fresh process of this checkout's code: its JSON and the
+    wall time of the whole command."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     command = [sys.executable, "-m", "arena.cli.parser", "optimal", spec, "--workers", str(workers), "--json"]
+    if oversubscribe:
+        command.append("--oversubscribe")
     if split_after is not None:
         command += ["--split-after", str(split_after)]
     if limit is not None:
@@ -73,6 +79,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", default="", help="only these instances, comma-separated labels (e.g. 5x5)")
     parser.add_argument("--limit", type=float, default=None, help="each run's --time-limit in seconds")
     parser.add_argument(
+        "--oversubscribe",
+        action="store_true",
+        help="as many workers as asked, past the cores: the parallelism (counted in sets) of many workers on few cores",
+    )
+    parser.add_argument(
         "--split-after",
         default="",
         help="rows at each of these --split-after values, comma-separated (0: pieces never split; default: arena's)",
@@ -92,9 +103,10 @@ def main(argv: list[str] | None = None) -> None:
         for after in afters:
             first = None
             for workers in counts:
-                data, wall = split_json(spec, workers, args.limit, after)
+                data, wall = split_json(spec, workers, args.limit, after, args.oversubscribe)
                 base = (first or data["seconds"]) if len(counts) > 1 else None
-                print(row(label, workers, data, wall, base, "" if after is None else str(after)), flush=True)
+                used = data.get("split_after") or "never"  # the default follows the workers (split_after_for)
+                print(row(label, workers, data, wall, base, str(used)), flush=True)
                 first = first or data["seconds"]
 
 
