@@ -11,6 +11,7 @@ their exact fraction."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -20,6 +21,7 @@ from arena.cli.parser import main
 from arena.core.errors import ArenaError, ArenaTypeError
 from arena.equilibrium import double_oracle
 from arena.equilibrium.known import KnownBound, folded, journal_bound
+from arena.equilibrium.verified import fold
 from tests.cli_run import one_line, run
 
 SPEC = "mastermind:pegs=3,colors=4"  # 64 secrets: uniform optimum 206/64, value 219/68
@@ -219,3 +221,40 @@ def test_the_uniform_limit_is_one_number_of_seconds(capsys):
         from arena.api.frontdoor import equilibrium
 
         equilibrium(make_game("mastermind:pegs=2,colors=3"), guessers=["knuth"], uniform_limit=5)
+
+
+def test_the_projects_own_journals_of_the_game_are_folded_in_without_being_named(
+    capsys, tmp_path, monkeypatch, journal
+):
+    """`arena equilibrium wordle` printed its own fold's lower end, not the 7,920/2,315 its
+    committed journal proves: a journal of the game in a witness directory (a checkout's
+    experiments/data, or ARENA_WITNESSES) is now read and checked as --bounds-from reads it.
+    Journals of other games or weights are left alone, and so is a file that is no journal;
+    one that cannot be read is said in a note."""
+    from arena.equilibrium.known import witness_journals
+    from arena.optimal.split import split_root
+
+    (tmp_path / "j.jsonl").write_text("\n".join(journal) + "\n")
+    split_root(make_game("mastermind:pegs=2,colors=4"), workers=1, journal=tmp_path / "other-game.jsonl")
+    split_root(make_game(SPEC), workers=1, journal=tmp_path / "weighted.jsonl", weights=[1.0] * 63 + [2.0])
+    (tmp_path / "not-a-journal.jsonl").write_text("hello\n")
+    monkeypatch.setenv("ARENA_WITNESSES", str(tmp_path))
+    assert witness_journals(make_game(SPEC), "guesses") == [tmp_path / "j.jsonl"]
+    eq = double_oracle(make_game(SPEC), time_limit=0.05)
+    unproven = replace(eq, uniform=None, lower=0.0)  # as a run whose first best response did not finish
+    lower = fold(unproven, time_limit=0.05).bounds[0]
+    assert lower.exact == Fraction(206, 64) and "read from the journal" in lower.how and "j.jsonl" in lower.how
+    (tmp_path / "broken.jsonl.gz").write_bytes(b"\x1f\x8b" + b"\0" * 10)  # no journal: not even read
+    assert witness_journals(make_game(SPEC), "guesses") == [tmp_path / "j.jsonl"]
+    monkeypatch.setenv("ARENA_WITNESSES", "")  # none: the fold's own search, as before
+    assert witness_journals(make_game(SPEC), "guesses") == []
+    assert "journal" not in fold(unproven, time_limit=0.05).bounds[0].how
+
+
+def test_a_witness_journal_that_cannot_be_read_is_said_and_left_out(tmp_path, monkeypatch, journal):
+    from arena.equilibrium.verified import witnessed
+
+    (tmp_path / "damaged.jsonl").write_text(journal[0] + "\n{not json\n")
+    monkeypatch.setenv("ARENA_WITNESSES", str(tmp_path))
+    found, notes = witnessed(make_game(SPEC), "guesses", [])
+    assert found == [] and len(notes) == 1 and "damaged.jsonl was not folded in" in notes[0]

@@ -11,7 +11,9 @@ what its own guesser mix concedes. Other proofs may say more, and each goes in:
   of guesses that hit the secret (`level_bound`: Jotto's 17,035/2,845, where the search's first
   level proves 16,623); or read from a split's journal (`arena optimal
   GAME --workers W --journal FILE`, its records checked as `arena optimal --standing` checks
-  them), which is how whole Wordle's 7,920/2,315 goes in (35 minutes of search, not minutes);
+  them), which is how whole Wordle's 7,920/2,315 goes in (35 minutes of search, not minutes):
+  named by --bounds-from, or found among the project's own journals (`witness_journals`: a
+  checkout's experiments/data, or ARENA_WITNESSES), whose first lines say which game each proves;
 - **saved equilibria** (`--bounds-from FILE`, files of `arena equilibrium --save`): the
   exact best response to their chooser mix, searched again (a lower end), and their guesser
   mix's worst secret, replayed (an upper end): verified.verified_value, never the file's figures;
@@ -27,6 +29,7 @@ again; nothing read from the file is taken as proven.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -158,6 +161,43 @@ def journal_bound(game: Game, path: str | Path, cost: str) -> KnownBound:
             f"not searched again here ({checked})"
         )
     return KnownBound("lower", float(bound), bound if exact else None, how, {"journal": str(path)})
+
+
+#: Where the project's own proofs lie: the directories of `ARENA_WITNESSES` (separated as PATH
+#: is; empty: none), else a checkout's experiments/data, where its committed journals are.
+WITNESSES_ENV = "ARENA_WITNESSES"
+
+
+def witness_dirs() -> list[Path]:
+    """The directories searched for journals that prove a game's uniform optimum (WITNESSES_ENV)."""
+    given = os.environ.get(WITNESSES_ENV)
+    if given is not None:
+        return [Path(d) for d in given.split(os.pathsep) if d]
+    checkout = Path(__file__).resolve().parents[2] / "experiments" / "data"
+    return [checkout] if checkout.is_dir() else []
+
+
+def witness_journals(game: Game, cost: str) -> list[Path]:
+    """The split journals in the witness directories whose problem is this game's against the
+    uniform chooser (equal weights, every guess, no limit; any version of arena), largest
+    first: what `journal_bound` folds in without --bounds-from naming them. Only their first
+    lines are read here."""
+    from ..optimal.journal import journal_header, journal_key, same_problem
+    from ..optimal.problem import Problem
+
+    if not isinstance(cost_for(game, cost), Guesses) or not game.rules.hits:
+        return []
+    key = None
+    found = []
+    for folder in witness_dirs():
+        for path in sorted(folder.glob("*.jsonl*")):
+            if not path.name.endswith((".jsonl", ".jsonl.gz")) or not path.is_file():
+                continue
+            stored = journal_header(path)
+            key = key or journal_key(Problem.of(game))
+            if stored is not None and same_problem(stored, key):
+                found.append(path)
+    return sorted(found, key=lambda p: -p.stat().st_size)
 
 
 def mix_worst(

@@ -7,7 +7,9 @@ saved equilibrium verified again); what the file claims beyond is printed as its
 
 `fold` narrows an equilibrium's interval to the best of the bounds known.py proves and those of
 the files named (`--bounds-from`: saved equilibria, both ends; split journals, the uniform
-chooser's optimum), each end named with where it comes from (known.py's docstring).
+chooser's optimum) and of the project's own journals of the game (`witnessed`: a checkout's
+experiments/data, or the directories of ARENA_WITNESSES), each end named with where it comes
+from (known.py's docstring).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from .known import (
     own_bounds,
     uniform_bound,
     uniform_optimum,
+    witness_journals,
 )
 from .solution import Equilibrium, NotAnEquilibrium
 from .witness import CLAIM_SLACK, REPROVE_LIMIT, finite, fraction
@@ -269,6 +272,9 @@ def fold(
         found = from_file(eq.game, path, eq.cost, None if time_limit is None else limit, depth)
         journals += [b for b in found if "journal" in b.rests_on]
         bounds += found
+    if eq.uniform is None and not any(b.exact is not None for b in journals) and not STOP.asked:
+        found, notes = witnessed(eq.game, eq.cost, [Path(p) for p in bounds_from])
+        journals, bounds, eq = journals + found, bounds + found, replace(eq, notes=eq.notes + notes)
     budget = limit if uniform_limit is None else uniform_limit
     if eq.uniform is None and not any(b.exact is not None for b in journals) and not STOP.asked:
         if spent < 0.9 * budget:
@@ -278,6 +284,28 @@ def fold(
             bounds += [level] if level is not None else []
     out = folded(eq, bounds)
     return replace(out, seconds=out.seconds + time.perf_counter() - start)
+
+
+def witnessed(game: Game, cost: str, named: Sequence[Path]) -> tuple[list[KnownBound], tuple[str, ...]]:
+    """The uniform chooser's bound from the project's own journals of this game (known.
+    witness_journals: a checkout's experiments/data, or ARENA_WITNESSES), read and checked as
+    --bounds-from reads them, largest first until one proves the optimum; those `named` are
+    read already. A journal that cannot be read is said in a note and left out."""
+    out: list[KnownBound] = []
+    notes: tuple[str, ...] = ()
+    done = {p.resolve() for p in named if p.exists()}
+    for path in witness_journals(game, cost):
+        if path.resolve() in done:
+            continue
+        try:
+            bound = journal_bound(game, path, cost)
+        except ArenaError as e:
+            notes += (f"the journal {path} was not folded in: {e}",)
+            continue
+        out.append(bound)
+        if bound.exact is not None:
+            break
+    return out, notes
 
 
 # --- proven again from a saved file ---------------------------------------------------------------

@@ -106,6 +106,31 @@ def key_change(stored: dict, key: dict) -> str | None:
     return None
 
 
+def journal_header(path: str | Path) -> dict | None:
+    """A journal file's key (its first line) read alone, gzipped or not; None where the file is
+    no journal (unreadable, not JSON, no "journal" format)."""
+    try:
+        with open(path, "rb") as raw:
+            opened = gzip.open(raw) if raw.read(2) == GZIP_MAGIC[:2] else None
+            raw.seek(0)
+            first = (opened or raw).readline(1 << 16)
+    except (OSError, EOFError, zlib.error):
+        return None
+    try:
+        stored = json.loads(first)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        return None
+    return stored if isinstance(stored, dict) and "journal" in stored else None
+
+
+def same_problem(stored: dict, key: dict) -> bool:
+    """Whether a journal's key is the run's problem, whatever version of arena wrote it (such a
+    journal is read, its records checked, as --standing reads it: Journal(read_only=True))."""
+    if stored.get("journal") in OLD_FORMATS:
+        return False
+    return key_change(stored | {"journal": key["journal"], "version": key["version"]}, key) is None
+
+
 @dataclass(frozen=True)
 class GuessRecord:
     """A first guess's proven bound, and when it was opened its classes (PieceRecords: their
