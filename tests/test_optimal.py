@@ -450,3 +450,28 @@ def test_a_guess_limit_no_tree_keeps_is_refused_before_the_search_and_agrees_wit
     with pytest.raises(ArenaError, match=message):
         optimal_tree(game, max_guesses=worst - 1)
     assert optimal_tree(game, max_guesses=worst).costs.max() <= worst
+
+
+def test_the_weighted_slot_bound_is_its_sum_of_depths():
+    """weighted_bound, which sums only the bigger classes past their first two slots, equals its
+    definition sum_{d>=0} max(0, X - w_max slots(d), w_min (n - slots(d))) term by term."""
+    from arena.optimal.bounds import slot_capacity
+
+    def by_definition(mass, count, w_max, w_min, b):
+        total, depth = np.zeros(np.shape(mass)), 0
+        while True:
+            slots = slot_capacity(b, depth)
+            total += np.maximum(np.maximum(mass - w_max * slots, w_min * (count - slots)), 0.0)
+            if slots >= count.max(initial=0):
+                return total
+            depth += 1
+
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        b, shape = int(rng.integers(1, 20)), (int(rng.integers(1, 30)), int(rng.integers(1, 15)))
+        count = rng.integers(0, int(rng.integers(1, 400)), size=shape)
+        w_min, w_max = sorted(rng.uniform(0.01, 2.0, 2))
+        mass = np.where(count > 0, count * rng.uniform(w_min, w_max, shape), 0.0)
+        np.testing.assert_allclose(
+            weighted_bound(mass, count, w_max, w_min, b), by_definition(mass, count, w_max, w_min, b), rtol=1e-12
+        )
