@@ -1,6 +1,7 @@
-"""Idle workers hurry the running tasks (issue 33; arena/optimal/pieces.py, `hurry`): the split
-with and without it, in one process, in turn (off, on, off, on, ...), the same instance and
-workers; for each, the medians of the wall time, the work (sets searched), the critical path
+"""Idle workers hurry the running tasks (issue 33; arena/optimal/pieces.py, `hurry`), or the
+parent pushes falling budgets into the running classes of first guesses (`--switch push`:
+split.push_rooms, pieces.pushed): the split with and without it, in one process, in turn (off,
+on, off, on, ...), the same instance and workers; for each, the medians of the wall time, the work (sets searched), the critical path
 (the longest chain of work that could not be shared out), their ratio `parallelism`, and the
 pieces that split themselves. Every run must find the same optimum (checked).
 
@@ -8,6 +9,7 @@ pieces that split themselves. Every run must find the same optimum (checked).
     python benchmarks/bench_hurry.py --workers 8 --runs 5    # more workers than this machine's cores: the
                                                              # critical path is measured, the wall time is not
     python benchmarks/bench_hurry.py --only 4x7 --workers 16 # on a machine with 16 cores
+    python benchmarks/bench_hurry.py --switch push --runs 5   # the budgets pushed, on and off
 
 With no worker waiting the two are the same search (the callback is read every 64 sets and does
 nothing); a waiting worker makes a task past a twentieth of --split-after split itself at once.
@@ -25,10 +27,11 @@ from arena.optimal.split import split_root
 INSTANCES = {"5x5": "mastermind:pegs=5,colors=5", "4x7": "mastermind:colors=7", "4x6": "mastermind"}
 
 
-def one_run(spec: str, workers: int, split_after: int, hurry: bool) -> dict:
-    """One split of `spec`: its figures (the optimum, checked proven)."""
+def one_run(spec: str, workers: int, split_after: int, hurry: bool, switch: str = "hurry") -> dict:
+    """One split of `spec` with the SplitRun setting `switch` on or off (`hurry`): its figures
+    (the optimum, checked proven)."""
     start = time.perf_counter()
-    result = split_root(make_game(spec), workers=workers, split_after=split_after, hurry=hurry)
+    result = split_root(make_game(spec), workers=workers, split_after=split_after, **{switch: hurry})
     wall = time.perf_counter() - start
     assert result.exact, f"{spec}: not proven"
     work = result.work
@@ -48,17 +51,18 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3, help="runs of each, in turn")
     parser.add_argument("--split-after", type=int, default=1000)
+    parser.add_argument("--switch", choices=("hurry", "push"), default="hurry", help="the setting turned on and off")
     args = parser.parse_args()
     print(f"{args.workers} workers, split after {args.split_after} sets, {args.runs} runs each in turn; medians")
     print(
-        f"{'instance':<9} {'hurry':<6} {'wall s':>7} {'work':>8} {'critical path':>14} {'parallelism':>12} {'split':>6}"
+        f"{'instance':<9} {args.switch:<6} {'wall s':>7} {'work':>8} {'critical path':>14} {'parallelism':>12} {'split':>6}"
     )
     for label in args.only.split(","):
         spec = INSTANCES[label]
         runs: dict[bool, list[dict]] = {False: [], True: []}
         for _ in range(args.runs):
             for hurry in (False, True):
-                runs[hurry].append(one_run(spec, args.workers, args.split_after, hurry))
+                runs[hurry].append(one_run(spec, args.workers, args.split_after, hurry, args.switch))
         values = {r["value"] for rows in runs.values() for r in rows}
         assert len(values) == 1, f"{label}: optima differ: {values}"
         for hurry, rows in runs.items():

@@ -145,3 +145,36 @@ def test_an_opened_guess_bound_is_what_its_classes_bounds_add_up_to(monkeypatch)
     _, bound, classes, _, _ = run_task(state, "open", (g,), math.inf, 1000)
     assert classes and bound == search.weight(place.secrets) + sum(b for _, b, _, _ in classes)
     assert any(reply == r and exact for reply, _, exact, _ in classes)
+
+
+@pytest.mark.parametrize("below", [0.0, 0.5, 1.5])
+def test_a_piece_whose_budget_the_parent_lowers_searches_under_the_lower_one(below, monkeypatch):
+    """The parent pushes a class's falling budget into the running piece (split.push_rooms):
+    the piece searches again under it (pieces.pushed, read every 64 sets: here every set) and
+    is measured against it. Pushed below its value it proves a bound at least the pushed
+    budget, not the value; pushed to its value or above, it is solved exactly as without it."""
+    from arena.optimal.search import branch
+    from arena.parallel.pool import shared_numbers
+
+    monkeypatch.setattr(branch, "REPORT_MASK", 0)
+    state = search_state(Problem.of(make_game("mastermind:colors=5")), workers=1)
+    g = state["game"].guess_index("1123")
+    _, _, classes, _, _ = run_task(state, "open", (g,), math.inf)
+    reply = max(classes, key=lambda c: c[1])[0]
+    state["search"].cache.clear()
+    whole = run_task(state, "piece", (g, reply), math.inf)
+    assert whole.exact and whole.nodes > 2  # long enough to hear the push
+    pushed = whole.value - 1.0 + below  # 1 under the value, half under, half over
+    state["rooms"] = rooms = shared_numbers(2)
+    rooms[1] = pushed
+    state["search"].cache.clear()
+    got = run_task(state, "piece", (g, reply), math.inf, slot=1)
+    if pushed <= whole.value:
+        assert not got.exact and got.tree is None and pushed <= got.value <= whole.value
+    else:
+        assert got.exact and got.value == whole.value and got.tree
+    rooms[0] = -1.0  # another message's slot: this piece does not read it
+    state["search"].cache.clear()
+    assert run_task(state, "piece", (g, reply), math.inf, slot=1).value == got.value
+    state["search"].cache.clear()
+    assert run_task(state, "piece", (g, reply), math.inf).value == whole.value  # no slot, no push

@@ -242,6 +242,17 @@ class Split:
     def opening_of(self, piece: Piece) -> Opening:
         return self.nodes[piece.path[:-2]].openings[piece.guess]
 
+    def root_room(self, piece: Piece) -> float:
+        """The budget a class of a first guess would be handed out with now (`_piece_tasks` at
+        the root: the incumbent less what its guess's other classes are proven to cost); inf
+        for a class below the root, whose budget may rest on its own node's best (pieces.py
+        pushes only the root's rooms into running pieces: they only fall, as the incumbent
+        falls and the other classes' bounds rise)."""
+        if len(piece.path) != 2:
+            return INF
+        o = self.opening_of(piece)
+        return min(INF, self.root.incumbent) - (o.bound - piece.bound)
+
     def opened(self, o: Opening, total: float, classes: Classes, effort: tuple[float, int] = (0.0, 0)) -> None:
         """An opening opened by a worker: its bound, and its pieces with what the journal holds
         of them (no classes and a bound at the limit it was opened with, `o.limit`: it cannot

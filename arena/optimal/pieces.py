@@ -20,6 +20,7 @@ import functools
 import math
 import os
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -91,9 +92,10 @@ class Opened(NamedTuple):
     nodes: int
 
 
-def forked_task(tasks: list[Task], split_after: int | None = None) -> list[Outcome | Opened]:
-    """A batch of tasks on a forked worker (run_tasks)."""
-    return run_tasks(WORKER, tasks, split_after)
+def forked_task(tasks: list[Task], split_after: int | None = None, slot: int = -1) -> list[Outcome | Opened]:
+    """A batch of tasks on a forked worker (run_tasks); `slot`: where the parent pushes the
+    budget of its piece as it falls (`rooms`, shared with the forked workers; -1: nowhere)."""
+    return run_tasks(WORKER, tasks, split_after, slot)
 
 
 #: On a Dask worker: one search per problem (game spec, pool, weights, limit), built by the first task that needs it.
@@ -129,9 +131,12 @@ def search_state(problem: Problem, workers: int) -> dict:
     )
 
 
-def run_task(state: dict, kind: str, path: Path, limit: float, split_after: int | None = None) -> Outcome | Opened:
+def run_task(
+    state: dict, kind: str, path: Path, limit: float, split_after: int | None = None, slot: int = -1
+) -> Outcome | Opened:
     """One task on the search `state` holds: open the guess at the end of `path` (kind "open",
-    `limit` what it must beat) or solve the class at its end under the budget `limit` ("piece")."""
+    `limit` what it must beat) or solve the class at its end under the budget `limit` ("piece",
+    its budget tightened while it runs where `slot` names a place of `state["rooms"]`)."""
     search: Search = state["search"]
     idle = state.get("idle")
     if idle is not None and split_after is not None:
@@ -139,23 +144,49 @@ def run_task(state: dict, kind: str, path: Path, limit: float, split_after: int 
     try:
         if kind == "open":
             return open_guess(state, path, limit, split_after)
-        return solve_piece(state, path, limit, split_after)
+        rooms = state.get("rooms") if slot >= 0 else None
+        return solve_piece(state, path, limit, split_after, None if rooms is None else (rooms, slot))
     finally:
         search.report = None
 
 
-def run_tasks(state: dict, tasks: list[Task], split_after: int | None = None) -> list[Outcome | Opened]:
+def run_tasks(state: dict, tasks: list[Task], split_after: int | None = None, slot: int = -1) -> list[Outcome | Opened]:
     """The tasks of a batch in turn, each under the limit it was handed out with, until one
     leaves work behind it: a piece, or an opening that does not close (its classes become
     pieces, which the search takes before the next guess; the deadline). The outcomes of
-    those searched; the tasks after them are handed back unsearched."""
+    those searched; the tasks after them are handed back unsearched. `slot`: the batch's
+    place among the shared rooms (its piece's, run_task)."""
     out = []
     for kind, path, limit in tasks:
-        outcome = run_task(state, kind, path, limit, split_after)
+        outcome = run_task(state, kind, path, limit, split_after, slot)
         out.append(outcome)
         if not isinstance(outcome, Opened) or outcome.classes or math.isnan(outcome.bound):
             break
     return out
+
+
+class Tightened(Exception):
+    """A running piece's budget fell below the one it searches under (the parent pushed a lower
+    one: the incumbent fell, or its guess's other classes were proven dearer): it searches
+    again under `budget`, the sets finished before answered by the search's cache."""
+
+    def __init__(self, budget: float):
+        super().__init__(budget)
+        self.budget = budget
+
+
+def pushed(report: Callable[[Search], None] | None, room: tuple[Any, int], budget: list[float]) -> Callable:
+    """A progress callback (every 64 sets) that calls `report` and raises Tightened once the
+    room the parent shares (`room`: the array and the piece's place in it) is below `budget[0]`."""
+    rooms, slot = room
+
+    def check(search: Search) -> None:
+        if report is not None:
+            report(search)
+        if rooms[slot] < budget[0]:
+            raise Tightened(float(rooms[slot]))
+
+    return check
 
 
 class Place(NamedTuple):
@@ -183,18 +214,32 @@ def walk(search: Search, S: Indexes, sym: Any, path: Path) -> Place:
     return Place(C, sym, allowed, left)
 
 
-def solve_piece(state: dict, path: Path, budget: float, split_after: int | None = None) -> Outcome:
+def solve_piece(
+    state: dict, path: Path, budget: float, split_after: int | None = None, room: tuple[Any, int] | None = None
+) -> Outcome:
     """The class at the end of `path`, on the search `state` holds: its exact value and subtree
     if below `budget`, else a bound >= budget; nan if the deadline passed or (`split`) once it
-    has searched `split_after` sets."""
+    has searched `split_after` sets. With `room` (a shared array and a place in it) the budget
+    falls while it runs to what the parent pushes there (`pushed`): the search starts again
+    under the lower one, and what it returns is measured against that (a bound at least the
+    lower budget is what the parent's ledger then needs; split.push_rooms)."""
     search: Search = state["search"]
     place = walk(search, state["S"], state["sym"], path)
     search.root_key = None
     started, nodes = time.perf_counter(), search.stats.nodes
     search.node_limit = None if split_after is None else nodes + split_after
+    now, report = [budget], search.report
+    if room is not None:
+        search.report = pushed(report, room, now)
     try:
-        value = search.solve(place.secrets, budget, place.left, place.sym, place.allowed, state["b"])
-        tree = subtree(search, place.secrets, place.left, place.allowed) if value < budget else None
+        while True:
+            try:
+                value = search.solve(place.secrets, now[0], place.left, place.sym, place.allowed, state["b"])
+                break
+            except Tightened as lower:
+                now[0] = lower.budget
+        search.report = report  # the subtree is read back under no push
+        tree = subtree(search, place.secrets, place.left, place.allowed) if value < now[0] else None
     except Timeout:
         value = math.nan
     finally:
@@ -205,7 +250,7 @@ def solve_piece(state: dict, path: Path, budget: float, split_after: int | None 
             path, math.nan, False, None, split, time.perf_counter() - started, search.stats.nodes - nodes, guesses
         )
     return Outcome(
-        path, float(value), value < budget, tree, False, time.perf_counter() - started, search.stats.nodes - nodes
+        path, float(value), value < now[0], tree, False, time.perf_counter() - started, search.stats.nodes - nodes
     )
 
 

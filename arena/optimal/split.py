@@ -55,7 +55,7 @@ from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game, Index, Indexes
 from ..parallel.cluster import Cluster, ClusterWorkers, NoWorker
 from ..parallel.outcome import returning
-from ..parallel.pool import Pool, shared_count
+from ..parallel.pool import Pool, shared_count, shared_numbers
 from ..trees.tree import Tree
 from .bounds import INF
 from .inputs import check_start
@@ -158,7 +158,9 @@ class SplitRun:
     (SplitResult.interrupted), as the time limit does, instead of a KeyboardInterrupt.
     `hurry`: forked workers that wait for a task make the pieces running split themselves
     after a twentieth of `split_after` (pieces.hurry), so that pieces are small only where
-    workers would sit idle."""
+    workers would sit idle. `push`: a running class of a first guess searches under the budget
+    it would be handed out with now, as the incumbent falls and its guess's other classes are
+    proven dearer (forked workers: push_rooms, pieces.pushed)."""
 
     workers: int = 2
     time_limit: float | None = None
@@ -176,6 +178,7 @@ class SplitRun:
     split_after: int | str | None = AUTO
     interrupted_result: bool = False
     hurry: bool = True
+    push: bool = True
 
 
 #: The Problem's settings that split_root's keywords may give (the others are SplitRun's).
@@ -202,11 +205,13 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
     if executor is None and run.split_after is not None and run.hurry:  # shared with the workers it forks
         WORKER["idle"] = shared_count()
+    if executor is None and run.push:  # each message's piece's budget, as it falls (push_rooms)
+        WORKER["rooms"] = shared_numbers(max(workers, 1))
     on = piece_workers(executor, problem, workers, deadline, (run.alive, run.no_worker_seconds))
     before, interrupted = split.pieces_closed, False
     try:
         after = run.split_after if isinstance(run.split_after, int) else None  # (split_args resolved AUTO)
-        most = (workers, after, WORKER.get("idle"))
+        most = (workers, after, WORKER.get("idle"), WORKER.get("rooms"))
         searched, stopped = search_pieces(split, on, most, deadline, status, start)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM (arena.parallel.pool): the workers are ended
         if not run.interrupted_result:
@@ -329,10 +334,11 @@ class PieceWorkers:
     def __init__(self, on: Pool | ClusterWorkers, remote: tuple | None, deadline: float | None):
         self.on, self.remote, self.deadline = on, remote, deadline
 
-    def submit(self, tasks: list[Task], split_after: int | None) -> tuple:
-        """Send a batch of tasks (pieces.run_tasks) as one message."""
+    def submit(self, tasks: list[Task], split_after: int | None, slot: int = -1) -> tuple:
+        """Send a batch of tasks (pieces.run_tasks) as one message; `slot`: the place of the
+        shared rooms its piece reads its budget from as it falls (forked workers only)."""
         if self.remote is None:
-            message: tuple = (tasks, split_after)
+            message: tuple = (tasks, split_after, slot)
         else:
             sent, workers = self.remote
             left = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
@@ -368,20 +374,22 @@ STATUS_SECONDS = 0.05
 def search_pieces(
     split: Split,
     workers: PieceWorkers,
-    most: tuple[int, int | None, Any],
+    most: tuple[int, int | None, Any, Any],
     deadline: float | None,
     status,
     start: float,
 ) -> tuple[int, bool]:
-    """Hand out the split's tasks, `most` = (messages in flight, split_after, idle), in
+    """Hand out the split's tasks, `most` = (messages in flight, split_after, idle, rooms), in
     batches (`deal`), until none is left or the deadline passes; (pieces searched, stopped by
     the deadline). `idle`, a value the forked workers share: how many of them wait for a
-    task, which makes the pieces running split themselves sooner (pieces.hurry). Leaving, by an error too, ends the workers (a cluster's pending pieces are
-    cancelled)."""
-    pending: dict[int, tuple[tuple, list[Opening | Piece]]] = {}
+    task, which makes the pieces running split themselves sooner (pieces.hurry); `rooms`, one
+    number a message in flight, its piece's budget as it falls (push_rooms). Leaving, by an
+    error too, ends the workers (a cluster's pending pieces are cancelled)."""
+    pending: dict[int, tuple[tuple, list[Opening | Piece], int]] = {}
     searched, stopped, shown = 0, False, -math.inf
     on = workers.on
-    flying, split_after, idle = most
+    flying, split_after, idle, rooms = most
+    slots = list(range(flying)) if rooms is not None else []
     split.work.begin(flying, split.scout.stats.nodes)
     split.work.split_after = split_after
     with on:
@@ -393,8 +401,12 @@ def search_pieces(
             if idle is not None:  # a running piece hurries to split itself while a worker waits (pieces.hurry)
                 idle.value = free - len(messages)
             for tasks in messages:
-                sent = workers.submit([(kind, what.path, limit) for kind, what, limit in tasks], split_after)
-                pending[id(sent)] = sent, [what for _, what, _ in tasks]
+                slot = slots.pop() if slots else -1
+                if slot >= 0:
+                    kind, what, limit = tasks[-1]
+                    rooms[slot] = limit if kind == "piece" and len(what.path) == 2 else INF
+                sent = workers.submit([(kind, what.path, limit) for kind, what, limit in tasks], split_after, slot)
+                pending[id(sent)] = sent, [what for _, what, _ in tasks], slot
             if not pending:
                 break
             try:
@@ -405,7 +417,9 @@ def search_pieces(
                     "(a --journal keeps the pieces closed; run again to resume)"
                 ) from None
             for sent, result in finished:
-                _, whats = pending.pop(id(sent))
+                _, whats, slot = pending.pop(id(sent))
+                if slot >= 0:
+                    slots.append(slot)
                 split.work.ran(result.seconds, time.perf_counter())
                 outcomes = result.value_or_raise()
                 for what, outcome in zip(whats, outcomes):
@@ -415,12 +429,28 @@ def search_pieces(
                     stopped = stopped or stop  # the deadline passed in the worker: nothing closed
                 for what in whats[len(outcomes) :]:  # handed back unsearched (pieces.run_tasks)
                     handed_back(what)
+            if rooms is not None:
+                push_rooms(split, pending.values(), rooms)
             if status is not None and time.perf_counter() - shown >= STATUS_SECONDS:
                 status(split.status(start))
                 shown = time.perf_counter()
     if status is not None:
         status(split.status(start))
     return searched, stopped
+
+
+def push_rooms(split: Split, pending, rooms) -> None:
+    """Lower the shared budget of every class of a first guess in flight to what it would be
+    handed out with now (Split.root_room): the incumbent only falls and the other classes'
+    bounds only rise, so it only falls, and a bound the piece proves at least that budget
+    closes its guess as the one it was sent with would have (the ledger measures every result
+    against its own budgets, never the one sent)."""
+    for _, whats, slot in pending:
+        what = whats[-1]
+        if slot >= 0 and isinstance(what, Piece) and len(what.path) == 2:
+            room = split.root_room(what)
+            if room < rooms[slot]:
+                rooms[slot] = room
 
 
 def deal(split: Split, free: int) -> list[list[tuple[str, Opening | Piece, float]]]:

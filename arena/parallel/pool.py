@@ -41,7 +41,7 @@ from .orphans import die_with_parent
 from .outcome import TaskResult, died, timed_out
 from .threads import in_worker
 
-__all__ = ["Pool", "context", "end_group", "play_in_child", "died", "shared_count", "timed_out"]
+__all__ = ["Pool", "context", "end_group", "play_in_child", "died", "shared_count", "shared_numbers", "timed_out"]
 
 Play = Callable[[Any], TaskResult]
 #: What a task returns, by its old name (a (status, tally, error, seconds) tuple before issue 32).
@@ -63,6 +63,13 @@ def shared_count() -> Any:
     """An integer that a parent and the workers it forks afterwards all see (`.value`): one
     writer, the parent, and readers that need no lock (multiprocessing.RawValue)."""
     return context().RawValue("i", 0)
+
+
+def shared_numbers(n: int) -> Any:
+    """`n` floats that a parent and the workers it forks afterwards all see (`[i]`): one
+    writer, the parent, and readers that need no lock (multiprocessing.RawArray), each number
+    read or written whole."""
+    return context().RawArray("d", n)
 
 
 def _serve(conn: Connection, play: Play, warm: Callable[[], None] | None, parent: int, share: int) -> None:
