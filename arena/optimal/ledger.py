@@ -242,16 +242,21 @@ class Split:
     def opening_of(self, piece: Piece) -> Opening:
         return self.nodes[piece.path[:-2]].openings[piece.guess]
 
-    def root_room(self, piece: Piece) -> float:
-        """The budget a class of a first guess would be handed out with now (`_piece_tasks` at
-        the root: the incumbent less what its guess's other classes are proven to cost); inf
-        for a class below the root, whose budget may rest on its own node's best (pieces.py
-        pushes only the root's rooms into running pieces: they only fall, as the incumbent
-        falls and the other classes' bounds rise)."""
-        if len(piece.path) != 2:
-            return INF
-        o = self.opening_of(piece)
-        return min(INF, self.root.incumbent) - (o.bound - piece.bound)
+    def room(self, piece: Piece) -> float:
+        """The budget `piece` would be handed out with now (`_piece_tasks`): its node's limit
+        less what its guess's other classes are proven to cost. It only falls, as the
+        incumbent and every node's best fall and the classes' bounds rise: split.push_rooms
+        pushes it into the piece while it runs."""
+        node = self.nodes[piece.path[:-2]]
+        o = node.openings[piece.guess]
+        return self.limit(node) - (o.bound - piece.bound)
+
+    def limit(self, node: Node) -> float:
+        """What a node's guesses must beat now (`_tasks`): the least of its own best and the
+        room of the piece it stands for (the root: the incumbent)."""
+        if node.piece is None:
+            return min(INF, node.incumbent)
+        return min(self.room(node.piece), node.incumbent)
 
     def opened(self, o: Opening, total: float, classes: Classes, effort: tuple[float, int] = (0.0, 0)) -> None:
         """An opening opened by a worker: its bound, and its pieces with what the journal holds

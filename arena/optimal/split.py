@@ -158,9 +158,9 @@ class SplitRun:
     (SplitResult.interrupted), as the time limit does, instead of a KeyboardInterrupt.
     `hurry`: forked workers that wait for a task make the pieces running split themselves
     after a twentieth of `split_after` (pieces.hurry), so that pieces are small only where
-    workers would sit idle. `push`: a running class of a first guess searches under the budget
-    it would be handed out with now, as the incumbent falls and its guess's other classes are
-    proven dearer (forked workers: push_rooms, pieces.pushed)."""
+    workers would sit idle. `push`: a running piece searches under the budget it would be
+    handed out with now, as the incumbent falls and its guess's other classes are proven
+    dearer (forked workers: push_rooms, pieces.pushed)."""
 
     workers: int = 2
     time_limit: float | None = None
@@ -403,8 +403,8 @@ def search_pieces(
             for tasks in messages:
                 slot = slots.pop() if slots else -1
                 if slot >= 0:
-                    kind, what, limit = tasks[-1]
-                    rooms[slot] = limit if kind == "piece" and len(what.path) == 2 else INF
+                    kind, _, limit = tasks[-1]
+                    rooms[slot] = limit if kind == "piece" else INF
                 sent = workers.submit([(kind, what.path, limit) for kind, what, limit in tasks], split_after, slot)
                 pending[id(sent)] = sent, [what for _, what, _ in tasks], slot
             if not pending:
@@ -440,15 +440,15 @@ def search_pieces(
 
 
 def push_rooms(split: Split, pending, rooms) -> None:
-    """Lower the shared budget of every class of a first guess in flight to what it would be
-    handed out with now (Split.root_room): the incumbent only falls and the other classes'
+    """Lower the shared budget of every piece in flight to the one the ledger would hand it
+    out with now (Split.room): the incumbent and every node's best only fall and the classes'
     bounds only rise, so it only falls, and a bound the piece proves at least that budget
-    closes its guess as the one it was sent with would have (the ledger measures every result
-    against its own budgets, never the one sent)."""
+    does for the ledger what one at least the budget it was sent with would have (the ledger
+    measures every result against its own budgets, never the one sent)."""
     for _, whats, slot in pending:
         what = whats[-1]
-        if slot >= 0 and isinstance(what, Piece) and len(what.path) == 2:
-            room = split.root_room(what)
+        if slot >= 0 and isinstance(what, Piece):
+            room = split.room(what)
             if room < rooms[slot]:
                 rooms[slot] = room
 
