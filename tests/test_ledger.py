@@ -269,3 +269,17 @@ def test_the_time_limit_covers_reading_the_journal(capsys, tmp_path):
     assert rc == 0 and f"{lines:,} of its records were not read" in out, (out, err)
     whole = split_root(make_game(spec), workers=1, split_after=1, journal=journal)
     assert whole.journal_unread == 0 and whole.exact and whole.value == 451 and whole.searched == 0
+
+
+@pytest.mark.parametrize("spec", ["mastermind:colors=5", "mastermind:pegs=5,colors=3"])
+def test_budgets_pushed_into_running_pieces_change_no_result(spec, tmp_path):
+    """No seed tree, so the first pieces run under no budget and the incumbent falls while they
+    run: with the budgets pushed (split.push_rooms) and without, the same proven optimum, and
+    the journal written under the pushes proves it alone."""
+    game = make_game(spec)
+    plain = optimal_tree(game).value
+    journal = tmp_path / "pushed.jsonl"
+    pushed = split_root(game, workers=2, split_after=20, seed=False, journal=journal)
+    unpushed = split_root(game, workers=2, split_after=20, seed=False, push=False)
+    assert pushed.exact and unpushed.exact and pushed.value == unpushed.value == plain
+    assert split_root(game, workers=1, journal=journal, standing=True).lower_bound == plain
