@@ -412,6 +412,7 @@ def test_the_seed_trees_grown_side_by_side_are_the_trees_grown_one_by_one():
     alone = greedy_trees(game, S, "all", SEED_METRICS)
     shared = greedy_trees(game, S, "all", SEED_METRICS, workers=3, meanwhile=lambda: calls.append(1))
     assert calls == [1] and len(shared) == len(SEED_METRICS)
+    assert all(tree.game is game for tree in shared)  # sent back without it, given it again here
     for one, other in zip(alone, shared):
         assert np.array_equal(Guesses().of(one), Guesses().of(other))
         assert one.guesser == other.guesser

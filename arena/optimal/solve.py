@@ -554,12 +554,17 @@ def greedy_trees(
             grown = {metric: result.value_or_raise() for (metric,), result in on.run([])}
     finally:
         _SEEDING.clear()
+    for tree in grown.values():
+        tree.game = game  # sent back without it (`_greedy_in_worker`)
     return [grown[metric] for metric in metrics]
 
 
 def _greedy_in_worker(metric: str) -> Tree:
-    """A forked process's greedy tree of `metric` (`greedy_trees`)."""
-    return greedy_tree(_SEEDING["game"], metric, _SEEDING["pool"], _SEEDING["S"])
+    """A forked process's greedy tree of `metric` (`greedy_trees`), sent back without its game:
+    the game's tables (6.7 MB pickled on 4x7, 60 MB on MM(5,6)) are the parent's already."""
+    tree = greedy_tree(_SEEDING["game"], metric, _SEEDING["pool"], _SEEDING["S"])
+    tree.game = None  # type: ignore[assignment]
+    return tree
 
 
 def known_tree(tree: Tree | None, S: Indexes, limit: int | None, paid: Cost) -> Tree | None:
