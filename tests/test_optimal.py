@@ -401,16 +401,18 @@ def test_agent_spec_names_the_agent_with_its_own_parameters(settings):
     assert make_guesser(spec).label == spec
 
 
-def test_the_seed_trees_grown_side_by_side_are_the_trees_grown_one_by_one():
-    """greedy_trees in forked workers (the split's seed) returns each metric's tree, in the
-    metrics' order, and runs the caller's work meanwhile; seed_tree picks the same tree."""
+@pytest.mark.parametrize("workers", [0, 1, 2, 8])
+def test_the_seed_trees_grown_side_by_side_are_the_trees_grown_one_by_one(workers):
+    """greedy_trees in forked workers (the split's seed: the first tree here, the others in
+    `workers` forked processes; 0: all here) returns each metric's tree, in the metrics' order, each with
+    its game, and runs the caller's work once; seed_tree picks the same tree."""
     from arena.core.costs import Guesses
     from arena.optimal.solve import SEED_METRICS, best_seed, greedy_trees, seed_tree
 
     game = make_game("mastermind:pegs=3,colors=5")
     S, calls = game.all_secrets, []
     alone = greedy_trees(game, S, "all", SEED_METRICS)
-    shared = greedy_trees(game, S, "all", SEED_METRICS, workers=3, meanwhile=lambda: calls.append(1))
+    shared = greedy_trees(game, S, "all", SEED_METRICS, workers=workers, meanwhile=lambda: calls.append(1))
     assert calls == [1] and len(shared) == len(SEED_METRICS)
     assert all(tree.game is game for tree in shared)  # sent back without it, given it again here
     for one, other in zip(alone, shared):

@@ -295,7 +295,7 @@ def prepare(
     compiled = (lambda: compile_ahead(scout.small_trees() if scout.compiled_below else None)) if forking else None
     seeded = None
     if run.seed and not run.standing:
-        grown = greedy_trees(game, S, pool, SEED_METRICS, run.workers if forking else 1, meanwhile=compiled)
+        grown = greedy_trees(game, S, pool, SEED_METRICS, run.workers if forking else 0, meanwhile=compiled)
         seeded = best_seed(grown, S, w, max_guesses)
     elif compiled is not None:
         compiled()
