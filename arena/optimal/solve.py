@@ -530,29 +530,26 @@ def greedy_trees(
     meanwhile: Callable[[], None] | None = None,
 ) -> list[Tree]:
     """The greedy tree of each metric over S, in the order of `metrics`: one after the other
-    here, `meanwhile()` (if given) after them; or with `workers` >= 1 (Linux's fork) the first
-    here, then `meanwhile()`, while that many forked processes grow the others. The split's
-    parent grows them before any piece can start: on 4x7 the four trees (about 0.8 s) were
-    its workers' longest wait. (Forked processes each warm what the parent's first tree had
-    warmed, so on 5x5, whose trees take 0.04 s each, all four forked cost more than the four
-    here: 0.23-0.28 s against 0.16-0.22 s.)"""
+    here, `meanwhile()` (if given) after them; or with `workers` >= 1 (Linux's fork) each in a
+    forked process of its own, all at once, while this one runs `meanwhile()` (a Pool hands a
+    queued task out only when its caller waits: a second tree in one process would wait for
+    `meanwhile` to end). The split's parent grows them before any piece can start: on 4x7 the
+    four trees (about 0.8 s) were its workers' longest wait."""
     from ..parallel.outcome import returning
     from ..parallel.pool import Pool as Workers
     from ..parallel.pool import context
 
-    rest, workers = metrics[1:], min(workers, len(metrics) - 1)
-    if workers < 1 or context().get_start_method() != "fork":
+    if workers < 1 or not metrics or context().get_start_method() != "fork":
         trees = [greedy_tree(game, metric, pool, S) for metric in metrics]
         if meanwhile is not None:
             meanwhile()
         return trees
     _SEEDING.update(game=game, S=S, pool=pool)
     try:
-        with Workers(workers, functools.partial(returning, _greedy_in_worker)) as on:
-            for metric in rest:
+        with Workers(len(metrics), functools.partial(returning, _greedy_in_worker)) as on:
+            for metric in metrics:
                 on.submit((metric,))
             on.start()
-            first = greedy_tree(game, metrics[0], pool, S)
             if meanwhile is not None:
                 meanwhile()
             grown = {metric: result.value_or_raise() for (metric,), result in on.run([])}
@@ -560,7 +557,7 @@ def greedy_trees(
         _SEEDING.clear()
     for tree in grown.values():
         tree.game = game  # sent back without it (`_greedy_in_worker`)
-    return [first] + [grown[metric] for metric in rest]
+    return [grown[metric] for metric in metrics]
 
 
 def _greedy_in_worker(metric: str) -> Tree:
