@@ -521,6 +521,12 @@ def best_seed(
 _SEEDING: dict[str, Any] = {}
 
 
+#: The split's seed trees after the first grow in forked processes only where the first took
+#: at least this long: 5x5's four (0.11 s the first, warming the kernels, then 0.04 s each) took
+#: 8% longer forked, by 9 pairs of farm-bench; 4x7's (0.2-0.25 s each) gain.
+FORK_AFTER = 0.15
+
+
 def greedy_trees(
     game: Game,
     S: Indexes,
@@ -530,24 +536,33 @@ def greedy_trees(
     meanwhile: Callable[[], None] | None = None,
 ) -> list[Tree]:
     """The greedy tree of each metric over S, in the order of `metrics`: one after the other
-    here, `meanwhile()` (if given) after them; or with `workers` >= 1 (Linux's fork) each in a
-    forked process of its own, all at once, while this one runs `meanwhile()` (a Pool hands a
-    queued task out only when its caller waits: a second tree in one process would wait for
-    `meanwhile` to end). The split's parent grows them before any piece can start: on 4x7 the
-    four trees (about 0.8 s) were its workers' longest wait."""
+    here, `meanwhile()` (if given) after them; or with `workers` >= 1 (Linux's fork) the first
+    here, then, where it took FORK_AFTER or longer, each of the others in a forked process of
+    its own, all at once, while this one runs `meanwhile()`. The first warms what every tree uses (the compiled kernels of a big
+    table: 5x5's first tree 0.11 s, the next 0.04 s), which the forked processes then inherit,
+    and one process a tree because a Pool hands a queued task out only when its caller waits
+    (a second tree would wait for `meanwhile` to end). The split's parent grows them before any
+    piece can start: on 4x7 the four trees (about 0.8 s) were its workers' longest wait."""
     from ..parallel.outcome import returning
     from ..parallel.pool import Pool as Workers
     from ..parallel.pool import context
 
-    if workers < 1 or not metrics or context().get_start_method() != "fork":
+    if workers < 1 or len(metrics) < 2 or context().get_start_method() != "fork":
         trees = [greedy_tree(game, metric, pool, S) for metric in metrics]
+        if meanwhile is not None:
+            meanwhile()
+        return trees
+    started = time.perf_counter()
+    first, rest = greedy_tree(game, metrics[0], pool, S), metrics[1:]
+    if time.perf_counter() - started < FORK_AFTER:  # quick trees: forking would cost more than they take
+        trees = [first] + [greedy_tree(game, metric, pool, S) for metric in rest]
         if meanwhile is not None:
             meanwhile()
         return trees
     _SEEDING.update(game=game, S=S, pool=pool)
     try:
-        with Workers(len(metrics), functools.partial(returning, _greedy_in_worker)) as on:
-            for metric in metrics:
+        with Workers(len(rest), functools.partial(returning, _greedy_in_worker)) as on:
+            for metric in rest:
                 on.submit((metric,))
             on.start()
             if meanwhile is not None:
@@ -557,7 +572,7 @@ def greedy_trees(
         _SEEDING.clear()
     for tree in grown.values():
         tree.game = game  # sent back without it (`_greedy_in_worker`)
-    return [grown[metric] for metric in metrics]
+    return [first] + [grown[metric] for metric in rest]
 
 
 def _greedy_in_worker(metric: str) -> Tree:
