@@ -407,10 +407,11 @@ def test_the_seed_trees_grown_side_by_side_are_the_trees_grown_one_by_one(worker
     `workers` forked processes; 0: all here) returns each metric's tree, in the metrics' order, each with
     its game, and runs the caller's work once; seed_tree picks the same tree."""
     from arena.core.costs import Guesses
-    from arena.optimal import solve
-    from arena.optimal.solve import SEED_METRICS, best_seed, greedy_trees, seed_tree
+    from arena.optimal import seeds
+    from arena.optimal.seeds import best_seed, greedy_trees
+    from arena.optimal.solve import SEED_METRICS, seed_tree
 
-    monkeypatch.setattr(solve, "FORK_AFTER", 0.0)  # forked however quick the first tree
+    monkeypatch.setattr(seeds, "FORK_AFTER", 0.0)  # forked however quick the first tree
     game = make_game("mastermind:pegs=3,colors=5")
     S, calls = game.all_secrets, []
     alone = greedy_trees(game, S, "all", SEED_METRICS)

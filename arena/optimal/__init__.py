@@ -18,6 +18,8 @@ Modules, one idea each:
     problem    `Problem`: what a search's result depends on (game, secrets, weights, pool,
                objective, cost, guess limit, openers), checked once, with the key that journals
                and witness files record
+    seeds      the greedy trees that seed a search (its first incumbent), grown side by side
+               in forked processes where they are slow, and a tree's weighted cost
     solved     `SolvedTree`: a tree with its proven bound and the search's effort, and the text
                that reports it (`str()`, `report()`)
     inputs     the search's arguments checked and put in its form: secrets, weights, openers

@@ -9,9 +9,8 @@ the value and the proven lower bound beside it).
 
 from __future__ import annotations
 
-import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -23,7 +22,6 @@ from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
 from ..core.resources import check_memory
 from ..parallel.progress import ProgressLine
-from ..trees.greedy import greedy_tree
 from ..trees.grow import Hooks, Spot, grow
 from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
@@ -31,6 +29,7 @@ from .growing import Path, fitting_tree, tree_from_search
 from .params import agent_spec
 from .problem import Objective, Pool, Problem
 from .search import NO_LIMIT, STOP, Search, Timeout
+from .seeds import best_seed, greedy_trees, incumbent_value
 from .solved import SolvedTree
 
 POOLS = tuple(p.value for p in Pool)
@@ -501,88 +500,6 @@ def seed_tree(
     return best_seed(greedy_trees(game, S, pool, metrics), S, w, max_guesses, paid)
 
 
-def best_seed(
-    trees: Sequence[Tree], S: Indexes, w: np.ndarray, max_guesses: int | None, paid: Cost | None = None
-) -> Tree | None:
-    """The cheapest of `trees` over S (by weighted cost, the first of equals) among those that
-    find every secret within `max_guesses`; None if none does."""
-    paid = paid or Guesses()
-    best = None
-    for tree in trees:
-        if max_guesses is not None and paid.of(tree)[S].max() > max_guesses:
-            continue
-        if best is None or incumbent_value(tree, w, paid, S) < incumbent_value(best, w, paid, S):
-            best = tree
-    return best
-
-
-#: What the processes that grow the seed trees read (set before they are forked: the game's
-#: tables are shared copy-on-write, never sent down a pipe).
-_SEEDING: dict[str, Any] = {}
-
-
-#: The split's seed trees after the first grow in forked processes only where the first took
-#: at least this long: 5x5's four (0.11 s the first, warming the kernels, then 0.04 s each) took
-#: 8% longer forked, by 9 pairs of farm-bench; 4x7's (0.2-0.25 s each) gain.
-FORK_AFTER = 0.15
-
-
-def greedy_trees(
-    game: Game,
-    S: Indexes,
-    pool: Pool,
-    metrics: Sequence[str],
-    workers: int = 0,
-    meanwhile: Callable[[], None] | None = None,
-) -> list[Tree]:
-    """The greedy tree of each metric over S, in the order of `metrics`: one after the other
-    here, `meanwhile()` (if given) after them; or with `workers` >= 1 (Linux's fork) the first
-    here, then, where it took FORK_AFTER or longer, each of the others in a forked process of
-    its own, all at once, while this one runs `meanwhile()`. The first warms what every tree uses (the compiled kernels of a big
-    table: 5x5's first tree 0.11 s, the next 0.04 s), which the forked processes then inherit,
-    and one process a tree because a Pool hands a queued task out only when its caller waits
-    (a second tree would wait for `meanwhile` to end). The split's parent grows them before any
-    piece can start: on 4x7 the four trees (about 0.8 s) were its workers' longest wait."""
-    from ..parallel.outcome import returning
-    from ..parallel.pool import Pool as Workers
-    from ..parallel.pool import context
-
-    if workers < 1 or len(metrics) < 2 or context().get_start_method() != "fork":
-        trees = [greedy_tree(game, metric, pool, S) for metric in metrics]
-        if meanwhile is not None:
-            meanwhile()
-        return trees
-    started = time.perf_counter()
-    first, rest = greedy_tree(game, metrics[0], pool, S), metrics[1:]
-    if time.perf_counter() - started < FORK_AFTER:  # quick trees: forking would cost more than they take
-        trees = [first] + [greedy_tree(game, metric, pool, S) for metric in rest]
-        if meanwhile is not None:
-            meanwhile()
-        return trees
-    _SEEDING.update(game=game, S=S, pool=pool)
-    try:
-        with Workers(len(rest), functools.partial(returning, _greedy_in_worker)) as on:
-            for metric in rest:
-                on.submit((metric,))
-            on.start()
-            if meanwhile is not None:
-                meanwhile()
-            grown = {metric: result.value_or_raise() for (metric,), result in on.run([])}
-    finally:
-        _SEEDING.clear()
-    for tree in grown.values():
-        tree.game = game  # sent back without it (`_greedy_in_worker`)
-    return [first] + [grown[metric] for metric in rest]
-
-
-def _greedy_in_worker(metric: str) -> Tree:
-    """A forked process's greedy tree of `metric` (`greedy_trees`), sent back without its game:
-    the game's tables (6.7 MB pickled on 4x7, 60 MB on MM(5,6)) are the parent's already."""
-    tree = greedy_tree(_SEEDING["game"], metric, _SEEDING["pool"], _SEEDING["S"])
-    tree.game = None  # type: ignore[assignment]
-    return tree
-
-
 def known_tree(tree: Tree | None, S: Indexes, limit: int | None, paid: Cost) -> Tree | None:
     """`tree` if one of its roots covers exactly S and it keeps within `limit`, else None."""
     if tree is None or not any(np.array_equal(np.sort(r.candidates), S) for r in tree.roots):
@@ -595,9 +512,3 @@ def cheaper_tree(a: Tree | None, b: Tree | None, w: np.ndarray, paid: Cost, S: I
     if a is None or b is None:
         return a if b is None else b
     return b if incumbent_value(b, w, paid, S) < incumbent_value(a, w, paid, S) else a
-
-
-def incumbent_value(tree: Tree, w: np.ndarray, paid: Cost | None = None, S: Indexes | None = None) -> float:
-    """The tree's weighted cost over S (default: the secrets it covers)."""
-    S = tree.secrets if S is None else S
-    return float((paid or Guesses()).of(tree)[S] @ w[S])

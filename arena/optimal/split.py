@@ -68,7 +68,8 @@ from .problem import Objective, Problem
 from .problem import Pool as GuessPool  # the guesses a tree may play; Pool here is the workers
 from .search import Search
 from .search.small_trees import compile_ahead
-from .solve import SEED_METRICS, best_seed, cheaper_tree, greedy_trees, incumbent_value, within_limit
+from .seeds import best_seed, greedy_trees, incumbent_value
+from .solve import SEED_METRICS, cheaper_tree, within_limit
 from .subtrees import grow_subtree
 
 
