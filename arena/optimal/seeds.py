@@ -53,26 +53,23 @@ def greedy_trees(
     meanwhile: Callable[[], None] | None = None,
 ) -> list[Tree]:
     """The greedy tree of each metric over S, in the order of `metrics`: one after the other
-    here, `meanwhile()` (if given) after them; or with `workers` >= 1 (Linux's fork) the first
-    here, then, where it took FORK_AFTER or longer, each of the others in a forked process of
-    its own, all at once, while this one runs `meanwhile()`. The first warms what every tree uses (the compiled kernels of a big
-    table: 5x5's first tree 0.11 s, the next 0.04 s), which the forked processes then inherit,
-    and one process a tree because a Pool hands a queued task out only when its caller waits
-    (a second tree would wait for `meanwhile` to end). The split's parent grows them before any
-    piece can start: on 4x7 the four trees (about 0.8 s) were its workers' longest wait."""
+    here, `meanwhile()` (if given) after them; or with `workers` >= 1 (Linux's fork), where the
+    first took FORK_AFTER or longer, each of the others in a forked process of its own, all at
+    once, while this one runs `meanwhile()`. The first warms what every tree uses (the
+    compiled kernels of a big table: 5x5's first tree 0.11 s, the next 0.04 s), which the
+    forked processes then inherit; one process a tree, because a Pool hands a queued task out
+    only when its caller waits (a second tree would wait for `meanwhile` to end). The split's
+    parent grows them before any piece can start: on 4x7 the four trees (about 0.8 s) were its
+    workers' longest wait."""
     from ..parallel.outcome import returning
     from ..parallel.pool import Pool as Workers
     from ..parallel.pool import context
 
-    if workers < 1 or len(metrics) < 2 or context().get_start_method() != "fork":
-        trees = [greedy_tree(game, metric, pool, S) for metric in metrics]
-        if meanwhile is not None:
-            meanwhile()
-        return trees
-    started = time.perf_counter()
-    first, rest = greedy_tree(game, metrics[0], pool, S), metrics[1:]
-    if time.perf_counter() - started < FORK_AFTER:  # quick trees: forking would cost more than they take
-        trees = [first] + [greedy_tree(game, metric, pool, S) for metric in rest]
+    started, rest = time.perf_counter(), metrics[1:]
+    trees = [greedy_tree(game, metric, pool, S) for metric in metrics[:1]]
+    quick = time.perf_counter() - started < FORK_AFTER  # forked, they would cost more than they take
+    if workers < 1 or not rest or quick or context().get_start_method() != "fork":
+        trees += [greedy_tree(game, metric, pool, S) for metric in rest]
         if meanwhile is not None:
             meanwhile()
         return trees
@@ -89,7 +86,7 @@ def greedy_trees(
         _SEEDING.clear()
     for tree in grown.values():
         tree.game = game  # sent back without it (`_greedy_in_worker`)
-    return [first] + [grown[metric] for metric in rest]
+    return trees + [grown[metric] for metric in rest]
 
 
 def _greedy_in_worker(metric: str) -> Tree:
