@@ -27,11 +27,11 @@ from arena.optimal.split import split_root
 INSTANCES = {"5x5": "mastermind:pegs=5,colors=5", "4x7": "mastermind:colors=7", "4x6": "mastermind"}
 
 
-def one_run(spec: str, workers: int, split_after: int, hurry: bool, switch: str = "hurry") -> dict:
-    """One split of `spec` with the SplitRun setting `switch` on or off (`hurry`): its figures
-    (the optimum, checked proven)."""
+def one_run(spec: str, workers: int, split_after: int, on: bool, switch: str = "hurry") -> dict:
+    """One split of `spec` with the SplitRun setting `switch` on or off: its figures (the
+    optimum, checked proven)."""
     start = time.perf_counter()
-    result = split_root(make_game(spec), workers=workers, split_after=split_after, **{switch: hurry})
+    result = split_root(make_game(spec), workers=workers, split_after=split_after, **{switch: on})
     wall = time.perf_counter() - start
     assert result.exact, f"{spec}: not proven"
     work = result.work
@@ -61,14 +61,14 @@ def main() -> None:
         spec = INSTANCES[label]
         runs: dict[bool, list[dict]] = {False: [], True: []}
         for _ in range(args.runs):
-            for hurry in (False, True):
-                runs[hurry].append(one_run(spec, args.workers, args.split_after, hurry, args.switch))
+            for on in (False, True):
+                runs[on].append(one_run(spec, args.workers, args.split_after, on, args.switch))
         values = {r["value"] for rows in runs.values() for r in rows}
         assert len(values) == 1, f"{label}: optima differ: {values}"
-        for hurry, rows in runs.items():
+        for on, rows in runs.items():
             med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
             print(
-                f"{label:<9} {'on' if hurry else 'off':<6} {med['wall']:7.2f} {med['work']:8,.0f} "
+                f"{label:<9} {'on' if on else 'off':<6} {med['wall']:7.2f} {med['work']:8,.0f} "
                 f"{med['critical path']:14,.0f} {med['parallelism']:12.1f} {med['split pieces']:6.0f}"
             )
 

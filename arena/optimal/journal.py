@@ -124,11 +124,10 @@ def journal_header(path: str | Path) -> dict | None:
 
 
 def same_problem(stored: dict, key: dict) -> bool:
-    """Whether a journal's key is the run's problem, whatever version of arena wrote it (such a
-    journal is read, its records checked, as --standing reads it: Journal(read_only=True))."""
-    if stored.get("journal") in OLD_FORMATS:
-        return False
-    return key_change(stored | {"journal": key["journal"], "version": key["version"]}, key) is None
+    """Whether a journal's key is the run's problem in this format, whatever version of arena
+    wrote it (such a journal is read, its records checked, as --standing reads it:
+    Journal(read_only=True))."""
+    return key_change(stored | {"version": key["version"]}, key) is None
 
 
 @dataclass(frozen=True)

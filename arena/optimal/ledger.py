@@ -226,7 +226,7 @@ class Split:
         for piece in o.pieces or []:
             if piece.exact or piece.flying:
                 continue
-            room = limit - (o.bound - piece.bound)
+            room = room_under(limit, o, piece)
             if room <= piece.bound:  # this guess cannot beat the limit
                 o.closed = True
                 return
@@ -248,15 +248,12 @@ class Split:
         incumbent and every node's best fall and the classes' bounds rise: split.push_rooms
         pushes it into the piece while it runs."""
         node = self.nodes[piece.path[:-2]]
-        o = node.openings[piece.guess]
-        return self.limit(node) - (o.bound - piece.bound)
+        return room_under(self.limit(node), node.openings[piece.guess], piece)
 
     def limit(self, node: Node) -> float:
         """What a node's guesses must beat now (`_tasks`): the least of its own best and the
         room of the piece it stands for (the root: the incumbent)."""
-        if node.piece is None:
-            return min(INF, node.incumbent)
-        return min(self.room(node.piece), node.incumbent)
+        return min(INF if node.piece is None else self.room(node.piece), node.incumbent)
 
     def opened(self, o: Opening, total: float, classes: Classes, effort: tuple[float, int] = (0.0, 0)) -> None:
         """An opening opened by a worker: its bound, and its pieces with what the journal holds
@@ -424,6 +421,12 @@ class Split:
             f"{self.pieces_closed:,} pieces{split}, {self.closed():,}/{len(self.openings):,} first guesses closed, "
             f"{best}, proven >= {self.lower_bound():,.6g}, {time.perf_counter() - start:,.0f} s"
         )
+
+
+def room_under(limit: float, o: Opening, piece: Piece) -> float:
+    """A piece's budget: what its node's guesses must beat, less what its guess's other classes
+    are proven to cost (the one formula of the tasks handed out and of the budgets pushed)."""
+    return limit - (o.bound - piece.bound)
 
 
 __all__ = ["Node", "Opening", "Piece", "Split"]
