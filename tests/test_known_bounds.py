@@ -8,6 +8,7 @@ first best response (a 1 ms limit) printed 2.66 and 3.3667, below 139/50 and 209
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -66,6 +67,10 @@ def test_the_command_prints_the_same_folded_interval_and_where_each_end_comes_fr
     assert f"bounds: {float(optimum):.6f} <= value" in out
     assert f"  lower {float(optimum):.6f} = {optimum}, the exact optimum against the uniform chooser" in out
     assert "  upper " in out and "replayed: its worst secret" in out
+    # every gap printed is the folded interval's (a note written before the fold said the old one)
+    lower, upper = (float(x) for x in out.split("bounds: ")[1].split(";")[0].split(" <= value <= "))
+    gaps = re.findall(r"gap ([0-9.e+-]+)", out)
+    assert gaps and all(g == f"{max(0.0, upper - lower):.2g}" for g in gaps), gaps
     rc, out, err = run(capsys, "equilibrium", spec, "--time-limit", str(STOP), "--response-limit", str(STOP), "--json")
     data = json.loads(out)
     assert rc == 0 and data["lower"] == float(optimum) == make_game(spec).equilibrium(time_limit=STOP).lower

@@ -278,11 +278,11 @@ def _equilibrium(loop: _Grow, settled: bool, stopped: bool, time_limit: float | 
     )
     notes = list(loop.notes)
     if not settled:
-        gap = max(0.0, loop.upper - loop.lower)
         why = "stopped by Ctrl-C" if STOP.asked else f"stopped at the time limit ({time_limit:g} s)"
         if time_limit is None or not stopped and time.perf_counter() - loop.start <= time_limit:
             why = "stopped: the trees found no better response"
-        notes.append(f"{why}, not converged: the value lies between the bounds (gap {gap:.2g})")
+        # no gap here: bounds folded in later narrow it (the report's bounds line says it)
+        notes.append(f"{why}, not converged: the value lies between the bounds")
     notes.append(
         "the chooser's mix is the one the lower bound is proven against; "
         "the guesser's mix is the LP's over the rows, replayed on every word for the upper bound"

@@ -482,8 +482,9 @@ def _stops(loop: _Loop, full: bool, stopped: bool) -> bool:
     if STOP.asked or over or stopped:
         which = f"{time_limit:g} s" if over or response_limit is None else f"{response_limit:g} s a best response"
         loop.notes.append(
+            # no gap here: bounds folded in later narrow it (the report's bounds line says it)
             f"{'stopped by Ctrl-C' if STOP.asked else f'stopped at the time limit ({which})'}, not converged: "
-            f"the value lies between the bounds (gap {max(0.0, loop.upper - loop.lower):.2g})"
+            "the value lies between the bounds"
         )
         return True
     return False
