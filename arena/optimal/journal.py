@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, NamedTuple
 
 import numpy as np
 
@@ -170,7 +170,8 @@ class Limits:
     least what the class is known to cost before it is searched (`floors(g)`: reply -> that
     bound, for each class of the first guess g: pieces.first_bounds) and at most the class's
     known total, and a subtree that finds every secret of the class and costs its exact value
-    (`grow(C, guesses)` reads a subtree back: subtrees.grow_subtree). Under a guess limit
+    (`replay(C, guesses)`: each secret's guesses under a subtree, counted from its class;
+    subtrees.subtree_guesses). Under a guess limit
     (`max_guesses`) guessing one at a time may break the limit, so no total is known
     beforehand (a bound may be inf: no tree within the limit), and a subtree must find every
     secret of its class within `max_guesses - 1` guesses."""
@@ -179,7 +180,7 @@ class Limits:
     S: Indexes
     weights: np.ndarray
     first: set[Index]
-    grow: Callable[[Indexes, list[Index]], tuple[Any, np.ndarray]]
+    replay: Callable[[Indexes, list[Index]], np.ndarray]
     floors: Callable[[tuple[int, ...]], dict[int, float]]
     max_guesses: int | None = None
     _floors: dict[tuple[int, ...], dict[int, float]] = dataclass_field(default_factory=dict)
@@ -267,6 +268,7 @@ class Journal:
         self.written_by: str | None = None  # another version of arena that wrote it (read only)
         self.pieces_read = 0  # the pieces closed that `proofs` read
         self.unread = 0  # records `proofs` left unread at its deadline (they stay in the file)
+        self._indexes: dict[str, Index] = {}  # each guess as written, read once
         self._file: IO[str] | None = None
         if self.path.is_dir():
             raise ArenaError(f"journal {self.path} is a directory: give a file name (FILE.jsonl)")
@@ -485,14 +487,14 @@ class Journal:
             raise ArenaError(f"{where}: an exact record carries its subtree, a list of guesses, got {tree!r:.60}")
         guesses = [self._guess(where, t, game) for t in tree]
         try:
-            _, costs = limits.grow(C, guesses)
+            played = limits.replay(C, guesses)[C]
         except ValueError as e:
             raise ArenaError(f"{where}: the subtree of {what} is no tree: {e}; the record cannot be right") from None
-        cost = float(limits.weights[C] @ costs[0][C])
+        cost = float(limits.weights[C] @ played)
         depth = len(at.path) // 2 + 1  # the guesses played before the class
-        if limits.max_guesses is not None and costs[0][C].max() > limits.max_guesses - depth:
+        if limits.max_guesses is not None and played.max() > limits.max_guesses - depth:
             raise ArenaError(
-                f"{where}: the subtree of {what} takes {costs[0][C].max()} guesses after the {depth} before it, "
+                f"{where}: the subtree of {what} takes {played.max()} guesses after the {depth} before it, "
                 f"over the limit of {limits.max_guesses}: the record cannot be right"
             )
         if abs(cost - bound) > TOLERANCE * max(1.0, abs(bound)):
@@ -518,14 +520,17 @@ class Journal:
             path += [g, r]
         return Place(tuple(path), C)
 
-    @staticmethod
-    def _guess(where: str, guess, game: Game) -> Index:
+    def _guess(self, where: str, guess, game: Game) -> Index:
+        found = self._indexes.get(guess) if isinstance(guess, str) else None
+        if found is not None:  # millions of guesses are read, a few thousand of them different
+            return found
         if not isinstance(guess, str):
             raise ArenaError(f"{where}: a guess must be written as text, got {guess!r}")
         try:
-            return game.guess_index(guess)
+            found = self._indexes[guess] = game.guess_index(guess)
         except ArenaError:
             raise ArenaError(f"{where}: {guess!r} is not a guess of {game.spec}") from None
+        return found
 
     @staticmethod
     def _class(where: str, reply, g: Index, game: Game, S: Indexes) -> tuple[Indexes, int]:

@@ -70,7 +70,7 @@ from .search import Search
 from .search.small_trees import compile_ahead
 from .seeds import best_seed, greedy_trees, incumbent_value
 from .solve import SEED_METRICS, cheaper_tree, within_limit
-from .subtrees import grow_subtree
+from .subtrees import grow_subtree, subtree_guesses
 
 
 @dataclass
@@ -314,7 +314,7 @@ def prepare(
             S,
             w,
             set(openings),
-            lambda C, guesses: grow_subtree(scout, C, guesses),
+            functools.partial(subtree_guesses, scout),
             functools.partial(class_floors, scout, S, sym, b),
             max_guesses,
         )

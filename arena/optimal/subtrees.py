@@ -1,7 +1,8 @@
 """A piece's subtree, as the split journals it and puts the best tree together from: the
 guesses of the tree the search's cache holds for a class, in pre-order (`subtree`), grown back
 into nodes and each secret's costs (`grow_subtree`), from which split.split_tree puts the
-whole tree together without a search."""
+whole tree together without a search; a journal's reader, which needs only what each secret
+costs, replays the guesses without growing nodes (`subtree_guesses`)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import numpy as np
 
 from ..core.game import Index, Indexes
 from ..trees.grow import Spot, splits_nothing
+from ..trees.replay import preorder_depths, replays
 from ..trees.tree import Node
 from .growing import grow_by
 from .search import NO_LIMIT, Search
 
-__all__ = ["closed_value", "grow_subtree", "subtree"]
+__all__ = ["closed_value", "grow_subtree", "subtree", "subtree_guesses"]
 
 
 def closed_value(search: Search, C: Indexes, left: int) -> float | None:
@@ -83,3 +85,12 @@ def grow_subtree(
         raise ValueError("the tree has guesses left over once every secret is found")
     assert root is not None
     return root, costs
+
+
+def subtree_guesses(search: Search, C: Indexes, guesses: Sequence[Index]) -> np.ndarray:
+    """Each secret's guesses, counted from C (0 outside C), under the subtree whose guesses in
+    pre-order are `guesses`: grow_subtree's first row, by the compiled replay of
+    arena.trees.replay where the game allows it (the same answers and the same ValueErrors)."""
+    if replays(search.game):
+        return preorder_depths(search.game, C, guesses)
+    return grow_subtree(search, C, guesses)[1][0]
