@@ -209,6 +209,9 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         #: (small_trees.py) where the search allows it (`small_trees`); 0: never
         self.compiled_below = SMALL_TREE if len(game.guesses) * len(game.secrets) >= COMPILED_CELLS else 0
         self._small: SmallTrees | None | bool = False  # False: not asked yet
+        #: weighted nodes scored in compiled code whatever the game's size (the tests set it)
+        self.compile_weighted = False
+        self._weighted: Callable | None | bool = False  # weighted_compiled; False: not asked yet
 
     @classmethod
     def of(cls, problem: Posed, **settings: Any) -> Search:

@@ -97,12 +97,16 @@ class HitValues(SearchState):
         small = self.small_trees() if self.compiled_below else None
         if small is not None:
             return self.slot_value_compiled(small, guess, S, limit, left, b, sym)
-        classes = self.classes_of(guess, S)
-        if self.uniform:  # the slot table read directly (class_bound), inf past the depth limit
-            table, room = self.table_list(b), slot_capacity(b, left - 1)
-            bounds = [table[len(c)] if len(c) <= room else INF for _, c in classes]
+        opened = None if self.uniform else self.weighted_classes(guess, S, b, left - 1)
+        if opened is not None:
+            classes, bounds = opened
         else:
-            bounds = [self.class_bound(c, b, left - 1) for _, c in classes]
+            classes = self.classes_of(guess, S)
+            if self.uniform:  # the slot table read directly (class_bound), inf past the depth limit
+                table, room = self.table_list(b), slot_capacity(b, left - 1)
+                bounds = [table[len(c)] if len(c) <= room else INF for _, c in classes]
+            else:
+                bounds = [self.class_bound(c, b, left - 1) for _, c in classes]
         total = self.weight(S) + sum(bounds)
         if total >= limit:
             return total
@@ -162,6 +166,25 @@ class HitValues(SearchState):
             if total >= limit:
                 return total
         return total
+
+    def weighted_classes(
+        self, guess: Index, S: Indexes, b: int, left: int
+    ) -> tuple[list[tuple[int, Indexes]], list[float]] | None:
+        """classes_of and each class's class_bound(C, b, left), by one compiled call
+        (weighted_kernels.weighted_classes) where weighted nodes are scored in compiled code;
+        else None."""
+        if self.weighted_compiled() is None:
+            return None
+        from .weighted_kernels import weighted_classes  # lazy: numba
+
+        depths = self.depths(b)
+        room = min(slot_capacity(b, left), len(S))
+        game = self.game
+        member, ends, codes, bounds = weighted_classes(
+            game.table, guess, S, self.w, self.hit, game.n_codes, depths, b, room
+        )
+        cuts, replies = ends.tolist(), codes.tolist()
+        return [(replies[j], member[cuts[j] : cuts[j + 1]]) for j in range(len(replies))], bounds.tolist()
 
     def classes_of(self, guess: Index, S: Indexes) -> list[tuple[int, Indexes]]:
         """The classes of S under `guess` but the hit, as (reply, candidates), smallest first

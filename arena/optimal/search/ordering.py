@@ -89,20 +89,39 @@ class Scoring(SearchState):
                 return self.few_code_scores(S, pool, left)
             bound, spread, b = self.uniform_scores(S, pool, left)
             return bound, spread.__getitem__, b
-        counts, codes = self.hit_free_counts(pool, S)
-        largest = counts.max(axis=1)
-        useful = largest < n  # a guess that leaves all of S in one class learns nothing
-        parts = np.count_nonzero(counts, axis=1)
-        b = int(parts[useful].max(initial=1))
-        mass = self.class_masses(S, pool, codes)
-        mass[counts == 0] = 0.0  # the hit class, zeroed in counts
-        w = self.w[S]
-        bound = w.sum() + weighted_bound(mass, counts, float(w.max()), float(w.min()), b).sum(axis=1)
-        bound[~useful] = INF
+        scored = self.weighted_compiled()
+        if scored is not None:  # the same numbers in one compiled call (weighted_kernels.py)
+            bound, spread, largest, b = scored(self.game.table, S, pool, self.w, self.hit, self.game.n_codes)
+        else:
+            counts, codes = self.hit_free_counts(pool, S)
+            largest = counts.max(axis=1)
+            useful = largest < n  # a guess that leaves all of S in one class learns nothing
+            parts = np.count_nonzero(counts, axis=1)
+            b = int(parts[useful].max(initial=1))
+            mass = self.class_masses(S, pool, codes)
+            mass[counts == 0] = 0.0  # the hit class, zeroed in counts
+            w = self.w[S]
+            bound = w.sum() + weighted_bound(mass, counts, float(w.max()), float(w.min()), b).sum(axis=1)
+            bound[~useful] = INF
+            spread = (counts.astype(np.float64) ** 2).sum(axis=1)
         if left < NO_LIMIT:
             bound[largest > slot_capacity(b, left - 1)] = INF
-        spread = (counts.astype(np.float64) ** 2).sum(axis=1)
-        return bound, spread.__getitem__, b
+        return bound, spread.__getitem__, int(b)
+
+    def weighted_compiled(self) -> Callable | None:
+        """weighted_kernels.weighted_scores where a weighted node is scored in compiled code (a
+        table in memory of at least WEIGHTED_CELLS cells, or `compile_weighted` set), else None."""
+        if self._weighted is False:
+            from .weighted_kernels import WEIGHTED_CELLS
+
+            game = self.game
+            big = self.compile_weighted or len(game.guesses) * len(game.secrets) >= WEIGHTED_CELLS
+            self._weighted = None
+            if big and isinstance(game.table, np.ndarray) and self.hit is not None:
+                from .weighted_kernels import weighted_scores  # lazy: numba
+
+                self._weighted = weighted_scores
+        return self._weighted
 
     def code_counts(self, S: Indexes, pool: Indexes) -> np.ndarray:
         """counts[r, i] = how many candidates of S give reply r to guess pool[i], the hit row

@@ -114,6 +114,8 @@ class SearchState:
     _letters: tuple | None
     stats: Stats
     compiled_below: int
+    compile_weighted: bool
+    _weighted: Any
 
     if TYPE_CHECKING:
 
@@ -155,6 +157,8 @@ class SearchState:
         def table_list(self, b: int) -> list[float]: ...
 
         def small_trees(self) -> Any: ...
+
+        def weighted_compiled(self) -> Callable | None: ...
 
         def check_deadline(self) -> None: ...
 

@@ -38,6 +38,10 @@ def _capacity(b, depth):  # pragma: no cover - compiled
     return total
 
 
+#: bounds.slot_capacity in compiled code, for the other kernels (weighted_kernels.py).
+capacity = _capacity
+
+
 @njit(cache=True)
 def _hash(S, n, left, keyed):  # pragma: no cover - compiled
     # FNV-1a over the secrets (and the guesses left), kept to 31 bits so that no product

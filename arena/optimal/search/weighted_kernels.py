@@ -1,0 +1,151 @@
+"""A weighted node's scores in compiled code (numba): every guess's weighted slot bound and its
+tie-break in two passes over the (candidates x pool) block of the table, where the numpy path
+(ordering.Scoring.slot_scores) takes a bincount of the class sizes, another of the class masses
+and a pass over the whole (pool x replies) arrays for each depth of the bound. The numbers are
+the numpy path's (the same bound, summed reply by reply; tests/test_weighted_kernels.py compares
+them), so a search takes the same guesses in the same order.
+
+Imported by weighted searches on games of at least WEIGHTED_CELLS table cells, whose tables are
+held in memory (numba's start-up, about half a second, is then paid by searches that take longer).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.compiled import njit
+from .tree_kernels import capacity
+
+#: Weighted searches on games of at least this many table cells (guesses x secrets) score their
+#: nodes here: 4x5 Mastermind (390,625) and up; below, numba's start-up is most of a search.
+WEIGHTED_CELLS = 1 << 18
+
+
+@njit(cache=True)
+def _classes(table, g, S, w, hit, count, mass, seen):  # pragma: no cover - compiled
+    # the classes of S under g but the hit: sizes and masses by reply, the replies met (unsorted)
+    kinds = 0
+    for k in range(len(S)):
+        s = S[k]
+        r = table[g, s]
+        if r == hit:
+            continue
+        if count[r] == 0:
+            seen[kinds] = r
+            kinds += 1
+        count[r] += 1
+        mass[r] += w[s]
+    return kinds
+
+
+@njit(cache=True)
+def weighted_scores(table, S, pool, w, hit, n_codes):  # pragma: no cover - compiled
+    """(bound, spread, largest, b) of every guess of `pool` on the candidates S with weights w:
+    bounds.weighted_bound's slot bound w(S) + sum_r sum_d max(0, X_r - w_max slots(d),
+    w_min (n_r - slots(d))) (inf for a guess that leaves S in one class), the sum of squared
+    class sizes, the largest non-hit class, and b, the most non-hit classes of a useful guess."""
+    n, m = len(S), len(pool)
+    count = np.zeros(n_codes, dtype=np.int64)
+    mass = np.zeros(n_codes, dtype=np.float64)
+    seen = np.zeros(n_codes, dtype=np.int64)
+    largest = np.zeros(m, dtype=np.int64)
+    parts = np.zeros(m, dtype=np.int64)
+    spread = np.zeros(m, dtype=np.float64)
+    w_sum, w_max, w_min = 0.0, -np.inf, np.inf
+    for k in range(n):
+        x = w[S[k]]
+        w_sum += x
+        w_max = max(w_max, x)
+        w_min = min(w_min, x)
+    b = 1
+    for i in range(m):  # first the sizes: b is the most classes of any useful guess
+        kinds = _classes(table, pool[i], S, w, hit, count, mass, seen)
+        top, squares = 0, 0.0
+        for j in range(kinds):
+            r = seen[j]
+            top = max(top, count[r])
+            squares += float(count[r]) * float(count[r])
+            count[r] = 0
+            mass[r] = 0.0
+        largest[i], parts[i], spread[i] = top, kinds, squares
+        if top < n:
+            b = max(b, kinds)
+    bound = np.full(m, np.inf)
+    for i in range(m):
+        if largest[i] >= n:
+            continue  # learns nothing
+        kinds = _classes(table, pool[i], S, w, hit, count, mass, seen)
+        total = 0.0
+        for r in range(n_codes):  # reply order, as the numpy path sums a row
+            c = count[r]
+            if c == 0:
+                continue
+            x, extra, depth = mass[r], 0.0, 0
+            while True:
+                slots = capacity(b, depth)
+                extra += max(max(x - w_max * slots, w_min * (c - slots)), 0.0)
+                if slots >= c:
+                    break
+                depth += 1
+            total += extra
+            count[r] = 0
+            mass[r] = 0.0
+        bound[i] = w_sum + total
+    return bound, spread, largest, b
+
+
+@njit(cache=True)
+def weighted_classes(table, g, S, w, hit, n_codes, depths, b, room):  # pragma: no cover - compiled
+    """hits.HitValues.classes_of and each class's Scoring.class_bound in one call: the classes
+    of S under g but the hit, smallest first (ties in reply order, each class in S's order), as
+    (member, ends, codes, bounds), class j being member[ends[j]:ends[j + 1]]; a class's bound is
+    inf past `room` secrets (the slots its guesses left hold), 2 w(C) - max w on at most b + 1
+    secrets (one may be hit first, the others need two guesses), else its weights heaviest
+    first in the slots of `depths`."""
+    count = np.zeros(n_codes, dtype=np.int64)
+    for k in range(len(S)):
+        r = table[g, S[k]]
+        if r != hit:
+            count[r] += 1
+    codes = np.zeros(n_codes, dtype=np.int64)
+    kinds = 0
+    for r in range(n_codes):  # present replies by (size, reply): an insertion sort, stable
+        c = count[r]
+        if c == 0:
+            continue
+        j = kinds
+        while j > 0 and count[codes[j - 1]] > c:
+            codes[j] = codes[j - 1]
+            j -= 1
+        codes[j] = r
+        kinds += 1
+    codes = codes[:kinds]
+    ends = np.zeros(kinds + 1, dtype=np.int64)
+    at = np.zeros(n_codes, dtype=np.int64)
+    for j in range(kinds):
+        ends[j + 1] = ends[j] + count[codes[j]]
+        at[codes[j]] = ends[j]
+    member = np.zeros(ends[kinds], dtype=S.dtype)
+    for k in range(len(S)):
+        r = table[g, S[k]]
+        if r != hit:
+            member[at[r]] = S[k]
+            at[r] += 1
+    bounds = np.zeros(kinds, dtype=np.float64)
+    for j in range(kinds):
+        size = ends[j + 1] - ends[j]
+        if size > room:
+            bounds[j] = np.inf
+            continue
+        weights = np.empty(size, dtype=np.float64)
+        for k in range(size):
+            weights[k] = w[member[ends[j] + k]]
+        if size <= b + 1:
+            bounds[j] = 2.0 * weights.sum() - weights.max()
+        else:
+            weights.sort()
+            total = 0.0
+            for k in range(size):
+                total += weights[size - 1 - k] * depths[k]
+            bounds[j] = total
+    return member, ends, codes, bounds
