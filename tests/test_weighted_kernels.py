@@ -55,13 +55,19 @@ def test_compiled_scores_are_the_numpy_paths(spec):
         assert np.array_equal(spread_of(every), spread_c(every))
 
 
-def test_the_kernel_run_plain_agrees():
+@pytest.mark.parametrize("one_pass", [True, False])
+def test_the_kernel_run_plain_agrees(one_pass, monkeypatch):
+    from arena.optimal.search import weighted_kernels
+
     game = make_game("mastermind:pegs=3,colors=3")
     rng = np.random.default_rng(5)
     w = rng.uniform(0.5, 1.5, len(game.secrets))
     S, pool = np.arange(0, 27, 2), np.arange(27)
     args = (game.table, S, pool, w, game.hit, game.n_codes)
-    fast, slow = weighted_scores(*args), weighted_scores.py_func(*args)
+    fast = weighted_scores(*args)
+    if not one_pass:  # the plain run reads the module's limit: the classes counted twice
+        monkeypatch.setattr(weighted_kernels, "ONE_PASS", 0)
+    slow = weighted_scores.py_func(*args)
     for x, y in zip(fast[:3], slow[:3]):
         np.testing.assert_allclose(x, y, rtol=1e-15)
     assert fast[3] == slow[3]
@@ -110,3 +116,31 @@ def test_the_classes_kernel_run_plain_agrees():
     args = (game.table, 5, S, w, game.hit, game.n_codes, slot_depths(64, 3), 3, 6)
     for x, y in zip(weighted_classes(*args), weighted_classes.py_func(*args)):
         np.testing.assert_allclose(x, y, rtol=1e-15)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_compiled_candidates_bound_is_the_plain_pythons(spec):
+    from arena.optimal.search.closures import MID_SET
+
+    rng = np.random.default_rng(len(spec) + 2)
+    n = len(make_game(spec).secrets)
+    for _ in range(20):
+        game, plain, compiled = searches(spec, random_weights(rng, n))
+        S = np.sort(rng.choice(n, size=int(rng.integers(3, min(n, MID_SET) + 1)), replace=False))
+        parts, left = int(rng.integers(2, 10)), int(rng.integers(2, 6))
+        value, guess = compiled.close_by_weighted_candidates(S, left, parts)
+        expected_value, expected_guess = plain.close_by_weighted_candidates(S, left, parts)
+        assert value == pytest.approx(expected_value, rel=1e-12)
+        assert guess == expected_guess  # the same closure (or none: -1 both)
+
+
+def test_the_candidates_kernel_run_plain_agrees():
+    from arena.optimal.bounds import slot_depths
+    from arena.optimal.search.weighted_kernels import weighted_candidates
+
+    game = make_game("mastermind:pegs=3,colors=4")
+    w = np.sort(np.random.default_rng(7).uniform(0.5, 1.5, 20))[::-1].copy()
+    S = np.arange(0, 60, 3)
+    named = game.secret_guess[S]
+    args = (game.table, named, S, w, slot_depths(64, 4), game.hit, game.n_codes)
+    assert weighted_candidates(*args) == weighted_candidates.py_func(*args)

@@ -19,6 +19,9 @@ from .tree_kernels import capacity
 #: Weighted searches on games of at least this many table cells (guesses x secrets) score their
 #: nodes here: 4x5 Mastermind (390,625) and up; below, numba's start-up is most of a search.
 WEIGHTED_CELLS = 1 << 18
+#: A node's classes (sizes and masses, a guess's at most min(n, replies)) kept between the two
+#: passes of weighted_scores up to this many entries (16 bytes each), else counted again.
+ONE_PASS = 1 << 21
 
 
 @njit(cache=True)
@@ -39,11 +42,25 @@ def _classes(table, g, S, w, hit, count, mass, seen):  # pragma: no cover - comp
 
 
 @njit(cache=True)
+def _slot_extra(x, c, b, w_max, w_min):  # pragma: no cover - compiled
+    # bounds.weighted_bound of one class of c secrets and mass x, less its mass
+    extra, depth = 0.0, 0
+    while True:
+        slots = capacity(b, depth)
+        extra += max(max(x - w_max * slots, w_min * (c - slots)), 0.0)
+        if slots >= c:
+            return extra
+        depth += 1
+
+
+@njit(cache=True)
 def weighted_scores(table, S, pool, w, hit, n_codes):  # pragma: no cover - compiled
     """(bound, spread, largest, b) of every guess of `pool` on the candidates S with weights w:
     bounds.weighted_bound's slot bound w(S) + sum_r sum_d max(0, X_r - w_max slots(d),
     w_min (n_r - slots(d))) (inf for a guess that leaves S in one class), the sum of squared
-    class sizes, the largest non-hit class, and b, the most non-hit classes of a useful guess."""
+    class sizes, the largest non-hit class, and b, the most non-hit classes of a useful guess.
+    b is known only once every guess is counted, so the classes' sizes and masses are kept
+    from the first pass where they fit in ONE_PASS entries, else counted again."""
     n, m = len(S), len(pool)
     count = np.zeros(n_codes, dtype=np.int64)
     mass = np.zeros(n_codes, dtype=np.float64)
@@ -51,6 +68,10 @@ def weighted_scores(table, S, pool, w, hit, n_codes):  # pragma: no cover - comp
     largest = np.zeros(m, dtype=np.int64)
     parts = np.zeros(m, dtype=np.int64)
     spread = np.zeros(m, dtype=np.float64)
+    width = min(n, n_codes)
+    kept = m * width <= ONE_PASS
+    sizes = np.zeros((m if kept else 0, width), dtype=np.int64)
+    masses = np.zeros((m if kept else 0, width), dtype=np.float64)
     w_sum, w_max, w_min = 0.0, -np.inf, np.inf
     for k in range(n):
         x = w[S[k]]
@@ -65,6 +86,8 @@ def weighted_scores(table, S, pool, w, hit, n_codes):  # pragma: no cover - comp
             r = seen[j]
             top = max(top, count[r])
             squares += float(count[r]) * float(count[r])
+            if kept:
+                sizes[i, j], masses[i, j] = count[r], mass[r]
             count[r] = 0
             mass[r] = 0.0
         largest[i], parts[i], spread[i] = top, kinds, squares
@@ -74,22 +97,17 @@ def weighted_scores(table, S, pool, w, hit, n_codes):  # pragma: no cover - comp
     for i in range(m):
         if largest[i] >= n:
             continue  # learns nothing
-        kinds = _classes(table, pool[i], S, w, hit, count, mass, seen)
         total = 0.0
-        for r in range(n_codes):  # reply order, as the numpy path sums a row
-            c = count[r]
-            if c == 0:
-                continue
-            x, extra, depth = mass[r], 0.0, 0
-            while True:
-                slots = capacity(b, depth)
-                extra += max(max(x - w_max * slots, w_min * (c - slots)), 0.0)
-                if slots >= c:
-                    break
-                depth += 1
-            total += extra
-            count[r] = 0
-            mass[r] = 0.0
+        if kept:
+            for j in range(parts[i]):
+                total += _slot_extra(masses[i, j], sizes[i, j], b, w_max, w_min)
+        else:
+            kinds = _classes(table, pool[i], S, w, hit, count, mass, seen)
+            for j in range(kinds):
+                r = seen[j]
+                total += _slot_extra(mass[r], count[r], b, w_max, w_min)
+                count[r] = 0
+                mass[r] = 0.0
         bound[i] = w_sum + total
     return bound, spread, largest, b
 
@@ -149,3 +167,31 @@ def weighted_classes(table, g, S, w, hit, n_codes, depths, b, room):  # pragma: 
                 total += weights[size - 1 - k] * depths[k]
             bounds[j] = total
     return member, ends, codes, bounds
+
+
+@njit(cache=True)
+def weighted_candidates(table, named, S, w, depths, hit, n_codes):  # pragma: no cover - compiled
+    """closures.Closures.weighted_candidates_in_python in compiled code: (the least candidate
+    bound w(S) + sum over each non-hit class of its weights in its slots, heaviest first; that
+    candidate's place in S; its largest non-hit class), for S heaviest first."""
+    n = len(S)
+    base = 0.0
+    for k in range(n):
+        base += w[k]
+    rank = np.zeros(n_codes, dtype=np.int64)
+    best, best_value, best_largest = -1, np.inf, 0
+    for i in range(n):
+        g = named[i]
+        total, largest = base, 0
+        for k in range(n):
+            r = table[g, S[k]]
+            if r == hit:
+                continue
+            total += w[k] * depths[rank[r]]
+            rank[r] += 1
+            largest = max(largest, rank[r])
+        for k in range(n):  # cleared along the same row
+            rank[table[g, S[k]]] = 0
+        if total < best_value:
+            best, best_value, best_largest = i, total, largest
+    return best_value, best, best_largest
