@@ -12,17 +12,9 @@ from arena.optimal.problem import Problem
 from arena.optimal.subtrees import grow_subtree, subtree_guesses
 from arena.trees import replay
 from arena.trees.greedy import greedy_tree
-from arena.trees.replay import preorder_depths, replays
+from arena.trees.replay import preorder, preorder_depths, replays
 
 SPECS = ["mastermind:pegs=3,colors=3", "mastermind:colors=5", "wordle:first=150", "jotto:first=80"]
-
-
-def preorder(node) -> list[int]:
-    """A node's guesses in pre-order: its guess, then each child's in reply order."""
-    out = [node.guess]
-    for reply in sorted(node.children):
-        out += preorder(node.children[reply])
-    return out
 
 
 def plain(game, C, guesses) -> np.ndarray:

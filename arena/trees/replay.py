@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..core.game import Game, Index, Indexes
+from .tree import Node
 
 #: What the compiled walk reports, then where (the guesses used).
 _DONE, _SHORT, _STALLS, _LEFT_OVER = 0, 1, 2, 3
@@ -30,6 +31,15 @@ _DONE, _SHORT, _STALLS, _LEFT_OVER = 0, 1, 2, 3
 def replays(game: Game) -> bool:
     """Can `preorder_depths` replay this game's trees? (Guesses that hit, the table in memory.)"""
     return game.hit is not None and game.hit >= 0 and not game.on_the_fly and type(game).determined is Game.determined
+
+
+def preorder(node: Node) -> list[Index]:
+    """A tree's guesses in pre-order: the node's guess, then each child's, in reply order (the
+    form preorder_depths replays and a journal stores)."""
+    out = [node.guess]
+    for reply in sorted(node.children):
+        out += preorder(node.children[reply])
+    return out
 
 
 def preorder_depths(game: Game, C: Indexes, guesses: Sequence[Index]) -> np.ndarray:

@@ -7,7 +7,8 @@ tiny set on a tiny game whose arrays have the types of every game the compiled s
 (uint8 tables, read-only: Mastermind, Jotto and Wordle alike), and the partition counts of a
 big search's nodes (arena.core.kernels), and the greedy trees of the four metrics that seed
 the split's incumbent grown a level at a time (trees/levels.grow_compiled: 5x5's first `arena
-optimal --workers N` compiled them, about 10 s), so the first real search loads the code
+optimal --workers N` compiled them, about 10 s), a weighted search's node scores (the double
+oracle's best responses: weighted_kernels.py) and a journal reader's replay (trees/replay.py), so the first real search loads the code
 instead of compiling it. Running it again loads the cache and costs about a second. Not
 compiled here: the reply formula of games too big for a table (arena/games/multisets.py),
 which only bigger instances use.
@@ -33,6 +34,7 @@ def warm(spec: str = WARM_SPEC) -> float:
     from ...games import make_game
     from ...trees.greedy import Greedy
     from ...trees.levels import grow_compiled
+    from ...trees.replay import preorder, preorder_depths
     from ..solve import SEED_METRICS
     from .branch import Search
     from .small_trees import compile_ahead
@@ -46,6 +48,10 @@ def warm(spec: str = WARM_SPEC) -> float:
     reply_major_counts(game.by_secret, guesses, secrets, game.n_codes)  # a big node's partition counts
     for metric in SEED_METRICS:  # the split's seed trees, grown as a big game grows them
         grow_compiled(game, Greedy(metric), secrets)
+    weighted = Search(game, np.linspace(1.0, 2.0, len(game.secrets)))  # a best response's kernels
+    weighted.compile_weighted = True
+    weighted.solve(secrets)
+    preorder_depths(game, secrets, preorder(grow_compiled(game, Greedy("entropy"), secrets).root))  # a journal's reader
     return time.perf_counter() - start
 
 
