@@ -32,7 +32,7 @@ def warm(spec: str = WARM_SPEC) -> float:
     from ...core.errors import Compiling
     from ...core.kernels import reply_major_counts
     from ...games import make_game
-    from ...trees.greedy import Greedy
+    from ...trees.greedy import Greedy, greedy_tree
     from ...trees.levels import grow_compiled
     from ...trees.replay import preorder, preorder_depths
     from ..solve import SEED_METRICS
@@ -51,7 +51,7 @@ def warm(spec: str = WARM_SPEC) -> float:
     weighted = Search(game, np.linspace(1.0, 2.0, len(game.secrets)))  # a best response's kernels
     weighted.compile_weighted = True
     weighted.solve(secrets)
-    preorder_depths(game, secrets, preorder(grow_compiled(game, Greedy("entropy"), secrets).root))  # a journal's reader
+    preorder_depths(game, secrets, preorder(greedy_tree(game, "entropy").root))  # a journal's reader
     return time.perf_counter() - start
 
 
