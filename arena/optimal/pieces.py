@@ -108,16 +108,21 @@ def remote_task(
     seconds_left: float | None,
     tasks: list[Task],
     split_after: int | None = None,
+    shared: tuple[Any, Any, int] = (None, None, -1),
 ) -> list[Outcome | Opened]:
     """A batch of tasks on a Dask worker (which the parent did not fork, so it builds the
     problem from `sent`, its game from its spec, once): `forked_task` on the worker's own
-    search, with the time the parent has left."""
+    search, with the time the parent has left; `shared`: (idle, rooms, slot), the numbers the
+    parent shares on the cluster (arena.parallel.cluster.ClusterNumbers, or None) and the
+    batch's place among the rooms, read as forked workers read theirs."""
     key = sent.cache_key()
     if key not in REMOTE:
         REMOTE[key] = search_state(sent.built(), workers)
     state = REMOTE[key]
     state["search"].deadline = None if seconds_left is None else time.perf_counter() + seconds_left
-    return run_tasks(state, tasks, split_after)
+    idle, rooms, slot = shared
+    state.update(idle=idle, rooms=rooms)
+    return run_tasks(state, tasks, split_after, slot if rooms is not None else -1)
 
 
 def search_state(problem: Problem, workers: int) -> dict:

@@ -53,7 +53,7 @@ import numpy as np
 from ..core.costs import Guesses
 from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game, Index, Indexes
-from ..parallel.cluster import Cluster, ClusterWorkers, NoWorker
+from ..parallel.cluster import Cluster, ClusterNumbers, ClusterWorkers, NoWorker
 from ..parallel.outcome import returning
 from ..parallel.pool import Pool, shared_count, shared_numbers
 from ..trees.tree import Tree
@@ -157,11 +157,12 @@ class SplitRun:
     opening searches its classes until it has searched that many too (pieces.search_classes).
     `interrupted_result`: Ctrl-C or SIGTERM ends the search with what it reached
     (SplitResult.interrupted), as the time limit does, instead of a KeyboardInterrupt.
-    `hurry`: forked workers that wait for a task make the pieces running split themselves
-    after a twentieth of `split_after` (pieces.hurry), so that pieces are small only where
-    workers would sit idle. `push`: a running piece searches under the budget it would be
-    handed out with now, as the incumbent falls and its guess's other classes are proven
-    dearer (forked workers: push_rooms, pieces.pushed)."""
+    `hurry`: workers that wait for a task make the pieces running split themselves after a
+    twentieth of `split_after` (pieces.hurry), so that pieces are small only where workers
+    would sit idle. `push`: a running piece searches under the budget it would be handed out
+    with now, as the incumbent falls and its guess's other classes are proven dearer
+    (push_rooms, pieces.pushed). Both on forked workers (shared memory) and on a cluster's
+    (arena.parallel.cluster.ClusterNumbers: read at most every quarter second)."""
 
     workers: int = 2
     time_limit: float | None = None
@@ -204,10 +205,10 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
     if executor is None and run.split_after is None:  # pieces that split themselves keep any number busy
         workers = fewer_workers(game, S, openings, workers, run.notice)
     WORKER.update(game=game, S=S, b=b, sym=sym, w=w)
-    if executor is None and run.split_after is not None and run.hurry:  # shared with the workers it forks
-        WORKER["idle"] = shared_count()
-    if executor is None and run.push:  # each message's piece's budget, as it falls (push_rooms)
-        WORKER["rooms"] = shared_numbers(max(workers, 1))
+    if run.split_after is not None and run.hurry:  # shared with the workers it forks, or on the cluster
+        WORKER["idle"] = shared_count() if executor is None else executor.shared_numbers(1)
+    if run.push:  # each message's piece's budget, as it falls (push_rooms)
+        WORKER["rooms"] = shared_numbers(max(workers, 1)) if executor is None else executor.shared_numbers(workers, INF)
     on = piece_workers(executor, problem, workers, deadline, (run.alive, run.no_worker_seconds))
     before, interrupted = split.pieces_closed, False
     try:
@@ -221,6 +222,9 @@ def split_root(problem: Problem | Game, run: SplitRun | None = None, **given: An
     finally:
         if log is not None:
             log.close()
+        for shared in (WORKER.get("idle"), WORKER.get("rooms")):
+            if isinstance(shared, ClusterNumbers):  # off the scheduler
+                shared.close()
         WORKER.clear()
     result = split_result(split, problem, searched, time.perf_counter() - start, stopped, seeded, log)
     return replace(result, interrupted=interrupted)
@@ -337,13 +341,14 @@ class PieceWorkers:
 
     def submit(self, tasks: list[Task], split_after: int | None, slot: int = -1) -> tuple:
         """Send a batch of tasks (pieces.run_tasks) as one message; `slot`: the place of the
-        shared rooms its piece reads its budget from as it falls (forked workers only)."""
+        shared rooms its piece reads its budget from as it falls (a cluster's workers get the
+        shared numbers themselves with it: WORKER's idle and rooms, ClusterNumbers)."""
         if self.remote is None:
             message: tuple = (tasks, split_after, slot)
         else:
             sent, workers = self.remote
             left = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
-            message = (sent, workers, left, tasks, split_after)
+            message = (sent, workers, left, tasks, split_after, (WORKER.get("idle"), WORKER.get("rooms"), slot))
         self.on.submit(message)
         return message
 

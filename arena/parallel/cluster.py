@@ -26,7 +26,16 @@ from ..core.errors import ArenaError
 from .outcome import TaskResult
 from .pool import Play, play_in_child
 
-__all__ = ["NO_WORKER_SECONDS", "Cluster", "ClusterWorkers", "NoWorker", "Watchdog", "connect", "connect_dask"]
+__all__ = [
+    "NO_WORKER_SECONDS",
+    "Cluster",
+    "ClusterNumbers",
+    "ClusterWorkers",
+    "NoWorker",
+    "Watchdog",
+    "connect",
+    "connect_dask",
+]
 
 #: A Dask cluster with no live worker this long fails (or stops) the work still pending.
 NO_WORKER_SECONDS = 60.0
@@ -35,6 +44,9 @@ WORKER_CHECK_SECONDS = 1.0
 #: How long a run with nothing finished sleeps before it looks again.
 _POLL_SECONDS = 0.05
 EXAMPLE = "e.g. tcp://127.0.0.1:8786"
+#: A worker reads a number the parent shares on the cluster (ClusterNumbers) at most this often:
+#: each read is a round trip to the scheduler, where a forked worker reads shared memory.
+SHARED_REFRESH = 0.25
 
 
 class NoWorker(ArenaError):
@@ -106,6 +118,11 @@ class Cluster:
     def alive(self) -> bool:
         """Has the cluster a live worker now?"""
         return bool(self.client.scheduler_info().get("workers"))
+
+    def shared_numbers(self, n: int, first: float = 0.0) -> ClusterNumbers:
+        """`n` numbers, each `first` to begin with, that the workers read as forked workers
+        read pool.shared_numbers (ClusterNumbers)."""
+        return ClusterNumbers(self.client, n, first)
 
     def workers(
         self,
@@ -250,3 +267,69 @@ def connect_dask(client, scheduler: str):
             raise ArenaError(f"--scheduler {scheduler!r} is not a scheduler address ({e}); {EXAMPLE}") from None
         # any other failure to connect is still about the address given
         raise ArenaError(f"cannot connect to the Dask scheduler at {scheduler}: {type(e).__name__}: {e}") from None
+
+
+class ClusterNumbers:
+    """Numbers a parent writes and a Dask cluster's workers read, as forked workers read
+    pool.shared_numbers (`numbers[i]`) and pool.shared_count (`numbers.value`: the first): each
+    a Dask Variable on the scheduler, written by the parent only when it changes and read by a
+    worker at most every SHARED_REFRESH seconds, so what a worker reads may be that much old (a
+    budget searched under a moment longer, a hurry taken a moment later: never a wrong number,
+    as the readers only use them to stop sooner). Pickled to the workers as its name alone;
+    `close` removes the Variables from the scheduler."""
+
+    def __init__(self, client: Any, n: int, first: float = 0.0, name: str | None = None):
+        import uuid
+
+        self.client, self.n, self.name = client, n, name or f"arena-shared-{uuid.uuid4().hex}"
+        self.written: list[float | None] = [None] * n
+        self.read: list[tuple[float, float]] = [(-float("inf"), float(first))] * n  # (when, value)
+        if client is not None:  # the parent: every number set, so that no read waits for one
+            for i in range(n):
+                self[i] = first
+
+    def __getstate__(self) -> dict:
+        return {"n": self.n, "name": self.name, "first": self.read[0][1] if self.n else 0.0}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(None, state["n"], state["first"], state["name"])  # type: ignore[misc]
+
+    def variable(self, i: int) -> Any:
+        from dask.distributed import Variable, get_client  # lazy: heavy
+
+        return Variable(f"{self.name}-{i}", self.client or get_client())
+
+    def __setitem__(self, i: int, value: float) -> None:
+        value = float(value)
+        if self.written[i] != value:
+            self.variable(i).set(value)
+            self.written[i] = value
+
+    def __getitem__(self, i: int) -> float:
+        if self.written[i] is not None:  # the parent knows what it wrote
+            return float(self.written[i])  # type: ignore[arg-type]
+        when, value = self.read[i]
+        now = time.monotonic()
+        if now - when >= SHARED_REFRESH:
+            try:
+                value = float(self.variable(i).get(timeout=SHARED_REFRESH))
+            except Exception:  # the scheduler slow or gone: the last value read stands
+                pass
+            self.read[i] = (now, value)
+        return value
+
+    @property
+    def value(self) -> float:
+        return self[0]
+
+    @value.setter
+    def value(self, number: float) -> None:
+        self[0] = number
+
+    def close(self) -> None:
+        """Remove the Variables from the scheduler (the parent, at the end of its run)."""
+        for i in range(self.n):
+            try:
+                self.variable(i).delete()
+            except Exception:  # a cluster already gone keeps nothing
+                pass
