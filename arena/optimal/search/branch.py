@@ -211,7 +211,7 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         self._small: SmallTrees | None | bool = False  # False: not asked yet
         #: weighted nodes scored in compiled code whatever the game's size (the tests set it)
         self.compile_weighted = False
-        self._weighted: Callable | None | bool = False  # weighted_compiled; False: not asked yet
+        self._weighted: Any = False  # weighted_compiled's module or None; False: not asked yet
 
     @classmethod
     def of(cls, problem: Posed, **settings: Any) -> Search:

@@ -125,12 +125,10 @@ class Closures(SearchState):
         depths = self.depths(parts)
         p = min(n, parts)
         others = float(w.sum() + w @ depths[np.arange(n) // p])
-        compiled = self.weighted_compiled()
-        if compiled is not None:  # the plain-Python loop in compiled code (weighted_kernels.py)
-            from .weighted_kernels import weighted_candidates  # lazy: numba
-
+        kernels = self.weighted_compiled()
+        if kernels is not None:  # the plain-Python loop in compiled code (weighted_kernels.py)
             game = self.game
-            value, best, largest = weighted_candidates(game.table, named, S, w, depths, self.hit, game.n_codes)
+            value, best, largest = kernels.weighted_candidates(game.table, named, S, w, depths, self.hit, game.n_codes)
         elif n <= TINY_SET:
             value, best, largest = self.weighted_candidates_in_python(S, w, named, depths)
         else:

@@ -173,14 +173,13 @@ class HitValues(SearchState):
         """classes_of and each class's class_bound(C, b, left), by one compiled call
         (weighted_kernels.weighted_classes) where weighted nodes are scored in compiled code;
         else None."""
-        if self.weighted_compiled() is None:
+        kernels = self.weighted_compiled()
+        if kernels is None:
             return None
-        from .weighted_kernels import weighted_classes  # lazy: numba
-
         depths = self.depths(b)
         room = min(slot_capacity(b, left), len(S))
         game = self.game
-        member, ends, codes, bounds = weighted_classes(
+        member, ends, codes, bounds = kernels.weighted_classes(
             game.table, guess, S, self.w, self.hit, game.n_codes, depths, b, room
         )
         cuts, replies = ends.tolist(), codes.tolist()

@@ -5,6 +5,7 @@ bound of bounds.py) and the tie-break, and the order in which the guesses are se
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
 
@@ -89,9 +90,11 @@ class Scoring(SearchState):
                 return self.few_code_scores(S, pool, left)
             bound, spread, b = self.uniform_scores(S, pool, left)
             return bound, spread.__getitem__, b
-        scored = self.weighted_compiled()
-        if scored is not None:  # the same numbers in one compiled call (weighted_kernels.py)
-            bound, spread, largest, b = scored(self.game.table, S, pool, self.w, self.hit, self.game.n_codes)
+        kernels = self.weighted_compiled()
+        if kernels is not None:  # the same numbers in one compiled call (weighted_kernels.py)
+            bound, spread, largest, b = kernels.weighted_scores(
+                self.game.table, S, pool, self.w, self.hit, self.game.n_codes
+            )
         else:
             counts, codes = self.hit_free_counts(pool, S)
             largest = counts.max(axis=1)
@@ -108,19 +111,17 @@ class Scoring(SearchState):
             bound[largest > slot_capacity(b, left - 1)] = INF
         return bound, spread.__getitem__, int(b)
 
-    def weighted_compiled(self) -> Callable | None:
-        """weighted_kernels.weighted_scores where a weighted node is scored in compiled code (a
-        table in memory of at least WEIGHTED_CELLS cells, or `compile_weighted` set), else None."""
+    def weighted_compiled(self) -> ModuleType | None:
+        """weighted_kernels (the module: its kernels weighted_scores, weighted_classes and
+        weighted_candidates) where weighted nodes are scored in compiled code (a table in
+        memory of at least WEIGHTED_CELLS cells, or `compile_weighted` set), else None."""
         if self._weighted is False:
-            from .weighted_kernels import WEIGHTED_CELLS
+            from . import weighted_kernels  # lazy: numba
 
             game = self.game
-            big = self.compile_weighted or len(game.guesses) * len(game.secrets) >= WEIGHTED_CELLS
-            self._weighted = None
-            if big and isinstance(game.table, np.ndarray) and self.hit is not None:
-                from .weighted_kernels import weighted_scores  # lazy: numba
-
-                self._weighted = weighted_scores
+            big = self.compile_weighted or len(game.guesses) * len(game.secrets) >= weighted_kernels.WEIGHTED_CELLS
+            fits = big and isinstance(game.table, np.ndarray) and self.hit is not None
+            self._weighted = weighted_kernels if fits else None
         return self._weighted
 
     def code_counts(self, S: Indexes, pool: Indexes) -> np.ndarray:
