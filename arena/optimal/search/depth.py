@@ -12,6 +12,10 @@ from ..bounds import INF
 from .allowed import Allowed
 from .shared import SearchState
 
+#: A guess's score may exceed the sum of its classes' bounds by a float sum's rounding (the
+#: compiled and the numpy sums add in different orders): root_bound stops only past this share.
+SCORE_SLACK = 1e-9
+
 
 class DepthLimits(SearchState):
     """fits, worst_case, root_bound and known_bound."""
@@ -74,14 +78,23 @@ class DepthLimits(SearchState):
         classes, the best bound known (exact value, cached bound, or the class bound),
         minimised over guesses; never below a bound cached for S itself. In hard mode the
         classes are bounded by their class bound only (their cache keys would need every
-        guess's allowed set)."""
+        guess's allowed set). Where a guess's score is at most that sum (the cost's
+        `scores_below_known`), the guesses are taken by their scores and the rest left once
+        the next score passes the best (Wordle with weights: 12,972 guesses, 692,828 classes
+        bounded one by one, 9.7 s of a 2 s best response, before)."""
         left = self.limit if left is None else left
         pool = self.pool(S, sym, allowed)
         counts, _ = self.hit_free_counts(pool, S)
         useful = counts.max(axis=1) < len(S)
         b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
+        order, scored = np.flatnonzero(useful), None
+        if self.bounds.scores_below_known:  # the guesses by their scores, which only rise below
+            scored, _, _ = self.score_guesses(S, pool, left)
+            order = order[np.argsort(scored[order], kind="stable")]
         best = INF
-        for i in np.flatnonzero(useful):
+        for i in order:
+            if scored is not None and scored[i] > best + SCORE_SLACK * max(1.0, abs(best)):
+                break  # this guess and the rest cost at least their scores: none is below best
             total = self.bounds.paid_by_guess(S)
             for r, c in self.game.partition(int(pool[i]), S).items():
                 if r == self.hit:

@@ -36,6 +36,7 @@ class UntilHit(CostBounds):
     ends_on_hit = True
     closes_small = True
     follows_hard_mode = True
+    scores_below_known = True  # the slot bound of a class is at most its class bound (bounds.py)
 
     def finishing_reply(self, game: Game) -> int:
         return int(cast(int, game.hit))

@@ -196,6 +196,7 @@ class CostBounds(ABC):
         guess_value          the value of one guess: what it pays, then its classes searched
         tie                  how near two values tie (the earlier guess of the pool wins)
         closes_small         whether small sets are closed from their candidates (closures.py)
+        scores_below_known   whether a guess's score is at most its classes' known bounds
         follows_hard_mode    whether the classes are searched with the guesses a path allows
         finishing_reply      the reply that finishes a class (the hit), or -1
         ends_at              whether the game is over at a set, before any guess
@@ -219,6 +220,9 @@ class CostBounds(ABC):
     closes_small: ClassVar[bool] = False
     #: classes are searched with the guesses the path allows (hard mode: game.rules.restricted)
     follows_hard_mode: ClassVar[bool] = False
+    #: a guess's score (`scores`) is at most what it pays plus its classes' known bounds
+    #: (depth.root_bound may then leave the guesses scored above the best found)
+    scores_below_known: ClassVar[bool] = False
     #: every registered class of bounds, by (cost, ends_on_hit)
     registered: ClassVar[dict[tuple[type[Cost], bool], type[CostBounds]]] = {}
 
