@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from arena import make_game
-from arena.optimal import optimal_tree
 from arena.optimal.problem import Problem
 from arena.optimal.search import Timeout
 from arena.optimal.seeds import greedy_trees
