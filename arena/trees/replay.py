@@ -30,7 +30,7 @@ _DONE, _SHORT, _STALLS, _LEFT_OVER = 0, 1, 2, 3
 
 def replays(game: Game) -> bool:
     """Can `preorder_depths` replay this game's trees? (Guesses that hit, the table in memory.)"""
-    return game.hit is not None and game.hit >= 0 and not game.on_the_fly and type(game).determined is Game.determined
+    return bool(game.rules.hits) and not game.on_the_fly and type(game).determined is Game.determined
 
 
 def preorder(node: Node) -> list[Index]:

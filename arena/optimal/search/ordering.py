@@ -120,7 +120,7 @@ class Scoring(SearchState):
 
             game = self.game
             big = self.compile_weighted or len(game.guesses) * len(game.secrets) >= weighted_kernels.WEIGHTED_CELLS
-            fits = big and isinstance(game.table, np.ndarray) and self.hit is not None
+            fits = big and isinstance(game.table, np.ndarray) and game.rules.hits
             self._weighted = weighted_kernels if fits else None
         return self._weighted
 
