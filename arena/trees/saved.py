@@ -88,11 +88,14 @@ def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> Save
     if game.spec != data["game"]:
         raise ArenaError(f"{name or where} was saved for {data['game']}, not {game.spec}")
     plan: SavedPlan = {}
+
+    def at(replies: tuple) -> str:  # a node's place, for a message only (Wordle's trees: 4.6 M labels)
+        return (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
+
     for opening, root in data["openings"].items():
         stack: list[tuple[Any, tuple[Any, ...]]] = [(root, (opening,))]
         while stack:
             node, replies = stack.pop()
-            at = (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
             try:
                 plan[replies] = game.guess_index(node["guess"])
                 stack.extend(
@@ -100,9 +103,9 @@ def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> Save
                     for label, child in reversed(list(node.get("replies", {}).items()))
                 )
             except (KeyError, TypeError, AttributeError):
-                raise ArenaError(f"{where}: malformed tree node at {at}") from None
+                raise ArenaError(f"{where}: malformed tree node at {at(replies)}") from None
             except ArenaError as e:
-                raise ArenaError(f"{where}: at {at}: {e}") from None
+                raise ArenaError(f"{where}: at {at(replies)}: {e}") from None
     return plan
 
 
