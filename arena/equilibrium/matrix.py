@@ -84,6 +84,14 @@ def maximin(A: np.ndarray) -> tuple[float, np.ndarray]:
 
     solved by HiGHS over the variables (x, v); any status but optimal raises SolverFailure.
     """
+    value, x, _ = maximin_and_duals(A)
+    return value, x
+
+
+def maximin_and_duals(A: np.ndarray) -> tuple[float, np.ndarray, np.ndarray | None]:
+    """maximin, and the LP's duals of its column constraints as the column player's strategy
+    (the dual of the maximin LP is the column player's minimax LP, so at an optimum they are an
+    optimal strategy for the other side; None where HiGHS gives none that sum to a positive)."""
     A = np.asarray(A, dtype=np.float64)
     m, n = A.shape
     check_lp_memory(m, n)
@@ -98,7 +106,9 @@ def maximin(A: np.ndarray) -> tuple[float, np.ndarray]:
     if result.status != 0:
         raise SolverFailure(f"linprog on a {m}x{n} game: status {result.status}: {result.message}")
     x = np.clip(result.x[:m], 0.0, None)  # HiGHS may return -1e-17 for a zero
-    return float(result.x[-1]), x / x.sum()
+    marginals = getattr(getattr(result, "ineqlin", None), "marginals", None)
+    y = None if marginals is None else np.clip(-np.asarray(marginals, dtype=np.float64), 0.0, None)
+    return float(result.x[-1]), x / x.sum(), None if y is None or not y.sum() > 0 else y / y.sum()
 
 
 def solve_matrix_game(A: np.ndarray, tolerance: float = TOLERANCE, reduce: bool = True) -> MatrixGameSolution:
@@ -107,11 +117,11 @@ def solve_matrix_game(A: np.ndarray, tolerance: float = TOLERANCE, reduce: bool 
     Dominated strategies are removed first (`reduce`; see dominance.py: the value is kept and
     the reduced game's equilibrium, padded with zeros, is one of A), which shrinks the games
     of guessing trees a great deal: most trees are beaten on every secret by another tree.
-    The row player's strategy is the maximin LP of A; the column player's is the maximin LP of
-    -A^T (the same program seen from the other side: max_y min_i -(A y)_i = -V). Solving both
-    programs instead of reading the duals keeps each strategy the optimum of its own LP. The
-    pair is then checked: each side's best response may gain at most `tolerance` times the
-    payoffs' magnitude, else SolverFailure.
+    The row player's strategy is the maximin LP of A; the column player's is that LP's duals
+    (the dual program is the column player's minimax), kept where the pair checks, else the
+    maximin LP of -A^T solved on its own (the same program seen from the other side: max_y
+    min_i -(A y)_i = -V). The pair is then checked: each side's best response may gain at most
+    `tolerance` times the payoffs' magnitude, else SolverFailure.
     """
     A = np.asarray(A, dtype=np.float64)
     if A.ndim != 2 or 0 in A.shape:
@@ -122,11 +132,18 @@ def solve_matrix_game(A: np.ndarray, tolerance: float = TOLERANCE, reduce: bool 
     check_memory(4 * A.nbytes, f"removing dominated strategies of a {A.shape[0]:,} x {A.shape[1]:,} matrix game")
     reduction = reduce_dominated(A) if reduce else Reduction(np.arange(A.shape[0]), np.arange(A.shape[1]), 0)
     small = reduction.of(A)
-    value, row = maximin(small)
-    minus_value, column = maximin(-small.T)
-    row, column = reduction.expand(row, "rows", A.shape[0]), reduction.expand(column, "columns", A.shape[1])
-    gains = exploitability(A, row, column)
+    value, row, duals = maximin_and_duals(small)
+    row = reduction.expand(row, "rows", A.shape[0])
     scale = tolerance * max(1.0, float(np.abs(A).max()))
+    column, minus_value = None, -value
+    if duals is not None:  # the column player's LP solved by the same call: kept where it checks
+        column = reduction.expand(duals, "columns", A.shape[1])
+        if max(exploitability(A, row, column)) > scale:
+            column = None
+    if column is None:  # its own LP (half of a big game's time: Wordle's 2,315 x 449, 6 s each)
+        minus_value, small_column = maximin(-small.T)
+        column = reduction.expand(small_column, "columns", A.shape[1])
+    gains = exploitability(A, row, column)
     if max(gains) > scale or abs(value + minus_value) > scale:
         raise SolverFailure(
             f"linprog's strategies do not form an equilibrium: gains {gains}, values {value} and {-minus_value}"
