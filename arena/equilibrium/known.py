@@ -243,9 +243,22 @@ def uniform_optimum(bound: KnownBound) -> bool:
 
 
 def best(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
-    """The highest lower end and the lowest upper end (of equal ones, an exact one, then the first named)."""
-    lower = max((b for b in bounds if b.side == "lower"), key=lambda b: (b.value, b.exact is not None))
-    upper = min((b for b in bounds if b.side == "upper"), key=lambda b: (b.value, b.exact is None))
+    """The highest lower end and the lowest upper end; of ends equal but for float rounding
+    (SLACK), an exact one, then the first named (a run's own float mix that reaches a saved
+    equilibrium's fraction to the last bits must not hide the fraction)."""
+    lowers = [b for b in bounds if b.side == "lower"]
+    uppers = [b for b in bounds if b.side == "upper"]
+    top = max(b.value for b in lowers)
+    bottom = min(b.value for b in uppers)
+    # exact ends compared as fractions: a saved 219/68 beats the float mix that reaches it
+    lower = max(
+        (b for b in lowers if not _above(top, b.value)),
+        key=lambda b: (b.exact is not None, b.value if b.exact is None else b.exact),
+    )
+    upper = min(
+        (b for b in uppers if not _above(b.value, bottom)),
+        key=lambda b: (b.exact is None, b.value if b.exact is None else b.exact),
+    )
     return lower, upper
 
 
