@@ -52,6 +52,7 @@ def test_the_seed_trees_over_every_secret_are_grown_once_a_game(monkeypatch):
     from arena.optimal import seeds
 
     game = make_game("mastermind:pegs=3,colors=4")
+    game.__dict__.pop("_seed_trees", None)  # make_game's games are shared: an earlier test may have grown them
     S = np.arange(len(game.secrets))
     grown: list[str] = []
     plain = seeds.greedy_tree

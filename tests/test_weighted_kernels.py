@@ -77,11 +77,11 @@ def test_the_kernel_run_plain_agrees(one_pass, monkeypatch):
 def test_a_weighted_search_takes_the_same_tree_either_way(spec, monkeypatch):
     game = make_game(spec)
     w = np.random.default_rng(2).choice([1.0, 2.0, 5.0], len(game.secrets))
-    from arena.optimal.search import weighted_kernels
+    from arena.optimal.search import ordering
 
-    monkeypatch.setattr(weighted_kernels, "WEIGHTED_CELLS", 0)
+    monkeypatch.setattr(ordering, "WEIGHTED_CELLS", 0)
     compiled = optimal_tree(game, weights=w)
-    monkeypatch.setattr(weighted_kernels, "WEIGHTED_CELLS", 1 << 60)
+    monkeypatch.setattr(ordering, "WEIGHTED_CELLS", 1 << 60)
     plain = optimal_tree(game, weights=w)
     assert compiled.exact and plain.exact
     assert compiled.searched == plain.searched

@@ -21,7 +21,7 @@ The modules, from the top:
                  calls (big games only: COMPILED_CELLS)
     tree_kernels  its compiled loops (numba, imported at the first small set)
     weighted_kernels  a weighted node's scores and its guess's classes with their bounds in
-                 compiled code (big games: WEIGHTED_CELLS), the numbers of the numpy path
+                 compiled code (big games: ordering.WEIGHTED_CELLS), the numbers of the numpy path
     warm          `python -m arena.optimal.search.warm`: those loops compiled at set-up, not by
                   a first search (numba caches them)
     allowed      hard mode: the guesses the rules still allow on a path

@@ -17,6 +17,10 @@ from .shared import NO_LIMIT, SearchState
 #: that code_counts counts itself (about 2 MB of intp keys: the temporaries stay in cache and
 #: need no fresh pages from the system).
 SCORE_BLOCK = 1 << 18
+#: Weighted searches on games of at least this many table cells (guesses x secrets) score their
+#: nodes in compiled code (weighted_kernels.py): 4x5 Mastermind (390,625) and up; below, numba's
+#: start-up is most of a search, and it is not imported.
+WEIGHTED_CELLS = 1 << 18
 
 
 def sorted_lazily(tried: Indexes, first: np.ndarray, second: Callable[[Indexes], np.ndarray], head: int = 16):
@@ -116,12 +120,13 @@ class Scoring(SearchState):
         weighted_candidates) where weighted nodes are scored in compiled code (a table in
         memory of at least WEIGHTED_CELLS cells, or `compile_weighted` set), else None."""
         if self._weighted is False:
-            from . import weighted_kernels  # lazy: numba
-
             game = self.game
-            big = self.compile_weighted or len(game.guesses) * len(game.secrets) >= weighted_kernels.WEIGHTED_CELLS
-            fits = big and isinstance(game.table, np.ndarray) and game.rules.hits
-            self._weighted = weighted_kernels if fits else None
+            big = self.compile_weighted or len(game.guesses) * len(game.secrets) >= WEIGHTED_CELLS
+            self._weighted = None
+            if big and isinstance(game.table, np.ndarray) and game.rules.hits:
+                from . import weighted_kernels  # lazy: numba
+
+                self._weighted = weighted_kernels
         return self._weighted
 
     def code_counts(self, S: Indexes, pool: Indexes) -> np.ndarray:

@@ -5,8 +5,8 @@ and a pass over the whole (pool x replies) arrays for each depth of the bound. T
 the numpy path's (the same bound, summed reply by reply; tests/test_weighted_kernels.py compares
 them), so a search takes the same guesses in the same order.
 
-Imported by weighted searches on games of at least WEIGHTED_CELLS table cells, whose tables are
-held in memory (numba's start-up, about half a second, is then paid by searches that take longer).
+Imported by weighted searches on games of at least ordering.WEIGHTED_CELLS table cells, whose
+tables are held in memory (numba's start-up, about half a second, is then paid by searches that take longer).
 """
 
 from __future__ import annotations
@@ -16,9 +16,6 @@ import numpy as np
 from ...core.compiled import njit
 from .tree_kernels import capacity
 
-#: Weighted searches on games of at least this many table cells (guesses x secrets) score their
-#: nodes here: 4x5 Mastermind (390,625) and up; below, numba's start-up is most of a search.
-WEIGHTED_CELLS = 1 << 18
 #: A node's classes (sizes and masses, a guess's at most min(n, replies)) kept between the two
 #: passes of weighted_scores up to this many entries (16 bytes each), else counted again.
 ONE_PASS = 1 << 21
