@@ -33,9 +33,10 @@ def test_the_root_bound_by_scores_is_the_bound_over_every_guess(spec, weighted):
     game = make_game(spec)
     rng = np.random.default_rng(len(spec) + weighted)
     n = len(game.secrets)
-    for trial in range(4):
+    for trial in range(6):
         w = rng.choice([0.5, 1.0, 2.0], n) if weighted else None
-        search = Problem.of(game, weights=w).search()
+        limit = None if trial < 4 else 3 + trial % 2  # a guess limit: guesses whose classes cannot fit
+        search = Problem.of(game, weights=w, max_guesses=limit).search()
         S = np.sort(rng.choice(n, size=int(rng.integers(n // 2, n + 1)), replace=False))
         if trial % 2:  # some classes cached by a search stopped part way
             search.node_limit = 200

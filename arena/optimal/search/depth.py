@@ -84,13 +84,17 @@ class DepthLimits(SearchState):
         bounded one by one, 9.7 s of a 2 s best response, before)."""
         left = self.limit if left is None else left
         pool = self.pool(S, sym, allowed)
-        counts, _ = self.hit_free_counts(pool, S)
-        useful = counts.max(axis=1) < len(S)
-        b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
-        order, scored = np.flatnonzero(useful), None
+        scored = None
         if self.bounds.scores_below_known:  # the guesses by their scores, which only rise below
-            scored, _, _ = self.score_guesses(S, pool, left)
+            # (the scores' b is the same; a guess scored inf learns nothing or cannot fit)
+            scored, _, b = self.score_guesses(S, pool, left)
+            order = np.flatnonzero(np.isfinite(scored))
             order = order[np.argsort(scored[order], kind="stable")]
+        else:
+            counts, _ = self.hit_free_counts(pool, S)
+            useful = counts.max(axis=1) < len(S)
+            b = int(np.count_nonzero(counts, axis=1)[useful].max(initial=1))
+            order = np.flatnonzero(useful)
         best = INF
         for i in order:
             if scored is not None and scored[i] > best + SCORE_SLACK * max(1.0, abs(best)):
