@@ -17,7 +17,8 @@ For games whose guesses can hit the secret, with their table in memory (`replays
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -51,7 +52,7 @@ def preorder_depths(game: Game, C: Indexes, guesses: Sequence[Index]) -> np.ndar
         bad = next(g for g in order.tolist() if not 0 <= g < len(game.guesses))
         raise ValueError(f"{bad!r} is no guess")
     depths = np.zeros(len(game.secrets), dtype=np.int64)
-    status, used = _walk(game.table, game.hit, game.n_codes, np.asarray(C, dtype=np.int64), order, depths)
+    status, used = _walk()(game.table, game.hit, game.n_codes, np.asarray(C, dtype=np.int64), order, depths)
     if status == _SHORT:
         raise ValueError("the tree stops before every secret is found")
     if status == _STALLS:
@@ -61,10 +62,13 @@ def preorder_depths(game: Game, C: Indexes, guesses: Sequence[Index]) -> np.ndar
     return depths
 
 
-def _compiled(kernel):
-    from ..core.compiled import njit  # lazy: numba, only where a journal is read
+@functools.cache
+def _walk():
+    """The compiled walk, compiled (or loaded from numba's cache) at its first use: numba is
+    imported only where a journal is read."""
+    from ..core.compiled import njit  # lazy: numba
 
-    return njit(cache=True)(kernel)
+    return njit(cache=True)(_walk_py)
 
 
 def _walk_py(table, hit, n_codes, C, order, depths):  # pragma: no cover - compiled (tests run it plain too)
@@ -124,17 +128,3 @@ def _walk_py(table, hit, n_codes, C, order, depths):  # pragma: no cover - compi
     if used != len(order):
         return _LEFT_OVER, used
     return _DONE, used
-
-
-class _Lazy:
-    """The compiled walk, compiled (or loaded from numba's cache) at its first call."""
-
-    kernel: Callable | None = None
-
-    def __call__(self, *args):
-        if _Lazy.kernel is None:
-            _Lazy.kernel = _compiled(_walk_py)
-        return _Lazy.kernel(*args)
-
-
-_walk = _Lazy()
