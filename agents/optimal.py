@@ -162,7 +162,7 @@ class Optimal(TreePlayer):
                     f"optimal: {name} must be 0 (no limit) or a positive number of {unit}, got {self.values[name]}"
                 )
         self.depth_limited = (
-            bool(self.values["max"]) or self.values["objective"] == "worst" or self.values["cost"] in LIMITED
+            bool(self.values["max"]) or self.values["objective"] != "average" or self.values["cost"] in LIMITED
         )
 
     def cost(self, game: Game) -> str | None:

@@ -137,7 +137,7 @@ def checked_settings(request: OptimalRequest) -> OptimalRequest:
     if request.flags and request.time_limit is not None and not request.time_limit > 0:
         raise ArenaError(f"{named('time_limit')} must be a positive number of seconds, got {request.time_limit:g}")
     request = replace(request, time_limit=door.seconds(request.time_limit, named("time_limit")))
-    check_choice("objective", request.objective, ("average", "worst", "lost"))
+    check_choice("objective", request.objective, ("average", "worst", "fewest-at-worst", "lost"))
     if request.objective == "lost" and request.cost not in (None, Lost.name):
         raise ArenaError(
             f"{named('objective')} lost counts lost games: it cannot be combined with {named('cost')} {request.cost}"

@@ -103,6 +103,7 @@ def add_commands(sub) -> None:
         "--objective",
         default="average",
         help="average (default), worst: the least cost in the worst case, then the least total; "
+        "fewest-at-worst: the least worst case, then the fewest secrets needing it, then the least total; "
         "lost (Hangman): the fewest games lost within the strikes",
     )
     p.add_argument(

@@ -43,6 +43,9 @@ Modules, one idea each:
     journal    the split's journal: keyed by the game, its files' contents, the weights and the
                version; every record (a piece's value and subtree, or its bound) checked as
                it is read
+    fewest     objective fewest-at-worst: the least worst case, then the fewest secrets that need
+               it, then the least total; a branch and bound over the classes that need every
+               guess left, the others handed to the search whole
     lookahead  rollout trees and exact subtree repair for instances too big to solve
     against    against a deterministic chooser that holds no secret (evil Hangman, Absurdle):
                what a tree concedes to it, and the shortest path that beats it

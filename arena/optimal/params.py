@@ -23,11 +23,13 @@ class Pool(StrEnum):
 
 
 class Objective(StrEnum):
-    """What the tree minimises: the weighted total, or the worst case first and then the total
-    among the trees with that worst case."""
+    """What the tree minimises: the weighted total; or the worst case first and then the total
+    among the trees with that worst case; or the worst case, then the fewest secrets that need
+    it, then the total (equal weights, guesses on a game a hit ends: arena.optimal.fewest)."""
 
     AVERAGE = "average"
     WORST = "worst"
+    FEWEST_AT_WORST = "fewest-at-worst"
 
 
 #: The name the agents' registry knows the exact guesser by.
@@ -37,9 +39,10 @@ PARAMS = {
     "pool": Param("pool", ("all", "consistent"), "all", "the guesses allowed"),
     "objective": Param(
         "objective",
-        ("average", "worst"),
+        ("average", "worst", "fewest-at-worst"),
         "average",
-        "least total, or fewest guesses in the worst case then least total",
+        "least total; or fewest guesses in the worst case then least total; or fewest guesses in the "
+        "worst case, then fewest secrets needing it, then least total",
     ),
     "max": Param("max", int, 0, "never more than this many guesses (0: no limit)"),
     "weights": Param(

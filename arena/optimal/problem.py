@@ -94,6 +94,19 @@ def proof_modules(game: Game) -> tuple[str, ...]:
     return (*PROOF_MODULES, type(game).__module__)
 
 
+def check_fewest(game: Game, paid: Cost, weights: Any) -> None:
+    """Objective fewest-at-worst counts secrets, on guesses until a hit: refuse the rest."""
+    if not game.rules.hits or not paid.pays_every_guess:
+        raise ArenaError(
+            f"objective fewest-at-worst counts the secrets that need the most guesses on a game a hit ends "
+            f"(Jotto, Mastermind, Wordle), not {canonical_spec(game.spec)} with cost {paid.name}"
+        )
+    if weights is not None:
+        raise ArenaError("objective fewest-at-worst counts secrets: it takes no weights")
+    if game.rules.restricted:
+        raise ArenaError("objective fewest-at-worst is not searched in hard mode (objective worst is)")
+
+
 @dataclass(frozen=True, eq=False)
 class Problem:
     """An exact search's problem (build it with `Problem.of`, which checks it).
@@ -147,11 +160,13 @@ class Problem:
         fixed = opener_indexes(game, openers)
         if fixed and not paid.solves_openers:
             raise ArenaError("openers: fixed first guesses are solved for the guesses or misses cost, not lost games")
-        if fixed and chosen_objective == Objective.WORST:
+        if fixed and chosen_objective != Objective.AVERAGE:
             raise ArenaError(
                 "openers: fixed first guesses are solved for the average (objective average); "
-                "objective worst searches its own first guess"
+                f"objective {chosen_objective.value} searches its own first guess"
             )
+        if chosen_objective == Objective.FEWEST_AT_WORST:
+            check_fewest(game, paid, weights)
         return cls(game, S, w, scale, weights is not None, chosen_pool, chosen_objective, paid, max_guesses, fixed)
 
     @property

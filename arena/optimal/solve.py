@@ -25,6 +25,7 @@ from ..parallel.progress import ProgressLine
 from ..trees.grow import Hooks, Spot, grow
 from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
+from .fewest import Fewest, at_worst, fewest_tree, tree_value
 from .growing import Path, fitting_tree, tree_from_search
 from .params import agent_spec
 from .problem import Objective, Pool, Problem
@@ -102,6 +103,7 @@ def optimal_tree(
         openers=problem.opener_words,
         weighted=problem.weighted,
         objective=problem.objective,
+        at_worst_bound=sum(one.at_worst_bound for one in found),
     )
 
 
@@ -139,11 +141,14 @@ class Found:
     depth_bound: int
     nodes: int
     stopped: bool
+    at_worst_bound: int = 0  # objective fewest-at-worst: the secrets at the worst case, a proven lower bound
 
 
 def solve_opening(problem: Problem, run: Run, opening: str, part: Indexes) -> Found:
     """The best tree for the secrets `part` of one opening (objective worst: the least worst
     case first, then the least total among such trees)."""
+    if problem.objective == Objective.FEWEST_AT_WORST:
+        return solve_fewest(problem, run, opening, part)
     game, w, pool, paid = problem.game, problem.weights, problem.pool, problem.cost
     limit, bound, prover = problem.max_guesses, 0, None
     if problem.objective == Objective.WORST:
@@ -169,6 +174,36 @@ def solve_opening(problem: Problem, run: Run, opening: str, part: Indexes) -> Fo
         root, tree_costs, lower = search_below(search, part, seed, opening, paid)
     depth_bound = bound or search.bounds.least_depth(len(part))
     return Found(root, tree_costs, lower, depth_bound, search.stats.nodes, search.timed_out)
+
+
+def solve_fewest(problem: Problem, run: Run, opening: str, part: Indexes) -> Found:
+    """Objective fewest-at-worst (fewest.py): the least worst case D (least_depth), then the
+    fewest secrets at D and the least total among such trees, by one search under the limit D
+    that starts from the best greedy tree within D (else, under a time limit, the tree the
+    depth proof holds: reading it back costs more than the search on Mastermind 4x5).
+    Stopped before D is proven, the best greedy tree by the same keys, proving nothing more
+    than the slot bound of the worst case."""
+    game, pool = problem.game, problem.pool
+    seeds = greedy_trees(game, part, pool, SEED_METRICS)
+    try:
+        depth, prover = least_depth(problem, part, run.sym, run.deadline)
+    except Timeout:
+        tree = min(seeds, key=lambda t: (*at_worst(t.guesses, part), int(t.guesses[part].sum())))
+        root, costs = incumbent_part(tree, part)
+        return Found(root, costs, 0.0, min_depth(len(part), len(game.codes) - 1), 0, True, 1)
+    check_search_memory(game, part, pool)
+    search = problem.search(max_guesses=depth, symmetry=run.sym, deadline=run.deadline)
+    watch(search, run.progress, problem.unit)
+    within = [t for t in seeds if t.guesses[part].max() <= depth]
+    fewest = Fewest(search, depth, len(part))
+    seed = None
+    if within:
+        seed = incumbent_part(min(within, key=lambda t: tree_value(fewest, incumbent_part(t, part)[1], part)), part)
+    elif run.timed:
+        seed = incumbent_part(fitting_tree(prover, part, depth, opening, run.label), part)
+    found = fewest_tree(fewest, part, seed, opening)
+    nodes = search.stats.nodes + fewest.nodes
+    return Found(found.root, found.costs, found.total_bound, depth, nodes, search.timed_out, found.count_bound)
 
 
 def paid_cost(paid: Cost, costs: np.ndarray) -> np.ndarray:

@@ -38,6 +38,13 @@ class SolvedTree(Tree):
     split: Any = None  # the root split's result (arena.optimal.split.SplitResult) when it made the tree
     weighted: bool = False  # were weights given? (then `value` is the weighted cost, and the report says so)
     objective: Objective = Objective.AVERAGE  # what the tree minimises: WORST proves the worst case first
+    at_worst_bound: int = 0  # FEWEST_AT_WORST: a proven lower bound on the secrets that need the worst case
+
+    @property
+    def at_worst(self) -> int:
+        """How many of the secrets covered need the tree's worst case."""
+        cost = self.costs[self.secrets]
+        return int(np.count_nonzero(cost == cost.max())) if len(cost) else 0
 
     @property
     def costs(self) -> np.ndarray:
@@ -49,6 +56,8 @@ class SolvedTree(Tree):
 
     @property
     def exact(self) -> bool:
+        if self.objective == Objective.FEWEST_AT_WORST and self.at_worst_bound < self.at_worst:
+            return False
         return self.lower_bound >= self.value - 1e-9 * max(1.0, abs(self.value))
 
     @property
@@ -104,6 +113,14 @@ class SolvedTree(Tree):
         )
         if self.openers:
             data.update(openers=list(self.openers))
+        if self.objective == Objective.FEWEST_AT_WORST:
+            data.update(
+                objective=self.objective.value,
+                worst=int(self.costs[self.secrets].max()),
+                depth_bound=self.depth_bound,
+                at_worst=self.at_worst,
+                at_worst_bound=self.at_worst_bound,
+            )
         return data
 
 
@@ -129,6 +146,12 @@ def cost_lines(tree: SolvedTree, weighted: bool = False, interrupted: bool = Fal
     trees = f"tree opening with {'+'.join(tree.openers)}" if tree.openers else "tree"
     if tree.objective == Objective.WORST:  # the worst case is proven least first, then the total among such trees
         trees = f"tree needs fewer than {tree.depth_bound} {unit} in the worst case, and no tree with that worst case"
+    if tree.objective == Objective.FEWEST_AT_WORST:
+        head += "\n" + at_worst_line(tree)
+        trees = (
+            f"tree needs fewer than {tree.depth_bound} {unit} in the worst case, nor has fewer than "
+            f"{tree.at_worst:,} secrets that need {tree.depth_bound}, and no tree with those"
+        )
     if tree.exact:
         proof = f"proven optimal: no {trees} has a smaller {what}"
     else:
@@ -146,6 +169,19 @@ def cost_lines(tree: SolvedTree, weighted: bool = False, interrupted: bool = Fal
             f"{tree.lower_bound:,.6g}{mean}, gap {tree.value - tree.lower_bound:,.6g}"
         )
     return f"{head}\n{proof}; {tree.seconds:.2f} s, {tree.searched:,} candidate sets searched"
+
+
+def at_worst_line(tree: SolvedTree) -> str:
+    """Objective fewest-at-worst: how many secrets need the worst case, and what is proven."""
+    worst, count = int(tree.costs[tree.secrets].max()), tree.at_worst
+    if worst > tree.depth_bound:
+        proof = f"the least worst case is not proven (at least {tree.depth_bound})"
+    elif tree.at_worst_bound >= count:
+        proof = f"proven fewest among the trees within {worst} {tree.unit}"
+    else:
+        proof = f"proven at least {tree.at_worst_bound:,} in any tree within {worst} {tree.unit}"
+    secrets = "1 secret needs" if count == 1 else f"{count:,} secrets need"
+    return f"{secrets} the worst case of {worst} {tree.unit}: {proof}"
 
 
 def split_lines(tree: SolvedTree) -> list[str]:

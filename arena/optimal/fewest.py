@@ -1,0 +1,265 @@
+"""The fewest secrets at the worst depth: objective "fewest-at-worst", exactly.
+
+The tree wanted is least in three keys, in turn: its worst case D (as objective "worst"
+proves it), then the number of secrets that need the D-th guess, then the total. Bulls and
+Cows needs 7 guesses in the worst case; the question this answers is how few codes must
+need the 7th.
+
+A class C met with k guesses left (the k-th of them is the D-th guess of the game) has the
+value, as a pair (secrets at the D-th guess, total guesses) compared in that order,
+
+    V(C, k) = (0, T(C, k - 1))         if C can be finished within k - 1 guesses
+            = (1, 1)                   if C is one secret and k = 1 (it takes the D-th guess)
+            = min over guesses h of  (0, |C|) + sum over h's classes C' but the hit of V(C', k - 1)
+
+where T(C, j) is the least total within j guesses: the exact search's value of C under that
+limit (search/, one cache for the whole run). A class that fits within k - 1 guesses puts no
+secret at the D-th guess, and any tree that does puts one there, so such a class is handed to
+the search whole; only the *critical* classes, those that need every guess they have left,
+are searched here. A pair is held as one number, count x M + total, with M above any total
+(|S| x D + 1), so that the branch and bound below is the search's, on one number:
+
+    a guess at a critical C (k >= 2) is bounded by  M x sum_C' max(0, |C'| - slots(b, k - 2))
+                                                     + its slot bound within k guesses
+
+(a class of |C'| secrets with k - 1 guesses left finds at most slots(b, k - 2) of them before
+its last guess: bounds.slot_capacity), and every class's value is searched with what is left
+of the budget, largest first. Each critical class's bound or exact value is cached with its
+best guess; the tree is read back from this cache and, below the critical classes, from the
+search's own (growing.tree_from_search).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.game import Index, Indexes
+from ..trees.grow import Hooks, Spot, grow
+from ..trees.tree import Node
+from .bounds import INF, slot_capacity
+from .growing import Path, tree_from_search
+from .search import Search, Timeout
+
+__all__ = ["Fewest", "FewestResult", "at_worst"]
+
+
+def at_worst(guesses: np.ndarray, S: Indexes) -> tuple[int, int]:
+    """(the worst case over the secrets S, how many of them need it)."""
+    depth = int(guesses[S].max())
+    return depth, int(np.count_nonzero(guesses[S] == depth))
+
+
+@dataclass
+class FewestResult:
+    """What the search of one set found: its root and each secret's (guesses, misses) from the
+    game's start, the total and count of that tree, and the proven bounds on the best
+    (count, total): `count_bound`, and `total_bound` among the trees with the tree's count
+    (0 where the count is not proven)."""
+
+    root: Node | None
+    costs: np.ndarray
+    count: int
+    total: float
+    count_bound: int
+    total_bound: float
+
+
+@dataclass
+class Fewest:
+    """The branch and bound of the module docstring over the critical classes, on `search`
+    (a Search of the problem under the guess limit `depth`, the least worst case); its
+    `solve`, `cache` and `root_lower` read as the search's own do."""
+
+    search: Search
+    depth: int
+    n: int  # the secrets of the root: M = n x depth + 1
+    cache: dict = field(default_factory=dict)  # (set bytes, k) -> (lower, upper, best guess)
+    root_key: Any = None
+    root_lower: float = 0.0
+    nodes: int = 0  # critical classes whose guesses were scored
+
+    @property
+    def unit(self) -> float:
+        """M: one secret at the worst depth outweighs any total."""
+        return float(self.n * self.depth + 1)
+
+    def pair(self, value: float) -> tuple[int, float]:
+        """(count, total) of a value."""
+        count = int(value // self.unit)
+        return count, value - count * self.unit
+
+    def value_of(self, count: int, total: float) -> float:
+        return count * self.unit + total
+
+    def fits(self, C: Indexes, k: int, sym: Any) -> bool:
+        """Can C be finished within k guesses? At once where every secret is a guess and
+        there are as many guesses as secrets (one by one), else by the search's proof."""
+        if len(C) <= k and self.search.all_named:
+            return True
+        return self.search.fits(C, k, sym)
+
+    def solve(self, C: Indexes, budget: float, k: int, sym: Any = None) -> float:
+        """V(C, k) as one number if below `budget`, else a lower bound >= budget (INF: C does
+        not fit within k guesses)."""
+        n = len(C)
+        if n == 1:
+            return 1.0 + (self.unit if k == 1 else 0.0)
+        if k <= 1:
+            return INF
+        key = (self.search.set_bytes(C), k)
+        entry = self.cache.get(key)
+        if entry is not None and (entry[0] == entry[1] or entry[0] >= budget):
+            return entry[0]
+        if self.fits(C, k - 1, sym):  # no secret of C needs its last guess: the search's total
+            value = self.search.solve(C, min(budget, self.unit), k - 1, sym)
+            if value >= budget:
+                return value
+            self.cache[key] = (value, value, -1)
+            return value
+        if not self.fits(C, k, sym):
+            self.cache[key] = (INF, INF, -1)
+            return INF
+        return self.critical(C, budget, k, sym, key, 0.0 if entry is None else entry[0])
+
+    def critical(self, C: Indexes, budget: float, k: int, sym: Any, key: Any, known: float) -> float:
+        """V(C, k) for a class that needs all k of its guesses: every guess bounded, then
+        searched in the order of its bound while that is below the best found."""
+        search = self.search
+        search.check_deadline()
+        self.nodes += 1
+        pool = search.pool(C, sym)
+        bound, b = self.guess_bounds(C, pool, k)
+        at_root = key == self.root_key
+        order = np.argsort(bound, kind="stable")
+        best, best_guess, floor = budget, -1, INF
+        for i in order.tolist():
+            if bound[i] >= best:
+                floor = min(floor, float(bound[i]))
+                break
+            if at_root:
+                self.root_lower = max(self.root_lower, known, min(best, floor, float(bound[i])))
+            guess = int(pool[i])
+            value = self.guess_value(guess, C, best, k, b, sym)
+            if value < best:
+                best, best_guess = value, guess
+            else:
+                floor = min(floor, value)
+        if best_guess >= 0:
+            self.cache[key] = (best, best, best_guess)
+            return best
+        proven = max(known, floor)
+        self.cache[key] = (proven, INF, -1)
+        return proven
+
+    def guess_bounds(self, C: Indexes, pool: Indexes, k: int) -> tuple[np.ndarray, int]:
+        """Every guess's bound at C with k guesses left (the module docstring's), inf for a
+        guess that learns nothing or leaves a class too big for k - 1 guesses; and b."""
+        search = self.search
+        totals, _, b = search.score_guesses(C, pool, k)
+        counts, _ = search.hit_free_counts(pool, C)
+        over = np.maximum(counts - slot_capacity(b, k - 2), 0).sum(axis=1)
+        useless = counts.max(axis=1) >= len(C)
+        bound = totals + self.unit * over
+        bound[useless] = INF
+        return bound, b
+
+    def guess_value(self, guess: Index, C: Indexes, limit: float, k: int, b: int, sym: Any) -> float:
+        """(0, |C|) + the classes' values, if below `limit`, else a bound >= limit."""
+        search = self.search
+        classes = [c for r, c in search.game.partition(guess, C).items() if r != search.hit]
+        classes.sort(key=len, reverse=True)  # the big ones hold the count: they prune soonest
+        cap = slot_capacity(b, k - 2)
+        bounds = [self.unit * max(0, len(c) - cap) + search.known_bound(c, b, k - 1) for c in classes]
+        total = float(len(C)) + sum(bounds)
+        below = None if sym is None else sym.after(guess)
+        for c, lb in zip(classes, bounds):
+            if total >= limit:
+                return total
+            total += self.solve(c, limit - (total - lb), k - 1, below) - lb
+        return total
+
+    def best_guess(self, C: Indexes, k: int) -> Index | None:
+        """The best guess at a critical class, or None where the search's cache holds it."""
+        entry = self.cache.get((self.search.set_bytes(C), k))
+        return None if entry is None or entry[2] < 0 else int(entry[2])
+
+
+def fewest_tree(
+    fewest: Fewest, S: Indexes, incumbent: tuple[Node | None, np.ndarray] | None, opening: str = ""
+) -> FewestResult:
+    """The tree of the fewest secrets at the worst depth for S (every secret fits within
+    `fewest.depth`, proven before), better than `incumbent` (a tree within that depth: its
+    root and costs; None: none, and then no deadline) or the incumbent itself, with the
+    bounds proven; under a deadline (the search's), the best found so far."""
+    search, depth = fewest.search, fewest.depth
+    known = INF if incumbent is None else tree_value(fewest, incumbent[1], S)
+    fewest.root_key = (search.set_bytes(S), depth)
+    fewest.root_lower = fewest.unit + search.known_bound(S, search.b_max, depth)  # some secret needs the D-th
+    try:
+        value = fewest.solve(S, known, depth, search.symmetry)
+        lower = value
+    except Timeout:
+        search.timed_out = True
+        value = known
+        lower = fewest.root_lower
+    if value < known:
+        root, costs = critical_tree(fewest, S, opening)
+    else:
+        assert incumbent is not None  # the budget is finite only with one
+        root, costs = incumbent
+    total = float(costs[0][S].sum())
+    _, count = at_worst(costs[0], S)
+    count_bound, total_bound = fewest.pair(min(lower, fewest.value_of(count, total)))
+    if count_bound < count:
+        total_bound = 0.0  # no bound on the total of the trees with this tree's count
+    return FewestResult(root, costs, count, total, max(count_bound, 1), total_bound)
+
+
+def tree_value(fewest: Fewest, costs: np.ndarray, S: Indexes) -> float:
+    """A tree's value (count x M + total), from its costs."""
+    depth, count = at_worst(costs[0], S)
+    if depth < fewest.depth:
+        count = 0
+    return fewest.value_of(count, float(costs[0][S].sum()))
+
+
+def critical_tree(fewest: Fewest, S: Indexes, opening: str) -> tuple[Node | None, np.ndarray]:
+    """The tree that the cache holds for S: the critical classes' best guesses, and each class
+    that fits within one guess fewer than it has handed to the search's tree."""
+    search = fewest.search
+    deadline, search.deadline = search.deadline, None  # reading back: only cache look-ups and tiny searches
+
+    def choose(spot: Spot) -> Index:
+        if len(spot.candidates) == 1:
+            return int(search.game.secret_guess[spot.candidates[0]])
+        guess = fewest.best_guess(spot.candidates, spot.left)
+        assert guess is not None, "a critical class without its best guess"  # a bug, not a user's mistake
+        return guess
+
+    def hand_over(spot: Spot) -> tuple[Node | None, np.ndarray] | None:
+        if len(spot.candidates) == 1 or fewest.best_guess(spot.candidates, spot.left) is not None:
+            return None
+        path = Path(spot.replies, spot.left - 1, spot.missed)
+        return tree_from_search(search, spot.candidates, opening, path=path)
+
+    try:
+        return grow(
+            search.game,
+            Spot(S, left=fewest.depth),
+            choose,
+            opening,
+            hooks=Hooks(hand_over=hand_over, step=search.step),
+        )
+    finally:
+        search.deadline = deadline
+
+
+def critical_sets(fewest: Fewest) -> Iterator[tuple[bytes, int]]:
+    """The critical classes solved exactly (for reports and tests)."""
+    for key, (lower, upper, guess) in fewest.cache.items():
+        if guess >= 0 and lower == upper:
+            yield key
