@@ -170,3 +170,18 @@ def test_the_agent_plays_the_tree():
     result = evaluate(game, "optimal:objective=fewest-at-worst")
     tree = optimal_tree(game, objective="fewest-at-worst")
     assert np.array_equal(result.guesses[0], tree.guesses[tree.secrets])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_count_alone_matches_every_tree(seed):
+    """The first search (the count alone, no totals) finds the count of the exhaustive search."""
+    from arena.optimal.fewest import Fewest
+    from arena.optimal.problem import Problem
+
+    rng = np.random.default_rng(100 + seed)
+    game = make_game("mastermind:pegs=2,colors=5")
+    secrets = np.sort(rng.choice(len(game.secrets), size=int(rng.integers(6, 15)), replace=False))
+    depth, count, _ = every_tree_best(game, secrets.tolist())
+    search = Problem.of(game, secrets, objective="fewest-at-worst").search(max_guesses=depth, symmetry=None)
+    counting = Fewest(search, depth, len(secrets), totals=False)
+    assert counting.solve(secrets, float("inf"), depth) == count

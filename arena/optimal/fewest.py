@@ -27,6 +27,13 @@ its last guess: bounds.slot_capacity), and every class's value is searched with 
 of the budget, largest first. Each critical class's bound or exact value is cached with its
 best guess; the tree is read back from this cache and, below the critical classes, from the
 search's own (growing.tree_from_search).
+
+The count is settled first, alone (`totals=False`: a class that fits within k - 1 guesses is
+worth 0, with no search of its total, and a guess costs nothing itself): on Bulls and Cows
+after 0123 every class but two fits within 5 guesses, and their totals, which the pair would
+need for every guess tried, are most of the work. Its values then bound the pair search's
+counts (`counts`), and where the time limit stops the pair search, the tree of the fewest
+secrets at D is still proven in its first key (its total searched only along that tree).
 """
 
 from __future__ import annotations
@@ -66,6 +73,7 @@ class FewestResult:
     total: float
     count_bound: int
     total_bound: float
+    nodes: int  # critical classes whose guesses were scored, by both searches
 
 
 @dataclass
@@ -77,6 +85,8 @@ class Fewest:
     search: Search
     depth: int
     n: int  # the secrets of the root: M = n x depth + 1
+    totals: bool = True  # False: the count alone (M = 1, every total 0)
+    counts: dict = field(default_factory=dict)  # the count-alone search's cache: bounds on the counts
     cache: dict = field(default_factory=dict)  # (set bytes, k) -> (lower, upper, best guess)
     root_key: Any = None
     root_lower: float = 0.0
@@ -84,8 +94,8 @@ class Fewest:
 
     @property
     def unit(self) -> float:
-        """M: one secret at the worst depth outweighs any total."""
-        return float(self.n * self.depth + 1)
+        """M: one secret at the worst depth outweighs any total (1 for the count alone)."""
+        return float(self.n * self.depth + 1) if self.totals else 1.0
 
     def pair(self, value: float) -> tuple[int, float]:
         """(count, total) of a value."""
@@ -107,7 +117,7 @@ class Fewest:
         not fit within k guesses)."""
         n = len(C)
         if n == 1:
-            return 1.0 + (self.unit if k == 1 else 0.0)
+            return float(self.totals) + (self.unit if k == 1 else 0.0)
         if k <= 1:
             return INF
         key = (self.search.set_bytes(C), k)
@@ -115,7 +125,7 @@ class Fewest:
         if entry is not None and (entry[0] == entry[1] or entry[0] >= budget):
             return entry[0]
         if self.fits(C, k - 1, sym):  # no secret of C needs its last guess: the search's total
-            value = self.search.solve(C, min(budget, self.unit), k - 1, sym)
+            value = self.search.solve(C, min(budget, self.unit), k - 1, sym) if self.totals else 0.0
             if value >= budget:
                 return value
             self.cache[key] = (value, value, -1)
@@ -160,6 +170,8 @@ class Fewest:
         guess that learns nothing or leaves a class too big for k - 1 guesses; and b."""
         search = self.search
         totals, _, b = search.score_guesses(C, pool, k)
+        if not self.totals:
+            totals = np.where(np.isfinite(totals), 0.0, INF)
         counts, _ = search.hit_free_counts(pool, C)
         over = np.maximum(counts - slot_capacity(b, k - 2), 0).sum(axis=1)
         useless = counts.max(axis=1) >= len(C)
@@ -173,14 +185,33 @@ class Fewest:
         classes = [c for r, c in search.game.partition(guess, C).items() if r != search.hit]
         classes.sort(key=len, reverse=True)  # the big ones hold the count: they prune soonest
         cap = slot_capacity(b, k - 2)
-        bounds = [self.unit * max(0, len(c) - cap) + search.known_bound(c, b, k - 1) for c in classes]
-        total = float(len(C)) + sum(bounds)
+        bounds = [self.class_bound(c, b, k - 1, cap) for c in classes]
+        total = float(len(C) if self.totals else 0) + sum(bounds)
         below = None if sym is None else sym.after(guess)
         for c, lb in zip(classes, bounds):
             if total >= limit:
                 return total
             total += self.solve(c, limit - (total - lb), k - 1, below) - lb
         return total
+
+    def class_bound(self, C: Indexes, b: int, k: int, cap: int) -> float:
+        """A lower bound on V(C, k) without a search: what this cache holds for C, or the
+        secrets past the slots of k - 1 guesses (at least one where the search has proven
+        that C does not fit within k - 1), plus the search's bound on the total."""
+        search = self.search
+        code = search.set_bytes(C)
+        entry = self.cache.get((code, k))
+        if entry is not None:
+            return entry[0]
+        count = max(0, len(C) - cap)
+        if count == 0 and len(C) > 1 and search.fit_cache.get((code, k - 1)) is False:
+            count = 1
+        counted = self.counts.get((code, k))
+        if counted is not None:
+            if counted[0] == INF:
+                return INF  # C does not fit within k guesses
+            count = max(count, int(counted[0]))
+        return self.unit * count + (search.known_bound(C, b, k) if self.totals else 0.0)
 
     def best_guess(self, C: Indexes, k: int) -> Index | None:
         """The best guess at a critical class, or None where the search's cache holds it."""
@@ -192,31 +223,48 @@ def fewest_tree(
     fewest: Fewest, S: Indexes, incumbent: tuple[Node | None, np.ndarray] | None, opening: str = ""
 ) -> FewestResult:
     """The tree of the fewest secrets at the worst depth for S (every secret fits within
-    `fewest.depth`, proven before), better than `incumbent` (a tree within that depth: its
-    root and costs; None: none, and then no deadline) or the incumbent itself, with the
-    bounds proven; under a deadline (the search's), the best found so far."""
+    `fewest.depth`, proven before; `fewest` the pair search), better than `incumbent` (a tree
+    within that depth: its root and costs; None: none, and then no deadline) or the incumbent
+    itself, with the bounds proven: the count settled alone first, then the pair searched
+    with the counts as bounds. Under a deadline (the search's), the best found so far."""
     search, depth = fewest.search, fewest.depth
-    known = INF if incumbent is None else tree_value(fewest, incumbent[1], S)
-    fewest.root_key = (search.set_bytes(S), depth)
-    fewest.root_lower = fewest.unit + search.known_bound(S, search.b_max, depth)  # some secret needs the D-th
-    try:
-        value = fewest.solve(S, known, depth, search.symmetry)
-        lower = value
-    except Timeout:
-        search.timed_out = True
-        value = known
-        lower = fewest.root_lower
-    if value < known:
-        root, costs = critical_tree(fewest, S, opening)
-    else:
-        assert incumbent is not None  # the budget is finite only with one
-        root, costs = incumbent
+    best = incumbent
+    counting = Fewest(search, depth, fewest.n, totals=False)
+    seed_count = INF if incumbent is None else tree_value(counting, incumbent[1], S)
+    count_bound = root_search(counting, S, seed_count + 0.5)
+    if count_bound < seed_count and not search.timed_out:
+        best = critical_tree(counting, S, opening)  # the fewest at D; its total searched along it alone
+    fewest.counts = counting.cache
+    lower = fewest.value_of(int(count_bound), 0.0)
+    if not search.timed_out:
+        assert best is not None  # the count search found a tree, or the incumbent stands
+        lower = root_search(fewest, S, tree_value(fewest, best[1], S), floor=lower)
+        if lower < tree_value(fewest, best[1], S) and not search.timed_out:
+            best = critical_tree(fewest, S, opening)
+    assert best is not None  # a tree within the depth: found, or the incumbent
+    root, costs = best
     total = float(costs[0][S].sum())
     _, count = at_worst(costs[0], S)
-    count_bound, total_bound = fewest.pair(min(lower, fewest.value_of(count, total)))
-    if count_bound < count:
+    proven_count, total_bound = fewest.pair(min(lower, fewest.value_of(count, total)))
+    if proven_count < count:
         total_bound = 0.0  # no bound on the total of the trees with this tree's count
-    return FewestResult(root, costs, count, total, max(count_bound, 1), total_bound)
+    proven = max(int(count_bound), proven_count, 1)
+    return FewestResult(root, costs, count, total, proven, total_bound, counting.nodes + fewest.nodes)
+
+
+def root_search(fewest: Fewest, S: Indexes, budget: float, floor: float = 0.0) -> float:
+    """V(S, depth) if below `budget`, else a bound >= budget; under a deadline that passes,
+    the bound proven by then (the search's `timed_out` set), never below `floor` (a bound
+    known before) and counting at least one secret at the worst depth."""
+    search = fewest.search
+    fewest.root_key = (search.set_bytes(S), fewest.depth)
+    least = fewest.unit + (search.known_bound(S, search.b_max, fewest.depth) if fewest.totals else 0.0)
+    fewest.root_lower = max(floor, least)  # some secret needs the D-th guess
+    try:
+        return max(fewest.solve(S, budget, fewest.depth, search.symmetry), floor)
+    except Timeout:
+        search.timed_out = True
+        return fewest.root_lower
 
 
 def tree_value(fewest: Fewest, costs: np.ndarray, S: Indexes) -> float:

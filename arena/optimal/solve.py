@@ -202,7 +202,7 @@ def solve_fewest(problem: Problem, run: Run, opening: str, part: Indexes) -> Fou
     elif run.timed:
         seed = incumbent_part(fitting_tree(prover, part, depth, opening, run.label), part)
     found = fewest_tree(fewest, part, seed, opening)
-    nodes = search.stats.nodes + fewest.nodes
+    nodes = search.stats.nodes + found.nodes
     return Found(found.root, found.costs, found.total_bound, depth, nodes, search.timed_out, found.count_bound)
 
 

@@ -150,10 +150,18 @@ def cost_lines(tree: SolvedTree, weighted: bool = False, interrupted: bool = Fal
         head += "\n" + at_worst_line(tree)
         trees = (
             f"tree needs fewer than {tree.depth_bound} {unit} in the worst case, nor has fewer than "
-            f"{tree.at_worst:,} secrets that need {tree.depth_bound}, and no tree with those"
+            f"{tree.at_worst:,} {'secret' if tree.at_worst == 1 else 'secrets'} that need {tree.depth_bound}, "
+            "and no tree with those"
         )
     if tree.exact:
         proof = f"proven optimal: no {trees} has a smaller {what}"
+    elif tree.objective == Objective.FEWEST_AT_WORST and tree.at_worst_bound < tree.at_worst:
+        why = (
+            " (stopped by Ctrl-C or SIGTERM)"
+            if interrupted
+            else f" (stopped at the time limit of {tree.time_limit:g} s)"
+        )
+        proof = f"not proven optimal{why}: best tree found; its secrets at the worst case are not proven fewest"
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
         why = ""
