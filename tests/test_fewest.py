@@ -172,9 +172,11 @@ def test_the_agent_plays_the_tree():
     assert np.array_equal(result.guesses[0], tree.guesses[tree.secrets])
 
 
+@pytest.mark.parametrize("compiled", [0, 64])
 @pytest.mark.parametrize("seed", range(4))
-def test_the_count_alone_matches_every_tree(seed):
-    """The first search (the count alone, no totals) finds the count of the exhaustive search."""
+def test_the_count_alone_matches_every_tree(seed, compiled):
+    """The first search (the count alone, no totals) finds the count of the exhaustive search,
+    its depth checks by `fits` or by the compiled search of small sets."""
     from arena.optimal.fewest import Fewest
     from arena.optimal.problem import Problem
 
@@ -183,5 +185,6 @@ def test_the_count_alone_matches_every_tree(seed):
     secrets = np.sort(rng.choice(len(game.secrets), size=int(rng.integers(6, 15)), replace=False))
     depth, count, _ = every_tree_best(game, secrets.tolist())
     search = Problem.of(game, secrets, objective="fewest-at-worst").search(max_guesses=depth, symmetry=None)
+    search.compiled_below = compiled
     counting = Fewest(search, depth, len(secrets), totals=False)
     assert counting.solve(secrets, float("inf"), depth) == count

@@ -108,9 +108,12 @@ class Fewest:
     def fits(self, C: Indexes, k: int, sym: Any) -> bool:
         """Can C be finished within k guesses? At once where every secret is a guess and
         there are as many guesses as secrets (one by one), else by the search's proof."""
-        if len(C) <= k and self.search.all_named:
+        search = self.search
+        if len(C) <= k and search.all_named:
             return True
-        return self.search.fits(C, k, sym)
+        if len(C) <= search.compiled_below and search.small_trees() is not None:
+            return search.solve(C, INF, k, sym) < INF  # the compiled search, whole: its total is cached too
+        return search.fits(C, k, sym)
 
     def solve(self, C: Indexes, budget: float, k: int, sym: Any = None) -> float:
         """V(C, k) as one number if below `budget`, else a lower bound >= budget (INF: C does

@@ -30,6 +30,7 @@ from .growing import Path, fitting_tree, tree_from_search
 from .params import agent_spec
 from .problem import Objective, Pool, Problem
 from .search import NO_LIMIT, STOP, Search, Timeout
+from .search.small_trees import SMALL_TREE
 from .seeds import best_seed, greedy_trees, incumbent_value
 from .solved import SolvedTree
 
@@ -193,6 +194,7 @@ def solve_fewest(problem: Problem, run: Run, opening: str, part: Indexes) -> Fou
         return Found(root, costs, 0.0, min_depth(len(part), len(game.codes) - 1), 0, True, 1)
     check_search_memory(game, part, pool)
     search = problem.search(max_guesses=depth, symmetry=run.sym, deadline=run.deadline)
+    search.compiled_below = SMALL_TREE  # small classes' depth checks by the compiled search (4x6: 2x faster)
     watch(search, run.progress, problem.unit)
     within = [t for t in seeds if t.guesses[part].max() <= depth]
     fewest = Fewest(search, depth, len(part))
