@@ -145,9 +145,9 @@ class Fewest:
         search.check_deadline()
         self.nodes += 1
         pool = search.pool(C, sym)
-        bound, b = self.guess_bounds(C, pool, k)
+        bound, spread, b = self.guess_bounds(C, pool, k)
         at_root = key == self.root_key
-        order = np.argsort(bound, kind="stable")
+        order = np.lexsort((spread, bound))  # by bound, ties to the better slot bound
         best, best_guess, floor = budget, -1, INF
         for i in order.tolist():
             if bound[i] >= best:
@@ -168,19 +168,19 @@ class Fewest:
         self.cache[key] = (proven, INF, -1)
         return proven
 
-    def guess_bounds(self, C: Indexes, pool: Indexes, k: int) -> tuple[np.ndarray, int]:
+    def guess_bounds(self, C: Indexes, pool: Indexes, k: int) -> tuple[np.ndarray, np.ndarray, int]:
         """Every guess's bound at C with k guesses left (the module docstring's), inf for a
-        guess that learns nothing or leaves a class too big for k - 1 guesses; and b."""
+        guess that learns nothing or leaves a class too big for k - 1 guesses; the order
+        among equal bounds (the slot bound of the total, then the spread of the classes:
+        the count alone has no total to tell guesses apart); and b."""
         search = self.search
-        totals, _, b = search.score_guesses(C, pool, k)
-        if not self.totals:
-            totals = np.where(np.isfinite(totals), 0.0, INF)
+        totals, spread, b = search.score_guesses(C, pool, k)
         counts, _ = search.hit_free_counts(pool, C)
         over = np.maximum(counts - slot_capacity(b, k - 2), 0).sum(axis=1)
         useless = counts.max(axis=1) >= len(C)
-        bound = totals + self.unit * over
+        bound = (totals if self.totals else np.where(np.isfinite(totals), 0.0, INF)) + self.unit * over
         bound[useless] = INF
-        return bound, b
+        return bound, totals + spread / (len(C) ** 2 + 1.0), b
 
     def guess_value(self, guess: Index, C: Indexes, limit: float, k: int, b: int, sym: Any) -> float:
         """(0, |C|) + the classes' values, if below `limit`, else a bound >= limit."""
@@ -191,6 +191,12 @@ class Fewest:
         bounds = [self.class_bound(c, b, k - 1, cap) for c in classes]
         total = float(len(C) if self.totals else 0) + sum(bounds)
         below = None if sym is None else sym.after(guess)
+        for j, c in enumerate(classes):  # one level first: each class that needs its last guess counts 1
+            if total >= limit:
+                return total
+            if len(c) > 1 and bounds[j] < self.unit and not self.fits(c, k - 2, below):
+                total += self.unit
+                bounds[j] += self.unit
         for c, lb in zip(classes, bounds):
             if total >= limit:
                 return total
