@@ -188,3 +188,20 @@ def test_the_count_alone_matches_every_tree(seed, compiled):
     search.compiled_below = compiled
     counting = Fewest(search, depth, len(secrets), totals=False)
     assert counting.solve(secrets, float("inf"), depth) == count
+
+
+def test_a_cache_past_its_budget_forgets_and_still_finds_the_fewest():
+    """With a cache budget of a few entries, classes are forgotten and searched again, and the
+    tree read back is still the fewest (the exhaustive search's keys)."""
+    from arena.optimal.fewest import Fewest, fewest_tree
+    from arena.optimal.problem import Problem
+
+    game = make_game("mastermind:pegs=3,colors=4")
+    secrets = np.arange(0, 64, 3)
+    depth, count, total = every_tree_best(game, secrets.tolist())
+    search = Problem.of(game, secrets, objective="fewest-at-worst").search(
+        max_guesses=depth, symmetry=None, cache_budget=3000
+    )
+    found = fewest_tree(Fewest(search, depth, len(secrets)), secrets, None)
+    assert (found.count, found.total, found.count_bound) == (count, total, count)
+    assert search.forgotten > 0

@@ -105,6 +105,11 @@ class Fewest:
     def value_of(self, count: int, total: float) -> float:
         return count * self.unit + total
 
+    def remember(self, key: Any, entry: tuple) -> None:
+        """cache[key] = entry within the search's byte budget (its older half forgotten past
+        it: a forgotten class is searched again where it is met again, or read back)."""
+        self.search.remember(self.cache, key, entry)
+
     def fits(self, C: Indexes, k: int, sym: Any) -> bool:
         """Can C be finished within k guesses? At once where every secret is a guess and
         there are as many guesses as secrets (one by one), else by the search's proof."""
@@ -131,10 +136,10 @@ class Fewest:
             value = self.search.solve(C, min(budget, self.unit), k - 1, sym) if self.totals else 0.0
             if value >= budget:
                 return value
-            self.cache[key] = (value, value, -1)
+            self.remember(key, (value, value, -1))
             return value
         if not self.fits(C, k, sym):
-            self.cache[key] = (INF, INF, -1)
+            self.remember(key, (INF, INF, -1))
             return INF
         return self.critical(C, budget, k, sym, key, 0.0 if entry is None else entry[0])
 
@@ -162,10 +167,10 @@ class Fewest:
             else:
                 floor = min(floor, value)
         if best_guess >= 0:
-            self.cache[key] = (best, best, best_guess)
+            self.remember(key, (best, best, best_guess))
             return best
         proven = max(known, floor)
-        self.cache[key] = (proven, INF, -1)
+        self.remember(key, (proven, INF, -1))
         return proven
 
     def guess_bounds(self, C: Indexes, pool: Indexes, k: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -291,14 +296,18 @@ def critical_tree(fewest: Fewest, S: Indexes, opening: str) -> tuple[Node | None
     deadline, search.deadline = search.deadline, None  # reading back: only cache look-ups and tiny searches
 
     def choose(spot: Spot) -> Index:
-        if len(spot.candidates) == 1:
-            return int(search.game.secret_guess[spot.candidates[0]])
-        guess = fewest.best_guess(spot.candidates, spot.left)
+        C, k = spot.candidates, spot.left
+        if len(C) == 1:
+            return int(search.game.secret_guess[C[0]])
+        guess = fewest.best_guess(C, k)
+        if guess is None:  # forgotten past the cache's budget: searched again
+            fewest.solve(C, INF, k)
+            guess = fewest.best_guess(C, k)
         assert guess is not None, "a critical class without its best guess"  # a bug, not a user's mistake
         return guess
 
     def hand_over(spot: Spot) -> tuple[Node | None, np.ndarray] | None:
-        if len(spot.candidates) == 1 or fewest.best_guess(spot.candidates, spot.left) is not None:
+        if len(spot.candidates) == 1 or not fewest.fits(spot.candidates, spot.left - 1, None):
             return None
         path = Path(spot.replies, spot.left - 1, spot.missed)
         return tree_from_search(search, spot.candidates, opening, path=path)
