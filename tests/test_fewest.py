@@ -205,3 +205,43 @@ def test_a_cache_past_its_budget_forgets_and_still_finds_the_fewest():
     found = fewest_tree(Fewest(search, depth, len(secrets)), secrets, None)
     assert (found.count, found.total, found.count_bound) == (count, total, count)
     assert search.forgotten > 0
+
+
+@pytest.mark.parametrize("guesser", ["knuth", "entropy", "most-parts"])
+def test_polishing_keeps_the_first_guess_and_beats_or_keeps_each_class(guesser):
+    """`polished` (a time limit's first step): the incumbent's first guess kept, every class
+    solved on its own; the tree is then the fewest among trees opening with that guess (the
+    exhaustive search with the first guess fixed), and never worse than the incumbent."""
+    from arena.api.frontdoor import tree as guesser_tree
+    from arena.optimal.fewest import Fewest, polished, tree_value
+    from arena.optimal.problem import Problem
+
+    game = make_game("mastermind:pegs=3,colors=4")
+    S = np.arange(len(game.secrets))
+    greedy = guesser_tree(game, guesser)
+    depth = 4
+    if greedy.guesses.max() > depth:
+        pytest.skip("the greedy tree needs more than the least worst case")
+    search = Problem.of(game, objective="fewest-at-worst").search(max_guesses=depth, symmetry=None)
+    counting = Fewest(search, depth, len(S), totals=False)
+    incumbent = (greedy.roots[0], np.array([greedy.guesses, greedy.misses]))
+    root, costs = polished(counting, S, incumbent, "")
+    assert root.guess == greedy.roots[0].guess
+    assert costs[0].max() <= depth and (costs[0] >= 1).all()
+    fewest_after_it = sum(
+        every_tree_best_within(game, part.tolist(), depth - 1)[0]
+        for reply, part in game.partition(root.guess, S).items()
+        if not game.finished(reply)
+    )
+    assert tree_value(counting, costs, S) == fewest_after_it <= tree_value(counting, incumbent[1], S)
+
+
+def every_tree_best_within(game, secrets: list[int], k: int) -> tuple[int, int]:
+    """(secrets at the k-th guess from here, total) least over every tree within k guesses."""
+    if len(secrets) == 1:
+        return (1 if k == 1 else 0, 1)
+    depth, count, total = every_tree_best(game, secrets)
+    if depth < k:
+        return 0, total  # not the least total within k, but the count is what is compared
+    assert depth == k
+    return count, total

@@ -242,10 +242,14 @@ def fewest_tree(
     itself, with the bounds proven: the count settled alone first, then the pair searched
     with the counts as bounds. Under a deadline (the search's), the best found so far."""
     search, depth = fewest.search, fewest.depth
-    best = incumbent
     counting = Fewest(search, depth, fewest.n, totals=False)
+    if incumbent is not None and search.deadline is not None:
+        incumbent = polished(counting, S, incumbent, opening)
+    best = incumbent
     seed_count = INF if incumbent is None else tree_value(counting, incumbent[1], S)
-    count_bound = root_search(counting, S, seed_count + 0.5)
+    count_bound = 1.0  # some secret needs the D-th guess
+    if not search.timed_out:
+        count_bound = root_search(counting, S, seed_count + 0.5)
     if count_bound < seed_count and not search.timed_out:
         best = critical_tree(counting, S, opening)  # the fewest at D; its total searched along it alone
     fewest.counts = counting.cache
@@ -281,24 +285,68 @@ def root_search(fewest: Fewest, S: Indexes, budget: float, floor: float = 0.0) -
         return fewest.root_lower
 
 
+def polished(
+    fewest: Fewest, S: Indexes, incumbent: tuple[Node | None, np.ndarray], opening: str
+) -> tuple[Node | None, np.ndarray]:
+    """Under a time limit, before the whole search: the incumbent's first guess kept and each
+    of its classes searched on its own, smallest first, under what the incumbent's subtree
+    there is worth, each class that is beaten replaced by what the search found; until the
+    deadline (the search's `timed_out` then set). A search stopped below the first guess so
+    still gives a tree better than the incumbent where a class was beaten. The classes'
+    values stay in the cache for the whole search that follows."""
+    root, costs = incumbent
+    search = fewest.search
+    if root is None:
+        return incumbent
+    guess, k = root.guess, fewest.depth - 1
+    below = None if search.symmetry is None else search.symmetry.after(guess)
+    beaten: set = set()
+    try:
+        for reply, C in sorted(search.game.partition(guess, S).items(), key=lambda rc: len(rc[1])):
+            if search.game.finished(reply) or len(C) == 1:
+                continue
+            count = int(np.count_nonzero(costs[0][C] == fewest.depth))
+            total = float(costs[0][C].sum()) - len(C) if fewest.totals else 0.0  # paid below the first guess
+            known = fewest.value_of(count, total)
+            if fewest.solve(C, known, k, below) < known:
+                beaten.add(reply)
+    except Timeout:
+        search.timed_out = True
+    if not beaten:
+        return incumbent
+    kept = {(r,): child for r, child in root.children.items() if r not in beaten}
+    return critical_tree(fewest, S, opening, guess, (kept, costs))
+
+
 def tree_value(fewest: Fewest, costs: np.ndarray, S: Indexes) -> float:
     """A tree's value (count x M + total), from its costs."""
     depth, count = at_worst(costs[0], S)
     if depth < fewest.depth:
         count = 0
-    return fewest.value_of(count, float(costs[0][S].sum()))
+    return fewest.value_of(count, float(costs[0][S].sum()) if fewest.totals else 0.0)
 
 
-def critical_tree(fewest: Fewest, S: Indexes, opening: str) -> tuple[Node | None, np.ndarray]:
+def critical_tree(
+    fewest: Fewest,
+    S: Indexes,
+    opening: str,
+    root_guess: Index | None = None,
+    kept: tuple[dict, np.ndarray] | None = None,
+) -> tuple[Node | None, np.ndarray]:
     """The tree that the cache holds for S: the critical classes' best guesses, and each class
-    that fits within one guess fewer than it has handed to the search's tree."""
+    that fits within one guess fewer than it has handed to the search's tree; `root_guess`
+    first if given, and the subtrees `kept` (nodes by their replies, and the costs of the
+    tree they come from) as they are."""
     search = fewest.search
+    subtrees, kept_costs = kept if kept is not None else ({}, None)
     deadline, search.deadline = search.deadline, None  # reading back: only cache look-ups and tiny searches
 
     def choose(spot: Spot) -> Index:
         C, k = spot.candidates, spot.left
         if len(C) == 1:
             return int(search.game.secret_guess[C[0]])
+        if root_guess is not None and spot.turn == 0:
+            return root_guess
         guess = fewest.best_guess(C, k)
         if guess is None:  # forgotten past the cache's budget: searched again
             fewest.solve(C, INF, k)
@@ -307,6 +355,9 @@ def critical_tree(fewest: Fewest, S: Indexes, opening: str) -> tuple[Node | None
         return guess
 
     def hand_over(spot: Spot) -> tuple[Node | None, np.ndarray] | None:
+        if spot.replies in subtrees:
+            assert kept_costs is not None  # given with the subtrees
+            return subtrees[spot.replies], kept_costs
         if len(spot.candidates) == 1 or not fewest.fits(spot.candidates, spot.left - 1, None):
             return None
         path = Path(spot.replies, spot.left - 1, spot.missed)
