@@ -38,7 +38,6 @@ secrets at D is still proven in its first key (its total searched only along tha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -373,10 +372,3 @@ def critical_tree(
         )
     finally:
         search.deadline = deadline
-
-
-def critical_sets(fewest: Fewest) -> Iterator[tuple[bytes, int]]:
-    """The critical classes solved exactly (for reports and tests)."""
-    for key, (lower, upper, guess) in fewest.cache.items():
-        if guess >= 0 and lower == upper:
-            yield key
