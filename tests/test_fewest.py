@@ -245,3 +245,27 @@ def every_tree_best_within(game, secrets: list[int], k: int) -> tuple[int, int]:
         return 0, total  # not the least total within k, but the count is what is compared
     assert depth == k
     return count, total
+
+
+def test_stopped_before_the_worst_case_is_proven():
+    game = make_game("mastermind:colors=5")
+    tree = optimal_tree(game, objective="fewest-at-worst", time_limit=1e-6)
+    assert tree.stopped and not tree.exact and tree.at_worst_bound == 1
+    assert tree.depth_bound <= 5 <= tree.guesses.max()
+    assert "the least worst case is not proven" in tree.report()
+    assert "its secrets at the worst case are not proven fewest" in tree.report()
+    data = tree.to_json()
+    assert data["at_worst"] == tree.at_worst and data["at_worst_bound"] == 1
+
+
+def test_a_short_time_limit_polishes_the_greedy_tree():
+    """Stopped in the count's search, the tree is the greedy incumbent with its classes beaten
+    below the first guess: never more at the worst case than the best greedy tree."""
+    from arena.optimal.seeds import greedy_trees
+    from arena.optimal.solve import SEED_METRICS
+
+    game = make_game("mastermind:colors=5")
+    S = np.arange(len(game.secrets))
+    greedy = min(at_worst(t.guesses, S)[1] for t in greedy_trees(game, S, "all", SEED_METRICS))
+    tree = optimal_tree(game, objective="fewest-at-worst", time_limit=0.5)
+    assert tree.guesses.max() == 5 and 68 <= tree.at_worst <= greedy
