@@ -156,27 +156,28 @@ def cost_lines(tree: SolvedTree, weighted: bool = False, interrupted: bool = Fal
     if tree.exact:
         proof = f"proven optimal: no {trees} has a smaller {what}"
     elif tree.objective == Objective.FEWEST_AT_WORST and tree.at_worst_bound < tree.at_worst:
-        why = (
-            " (stopped by Ctrl-C or SIGTERM)"
-            if interrupted
-            else f" (stopped at the time limit of {tree.time_limit:g} s)"
+        proof = (
+            f"not proven optimal{stopped_by(tree, interrupted)}: best tree found; "
+            "its secrets at the worst case are not proven fewest"
         )
-        proof = f"not proven optimal{why}: best tree found; its secrets at the worst case are not proven fewest"
     else:
         mean = "" if weighted else f" (mean >= {tree.lower_bound / n:.4f})"
-        why = ""
-        if tree.stopped:
-            why = (
-                " (stopped by Ctrl-C or SIGTERM)"
-                if interrupted
-                else f" (stopped at the time limit of {tree.time_limit:g} s)"
-            )
+        why = stopped_by(tree, interrupted)
         among = f" of a {trees}" if trees != "tree" else ""
         proof = (
             f"not proven optimal{why}: best tree found; proven lower bound on the optimal {what}{among}: "
             f"{tree.lower_bound:,.6g}{mean}, gap {tree.value - tree.lower_bound:,.6g}"
         )
     return f"{head}\n{proof}; {tree.seconds:.2f} s, {tree.searched:,} candidate sets searched"
+
+
+def stopped_by(tree: SolvedTree, interrupted: bool) -> str:
+    """What stopped the search, in brackets ("" if nothing did)."""
+    if not tree.stopped:
+        return ""
+    return (
+        " (stopped by Ctrl-C or SIGTERM)" if interrupted else f" (stopped at the time limit of {tree.time_limit:g} s)"
+    )
 
 
 def at_worst_line(tree: SolvedTree) -> str:
