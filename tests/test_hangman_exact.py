@@ -224,7 +224,7 @@ def test_costs_that_do_not_fit_are_refused_in_words(games, capsys):
         (("equilibrium", "mastermind:pegs=2,colors=2", "--payoff", "misses"), "does not fit"),
         (("equilibrium", spec, "--payoff", "wins"), "costs: guesses, misses, lost"),
         (("optimal", spec, "--objective", "lost", "--cost", "guesses"), "cannot be combined"),
-        (("optimal", spec, "--objective", "best"), "average, worst, lost"),
+        (("optimal", spec, "--objective", "best"), "average, worst, fewest-at-worst, lost"),
     ]:
         rc, _, err = run(capsys, *args)
         one_line(rc, err, words)
