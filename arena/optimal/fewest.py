@@ -357,7 +357,10 @@ def critical_tree(
         if spot.replies in subtrees:
             assert kept_costs is not None  # given with the subtrees
             return subtrees[spot.replies], kept_costs
-        if len(spot.candidates) == 1 or not fewest.fits(spot.candidates, spot.left - 1, None):
+        C, k = spot.candidates, spot.left
+        # the root needs every guess (D is the least worst case), a class with a best guess
+        # cached is critical: neither is asked `fits`, which has no deadline here
+        if spot.turn == 0 or len(C) == 1 or fewest.best_guess(C, k) is not None or not fewest.fits(C, k - 1, None):
             return None
         path = Path(spot.replies, spot.left - 1, spot.missed)
         return tree_from_search(search, spot.candidates, opening, path=path)
