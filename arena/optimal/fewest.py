@@ -243,14 +243,17 @@ def fewest_tree(
     search, depth = fewest.search, fewest.depth
     counting = Fewest(search, depth, fewest.n, totals=False)
     if incumbent is not None and search.deadline is not None:
-        incumbent = polished(counting, S, incumbent, opening)
+        incumbent = polished(fewest, S, incumbent, opening)  # pairs: its classes' totals are cached
     best = incumbent
     seed_count = INF if incumbent is None else tree_value(counting, incumbent[1], S)
     count_bound = 1.0  # some secret needs the D-th guess
     if not search.timed_out:
         count_bound = root_search(counting, S, seed_count + 0.5)
     if count_bound < seed_count and not search.timed_out:
-        best = critical_tree(counting, S, opening)  # the fewest at D; its total searched along it alone
+        try:  # the fewest at D; its total searched along it alone, within the time limit
+            best = critical_tree(counting, S, opening, within_deadline=True)
+        except Timeout:
+            search.timed_out = True  # the count stays proven; the tree is the incumbent
     fewest.counts = counting.cache
     lower = fewest.value_of(int(count_bound), 0.0)
     if not search.timed_out:
@@ -331,14 +334,19 @@ def critical_tree(
     opening: str,
     root_guess: Index | None = None,
     kept: tuple[dict, np.ndarray] | None = None,
+    within_deadline: bool = False,
 ) -> tuple[Node | None, np.ndarray]:
     """The tree that the cache holds for S: the critical classes' best guesses, and each class
     that fits within one guess fewer than it has handed to the search's tree; `root_guess`
     first if given, and the subtrees `kept` (nodes by their replies, and the costs of the
-    tree they come from) as they are."""
+    tree they come from) as they are. Reading back is cache look-ups and small searches, with no
+    deadline, except `within_deadline` (the count's tree, whose classes that fit are searched
+    for their totals here): the search's Timeout then stops it."""
     search = fewest.search
     subtrees, kept_costs = kept if kept is not None else ({}, None)
-    deadline, search.deadline = search.deadline, None  # reading back: only cache look-ups and tiny searches
+    deadline = search.deadline
+    if not within_deadline:
+        search.deadline = None  # reading back: only cache look-ups and tiny searches
 
     def choose(spot: Spot) -> Index:
         C, k = spot.candidates, spot.left
@@ -363,7 +371,9 @@ def critical_tree(
         if spot.turn == 0 or len(C) == 1 or fewest.best_guess(C, k) is not None or not fewest.fits(C, k - 1, None):
             return None
         path = Path(spot.replies, spot.left - 1, spot.missed)
-        return tree_from_search(search, spot.candidates, opening, path=path)
+        if within_deadline:  # searched here, where the deadline holds (tree_from_search lifts it)
+            search.solve(C, INF, k - 1)
+        return tree_from_search(search, C, opening, path=path)
 
     try:
         return grow(
