@@ -243,7 +243,7 @@ def fewest_tree(
     search, depth = fewest.search, fewest.depth
     counting = Fewest(search, depth, fewest.n, totals=False)
     if incumbent is not None and search.deadline is not None:
-        incumbent = polished(fewest, S, incumbent, opening)  # pairs: its classes' totals are cached
+        incumbent = polished(counting, S, incumbent, opening)
     best = incumbent
     seed_count = INF if incumbent is None else tree_value(counting, incumbent[1], S)
     count_bound = 1.0  # some secret needs the D-th guess
@@ -295,14 +295,17 @@ def polished(
     there is worth, each class that is beaten replaced by what the search found; until the
     deadline (the search's `timed_out` then set). A search stopped below the first guess so
     still gives a tree better than the incumbent where a class was beaten. The classes'
-    values stay in the cache for the whole search that follows."""
+    values stay in the cache for the whole search that follows. A beaten class's subtree is
+    read back at once, within the deadline (its classes that fit searched for their totals):
+    one the deadline stops there is not counted beaten."""
     root, costs = incumbent
     search = fewest.search
     if root is None:
         return incumbent
     guess, k = root.guess, fewest.depth - 1
     below = None if search.symmetry is None else search.symmetry.after(guess)
-    beaten: set = set()
+    kept: dict[Any, Node | None] = dict(root.children)
+    costs = costs.copy()
     try:
         for reply, C in sorted(search.game.partition(guess, S).items(), key=lambda rc: len(rc[1])):
             if search.game.finished(reply) or len(C) == 1:
@@ -311,13 +314,13 @@ def polished(
             total = float(costs[0][C].sum()) - len(C) if fewest.totals else 0.0  # paid below the first guess
             known = fewest.value_of(count, total)
             if fewest.solve(C, known, k, below) < known:
-                beaten.add(reply)
+                start = Spot(C, (reply,), ((guess, reply),), k)
+                kept[reply], class_costs = critical_tree(fewest, C, opening, within_deadline=True, start=start)
+                costs[:, C] = class_costs[:, C]
     except Timeout:
         search.timed_out = True
-    if not beaten:
-        return incumbent
-    kept = {(r,): child for r, child in root.children.items() if r not in beaten}
-    return critical_tree(fewest, S, opening, guess, (kept, costs))
+    subtrees = {(r,): child for r, child in kept.items()}
+    return critical_tree(fewest, S, opening, guess, (subtrees, costs))
 
 
 def tree_value(fewest: Fewest, costs: np.ndarray, S: Indexes) -> float:
@@ -335,6 +338,7 @@ def critical_tree(
     root_guess: Index | None = None,
     kept: tuple[dict, np.ndarray] | None = None,
     within_deadline: bool = False,
+    start: Spot | None = None,
 ) -> tuple[Node | None, np.ndarray]:
     """The tree that the cache holds for S: the critical classes' best guesses, and each class
     that fits within one guess fewer than it has handed to the search's tree; `root_guess`
@@ -378,7 +382,7 @@ def critical_tree(
     try:
         return grow(
             search.game,
-            Spot(S, left=fewest.depth),
+            Spot(S, left=fewest.depth) if start is None else start,
             choose,
             opening,
             hooks=Hooks(hand_over=hand_over, step=search.step),
