@@ -199,8 +199,12 @@ class Fewest:
             if total >= limit:
                 return total
             if len(c) > 1 and bounds[j] < self.unit and not self.fits(c, k - 2, below):
-                total += self.unit
-                bounds[j] += self.unit
+                # one secret at D, plus a bound on any tree's total within k - 1 (not bounds[j]:
+                # a bound on the pair may hold a total that only trees with no secret at D reach)
+                raised = self.unit + (search.known_bound(c, b, k - 1) if self.totals else 0.0)
+                if raised > bounds[j]:
+                    total += raised - bounds[j]
+                    bounds[j] = raised
         for c, lb in zip(classes, bounds):
             if total >= limit:
                 return total
