@@ -13,7 +13,7 @@ import pytest
 from arena.core.errors import ArenaError
 from arena.games import make_game
 from arena.optimal import optimal_tree
-from arena.optimal.fewest import at_worst
+from arena.optimal.solved import at_worst
 from arena.trees.saved import load_tree
 from arena.trees.tree import Tree
 

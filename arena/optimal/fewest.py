@@ -49,14 +49,9 @@ from ..trees.tree import Node
 from .bounds import INF, slot_capacity
 from .growing import Path, tree_from_search
 from .search import Search, Timeout
+from .solved import at_worst
 
-__all__ = ["Fewest", "FewestResult", "at_worst"]
-
-
-def at_worst(guesses: np.ndarray, S: Indexes) -> tuple[int, int]:
-    """(the worst case over the secrets S, how many of them need it)."""
-    depth = int(guesses[S].max())
-    return depth, int(np.count_nonzero(guesses[S] == depth))
+__all__ = ["Fewest", "FewestResult"]
 
 
 @dataclass

@@ -25,14 +25,14 @@ from ..parallel.progress import ProgressLine
 from ..trees.grow import Hooks, Spot, grow
 from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
-from .fewest import Fewest, at_worst, fewest_tree, tree_value
+from .fewest import Fewest, fewest_tree, tree_value
 from .growing import Path, fitting_tree, tree_from_search
 from .params import agent_spec
 from .problem import Objective, Pool, Problem
 from .search import NO_LIMIT, STOP, Search, Timeout
 from .search.small_trees import SMALL_TREE
 from .seeds import best_seed, greedy_trees, incumbent_value
-from .solved import SolvedTree
+from .solved import SolvedTree, at_worst
 
 POOLS = tuple(p.value for p in Pool)
 OBJECTIVES = tuple(o.value for o in Objective)

@@ -12,11 +12,18 @@ from typing import Any
 import numpy as np
 
 from ..core.costs import UNITS, cost_for
+from ..core.game import Indexes
 from ..trees.tree import Node, Tree
 from .problem import Objective
 
 #: How many first guesses solved exactly the split's report names.
 PROVEN_SHOWN = 10
+
+
+def at_worst(costs: np.ndarray, S: Indexes) -> tuple[int, int]:
+    """(the worst of the costs of the secrets S, how many of them have it)."""
+    worst = int(costs[S].max())
+    return worst, int(np.count_nonzero(costs[S] == worst))
 
 
 @dataclass
@@ -43,8 +50,7 @@ class SolvedTree(Tree):
     @property
     def at_worst(self) -> int:
         """How many of the secrets covered need the tree's worst case."""
-        cost = self.costs[self.secrets]
-        return int(np.count_nonzero(cost == cost.max())) if len(cost) else 0
+        return at_worst(self.costs, self.secrets)[1] if len(self.secrets) else 0
 
     @property
     def costs(self) -> np.ndarray:
@@ -114,11 +120,12 @@ class SolvedTree(Tree):
         if self.openers:
             data.update(openers=list(self.openers))
         if self.objective == Objective.FEWEST_AT_WORST:
+            worst, count = at_worst(self.costs, self.secrets)
             data.update(
                 objective=self.objective.value,
-                worst=int(self.costs[self.secrets].max()),
+                worst=worst,
                 depth_bound=self.depth_bound,
-                at_worst=self.at_worst,
+                at_worst=count,
                 at_worst_bound=self.at_worst_bound,
             )
         return data
@@ -182,7 +189,7 @@ def stopped_by(tree: SolvedTree, interrupted: bool) -> str:
 
 def at_worst_line(tree: SolvedTree) -> str:
     """Objective fewest-at-worst: how many secrets need the worst case, and what is proven."""
-    worst, count = int(tree.costs[tree.secrets].max()), tree.at_worst
+    worst, count = at_worst(tree.costs, tree.secrets)
     if worst > tree.depth_bound:
         proof = f"the least worst case is not proven (at least {tree.depth_bound})"
     elif tree.at_worst_bound >= count:
