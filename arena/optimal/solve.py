@@ -25,7 +25,7 @@ from ..parallel.progress import ProgressLine
 from ..trees.grow import Hooks, Spot, grow
 from ..trees.tree import Node, Tree
 from .bounds import INF, min_depth
-from .fewest import Fewest, fewest_tree, tree_value
+from .fewest import Fewest, fewest_tree
 from .growing import Path, fitting_tree, tree_from_search
 from .params import agent_spec
 from .problem import Objective, Pool, Problem
@@ -185,26 +185,26 @@ def solve_fewest(problem: Problem, run: Run, opening: str, part: Indexes) -> Fou
     Stopped before D is proven, the best greedy tree by the same keys, proving nothing more
     than the slot bound of the worst case."""
     game, pool = problem.game, problem.pool
-    seeds = greedy_trees(game, part, pool, SEED_METRICS)
+    greedy = min(  # by the objective's keys: the worst case, the secrets needing it, the total
+        greedy_trees(game, part, pool, SEED_METRICS),
+        key=lambda t: (*at_worst(t.guesses, part), int(t.guesses[part].sum())),
+    )
     try:
         depth, prover = least_depth(problem, part, run.sym, run.deadline)
     except Timeout:
-        tree = min(seeds, key=lambda t: (*at_worst(t.guesses, part), int(t.guesses[part].sum())))
-        root, costs = incumbent_part(tree, part)
-        return Found(root, costs, 0.0, min_depth(len(part), len(game.codes) - 1), 0, True, 1)
+        least = problem.search(max_guesses=None, symmetry=run.sym).bounds.least_depth(len(part))
+        return Found(*incumbent_part(greedy, part), 0.0, least, 0, True, 1)
     check_search_memory(game, part, pool)
     search = problem.search(max_guesses=depth, symmetry=run.sym, deadline=run.deadline)
     search.compiled_below = SMALL_TREE  # small classes' depth checks by the compiled search (4x6: 2x faster)
     search.fit_cache = prover.fit_cache  # what proved D (fits does not depend on the search's limit)
     watch(search, run.progress, problem.unit)
-    within = [t for t in seeds if t.guesses[part].max() <= depth]
-    fewest = Fewest(search, depth, len(part))
     seed = None
-    if within:
-        seed = incumbent_part(min(within, key=lambda t: tree_value(fewest, incumbent_part(t, part)[1], part)), part)
+    if greedy.guesses[part].max() <= depth:  # then no greedy tree is better by the three keys
+        seed = incumbent_part(greedy, part)
     elif run.timed:
         seed = incumbent_part(fitting_tree(prover, part, depth, opening, run.label), part)
-    found = fewest_tree(fewest, part, seed, opening)
+    found = fewest_tree(Fewest(search, depth, len(part)), part, seed, opening)
     nodes = search.stats.nodes + found.nodes
     return Found(found.root, found.costs, found.total_bound, depth, nodes, search.timed_out, found.count_bound)
 
