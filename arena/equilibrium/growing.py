@@ -39,7 +39,7 @@ from ..core.game import Game
 from ..optimal.problem import Problem
 from ..optimal.search import STOP
 from ..trees.tree import Tree
-from . import letters
+from . import flows, letters
 from .matrix import solve_matrix_game
 from .resume import Resumed, load_state, save_state, state_key, tree_json
 from .solution import Equilibrium, Step
@@ -78,6 +78,7 @@ class _Grow:
     stops: int = 0
     state: str | Path | None = None  # the state file (resume.py), written as the loop goes
     resumed: Resumed | None = None
+    flow_steps: flows.FlowSteps = field(default_factory=flows.FlowSteps)  # the flows' steps ("flows" in extra)
     encoded: list[str] = field(default_factory=list)  # the trees as the state file holds them
     saved_at: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -106,11 +107,14 @@ def grow_oracle(
     smoothing: float = 0.5,
     progress=None,
     state: str | Path | None = None,
+    extra: tuple[str, ...] = ("flows",),
 ) -> Equilibrium:
     """The value of a Hangman game (misses or lost games) by the double oracle over growing rows
     (module docstring), within `time_limit` seconds: an Equilibrium whose lower end is proven
     against its chooser mix and whose upper end is its guesser mix's worst word. `state`: a
-    file the loop writes its trees, rows and best chooser mix to (resume.py) and goes on from."""
+    file the loop writes its trees, rows and best chooser mix to (resume.py) and goes on from.
+    `extra` with "flows": trees drawn from the guesser that randomises at every state (flows.py)
+    join the columns now and then, and the mix of every tree over every word is an upper end."""
     game = problem.game
     loop = _Grow(game, problem, time.perf_counter(), state=state)
     loop.add(letters.greedy_tree(game))
@@ -164,6 +168,8 @@ def grow_oracle(
         new = loop.add(tree)
         if len(outside):
             loop.grow_rows(outside[np.argsort(-paid[outside], kind="stable")][:ADDED])
+        if "flows" in extra:
+            _flow_trees(loop, time_limit)
         loop.steps.append(Step(loop.lower, loop.upper, time.perf_counter() - loop.start, len(loop.trees)))
         _save(loop)
         if progress:
@@ -175,6 +181,26 @@ def grow_oracle(
         alpha = smoothing if improves else 0.0
     _save(loop, at_end=True)
     return _equilibrium(loop, settled, stopped, time_limit)
+
+
+def _flow_trees(loop: _Grow, time_limit: float | None) -> None:
+    """A flows step when one is due (flows.FlowSteps): its trees join the columns, and the LP of
+    every tree over every word (not only the rows) gives the upper end where it is lower."""
+    elapsed = time.perf_counter() - loop.start
+    if not flows.fits(loop.game, loop.problem.cost):
+        return
+    if not loop.flow_steps.due(len(loop.trees), elapsed, time_limit and time_limit - elapsed):
+        return
+    drawn = loop.flow_steps.step(loop.game, loop.problem.cost, loop.trees, seed=len(loop.steps))
+    new = [loop.add(tree) for tree in drawn]
+    loop.flow_steps.added(len(loop.trees))
+    if not any(new):
+        return
+    solution = solve_matrix_game(np.array(loop.costs).T)
+    worst = float((solution.column @ np.array(loop.costs)).max())
+    if worst < loop.upper:
+        played = np.flatnonzero(solution.column > 0)
+        loop.upper, loop.guesser = worst, (tuple(played.tolist()), solution.column[played])
 
 
 def _resume(loop: _Grow) -> list[np.ndarray]:

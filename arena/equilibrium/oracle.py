@@ -47,7 +47,7 @@ from ..core.resources import memory_limit
 from ..optimal.problem import Objective, Pool, Problem
 from ..optimal.search import STOP
 from ..trees.tree import Tree
-from . import letters
+from . import flows, letters
 from .growing import grow_oracle
 from .matrix import lp_bytes, solve_matrix_game
 from .payoff_matrix import PayoffMatrix
@@ -64,7 +64,7 @@ TOLERANCE = 1e-7
 #: How far the chooser's mix is pulled toward the best one so far before a best response.
 SMOOTHING = 0.5
 #: The columns a round may add besides its best response (_extra).
-EXTRA = ("greedy", "worst")
+EXTRA = ("greedy", "worst", "flows")
 #: Start each best response from the cheapest tree found so far against its mix (its cost is
 #: the search's first budget); False starts from nothing (the tests compare both).
 REUSE = True
@@ -153,7 +153,7 @@ class OracleSettings:
     response_limit: float | None = None
     witness: bool = False
     state: str | Path | None = None
-    extra: tuple[str, ...] = ("greedy",)
+    extra: tuple[str, ...] = ("greedy", "flows")
     split: OnTheSplit | None = None
     search_every: int = 1
 
@@ -185,6 +185,7 @@ class _Loop:
     steps: list[Step] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     resumed: Resumed | None = None  # the state this run went on from
+    flow_steps: flows.FlowSteps = field(default_factory=flows.FlowSteps)  # settings.extra's "flows"
 
     def save(self) -> None:
         """The state after a round, where the settings name a file (resume.py): what an earlier
@@ -232,6 +233,7 @@ def double_oracle(problem: Problem | Game, settings: OracleSettings | None = Non
             settings.smoothing,
             settings.progress,
             settings.state,
+            settings.extra,
         )
     n = len(game.secrets)
     uniform = np.full(n, 1.0 / n)
@@ -450,6 +452,9 @@ def _extra(loop: _Loop, uniform: np.ndarray, search: bool = True) -> bool:
     for kind in settings.extra:
         if not columns.room_for_another():
             break
+        if kind == "flows":
+            added = _flow_trees(loop) or added
+            continue
         if kind == "greedy":  # it estimates guesses to go from each hit-ended class (response.py)
             if game.rules.hits and loop.problem.cost == Guesses():
                 added = columns.add(weighted_greedy_tree(game, mix)) or added
@@ -465,6 +470,23 @@ def _extra(loop: _Loop, uniform: np.ndarray, search: bool = True) -> bool:
         added = columns.add(tree) or added
     if added:
         loop.solve_lp()
+    return added
+
+
+def _flow_trees(loop: _Loop) -> bool:
+    """The "flows" column kind (flows.py): when a step is due, trees drawn from the best guesser
+    that randomises at every state the trees meet, added while the memory allows; True if any
+    was new."""
+    game, paid, columns, limit = loop.problem.game, loop.problem.cost, loop.columns, loop.settings.time_limit
+    elapsed = time.perf_counter() - loop.start
+    if not flows.fits(game, paid) or not loop.flow_steps.due(len(columns.trees), elapsed, limit and limit - elapsed):
+        return False
+    added = False
+    for tree in loop.flow_steps.step(game, paid, columns.trees, seed=len(loop.steps)):
+        if not columns.room_for_another():
+            break
+        added = columns.add(tree) or added
+    loop.flow_steps.added(len(columns.trees))
     return added
 
 

@@ -1,0 +1,287 @@
+"""The guesser randomising at every state: one LP over the states its trees meet, and trees drawn from it.
+
+A mix of trees randomises a whole tree at once, so equalising what every secret pays needs
+trees that rotate every small set's guesses together. A guesser may as well randomise at each
+state on its own (Kuhn: the same strategies, for a guesser who recalls what it saw), and two
+histories that leave the same candidate set F (and, for lost games, the same misses) lead to the
+same game from there on. So take the states the trees of a double oracle meet (their nodes, as
+candidate sets) and the guesses they play there (the edges), and let the flow
+
+    y(F, g) >= 0   the probability that the guesser reaches F and guesses g there
+
+satisfy   sum_g y(F, g) = 1 at a root (an opening's every secret), and elsewhere
+          sum_g y(F, g) = sum of y(P, h) over the edges (P, h) whose reply class is F.
+
+A secret s in F reaches F with probability x(F) = sum_g y(F, g), the same for every secret of F
+(its path there is the same guesses and replies), so it pays
+
+    paid(s) = sum over the edges (F, g) with s in F of  c(F, g, s) y(F, g)
+
+where c is what the guess costs s (guesses: 1, and 1 more where s is alone in a class other
+than the hit, guessed next; misses: 1 if g misses s; lost games: 1 if that miss is s's last
+strike). The LP `min t subject to paid(s) <= t for every s` is the best such guesser. Every mix
+of the trees is a flow (each tree's nodes are states of the graph), so t is at most the trees'
+own LP value, and the flow may mix at every state independently: on the Wordle double oracle's
+627 trees, 3.8789 (the trees' mix) against 3.7425; on Hangman's Wordle answers (152 trees),
+5.9316 against 5.5303.
+
+The flows' own strategy is not a witness that the rest of the program reads, so it is turned
+into trees (`drawn_trees`): each draws a guess at every state it reaches, in proportion to the
+flows there, and the draws of `count` trees at a state are a shuffled systematic sample (each
+guess drawn within one of its share of them), so their plain mean is close to the flows' costs
+and the LP over them and the trees before gets closer still. Every tree drawn is an ordinary
+tree, replayed on every secret like any other column, so the upper end it gives is proven the
+same way; only the choice of columns comes from the flows. The LP's duals on the secrets' rows
+are a chooser mix (`Flows.chooser`), which the double oracle may answer as it answers its own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from ..core.costs import Cost, Guesses, Lost, Misses
+from ..core.errors import ArenaError
+from ..core.game import Game, Index, Indexes
+from ..trees.tree import Tree
+from .matrix import SolverFailure
+from .plans import plan_tree
+
+#: A state: its candidates (sorted, as bytes) and the misses counted so far (lost games only).
+StateKey = tuple[bytes, int]
+
+
+@dataclass
+class StateGraph:
+    """The states the trees meet and the guesses they play there (module docstring): `sets[i]`
+    the candidates of state i, `misses[i]` its misses so far (lost games; else 0), `edges[e]`
+    = (state, guess), `roots[i]` the opening a root state starts, `paid` (secrets x edges) what
+    each edge costs each secret, `flow` (states x edges) the conservation rows."""
+
+    game: Game
+    cost: Cost
+    sets: list[Indexes]
+    misses: list[int]
+    edges: list[tuple[int, Index]]
+    roots: dict[int, str]
+    paid: sp.csr_matrix
+    flow: sp.csr_matrix
+    index: dict[StateKey, int]
+
+    @property
+    def out(self) -> dict[int, list[int]]:
+        """The edges out of each state, in the order the trees first played them."""
+        out: dict[int, list[int]] = {}
+        for e, (state, _) in enumerate(self.edges):
+            out.setdefault(state, []).append(e)
+        return out
+
+
+@dataclass(frozen=True)
+class Flows:
+    """The best guesser on a StateGraph: its worst secret's cost `value`, the flow on every
+    edge, and the chooser's mix over secrets that the LP's duals give."""
+
+    value: float
+    flow: np.ndarray
+    chooser: np.ndarray
+
+
+def fits(game: Game, cost: Cost) -> bool:
+    """Do the flows know this cost: guesses on a game a hit ends, misses or lost games on one
+    that ends when the secret is determined (Hangman)?"""
+    if game.rules.hits:
+        return type(cost) is Guesses
+    return type(cost) in (Misses, Lost)
+
+
+def state_graph(game: Game, cost: Cost, trees: Sequence[Tree]) -> StateGraph:
+    """The graph of every state the trees meet (by candidate set, and misses for lost games)
+    and every guess they play there, with what each edge costs each secret."""
+    if not fits(game, cost):
+        raise ArenaError(f"{game.spec}: the flows know guesses on games a hit ends, misses and lost games on Hangman")
+    strikes = cost.strikes if isinstance(cost, Lost) else None
+    sets: list[Indexes] = []
+    misses: list[int] = []
+    index: dict[StateKey, int] = {}
+    edge_of: dict[tuple[int, Index], int] = {}
+    roots: dict[int, str] = {}
+
+    def state(F: Indexes, missed: int) -> int:
+        key = (F.tobytes(), missed if strikes is not None else 0)
+        if key not in index:
+            index[key] = len(sets)
+            sets.append(F)
+            misses.append(key[1])
+        return index[key]
+
+    for tree in trees:
+        for node in tree.nodes():
+            F = np.sort(node.candidates)
+            if len(F) < 2 and game.rules.hits:
+                continue  # one secret left: guessed next, paid on the edge that left it alone
+            missed = sum(int(game.is_miss(r)) for r in node.replies)
+            s = state(F, min(missed, strikes) if strikes is not None else 0)
+            if not node.replies:
+                roots[s] = node.opening
+            edge_of.setdefault((s, int(node.guess)), len(edge_of))
+    edges = list(edge_of)
+    paid_rows, paid_cols, paid_vals, flow_rows, flow_cols, flow_vals = [], [], [], [], [], []
+    for e, (s, g) in enumerate(edges):
+        F = sets[s]
+        flow_rows.append(s), flow_cols.append(e), flow_vals.append(1.0)
+        replies = game.table[g, F]
+        pay = _edge_costs(game, cost, replies, misses[s])
+        for reply in np.unique(replies).tolist():
+            part = F[replies == reply]
+            if game.finished(reply) or game.determined(part):
+                continue
+            if len(part) == 1 and game.rules.hits:
+                pay[replies == reply] += 1.0  # alone: guessed next
+                continue
+            child = index.get((part.tobytes(), _after(misses[s], reply, game, strikes)))
+            if child is None:
+                raise ArenaError(f"{game.spec}: a tree leaves a class it does not play (not a tree of this game)")
+            flow_rows.append(child), flow_cols.append(e), flow_vals.append(-1.0)
+        kept = pay != 0
+        paid_rows.extend(F[kept].tolist()), paid_cols.extend([e] * int(kept.sum())), paid_vals.extend(pay[kept])
+    n, E = len(game.secrets), len(edges)
+    paid = sp.csr_matrix((paid_vals, (paid_rows, paid_cols)), shape=(n, E))
+    flow = sp.csr_matrix((flow_vals, (flow_rows, flow_cols)), shape=(len(sets), E))
+    return StateGraph(game, cost, sets, misses, edges, roots, paid, flow, index)
+
+
+def _edge_costs(game: Game, cost: Cost, replies: np.ndarray, missed: int) -> np.ndarray:
+    """What a guess costs each secret of its state, by its reply (module docstring)."""
+    if isinstance(cost, Guesses):
+        return np.ones(len(replies))
+    miss = (replies == game.miss).astype(np.float64)
+    if isinstance(cost, Lost):
+        return miss if missed == cost.strikes - 1 else np.zeros(len(replies))
+    return miss
+
+
+def _after(missed: int, reply: int, game: Game, strikes: int | None) -> int:
+    """The misses a class starts with (lost games: counted up to the strikes, where they stop mattering)."""
+    if strikes is None:
+        return 0
+    return min(missed + int(game.is_miss(reply)), strikes)
+
+
+def solve_flows(graph: StateGraph) -> Flows:
+    """The best guesser on the graph (module docstring's LP), by HiGHS' interior point method
+    (on Wordle's 95,000 edges 49 s, where its simplex took minutes on Hangman's 65,000)."""
+    n, E = graph.paid.shape
+    S = len(graph.sets)
+    A_ub = sp.hstack([graph.paid, -sp.csr_matrix(np.ones((n, 1)))]).tocsr()
+    A_eq = sp.hstack([graph.flow, sp.csr_matrix((S, 1))]).tocsr()
+    b_eq = np.zeros(S)
+    b_eq[list(graph.roots)] = 1.0
+    c = np.zeros(E + 1)
+    c[E] = 1.0
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs-ipm")
+    if res.status != 0:
+        raise SolverFailure(f"the flows' LP on {graph.game.spec}: {res.message}")
+    chooser = np.maximum(-np.asarray(res.ineqlin.marginals), 0.0)
+    total = chooser.sum()
+    chooser = chooser / total if total > 0 else np.full(n, 1.0 / n)
+    return Flows(float(res.fun), np.maximum(np.asarray(res.x[:E]), 0.0), chooser)
+
+
+def paid_by_flows(graph: StateGraph, flows: Flows) -> np.ndarray:
+    """What each secret pays the flows' guesser (the rows of the LP), in floats."""
+    return np.asarray(graph.paid @ flows.flow)
+
+
+def drawn_trees(graph: StateGraph, flows: Flows, count: int, seed: int = 0) -> list[Tree]:
+    """`count` trees drawn from the flows (module docstring): at each state, a guess in
+    proportion to its flow, the draws of the trees a shuffled systematic sample."""
+    rng = np.random.default_rng(seed)
+    out = graph.out
+    draws: dict[int, list[Index]] = {}
+
+    def draw(s: int) -> Index:
+        if not draws.get(s):
+            edges = out[s]
+            share = flows.flow[edges]
+            share = share / share.sum() if share.sum() > 0 else np.full(len(edges), 1.0 / len(edges))
+            # a systematic sample of `count` draws, shuffled: each guess drawn about share x count times
+            ticks = (rng.random() + np.arange(count)) / count
+            picks = np.minimum(np.searchsorted(np.cumsum(share), ticks, side="right"), len(edges) - 1)
+            draws[s] = [graph.edges[edges[k]][1] for k in rng.permutation(picks)]
+        return draws[s].pop()
+
+    return [_drawn_tree(graph, draw) for _ in range(count)]
+
+
+def _drawn_tree(graph: StateGraph, draw) -> Tree:
+    """One tree: the guess `draw(state)` names at each state it reaches."""
+    game, strikes = graph.game, graph.cost.strikes if isinstance(graph.cost, Lost) else None
+    plan: dict[tuple, Index] = {}
+    todo = [(graph.sets[s], (opening,), 0) for s, opening in graph.roots.items()]
+    while todo:
+        F, key, missed = todo.pop()
+        if len(F) == 1 and game.rules.hits:
+            plan[key] = int(game.secret_guess[F[0]])
+            continue
+        g = draw(graph.index[(F.tobytes(), missed)])
+        plan[key] = g
+        replies = game.table[g, F]
+        for reply in np.unique(replies).tolist():
+            part = F[replies == reply]
+            if not (game.finished(reply) or game.determined(part)):
+                todo.append((part, key + (reply,), _after(missed, reply, game, strikes)))
+    return plan_tree(game, plan, "flows")
+
+
+#: The trees a flows step draws.
+DRAWN = 128
+#: The flows' steps take at most this share of a run's time so far (each is one LP and DRAWN
+#: trees: on Wordle's 627 trees about a minute, on Hangman's 152 about 45 s).
+SHARE = 0.25
+#: A step waits for this many trees more than the last one had: the states come from the
+#: trees searched, not from the trees drawn (which only take edges already there).
+NEW_TREES = 8
+#: Graphs of more cells (secrets x edges, summed over the edges' sets) than this are not built.
+MAX_CELLS = 1 << 25
+
+
+@dataclass
+class FlowSteps:
+    """When a double oracle takes a flows step: once it has NEW_TREES trees more than after the
+    last step, while the steps have taken at most SHARE of the run's time so far and the last
+    one's seconds fit twice in what is left. `spent`: their seconds; `values`: each step's LP
+    value (the guesser the drawn trees approach)."""
+
+    spent: float = 0.0
+    after: int = -NEW_TREES  # the trees the loop held after the last step's were added
+    last: float = 0.0
+    values: list[float] = field(default_factory=list)
+
+    def due(self, trees: int, elapsed: float, left: float | None) -> bool:
+        if trees < self.after + NEW_TREES or self.spent > SHARE * elapsed:
+            return False
+        return left is None or left > 2 * self.last
+
+    def step(self, game: Game, cost: Cost, trees: Sequence[Tree], seed: int) -> list[Tree]:
+        """The trees drawn from the flows on the graph of `trees`, timed; none where the graph
+        would be too big (its cells bounded by the trees' guesses)."""
+        begun = time.perf_counter()
+        drawn: list[Tree] = []
+        if sum(int(np.sum(t.guesses)) for t in trees) <= MAX_CELLS:
+            graph = state_graph(game, cost, trees)
+            found = solve_flows(graph)
+            drawn = drawn_trees(graph, found, DRAWN, seed)
+            self.values.append(found.value)
+        self.last = time.perf_counter() - begun
+        self.spent += self.last
+        return drawn
+
+    def added(self, trees: int) -> None:
+        """The loop holds `trees` trees once a step's are added."""
+        self.after = trees

@@ -1,0 +1,165 @@
+"""The guesser that randomises at every state (arena.equilibrium.flows): its LP, what each secret
+pays it, the trees drawn from it, and the double oracles that take its trees as columns."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from arena import make_game
+from arena.core.costs import cost_for
+from arena.core.errors import ArenaError
+from arena.equilibrium import double_oracle, flows, growing, letters
+from arena.equilibrium.matrix import solve_matrix_game
+from arena.trees.greedy import greedy_tree
+
+MASTERMIND = "mastermind:pegs=3,colors=3"
+HANGMAN = "hangman:length=4,first=20"
+LOST = "hangman:length=4,first=20,strikes=3"
+
+
+def _trees(spec: str):
+    """A few different trees of the game: greedy ones of several metrics, or Hangman's
+    completion rule under several tie-breaking ranks."""
+    game = make_game(spec)
+    if game.rules.hits:
+        return game, [greedy_tree(game, m) for m in ("minimax", "expected", "entropy", "most-parts")]
+    return game, [letters.greedy_tree(game, rank) for rank in letters.ranks(6)]
+
+
+def _behaviour_costs(graph: flows.StateGraph, found: flows.Flows) -> np.ndarray:
+    """Each secret's expected cost under the strategy that guesses g at state F with probability
+    y(F, g) / x(F), walked secret by secret (not through the LP's rows)."""
+    game, cost, out = graph.game, graph.cost, graph.out
+    strikes = getattr(cost, "strikes", None)
+    total = np.zeros(len(game.secrets))
+    for s in range(len(game.secrets)):
+        for root in graph.roots:
+            if s not in graph.sets[root]:
+                continue
+            walk = [(root, 1.0, 0, 0)]  # state, probability, guesses, misses
+            while walk:
+                state, p, guesses, missed = walk.pop()
+                edges = out[state]
+                share = found.flow[edges] / found.flow[edges].sum()
+                for e, q in zip(edges, share):
+                    if q <= 0:
+                        continue
+                    g = graph.edges[e][1]
+                    reply = int(game.table[g, s])
+                    now, miss = guesses + 1, missed + int(game.is_miss(reply))
+                    F = graph.sets[state]
+                    part = F[game.table[g, F] == reply]
+                    if game.finished(reply) or game.determined(part) or (game.rules.hits and len(part) == 1):
+                        done = now + (1 if game.rules.hits and not game.finished(reply) else 0)
+                        total[s] += p * q * float(cost.of_rows(np.array([done]), np.array([miss]))[0])
+                        continue
+                    key = (part.tobytes(), min(miss, strikes) if type(cost).__name__ == "Lost" else 0)
+                    walk.append((graph.index[key], p * q, now, miss))
+    return total
+
+
+@pytest.mark.parametrize(("spec", "payoff"), [(MASTERMIND, "guesses"), (HANGMAN, "misses"), (LOST, "lost")])
+def test_one_tree_is_its_own_flow(spec, payoff):
+    """A graph of one tree has one guess a state: every secret pays what the tree costs it."""
+    game, trees = _trees(spec)
+    cost = cost_for(game, payoff)
+    for tree in trees[:2]:
+        graph = flows.state_graph(game, cost, [tree])
+        found = flows.solve_flows(graph)
+        paid = np.asarray(cost.of(tree), dtype=np.float64)
+        assert flows.paid_by_flows(graph, found) == pytest.approx(paid, abs=1e-7)
+        assert found.value == pytest.approx(paid.max(), abs=1e-7)
+
+
+@pytest.mark.parametrize(("spec", "payoff"), [(MASTERMIND, "guesses"), (HANGMAN, "misses"), (LOST, "lost")])
+def test_flows_lie_between_the_value_and_the_trees_mix(spec, payoff):
+    """The flows' guesser concedes at most what the best mix of the same trees concedes, at least
+    the game's exact value, and what its LP rows say: each secret's cost walked on its own."""
+    game, trees = _trees(spec)
+    cost = cost_for(game, payoff)
+    graph = flows.state_graph(game, cost, trees)
+    found = flows.solve_flows(graph)
+    mix = solve_matrix_game(np.array([cost.of(t) for t in trees], dtype=np.float64).T)
+    value = double_oracle(game, cost=payoff).exact.value
+    assert float(value) - 1e-7 <= found.value <= mix.value + 1e-7
+    walked = _behaviour_costs(graph, found)
+    assert walked == pytest.approx(flows.paid_by_flows(graph, found), abs=1e-7)
+    assert walked.max() == pytest.approx(found.value, abs=1e-6)
+    assert found.chooser.sum() == pytest.approx(1.0) and (found.chooser >= 0).all()
+
+
+def test_flows_mix_where_the_trees_cannot():
+    """Eight trees of the completion rule on 30 five-letter words: their best mix concedes 7/3
+    misses, the flows on their states 2 (the trees rotate every family's letters together; the
+    flows rotate each family on its own), and trees drawn from the flows bring the mix there."""
+    game = make_game("hangman:length=5,first=30")
+    trees = [letters.greedy_tree(game, rank) for rank in letters.ranks(8)]
+    cost = cost_for(game, "misses")
+    costs = [np.asarray(cost.of(t), dtype=np.float64) for t in trees]
+    graph = flows.state_graph(game, cost, trees)
+    found = flows.solve_flows(graph)
+    assert solve_matrix_game(np.array(costs).T).value == pytest.approx(7 / 3, abs=1e-7)
+    assert found.value == pytest.approx(2.0, abs=1e-7)
+    drawn = [np.asarray(cost.of(t), dtype=np.float64) for t in flows.drawn_trees(graph, found, 64)]
+    assert solve_matrix_game(np.array(costs + drawn).T).value == pytest.approx(2.0, abs=1e-7)
+
+
+@pytest.mark.parametrize(("spec", "payoff"), [(MASTERMIND, "guesses"), (HANGMAN, "misses"), (LOST, "lost")])
+def test_drawn_trees_follow_the_flows(spec, payoff):
+    """Trees drawn from the flows play only the graph's guesses, cover every secret, come out the
+    same for the same seed, and their plain mean is close to what the flows' secrets pay."""
+    game, trees = _trees(spec)
+    cost = cost_for(game, payoff)
+    graph = flows.state_graph(game, cost, trees)
+    found = flows.solve_flows(graph)
+    drawn = flows.drawn_trees(graph, found, 400, seed=3)
+    played = {(graph.index.get((np.sort(n.candidates).tobytes(), 0)), n.guess) for t in drawn for n in t.nodes()}
+    edges = set(graph.edges)
+    if payoff != "lost":  # lost games' states also count misses
+        assert all(p in edges for p in played if p[0] is not None)
+    costs = np.array([cost.of(t) for t in drawn], dtype=np.float64)
+    assert all(len(t.secrets) == len(game.secrets) for t in drawn)
+    assert np.abs(costs.mean(axis=0) - flows.paid_by_flows(graph, found)).max() < 0.15
+    again = flows.drawn_trees(graph, found, 400, seed=3)
+    assert [cost.of(t).tolist() for t in again[:20]] == costs[:20].tolist()
+
+
+def test_the_flows_refuse_what_they_do_not_know():
+    """Guesses on Hangman are not a cost the flows know (a letter paid by every word): one line."""
+    game = make_game(HANGMAN)
+    with pytest.raises(ArenaError, match="the flows know"):
+        flows.state_graph(game, cost_for(game, "guesses"), [letters.greedy_tree(game)])
+
+
+def test_flow_steps_are_spaced_out():
+    """A step waits for NEW_TREES more trees and for its share of the time, and not when the
+    last step would not fit in what is left."""
+    steps = flows.FlowSteps()
+    assert steps.due(0, 0.0, None)
+    steps.added(10)
+    steps.spent, steps.last = 5.0, 5.0
+    assert not steps.due(10 + flows.NEW_TREES - 1, 100.0, None)
+    assert steps.due(10 + flows.NEW_TREES, 100.0, None)
+    assert not steps.due(10 + flows.NEW_TREES, 100.0, 9.0)
+    assert not steps.due(10 + flows.NEW_TREES, 10.0, None)
+
+
+def test_the_double_oracle_with_flows_keeps_the_exact_value(monkeypatch):
+    """The flows' trees as columns, a step every round: the same exact value on Mastermind 3x3
+    and on 20 Hangman words (the growing rows forced), and the flows did step."""
+    monkeypatch.setattr(flows, "NEW_TREES", 1)
+    monkeypatch.setattr(flows, "SHARE", 10.0)
+    monkeypatch.setattr(flows, "DRAWN", 16)
+    plain = double_oracle(make_game(MASTERMIND), extra=("greedy",))
+    with_flows = double_oracle(make_game(MASTERMIND), extra=("greedy", "flows"))
+    assert with_flows.exact.value == plain.exact.value
+    monkeypatch.setattr(letters, "UNIFORM_WORDS", 5)
+    monkeypatch.setattr(growing, "FIRST_ROWS", 6)
+    eq = double_oracle(make_game(HANGMAN), time_limit=120, extra=("flows",))
+    assert "growing rows" in eq.method
+    assert eq.lower - 1e-9 <= 365 / 178 <= eq.upper + 1e-9
+    assert eq.upper - eq.lower < 1e-6
+    assert any(t.guesser == "flows" for t in eq.trees) or Fraction(365, 178) == Fraction(eq.upper).limit_denominator(1000)
