@@ -282,6 +282,16 @@ class FlowSteps:
         self.spent += self.last
         return drawn
 
+    def note(self) -> str | None:
+        """What the steps did, in a line of an Equilibrium's notes (None where none was taken)."""
+        if not self.values:
+            return None
+        return (
+            f"flows (arena.equilibrium.flows): {len(self.values)} steps in {self.spent:.0f} s drew {DRAWN} trees "
+            f"each from the guesser that randomises at every state its trees meet; that guesser concedes "
+            f"{self.values[-1]:.6f} at the last step (the trees drawn approach it)"
+        )
+
     def added(self, trees: int) -> None:
         """The loop holds `trees` trees once a step's are added."""
         self.after = trees

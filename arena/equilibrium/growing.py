@@ -309,6 +309,8 @@ def _equilibrium(loop: _Grow, settled: bool, stopped: bool, time_limit: float | 
             why = "stopped: the trees found no better response"
         # no gap here: bounds folded in later narrow it (the report's bounds line says it)
         notes.append(f"{why}, not converged: the value lies between the bounds")
+    if loop.flow_steps.note():
+        notes.append(loop.flow_steps.note())
     notes.append(
         "the chooser's mix is the one the lower bound is proven against; "
         "the guesser's mix is the LP's over the rows, replayed on every word for the upper bound"

@@ -551,6 +551,8 @@ def _equilibrium(loop: _Loop) -> Equilibrium:
     played = np.flatnonzero(solution.column > 0)
     if exact is not None:
         exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
+    if loop.flow_steps.note():
+        notes.append(loop.flow_steps.note())
     if settings.witness:
         notes.append(
             f"the chooser's mix is the one the lower bound is proven against (the LP's with "
