@@ -137,7 +137,7 @@ def test_flow_steps_are_spaced_out():
     last step would not fit in what is left."""
     steps = flows.FlowSteps()
     assert steps.due(0, 0.0, None)
-    steps.added(10)
+    steps.after = 10
     steps.spent, steps.last = 5.0, 5.0
     assert not steps.due(10 + flows.NEW_TREES - 1, 100.0, None)
     assert steps.due(10 + flows.NEW_TREES, 100.0, None)

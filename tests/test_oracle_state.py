@@ -184,7 +184,7 @@ def test_a_process_killed_at_any_moment_resumes(tmp_path):
 # --- more trees a round (oracle._extra) ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("extra", [(), ("greedy",), ("worst",), ("worst", "greedy")])
+@pytest.mark.parametrize("extra", [(), ("greedy",), ("worst",), ("worst", "greedy"), ("greedy", "flows")])
 @pytest.mark.parametrize("spec", [SMALL, JOTTO])
 def test_extra_trees_reach_the_same_exact_value(spec, extra):
     game = make_game(spec)

@@ -276,9 +276,10 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--extra-trees",
         metavar="KINDS",
-        help="the trees each round adds besides its best response: greedy (the default: a weighted greedy tree "
-        "aimed at the secrets the guesser's mix concedes most on), worst (the best response to those secrets), "
-        "both, or none",
+        help="the trees each round adds besides its best response, comma-separated: greedy (a weighted greedy "
+        "tree aimed at the secrets the guesser's mix concedes most on), worst (the best response to those "
+        "secrets), flows (now and then, trees drawn from the guesser that randomises at every state the trees "
+        "meet), or none; default greedy,flows",
     )
     add_big_game_options(p)
     p.add_argument(

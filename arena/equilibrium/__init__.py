@@ -18,6 +18,7 @@ Modules, one idea each:
     restricted   games against named guessers, or against every tree
     oracle       the double oracle: exact values of whole games
     growing      the double oracle over growing rows: Hangman on lists of thousands of words
+    flows        the guesser that randomises at every state its trees meet (one LP), and trees drawn from it
     resume       the double oracle's state on disk, written each round and resumed (--state)
     certify      bounds of games too big to solve, each end with its witness on disk
     known        the bounds proven elsewhere (the uniform chooser's optimum), each end named

@@ -38,7 +38,7 @@ are a chooser mix (`Flows.chooser`), which the double oracle may answer as it an
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -282,6 +282,29 @@ class FlowSteps:
         self.spent += self.last
         return drawn
 
+    def take(
+        self,
+        game: Game,
+        cost: Cost,
+        trees: list[Tree],
+        add: Callable[[Tree], bool],
+        elapsed: float,
+        left: float | None,
+        room: Callable[[], bool] = lambda: True,
+    ) -> bool:
+        """A step, where one is due and the flows know the cost: each tree drawn from the graph
+        of `trees` (the loop's own list, which `add` appends to) offered to `add` while `room()`
+        says the memory allows; True if any was new. The draws are seeded by the trees held."""
+        if not fits(game, cost) or not self.due(len(trees), elapsed, left):
+            return False
+        added = False
+        for tree in self.step(game, cost, trees, seed=len(trees)):
+            if not room():
+                break
+            added = add(tree) or added
+        self.after = len(trees)
+        return added
+
     def note(self) -> str | None:
         """What the steps did, in a line of an Equilibrium's notes (None where none was taken)."""
         if not self.values:
@@ -291,7 +314,3 @@ class FlowSteps:
             f"each from the guesser that randomises at every state its trees meet; that guesser concedes "
             f"{self.values[-1]:.6f} at the last step (the trees drawn approach it)"
         )
-
-    def added(self, trees: int) -> None:
-        """The loop holds `trees` trees once a step's are added."""
-        self.after = trees

@@ -187,14 +187,8 @@ def _flow_trees(loop: _Grow, time_limit: float | None) -> None:
     """A flows step when one is due (flows.FlowSteps): its trees join the columns, and the LP of
     every tree over every word (not only the rows) gives the upper end where it is lower."""
     elapsed = time.perf_counter() - loop.start
-    if not flows.fits(loop.game, loop.problem.cost):
-        return
-    if not loop.flow_steps.due(len(loop.trees), elapsed, time_limit and time_limit - elapsed):
-        return
-    drawn = loop.flow_steps.step(loop.game, loop.problem.cost, loop.trees, seed=len(loop.steps))
-    new = [loop.add(tree) for tree in drawn]
-    loop.flow_steps.added(len(loop.trees))
-    if not any(new):
+    left = time_limit and time_limit - elapsed
+    if not loop.flow_steps.take(loop.game, loop.problem.cost, loop.trees, loop.add, elapsed, left):
         return
     solution = solve_matrix_game(np.array(loop.costs).T)
     worst = float((solution.column @ np.array(loop.costs)).max())
