@@ -162,3 +162,23 @@ def test_the_double_oracle_with_flows_keeps_the_exact_value(monkeypatch):
     assert eq.upper - eq.lower < 1e-6
     assert any(note.startswith("flows (arena.equilibrium.flows): ") for note in eq.notes)
     assert any(note.startswith("flows (arena.equilibrium.flows): ") for note in with_flows.notes)
+
+
+def test_the_experiment_prints_the_three_values(tmp_path, capsys):
+    """experiments/flows.py on a state a double oracle wrote: the trees' mix, the flows and the
+    mix with drawn trees, each on its line, the flows at most the mix."""
+    import importlib.util
+    from pathlib import Path
+
+    state = tmp_path / "state.json.gz"
+    double_oracle(make_game("mastermind:pegs=2,colors=4"), state=state, extra=("greedy",))
+    spec = importlib.util.spec_from_file_location(
+        "flows_experiment", Path(__file__).parents[1] / "experiments" / "flows.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["mastermind:pegs=2,colors=4", str(state), "--drawn", "8"]) == 0
+    out = capsys.readouterr().out
+    values = [float(line.split(": ")[1].split()[0]) for line in out.splitlines()[1:]]
+    assert len(values) == 3 and values[1] <= values[0] + 1e-9 and values[2] <= values[0] + 1e-9
+    assert module.main(["mastermind:pegs=2,colors=4", str(tmp_path / "none.json.gz")]) == 2

@@ -1,0 +1,76 @@
+"""The guesser that randomises at every state, on a double oracle's saved trees (issue 34).
+
+    python experiments/flows.py GAME STATE [--payoff COST] [--drawn N] [--no-symmetry]
+
+STATE is a file `arena equilibrium GAME --state STATE` wrote (with --no-symmetry where the run had it). The script reads its trees back
+(each replayed on every secret) and prints, over every secret of the game:
+
+- the trees' own best mix (the LP of the trees against every secret): what a mix of them concedes;
+- the flows (arena.equilibrium.flows): the best guesser that randomises at every state the trees
+  meet, its LP over the graph of their candidate sets;
+- the best mix of the trees and N trees drawn from the flows: an upper end of the game's value,
+  each of its trees replayable like any other.
+
+The figures of experiments/game_values.md ("The guesser that mixes at every state") are its
+output on the committed states.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+from arena import make_game
+from arena.core.costs import cost_for
+from arena.equilibrium import flows
+from arena.equilibrium.matrix import solve_matrix_game
+from arena.equilibrium.resume import load_state
+from arena.equilibrium.symmetry import no_symmetry, symmetry_of
+
+
+def mix_value(costs: list[np.ndarray]) -> float:
+    """What the best mix of these trees concedes (each a row of costs over every secret)."""
+    return solve_matrix_game(np.array(costs, dtype=np.float64).T).value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game")
+    parser.add_argument("state")
+    parser.add_argument("--payoff", default=None, help="the state's payoff (default: the game's own cost)")
+    parser.add_argument("--drawn", type=int, default=flows.DRAWN, help="trees drawn from the flows")
+    parser.add_argument("--no-symmetry", action="store_true", help="the state was written with --no-symmetry")
+    args = parser.parse_args(argv)
+    game = make_game(args.game)
+    cost = cost_for(game, args.payoff)
+    begun = time.perf_counter()
+    symmetry = no_symmetry(game) if args.no_symmetry else symmetry_of(game)
+    resumed = load_state(args.state, game, cost.name, symmetry)
+    if resumed is None:
+        print(f"{args.state}: no such file", file=sys.stderr)
+        return 2
+    trees = list(resumed.trees)
+    costs = [np.asarray(cost.of(t), dtype=np.float64) for t in trees]
+    print(f"{args.game}, {cost.name}: {len(trees)} trees read back in {time.perf_counter() - begun:.1f} s")
+    print(f"  the trees' best mix over every secret: {mix_value(costs):.6f}")
+    begun = time.perf_counter()
+    graph = flows.state_graph(game, cost, trees)
+    found = flows.solve_flows(graph)
+    print(
+        f"  the flows on their {len(graph.sets):,} states and {len(graph.edges):,} edges: {found.value:.6f} "
+        f"({time.perf_counter() - begun:.1f} s)"
+    )
+    begun = time.perf_counter()
+    drawn = [np.asarray(cost.of(t), dtype=np.float64) for t in flows.drawn_trees(graph, found, args.drawn)]
+    print(
+        f"  the best mix of the trees and {args.drawn} drawn from the flows: {mix_value(costs + drawn):.6f} "
+        f"({time.perf_counter() - begun:.1f} s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
