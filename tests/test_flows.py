@@ -182,3 +182,20 @@ def test_the_experiment_prints_the_three_values(tmp_path, capsys):
     values = [float(line.split(": ")[1].split()[0]) for line in out.splitlines()[1:]]
     assert len(values) == 3 and values[1] <= values[0] + 1e-9 and values[2] <= values[0] + 1e-9
     assert module.main(["mastermind:pegs=2,colors=4", str(tmp_path / "none.json.gz")]) == 2
+
+
+def test_a_state_file_keeps_the_searched_trees_only(tmp_path, monkeypatch):
+    """The trees drawn from the flows stay out of --state (a resumed run draws its own), and the
+    run resumed from it reaches the same exact value."""
+    import gzip
+    import json
+
+    monkeypatch.setattr(flows, "NEW_TREES", 1)
+    monkeypatch.setattr(flows, "SHARE", 10.0)
+    monkeypatch.setattr(flows, "DRAWN", 16)
+    state = tmp_path / "state.json.gz"
+    game = make_game(MASTERMIND)
+    first = double_oracle(game, state=state, extra=("greedy", "flows"))
+    saved = json.loads(gzip.open(state).read())["trees"]
+    assert saved and all(t["guesser"] != flows.DRAWN_NAME for t in saved)
+    assert double_oracle(game, state=state, extra=("greedy", "flows")).exact.value == first.exact.value

@@ -52,6 +52,8 @@ from ..trees.tree import Tree
 from .matrix import SolverFailure
 from .plans import plan_tree
 
+#: The guesser's name on the trees drawn from the flows.
+DRAWN_NAME = "flows"
 #: A state: its candidates (sorted, as bytes) and the misses counted so far (lost games only).
 StateKey = tuple[bytes, int]
 
@@ -193,6 +195,13 @@ def solve_flows(graph: StateGraph) -> Flows:
     return Flows(float(res.fun), np.maximum(np.asarray(res.x[:E]), 0.0), chooser)
 
 
+def kept(tree: Tree) -> bool:
+    """Does a state file keep this tree? Not one drawn from the flows: the searched trees
+    give the states, a resumed run draws again from them, and the drawn trees would make the
+    file several times larger (128 a step)."""
+    return tree.guesser != DRAWN_NAME
+
+
 def paid_by_flows(graph: StateGraph, flows: Flows) -> np.ndarray:
     """What each secret pays the flows' guesser (the rows of the LP), in floats."""
     return np.asarray(graph.paid @ flows.flow)
@@ -236,7 +245,7 @@ def _drawn_tree(graph: StateGraph, draw) -> Tree:
             part = F[replies == reply]
             if not (game.finished(reply) or game.determined(part)):
                 todo.append((part, key + (reply,), _after(missed, reply, game, strikes)))
-    return plan_tree(game, plan, "flows")
+    return plan_tree(game, plan, DRAWN_NAME)
 
 
 #: The trees a flows step draws.

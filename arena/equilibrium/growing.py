@@ -91,7 +91,7 @@ class _Grow:
         self.seen.add(key)
         self.trees.append(tree)
         self.costs.append(cost)
-        if self.state is not None:
+        if self.state is not None and flows.kept(tree):
             self.encoded.append(tree_json(tree))
         return True
 

@@ -78,7 +78,8 @@ class _Columns:
         self.trees: list[Tree] = []
         self.costs: list[np.ndarray] = []  # each tree's cost on every secret
         self.seen: set[bytes] = set()  # the trees' payoff columns, as bytes
-        self.encoded: list[str] = []  # the first trees as the state file holds them (encode)
+        self.encoded: list[str] = []  # the trees as the state file holds them (encode)
+        self.read = 0  # the trees encode has looked at
 
     def add(self, tree: Tree) -> bool:
         costs = self.paid.of(tree)
@@ -91,8 +92,10 @@ class _Columns:
         return True
 
     def encode(self) -> list[str]:
-        """Every tree as the state file holds it, each encoded once (resume.tree_json)."""
-        self.encoded.extend(tree_json(t) for t in self.trees[len(self.encoded) :])
+        """Every tree as the state file holds it, each encoded once (resume.tree_json), but those
+        drawn from the flows: a resumed run draws its own (flows.kept)."""
+        self.encoded.extend(tree_json(t) for t in self.trees[self.read :] if flows.kept(t))
+        self.read = len(self.trees)
         return self.encoded
 
     def cheapest(self, mix: np.ndarray) -> Tree | None:
