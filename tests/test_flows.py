@@ -132,6 +132,15 @@ def test_the_flows_refuse_what_they_do_not_know():
         flows.state_graph(game, cost_for(game, "guesses"), [letters.greedy_tree(game)])
 
 
+def test_hard_mode_is_not_for_the_flows():
+    """In hard mode the guesses allowed depend on the moves, not only on the candidates: the
+    flows stand aside (the double oracle runs without them) and refuse a graph in one line."""
+    game = make_game("wordle:hard=true,first=30")
+    assert not flows.fits(game, cost_for(game, "guesses"))
+    with pytest.raises(ArenaError, match="not in hard mode"):
+        flows.state_graph(game, cost_for(game, "guesses"), [])
+
+
 def test_flow_steps_are_spaced_out():
     """A step waits for NEW_TREES more trees and for its share of the time, and not when the
     last step would not fit in what is left."""

@@ -96,7 +96,10 @@ class Flows:
 
 def fits(game: Game, cost: Cost) -> bool:
     """Do the flows know this cost: guesses on a game a hit ends, misses or lost games on one
-    that ends when the secret is determined (Hangman)?"""
+    that ends when the secret is determined (Hangman)? Not where the guesses allowed depend on
+    the moves so far (Wordle's hard mode): a state is then more than its candidates."""
+    if game.rules.restricted:
+        return False
     if game.rules.hits:
         return type(cost) is Guesses
     return type(cost) in (Misses, Lost)
@@ -106,7 +109,9 @@ def state_graph(game: Game, cost: Cost, trees: Sequence[Tree]) -> StateGraph:
     """The graph of every state the trees meet (by candidate set, and misses for lost games)
     and every guess they play there, with what each edge costs each secret."""
     if not fits(game, cost):
-        raise ArenaError(f"{game.spec}: the flows know guesses on games a hit ends, misses and lost games on Hangman")
+        raise ArenaError(
+            f"{game.spec}: the flows know guesses on games a hit ends (not in hard mode), misses and lost games on Hangman"
+        )
     strikes = cost.strikes if isinstance(cost, Lost) else None
     sets: list[Indexes] = []
     misses: list[int] = []
@@ -127,8 +132,8 @@ def state_graph(game: Game, cost: Cost, trees: Sequence[Tree]) -> StateGraph:
             F = np.sort(node.candidates)
             if len(F) < 2 and game.rules.hits:
                 continue  # one secret left: guessed next, paid on the edge that left it alone
-            missed = sum(int(game.is_miss(r)) for r in node.replies)
-            s = state(F, min(missed, strikes) if strikes is not None else 0)
+            missed = 0 if strikes is None else min(sum(int(game.is_miss(r)) for r in node.replies), strikes)
+            s = state(F, missed)
             if not node.replies:
                 roots[s] = node.opening
             edge_of.setdefault((s, int(node.guess)), len(edge_of))
