@@ -208,3 +208,16 @@ def test_a_state_file_keeps_the_searched_trees_only(tmp_path, monkeypatch):
     saved = json.loads(gzip.open(state).read())["trees"]
     assert saved and all(t["guesser"] != flows.DRAWN_NAME for t in saved)
     assert double_oracle(game, state=state, extra=("greedy", "flows")).exact.value == first.exact.value
+
+
+def test_the_tree_aimed_at_a_mix_plays_the_heavy_words_first():
+    """letters.mass_tree: every word played to the end, and a word that holds almost all the
+    weight pays no miss (its letters hold the most weight at every set it is in)."""
+    game = make_game("hangman:length=5,first=30")
+    cost = cost_for(game, "misses")
+    for heavy in (0, 7, 29):
+        w = np.full(len(game.secrets), 1e-3)
+        w[heavy] = 1.0
+        tree = letters.mass_tree(game, w / w.sum())
+        assert len(tree.secrets) == len(game.secrets) and tree.guesser == "mass-letters"
+        assert cost.of(tree)[heavy] == 0

@@ -276,6 +276,7 @@ class FlowSteps:
     after: int = -NEW_TREES  # the trees the loop held after the last step's were added
     last: float = 0.0
     values: list[float] = field(default_factory=list)
+    chooser: np.ndarray | None = None  # the last step's duals: a chooser mix over secrets
 
     def due(self, trees: int, elapsed: float, left: float | None) -> bool:
         if trees < self.after + NEW_TREES or self.spent > SHARE * elapsed:
@@ -292,6 +293,7 @@ class FlowSteps:
             found = solve_flows(graph)
             drawn = drawn_trees(graph, found, DRAWN, seed)
             self.values.append(found.value)
+            self.chooser = found.chooser
         self.last = time.perf_counter() - begun
         self.spent += self.last
         return drawn
@@ -318,6 +320,12 @@ class FlowSteps:
             added = add(tree) or added
         self.after = len(trees)
         return added
+
+    def aim(self) -> np.ndarray | None:
+        """The last step's duals' mix, once (None until another step): what the loops aim quick
+        trees at, for new states at the next step."""
+        chooser, self.chooser = self.chooser, None
+        return chooser
 
     def note(self) -> str | None:
         """What the steps did, in a line of an Equilibrium's notes (None where none was taken)."""

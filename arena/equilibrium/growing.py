@@ -54,6 +54,9 @@ ADDED = 20
 #: The state file (--state) is written when a round ends this many seconds after the last write,
 #: and at the end: a long list's trees take a second or more to write.
 SAVE_EVERY = 30.0
+#: After a flows step, this many quick trees aimed at its duals' mix (letters.mass_tree), in
+#: as many tie-breaking orders.
+AIMED = 4
 #: The completions' tie-breaking orders, one a round in turn.
 RANKS = [None, *letters.ranks(26)[1:]]
 
@@ -190,6 +193,9 @@ def _flow_trees(loop: _Grow, time_limit: float | None) -> None:
     left = time_limit and time_limit - elapsed
     if not loop.flow_steps.take(loop.game, loop.problem.cost, loop.trees, loop.add, elapsed, left):
         return
+    aim = loop.flow_steps.aim()
+    for rank in RANKS[:AIMED] if aim is not None else ():  # new states for the next step
+        loop.add(letters.mass_tree(loop.game, aim, rank))
     solution = solve_matrix_game(np.array(loop.costs).T)
     worst = float((solution.column @ np.array(loop.costs)).max())
     if worst < loop.upper:

@@ -79,6 +79,31 @@ def greedy_tree(game: Game, rank: np.ndarray | None = None) -> Tree:
     return plan_tree(game, plan, "greedy-letters")
 
 
+def mass_tree(game: Game, weights: np.ndarray, rank: np.ndarray | None = None) -> Tree:
+    """A quick tree aimed at a chooser's mix: at every set, of the letters that split it, the
+    one its words hold the most weight of (the least weight missed at once), ties to the least
+    `rank`; every word weighs at least 1e-9 of the heaviest, so the tree plays the rest well too.
+    The flows' steps (flows.py) add it against their duals' mix: new states for the next step."""
+    w = np.asarray(weights, dtype=np.float64)
+    w = w + 1e-9 * max(float(w.max()), 1e-300)
+    plan: dict[tuple, int] = {}
+    for label, part in game.openings(game.all_secrets):
+        todo: list[tuple[tuple, Indexes]] = [((label,), part)]
+        while todo:
+            key, F = todo.pop()
+            if game.determined(F):
+                continue
+            block = game.table[:, F]
+            held = (block != game.miss) @ w[F]
+            held[~(block != block[:, :1]).any(axis=1)] = -1.0
+            top = np.flatnonzero(held >= held.max() * (1 - 1e-12))
+            letter = int(top[0] if rank is None else top[np.argmin(rank[top])])
+            plan[key] = letter
+            replies = block[letter]
+            todo.extend((key + (r,), F[replies == r]) for r in np.unique(replies).tolist())
+    return plan_tree(game, plan, "mass-letters")
+
+
 def pure_families(words: list[str]) -> np.ndarray:
     """kin[p, i]: an id shared by the words alike but for position p (_ell: bell, cell, dell),
     counting only words whose letter at p stands nowhere else in them (-1 otherwise, and at a

@@ -439,14 +439,12 @@ def _extra(loop: _Loop, uniform: np.ndarray, search: bool = True) -> bool:
     """More columns in a round (settings.extra): "worst", the best response to the secrets the
     guesser's LP mix concedes most on, each equally likely (a tree aimed at every secret tied
     at the top at once); "greedy", the weighted greedy tree against that mix; "flows", now and
-    then, trees drawn from the guesser that randomises at every state the trees meet (flows.py:
-    on Wordle's 627 trees the LP fell from 3.878900 to 3.780756 with 128 of them). "worst" is a
-    chooser mix, so the bound its best response proves is a lower bound too (`search`: False
-    leaves "worst" out, in a round that searches nothing). True if a column was added.
+    then, trees drawn from the guesser that randomises at every state (flows.py), and a greedy
+    one against its duals' mix. "worst"'s best response proves a lower bound too (`search`:
+    False leaves it out, in a round that searches nothing). True if a column was added.
 
-    Measured (experiments/game_values.md): "greedy", the default, takes Mastermind 4x5 from 11
-    rounds to 9 (10 s to 7.5) and 3x6 from 11 to 9, each round's gap narrower; "worst" cuts the
-    rounds further but doubles each round's searching, which costs more than it saves."""
+    Measured (experiments/game_values.md): "greedy" takes Mastermind 4x5 from 11 rounds to 9
+    (10 s to 7.5), 3x6 from 11 to 9; "worst" cuts the rounds further but doubles the searching."""
     settings, symmetry, columns, game = loop.settings, loop.symmetry, loop.columns, loop.problem.game
     if not settings.extra or loop.solution is None:
         return False
@@ -461,6 +459,9 @@ def _extra(loop: _Loop, uniform: np.ndarray, search: bool = True) -> bool:
             elapsed = time.perf_counter() - loop.start
             left = settings.time_limit and settings.time_limit - elapsed
             took = loop.flow_steps.take(game, loop.problem.cost, columns.trees, columns.add, elapsed, left, room)
+            aim = loop.flow_steps.aim()
+            if aim is not None and game.rules.hits and room():  # new states for the next step
+                took = columns.add(weighted_greedy_tree(game, (1 - EPSILON) * aim + EPSILON * uniform)) or took
             added = took or added
             continue
         if kind == "greedy":  # it estimates guesses to go from each hit-ended class (response.py)
