@@ -31,8 +31,12 @@ flows there, and the draws of `count` trees at a state are a shuffled systematic
 guess drawn within one of its share of them), so their plain mean is close to the flows' costs
 and the LP over them and the trees before gets closer still. Every tree drawn is an ordinary
 tree, replayed on every secret like any other column, so the upper end it gives is proven the
-same way; only the choice of columns comes from the flows. The LP's duals on the secrets' rows
-are a chooser mix (`Flows.chooser`), which the double oracle may answer as it answers its own.
+same way; only the choice of columns comes from the flows. The drawn trees take only the
+edges already in the graph, so a step brings the upper end toward the flows' value on those
+states and no further; new states come from new trees. The LP's duals on the secrets' rows are
+a chooser mix (`Flows.chooser`) against which no guesser on the graph does better than the
+flows: the loops aim quick trees at it after each step (`FlowSteps.aim`), whose states the next
+step can use.
 """
 
 from __future__ import annotations
