@@ -221,3 +221,18 @@ def test_the_tree_aimed_at_a_mix_plays_the_heavy_words_first():
         tree = letters.mass_tree(game, w / w.sum())
         assert len(tree.secrets) == len(game.secrets) and tree.guesser == "mass-letters"
         assert cost.of(tree)[heavy] == 0
+
+
+def test_a_resumed_growing_run_draws_again_first(tmp_path, monkeypatch):
+    """Hangman's growing rows resumed from a state (which keeps no drawn tree): a flows step
+    comes before the first round, so its upper end is back at once; the bounds still hold the
+    exact value."""
+    monkeypatch.setattr(letters, "UNIFORM_WORDS", 5)
+    monkeypatch.setattr(growing, "FIRST_ROWS", 6)
+    monkeypatch.setattr(flows, "DRAWN", 16)
+    state = tmp_path / "state.json.gz"
+    game = make_game(HANGMAN)
+    double_oracle(game, time_limit=120, state=state, extra=("flows",))
+    again = double_oracle(game, time_limit=120, state=state, extra=("flows",))
+    assert any(note.startswith("flows (arena.equilibrium.flows): ") for note in again.notes)
+    assert again.lower - 1e-9 <= 365 / 178 <= again.upper + 1e-9

@@ -126,6 +126,10 @@ def grow_oracle(
     loop.grow_rows(first_rows(game, np.asarray(loop.costs[0])))
     best_q: np.ndarray | None = None
     again = _resume(loop)
+    if loop.resumed is not None and "flows" in extra:
+        # a state keeps the searched trees only: the drawn ones, and the upper end they gave,
+        # come back first (the lower end's search may take the whole first round)
+        _flow_trees(loop, time_limit)
     probing = time.perf_counter()
     for probe in again + probes(game):
         left = None
