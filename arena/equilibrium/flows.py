@@ -336,7 +336,8 @@ class FlowSteps:
         if not self.values:
             return None
         return (
-            f"flows (arena.equilibrium.flows): {len(self.values)} steps in {self.spent:.0f} s drew {DRAWN} trees "
+            f"flows (arena.equilibrium.flows): {len(self.values)} step{'s' * (len(self.values) != 1)} in "
+            f"{self.spent:.0f} s drew {DRAWN} trees "
             f"each from the guesser that randomises at every state its trees meet; that guesser concedes "
             f"{self.values[-1]:.6f} at the last step (the trees drawn approach it)"
         )
