@@ -152,6 +152,11 @@ def test_flow_steps_are_spaced_out():
     assert steps.due(10 + flows.NEW_TREES, 100.0, None)
     assert not steps.due(10 + flows.NEW_TREES, 100.0, 9.0)
     assert not steps.due(10 + flows.NEW_TREES, 10.0, None)
+    # a first step too big for the time left (cells at CELLS_A_SECOND), or for the memory
+    fresh = flows.FlowSteps()
+    assert fresh.due(0, 0.0, 100.0, cells=flows.CELLS_A_SECOND * 40)
+    assert not fresh.due(0, 0.0, 100.0, cells=flows.CELLS_A_SECOND * 60)
+    assert not fresh.due(0, 0.0, None, cells=flows.MAX_CELLS + 1)
 
 
 def test_the_double_oracle_with_flows_keeps_the_exact_value(monkeypatch):

@@ -267,13 +267,18 @@ SHARE = 0.25
 NEW_TREES = 8
 #: Graphs of more cells (secrets x edges, summed over the edges' sets) than this are not built.
 MAX_CELLS = 1 << 25
+#: The cells a step gets through a second, at least (the shared 2-core machine, loaded: Wordle's
+#: 5.1 M in about 100 s, Hangman's 2.8 M in 90, Jotto's 6 M in 170): a step that would not fit
+#: twice in the time left is not taken.
+CELLS_A_SECOND = 30_000
 
 
 @dataclass
 class FlowSteps:
     """When a double oracle takes a flows step: once it has NEW_TREES trees more than after the
     last step, while the steps have taken at most SHARE of the run's time so far and the last
-    one's seconds fit twice in what is left. `spent`: their seconds; `values`: each step's LP
+    one's seconds (or the graph's cells at CELLS_A_SECOND, whichever is more) fit twice in what
+    is left, and not past MAX_CELLS. `spent`: their seconds; `values`: each step's LP
     value (the guesser the drawn trees approach)."""
 
     spent: float = 0.0
@@ -282,22 +287,21 @@ class FlowSteps:
     values: list[float] = field(default_factory=list)
     chooser: np.ndarray | None = None  # the last step's duals: a chooser mix over secrets
 
-    def due(self, trees: int, elapsed: float, left: float | None) -> bool:
-        if trees < self.after + NEW_TREES or self.spent > SHARE * elapsed:
+    def due(self, trees: int, elapsed: float, left: float | None, cells: int = 0) -> bool:
+        """Is a step due with `trees` trees of `cells` cells (their guesses summed), `elapsed`
+        seconds into the run and `left` to go (None: no limit)?"""
+        if trees < self.after + NEW_TREES or self.spent > SHARE * elapsed or cells > MAX_CELLS:
             return False
-        return left is None or left > 2 * self.last
+        return left is None or left > 2 * max(self.last, cells / CELLS_A_SECOND)
 
     def step(self, game: Game, cost: Cost, trees: Sequence[Tree], seed: int) -> list[Tree]:
-        """The trees drawn from the flows on the graph of `trees`, timed; none where the graph
-        would be too big (its cells bounded by the trees' guesses)."""
+        """The trees drawn from the flows on the graph of `trees`, timed."""
         begun = time.perf_counter()
-        drawn: list[Tree] = []
-        if sum(int(np.sum(t.guesses)) for t in trees) <= MAX_CELLS:
-            graph = state_graph(game, cost, trees)
-            found = solve_flows(graph)
-            drawn = drawn_trees(graph, found, DRAWN, seed)
-            self.values.append(found.value)
-            self.chooser = found.chooser
+        graph = state_graph(game, cost, trees)
+        found = solve_flows(graph)
+        drawn = drawn_trees(graph, found, DRAWN, seed)
+        self.values.append(found.value)
+        self.chooser = found.chooser
         self.last = time.perf_counter() - begun
         self.spent += self.last
         return drawn
@@ -315,7 +319,8 @@ class FlowSteps:
         """A step, where one is due and the flows know the cost: each tree drawn from the graph
         of `trees` (the loop's own list, which `add` appends to) offered to `add` while `room()`
         says the memory allows; True if any was new. The draws are seeded by the trees held."""
-        if not fits(game, cost) or not self.due(len(trees), elapsed, left):
+        # the graph's cells are at most the trees' guesses summed (a node's set, once per tree)
+        if not fits(game, cost) or not self.due(len(trees), elapsed, left, sum(int(t.guesses.sum()) for t in trees)):
             return False
         added = False
         for tree in self.step(game, cost, trees, seed=len(trees)):
