@@ -151,7 +151,8 @@ def test_flow_steps_are_spaced_out():
     assert not steps.due(10 + flows.NEW_TREES - 1, 100.0, None)
     assert steps.due(10 + flows.NEW_TREES, 100.0, None)
     assert not steps.due(10 + flows.NEW_TREES, 100.0, 9.0)
-    assert not steps.due(10 + flows.NEW_TREES, 10.0, None)
+    assert not steps.due(10 + flows.NEW_TREES, 10.0, 1000.0)  # past its share of the time
+    assert steps.due(10 + flows.NEW_TREES, 10.0, None)  # no time limit: no clock
     # a first step too big for the time left (cells at CELLS_A_SECOND), or for the memory
     fresh = flows.FlowSteps()
     assert fresh.due(0, 0.0, 100.0, cells=flows.CELLS_A_SECOND * 40)

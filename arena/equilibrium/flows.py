@@ -276,7 +276,8 @@ CELLS_A_SECOND = 30_000
 @dataclass
 class FlowSteps:
     """When a double oracle takes a flows step: once it has NEW_TREES trees more than after the
-    last step, while the steps have taken at most SHARE of the run's time so far and the last
+    last step; under a time limit also while the steps have taken at most SHARE of the run's time
+    so far (without one, nothing depends on the clock: the same run gives the same mixes) and the last
     one's seconds (or the graph's cells at CELLS_A_SECOND, whichever is more) fit twice in what
     is left, and not past MAX_CELLS. `spent`: their seconds; `values`: each step's LP
     value (the guesser the drawn trees approach)."""
@@ -290,9 +291,11 @@ class FlowSteps:
     def due(self, trees: int, elapsed: float, left: float | None, cells: int = 0) -> bool:
         """Is a step due with `trees` trees of `cells` cells (their guesses summed), `elapsed`
         seconds into the run and `left` to go (None: no limit)?"""
-        if trees < self.after + NEW_TREES or self.spent > SHARE * elapsed or cells > MAX_CELLS:
+        if trees < self.after + NEW_TREES or cells > MAX_CELLS:
             return False
-        return left is None or left > 2 * max(self.last, cells / CELLS_A_SECOND)
+        if left is None:  # no clock: the same steps on every machine, so the same mixes
+            return True
+        return self.spent <= SHARE * elapsed and left > 2 * max(self.last, cells / CELLS_A_SECOND)
 
     def step(self, game: Game, cost: Cost, trees: Sequence[Tree], seed: int) -> list[Tree]:
         """The trees drawn from the flows on the graph of `trees`, timed."""
