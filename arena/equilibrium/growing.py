@@ -41,7 +41,7 @@ from ..optimal.search import STOP
 from ..trees.tree import Tree
 from . import flows, letters
 from .matrix import solve_matrix_game
-from .resume import Resumed, load_state, save_state, state_key, tree_json
+from .resume import Resumed, load_state, save_state, state_key
 from .solution import Equilibrium, Step
 from .symmetry import no_symmetry
 
@@ -82,7 +82,7 @@ class _Grow:
     state: str | Path | None = None  # the state file (resume.py), written as the loop goes
     resumed: Resumed | None = None
     flow_steps: flows.FlowSteps = field(default_factory=flows.FlowSteps)  # the flows' steps ("flows" in extra)
-    encoded: list[str] = field(default_factory=list)  # the trees as the state file holds them
+    encoded: flows.StateTrees = field(default_factory=flows.StateTrees)  # the trees as the state file holds them
     saved_at: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -94,8 +94,6 @@ class _Grow:
         self.seen.add(key)
         self.trees.append(tree)
         self.costs.append(cost)
-        if self.state is not None and flows.kept(tree):
-            self.encoded.append(tree_json(tree))
         return True
 
     def grow_rows(self, words: np.ndarray) -> None:
@@ -198,8 +196,9 @@ def _flow_trees(loop: _Grow, time_limit: float | None) -> None:
     if not loop.flow_steps.take(loop.game, loop.problem.cost, loop.trees, loop.add, elapsed, left):
         return
     aim = loop.flow_steps.aim()
-    for rank in RANKS[:AIMED] if aim is not None else ():  # new states for the next step
-        loop.add(letters.mass_tree(loop.game, aim, rank))
+    if aim is not None:  # new states for the next step
+        for rank in RANKS[:AIMED]:
+            loop.add(letters.mass_tree(loop.game, aim, rank))
     solution = solve_matrix_game(np.array(loop.costs).T)
     worst = float((solution.column @ np.array(loop.costs)).max())
     if worst < loop.upper:
@@ -243,7 +242,7 @@ def _save(loop: _Grow, at_end: bool = False) -> None:
     save_state(
         loop.state,
         state_key(game, loop.problem.cost.name, no_symmetry(game)),
-        loop.encoded,
+        loop.encoded.of(loop.trees, loop.guesser[0]),
         np.full(n, 1.0 / n) if chooser is None else chooser,
         (None if chooser is None else float(loop.lower), None),
         (len(loop.steps) + (resumed.rounds if resumed else 0), now - loop.start + (resumed.seconds if resumed else 0)),
@@ -313,8 +312,9 @@ def _equilibrium(loop: _Grow, settled: bool, stopped: bool, time_limit: float | 
             why = "stopped: the trees found no better response"
         # no gap here: bounds folded in later narrow it (the report's bounds line says it)
         notes.append(f"{why}, not converged: the value lies between the bounds")
-    if loop.flow_steps.note():
-        notes.append(loop.flow_steps.note())
+    flow_note = loop.flow_steps.note()
+    if flow_note:
+        notes.append(flow_note)
     notes.append(
         "the chooser's mix is the one the lower bound is proven against; "
         "the guesser's mix is the LP's over the rows, replayed on every word for the upper bound"

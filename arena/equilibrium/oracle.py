@@ -53,7 +53,7 @@ from .matrix import lp_bytes, solve_matrix_game
 from .payoff_matrix import PayoffMatrix
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
 from .response import SOLVER, OnTheSplit, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
-from .resume import Resumed, load_state, save_state, state_key, tree_json
+from .resume import Resumed, load_state, save_state, state_key
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 
@@ -78,8 +78,7 @@ class _Columns:
         self.trees: list[Tree] = []
         self.costs: list[np.ndarray] = []  # each tree's cost on every secret
         self.seen: set[bytes] = set()  # the trees' payoff columns, as bytes
-        self.encoded: list[str] = []  # the trees as the state file holds them (encode)
-        self.read = 0  # the trees encode has looked at
+        self.encoded = flows.StateTrees()  # the trees as the state file holds them (encode)
 
     def add(self, tree: Tree) -> bool:
         costs = self.paid.of(tree)
@@ -91,12 +90,10 @@ class _Columns:
         self.costs.append(np.asarray(costs, dtype=np.float64))
         return True
 
-    def encode(self) -> list[str]:
-        """Every tree as the state file holds it, each encoded once (resume.tree_json), but those
-        drawn from the flows: a resumed run draws its own (flows.kept)."""
-        self.encoded.extend(tree_json(t) for t in self.trees[self.read :] if flows.kept(t))
-        self.read = len(self.trees)
-        return self.encoded
+    def encode(self, playing: Sequence[int] = ()) -> list[str]:
+        """The trees as the state file holds them (flows.StateTrees: all but those drawn from
+        the flows that the mix, `playing`, does not play), each encoded once."""
+        return self.encoded.of(self.trees, playing)
 
     def cheapest(self, mix: np.ndarray) -> Tree | None:
         """The tree found so far that costs least against the chooser's `mix` (over secrets):
@@ -209,7 +206,8 @@ class _Loop:
         before = (earlier.rounds, earlier.seconds) if earlier is not None else (0, 0.0)
         key = state_key(self.problem.game, self.problem.cost.name, self.symmetry)
         progress = (before[0] + len(self.steps), before[1] + time.perf_counter() - self.start)
-        save_state(path, key, self.columns.encode(), rows, (lower, uniform), progress)
+        playing = () if self.solution is None else np.flatnonzero(self.solution.column > 0).tolist()
+        save_state(path, key, self.columns.encode(playing), rows, (lower, uniform), progress)
 
     def solve_lp(self) -> None:
         self.solution = solve_matrix_game(self.columns.payoff().A)
@@ -543,8 +541,9 @@ def _equilibrium(loop: _Loop) -> Equilibrium:
     played = np.flatnonzero(solution.column > 0)
     if exact is not None:
         exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
-    if loop.flow_steps.note():
-        notes.append(loop.flow_steps.note())
+    flow_note = loop.flow_steps.note()
+    if flow_note:
+        notes.append(flow_note)
     if settings.witness:
         notes.append(
             f"the chooser's mix is the one the lower bound is proven against (the LP's with "
