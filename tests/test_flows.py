@@ -244,3 +244,27 @@ def test_a_resumed_growing_run_draws_again_first(tmp_path, monkeypatch):
     again = double_oracle(game, time_limit=120, state=state, extra=("flows",))
     assert any(note.startswith("flows (arena.equilibrium.flows): ") for note in again.notes)
     assert again.lower - 1e-9 <= 365 / 178 <= again.upper + 1e-9
+
+
+def test_the_time_limit_reaches_into_the_lp(monkeypatch):
+    """HiGHS is given what is left of a run's time (its own clock: small LPs are solved in
+    presolve before it looks, so its answer at the limit is stood in for here): past it the LP
+    raises FlowsStopped, and a step then draws nothing (its seconds still counted)."""
+    from types import SimpleNamespace
+
+    game, trees = _trees(HANGMAN)
+    cost = cost_for(game, "misses")
+    asked = []
+
+    def at_the_limit(*args, options, **kwargs):
+        asked.append(options["time_limit"])
+        return SimpleNamespace(status=1, message="Time limit reached.")
+
+    with monkeypatch.context() as m:
+        m.setattr(flows, "linprog", at_the_limit)
+        with pytest.raises(flows.FlowsStopped):
+            flows.solve_flows(flows.state_graph(game, cost, trees), time_limit=5.0)
+        steps = flows.FlowSteps()
+        assert steps.step(game, cost, trees, seed=0, left=7.0) == [] and not steps.values and steps.spent > 0
+    assert asked[0] == 5.0 and 0 < asked[1] <= 7.0
+    assert len(steps.step(game, cost, trees, seed=0, left=60.0)) == flows.DRAWN and len(steps.values) == 1

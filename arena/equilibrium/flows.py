@@ -191,9 +191,14 @@ def _after(missed: int, reply: int, game: Game, strikes: int | None) -> int:
     return min(missed + int(game.is_miss(reply)), strikes)
 
 
-def solve_flows(graph: StateGraph) -> Flows:
+class FlowsStopped(Exception):
+    """The flows' LP reached its time limit unsolved."""
+
+
+def solve_flows(graph: StateGraph, time_limit: float | None = None) -> Flows:
     """The best guesser on the graph (module docstring's LP), by HiGHS' interior point method
-    (on Wordle's 95,000 edges 49 s, where its simplex took minutes on Hangman's 65,000)."""
+    (on Wordle's 95,000 edges 49 s, where its simplex took minutes on Hangman's 65,000), within
+    `time_limit` seconds (FlowsStopped past it: HiGHS checks its own clock, Python cannot stop it)."""
     n, E = graph.paid.shape
     S = len(graph.sets)
     A_ub = sp.hstack([graph.paid, -sp.csr_matrix(np.ones((n, 1)))]).tocsr()
@@ -202,7 +207,12 @@ def solve_flows(graph: StateGraph) -> Flows:
     b_eq[list(graph.roots)] = 1.0
     c = np.zeros(E + 1)
     c[E] = 1.0
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs-ipm")
+    options = {} if time_limit is None else {"time_limit": max(time_limit, 1e-3)}
+    res = linprog(
+        c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs-ipm", options=options
+    )
+    if res.status == 1 and time_limit is not None:
+        raise FlowsStopped
     if res.status != 0:
         raise SolverFailure(f"the flows' LP on {graph.game.spec}: {res.message}")
     chooser = np.maximum(-np.asarray(res.ineqlin.marginals), 0.0)
@@ -320,11 +330,17 @@ class FlowSteps:
             return True
         return self.spent <= SHARE * elapsed and left > 2 * max(self.last, cells / CELLS_A_SECOND)
 
-    def step(self, game: Game, cost: Cost, trees: Sequence[Tree], seed: int) -> list[Tree]:
-        """The trees drawn from the flows on the graph of `trees`, timed."""
+    def step(self, game: Game, cost: Cost, trees: Sequence[Tree], seed: int, left: float | None = None) -> list[Tree]:
+        """The trees drawn from the flows on the graph of `trees`, timed; none where the LP
+        does not finish within the `left` seconds of a run's time limit."""
         begun = time.perf_counter()
         graph = state_graph(game, cost, trees)
-        found = solve_flows(graph)
+        try:
+            found = solve_flows(graph, None if left is None else left - (time.perf_counter() - begun))
+        except FlowsStopped:
+            self.last = time.perf_counter() - begun
+            self.spent += self.last
+            return []
         drawn = drawn_trees(graph, found, DRAWN, seed)
         self.values.append(found.value)
         self.chooser = found.chooser
@@ -349,7 +365,7 @@ class FlowSteps:
         if not fits(game, cost) or not self.due(len(trees), elapsed, left, sum(int(t.guesses.sum()) for t in trees)):
             return False
         added = False
-        for tree in self.step(game, cost, trees, seed=len(trees)):
+        for tree in self.step(game, cost, trees, seed=len(trees), left=left):
             if not room():
                 break
             added = add(tree) or added

@@ -199,8 +199,9 @@ def _flow_trees(loop: _Grow, time_limit: float | None) -> None:
     if aim is not None:  # new states for the next step
         for rank in RANKS[:AIMED]:
             loop.add(letters.mass_tree(loop.game, aim, rank))
-    solution = solve_matrix_game(np.array(loop.costs).T)
-    worst = float((solution.column @ np.array(loop.costs)).max())
+    costs = np.array(loop.costs)
+    solution = solve_matrix_game(costs.T)
+    worst = float((solution.column @ costs).max())
     if worst < loop.upper:
         played = np.flatnonzero(solution.column > 0)
         loop.upper, loop.guesser = worst, (tuple(played.tolist()), solution.column[played])
