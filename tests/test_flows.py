@@ -3,6 +3,12 @@ pays it, the trees drawn from it, and the double oracles that take its trees as 
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -246,18 +252,20 @@ def test_a_resumed_growing_run_draws_again_first(tmp_path, monkeypatch):
     assert again.lower - 1e-9 <= 365 / 178 <= again.upper + 1e-9
 
 
-def test_the_time_limit_reaches_into_the_lp(monkeypatch):
+def test_the_time_limit_reaches_into_the_lp(monkeypatch, tmp_path):
     """HiGHS is given what is left of a run's time (its own clock: small LPs are solved in
-    presolve before it looks, so its answer at the limit is stood in for here): past it the LP
-    raises FlowsStopped, and a step then draws nothing (its seconds still counted)."""
+    presolve before it looks, so its answer at the limit is stood in for here; it runs in a
+    child, which writes down what it was asked): past it the LP raises FlowsStopped, and a step
+    then draws nothing (its seconds still counted)."""
     from types import SimpleNamespace
 
     game, trees = _trees(HANGMAN)
     cost = cost_for(game, "misses")
-    asked = []
+    asked = tmp_path / "asked"
 
     def at_the_limit(*args, options, **kwargs):
-        asked.append(options["time_limit"])
+        with open(asked, "a") as f:
+            f.write(f"{options['time_limit']}\n")
         return SimpleNamespace(status=1, message="Time limit reached.")
 
     with monkeypatch.context() as m:
@@ -266,5 +274,38 @@ def test_the_time_limit_reaches_into_the_lp(monkeypatch):
             flows.solve_flows(flows.state_graph(game, cost, trees), time_limit=5.0)
         steps = flows.FlowSteps()
         assert steps.step(game, cost, trees, seed=0, left=7.0) == [] and not steps.values and steps.spent > 0
-    assert asked[0] == 5.0 and 0 < asked[1] <= 7.0
+    first, second = (float(x) for x in asked.read_text().split())
+    assert first == 5.0 and 0 < second <= 7.0
     assert len(steps.step(game, cost, trees, seed=0, left=60.0)) == flows.DRAWN and len(steps.values) == 1
+
+
+def _hangs(*args, **kwargs):
+    time.sleep(60)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the LP runs in a forked child only where the system forks")
+def test_an_lp_past_its_deadline_is_stopped_and_ctrl_c_ends_it_at_once(monkeypatch):
+    """No signal reaches into HiGHS' call, so the LP runs in a child: one that overruns its time
+    limit (and the slack past it) is killed and the step is FlowsStopped; Ctrl-C during the LP
+    reaches the caller within a second, and the child is gone."""
+    game, trees = _trees(HANGMAN)
+    graph = flows.state_graph(game, cost_for(game, "misses"), trees)
+    monkeypatch.setattr(flows, "linprog", _hangs)
+    monkeypatch.setattr(flows, "CHILD_SLACK", 0.5)
+    begun = time.perf_counter()
+    with pytest.raises(flows.FlowsStopped):
+        flows.solve_flows(graph, time_limit=0.5)
+    assert time.perf_counter() - begun < 10
+    children = set(_children())
+    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    begun = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        flows.solve_flows(graph)
+    assert time.perf_counter() - begun < 5
+    assert set(_children()) <= children  # the LP's child was reaped
+
+
+def _children() -> list[int]:
+    """This process's child processes (Linux's /proc; empty elsewhere)."""
+    path = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []

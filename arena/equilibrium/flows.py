@@ -41,6 +41,8 @@ step can use.
 
 from __future__ import annotations
 
+import functools
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +54,8 @@ from scipy.optimize import linprog
 from ..core.costs import Cost, Guesses, Lost, Misses
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
+from ..parallel.outcome import returning
+from ..parallel.pool import play_in_child
 from ..trees.tree import Tree
 from .matrix import SolverFailure
 from .plans import plan_tree
@@ -198,27 +202,59 @@ class FlowsStopped(Exception):
 def solve_flows(graph: StateGraph, time_limit: float | None = None) -> Flows:
     """The best guesser on the graph (module docstring's LP), by HiGHS' interior point method
     (on Wordle's 95,000 edges 49 s, where its simplex took minutes on Hangman's 65,000), within
-    `time_limit` seconds (FlowsStopped past it: HiGHS checks its own clock, Python cannot stop it)."""
+    `time_limit` seconds (FlowsStopped past it). HiGHS runs in a forked child where the system
+    forks: no signal reaches into its call, so Ctrl-C ends the child at once (and reaches the
+    caller) instead of waiting a minute for the LP."""
     n, E = graph.paid.shape
     S = len(graph.sets)
     A_ub = sp.hstack([graph.paid, -sp.csr_matrix(np.ones((n, 1)))]).tocsr()
     A_eq = sp.hstack([graph.flow, sp.csr_matrix((S, 1))]).tocsr()
     b_eq = np.zeros(S)
     b_eq[list(graph.roots)] = 1.0
-    c = np.zeros(E + 1)
-    c[E] = 1.0
-    options = {} if time_limit is None else {"time_limit": max(time_limit, 1e-3)}
-    res = linprog(
-        c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs-ipm", options=options
-    )
-    if res.status == 1 and time_limit is not None:
+    lp = (A_ub, A_eq, b_eq, time_limit)
+    if hasattr(os, "fork"):
+        # HiGHS keeps its own clock; the child's deadline is only for a call that overran it
+        deadline = None if time_limit is None else max(time_limit, 1e-3) + CHILD_SLACK
+        done = play_in_child(functools.partial(returning, _highs), (lp,), deadline)
+        if not done.ok and time_limit is not None and (done.error or "").startswith("timed out"):
+            raise FlowsStopped
+        status, message, value, x, marginals = done.value_or_raise()
+    else:
+        status, message, value, x, marginals = _highs(lp)
+    if status == 1 and time_limit is not None:
         raise FlowsStopped
-    if res.status != 0:
-        raise SolverFailure(f"the flows' LP on {graph.game.spec}: {res.message}")
-    chooser = np.maximum(-np.asarray(res.ineqlin.marginals), 0.0)
+    if status != 0:
+        raise SolverFailure(f"the flows' LP on {graph.game.spec}: {message}")
+    chooser = np.maximum(-marginals, 0.0)
     total = chooser.sum()
     chooser = chooser / total if total > 0 else np.full(n, 1.0 / n)
-    return Flows(float(res.fun), np.maximum(np.asarray(res.x[:E]), 0.0), chooser)
+    return Flows(value, np.maximum(x[:E], 0.0), chooser)
+
+
+#: Seconds past its time limit that the flows' LP child is given before it is killed.
+CHILD_SLACK = 5.0
+
+
+def _highs(lp: tuple) -> tuple[int, str, float, np.ndarray, np.ndarray]:
+    """`min t` over the flows (solve_flows' LP): HiGHS' status, message, value, the solution
+    and the duals of the secrets' rows, as plain numbers (they travel back from a child)."""
+    A_ub, A_eq, b_eq, time_limit = lp
+    c = np.zeros(A_ub.shape[1])
+    c[-1] = 1.0
+    options = {} if time_limit is None else {"time_limit": max(time_limit, 1e-3)}
+    res = linprog(
+        c,
+        A_ub=A_ub,
+        b_ub=np.zeros(A_ub.shape[0]),
+        A_eq=A_eq,
+        b_eq=b_eq,
+        bounds=(0, None),
+        method="highs-ipm",
+        options=options,
+    )
+    if res.status != 0:
+        return res.status, str(res.message), float("nan"), np.zeros(0), np.zeros(0)
+    return 0, str(res.message), float(res.fun), np.asarray(res.x), np.asarray(res.ineqlin.marginals)
 
 
 def kept(tree: Tree) -> bool:

@@ -332,8 +332,10 @@ def _catch_sigterm() -> Any:
 
 
 def play_in_child(play: Play, task: Any, timeout: float | None) -> TaskResult:
-    """`play(task)` in a one-shot forked child, killed at `timeout` seconds: for processes that
-    may not start multiprocessing children (Dask's workers are daemonic). Needs os.fork."""
+    """`play(task)` in a one-shot forked child, killed at `timeout` seconds, or at once where the
+    wait is interrupted (KeyboardInterrupt reaches the caller, the child is gone): for processes
+    that may not start multiprocessing children (Dask's workers are daemonic), and for calls
+    into native code that no signal stops (the flows' LP). Needs os.fork."""
     readable, writable = os.pipe()
     start = time.perf_counter()
     parent = os.getpid()
@@ -360,6 +362,11 @@ def play_in_child(play: Play, task: Any, timeout: float | None) -> TaskResult:
         pass
     try:
         data, complete = _read_until(readable, None if timeout is None else start + timeout)
+    except BaseException:  # Ctrl-C, say: the child goes with the wait, not after its work
+        end_group(pid)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
     finally:
         os.close(readable)
     end_group(pid)  # it, if it is still running, and whatever its agent started
