@@ -93,13 +93,9 @@ def mass_tree(game: Game, weights: np.ndarray, rank: np.ndarray | None = None) -
             key, F = todo.pop()
             if game.determined(F):
                 continue
-            block = game.table[:, F]
-            held = (block != game.miss) @ w[F]
-            held[~(block != block[:, :1]).any(axis=1)] = -1.0
-            top = np.flatnonzero(held >= held.max() * (1 - 1e-12))
-            letter = int(top[0] if rank is None else top[np.argmin(rank[top])])
+            letter = greedy_letter(game, F, set(), rank=rank, weights=w)
             plan[key] = letter
-            replies = block[letter]
+            replies = game.table[letter, F]
             todo.extend((key + (r,), F[replies == r]) for r in np.unique(replies).tolist())
     return plan_tree(game, plan, "mass-letters")
 
@@ -389,25 +385,31 @@ class LetterSearch:
 
 
 def greedy_letter(
-    game: Game, F: Indexes, played: set[int], word: int | None = None, rank: np.ndarray | None = None
+    game: Game,
+    F: Indexes,
+    played: set[int],
+    word: int | None = None,
+    rank: np.ndarray | None = None,
+    weights: np.ndarray | None = None,
 ) -> int:
     """The completion's letter at candidates F: of those splitting F (and held by `word`, when
     the chooser's mix leaves only that word: no miss for it), the one most of F hold (fewest
-    misses at once), ties to the least `rank` (None: alphabetical). The rank decides the order
+    misses at once; with `weights`, one per word of the game, the most weight held), ties
+    (within a relative 1e-12 for weights) to the least `rank` (None: alphabetical). The rank decides the order
     in which a family's letters are tried (_ight: e, f, l, m, n, r, s, t), so trees of different
     ranks spread a family's misses over its words (`ranks`)."""
     block = game.table[:, F]
     splits = (block != block[:, :1]).any(axis=1)
     if word is not None:
         splits &= game.table[:, word] != game.miss
-    held = np.count_nonzero(block != game.miss, axis=1).astype(np.int64)
-    held[~splits] = -1
+    hits = block != game.miss
+    held = (hits @ weights[F]) if weights is not None else np.count_nonzero(hits, axis=1).astype(np.float64)
+    held[~splits] = -1.0
     for g in played:
-        held[g] = -1
-    if rank is None:
-        return int(np.argmax(held))
-    top = np.flatnonzero(held == held.max())
-    return int(top[np.argmin(rank[top])])
+        held[g] = -1.0
+    best = held.max()
+    top = np.flatnonzero(held >= best - 1e-12 * abs(best))
+    return int(top[0] if rank is None else top[np.argmin(rank[top])])
 
 
 def ranks(count: int) -> list[np.ndarray]:

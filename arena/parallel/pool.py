@@ -389,7 +389,9 @@ def _read_until(fd: int, deadline: float | None) -> tuple[bytes, bool]:
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
             return b"".join(chunks), False
-        if wait([fd], left):  # (selectors, not select.select: a busy worker's fds pass 1024)
+        # (selectors, not select.select: a busy worker's fds pass 1024; an hour at most at a
+        # time: poll takes no more than 2^31 ms, and a time limit may be any number)
+        if wait([fd], None if left is None else min(left, 3600.0)):
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return b"".join(chunks), True
