@@ -144,3 +144,39 @@ def test_the_candidates_kernel_run_plain_agrees():
     named = game.secret_guess[S]
     args = (game.table, named, S, w, slot_depths(64, 4), game.hit, game.n_codes)
     assert weighted_candidates(*args) == weighted_candidates.py_func(*args)
+
+
+@pytest.mark.parametrize("spec", ["wordle:first=120", "jotto:first=60", "mastermind:pegs=3,colors=4"])
+def test_compiled_greedy_scores_are_the_numpy_paths(spec):
+    """The weighted greedy tree's scores (equilibrium/response.py) compiled, and run plain,
+    are the numpy paths' (dense and sorted), inf where they are; and the trees agree."""
+    from arena.equilibrium import response
+    from arena.optimal.search.weighted_kernels import greedy_scores
+
+    game = make_game(spec)
+    rng = np.random.default_rng(len(spec) + 1)
+    n = len(game.secrets)
+    for _ in range(10):
+        w = random_weights(rng, n)
+        S = np.sort(rng.choice(n, size=int(rng.integers(2, n + 1)), replace=False))
+        pool = np.arange(len(game.guesses))
+        args = (game.table, S, pool, w, game.hit, game.n_codes)
+        fast, slow = greedy_scores(*args), greedy_scores.py_func(*args)
+        for numpy_path in (response._dense_scores, response._sorted_scores):
+            want = numpy_path(game, pool, S, w[S])
+            for got in (fast, slow):
+                assert np.array_equal(np.isinf(got), np.isinf(want))
+                np.testing.assert_allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-12)
+
+
+def test_the_weighted_greedy_tree_is_the_same_compiled_or_not(monkeypatch):
+    from arena.equilibrium import response
+    from arena.optimal.search import weighted_kernels
+
+    game = make_game("wordle:first=200")
+    w = np.random.default_rng(3).uniform(0.1, 1.0, len(game.secrets))
+    monkeypatch.setattr(response, "_compiled", lambda g: weighted_kernels)
+    compiled = response.weighted_greedy_tree(game, w)
+    monkeypatch.setattr(response, "_compiled", lambda g: None)
+    plain = response.weighted_greedy_tree(game, w)
+    assert np.array_equal(compiled.guesses, plain.guesses)

@@ -75,15 +75,32 @@ def _greedy_guess(game, S: np.ndarray, w: np.ndarray) -> int:
         light, heavy = sorted(weights)
         pair = game.secret_guess[S]
         return int(pair.min() if heavy - light <= TIE * max(1.0, light) else pair[int(np.argmax(weights))])
-    score_block = _sorted_scores if game.n_codes > SORTED_CODES else _dense_scores
-    step = max(1, GREEDY_BLOCK // len(S))
-    scores = np.concatenate(
-        [score_block(game, np.arange(a, min(a + step, guesses)), S, weights) for a in range(0, guesses, step)]
-    )
+    kernels = _compiled(game)
+    if kernels is not None:  # one pass in compiled code (Wordle: 6 s a tree by numpy)
+        scores = kernels.greedy_scores(game.table, S, np.arange(guesses), w, game.hit, game.n_codes)
+    else:
+        score_block = _sorted_scores if game.n_codes > SORTED_CODES else _dense_scores
+        step = max(1, GREEDY_BLOCK // len(S))
+        scores = np.concatenate(
+            [score_block(game, np.arange(a, min(a + step, guesses)), S, weights) for a in range(0, guesses, step)]
+        )
     least = float(scores.min())
     tied = np.flatnonzero(scores <= least + TIE * max(1.0, abs(least)))
     named = np.isin(tied, game.secret_guess[S])
     return int(tied[named][0] if named.any() else tied[0])
+
+
+def _compiled(game):
+    """arena.optimal.search.weighted_kernels where the game's greedy scores are computed in
+    compiled code: a table in memory of at least WEIGHTED_CELLS cells, as the weighted search
+    decides (below, numba's start-up would be most of a small game's tree); else None."""
+    from ..optimal.search.ordering import WEIGHTED_CELLS
+
+    if len(game.guesses) * len(game.secrets) < WEIGHTED_CELLS or not isinstance(game.table, np.ndarray):
+        return None
+    from ..optimal.search import weighted_kernels  # lazy: numba
+
+    return weighted_kernels
 
 
 def _dense_scores(game, pool: np.ndarray, S: np.ndarray, weights: np.ndarray) -> np.ndarray:

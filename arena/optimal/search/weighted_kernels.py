@@ -110,6 +110,30 @@ def weighted_scores(table, S, pool, w, hit, n_codes):  # pragma: no cover - comp
 
 
 @njit(cache=True)
+def greedy_scores(table, S, pool, w, hit, n_codes):  # pragma: no cover - compiled
+    """The weighted greedy tree's score of every guess of `pool` at the candidates S
+    (arena.equilibrium.response): sum over the classes C of S under the guess, the hit left
+    out, of w(C) log2(1 + |C|); inf where one class holds all of S. One pass over the (S x
+    pool) block, where the numpy path sorts or counts a table of every reply."""
+    n, m = len(S), len(pool)
+    count = np.zeros(n_codes, dtype=np.int64)
+    mass = np.zeros(n_codes, dtype=np.float64)
+    seen = np.zeros(n_codes, dtype=np.int64)
+    score = np.empty(m)
+    for i in range(m):
+        kinds = _classes(table, pool[i], S, w, hit, count, mass, seen)
+        total, top = 0.0, 0
+        for j in range(kinds):
+            r = seen[j]
+            top = max(top, count[r])
+            total += mass[r] * np.log2(1.0 + count[r])
+            count[r] = 0
+            mass[r] = 0.0
+        score[i] = np.inf if top >= n else total
+    return score
+
+
+@njit(cache=True)
 def weighted_classes(table, g, S, w, hit, n_codes, depths, b, room):  # pragma: no cover - compiled
     """hits.HitValues.classes_of and each class's Scoring.class_bound in one call: the classes
     of S under g but the hit, smallest first (ties in reply order, each class in S's order), as
