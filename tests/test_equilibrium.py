@@ -78,6 +78,35 @@ def test_dominated_strategies_are_removed_iteratively():
     assert undominated_columns(np.array([[1, 1], [2, 2]]), strict=True).tolist() == [0, 1]
 
 
+@pytest.mark.parametrize("strict", [False, True])
+def test_the_compiled_pass_keeps_the_columns_numpy_keeps(strict, monkeypatch):
+    """Big matrices are reduced in compiled code (arena/core/dominance_loops.py): the same columns as the
+    numpy pass, on matrices with dominated, identical and tied columns (few values), and on a
+    double oracle's kind, where hardly any column is dominated."""
+    from arena.equilibrium import dominance
+
+    rng = np.random.default_rng(7)
+    for shape, values in [((40, 60), 3), ((30, 200), 2), ((300, 90), 50)]:
+        M = rng.integers(0, values, size=shape).astype(np.float64)
+        M[:, 5] = M[:, 3]  # identical
+        M[:, 6] = M[:, 3] + 1  # dominated
+        monkeypatch.setattr(dominance, "COMPILED_CELLS", 1 << 60)
+        plain = undominated_columns(M, strict)
+        monkeypatch.setattr(dominance, "COMPILED_CELLS", 0)
+        compiled = undominated_columns(M, strict)
+        assert compiled.dtype == plain.dtype and compiled.tolist() == plain.tolist()
+        assert (6 not in compiled.tolist()) and ((5 in compiled.tolist()) == strict)
+    from arena.core.dominance_loops import undominated_in_order
+
+    M = rng.integers(0, 3, size=(12, 20)).astype(np.float64)
+    order = np.argsort(M.sum(axis=0), kind="stable")
+    columns = np.ascontiguousarray(M.T)
+    assert (
+        undominated_in_order.py_func(columns, order, strict).tolist()
+        == undominated_in_order(columns, order, strict).tolist()
+    )
+
+
 def test_a_degenerate_game_is_reported_and_still_solved():
     # every x with x1, x2 >= 1/3 is optimal for the rows: support enumeration's exact test finds no
     # equilibrium at all and nashpy warns; the warning is kept and Lemke-Howson solves the game

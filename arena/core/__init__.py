@@ -5,6 +5,7 @@ shares. Modules, one idea each:
     feedback   FeedbackTable: the table F[g, s] and its primitives (dense, compiled or on the fly)
     kernels    compiled loops (numba) for big instances: tables, counts, keys, replies on the fly
     compiled   numba, imported once (njit), its start-up cut to what these loops use
+    dominance_loops  dominated columns of a big matrix, in compiled code (equilibrium/dominance.py)
     costs      what a game costs the guesser (Guesses, Misses, Lost): the solvers' payoffs, and
                each cost's Payoff, what a tournament's grids and meta-games measure, with a unit
     state      State: what a guesser knows (the candidates, the moves so far)

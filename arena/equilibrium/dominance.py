@@ -52,6 +52,10 @@ def undominated_columns(M: np.ndarray, strict: bool = False, tick: Callable[[int
     else:  # of identical columns only the first can survive
         first = np.unique(M, axis=1, return_index=True)[1]
     order = first[np.lexsort((first, M[:, first].sum(axis=0)))]
+    if tick is None and M.size >= COMPILED_CELLS:  # the same pass, each comparison stopped early
+        from ..core.dominance_loops import undominated_in_order  # lazy: numba
+
+        return np.sort(undominated_in_order(np.ascontiguousarray(M.T), order, strict).astype(np.intp))
     kept: list[int] = []
     frontier = np.empty((M.shape[0], 16), dtype=M.dtype)  # the kept columns, in a buffer grown by doubling
     compared = 0
@@ -73,6 +77,10 @@ def undominated_columns(M: np.ndarray, strict: bool = False, tick: Callable[[int
 
 #: undominated_columns reports its progress every this many columns.
 TICK = 256
+#: Matrices of at least this many cells are reduced in compiled code (arena/core/dominance_loops.py): a
+#: Wordle double oracle's 2,315 x 726 took 3.2 s a round by numpy; below, numba's start-up
+#: would be most of the work.
+COMPILED_CELLS = 1 << 18
 
 
 def reduce_dominated(A: np.ndarray, strict: bool = False) -> Reduction:

@@ -8,12 +8,11 @@ tiny set on a tiny game whose arrays have the types of every game the compiled s
 big search's nodes (arena.core.kernels), and the greedy trees of the four metrics that seed
 the split's incumbent grown a level at a time (trees/levels.grow_compiled: 5x5's first `arena
 optimal --workers N` compiled them, about 10 s), a weighted search's node scores (the double
-oracle's best responses: weighted_kernels.py) and its weighted greedy trees' scores, and a
-journal reader's replay (trees/replay.py), so the first real search loads the code instead of
-compiling it. Running it again loads the
-cache and costs about a second. Not
-compiled here: the reply formula of games too big for a table (arena/games/multisets.py),
-which only bigger instances use.
+oracle's best responses: weighted_kernels.py), its weighted greedy trees' scores and its LP's
+dominance pass (core/dominance_loops.py), and a journal reader's replay (trees/replay.py), so
+the first real search loads the code instead of compiling it. Running it again loads the
+cache and costs about a second. Not compiled here: the reply formula of games too big for a
+table (arena/games/multisets.py), which only bigger instances use.
 """
 
 from __future__ import annotations
@@ -56,6 +55,9 @@ def warm(spec: str = WARM_SPEC) -> float:
     from . import weighted_kernels  # the double oracle's weighted greedy trees (equilibrium/response.py)
 
     weighted_kernels.greedy_scores(game.table, secrets, guesses, weighted.w, game.hit, game.n_codes)
+    from ...core.dominance_loops import undominated_in_order  # a big double oracle's LP
+
+    undominated_in_order(np.eye(3), np.arange(3), False)
     preorder_depths(game, secrets, preorder(greedy_tree(game, "entropy").root))  # a journal's reader
     return time.perf_counter() - start
 
