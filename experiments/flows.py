@@ -9,7 +9,11 @@ STATE is a file `arena equilibrium GAME --state STATE` wrote (with --no-symmetry
 - the flows (arena.equilibrium.flows): the best guesser that randomises at every state the trees
   meet, its LP over the graph of their candidate sets;
 - the best mix of the trees and N trees drawn from the flows: an upper end of the game's value,
-  each of its trees replayable like any other.
+  each of its trees replayable like any other;
+- with `--duals SECONDS`, the chooser mix the flows' LP duals give (no guesser on the graph
+  does better against it than the flows): its support, what the best tree held concedes to it,
+  and the best response to it searched for SECONDS (the tree found and the bound proven; a
+  lower end of the game's value were the mix hard to exploit off the graph).
 
 The figures of experiments/game_values.md ("The guesser that mixes at every state") are its
 output on the committed states.
@@ -43,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--payoff", default=None, help="the state's payoff (default: the game's own cost)")
     parser.add_argument("--drawn", type=int, default=flows.DRAWN, help="trees drawn from the flows")
     parser.add_argument("--no-symmetry", action="store_true", help="the state was written with --no-symmetry")
+    parser.add_argument(
+        "--duals", type=float, metavar="SECONDS", help="also search the best response to the duals' mix this long"
+    )
     args = parser.parse_args(argv)
     game = make_game(args.game)
     cost = cost_for(game, args.payoff)
@@ -69,7 +76,25 @@ def main(argv: list[str] | None = None) -> int:
         f"  the best mix of the trees and {args.drawn} drawn from the flows: {mix_value(costs + drawn):.6f} "
         f"({time.perf_counter() - begun:.1f} s)"
     )
+    if args.duals is not None:
+        duals(game, cost, trees, found, args.duals)
     return 0
+
+
+def duals(game, cost, trees, found: flows.Flows, seconds: float) -> None:
+    """The flows' duals as a chooser mix: what the trees held and a best response searched for
+    `seconds` concede to it (with every guess of the game, off the graph too)."""
+    from arena.equilibrium.response import bounded_best_response, mix_problem
+
+    mix = found.chooser
+    held = min(float(mix @ np.asarray(cost.of(t), dtype=np.float64)) for t in trees)
+    print(f"  the duals' chooser mix: {int((mix > 0).sum()):,} secrets; the best tree held concedes {held:.6f}")
+    begun = time.perf_counter()
+    tree, bound = bounded_best_response(mix_problem(game, mix, cost), seconds)
+    print(
+        f"  its best response searched for {seconds:g} s: a tree conceding {float(mix @ tree.costs):.6f}, "
+        f"none below {bound:.6f} ({'exact' if not tree.stopped else 'stopped'}, {time.perf_counter() - begun:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -203,6 +203,15 @@ def test_the_experiment_prints_the_three_values(tmp_path, capsys):
     values = [float(line.split(": ")[1].split()[0]) for line in out.splitlines()[1:]]
     assert len(values) == 3 and values[1] <= values[0] + 1e-9 and values[2] <= values[0] + 1e-9
     assert module.main(["mastermind:pegs=2,colors=4", str(tmp_path / "none.json.gz")]) == 2
+    # the duals' mix: no tree held concedes less to it than the flows (their LP's value), and the
+    # best response, exact on so small a game, concedes what it proves
+    assert module.main(["mastermind:pegs=2,colors=4", str(state), "--drawn", "8", "--duals", "30"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    held = float(out[-2].split("concedes ")[1])
+    assert held >= values[1] - 1e-6 and "(exact" in out[-1]
+    tree_cost = float(out[-1].split("conceding ")[1].split(",")[0])
+    bound = float(out[-1].split("none below ")[1].split()[0])
+    assert abs(tree_cost - bound) < 1e-9 and tree_cost <= held + 1e-9
 
 
 def test_a_state_file_keeps_the_drawn_trees_its_mix_plays_only(tmp_path, monkeypatch):
