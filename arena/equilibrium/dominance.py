@@ -52,7 +52,7 @@ def undominated_columns(M: np.ndarray, strict: bool = False, tick: Callable[[int
     else:  # of identical columns only the first can survive
         first = np.unique(M, axis=1, return_index=True)[1]
     order = first[np.lexsort((first, M[:, first].sum(axis=0)))]
-    if tick is None and M.size >= COMPILED_CELLS:  # the same pass, each comparison stopped early
+    if tick is None and M.size >= COMPILED_CELLS and M.dtype.kind in "iuf":  # the same pass, stopped early
         from ..core.dominance_loops import undominated_in_order  # lazy: numba
 
         return np.sort(undominated_in_order(np.ascontiguousarray(M.T), order, strict).astype(np.intp))
