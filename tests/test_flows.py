@@ -296,7 +296,8 @@ def _hangs(*args, **kwargs):
 def test_an_lp_past_its_deadline_is_stopped_and_ctrl_c_ends_it_at_once(monkeypatch):
     """No signal reaches into HiGHS' call, so the LP runs in a child: one that overruns its time
     limit (and the slack past it) is killed and the step is FlowsStopped; Ctrl-C during the LP
-    reaches the caller within a second, and the child is gone."""
+    reaches the caller within a second, and the child is gone; so does a stop asked by a first
+    Ctrl-C under a time limit (FlowsStopped)."""
     game, trees = _trees(HANGMAN)
     graph = flows.state_graph(game, cost_for(game, "misses"), trees)
     monkeypatch.setattr(flows, "linprog", _hangs)
@@ -306,12 +307,30 @@ def test_an_lp_past_its_deadline_is_stopped_and_ctrl_c_ends_it_at_once(monkeypat
         flows.solve_flows(graph, time_limit=0.5)
     assert time.perf_counter() - begun < 10
     children = set(_children())
+    # Ctrl-C's own handler, as an interactive run has it (pytest-xdist's workers ignore SIGINT)
+    kept = signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
     begun = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
-        flows.solve_flows(graph)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            flows.solve_flows(graph)
+    finally:
+        signal.signal(signal.SIGINT, kept)
     assert time.perf_counter() - begun < 5
     assert set(_children()) <= children  # the LP's child was reaped
+    # under a time limit a first Ctrl-C only asks the searches to stop (STOP.asked): the LP's
+    # child ends within a poll, and the step is stopped
+    from arena.optimal.search import STOP
+
+    threading.Timer(0.5, setattr, (STOP, "asked", True)).start()
+    begun = time.perf_counter()
+    try:
+        with pytest.raises(flows.FlowsStopped):
+            flows.solve_flows(graph, time_limit=600.0)
+    finally:
+        STOP.asked = False
+    assert time.perf_counter() - begun < 5
+    assert set(_children()) <= children
 
 
 def _children() -> list[int]:

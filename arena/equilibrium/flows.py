@@ -54,6 +54,7 @@ from scipy.optimize import linprog
 from ..core.costs import Cost, Guesses, Lost, Misses
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
+from ..optimal.search import STOP
 from ..parallel.outcome import returning
 from ..parallel.pool import play_in_child
 from ..trees.tree import Tree
@@ -196,7 +197,7 @@ def _after(missed: int, reply: int, game: Game, strikes: int | None) -> int:
 
 
 class FlowsStopped(Exception):
-    """The flows' LP reached its time limit unsolved."""
+    """The flows' LP reached its time limit unsolved, or was stopped (Ctrl-C under a time limit)."""
 
 
 def solve_flows(graph: StateGraph, time_limit: float | None = None) -> Flows:
@@ -204,7 +205,8 @@ def solve_flows(graph: StateGraph, time_limit: float | None = None) -> Flows:
     (on Wordle's 95,000 edges 49 s, where its simplex took minutes on Hangman's 65,000), within
     `time_limit` seconds (FlowsStopped past it). HiGHS runs in a forked child where the system
     forks: no signal reaches into its call, so Ctrl-C ends the child at once (and reaches the
-    caller) instead of waiting a minute for the LP."""
+    caller; under a time limit, where a first Ctrl-C only asks the searches to stop, the child
+    ends and the step is FlowsStopped) instead of waiting a minute for the LP."""
     n, E = graph.paid.shape
     S = len(graph.sets)
     A_ub = sp.hstack([graph.paid, -sp.csr_matrix(np.ones((n, 1)))]).tocsr()
@@ -215,8 +217,10 @@ def solve_flows(graph: StateGraph, time_limit: float | None = None) -> Flows:
     if hasattr(os, "fork"):
         # HiGHS keeps its own clock; the child's deadline is only for a call that overran it
         deadline = None if time_limit is None else max(time_limit, 1e-3) + CHILD_SLACK
-        done = play_in_child(functools.partial(returning, _highs), (lp,), deadline)
-        if not done.ok and time_limit is not None and (done.error or "").startswith("timed out"):
+        # a first Ctrl-C under a time limit only asks the searches to stop (STOP): so does this
+        done = play_in_child(functools.partial(returning, _highs), (lp,), deadline, stop=lambda: STOP.asked)
+        error = done.error or ""
+        if error == "stopped" or (time_limit is not None and error.startswith("timed out")):
             raise FlowsStopped
         status, message, value, x, marginals = done.value_or_raise()
     else:

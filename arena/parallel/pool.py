@@ -331,11 +331,13 @@ def _catch_sigterm() -> Any:
         return None
 
 
-def play_in_child(play: Play, task: Any, timeout: float | None) -> TaskResult:
-    """`play(task)` in a one-shot forked child, killed at `timeout` seconds, or at once where the
+def play_in_child(play: Play, task: Any, timeout: float | None, stop: Callable[[], bool] | None = None) -> TaskResult:
+    """`play(task)` in a one-shot forked child, killed at `timeout` seconds, when `stop()` says
+    so (asked every STOP_POLL seconds; the result then fails as "stopped"), or at once where the
     wait is interrupted (KeyboardInterrupt reaches the caller, the child is gone): for processes
     that may not start multiprocessing children (Dask's workers are daemonic), and for calls
-    into native code that no signal stops (the flows' LP). Needs os.fork."""
+    into native code that no signal stops (the flows' LP, which a first Ctrl-C under a time
+    limit stops through `stop`). Needs os.fork."""
     readable, writable = os.pipe()
     start = time.perf_counter()
     parent = os.getpid()
@@ -361,7 +363,7 @@ def play_in_child(play: Play, task: Any, timeout: float | None) -> TaskResult:
     except OSError:
         pass
     try:
-        data, complete = _read_until(readable, None if timeout is None else start + timeout)
+        data, complete = _read_until(readable, None if timeout is None else start + timeout, stop)
     except BaseException:  # Ctrl-C, say: the child goes with the wait, not after its work
         end_group(pid)
         os.kill(pid, signal.SIGKILL)
@@ -374,6 +376,8 @@ def play_in_child(play: Play, task: Any, timeout: float | None) -> TaskResult:
         os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     seconds = time.perf_counter() - start
+    if not complete and stop is not None and stop():
+        return TaskResult.failed("stopped", seconds)
     if not complete:
         return timed_out(timeout, seconds)
     try:
@@ -382,16 +386,22 @@ def play_in_child(play: Play, task: Any, timeout: float | None) -> TaskResult:
         return died(os.waitstatus_to_exitcode(status), seconds)
 
 
-def _read_until(fd: int, deadline: float | None) -> tuple[bytes, bool]:
-    """Everything written to `fd` until end-of-file (True) or the deadline passes (False)."""
+#: How often a forked call's wait asks its `stop` (seconds).
+STOP_POLL = 0.2
+
+
+def _read_until(fd: int, deadline: float | None, stop: Callable[[], bool] | None = None) -> tuple[bytes, bool]:
+    """Everything written to `fd` until end-of-file (True), or the deadline passes or `stop()`
+    says so (False)."""
     chunks: list[bytes] = []
     while True:
         left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
+        if (left is not None and left <= 0) or (stop is not None and stop()):
             return b"".join(chunks), False
         # (selectors, not select.select: a busy worker's fds pass 1024; an hour at most at a
         # time: poll takes no more than 2^31 ms, and a time limit may be any number)
-        if wait([fd], None if left is None else min(left, 3600.0)):
+        slice_ = 3600.0 if stop is None else STOP_POLL
+        if wait([fd], slice_ if left is None else min(left, slice_)):
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return b"".join(chunks), True
