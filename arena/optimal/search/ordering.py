@@ -23,6 +23,19 @@ SCORE_BLOCK = 1 << 18
 WEIGHTED_CELLS = 1 << 18
 
 
+def weighted_kernels_for(game, force: bool = False) -> ModuleType | None:
+    """weighted_kernels (the module) where `game`'s weighted nodes are scored in compiled code:
+    a game a hit ends, its table in memory, of at least WEIGHTED_CELLS cells (or `force`);
+    else None. The weighted search and the double oracle's weighted greedy tree
+    (arena.equilibrium.response) decide by it alike."""
+    big = force or len(game.guesses) * len(game.secrets) >= WEIGHTED_CELLS
+    if not (big and isinstance(game.table, np.ndarray) and game.rules.hits):
+        return None
+    from . import weighted_kernels  # lazy: numba
+
+    return weighted_kernels
+
+
 def sorted_lazily(tried: Indexes, first: np.ndarray, second: Callable[[Indexes], np.ndarray], head: int = 16):
     """`tried` in increasing order of (first, second), as np.lexsort orders them, but sorting
     only the guesses up to the head-th least `first` (ties included, so the order is the same)
@@ -120,13 +133,7 @@ class Scoring(SearchState):
         weighted_candidates) where weighted nodes are scored in compiled code (a table in
         memory of at least WEIGHTED_CELLS cells, or `compile_weighted` set), else None."""
         if self._weighted is False:
-            game = self.game
-            big = self.compile_weighted or len(game.guesses) * len(game.secrets) >= WEIGHTED_CELLS
-            self._weighted = None
-            if big and isinstance(game.table, np.ndarray) and game.rules.hits:
-                from . import weighted_kernels  # lazy: numba
-
-                self._weighted = weighted_kernels
+            self._weighted = weighted_kernels_for(self.game, self.compile_weighted)
         return self._weighted
 
     def code_counts(self, S: Indexes, pool: Indexes) -> np.ndarray:
