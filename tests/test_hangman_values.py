@@ -12,7 +12,7 @@ import pytest
 
 from arena import make_game
 from arena.core.costs import cost_for
-from arena.equilibrium import double_oracle, growing, letters
+from arena.equilibrium import double_oracle, growing, letters, support_search
 from arena.equilibrium.response import bounded_best_response, mix_problem
 from tests.cli_run import one_line, run
 
@@ -148,7 +148,7 @@ def family_game(tmp_path):
 def test_pure_families():
     """A word joins the family of its pattern at p only where its letter at p stands nowhere
     else in it: nain (n twice) is left out of _ain, and a shown character is never a family's."""
-    kin = letters.pure_families(["bain", "cain", "nain", "a-b", "a-c"])
+    kin = support_search.pure_families(["bain", "cain", "nain", "a-b", "a-c"])
     assert kin[0, 0] == kin[0, 1] >= 0 and kin[0, 2] == -1
     assert kin[1, 3] == -1 and kin[2, 3] == kin[2, 4] >= 0
 
@@ -182,13 +182,13 @@ def test_family_floor_is_below_each_class_value(family_game):
     w /= w.sum()
     words = np.arange(len(game.secrets))
     for strikes in (None, 2):
-        opening = letters._Opening.of(game, words, w)
-        search = letters.LetterSearch(opening, strikes, None)
+        opening = support_search.Opening.of(game, words, w)
+        search = support_search.LetterSearch(opening, strikes, None)
         everything = (1 << len(words)) - 1
         k = strikes or 0
         for _, _, classes in search.children(everything, k):
             for c, left, lb in classes:
-                exact = letters.LetterSearch(opening, strikes, None).solve(c, left, np.inf)
+                exact = support_search.LetterSearch(opening, strikes, None).solve(c, left, np.inf)
                 assert lb <= exact + 1e-12
 
 

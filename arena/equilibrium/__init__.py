@@ -12,6 +12,9 @@ Modules, one idea each:
     enumeration  every guesser tree of a tiny game (and how they are counted)
     response     the guesser's exact best response to a chooser's mix
     letters      Hangman's best response searched on the chooser's support, completed on the rest
+    support_search  that search: a branch and bound over the support's candidate sets
+    compiled_letters  the same search compiled (letter_loops), in a thread the deadline and Ctrl-C halt
+    letter_loops  the compiled search's loops and table (numba)
     symmetry     a game's orbits (Mastermind: code types, from game.symmetry())
     plans        strategies as tables (replies so far -> guess), and the trees they grow
     payoff_matrix  the chooser x tree payoff matrix, kept exact

@@ -39,7 +39,7 @@ from ..core.game import Game
 from ..optimal.problem import Problem
 from ..optimal.search import STOP
 from ..trees.tree import Tree
-from . import flows, letters
+from . import flows, letters, support_search
 from .matrix import solve_matrix_game
 from .resume import Resumed, load_state, save_state, state_key
 from .solution import Equilibrium, Step
@@ -259,7 +259,7 @@ def families(game: Game) -> list[np.ndarray]:
     the guesser can only try the one that differs, letter by letter, so they are the chooser's
     first candidates."""
     found = []
-    for row in letters.pure_families(list(game.secrets)):  # pure: nain is not of _ain
+    for row in support_search.pure_families(list(game.secrets)):  # pure: nain is not of _ain
         members = np.flatnonzero(row >= 0)
         by_family = members[np.argsort(row[members], kind="stable")]  # each family in list order
         cuts = np.flatnonzero(np.diff(row[by_family])) + 1
