@@ -179,3 +179,18 @@ def test_held_letters():
     presence[[0, 4], 0] = True
     presence[2, 1] = True
     assert held_letters(presence).tolist() == [[0, 4], [2, -1]]
+
+
+def test_the_benchmark_runs_and_agrees(capsys):
+    """benchmarks/bench_support_search.py on the mix's 20 and 30 heaviest words: both searches
+    end, with the same value (the script asserts it), and print their row."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_support_search.py"
+    spec = importlib.util.spec_from_file_location("bench_support_search", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(["--words", "20", "30"])
+    out = capsys.readouterr().out
+    assert out.count("words: compiled ") == 2 and "stopped" not in out
