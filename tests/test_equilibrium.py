@@ -316,3 +316,18 @@ def test_initial_trees_still_start_from_the_uniform_chooser():
     eq = double_oracle(game, initial=[grow_tree(game, make_guesser("knuth"))])
     assert eq.exact.value == Fraction(73, 27)
     assert eq.uniform == pytest.approx(73 / 27)
+
+
+def test_the_dominance_benchmark_runs_and_agrees(capsys):
+    """benchmarks/bench_dominance.py on a small random matrix: both passes keep the same
+    columns (the script asserts it) and it prints the medians."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_dominance.py"
+    spec = importlib.util.spec_from_file_location("bench_dominance", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(["--rows", "200", "--columns", "60", "--seeds", "1"])
+    assert "200 x 60: median compiled" in capsys.readouterr().out
