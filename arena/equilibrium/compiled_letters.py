@@ -79,12 +79,13 @@ class CompiledSearch(LetterSearch):
 
         def work() -> None:
             try:
-                box["got"] = loops.solve(
-                    bits, k, limit, self.codes, self.w, self.held_letters, self.kin, self.by_weight,
-                    self.strikes is not None, self.ranks, self.rank is not None, int(self.o.miss),
-                    len(self.scratch), self.scratch, self.famcount, self.keys, self.ks, self.val, self.letter_of,
-                    state,
+                game = (
+                    self.codes, self.w, self.held_letters, self.kin, self.by_weight, self.ranks, self.scratch,
+                    self.famcount,
                 )  # fmt: skip
+                rules = (self.strikes is not None, self.rank is not None, int(self.o.miss))
+                table = (self.keys, self.ks, self.val, self.letter_of, state)
+                box["got"] = loops.solve(bits, k, limit, game, rules, table)
             except BaseException as error:  # handed to the waiting thread
                 box["error"] = error
 

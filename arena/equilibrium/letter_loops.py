@@ -70,9 +70,10 @@ def find(keys, ks, bits, k):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _store(keys, ks, val, letter_of, state, bits, k, value, letter):  # pragma: no cover - compiled
+def _store(table, bits, k, value, letter):  # pragma: no cover - compiled
     """Record (bits, k) as exact (letter >= 0) or as proven above `value`; False (and the search
     aborts FULL) where a new entry would fill the table past LOAD."""
+    keys, ks, val, letter_of, state = table
     s, there = find(keys, ks, bits, k)
     if not there:
         if state[COUNT] + 1 > LOAD * len(ks):
@@ -113,31 +114,19 @@ def _weight(bits, w):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def solve(
-    C,
-    k,
-    limit,
-    codes,
-    w,
-    held_letters,
-    kin,
-    by_weight,
-    lost,
-    rank,
-    has_rank,
-    miss,
-    width,
-    scratch,
-    famcount,
-    keys,
-    ks,
-    val,
-    letter_of,
-    state,
-):  # pragma: no cover - compiled
+def solve(C, k, limit, game, rules, table):  # pragma: no cover - compiled
     """The least cost of set C (bit set) with k strikes left (misses: lost is False and k is
     not counted), if below `limit`; else a lower bound >= limit (support_search.LetterSearch.solve).
-    On an abort (state[ABORT]) the value is meaningless and nothing on the path is stored."""
+    On an abort (state[ABORT]) the value is meaningless and nothing on the path is stored.
+    game: the support's arrays (codes[l, i]: word i's reply to letter l; w; held_letters[i]: its
+    letters, then -1; kin[p, i]: its pure family at p, -1: none; by_weight: the words heaviest
+    first; rank: the letters' tie-breaking rank; scratch (width entries, -1) and famcount (zeros):
+    work arrays, left as found); rules: (lost games?, rank given?, the miss's reply); table:
+    (keys, ks, val, letter_of, state), the module docstring's."""
+    codes, w, held_letters, kin, by_weight, rank, scratch, famcount = game
+    lost, has_rank, miss = rules
+    keys, ks, val, letter_of, state = table
+    width = len(scratch)
     count = 0
     for x in C:
         count += popcount(x)
@@ -394,7 +383,7 @@ def solve(
             for q in range(nf):
                 if w[f_word[q]] >= heavy and rank[f_letter[q]] < rank[first]:
                     first = f_letter[q]
-        _store(keys, ks, val, letter_of, state, C, k, value, first)
+        _store(table, C, k, value, first)
         return value
     # a letter every word holds costs no miss and only tells them apart: the only one tried
     for q in range(n_ch):
@@ -427,28 +416,7 @@ def solve(
                 continue
             lb = cl_lb[j]
             budget = best - (total - lb)
-            got = solve(
-                cl_bits[j],
-                cl_left[j],
-                budget,
-                codes,
-                w,
-                held_letters,
-                kin,
-                by_weight,
-                lost,
-                rank,
-                has_rank,
-                miss,
-                width,
-                scratch,
-                famcount,
-                keys,
-                ks,
-                val,
-                letter_of,
-                state,
-            )
+            got = solve(cl_bits[j], cl_left[j], budget, game, rules, table)
             if state[ABORT] != 0:
                 return 0.0
             if got >= budget:
@@ -461,11 +429,11 @@ def solve(
         else:
             floor_all = min(floor_all, total)
     if choice >= 0:
-        _store(keys, ks, val, letter_of, state, C, k, best, choice)
+        _store(table, C, k, best, choice)
         return best
     proven = limit
     if floor_all < np.inf:
         proven = min(floor_all, limit)
     proven = max(known, proven)
-    _store(keys, ks, val, letter_of, state, C, k, proven, -1)
+    _store(table, C, k, proven, -1)
     return proven
