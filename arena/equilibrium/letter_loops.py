@@ -2,8 +2,9 @@
 
 The same recursion, bounds and cuts as support_search.LetterSearch (its docstring states them): a set
 of candidates is a bit set of the support's words (uint64 words), its exact value or the lower
-bound it was proven above kept in an open-addressing table keyed by (set, strikes left). A node
-costs 10-50 microseconds here where numpy's small arrays cost about a millisecond.
+bound it was proven above kept in an open-addressing table keyed by (set, strikes left). A set
+costs 20-35 microseconds here on benchmarks/bench_support_search.py's mixes, where the plain
+search's numpy on small arrays costs about half a millisecond.
 
 The search never grows its table nor watches the clock: it *aborts* (state[ABORT]) when its
 table is 70% full or when state[HALT] is set (by its caller's thread: the deadline, Ctrl-C; the
