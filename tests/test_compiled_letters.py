@@ -110,6 +110,13 @@ def test_the_table_grows_and_keeps_its_entries(monkeypatch):
     assert compiled.known_lower(ones, 0) == 0.0  # exact, not a lower bound
 
 
+def _compiled_ahead() -> None:
+    """The compiled search's code loaded (or compiled, 10-20 s on a fresh cache) before a test
+    times a halt."""
+    game = make_game("hangman:length=4,first=30")
+    _both(game, np.arange(30), np.full(30, 1 / 30), None)
+
+
 def _hard():
     """A support the compiled search takes 20 s over: the chooser's mix of the committed
     Hangman run on the Wordle answers (133 words; the plain search took about 700 s)."""
@@ -125,6 +132,7 @@ def test_the_deadline_and_the_stop_flag_halt_the_search():
     the searches' stop flag (a first Ctrl-C under a time limit), the search's thread ended."""
     from arena.optimal.search import STOP
 
+    _compiled_ahead()
     game, words, w = _hard()
     ones = (1 << len(words)) - 1
     search = CompiledSearch(support_search.Opening.of(game, words, w), None, time.perf_counter() + 0.3)
@@ -148,6 +156,7 @@ def test_the_deadline_and_the_stop_flag_halt_the_search():
 def test_ctrl_c_halts_the_search():
     """Ctrl-C during a long compiled search is KeyboardInterrupt within a poll, and the
     search's thread has ended (it saw its HALT flag)."""
+    _compiled_ahead()
     game, words, w = _hard()
     search = CompiledSearch(support_search.Opening.of(game, words, w), None, None)
     kept = signal.signal(signal.SIGINT, signal.default_int_handler)  # pytest-xdist's workers ignore SIGINT
