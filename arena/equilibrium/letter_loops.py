@@ -106,6 +106,17 @@ def grown(keys, ks, val, letter_of, cap):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _insert(order, n, item, key):  # pragma: no cover - compiled
+    """order[:n] sorted by key (stable) with `item` put in after the items of its key; n + 1."""
+    q = n
+    while q > 0 and key[order[q - 1]] > key[item]:
+        order[q] = order[q - 1]
+        q -= 1
+    order[q] = item
+    return n + 1
+
+
+@njit(cache=True)
 def _weight(bits, w):  # pragma: no cover - compiled
     total = 0.0
     for i in range(len(w)):
@@ -314,12 +325,7 @@ def solve(C, k, limit, game, rules, table):  # pragma: no cover - compiled
     n_ch = 0
     for letter in range(26):
         if bound[letter] < np.inf:
-            q = n_ch
-            while q > 0 and bound[order[q - 1]] > bound[letter]:
-                order[q] = order[q - 1]
-                q -= 1
-            order[q] = letter
-            n_ch += 1
+            n_ch = _insert(order, n_ch, letter, bound)
     # a set that is one pure family: its closed form (LetterSearch.family)
     closed = True
     f_word = np.empty(m, dtype=np.int64)
@@ -403,13 +409,8 @@ def solve(C, k, limit, game, rules, table):  # pragma: no cover - compiled
             break
         a, b = start[letter], start[letter + 1]
         nb = 0
-        for j in range(a, b):  # the classes, the smallest first (stable)
-            r = nb
-            while r > 0 and cl_size[by_size[r - 1]] > cl_size[j]:
-                by_size[r] = by_size[r - 1]
-                r -= 1
-            by_size[r] = j
-            nb += 1
+        for j in range(a, b):  # the classes, the smallest first
+            nb = _insert(by_size, nb, j, cl_size)
         total = bound[letter]
         for r in range(nb):
             j = by_size[r]
