@@ -358,7 +358,7 @@ def _block_keys(
 
 
 @njit(cache=True, nogil=True)
-def _popcount(x):  # pragma: no cover - compiled
+def popcount(x):  # pragma: no cover - compiled
     """The set bits of a uint64 (SWAR: the compiler vectorises it over a block)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -389,7 +389,7 @@ def _parts_keys(by_secret, pool, every, cand, masks, stop_at_perfect, ikeys, lar
                 for i in range(lo, hi):
                     block[i - lo] |= one << np.uint64(row[pool[i]])
         for i in range(lo, hi):
-            distinct = np.int64(_popcount(block[i - lo]))
+            distinct = np.int64(popcount(block[i - lo]))
             ikeys[i] = -distinct
             largest[i] = n if distinct == 1 else (1 if distinct == n else 2)
         first = _first_perfect(largest, lo, hi, stop_at_perfect)

@@ -25,21 +25,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.compiled import njit
+from ..core.kernels import popcount
 
 EMPTY = -(2**62)
 NODES, HALT, ABORT, COUNT = 0, 1, 2, 3
 HALTED, FULL = 1, 2
 #: The table's share of slots in use past which the search aborts to be grown.
 LOAD = 0.7
-
-
-@njit(cache=True)
-def popcount(x):  # pragma: no cover - compiled
-    """The number of 1 bits of a uint64."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True)
@@ -138,10 +130,9 @@ def solve(C, k, limit, game, rules, table):  # pragma: no cover - compiled
     codes, w, held_letters, kin, by_weight, rank, scratch, famcount = game
     lost, has_rank, miss = rules
     keys, ks, val, letter_of, state = table
-    width = len(scratch)
     count = 0
     for x in C:
-        count += popcount(x)
+        count += int(popcount(x))
     if count <= 1:
         return _weight(C, w) if lost and k <= 0 else 0.0
     if lost and k <= 0:
@@ -158,84 +149,22 @@ def solve(C, k, limit, game, rules, table):  # pragma: no cover - compiled
     if state[HALT] != 0:
         state[ABORT] = HALTED
         return 0.0
-    nw = len(C)
     m = count
-    # the members, heaviest first (ties: the lower index), as support_search.family_floor orders them
-    mem = np.empty(m, dtype=np.int64)
-    t = 0
-    for i in by_weight:
-        if (C[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
-            mem[t] = i
-            t += 1
-    # the classes of every letter, each letter's in the order of their replies
-    top = 26 * min(m, width)
-    cl_letter = np.empty(top, dtype=np.int64)
-    cl_code = np.empty(top, dtype=np.int64)
-    cl_size = np.zeros(top, dtype=np.int64)
-    cl_mass = np.zeros(top)
-    cl_bits = np.zeros((top, nw), dtype=np.uint64)
-    start = np.empty(27, dtype=np.int64)
-    cls = np.empty((26, m), dtype=np.int64)
-    n_cls = 0
-    for letter in range(26):
-        start[letter] = n_cls
-        for t in range(m):
-            scratch[codes[letter, mem[t]]] = -2
-        for code in range(width):
-            if scratch[code] == -2:
-                scratch[code] = n_cls
-                cl_letter[n_cls] = letter
-                cl_code[n_cls] = code
-                n_cls += 1
-        for t in range(m):
-            i = mem[t]
-            j = scratch[codes[letter, i]]
-            cls[letter, t] = j
-            cl_size[j] += 1
-            cl_mass[j] += w[i]
-            cl_bits[j, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-        for t in range(m):
-            scratch[codes[letter, mem[t]]] = -1
-    start[26] = n_cls
-    # each class's members, heaviest first: flat[cl_start[j]:cl_start[j] + cl_size[j]]
-    cl_start = np.empty(n_cls, dtype=np.int64)
-    fill = np.empty(n_cls, dtype=np.int64)
-    acc = 0
-    for j in range(n_cls):
-        cl_start[j] = acc
-        fill[j] = acc
-        acc += cl_size[j]
-    flat = np.empty(acc, dtype=np.int64)
-    for letter in range(26):
-        for t in range(m):
-            j = cls[letter, t]
-            flat[fill[j]] = mem[t]
-            fill[j] += 1
+    mem, cl_code, cl_size, cl_mass, cl_bits, start, flat, cl_start = _partition(C, m, codes, w, by_weight, scratch)
+    n_cls = start[26]
     # each splitting letter's bound: its miss class at once (misses) plus its classes' floors
     cl_left = np.empty(n_cls, dtype=np.int64)
     cl_lb = np.zeros(n_cls)
     bound = np.full(26, np.inf)
     free = np.zeros(26, dtype=np.bool_)
-    n_kin = kin.shape[0]
-    n_held = held_letters.shape[1]
-    held = np.zeros(26)
-    holders = np.zeros(26, dtype=np.int64)
-    first_code = np.zeros(26, dtype=np.int64)
-    differ = np.zeros(26, dtype=np.bool_)
-    touched = np.empty(26, dtype=np.int64)
-    # the positions where two members are of one family (elsewhere no class has a floor)
-    kin_here = np.zeros(n_kin, dtype=np.bool_)
-    for p in range(n_kin):
-        for t in range(m):
-            f = kin[p, mem[t]]
-            if f >= 0:
-                if famcount[f] > 0:
-                    kin_here[p] = True
-                famcount[f] += 1
-        for t in range(m):
-            f = kin[p, mem[t]]
-            if f >= 0:
-                famcount[f] = 0
+    kin_here = _kin_here(mem, kin, famcount)
+    work = (
+        np.zeros(26),
+        np.zeros(26, dtype=np.int64),
+        np.zeros(26, dtype=np.int64),
+        np.zeros(26, dtype=np.bool_),
+        np.empty(26, dtype=np.int64),
+    )
     for letter in range(26):
         a, b = start[letter], start[letter + 1]
         if b - a < 2:
@@ -256,60 +185,8 @@ def solve(C, k, limit, game, rules, table):  # pragma: no cover - compiled
             if cl_size[j] <= 1:
                 cl_lb[j] = 0.0
                 continue
-            lo, hi = cl_start[j], cl_start[j] + cl_size[j]
-            floor = 0.0
-            if not lost:
-                # the least miss weight of the class's best first letter (first_misses): a
-                # letter splits the class where some but not all members hold it, or all hold
-                # it in different places
-                n_touched = 0
-                for q in range(lo, hi):
-                    i = flat[q]
-                    for u in range(n_held):
-                        other = held_letters[i, u]
-                        if other < 0:
-                            break
-                        if holders[other] == 0:
-                            first_code[other] = codes[other, i]
-                            touched[n_touched] = other
-                            n_touched += 1
-                        elif codes[other, i] != first_code[other]:
-                            differ[other] = True
-                        holders[other] += 1
-                        held[other] += w[i]
-                most = -1.0
-                size = hi - lo
-                for u in range(n_touched):
-                    other = touched[u]
-                    h = holders[other]
-                    if (h < size or differ[other]) and held[other] > most:
-                        most = held[other]
-                    held[other] = 0.0
-                    holders[other] = 0
-                    differ[other] = False
-                if most >= 0.0:
-                    floor = cl_mass[j] - most
-            for p in range(n_kin):  # the pure families inside the class (family_floor)
-                if not kin_here[p]:
-                    continue
-                got = 0.0
-                for q in range(lo, hi):
-                    i = flat[q]
-                    f = kin[p, i]
-                    if f >= 0:
-                        r = famcount[f]
-                        famcount[f] = r + 1
-                        if lost:
-                            if r >= left:
-                                got += w[i]
-                        else:
-                            got += w[i] * r
-                for q in range(lo, hi):
-                    f = kin[p, flat[q]]
-                    if f >= 0:
-                        famcount[f] = 0
-                if got > floor:
-                    floor = got
+            members = flat[cl_start[j] : cl_start[j] + cl_size[j]]
+            floor = _floor(members, cl_mass[j], left, lost, codes, w, held_letters, kin, kin_here, famcount, work)
             s2, there2 = find(keys, ks, cl_bits[j], left)
             if there2 and letter_of[s2] >= 0:
                 floor = val[s2]
@@ -326,70 +203,8 @@ def solve(C, k, limit, game, rules, table):  # pragma: no cover - compiled
     for letter in range(26):
         if bound[letter] < np.inf:
             n_ch = _insert(order, n_ch, letter, bound)
-    # a set that is one pure family: its closed form (LetterSearch.family)
-    closed = True
-    f_word = np.empty(m, dtype=np.int64)
-    f_letter = np.empty(m, dtype=np.int64)
-    nf = 0
-    for q in range(n_ch):
-        letter = order[q]
-        a, b = start[letter], start[letter + 1]
-        if b - a != 2:
-            closed = False
-            break
-        hit = -1
-        ok = False
-        for j in range(a, b):
-            if cl_code[j] == miss:
-                ok = cl_size[j] == m - 1
-            else:
-                hit = j
-        if not ok or hit < 0 or cl_size[hit] != 1:
-            closed = False
-            break
-        word = flat[cl_start[hit]]
-        seen = False
-        for r in range(nf):
-            if f_word[r] == word:
-                seen = True
-        if not seen:
-            f_word[nf] = word
-            f_letter[nf] = letter
-            nf += 1
-    if closed and n_ch > 0 and nf >= m - 1:
-        # heaviest first, ties to the letter
-        for q in range(1, nf):
-            wq, lq = f_word[q], f_letter[q]
-            r = q
-            while r > 0 and (w[f_word[r - 1]] < w[wq] or (w[f_word[r - 1]] == w[wq] and f_letter[r - 1] > lq)):
-                f_word[r] = f_word[r - 1]
-                f_letter[r] = f_letter[r - 1]
-                r -= 1
-            f_word[r] = wq
-            f_letter[r] = lq
-        value = 0.0
-        found_mass = 0.0
-        for q in range(nf):
-            found_mass += w[f_word[q]]
-        for q in range(m):
-            misses = min(q, m - 1)
-            if q < nf:
-                wq = w[f_word[q]]
-            elif nf == m - 1 and q == m - 1:
-                wq = _weight(C, w) - found_mass
-            else:
-                wq = 0.0
-            if lost:
-                if misses >= k:
-                    value += wq
-            else:
-                value += wq * misses
-        first = f_letter[0]
-        if has_rank:
-            heavy = w[f_word[0]] * (1 - 1e-9)
-            for q in range(nf):
-                if w[f_word[q]] >= heavy and rank[f_letter[q]] < rank[first]:
-                    first = f_letter[q]
+    value, first = _closed_form(C, k, m, order[:n_ch], start, cl_code, cl_size, cl_start, flat, w, rules, rank)
+    if first >= 0:
         _store(table, C, k, value, first)
         return value
     # a letter every word holds costs no miss and only tells them apart: the only one tried
@@ -401,7 +216,7 @@ def solve(C, k, limit, game, rules, table):  # pragma: no cover - compiled
     best = limit
     choice = -1
     floor_all = np.inf
-    by_size = np.empty(26 * min(m, width), dtype=np.int64)
+    by_size = np.empty(len(cl_size), dtype=np.int64)
     for q in range(n_ch):
         letter = order[q]
         if bound[letter] >= best:
@@ -439,3 +254,206 @@ def solve(C, k, limit, game, rules, table):  # pragma: no cover - compiled
     proven = max(known, proven)
     _store(table, C, k, proven, -1)
     return proven
+
+
+@njit(cache=True)
+def _partition(C, m, codes, w, by_weight, scratch):  # pragma: no cover - compiled
+    """The m members of set C, heaviest first (ties: the lower index, as
+    support_search.family_floor orders them), and the classes of every letter, each letter's in
+    the order of their replies: class j's reply, size, weight and bit set; start[l] its letter's
+    first class (start[26]: the count); its members, heaviest first,
+    flat[cl_start[j]:cl_start[j] + size[j]]."""
+    width = len(scratch)
+    mem = np.empty(m, dtype=np.int64)
+    t = 0
+    for i in by_weight:
+        if (C[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
+            mem[t] = i
+            t += 1
+    top = 26 * min(m, width)
+    cl_code = np.empty(top, dtype=np.int64)
+    cl_size = np.zeros(top, dtype=np.int64)
+    cl_mass = np.zeros(top)
+    cl_bits = np.zeros((top, len(C)), dtype=np.uint64)
+    start = np.empty(27, dtype=np.int64)
+    cls = np.empty((26, m), dtype=np.int64)
+    n_cls = 0
+    for letter in range(26):
+        start[letter] = n_cls
+        for t in range(m):
+            scratch[codes[letter, mem[t]]] = -2
+        for code in range(width):
+            if scratch[code] == -2:
+                scratch[code] = n_cls
+                cl_code[n_cls] = code
+                n_cls += 1
+        for t in range(m):
+            i = mem[t]
+            j = scratch[codes[letter, i]]
+            cls[letter, t] = j
+            cl_size[j] += 1
+            cl_mass[j] += w[i]
+            cl_bits[j, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+        for t in range(m):
+            scratch[codes[letter, mem[t]]] = -1
+    start[26] = n_cls
+    cl_start = np.empty(n_cls, dtype=np.int64)
+    fill = np.empty(n_cls, dtype=np.int64)
+    acc = 0
+    for j in range(n_cls):
+        cl_start[j] = acc
+        fill[j] = acc
+        acc += cl_size[j]
+    flat = np.empty(acc, dtype=np.int64)
+    for letter in range(26):
+        for t in range(m):
+            j = cls[letter, t]
+            flat[fill[j]] = mem[t]
+            fill[j] += 1
+    return mem, cl_code[:n_cls], cl_size[:n_cls], cl_mass[:n_cls], cl_bits[:n_cls], start, flat, cl_start
+
+
+@njit(cache=True)
+def _kin_here(mem, kin, famcount):  # pragma: no cover - compiled
+    """The positions where two members are of one family (elsewhere no class has a floor)."""
+    here = np.zeros(kin.shape[0], dtype=np.bool_)
+    for p in range(kin.shape[0]):
+        for i in mem:
+            f = kin[p, i]
+            if f >= 0:
+                if famcount[f] > 0:
+                    here[p] = True
+                famcount[f] += 1
+        for i in mem:
+            f = kin[p, i]
+            if f >= 0:
+                famcount[f] = 0
+    return here
+
+
+@njit(cache=True)
+def _floor(members, mass, left, lost, codes, w, held_letters, kin, kin_here, famcount, work):  # pragma: no cover
+    """A class's floor: under misses, the least miss weight of its best first letter
+    (first_misses: a letter splits the class where some but not all members hold it, or all
+    hold it in different places); the larger of that and its pure families' closed forms at the
+    position that gives most (family_floor; lost games: the members past the first `left` of a
+    family, heaviest first). work: five arrays of 26, the first four zero and left zero."""
+    held, holders, first_code, differ, touched = work
+    floor = 0.0
+    if not lost:
+        n_touched = 0
+        for i in members:
+            for other in held_letters[i]:
+                if other < 0:
+                    break
+                if holders[other] == 0:
+                    first_code[other] = codes[other, i]
+                    touched[n_touched] = other
+                    n_touched += 1
+                elif codes[other, i] != first_code[other]:
+                    differ[other] = True
+                holders[other] += 1
+                held[other] += w[i]
+        most = -1.0
+        size = len(members)
+        for u in range(n_touched):
+            other = touched[u]
+            if (holders[other] < size or differ[other]) and held[other] > most:
+                most = held[other]
+            held[other] = 0.0
+            holders[other] = 0
+            differ[other] = False
+        if most >= 0.0:
+            floor = mass - most
+    for p in range(kin.shape[0]):
+        if not kin_here[p]:
+            continue
+        got = 0.0
+        for i in members:
+            f = kin[p, i]
+            if f >= 0:
+                r = famcount[f]
+                famcount[f] = r + 1
+                if lost:
+                    if r >= left:
+                        got += w[i]
+                else:
+                    got += w[i] * r
+        for i in members:
+            f = kin[p, i]
+            if f >= 0:
+                famcount[f] = 0
+        if got > floor:
+            floor = got
+    return floor
+
+
+@njit(cache=True)
+def _closed_form(C, k, m, order, start, cl_code, cl_size, cl_start, flat, w, rules, rank):  # pragma: no cover
+    """(value, first letter) of set C where it is one pure family (LetterSearch.family: every
+    letter of `order`, the splitting ones least bound first, finds one word and misses the
+    rest), else (0.0, -1)."""
+    lost, has_rank, miss = rules
+    if len(order) == 0:
+        return 0.0, -1
+    f_word = np.empty(m, dtype=np.int64)
+    f_letter = np.empty(m, dtype=np.int64)
+    nf = 0
+    for letter in order:
+        a, b = start[letter], start[letter + 1]
+        if b - a != 2:
+            return 0.0, -1
+        hit = -1
+        ok = False
+        for j in range(a, b):
+            if cl_code[j] == miss:
+                ok = cl_size[j] == m - 1
+            else:
+                hit = j
+        if not ok or hit < 0 or cl_size[hit] != 1:
+            return 0.0, -1
+        word = flat[cl_start[hit]]
+        seen = False
+        for r in range(nf):
+            if f_word[r] == word:
+                seen = True
+        if not seen:
+            f_word[nf] = word
+            f_letter[nf] = letter
+            nf += 1
+    if nf < m - 1:
+        return 0.0, -1
+    # heaviest first, ties to the letter
+    for q in range(1, nf):
+        wq, lq = f_word[q], f_letter[q]
+        r = q
+        while r > 0 and (w[f_word[r - 1]] < w[wq] or (w[f_word[r - 1]] == w[wq] and f_letter[r - 1] > lq)):
+            f_word[r] = f_word[r - 1]
+            f_letter[r] = f_letter[r - 1]
+            r -= 1
+        f_word[r] = wq
+        f_letter[r] = lq
+    value = 0.0
+    found_mass = 0.0
+    for q in range(nf):
+        found_mass += w[f_word[q]]
+    for q in range(m):
+        misses = min(q, m - 1)
+        if q < nf:
+            wq = w[f_word[q]]
+        elif nf == m - 1 and q == m - 1:
+            wq = _weight(C, w) - found_mass
+        else:
+            wq = 0.0
+        if lost:
+            if misses >= k:
+                value += wq
+        else:
+            value += wq * misses
+    first = f_letter[0]
+    if has_rank:
+        heavy = w[f_word[0]] * (1 - 1e-9)
+        for q in range(nf):
+            if w[f_word[q]] >= heavy and rank[f_letter[q]] < rank[first]:
+                first = f_letter[q]
+    return value, first
