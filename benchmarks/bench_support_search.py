@@ -4,8 +4,8 @@ run (issue 34).
     python benchmarks/bench_support_search.py                  # the 60 and 80 heaviest words
     python benchmarks/bench_support_search.py --words 40 60 80 133 --plain-limit 900
 
-The mix is the chooser's of the committed Hangman run on the Wordle answers
-(experiments/data/hangman-wordle-misses-long.json.gz: 133 words), cut to its N heaviest words
+The mix is the chooser's of the Hangman run on the Wordle answers as committed at 53ad654
+(experiments/data/hangman-wordle-mix-133.json: 133 words), cut to its N heaviest words
 and renormalised: the double oracle's hard case, words alike but for one letter weighted by
 the LP. Each size is searched to the end by compiled_letters.CompiledSearch (letter_loops.py,
 numba, its code loaded before the clock starts) and then by support_search.LetterSearch (numpy
@@ -16,7 +16,6 @@ seconds (time.process_time: the machine is shared), sets searched, sets a second
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import sys
 import time
@@ -31,12 +30,12 @@ from arena import make_game  # noqa: E402
 from arena.equilibrium import letters, support_search  # noqa: E402
 from arena.equilibrium.compiled_letters import CompiledSearch  # noqa: E402
 
-MIX = ROOT / "experiments" / "data" / "hangman-wordle-misses-long.json.gz"
+MIX = ROOT / "experiments" / "data" / "hangman-wordle-mix-133.json"
 
 
 def heaviest(n: int):
     """The game, the mix's n heaviest words (indexes, ascending) and their weights (summing to 1)."""
-    saved = json.loads(gzip.decompress(MIX.read_bytes()))
+    saved = json.loads(MIX.read_text())
     game = make_game(saved["game"])
     mix = letters.support_mix(np.array([saved["chooser"].get(s, 0.0) for s in game.secrets]))
     support = np.flatnonzero(mix > 0)

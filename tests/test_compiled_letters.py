@@ -4,7 +4,6 @@ that stops at its deadline, at the searches' stop flag and at Ctrl-C."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import signal
@@ -118,9 +117,9 @@ def _compiled_ahead() -> None:
 
 
 def _hard():
-    """A support the compiled search takes 20 s over: the chooser's mix of the committed
-    Hangman run on the Wordle answers (133 words; the plain search took about 700 s)."""
-    saved = json.loads(gzip.decompress((DATA / "hangman-wordle-misses-long.json.gz").read_bytes()))
+    """A support the compiled search takes 20 s over: a chooser's mix of a Hangman run on the
+    Wordle answers (133 words; the plain search took about 700 s)."""
+    saved = json.loads((DATA / "hangman-wordle-mix-133.json").read_text())
     game = make_game(saved["game"])
     mix = letters.support_mix(np.array([saved["chooser"].get(s, 0.0) for s in game.secrets]))
     words = np.flatnonzero(mix > 0)

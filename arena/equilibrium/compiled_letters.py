@@ -23,8 +23,11 @@ from .support_search import LetterSearch, Opening, Stopped
 
 #: Seconds between two looks at the deadline while the compiled search runs.
 POLL = 0.05
-#: The table's first slots (a power of two; it doubles when 70% full).
-FIRST_SLOTS = 1 << 16
+#: The table's first slots (a power of two; about 730,000 sets before it grows, GROWTH-fold).
+#: A growth restarts the search, which then takes another path (the letters' order at a set
+#: depends on what the table holds): from 65,536 slots, doubling, 80 words took 4x the sets.
+FIRST_SLOTS = 1 << 20
+GROWTH = 4
 
 
 class CompiledSearch(LetterSearch):
@@ -67,7 +70,7 @@ class CompiledSearch(LetterSearch):
             if state[loops.ABORT] == loops.HALTED:
                 raise Stopped
             self.keys, self.ks, self.val, self.letter_of = loops.grown(
-                self.keys, self.ks, self.val, self.letter_of, 2 * len(self.ks)
+                self.keys, self.ks, self.val, self.letter_of, GROWTH * len(self.ks)
             )
 
     def _run(self, bits: np.ndarray, k: int, limit: float) -> float:

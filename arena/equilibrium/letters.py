@@ -39,7 +39,7 @@ SOLVER = "arena.equilibrium.letters, on the chooser's support"
 #: word by arena.optimal (the tests and the timings compare both).
 SUPPORT = True
 #: Supports of at least this many words are searched by the compiled recursion
-#: (compiled_letters.py: the same optimum, 14-21x faster on hard mixes of 60-80 words:
+#: (compiled_letters.py: the same optimum, about 16x faster on hard mixes of 60-80 words:
 #: benchmarks/bench_support_search.py); smaller ones by the plain search, where loading
 #: numba would cost more than it saves.
 COMPILED_WORDS = 48
