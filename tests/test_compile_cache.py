@@ -15,27 +15,15 @@ import sys
 import warnings
 
 import numpy as np
-import pytest
 
 from arena.core.errors import Compiling
 from arena.games import make_game
 from arena.optimal import optimal_tree
 from arena.optimal import split as split_module
-from arena.optimal.search import Search, branch, small_trees, warm
+from arena.optimal.search import Search, small_trees, tree_cache, warm, weighted_kernels
 from arena.optimal.search import tree_kernels as kernels
 from arena.optimal.solve import SEED_METRICS
 from arena.trees import levels
-
-LOOPS = ("_capacity", "_hash", "_find", "_remember", "_close_small", "_scores", "_order", "_classes")
-LOOPS += ("_known_bounds", "solve_set", "open_guess", "solve_classes")
-
-
-@pytest.fixture
-def plain_loops(monkeypatch):
-    """The kernels as plain Python functions, and every game's small sets given to them."""
-    for name in LOOPS:
-        monkeypatch.setattr(kernels, name, getattr(kernels, name).py_func)
-    monkeypatch.setattr(branch, "COMPILED_CELLS", 0)
 
 
 def test_every_compiled_function_is_cached():
@@ -44,7 +32,7 @@ def test_every_compiled_function_is_cached():
 
     dispatchers = [
         value
-        for module in (kernels, engine_kernels, multisets)
+        for module in (kernels, tree_cache, weighted_kernels, engine_kernels, multisets)
         for value in vars(module).values()
         if hasattr(value, "py_func") and hasattr(value, "_cache")
     ]
@@ -57,14 +45,14 @@ def test_the_cache_dir_is_honoured_and_read_by_the_next_process(tmp_path):
     """A kernel compiled in one process lands in NUMBA_CACHE_DIR; the next process loads it
     from there instead of compiling it (a small kernel: a second or two in all)."""
     code = (
-        "from arena.optimal.search import tree_kernels as k; k._capacity(3, 4); "
-        "print(sum(k._capacity.stats.cache_hits.values()), sum(k._capacity.stats.cache_misses.values()))"
+        "from arena.optimal.search import tree_cache as k; k.capacity(3, 4); "
+        "print(sum(k.capacity.stats.cache_hits.values()), sum(k.capacity.stats.cache_misses.values()))"
     )
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True) for _ in range(2)]
     assert [run.returncode for run in runs] == [0, 0], runs[0].stderr
     assert [run.stdout.split() for run in runs] == [["0", "1"], ["1", "0"]]
-    assert any(name.startswith("tree_kernels._capacity") for _, _, files in os.walk(tmp_path) for name in files)
+    assert any(name.startswith("tree_cache.capacity") for _, _, files in os.walk(tmp_path) for name in files)
 
 
 def test_the_compiled_search_reads_a_read_only_view_of_any_table():

@@ -21,19 +21,8 @@ from hypothesis import strategies as st
 from arena.core.errors import Compiling
 from arena.games import make_game
 from arena.optimal import optimal_tree
-from arena.optimal.search import Search, Timeout, branch, small_trees, stabilizer
+from arena.optimal.search import Search, Timeout, branch, ordering, small_trees, stabilizer
 from arena.optimal.search import tree_kernels as kernels
-
-LOOPS = ("_capacity", "_hash", "_find", "_remember", "_close_small", "_scores", "_classes", "_known_bounds")
-LOOPS += ("solve_set", "open_guess", "solve_classes")
-
-
-@pytest.fixture
-def plain_loops(monkeypatch):
-    """The kernels as plain Python functions, and every game's small sets given to them."""
-    for name in LOOPS:
-        monkeypatch.setattr(kernels, name, getattr(kernels, name).py_func)
-    monkeypatch.setattr(branch, "COMPILED_CELLS", 0)
 
 
 def tree_of(solved) -> tuple:
@@ -129,10 +118,85 @@ def test_a_compiled_set_s_counts_fit_a_byte():
     assert Search(game, np.ones(len(game.secrets))).compiled_below in (0, small_trees.SMALL_TREE)
 
 
-def test_weights_keep_the_python_search():
+def test_weights_take_the_compiled_search_where_their_nodes_are_scored_compiled(plain_loops):
+    """A weighted search searches small sets in compiled code where its nodes are scored in
+    compiled code (weighted_kernels.py: big games, or `compile_weighted`), else in Python."""
     game = make_game("mastermind:pegs=2,colors=3")
     weighted = Search(game, np.arange(1.0, len(game.secrets) + 1))
     assert weighted.small_trees() is None
+    weighted = Search(game, np.arange(1.0, len(game.secrets) + 1))
+    weighted.compile_weighted = True
+    small = weighted.small_trees()
+    assert small is not None and small.params[5] == 1  # tree_kernels._WEIGHTED
+    assert Search(game, np.ones(len(game.secrets))).small_trees().params[5] == 0
+
+
+def chooser_weights(kind: str, n: int, seed: int) -> np.ndarray:
+    """Weights as a double oracle's chooser mixes have them: a few values (ties, exact sums),
+    real numbers, or a few heavy secrets."""
+    rng = np.random.default_rng(seed)
+    if kind == "few":
+        return rng.choice([0.5, 1.0, 3.0], n)
+    if kind == "real":
+        return rng.uniform(0.1, 2.0, n)
+    return rng.uniform(0.0, 1.0, n) ** 4 + 1e-3
+
+
+@pytest.mark.parametrize("kind", ["few", "real", "heavy"])
+@pytest.mark.parametrize(
+    "spec, options",
+    [
+        ("mastermind:pegs=3,colors=4", {}),
+        ("mastermind:pegs=3,colors=3", {"pool": "consistent"}),
+        ("mastermind:pegs=3,colors=4", {"max_guesses": 4}),
+        ("jotto:first=30", {}),
+    ],
+)
+def test_weighted_small_trees_give_the_python_search_s_value_and_tree(plain_loops, monkeypatch, spec, options, kind):
+    """Issue 34 (weighted searches as fast per set as equal-weight ones): the compiled search of
+    small sets with a chooser's weights gives the Python search's value and tree, its closures
+    (close_by_weighted_candidates), scores, classes and their bounds the same numbers."""
+    monkeypatch.setattr(ordering, "WEIGHTED_CELLS", 0)  # weighted nodes scored compiled on any game
+    game = make_game(spec)
+    w = chooser_weights(kind, len(game.secrets), seed=len(spec) + len(options))
+    calls = []
+    searched = small_trees.SmallTrees.solve_set
+
+    def counted(self, S, *args):
+        calls.append(len(S))
+        return searched(self, S, *args)
+
+    monkeypatch.setattr(small_trees.SmallTrees, "solve_set", counted)
+    compiled = optimal_tree(game, weights=w, **options)
+    assert calls  # the compiled path was taken
+    monkeypatch.setattr(branch, "COMPILED_CELLS", 1 << 62)  # the Python search alone
+    python = optimal_tree(game, weights=w, **options)
+    assert compiled.value == pytest.approx(python.value, rel=1e-12)
+    assert compiled.lower_bound == pytest.approx(compiled.value, rel=1e-12)
+    assert tree_of(compiled) == tree_of(python)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_random_weighted_candidate_sets(plain_loops, data):
+    """solve(S) with weights on random sets of 3x3 Mastermind, with and without a depth limit:
+    the value and best guess the Python search gives (weights of a few values: sums exact in any
+    order), and below the value a failed search's bound."""
+    game = _GAME
+    chosen = data.draw(st.lists(st.integers(0, len(game.secrets) - 1), min_size=2, max_size=14, unique=True))
+    S = np.array(sorted(chosen))
+    limit = data.draw(st.sampled_from([None, 3, 4]))
+    w = chooser_weights("few", len(game.secrets), data.draw(st.integers(0, 99)))
+    answers = []
+    for below in (64, 0):
+        search, failing = (Search(game, w, max_guesses=limit) for _ in range(2))
+        search.compile_weighted = failing.compile_weighted = True
+        search.compiled_below = failing.compiled_below = below
+        exact = search.solve(S)
+        answers.append((exact, search.best_guess(S) if exact < np.inf else -1))
+        if exact < np.inf:
+            assert failing.solve(S, exact - 0.25) >= exact - 0.25
+    assert answers[0] == answers[1]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

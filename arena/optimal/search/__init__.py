@@ -15,13 +15,15 @@ The modules, from the top:
     closures     small sets closed, or bounded from their candidates, without scoring a pool
     depth        depth limits: fits, the worst case, and the bounds proven at the root
     cache        the bounded cache (keys, byte budget, forgetting the older half)
-    small_trees  the whole subtree of a small set (<= SMALL_TREE secrets, equal weights, a
-                 hit ends the game) searched in compiled code, with its own cache; and a
-                 Python node's guess, its classes bounded and its small ones searched, in two
-                 calls (big games only: COMPILED_CELLS)
+    small_trees  the whole subtree of a small set (<= SMALL_TREE secrets, equal weights or a
+                 chooser's, a hit ends the game) searched in compiled code, with its own cache;
+                 and a Python node's guess, its classes bounded and its small ones searched, in
+                 two calls (big games only: COMPILED_CELLS)
     tree_kernels  its compiled loops (numba, imported at the first small set)
-    weighted_kernels  a weighted node's scores and its guess's classes with their bounds in
-                 compiled code (big games: ordering.WEIGHTED_CELLS), the numbers of the numpy path
+    tree_cache   their cache of sets and the slot capacities (numba)
+    weighted_kernels  a weighted node's scores, its guess's classes with their bounds and a
+                 small set's closures in compiled code (big games: ordering.WEIGHTED_CELLS), the
+                 numbers of the numpy path
     warm          `python -m arena.optimal.search.warm`: those loops compiled at set-up, not by
                   a first search (numba caches them)
     allowed      hard mode: the guesses the rules still allow on a path

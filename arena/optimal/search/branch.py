@@ -231,14 +231,13 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
             game = self.game
             fits = (
                 type(self.bounds) is UntilHit
-                and self.uniform
+                and (self.uniform or self.weighted_compiled() is not None)
                 and self.all_named
                 and not self.restricted
                 and isinstance(game.table, np.ndarray)
             )
-            self._small = (
-                SmallTrees(game, self.consistent_pool, self.limit != NO_LIMIT, self.hit, self.b_max) if fits else None
-            )
+            keyed = self.limit != NO_LIMIT
+            self._small = SmallTrees(game, self.consistent_pool, keyed, self.hit, self.b_max, self.w) if fits else None
             if self._small is not None:  # a long compiled search stops at the deadline and the node limit too
                 self._small.between = self.between_chunks
                 self._small.stop_at = self.compiled_stop

@@ -1,6 +1,9 @@
 """Whole small subtrees of the exact search in compiled code (numba): the same branch and bound
-as branch.py, hits.py, closures.py and ordering.py, for a set of at most SMALL_TREE secrets of
-equal weight on a game that a hit ends, in one call instead of ~10 numpy calls a set.
+as branch.py, hits.py, closures.py and ordering.py, for a set of at most SMALL_TREE secrets on a
+game that a hit ends, in one call instead of ~10 numpy calls a set. With equal weights, or with
+a chooser's (the double oracle's best responses): then the weighted closures
+(close_by_weighted_candidates), scores, classes and class bounds of weighted_kernels.py, where
+weighted nodes are scored in compiled code (ordering.weighted_kernels_for).
 
 Why it gives the same answers. The recursion, the bounds (the slot table, close_small's
 closures and candidates' bound), the order of the guesses (bound, then the sum of squared
@@ -39,7 +42,7 @@ import numpy as np
 
 from ...core.errors import Compiling
 from ...core.game import Game, Index, Indexes
-from ..bounds import slot_table
+from ..bounds import slot_depths, slot_table
 from .closures import MID_SET
 
 #: Sets of at most this many secrets are solved, their whole subtree, by the compiled search.
@@ -75,7 +78,9 @@ class SmallTrees:
     """The compiled search of small subtrees for one Search: the game's arrays, the slot
     tables for every b, and the compiled cache, kept between calls."""
 
-    def __init__(self, game: Game, consistent: bool, keyed: bool, hit: int, b_max: int):
+    def __init__(
+        self, game: Game, consistent: bool, keyed: bool, hit: int, b_max: int, weights: np.ndarray | None = None
+    ):
         self.by_secret = _read_only(game.by_secret)
         self.table = _read_only(game.table)
         self.secret_guess = np.ascontiguousarray(game.secret_guess, dtype=np.int64)
@@ -83,7 +88,11 @@ class SmallTrees:
         announce_compiling()
         n_secrets = len(game.secrets)
         self.T = np.stack([slot_table(n_secrets, max(b, 1)) for b in range(b_max + 1)])
-        self.params = np.array([hit, game.n_codes, int(consistent), int(keyed), b_max], dtype=np.int64)
+        #: the secrets' weights (None: all 1) and, for weighted searches, the slot depths for every b
+        self.w = np.ones(n_secrets) if weights is None else np.array(weights, dtype=np.float64)
+        weighted = bool(np.any(self.w != 1.0))
+        self.D = np.stack([slot_depths(n_secrets, max(b, 1)) for b in range(b_max + 1 if weighted else 1)])
+        self.params = np.array([hit, game.n_codes, int(consistent), int(keyed), b_max, int(weighted)], dtype=np.int64)
         self.slots = np.full(CACHE_SLOTS, -1, dtype=np.int64)
         self.keys = np.zeros((CACHE_SLOTS // 2, 5), dtype=np.int64)
         self.values = np.zeros((CACHE_SLOTS // 2, 2), dtype=np.float64)
@@ -131,7 +140,7 @@ class SmallTrees:
     def arrays(self) -> tuple:
         """What the compiled loops take besides a call's own arguments: the game's arrays, the
         cache's, and the scratch arrays."""
-        game = (self.by_secret, self.table, self.secret_guess, self.same_secret, self.T, self.params)
+        game = (self.by_secret, self.table, self.secret_guess, self.same_secret, self.T, self.params, self.w, self.D)
         return game, (self.slots, self.keys, self.values, self.store, self.counters), self.mark, self.work
 
     def open_guess(
@@ -192,10 +201,10 @@ class SmallTrees:
         holds S's exact value, else None; read in plain Python (the kernels' own hash), so that
         reading a tree back after a search loads no kernel for the sets the compiled search
         solved (loading solve_set for that alone was 2-4% of 4x8 without repeats)."""
-        from .tree_kernels import set_hash  # lazy: numba (loaded already, by this object's making)
+        from .tree_cache import set_hash  # lazy: numba (loaded already, by this object's making)
 
         secrets, n, keyed = [int(s) for s in S], len(S), bool(self.params[3])  # tree_kernels._KEYED
-        h = set_hash.py_func(secrets, n, left, keyed)
+        h = getattr(set_hash, "py_func", set_hash)(secrets, n, left, keyed)  # the tests run it plain already
         mask = len(self.slots) - 1
         at = h & mask
         while (e := int(self.slots[at])) >= 0:

@@ -9,111 +9,21 @@ import numpy as np
 
 from ...core.compiled import njit
 from .closures import MID_SET, TINY_SET
+from .tree_cache import NODES, STOP_AT, STOPPED, capacity, find_entry, remember_entry
+from .weighted_kernels import pair_value, small_weighted_scores, weighted_classes, weighted_close
 
-#: Past the most slots any game fills: capacities are compared with set sizes only.
-_BIG = 1 << 40
-#: The cache's hashes keep 31 bits (their products then fit 63).
-_MASK = (1 << 31) - 1
-
-# counters[]: what the compiled search keeps between calls; a call stops (STOPPED set, nothing
-# half-searched cached) before searching a set past STOP_AT sets searched in all
-_ENTRIES, _USED, _NODES, _CLEARED, _STOP_AT, _STOPPED = 0, 1, 2, 3, 4, 5
-# params[]: the game and the search
-_HIT, _CODES, _CONSISTENT, _KEYED, _BMAX = 0, 1, 2, 3, 4
-
-
-@njit(cache=True)
-def _capacity(b, depth):  # pragma: no cover - compiled
-    # bounds.slot_capacity: 1 + b + ... + b^(depth-1), capped
-    if depth <= 0:
-        return 0
-    if b <= 1:
-        return depth if b == 1 else 1
-    total, width = 1, 1
-    for _ in range(depth - 1):
-        width *= b
-        total += width
-        if total >= _BIG:
-            return _BIG
-    return total
-
-
-#: bounds.slot_capacity in compiled code, for the other kernels (weighted_kernels.py).
-capacity = _capacity
-
-
-@njit(cache=True)
-def _hash(S, n, left, keyed):  # pragma: no cover - compiled
-    # FNV-1a over the secrets (and the guesses left), kept to 31 bits so that no product
-    # overflows: the same hashes compiled and in plain Python (the tests run both)
-    h = 2166136261 & _MASK
-    for k in range(n):
-        h = ((h ^ S[k]) * 16777619) & _MASK
-    if keyed:
-        h = ((h ^ (left + 1000003)) * 16777619) & _MASK
-    return h
-
-
-#: The cache's hash, which small_trees.SmallTrees.exact_guess computes in plain Python (py_func).
-set_hash = _hash
-
-
-@njit(cache=True)
-def _find(S, n, left, keyed, cache):  # pragma: no cover - compiled
-    # the entry of (S, left), or -1; and the slot where it is or would go
-    slots, keys, values, store, counters = cache
-    mask = len(slots) - 1
-    h = _hash(S, n, left, keyed)
-    at = h & mask
-    while True:
-        e = slots[at]
-        if e < 0:
-            return -1, at
-        if keys[e, 0] == h and keys[e, 2] == n and (not keyed or keys[e, 3] == left):
-            off = keys[e, 1]
-            same = True
-            for k in range(n):
-                if store[off + k] != S[k]:
-                    same = False
-                    break
-            if same:
-                return e, at
-        at = (at + 1) & mask
-
-
-@njit(cache=True)
-def _remember(S, n, left, known, value, guess, keyed, cache):  # pragma: no cover
-    slots, keys, values, store, counters = cache
-    e, at = _find(S, n, left, keyed, cache)
-    if e < 0:
-        if counters[_ENTRIES] >= len(keys) or counters[_USED] + n > len(store):
-            slots[:] = -1  # full: forget everything (only speed depends on the cache)
-            counters[_ENTRIES] = 0
-            counters[_USED] = 0
-            counters[_CLEARED] += 1
-            e, at = _find(S, n, left, keyed, cache)
-        e = counters[_ENTRIES]
-        counters[_ENTRIES] += 1
-        off = counters[_USED]
-        for k in range(n):  # a loop, not a slice: see _order
-            store[off + k] = S[k]
-        counters[_USED] += n
-        keys[e, 0] = _hash(S, n, left, keyed)
-        keys[e, 1] = off
-        keys[e, 2] = n
-        keys[e, 3] = left
-        slots[at] = e
-    values[e, 0] = known
-    values[e, 1] = value
-    keys[e, 4] = guess
+# params[]: the game and the search (weighted: the secrets' weights are not all 1)
+_HIT, _CODES, _CONSISTENT, _KEYED, _BMAX, _WEIGHTED = 0, 1, 2, 3, 4, 5
 
 
 @njit(cache=True)
 def _close_small(S, n, left, parts, game, work):  # pragma: no cover - compiled
-    # closures.close_small for equal weights, every secret a guess: (value, guess), guess -1
-    # for a bound, -3 when nothing is known
-    by_secret, table, secret_guess, same_secret, T, params = game
+    # closures.close_small, every secret a guess: (value, guess), guess -1 for a bound, -3 when
+    # nothing is known; with weights, close_by_weighted_candidates (weighted_kernels.py)
+    by_secret, table, secret_guess, same_secret, T, params, w, D = game
     hit = params[_HIT]
+    if params[_WEIGHTED] == 1:
+        return weighted_close(S, left, parts, table, secret_guess, w, D[parts], hit, params[_CODES])
     if n > MID_SET and n > params[_BMAX] + 1:
         return 0.0, -3
     most, best = -1, 0
@@ -165,7 +75,7 @@ def _close_small(S, n, left, parts, game, work):  # pragma: no cover - compiled
 @njit(cache=True)
 def _scores(S, n, pool, m, left, game, mark, work):  # pragma: no cover
     # scoring.few_code_scores / uniform_scores: every guess's slot bound, its spread, and b
-    by_secret, table, secret_guess, same_secret, T, params = game
+    by_secret, table, secret_guess, same_secret, T, params, w, D = game
     hit = params[_HIT]
     largest = np.zeros(m, np.int64)
     parts = np.zeros(m, np.int64)
@@ -201,7 +111,7 @@ def _scores(S, n, pool, m, left, game, mark, work):  # pragma: no cover
     for i in range(m):
         if largest[i] < n and parts[i] > b:
             b = parts[i]
-    room = _capacity(b, left - 1)
+    room = capacity(b, left - 1)
     Tb = T[b]
     bound = np.empty(m, np.float64)
     for i in range(m):
@@ -290,11 +200,39 @@ def _classes(replies, S, n, hit, sizes, starts, codes):  # pragma: no cover - co
 
 
 @njit(cache=True)
+def _opened(guess, replies, S, b, left, game, sizes, starts, codes):  # pragma: no cover - compiled
+    # hits.slot_value before its classes are bounded from the cache: the classes of S under the
+    # guess (`replies` its reply to each secret) but the hit, smallest first (ties in reply
+    # order), each in S's order; their class bounds (inf past the slots `left` - 1 guesses
+    # hold); and the guess's bound, w(S) + the classes' bounds, summed as slot_value sums them
+    by_secret, table, secret_guess, same_secret, T, params, w, D = game
+    n, hit = len(S), params[_HIT]
+    room = capacity(b, left - 1)
+    if params[_WEIGHTED] == 1:
+        member, ends, cls, lbs = weighted_classes(table, guess, S, w, hit, params[_CODES], D[b], b, room)
+        paid = 0.0
+        for k in range(n):
+            paid += w[S[k]]
+    else:
+        member, ends, cls = _classes(replies, S, n, hit, sizes, starts, codes)
+        lbs = np.empty(len(ends) - 1, np.float64)
+        Tb = T[b]
+        for j in range(len(lbs)):
+            c = ends[j + 1] - ends[j]
+            lbs[j] = Tb[c] if c <= room else np.inf
+        paid = float(n)
+    bounded = 0.0
+    for j in range(len(lbs)):
+        bounded += lbs[j]
+    return member, ends, cls, lbs, paid + bounded
+
+
+@njit(cache=True)
 def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache, work):  # pragma: no cover - compiled
     # hits.known_class_bounds for the classes of at most `largest` secrets (the first ones:
     # smallest first): each bound raised to the cache's or close_small's (cached as CLOSED,
     # -2), until the total reaches the limit; returns the total and the classes gone through
-    by_secret, table, secret_guess, same_secret, T, params = game
+    by_secret, table, secret_guess, same_secret, T, params, w, D = game
     slots, keys, values, store, counters = cache
     keyed = params[_KEYED] == 1
     closed = left * 0 - 2  # a variable, not a literal: see solve_set's `none`
@@ -306,7 +244,7 @@ def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache
         if c <= 2:
             continue
         C = member[ends[j] : ends[j + 1]]
-        e, _ = _find(C, c, left, keyed, cache)
+        e, _ = find_entry(C, c, left, keyed, cache)
         if e >= 0:
             proven = values[e, 0]
         else:
@@ -314,9 +252,9 @@ def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache
             if guess == -3:
                 continue
             if guess >= 0:
-                _remember(C, c, left, value, value, guess, keyed, cache)
+                remember_entry(C, c, left, value, value, guess, keyed, cache)
             else:
-                _remember(C, c, left, value, np.inf, closed, keyed, cache)
+                remember_entry(C, c, left, value, np.inf, closed, keyed, cache)
             proven = value
         if proven > lbs[j]:
             total += proven - lbs[j]
@@ -331,7 +269,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
     # branch.Search.solve and search_node, hits.slot_value and known_class_bounds: (value, guess);
     # `roots`: S's own pool, a flag per guess (the orbit representatives of the history's
     # symmetry, small_trees.roots_of), or empty for every guess; the sets below try every guess
-    by_secret, table, secret_guess, same_secret, T, params = game
+    by_secret, table, secret_guess, same_secret, T, params, w, D = game
     slots, keys, values, store, counters = cache
     n = len(S)
     keyed = params[_KEYED] == 1
@@ -339,12 +277,12 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
     # compiles again (half a second of a first run each)
     none = n * 0 - 1
     if n == 1:
-        return (1.0, secret_guess[S[0]]) if left >= 1 else (np.inf, -1)
+        return (w[S[0]], secret_guess[S[0]]) if left >= 1 else (np.inf, -1)
     if left <= 1:
         return np.inf, -1
     if n == 2:
-        return 3.0, secret_guess[S[0]]
-    e, _ = _find(S, n, left, keyed, cache)
+        return pair_value(S, w, secret_guess)
+    e, _ = find_entry(S, n, left, keyed, cache)
     if e >= 0:
         if values[e, 0] == values[e, 1]:
             return values[e, 0], keys[e, 4]
@@ -355,18 +293,18 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
     if not asked:
         value, guess = _close_small(S, n, left, parts, game, work)
         if guess >= 0:
-            _remember(S, n, left, value, value, guess, keyed, cache)
+            remember_entry(S, n, left, value, value, guess, keyed, cache)
             return value, guess
         if guess == -1 and value > known:
             known = value
             if known >= budget:
-                _remember(S, n, left, known, np.inf, none, keyed, cache)
+                remember_entry(S, n, left, known, np.inf, none, keyed, cache)
                 return known, -1
     # search_node
-    if counters[_NODES] >= counters[_STOP_AT]:  # back to Python: its deadline and signals
-        counters[_STOPPED] = 1
+    if counters[NODES] >= counters[STOP_AT]:  # back to Python: its deadline and signals
+        counters[STOPPED] = 1
         return np.nan, -4
-    counters[_NODES] += 1
+    counters[NODES] += 1
     # the classes' searches start from nothing known; as variables, not literals, so that the
     # recursive call has the outer call's exact signature (a cached recursive function whose
     # inner call casts its arguments crashes when loaded: numba issue 6713)
@@ -389,7 +327,10 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
             if not some or roots[i]:
                 pool[m] = i
                 m += 1
-    bound, spread, b = _scores(S, n, pool, m, left, game, mark, work)
+    if params[_WEIGHTED] == 1:  # ordering.slot_scores with weights, the depth limit applied
+        bound, spread, b = small_weighted_scores(by_secret, S, pool, m, w, hit, params[_CODES], left)
+    else:
+        bound, spread, b = _scores(S, n, pool, m, left, game, mark, work)
     floor = np.inf
     n_tried = 0
     for i in range(m):
@@ -399,7 +340,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
             floor = bound[i]
     if n_tried == 0:
         proven = max(known, floor)
-        _remember(S, n, left, proven, np.inf, none, keyed, cache)
+        remember_entry(S, n, left, proven, np.inf, none, keyed, cache)
         return proven, -1
     tried = np.empty(n_tried, np.int64)
     j = 0
@@ -416,7 +357,6 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
     sizes = np.zeros(params[_CODES], np.int64)
     starts = np.zeros(params[_CODES], np.int64)
     codes = np.empty(n, np.int64)
-    lbs = np.empty(n, np.float64)
     for step in range(n_tried):
         if step < 8:  # most nodes search one or two guesses: pick the least, no sort
             at = -1
@@ -477,15 +417,8 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
         n_seen += 1
         # slot_value: the classes, smallest first (ties in reply order), each in S's order
         limit = best
-        member, ends, _ = _classes(replies, S, n, hit, sizes, starts, codes)
+        member, ends, _, lbs, total = _opened(guess, replies, S, b, left, game, sizes, starts, codes)
         n_classes = len(ends) - 1
-        room = _capacity(b, left - 1)
-        Tb = T[b]
-        total = float(n)
-        for j in range(n_classes):
-            c = ends[j + 1] - ends[j]
-            lbs[j] = Tb[c] if c <= room else np.inf
-            total += lbs[j]
         if total < limit:
             total, _ = _known_bounds(member, ends, lbs, total, limit, left - 1, b, n, game, cache, work)
         if total < limit:
@@ -494,7 +427,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
                 value, _ = solve_set(
                     C, limit - (total - lbs[j]), left - 1, b, nothing, not_asked, game, cache, mark, work, every
                 )
-                if counters[_STOPPED] == 1:
+                if counters[STOPPED] == 1:
                     return np.nan, -4
                 total += value - lbs[j]
                 if total >= limit:
@@ -505,10 +438,10 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
         else:
             floor = min(floor, value)
     if best_guess >= 0:
-        _remember(S, n, left, best, best, best_guess, keyed, cache)
+        remember_entry(S, n, left, best, best, best_guess, keyed, cache)
         return best, best_guess
     proven = max(known, floor)
-    _remember(S, n, left, proven, np.inf, none, keyed, cache)
+    remember_entry(S, n, left, proven, np.inf, none, keyed, cache)
     return proven, -1
 
 
@@ -516,7 +449,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
 def open_guess(guess, S, limit, left, b, largest, game, cache, work):  # pragma: no cover - compiled
     # hits.slot_value before any class is searched, at a node of the Python search: the
     # classes, their slot bounds, and known_class_bounds for those of at most `largest`
-    by_secret, table, secret_guess, same_secret, T, params = game
+    by_secret, table, secret_guess, same_secret, T, params, w, D = game
     slots, keys, values, store, counters = cache
     n = len(S)
     n_codes = params[_CODES]
@@ -524,18 +457,8 @@ def open_guess(guess, S, limit, left, b, largest, game, cache, work):  # pragma:
     row = table[guess]
     for k in range(n):
         replies[k] = row[S[k]]
-    member, ends, codes = _classes(
-        replies, S, n, params[_HIT], np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64), np.empty(n, np.int64)
-    )
-    n_classes = len(ends) - 1
-    room = _capacity(b, left - 1)
-    Tb = T[b]
-    lbs = np.empty(n_classes, np.float64)
-    total = float(n)
-    for j in range(n_classes):
-        c = ends[j + 1] - ends[j]
-        lbs[j] = Tb[c] if c <= room else np.inf
-        total += lbs[j]
+    sizes, starts = np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64)
+    member, ends, codes, lbs, total = _opened(guess, replies, S, b, left, game, sizes, starts, np.empty(n, np.int64))
     reached = 0
     if total < limit:
         total, reached = _known_bounds(member, ends, lbs, total, limit, left - 1, b, largest, game, cache, work)
@@ -558,7 +481,7 @@ def solve_classes(
             return total, j
         C = member[ends[j] : ends[j + 1]].copy()
         value, _ = solve_set(C, limit - (total - lbs[j]), left, b, nothing, not_asked, game, cache, mark, work, roots)
-        if counters[_STOPPED] == 1:
+        if counters[STOPPED] == 1:
             return total, j
         total += value - lbs[j]
         if total >= limit:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.compiled import njit
-from .tree_kernels import capacity
+from .closures import MID_SET
+from .tree_cache import capacity
 
 #: A node's classes (sizes and masses, a guess's at most min(n, replies)) kept between the two
 #: passes of weighted_scores up to this many entries (16 bytes each), else counted again.
@@ -216,3 +217,116 @@ def weighted_candidates(table, named, S, w, depths, hit, n_codes):  # pragma: no
         if total < best_value:
             best, best_value, best_largest = i, total, largest
     return best_value, best, best_largest
+
+
+@njit(cache=True)
+def pair_value(S, w, secret_guess):  # pragma: no cover - compiled
+    """(the cost of two secrets, the guess to make): the heavier first (the first on a tie),
+    then the other, w1 + 2 w2; 3 with equal weights."""
+    heavy = 0 if w[S[0]] >= w[S[1]] else 1
+    return w[S[0]] + w[S[1]] + w[S[1 - heavy]], secret_guess[S[heavy]]
+
+
+@njit(cache=True)
+def heaviest_first(S, w):  # pragma: no cover - compiled
+    """S in decreasing weight, ties in S's order (np.argsort(-w[S], kind="stable")): an
+    insertion sort, for sets of at most MID_SET secrets."""
+    out = S.copy()
+    for i in range(1, len(out)):
+        s, x, j = out[i], w[out[i]], i
+        while j > 0 and w[out[j - 1]] < x:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = s
+    return out
+
+
+@njit(cache=True)
+def weighted_close(S, left, parts, table, secret_guess, w, depths, hit, n_codes):  # pragma: no cover - compiled
+    """closures.Closures.close_by_weighted_candidates for a set of 3 to MID_SET secrets, every
+    one a guess, with `depths` the slot depths for `parts` classes: (the value, its guess) where
+    a candidate's bound is its exact cost and no other guess can do better, else (a lower
+    bound, -1); (0, -3) past MID_SET secrets, where nothing is known."""
+    n = len(S)
+    if n > MID_SET:
+        return 0.0, -3
+    H = heaviest_first(S, w)
+    x = np.empty(n, np.float64)
+    named = np.empty(n, np.int64)
+    for k in range(n):
+        x[k] = w[H[k]]
+        named[k] = secret_guess[H[k]]
+    p = min(n, parts)
+    base, deep = 0.0, 0.0
+    for k in range(n):
+        base += x[k]
+        deep += x[k] * depths[k // p]
+    others = base + deep  # a guess that is no candidate: p classes, the heaviest shallowest
+    value, best, largest = weighted_candidates(table, named, H, x, depths, hit, n_codes)
+    if value <= others and (largest == 1 or (largest == 2 and left >= 3)):
+        return value, named[best]
+    return min(value, others), -1
+
+
+@njit(cache=True)
+def small_weighted_scores(by_secret, S, pool, m, w, hit, n_codes, left):  # pragma: no cover - compiled
+    """weighted_scores for the compiled search's small sets (fewer than 256 secrets), the depth
+    limit applied (inf where a class cannot fit in the slots `left` - 1 guesses hold): the
+    counts and masses reply-major, a row of guesses per reply code, filled a secret at a time
+    along its row of replies (tree_kernels._scores' layout: 7-10x faster than weighted_scores
+    on 4x7's sets of 8 to 40 secrets). A class's bound is summed in reply order."""
+    n = len(S)
+    grid = np.zeros((n_codes, m), np.uint8)
+    mass = np.zeros((n_codes, m), np.float64)
+    w_sum, w_max, w_min = 0.0, -np.inf, np.inf
+    for k in range(n):
+        replies, x = by_secret[S[k]], w[S[k]]
+        w_sum += x
+        w_max, w_min = max(w_max, x), min(w_min, x)
+        for i in range(m):
+            r = replies[pool[i]]
+            grid[r, i] += 1
+            mass[r, i] += x
+    largest = np.zeros(m, np.int64)
+    parts = np.zeros(m, np.int64)
+    squares = np.zeros(m, np.int64)
+    for r in range(n_codes):
+        if r == hit:
+            continue
+        line = grid[r]
+        for i in range(m):
+            c = np.int64(line[i])
+            parts[i] += c > 0
+            squares[i] += c * c
+            largest[i] = max(largest[i], c)
+    b = n * 0 + 1
+    for i in range(m):
+        if largest[i] < n and parts[i] > b:
+            b = parts[i]
+    caps = np.empty(n + 2, np.int64)  # the slots within d guesses, d = 0, 1, ... until all n fit
+    for d in range(n + 2):
+        caps[d] = capacity(b, d)
+    room = capacity(b, left - 1)
+    bound = np.full(m, w_sum)
+    spread = np.empty(m, np.float64)
+    for i in range(m):
+        spread[i] = squares[i]
+        if largest[i] >= n or largest[i] > room:
+            bound[i] = np.inf
+    for r in range(n_codes):
+        if r == hit:
+            continue
+        line, heavy = grid[r], mass[r]
+        for i in range(m):
+            c = np.int64(line[i])
+            if c == 0:
+                continue
+            x = heavy[i]
+            extra, d = x, 1  # depth 0: the whole class pays the guess that leaves it
+            while True:
+                extra += max(max(x - w_max * caps[d], w_min * (c - caps[d])), 0.0)
+                if caps[d] >= c:
+                    break
+                d += 1
+            bound[i] += extra
+    return bound, spread, b
