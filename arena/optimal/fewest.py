@@ -48,7 +48,7 @@ from ..trees.grow import Hooks, Spot, grow
 from ..trees.tree import Node
 from .bounds import INF, slot_capacity
 from .growing import Path, tree_from_search
-from .search import Search, Timeout
+from .search import Search, Timeout, class_searched
 from .solved import at_worst
 
 __all__ = ["Fewest", "FewestResult"]
@@ -203,7 +203,8 @@ class Fewest:
         for c, lb in zip(classes, bounds):
             if total >= limit:
                 return total
-            total += self.solve(c, limit - (total - lb), k - 1, below) - lb
+            budget = limit - (total - lb)
+            total = class_searched(total, lb, self.solve(c, budget, k - 1, below), budget, limit)
         return total
 
     def class_bound(self, C: Indexes, b: int, k: int, cap: int) -> float:

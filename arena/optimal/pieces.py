@@ -29,7 +29,7 @@ from ..core.game import Index, Indexes
 from ..core.resources import THREADS_ENV, memory_limit, threads
 from ..parallel.orphans import die_with_parent
 from .problem import Problem, SentProblem
-from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout
+from .search import CACHE_SHARE, LEVEL_SIZE, NO_LIMIT, Search, Timeout, class_searched
 from .subtrees import closed_value, subtree
 
 #: The search each worker keeps (set in the parent before forking, or by the initializer).
@@ -363,8 +363,9 @@ def search_classes(
                     return total
                 continue
             allowed = search.class_allowed(place.allowed, guess, r, C)
-            value = search.solve(C, limit - (total - bounds[j]), left, below, allowed, b, keys[j])
-            total += value - bounds[j]
+            budget = limit - (total - bounds[j])
+            value = search.solve(C, budget, left, below, allowed, b, keys[j])
+            total = class_searched(total, bounds[j], value, budget, limit)
             bounds[j] = value
             if total >= limit:
                 return total

@@ -42,7 +42,7 @@ from .closures import MID_SET, TINY_SET
 from .determined import FIRST_MISSES, TIE, TWO_LEVELS, GuessesUntilDetermined, LostGames, UntilDetermined
 from .hits import LEVEL_SIZE, SMALL_SPLIT, UntilHit
 from .ordering import SCORE_BLOCK, sorted_lazily
-from .shared import NO_LIMIT, STOP, CostBounds, Stats, Timeout, ctrl_c_stops
+from .shared import NO_LIMIT, STOP, CostBounds, Stats, Timeout, class_searched, ctrl_c_stops
 
 __all__ = [
     "Allowed",
@@ -68,6 +68,7 @@ __all__ = [
     "Timeout",
     "UntilDetermined",
     "UntilHit",
+    "class_searched",
     "ctrl_c_stops",
     "key_bytes",
     "sorted_lazily",

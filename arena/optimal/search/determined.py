@@ -15,7 +15,7 @@ from ...core.costs import Cost, Guesses, Lost, Misses
 from ...core.game import Index, Indexes
 from ..bounds import INF, determine_table
 from .allowed import Allowed
-from .shared import CostBounds, SearchState
+from .shared import CostBounds, SearchState, class_searched
 
 #: A guess whose value is within this of the best ties with it (the misses costs are sums of
 #: weights); the earlier guess of the pool is kept.
@@ -89,8 +89,8 @@ class UntilDetermined(CostBounds):
         if total >= limit:
             return total
         for (c, k), lb in zip(classes, bounds):
-            value = search.solve(c, limit - (total - lb), k, below)
-            total += value - lb
+            budget = limit - (total - lb)
+            total = class_searched(total, lb, search.solve(c, budget, k, below), budget, limit)
             if total >= limit:
                 return total
         return total

@@ -16,7 +16,7 @@ from ...core.game import Game, Index, Indexes
 from ..bounds import INF, min_depth, slot_capacity
 from .allowed import Allowed
 from .cache import CLOSED
-from .shared import CostBounds, SearchState
+from .shared import CostBounds, SearchState, class_searched
 from .small_trees import SmallTrees
 
 #: Guesses at nodes of at least this many candidates have their classes bounded one level deep
@@ -122,10 +122,9 @@ class HitValues(SearchState):
             if total >= limit:
                 return total
         for (r, c), lb, key in zip(classes, bounds, keys):
-            value = self.solve(
-                c, limit - (total - lb), left - 1, below, self.class_allowed(allowed, guess, r, c), b, key
-            )
-            total += value - lb
+            budget = limit - (total - lb)
+            value = self.solve(c, budget, left - 1, below, self.class_allowed(allowed, guess, r, c), b, key)
+            total = class_searched(total, lb, value, budget, limit)
             if total >= limit:
                 return total
         return total
@@ -163,7 +162,9 @@ class HitValues(SearchState):
             return total
         for j in range(done, len(classes)):
             lb = bound_list[j]
-            total += self.solve(classes[j][1], limit - (total - lb), left - 1, below, None, b, keys[j]) - lb
+            budget = limit - (total - lb)
+            value = self.solve(classes[j][1], budget, left - 1, below, None, b, keys[j])
+            total = class_searched(total, lb, value, budget, limit)
             if total >= limit:
                 return total
         return total

@@ -374,18 +374,16 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
         else:
             if step == 8:
                 rest = np.empty(n_tried - 8, np.int64)
-                keys_rest = np.empty((n_tried - 8), np.float64)
                 r = 0
                 for j in range(n_tried):
                     if not taken[j]:
                         rest[r] = tried[j]
                         r += 1
-                spread_top = 1.0
-                for j in range(len(rest)):
-                    spread_top = max(spread_top, spread[rest[j]] + 1.0)
-                for j in range(len(rest)):
-                    keys_rest[j] = bound[rest[j]] * spread_top + spread[rest[j]]
-                order = rest[_order(keys_rest)]
+                # by bound, then spread, then place in the pool: two stable sorts, the last key
+                # first (one key bound * (the largest spread + 1) + spread orders integer bounds
+                # alone: a chooser's weights make bounds that differ by far less than 1)
+                order = rest[_order(spread[rest])]
+                order = order[_order(bound[order])]
             i = order[step - 8]
         if bound[i] >= best:
             floor = min(floor, bound[i])
@@ -424,12 +422,13 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
         if total < limit:
             for j in range(n_classes):
                 C = member[ends[j] : ends[j + 1]].copy()
-                value, _ = solve_set(
-                    C, limit - (total - lbs[j]), left - 1, b, nothing, not_asked, game, cache, mark, work, every
-                )
+                budget_j = limit - (total - lbs[j])
+                value, _ = solve_set(C, budget_j, left - 1, b, nothing, not_asked, game, cache, mark, work, every)
                 if counters[STOPPED] == 1:
                     return np.nan, -4
                 total += value - lbs[j]
+                if value >= budget_j:  # failed high: so does the guess, whatever the rounding (shared.class_searched)
+                    total = max(total, limit)
                 if total >= limit:
                     break
         value = total
@@ -480,10 +479,13 @@ def solve_classes(
         if ends[j + 1] - ends[j] > largest:
             return total, j
         C = member[ends[j] : ends[j + 1]].copy()
-        value, _ = solve_set(C, limit - (total - lbs[j]), left, b, nothing, not_asked, game, cache, mark, work, roots)
+        budget = limit - (total - lbs[j])
+        value, _ = solve_set(C, budget, left, b, nothing, not_asked, game, cache, mark, work, roots)
         if counters[STOPPED] == 1:
             return total, j
         total += value - lbs[j]
+        if value >= budget:  # failed high (shared.class_searched)
+            total = max(total, limit)
         if total >= limit:
             return total, j + 1
     return total, n_classes
