@@ -64,7 +64,7 @@ FIRST_CHUNK = 1 << 12
 #: What a first run pays to compile the kernels (numba; benchmarks/bench_coldstart.py), said on
 #: stderr, with the set-up step that pays it ahead (warm.py).
 COMPILE_NOTE = (
-    "compiling the exact search's kernels (first run only: about 15 s, cached for the next runs;"
+    "compiling the exact search's kernels (first run only: about half a minute, cached for the next runs;"
     " `python -m arena.optimal.search.warm` does it ahead)..."
 )
 _announced = False  # the kernels' cache was looked at (once a process)

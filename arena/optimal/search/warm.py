@@ -64,7 +64,7 @@ def warm(spec: str = WARM_SPEC) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     """Compile the kernels (or load them: a second run), saying so on stderr."""
-    print("arena: compiling the exact search's kernels (once; about 15 s)...", file=sys.stderr, flush=True)
+    print("arena: compiling the exact search's kernels (once; about half a minute)...", file=sys.stderr, flush=True)
     seconds = warm(*(sys.argv[1:] if argv is None else argv)[:1])
     print(f"arena: the exact search's kernels are ready ({seconds:.1f} s)", file=sys.stderr)
     return 0
