@@ -279,6 +279,8 @@ def test_the_deadline_stops_a_long_compiled_call(plain_loops, short_chunks):
     with pytest.raises(Timeout):
         search.solve(np.arange(len(game.secrets)))
     assert sum(short_chunks) > 0
+    small = search.small_trees()
+    assert small is not None and search.stats.nodes == small.nodes > 0  # the stopped call's sets counted
     search.deadline = None  # the compiled cache holds nothing half-searched: the search goes on
     assert search.solve(np.arange(len(game.secrets))) == optimal_tree(game).value
 
@@ -321,3 +323,31 @@ def test_a_cold_cache_is_announced_once(monkeypatch):
         for name in entries:  # plain Python functions: nothing said
             monkeypatch.setattr(kernels, name, plain[name])
         small_trees.announce_compiling()
+
+
+@pytest.mark.parametrize("left", [3, 4, 1 << 20])
+def test_a_small_set_s_weighted_scores_are_the_same_in_either_layout(plain_loops, monkeypatch, left):
+    """weighted_kernels.small_weighted_scores: the reply-major grids (Mastermind, Jotto) and
+    weighted_scores (Wordle's 243 replies, past GRID_CELLS) give the same bounds, spreads and b,
+    the depth limit applied alike."""
+    from arena.optimal.search import weighted_kernels
+
+    game = make_game("mastermind:pegs=3,colors=4")
+    rng = np.random.default_rng(left)
+    pool = np.arange(len(game.guesses), dtype=np.int64)
+    cells = weighted_kernels.GRID_CELLS
+    assert len(pool) * game.n_codes <= cells  # the grids, unless patched
+    for _ in range(10):
+        S = np.sort(rng.choice(len(game.secrets), int(rng.integers(3, 30)), replace=False)).astype(np.int64)
+        w = chooser_weights(
+            ["few", "real", "heavy", "mix"][int(rng.integers(4))], len(game.secrets), int(rng.integers(99))
+        )
+        args = (game.by_secret, game.table, S, pool, len(pool), w, game.hit, game.n_codes, left)
+        grid = weighted_kernels.small_weighted_scores(*args)
+        monkeypatch.setattr(weighted_kernels, "GRID_CELLS", 0)
+        compact = weighted_kernels.small_weighted_scores(*args)
+        monkeypatch.setattr(weighted_kernels, "GRID_CELLS", cells)
+        assert grid[2] == compact[2]
+        assert np.array_equal(grid[1], compact[1])
+        assert np.array_equal(np.isinf(grid[0]), np.isinf(compact[0]))
+        assert np.allclose(grid[0][np.isfinite(grid[0])], compact[0][np.isfinite(compact[0])], rtol=1e-12)

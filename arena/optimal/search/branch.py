@@ -271,9 +271,14 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
 
     def between_chunks(self) -> None:
         """Between the chunks of a compiled call: the deadline, and the node limit, counting
-        the sets the call has searched so far (count_compiled is not reached when this raises)."""
-        self.check_deadline()
+        the sets the call has searched so far (count_compiled is not reached when this raises:
+        a search stopped in a long call had reported none of its sets, `searched` 1 on Jotto)."""
         small = cast(SmallTrees, self._small)
+        try:
+            self.check_deadline()
+        except Timeout:
+            self.stats.nodes += small.nodes - small.entered
+            raise
         if self.node_limit is not None and self.stats.nodes + small.nodes - small.entered > self.node_limit:
             self.stats.nodes += small.nodes - small.entered
             raise Timeout

@@ -328,7 +328,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
                 pool[m] = i
                 m += 1
     if params[_WEIGHTED] == 1:  # ordering.slot_scores with weights, the depth limit applied
-        bound, spread, b = small_weighted_scores(by_secret, S, pool, m, w, hit, params[_CODES], left)
+        bound, spread, b = small_weighted_scores(by_secret, table, S, pool, m, w, hit, params[_CODES], left)
     else:
         bound, spread, b = _scores(S, n, pool, m, left, game, mark, work)
     floor = np.inf

@@ -17,6 +17,9 @@ from ...core.compiled import njit
 from .closures import MID_SET
 from .tree_cache import capacity
 
+#: A small set's weighted scores are counted reply-major (_grid_scores) while replies x guesses
+#: is at most this many cells (a byte and a float each, cleared at every set searched).
+GRID_CELLS = 1 << 18
 #: A node's classes (sizes and masses, a guess's at most min(n, replies)) kept between the two
 #: passes of weighted_scores up to this many entries (16 bytes each), else counted again.
 ONE_PASS = 1 << 21
@@ -269,12 +272,27 @@ def weighted_close(S, left, parts, table, secret_guess, w, depths, hit, n_codes)
 
 
 @njit(cache=True)
-def small_weighted_scores(by_secret, S, pool, m, w, hit, n_codes, left):  # pragma: no cover - compiled
+def small_weighted_scores(by_secret, table, S, pool, m, w, hit, n_codes, left):  # pragma: no cover - compiled
     """weighted_scores for the compiled search's small sets (fewer than 256 secrets), the depth
-    limit applied (inf where a class cannot fit in the slots `left` - 1 guesses hold): the
-    counts and masses reply-major, a row of guesses per reply code, filled a secret at a time
-    along its row of replies (tree_kernels._scores' layout: 7-10x faster than weighted_scores
-    on 4x7's sets of 8 to 40 secrets). A class's bound is summed in reply order."""
+    limit applied (inf where a class cannot fit in the slots `left` - 1 guesses hold): in the
+    reply-major layout of _grid_scores where its grids fit GRID_CELLS (Mastermind, Jotto), else
+    (Wordle's 243 replies x 12,972 guesses: 25 MB of masses to clear a set) weighted_scores."""
+    if n_codes * m > GRID_CELLS:
+        bound, spread, largest, b = weighted_scores(table, S, pool[:m], w, hit, n_codes)
+        room = capacity(b, left - 1)
+        for i in range(m):
+            if largest[i] > room:
+                bound[i] = np.inf
+        return bound, spread, b
+    return _grid_scores(by_secret, S, pool, m, w, hit, n_codes, left)
+
+
+@njit(cache=True)
+def _grid_scores(by_secret, S, pool, m, w, hit, n_codes, left):  # pragma: no cover - compiled
+    # small_weighted_scores with the counts and masses reply-major, a row of guesses per reply
+    # code, filled a secret at a time along its row of replies (tree_kernels._scores' layout:
+    # 7-10x faster than weighted_scores on 4x7's sets of 8 to 40 secrets); a class's bound is
+    # summed in reply order
     n = len(S)
     grid = np.zeros((n_codes, m), np.uint8)
     mass = np.zeros((n_codes, m), np.float64)
