@@ -25,6 +25,19 @@ from arena.optimal.search import Search, Timeout, branch, ordering, small_trees,
 from arena.optimal.search import tree_kernels as kernels
 
 
+def compiled_calls(monkeypatch) -> list[int]:
+    """The sizes of the sets SmallTrees.solve_set is called on from now on, in order."""
+    calls: list[int] = []
+    searched = small_trees.SmallTrees.solve_set
+
+    def counted(self, S, *args):
+        calls.append(len(S))
+        return searched(self, S, *args)
+
+    monkeypatch.setattr(small_trees.SmallTrees, "solve_set", counted)
+    return calls
+
+
 def tree_of(solved) -> tuple:
     return tuple((node.replies, int(node.guess)) for root in solved.roots for node in root.walk())
 
@@ -77,14 +90,7 @@ def test_the_tree_is_read_back_from_the_compiled_cache_without_a_search(plain_lo
     in Python (SmallTrees.exact_guess), not from solve_set, which a run then need not load (issue
     33); the tree is the Python search's."""
     game = make_game("mastermind:pegs=3,colors=4")
-    calls = []
-    searched = small_trees.SmallTrees.solve_set
-
-    def counted(self, S, *args):
-        calls.append(len(S))
-        return searched(self, S, *args)
-
-    monkeypatch.setattr(small_trees.SmallTrees, "solve_set", counted)
+    calls = compiled_calls(monkeypatch)
     compiled = optimal_tree(game)
     assert calls == [len(game.secrets)]  # the search's own call, at the root
     monkeypatch.setattr(branch, "COMPILED_CELLS", 1 << 62)
@@ -162,14 +168,7 @@ def test_weighted_small_trees_give_the_python_search_s_value_and_tree(plain_loop
     monkeypatch.setattr(ordering, "WEIGHTED_CELLS", 0)  # weighted nodes scored compiled on any game
     game = make_game(spec)
     w = chooser_weights(kind, len(game.secrets), seed=len(spec) + len(options))
-    calls = []
-    searched = small_trees.SmallTrees.solve_set
-
-    def counted(self, S, *args):
-        calls.append(len(S))
-        return searched(self, S, *args)
-
-    monkeypatch.setattr(small_trees.SmallTrees, "solve_set", counted)
+    calls = compiled_calls(monkeypatch)
     compiled = optimal_tree(game, weights=w, **options)
     assert calls  # the compiled path was taken
     monkeypatch.setattr(branch, "COMPILED_CELLS", 1 << 62)  # the Python search alone

@@ -10,7 +10,7 @@ import numpy as np
 from ...core.compiled import njit
 from .closures import MID_SET, TINY_SET
 from .tree_cache import NODES, STOP_AT, STOPPED, capacity, find_entry, remember_entry
-from .weighted_kernels import pair_value, small_weighted_scores, weighted_classes, weighted_close
+from .weighted_kernels import grid_tallies, pair_value, small_weighted_scores, weighted_classes, weighted_close
 
 # params[]: the game and the search (weighted: the secrets' weights are not all 1)
 _HIT, _CODES, _CONSISTENT, _KEYED, _BMAX, _WEIGHTED = 0, 1, 2, 3, 4, 5
@@ -77,8 +77,6 @@ def _scores(S, n, pool, m, left, game, mark, work):  # pragma: no cover
     # scoring.few_code_scores / uniform_scores: every guess's slot bound, its spread, and b
     by_secret, table, secret_guess, same_secret, T, params, w, D = game
     hit = params[_HIT]
-    largest = np.zeros(m, np.int64)
-    parts = np.zeros(m, np.int64)
     spread = np.empty(m, np.float64)
     counts = work
     rows = np.empty(n, np.int64)
@@ -95,16 +93,7 @@ def _scores(S, n, pool, m, left, game, mark, work):  # pragma: no cover
         replies = by_secret[rows[k]]
         for i in range(m):
             grid[replies[pool[i]], i] += 1
-    squares = np.zeros(m, np.int64)
-    for r in range(n_codes):
-        if r == hit:
-            continue
-        line = grid[r]
-        for i in range(m):
-            c = np.int64(line[i])
-            parts[i] += c > 0
-            squares[i] += c * c
-            largest[i] = max(largest[i], c)
+    largest, parts, squares = grid_tallies(grid, m, hit)
     for i in range(m):
         spread[i] = squares[i]
     b = n * 0 + 1  # a variable, not a literal: see solve_set's `none`

@@ -288,6 +288,26 @@ def small_weighted_scores(by_secret, table, S, pool, m, w, hit, n_codes, left): 
 
 
 @njit(cache=True)
+def grid_tallies(grid, m, hit):  # pragma: no cover - compiled
+    """(the largest class, the number of classes, the sum of squared class sizes) of each of m
+    guesses, the hit left out, from its counts reply-major (grid[r, i]: the secrets giving reply
+    r to guess i), a reply row at a time: the loops run along the guesses without branches."""
+    largest = np.zeros(m, np.int64)
+    parts = np.zeros(m, np.int64)
+    squares = np.zeros(m, np.int64)
+    for r in range(grid.shape[0]):
+        if r == hit:
+            continue
+        line = grid[r]
+        for i in range(m):
+            c = np.int64(line[i])
+            parts[i] += c > 0
+            squares[i] += c * c
+            largest[i] = max(largest[i], c)
+    return largest, parts, squares
+
+
+@njit(cache=True)
 def _grid_scores(by_secret, S, pool, m, w, hit, n_codes, left):  # pragma: no cover - compiled
     # small_weighted_scores with the counts and masses reply-major, a row of guesses per reply
     # code, filled a secret at a time along its row of replies (tree_kernels._scores' layout:
@@ -305,18 +325,7 @@ def _grid_scores(by_secret, S, pool, m, w, hit, n_codes, left):  # pragma: no co
             r = replies[pool[i]]
             grid[r, i] += 1
             mass[r, i] += x
-    largest = np.zeros(m, np.int64)
-    parts = np.zeros(m, np.int64)
-    squares = np.zeros(m, np.int64)
-    for r in range(n_codes):
-        if r == hit:
-            continue
-        line = grid[r]
-        for i in range(m):
-            c = np.int64(line[i])
-            parts[i] += c > 0
-            squares[i] += c * c
-            largest[i] = max(largest[i], c)
+    largest, parts, squares = grid_tallies(grid, m, hit)
     b = n * 0 + 1
     for i in range(m):
         if largest[i] < n and parts[i] > b:
