@@ -225,7 +225,8 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
 
     def small_trees(self) -> SmallTrees | None:
         """The compiled search of small subtrees (small_trees.py), made at its first use, or
-        None where it does not apply: it knows guesses until a hit with equal weights, every
+        None where it does not apply: it knows guesses until a hit with equal weights (or a
+        chooser's, where weighted nodes are scored in compiled code: `weighted_compiled`), every
         secret a guess, no hard mode, on a feedback table held in memory."""
         if self._small is False:
             game = self.game

@@ -1,6 +1,7 @@
 """The compiled loops of small_trees.py (numba): the exact search of a small set's whole
-subtree, its closures, its scores and its cache. Imported only when a search first meets a
-small set (numba's start-up is paid by searches alone).
+subtree, with equal weights or a chooser's (then weighted_kernels.py's closures, scores and class
+bounds), and its closures and scores; its cache is tree_cache.py's. Imported only when a search
+first meets a small set (numba's start-up is paid by searches alone).
 """
 
 from __future__ import annotations
