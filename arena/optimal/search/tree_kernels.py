@@ -218,6 +218,14 @@ def _opened(guess, replies, S, b, left, game, sizes, starts, codes):  # pragma: 
 
 
 @njit(cache=True)
+def _class_searched(total, lb, value, budget, limit):  # pragma: no cover - compiled
+    # shared.class_searched in compiled code: the class's value in place of its bound, and at
+    # least the limit when it failed high (value >= budget), whatever the rounding
+    total += value - lb
+    return max(total, limit) if value >= budget else total
+
+
+@njit(cache=True)
 def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache, work):  # pragma: no cover - compiled
     # hits.known_class_bounds for the classes of at most `largest` secrets (the first ones:
     # smallest first): each bound raised to the cache's or close_small's (cached as CLOSED,
@@ -416,9 +424,7 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
                 value, _ = solve_set(C, budget_j, left - 1, b, nothing, not_asked, game, cache, mark, work, every)
                 if counters[STOPPED] == 1:
                     return np.nan, -4
-                total += value - lbs[j]
-                if value >= budget_j:  # failed high: so does the guess, whatever the rounding (shared.class_searched)
-                    total = max(total, limit)
+                total = _class_searched(total, lbs[j], value, budget_j, limit)
                 if total >= limit:
                     break
         value = total
@@ -473,9 +479,7 @@ def solve_classes(
         value, _ = solve_set(C, budget, left, b, nothing, not_asked, game, cache, mark, work, roots)
         if counters[STOPPED] == 1:
             return total, j
-        total += value - lbs[j]
-        if value >= budget:  # failed high (shared.class_searched)
-            total = max(total, limit)
+        total = _class_searched(total, lbs[j], value, budget, limit)
         if total >= limit:
             return total, j + 1
     return total, n_classes

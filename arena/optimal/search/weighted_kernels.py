@@ -330,8 +330,10 @@ def _grid_scores(by_secret, S, pool, m, w, hit, n_codes, left):  # pragma: no co
     for i in range(m):
         if largest[i] < n and parts[i] > b:
             b = parts[i]
-    caps = np.empty(n + 2, np.int64)  # the slots within d guesses, d = 0, 1, ... until all n fit
-    for d in range(n + 2):
+    caps = np.zeros(n + 2, np.int64)  # the slots within d guesses, d = 0, 1, ... until all n fit
+    d = 0
+    while caps[d] < n:  # no class is read past the first depth that holds all of S
+        d += 1
         caps[d] = capacity(b, d)
     room = capacity(b, left - 1)
     bound = np.full(m, w_sum)
