@@ -18,7 +18,7 @@ from agents import make_guesser
 from arena import ArenaError, make_game
 from arena.cli.parser import main
 from arena.optimal import optimal_tree
-from arena.optimal.bounds import slot_table, weighted_bound
+from arena.optimal.bounds import slot_depths, slot_table, sorted_weight_bound
 from arena.optimal.lookahead import Rollout, improve_tree, proven_bound
 from arena.optimal.problem import Pool
 from arena.optimal.search import Search, stabilizer
@@ -194,7 +194,7 @@ def test_bounds_never_exceed_the_optimum():
         w = np.zeros(36)
         w[subset] = 1
         assert table[len(subset)] <= value
-        assert weighted_bound(np.array([len(subset)]), np.array([len(subset)]), 1.0, 1.0, 8)[0] == table[len(subset)]
+        assert sorted_weight_bound(np.ones(len(subset)), slot_depths(36, 8)) == table[len(subset)]
         search = Search(game, np.ones(36))
         assert proven_bound(search, subset, 2) <= value
 
@@ -458,26 +458,34 @@ def test_a_guess_limit_no_tree_keeps_is_refused_before_the_search_and_agrees_wit
     assert optimal_tree(game, max_guesses=worst).costs.max() <= worst
 
 
-def test_the_weighted_slot_bound_is_its_sum_of_depths():
-    """weighted_bound, which sums only the bigger classes past their first two slots, equals its
-    definition sum_{d>=0} max(0, X - w_max slots(d), w_min (n - slots(d))) term by term."""
-    from arena.optimal.bounds import slot_capacity
+def test_a_node_s_ranked_bounds_are_each_guess_s_classes_sorted():
+    """ranked_bounds, every guess's classes with their weights heaviest first in their slots in
+    one pass, equals w(S) + the sum of sorted_weight_bound over the guess's non-hit classes, and
+    is at least the bound that knows only each class's mass and the set's lightest and heaviest
+    weights, sum_d max(0, X - w_max slots(d), w_min (n - slots(d)))."""
+    from arena.optimal.bounds import ranked_bounds, slot_capacity
 
-    def by_definition(mass, count, w_max, w_min, b):
-        total, depth = np.zeros(np.shape(mass)), 0
+    def mass_bound(x, c, w_max, w_min, b):
+        total, depth = 0.0, 0
         while True:
             slots = slot_capacity(b, depth)
-            total += np.maximum(np.maximum(mass - w_max * slots, w_min * (count - slots)), 0.0)
-            if slots >= count.max(initial=0):
+            total += max(x - w_max * slots, w_min * (c - slots), 0.0)
+            if slots >= c:
                 return total
             depth += 1
 
     rng = np.random.default_rng(7)
-    for _ in range(300):
-        b, shape = int(rng.integers(1, 20)), (int(rng.integers(1, 30)), int(rng.integers(1, 15)))
-        count = rng.integers(0, int(rng.integers(1, 400)), size=shape)
-        w_min, w_max = sorted(rng.uniform(0.01, 2.0, 2))
-        mass = np.where(count > 0, count * rng.uniform(w_min, w_max, shape), 0.0)
-        np.testing.assert_allclose(
-            weighted_bound(mass, count, w_max, w_min, b), by_definition(mass, count, w_max, w_min, b), rtol=1e-12
-        )
+    for _ in range(200):
+        m, n, codes = int(rng.integers(1, 12)), int(rng.integers(1, 60)), int(rng.integers(2, 9))
+        replies = rng.integers(0, codes, size=(m, n))
+        w = np.sort(rng.uniform(0.01, 2.0, n) ** int(rng.integers(1, 4)))[::-1]
+        hit = int(rng.integers(-1, codes))
+        b = max(1, max(len(set(row) - {hit}) for row in replies.tolist()))
+        depths = slot_depths(n, b)
+        got = ranked_bounds(replies, w, depths, hit)
+        for i in range(m):
+            classes = [w[replies[i] == r] for r in range(codes) if r != hit and (replies[i] == r).any()]
+            expected = w.sum() + sum(sorted_weight_bound(c, depths) for c in classes)
+            assert got[i] == pytest.approx(expected, rel=1e-12)
+            weaker = w.sum() + sum(mass_bound(c.sum(), len(c), w.max(), w.min(), b) for c in classes)
+            assert got[i] >= weaker - 1e-9

@@ -55,18 +55,13 @@ def test_compiled_scores_are_the_numpy_paths(spec):
         assert np.array_equal(spread_of(every), spread_c(every))
 
 
-@pytest.mark.parametrize("one_pass", [True, False])
-def test_the_kernel_run_plain_agrees(one_pass, monkeypatch):
-    from arena.optimal.search import weighted_kernels
-
+def test_the_kernel_run_plain_agrees():
     game = make_game("mastermind:pegs=3,colors=3")
     rng = np.random.default_rng(5)
     w = rng.uniform(0.5, 1.5, len(game.secrets))
     S, pool = np.arange(0, 27, 2), np.arange(27)
     args = (game.table, S, pool, w, game.hit, game.n_codes)
     fast = weighted_scores(*args)
-    if not one_pass:  # the plain run reads the module's limit: the classes counted twice
-        monkeypatch.setattr(weighted_kernels, "ONE_PASS", 0)
     slow = weighted_scores.py_func(*args)
     for x, y in zip(fast[:3], slow[:3]):
         np.testing.assert_allclose(x, y, rtol=1e-15)

@@ -10,7 +10,7 @@ from types import ModuleType
 import numpy as np
 
 from ...core.game import Indexes
-from ..bounds import INF, slot_capacity, slot_depths, slot_table, sorted_weight_bound, weighted_bound
+from ..bounds import INF, ranked_bounds, slot_capacity, slot_depths, slot_table, sorted_weight_bound
 from .shared import NO_LIMIT, SearchState
 
 #: Cells of the (candidates x guesses) block that uniform_scores counts at once, and the most
@@ -113,15 +113,14 @@ class Scoring(SearchState):
                 self.game.table, S, pool, self.w, self.hit, self.game.n_codes
             )
         else:
-            counts, codes = self.hit_free_counts(pool, S)
+            counts, _ = self.hit_free_counts(pool, S)
             largest = counts.max(axis=1)
             useful = largest < n  # a guess that leaves all of S in one class learns nothing
             parts = np.count_nonzero(counts, axis=1)
             b = int(parts[useful].max(initial=1))
-            mass = self.class_masses(S, pool, codes)
-            mass[counts == 0] = 0.0  # the hit class, zeroed in counts
-            w = self.w[S]
-            bound = w.sum() + weighted_bound(mass, counts, float(w.max()), float(w.min()), b).sum(axis=1)
+            H = S[np.argsort(-self.w[S], kind="stable")]  # heaviest first, ties in S's order
+            replies = np.ascontiguousarray(self.game.by_secret[H][:, pool].T)
+            bound = ranked_bounds(replies, self.w[H], self.depths(b), self.hit)
             bound[~useful] = INF
             spread = (counts.astype(np.float64) ** 2).sum(axis=1)
         if left < NO_LIMIT:

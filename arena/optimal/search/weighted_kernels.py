@@ -20,9 +20,6 @@ from .tree_cache import capacity
 #: A small set's weighted scores are counted reply-major (_grid_scores) while replies x guesses
 #: is at most this many cells (a byte and a float each, cleared at every set searched).
 GRID_CELLS = 1 << 18
-#: A node's classes (sizes and masses, a guess's at most min(n, replies)) kept between the two
-#: passes of weighted_scores up to this many entries (16 bytes each), else counted again.
-ONE_PASS = 1 << 21
 
 
 @njit(cache=True)
@@ -43,42 +40,51 @@ def _classes(table, g, S, w, hit, count, mass, seen):  # pragma: no cover - comp
 
 
 @njit(cache=True)
-def _slot_extra(x, c, b, w_max, w_min):  # pragma: no cover - compiled
-    # bounds.weighted_bound of one class of c secrets and mass x, less its mass
-    extra, depth = 0.0, 0
-    while True:
-        slots = capacity(b, depth)
-        extra += max(max(x - w_max * slots, w_min * (c - slots)), 0.0)
-        if slots >= c:
-            return extra
+def slot_depths_for(n, b):  # pragma: no cover - compiled
+    """bounds.slot_depths: the depth of the k-th slot, k < n, for classes of at most b guesses'
+    non-hit classes (1, then b slots at 2, b^2 at 3, ...)."""
+    depths = np.empty(max(n, 1), np.float64)
+    filled, depth, width = 0, 1, 1
+    while filled < n:
+        take = min(width, n - filled)
+        for k in range(filled, filled + take):
+            depths[k] = depth
+        filled += take
         depth += 1
+        width = width * b if b > 1 else 1
+    return depths
+
+
+@njit(cache=True)
+def heaviest_order(S, w):  # pragma: no cover - compiled
+    """(S heaviest first, ties in S's order, as np.argsort(-w[S], kind="stable"); their weights;
+    w(S) summed in that order)."""
+    x = np.empty(len(S), np.float64)
+    for k in range(len(S)):
+        x[k] = -w[S[k]]
+    H = S[np.argsort(x, kind="mergesort")]
+    weights = np.empty(len(H), np.float64)
+    total = 0.0
+    for k in range(len(H)):
+        weights[k] = w[H[k]]
+        total += weights[k]
+    return H, weights, total
 
 
 @njit(cache=True)
 def weighted_scores(table, S, pool, w, hit, n_codes):  # pragma: no cover - compiled
     """(bound, spread, largest, b) of every guess of `pool` on the candidates S with weights w:
-    bounds.weighted_bound's slot bound w(S) + sum_r sum_d max(0, X_r - w_max slots(d),
-    w_min (n_r - slots(d))) (inf for a guess that leaves S in one class), the sum of squared
-    class sizes, the largest non-hit class, and b, the most non-hit classes of a useful guess.
-    b is known only once every guess is counted, so the classes' sizes and masses are kept
-    from the first pass where they fit in ONE_PASS entries, else counted again."""
+    bounds.ranked_bounds's w(S) + sum_r sorted_weight_bound(S_r), each class's weights heaviest
+    first in its slots (inf for a guess that leaves S in one class), the sum of squared class
+    sizes, the largest non-hit class, and b, the most non-hit classes of a useful guess. b is
+    known only once every guess is counted, so the table is read twice: the sizes, then the
+    candidates heaviest first, each taking the slot after its class's heavier ones."""
     n, m = len(S), len(pool)
     count = np.zeros(n_codes, dtype=np.int64)
     mass = np.zeros(n_codes, dtype=np.float64)
     seen = np.zeros(n_codes, dtype=np.int64)
     largest = np.zeros(m, dtype=np.int64)
-    parts = np.zeros(m, dtype=np.int64)
     spread = np.zeros(m, dtype=np.float64)
-    width = min(n, n_codes)
-    kept = m * width <= ONE_PASS
-    sizes = np.zeros((m if kept else 0, width), dtype=np.int64)
-    masses = np.zeros((m if kept else 0, width), dtype=np.float64)
-    w_sum, w_max, w_min = 0.0, -np.inf, np.inf
-    for k in range(n):
-        x = w[S[k]]
-        w_sum += x
-        w_max = max(w_max, x)
-        w_min = min(w_min, x)
     b = 1
     for i in range(m):  # first the sizes: b is the most classes of any useful guess
         kinds = _classes(table, pool[i], S, w, hit, count, mass, seen)
@@ -87,29 +93,29 @@ def weighted_scores(table, S, pool, w, hit, n_codes):  # pragma: no cover - comp
             r = seen[j]
             top = max(top, count[r])
             squares += float(count[r]) * float(count[r])
-            if kept:
-                sizes[i, j], masses[i, j] = count[r], mass[r]
             count[r] = 0
             mass[r] = 0.0
-        largest[i], parts[i], spread[i] = top, kinds, squares
+        largest[i], spread[i] = top, squares
         if top < n:
             b = max(b, kinds)
+    H, x, w_sum = heaviest_order(S, w)
+    depths = slot_depths_for(n, b)
     bound = np.full(m, np.inf)
     for i in range(m):
         if largest[i] >= n:
             continue  # learns nothing
-        total = 0.0
-        if kept:
-            for j in range(parts[i]):
-                total += _slot_extra(masses[i, j], sizes[i, j], b, w_max, w_min)
-        else:
-            kinds = _classes(table, pool[i], S, w, hit, count, mass, seen)
-            for j in range(kinds):
-                r = seen[j]
-                total += _slot_extra(mass[r], count[r], b, w_max, w_min)
-                count[r] = 0
-                mass[r] = 0.0
-        bound[i] = w_sum + total
+        row = table[pool[i]]
+        for k in range(n):
+            r = row[H[k]]
+            if r != hit:
+                count[r] += 1
+        total = w_sum
+        for k in range(n - 1, -1, -1):  # lightest first: a class's count falls to each one's place
+            r = row[H[k]]
+            if r != hit:
+                count[r] -= 1
+                total += x[k] * depths[count[r]]
+        bound[i] = total
     return bound, spread, largest, b
 
 
@@ -309,53 +315,36 @@ def grid_tallies(grid, m, hit):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _grid_scores(by_secret, S, pool, m, w, hit, n_codes, left):  # pragma: no cover - compiled
-    # small_weighted_scores with the counts and masses reply-major, a row of guesses per reply
-    # code, filled a secret at a time along its row of replies (tree_kernels._scores' layout:
-    # 7-10x faster than weighted_scores on 4x7's sets of 8 to 40 secrets); a class's bound is
-    # summed in reply order
+    # small_weighted_scores with the counts reply-major, a row of guesses per reply code, filled
+    # a secret at a time along its row of replies (tree_kernels._scores' layout: 7-10x faster
+    # than weighted_scores on 4x7's sets of 8 to 40 secrets); then, b known, the secrets lightest
+    # first take the counts back down, each one's count its place in its class (ranked_bounds),
+    # which leaves the grid cleared
     n = len(S)
+    H, x, w_sum = heaviest_order(S, w)
     grid = np.zeros((n_codes, m), np.uint8)
-    mass = np.zeros((n_codes, m), np.float64)
-    w_sum, w_max, w_min = 0.0, -np.inf, np.inf
     for k in range(n):
-        replies, x = by_secret[S[k]], w[S[k]]
-        w_sum += x
-        w_max, w_min = max(w_max, x), min(w_min, x)
+        replies = by_secret[H[k]]
         for i in range(m):
-            r = replies[pool[i]]
-            grid[r, i] += 1
-            mass[r, i] += x
+            grid[replies[pool[i]], i] += 1
     largest, parts, squares = grid_tallies(grid, m, hit)
     b = n * 0 + 1
     for i in range(m):
         if largest[i] < n and parts[i] > b:
             b = parts[i]
-    caps = np.zeros(n + 2, np.int64)  # the slots within d guesses, d = 0, 1, ... until all n fit
-    d = 0
-    while caps[d] < n:  # no class is read past the first depth that holds all of S
-        d += 1
-        caps[d] = capacity(b, d)
+    depths = slot_depths_for(n, b)
     room = capacity(b, left - 1)
     bound = np.full(m, w_sum)
     spread = np.empty(m, np.float64)
+    for k in range(n - 1, -1, -1):
+        replies, weight = by_secret[H[k]], x[k]
+        for i in range(m):
+            r = replies[pool[i]]
+            grid[r, i] -= 1
+            if r != hit:
+                bound[i] += weight * depths[grid[r, i]]
     for i in range(m):
         spread[i] = squares[i]
         if largest[i] >= n or largest[i] > room:
             bound[i] = np.inf
-    for r in range(n_codes):
-        if r == hit:
-            continue
-        line, heavy = grid[r], mass[r]
-        for i in range(m):
-            c = np.int64(line[i])
-            if c == 0:
-                continue
-            x = heavy[i]
-            extra, d = x, 1  # depth 0: the whole class pays the guess that leaves it
-            while True:
-                extra += max(max(x - w_max * caps[d], w_min * (c - caps[d])), 0.0)
-                if caps[d] >= c:
-                    break
-                d += 1
-            bound[i] += extra
     return bound, spread, b
