@@ -7,12 +7,14 @@ that reads trees (costs per secret, strategy tables, JSON) works on equilibrium 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+
+import numpy as np
 
 from ..core.errors import RuleBreak
 from ..core.game import Game, Index, Indexes
 from ..core.players import GuesserProtocol
-from ..trees.grow import grow_tree
+from ..trees.grow import Spot, grow_roots
 from ..trees.saved import check_tree, read_plan
 from ..trees.tree import Node, Tree
 
@@ -44,8 +46,21 @@ class PlanPlayer(GuesserProtocol):
 
 
 def plan_tree(game: Game, plan: Plan, spec: str, secrets: Indexes | None = None) -> Tree:
-    """The strategy tree of a plan against every secret (of `secrets`)."""
-    return grow_tree(game, PlanPlayer(plan, spec), secrets)
+    """The strategy tree of a plan against every secret (of `secrets`): the tree grow_tree grows
+    for PlanPlayer(plan, spec), checked alike, each node's guess looked up by its root's opening
+    and its replies (a guesser's State and the opening of its candidates asked at every node
+    were most of a saved Wordle tree's replay)."""
+
+    def choose_at(opening: str, whole: bool) -> Callable[[Spot], Index]:
+        def choose(spot: Spot) -> Index:
+            guess = plan.get((opening,) + spot.replies)
+            if guess is None:
+                raise RuleBreak(f"{spec} has no guess after {game.history_label(spot.replies) or 'no replies'}")
+            return guess
+
+        return choose
+
+    return grow_roots(game, choose_at, spec, spec, game.all_secrets if secrets is None else np.asarray(secrets))
 
 
 def tree_plan(tree: Tree) -> dict[tuple, Index]:

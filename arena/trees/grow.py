@@ -185,29 +185,44 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
         return grow_by_levels(game, guesser, secrets)
     if can_grow_compiled(game, guesser):
         return grow_compiled(game, guesser, secrets)
-    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
+    name = agent_name(guesser)
 
-    def guesser_at(whole: bool):
-        """The guesser's choice at a node, refused (RuleBreak) outside the game or the rules;
-        `whole`: the candidates are every secret consistent with the moves (State.whole)."""
+    def guesser_at(opening: str, whole: bool) -> Choose:
+        """The guesser's choice at a node; `whole`: the candidates are every secret consistent
+        with the moves (State.whole)."""
 
         def choose(spot: Spot) -> Index:
-            state = State(spot.candidates, spot.moves, whole)
-            guess = guesser.guess(game, state)
+            return guesser.guess(game, State(spot.candidates, spot.moves, whole))
+
+        return choose
+
+    return grow_roots(game, guesser_at, name, guesser.spec, secrets)
+
+
+def grow_roots(game: Game, choose_at: Callable[[str, bool], Choose], name: str, spec: str, secrets: Indexes) -> Tree:
+    """grow_tree's walk for a guesser whose choice at a node is `choose_at(opening, whole)(spot)`
+    (whole: the root's candidates are every secret), each guess checked against the game and its
+    rules and each guesser stopped that never finishes (RuleBreak naming `name`); one root per
+    opening, the tree named `spec`. arena.equilibrium.plans replays saved plans through it
+    without a guesser's State at every node."""
+
+    def checked(choose: Choose) -> Choose:
+        def choice(spot: Spot) -> Index:
+            guess = choose(spot)
             if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
                 raise RuleBreak(
-                    f"guesser {agent_name(guesser)} made an illegal guess {guess!r} after "
+                    f"guesser {name} made an illegal guess {guess!r} after "
                     f"{game.history_label(spot.replies) or 'no replies'}"
                 )
-            reason = game.refusal(int(guess), state.history)
+            reason = game.refusal(int(guess), spot.moves)
             if reason:
                 raise RuleBreak(
-                    f"guesser {agent_name(guesser)} broke the rules with {game.guesses[int(guess)]} after "
+                    f"guesser {name} broke the rules with {game.guesses[int(guess)]} after "
                     f"{game.history_label(spot.replies)}: {reason}"
                 )
             return int(guess)
 
-        return choose
+        return choice
 
     def check_progress(spot: Spot, guess: Index, parts: dict[Reply, Indexes]) -> None:
         """A guesser that has made MAX_GUESSES guesses, or STALL in a row that split nothing,
@@ -215,20 +230,21 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
         stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
         if spot.turn >= MAX_GUESSES or stalled > STALL:
             raise RuleBreak(
-                f"guesser {agent_name(guesser)} makes no progress: {len(spot.candidates)} secrets "
+                f"guesser {name} makes no progress: {len(spot.candidates)} secrets "
                 f"still possible after {spot.turn + 1} guesses"
             )
 
+    costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
     whole = len(secrets) == len(game.secrets)
     roots = [
         grow(
             game,
             Spot(part),
-            guesser_at(whole and len(part) == len(game.secrets)),
+            checked(choose_at(label, whole and len(part) == len(game.secrets))),
             label,
             hooks=Hooks(check=check_progress),
             costs=costs,
         )[0]
         for label, part in game.openings(secrets)
     ]
-    return Tree(game, guesser.spec, [r for r in roots if r is not None], costs[0], costs[1], covered=np.sort(secrets))
+    return Tree(game, spec, [r for r in roots if r is not None], costs[0], costs[1], covered=np.sort(secrets))

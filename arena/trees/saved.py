@@ -92,16 +92,23 @@ def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> Save
     def at(replies: tuple) -> str:  # a node's place, for a message only (Wordle's trees: 4.6 M labels)
         return (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
 
+    guess_of: dict[str, Index] = {}  # each name and label read once (Wordle's trees: 4.6 M labels of 243)
+    reply_of: dict[str, Reply] = {}
     for opening, root in data["openings"].items():
         stack: list[tuple[Any, tuple[Any, ...]]] = [(root, (opening,))]
         while stack:
             node, replies = stack.pop()
             try:
-                plan[replies] = game.guess_index(node["guess"])
-                stack.extend(
-                    (child, replies + (game.parse_reply(label),))
-                    for label, child in reversed(list(node.get("replies", {}).items()))
-                )
+                name = node["guess"]
+                guess = guess_of.get(name)
+                if guess is None:
+                    guess = guess_of[name] = game.guess_index(name)
+                plan[replies] = guess
+                for label, child in reversed(list(node.get("replies", {}).items())):
+                    reply = reply_of.get(label)
+                    if reply is None:
+                        reply = reply_of[label] = game.parse_reply(label)
+                    stack.append((child, replies + (reply,)))
             except (KeyError, TypeError, AttributeError):
                 raise ArenaError(f"{where}: malformed tree node at {at(replies)}") from None
             except ArenaError as e:
