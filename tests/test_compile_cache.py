@@ -108,3 +108,44 @@ def test_the_warm_step_compiles_and_says_so(plain_loops, capsys, monkeypatch):
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("arena: compiling the exact search's kernels")
     assert err[1].startswith("arena: the exact search's kernels are ready (")
+
+
+def test_arena_warm_builds_both_parts_and_says_so(capsys, monkeypatch):
+    """`arena warm` (README's set-up step): the exact search's kernels and Hangman's support
+    search, each said with its seconds on stderr (the parts faked here: each is tested below
+    and above)."""
+    from arena.cli.parser import main
+    from arena.equilibrium import warm as letters_warm
+
+    done = []
+    monkeypatch.setattr(warm, "warm", lambda: done.append("search") or 1.25)
+    monkeypatch.setattr(letters_warm, "warm_letters", lambda: done.append("letters") or 0.5)
+    assert main(["warm"]) == 0
+    assert done == ["search", "letters"]
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("arena: compiling the exact search's kernels and Hangman's support search")
+    assert err[1:] == [
+        "arena: the exact search's kernels ready (1.2 s)",
+        "arena: Hangman's support search ready (0.5 s)",
+    ]
+
+
+def test_warm_letters_runs_the_compiled_search_under_both_payoffs(monkeypatch):
+    """arena.equilibrium.warm: a mix big enough for the compiled support search, searched under
+    misses and lost games (its loops as plain Python here: the calls, not numba, are checked)."""
+    from arena.equilibrium import compiled_letters, letter_loops
+    from arena.equilibrium.warm import warm_letters
+
+    for name, value in list(vars(letter_loops).items()):
+        if hasattr(value, "py_func"):
+            monkeypatch.setattr(letter_loops, name, value.py_func)
+    searched = []
+    solve = compiled_letters.CompiledSearch.solve
+
+    def spy(self, C, k, limit):
+        searched.append(self.strikes)
+        return solve(self, C, k, limit)
+
+    monkeypatch.setattr(compiled_letters.CompiledSearch, "solve", spy)
+    assert warm_letters() > 0
+    assert searched[0] is None and set(searched) == {None, 6}  # misses, then lost within 6 strikes

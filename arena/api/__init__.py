@@ -13,4 +13,5 @@ Modules, one idea each:
     tournaments  configs run and stored, stored runs read back, their views and exports
     exact        the exact solver asked from user input (`arena optimal` and `game.optimal()`):
                  the request checked in one place, its Problem built and one of three solvers chosen
+    compiling    the compiled kernels built ahead, at set-up (`arena warm`)
 """

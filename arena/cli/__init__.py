@@ -17,6 +17,7 @@ Modules, one idea each:
     hardest      `arena hardest` and `arena compare`: the hardest secrets, distributions compared
     optimal      `arena optimal`: the exact tree of least expected guesses, with its lower bound
     play         `arena play` (one game, agents or people either side) and `arena solve`
+    warm         `arena warm`: the compiled kernels built ahead, at set-up
     common       what several commands share (a tournament's report shown, --repeat): no
                  command of its own
 
@@ -32,7 +33,7 @@ from types import ModuleType
 #: The command modules, by name: a fixed list, since listing the package's files
 #: (pkgutil.iter_modules) imports `inspect`, a tenth of `arena --help`'s start-up.
 #: tests/test_startup.py checks it against the files here: a new command module goes in it.
-COMMANDS = ("evaluate", "rank", "tree", "listing", "run", "report", "equilibrium", "hardest", "optimal", "play")
+COMMANDS = ("evaluate", "rank", "tree", "listing", "run", "report", "equilibrium", "hardest", "optimal", "play", "warm")
 
 #: Modules of this package that hold no command.
 HELPERS = frozenset({"common", "parser", "__main__"})

@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: Subcommands that never build an agent from a spec: no --allow-import (`report` reads the store only).
-NO_AGENT_SPECS = frozenset({"games", "agents", "rank", "report"})
+NO_AGENT_SPECS = frozenset({"games", "agents", "rank", "report", "warm"})
 
 
 def _add_allow_import(sub) -> None:

@@ -15,6 +15,7 @@ Modules, one idea each:
     support_search  that search: a branch and bound over the support's candidate sets
     compiled_letters  the same search compiled (letter_loops), in a thread the deadline and Ctrl-C halt
     letter_loops  the compiled search's loops and table (numba)
+    warm         that search compiled ahead (`arena warm`)
     symmetry     a game's orbits (Mastermind: code types, from game.symmetry())
     plans        strategies as tables (replies so far -> guess), and the trees they grow
     payoff_matrix  the chooser x tree payoff matrix, kept exact

@@ -65,7 +65,7 @@ FIRST_CHUNK = 1 << 12
 #: stderr, with the set-up step that pays it ahead (warm.py).
 COMPILE_NOTE = (
     "compiling the exact search's kernels (first run only: about half a minute, cached for the next runs;"
-    " `python -m arena.optimal.search.warm` does it ahead)..."
+    " `arena warm` does it ahead)..."
 )
 _announced = False  # the kernels' cache was looked at (once a process)
 
