@@ -11,7 +11,7 @@ Each page of docs/ is read block by block, in order, in a fresh directory:
   compared; `PYTHONPATH=. arena ...` puts the directory on the path;
 - a `pycon` block is a doctest (`>>>`), run with ELLIPSIS; the blocks of a page share names;
 - a `toml` block is parsed (an entry point table, shown, not run);
-- a `bash` block may only set things up (`pip install ...`, `dask scheduler`, `dask worker`):
+- a `bash` block may only set things up (`pip install ...`, `arena warm`, `dask scheduler`, `dask worker`):
   the suite itself is what it set up.
 
 Any other kind of block fails the test: every example on the site runs. The site itself is
@@ -42,7 +42,7 @@ PAGES = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
 FENCE = re.compile(r"(?:^File `(?P<file>[\w./-]+)`:\n\n)?```(?P<kind>\w*)\n(?P<body>.*?)^```", re.S | re.M)
 TIMING = re.compile(r"\b\d+(?:\.\d+)? s\b")
 #: What a bash block may hold: setting up, not examples with output.
-SETUP = ("python -m pip install ", "pip install ", "dask scheduler", "dask worker ")
+SETUP = ("python -m pip install ", "pip install ", "arena warm", "dask scheduler", "dask worker ")
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
