@@ -57,9 +57,9 @@ from ..core.game import Game, Index, Indexes
 from ..optimal.search import STOP
 from ..parallel.outcome import returning
 from ..parallel.pool import play_in_child
+from ..trees.grow import Spot, grow_roots
 from ..trees.tree import Tree
 from .matrix import SolverFailure
-from .plans import plan_tree
 from .resume import tree_json
 
 #: The guesser's name on the trees drawn from the flows.
@@ -311,23 +311,21 @@ def drawn_trees(graph: StateGraph, flows: Flows, count: int, seed: int = 0) -> l
 
 
 def _drawn_tree(graph: StateGraph, draw) -> Tree:
-    """One tree: the guess `draw(state)` names at each state it reaches."""
+    """One tree: the guess `draw(state)` names at each state it reaches, grown as it is drawn
+    (grow_roots: one walk, where a plan drawn first was then replayed)."""
     game, strikes = graph.game, graph.cost.strikes if isinstance(graph.cost, Lost) else None
-    plan: dict[tuple, Index] = {}
-    todo: list[tuple[Indexes, tuple, int]] = [(graph.sets[s], (opening,), 0) for s, opening in graph.roots.items()]
-    while todo:
-        F, key, missed = todo.pop()
-        if len(F) == 1 and game.rules.hits:
-            plan[key] = int(game.secret_guess[F[0]])
-            continue
-        g = draw(graph.index[(F.tobytes(), missed)])
-        plan[key] = g
-        replies = game.table[g, F]
-        for reply in np.unique(replies).tolist():
-            part = F[replies == reply]
-            if not (game.finished(reply) or game.determined(part)):
-                todo.append((part, key + (reply,), _after(missed, reply, game, strikes)))
-    return plan_tree(game, plan, DRAWN_NAME)
+
+    def choose_at(opening: str, whole: bool) -> Callable[[Spot], Index]:
+        def choose(spot: Spot) -> Index:
+            F = spot.candidates
+            if len(F) == 1 and game.rules.hits:
+                return int(game.secret_guess[F[0]])
+            missed = 0 if strikes is None else min(spot.missed, strikes)  # as _after counts them
+            return draw(graph.index[(F.tobytes(), missed)])
+
+        return choose
+
+    return grow_roots(game, choose_at, DRAWN_NAME, DRAWN_NAME, game.all_secrets)
 
 
 #: The trees a flows step draws.
