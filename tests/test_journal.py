@@ -252,7 +252,7 @@ def test_the_journal_is_keyed_by_the_code_that_proves_it(tmp_path):
 def test_the_known_total_after_a_guess_is_its_classes_guessed_one_at_a_time(spec):
     """journal.known_total, by array, is the cost of playing g and then each class's secrets
     one at a time in the game's order, summed class by class (random sets, weights, guesses)."""
-    from arena.optimal.journal import known_total
+    from arena.optimal.records import known_total
 
     game, rng = make_game(spec), np.random.default_rng(7)
     for _ in range(30):
@@ -265,3 +265,37 @@ def test_the_known_total_after_a_guess_is_its_classes_guessed_one_at_a_time(spec
             for r, part in game.partition(g, S).items()
         )
         assert known_total(game, S, w, g) == pytest.approx(by_class, abs=1e-9)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_class_s_floors_are_the_same_from_its_secrets_or_its_path(weighted):
+    """split.class_floors, what a journal's record must reach: given the class its path leads to
+    (the journal reader has found it), the same bounds as walking the path again; with equal
+    weights read off the class sizes, as pieces.first_bounds' slot table gives them."""
+    from arena.optimal.pieces import first_bounds, walk
+    from arena.optimal.problem import Problem
+    from arena.optimal.pieces import class_floors
+
+    game = make_game("mastermind:pegs=3,colors=4")
+    n = len(game.secrets)
+    rng = np.random.default_rng(4)
+    weights = rng.uniform(0.5, 1.5, n) if weighted else None
+    scout = Problem.of(game, weights=weights).search()
+    S = np.arange(n)
+    _, _, b = scout.score_guesses(S, np.arange(len(game.guesses)), scout.limit)
+    for _ in range(40):
+        path: list[int] = []
+        C = S
+        for _ in range(int(rng.integers(0, 3))):
+            g = int(rng.integers(len(game.guesses)))
+            classes = [(r, c) for r, c in game.partition(g, C).items() if not game.finished(r)]
+            if not classes:
+                break
+            r, C = classes[int(rng.integers(len(classes)))]
+            path += [g, int(r)]
+        path.append(int(rng.integers(len(game.guesses))))
+        assert np.array_equal(walk(scout, S, None, tuple(path[:-1])).secrets, C)
+        floors = class_floors(scout, S, None, b, tuple(path), C)
+        assert floors == class_floors(scout, S, None, b, tuple(path))
+        classes, bounds = first_bounds(scout, path[-1], C, b, scout.limit - len(path) // 2)
+        assert floors == {r: x for (r, _), x in zip(classes, bounds)}

@@ -289,6 +289,11 @@ class Game:
         """Does this reply end the game? (In Jotto and Mastermind: the guess was the secret.)"""
         return reply == self.hit
 
+    def finishing(self, replies: np.ndarray) -> np.ndarray:
+        """`finished` of each reply code of an array, at once (a game that changes `finished`
+        changes this with it)."""
+        return np.asarray(replies) == self.hit
+
     def determined(self, candidates: Indexes) -> bool:
         """Is the game over without another guess? (Hangman: one word left. Jotto: never, the
         secret must still be guessed.)"""

@@ -39,6 +39,8 @@ Modules, one idea each:
                searched past its share), anywhere below the root by its path
     subtrees   a piece's subtree as the journal keeps it (guesses in pre-order), grown back into
                nodes (the split puts its whole tree together from them without a search)
+    records    a journal's records (a guess's bound, a class's value or bound, where it is played)
+               and the limits their numbers must lie within
     proofs     what a journal's records prove (exact subtrees, bounds), combined and checked
     journal    the split's journal: keyed by the game, its files' contents, the weights and the
                version; every record (a piece's value and subtree, or its bound) checked as

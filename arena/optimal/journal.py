@@ -41,17 +41,11 @@ from __future__ import annotations
 
 import gzip
 import json
-import math
 import os
 import time
 import zlib
-from collections.abc import Callable
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from pathlib import Path
-from typing import IO, NamedTuple
-
-import numpy as np
+from typing import IO
 
 from ..core.digests import file_change
 from ..core.errors import ArenaError
@@ -63,6 +57,7 @@ from .problem import canonical_spec as canonical_spec
 from .problem import game_files as game_files
 from .problem import weights_digest as weights_digest
 from .proofs import TOLERANCE, GuessProof, combine, path_words, same, slack
+from .records import GuessRecord, Limits, PieceRecord, Place
 
 FORMAT = "arena-journal/3"
 #: Formats whose records recorded decisions: a first guess closed under the incumbent then.
@@ -130,105 +125,6 @@ def same_problem(stored: dict, key: dict) -> bool:
     return key_change(stored | {"version": key["version"]}, key) is None
 
 
-@dataclass(frozen=True)
-class GuessRecord:
-    """A first guess's proven bound, and when it was opened its classes (PieceRecords: their
-    bounds, and the subtrees of those closed at once; none: only the bound is proven)."""
-
-    guess: Index
-    bound: float
-    classes: tuple = ()
-    line: int = 0
-    at: tuple[int, ...] = ()  # the class it is played at: () the root
-
-
-@dataclass(frozen=True)
-class PieceRecord:
-    """One piece closed: the class `reply` of the first guess `guess`, its exact cost and best
-    subtree (its guesses in pre-order: split.subtree) when `exact`, else a proven bound."""
-
-    guess: Index
-    reply: int
-    bound: float
-    exact: bool
-    tree: list[Index] | None = None
-    line: int = 0
-    at: tuple[int, ...] = ()  # the class its guess is played at: () the root
-
-
-class Place(NamedTuple):
-    """Where a record's guess is played: the path of guesses and replies from the root, and
-    the class it leads to."""
-
-    path: tuple[int, ...]
-    secrets: Indexes
-
-
-@dataclass
-class Limits:
-    """What a record must respect: a first guess of the pool, a class it leaves, a bound at
-    least what the class is known to cost before it is searched (`floors(g)`: reply -> that
-    bound, for each class of the first guess g: pieces.first_bounds) and at most the class's
-    known total, and a subtree that finds every secret of the class and costs its exact value
-    (`replay(C, guesses)`: each secret's guesses under a subtree, counted from its class;
-    subtrees.subtree_guesses). Under a guess limit
-    (`max_guesses`) guessing one at a time may break the limit, so no total is known
-    beforehand (a bound may be inf: no tree within the limit), and a subtree must find every
-    secret of its class within `max_guesses - 1` guesses."""
-
-    game: Game
-    S: Indexes
-    weights: np.ndarray
-    first: set[Index]
-    replay: Callable[[Indexes, list[Index]], np.ndarray]
-    floors: Callable[[tuple[int, ...]], dict[int, float]]
-    max_guesses: int | None = None
-    _floors: dict[tuple[int, ...], dict[int, float]] = dataclass_field(default_factory=dict)
-
-    def floor(self, path: tuple[int, ...]) -> dict[int, float]:
-        """`floors(path)` of the guess at the end of `path`, computed once a guess."""
-        if path not in self._floors:
-            self._floors[path] = self.floors(path)
-        return self._floors[path]
-
-    def paid(self, C: Indexes | None = None) -> float:
-        """What a guess at C (the root: every secret) pays: one guess for every secret, weighted."""
-        return float(self.weights[self.S if C is None else C].sum())
-
-    def known(self, C: Indexes) -> float:
-        return math.inf if self.max_guesses is not None else known_class_total(self.weights, C)
-
-    def known_after(self, g: Index, C: Indexes | None = None) -> float:
-        S = self.S if C is None else C
-        return math.inf if self.max_guesses is not None else known_total(self.game, S, self.weights, g)
-
-    def bound_allowed(self, bound: float) -> bool:
-        """A finite bound, or under a limit inf (no tree within it)."""
-        return math.isfinite(bound) or (self.max_guesses is not None and bound == math.inf)
-
-
-def known_total(game: Game, S: Indexes, weights: np.ndarray, g: Index) -> float:
-    """The cost of the tree that plays g, then the candidates each reply leaves one at a time in
-    the game's order (the i-th costs i + 1 guesses). Every best tree opening with g costs at
-    most this, so no bound after g can be above it."""
-    # read for every record of a journal (hundreds of thousands): by array, not class by class
-    replies = game.table[int(g), S]
-    order = np.argsort(replies, kind="stable")
-    replies = replies[order]
-    place = np.arange(len(replies))
-    starts = np.r_[True, replies[1:] != replies[:-1]]
-    rank = place - np.maximum.accumulate(np.where(starts, place, 0))  # within its class, in the game's order
-    codes = replies[starts]
-    ends = np.array([game.finished(int(code)) for code in codes], dtype=bool)[np.cumsum(starts) - 1]
-    return float(np.dot(weights[S][order], np.where(ends, 1, rank + 2)))
-
-
-def known_class_total(weights: np.ndarray, C: Indexes) -> float:
-    """The cost of guessing the class's secrets one at a time in the game's order (the i-th
-    costs i + 1 guesses): its best subtree costs at most this, so no bound can be above it."""
-    return float(np.dot(weights[C], np.arange(1, len(C) + 1)))
-
-
 def piece_json(game: Game, reply: int, bound: float, exact: bool, tree: list[Index] | None) -> dict:
     """A class as the journal writes it: reply, bound, exact, and the subtree when exact."""
     record: dict = {"reply": game.reply_label(reply), "bound": bound, "exact": exact}
@@ -269,6 +165,10 @@ class Journal:
         self.pieces_read = 0  # the pieces closed that `proofs` read
         self.unread = 0  # records `proofs` left unread at its deadline (they stay in the file)
         self._indexes: dict[str, Index] = {}  # each guess as written, read once
+        # while records are read: each place (its "at" as written) and reply label checked once,
+        # since the pieces at any depth share their paths' prefixes (Wordle's 293,000 records)
+        self._places: dict[tuple, Place] = {}
+        self._replies: dict[str, int] = {}
         self._file: IO[str] | None = None
         if self.path.is_dir():
             raise ArenaError(f"journal {self.path} is a directory: give a file name (FILE.jsonl)")
@@ -365,6 +265,7 @@ class Journal:
         Past `deadline` (time.perf_counter()) the rest are left unread (`unread` counts them):
         each record is a proof of its own, so the records read prove what they prove."""
         out = []
+        self._places, self._replies = {}, {}  # for these limits (their root set) alone
         for k, (number, text) in enumerate(self.lines):
             if deadline is not None and not k % READ_CHECK and time.perf_counter() > deadline:
                 self.unread = sum(1 for _, rest in self.lines[k:] if rest.strip())
@@ -417,7 +318,7 @@ class Journal:
         if not isinstance(classes, list) or not all(isinstance(c, dict) for c in classes):
             raise ArenaError(f"{where}: the classes of {guess} must be a list of records, got {classes!r:.60}")
         pieces = tuple(self._piece(where, number, c | {"guess": guess}, g, game, limits, at) for c in classes)
-        floors = limits.floor((*at.path, g))
+        floors = limits.floor((*at.path, g), at.secrets)
         floor = limits.paid(at.secrets) + sum(floors.values())
         if bound < floor - slack(floor):
             raise ArenaError(
@@ -474,7 +375,7 @@ class Journal:
                 f"{where}: the bound {bound:g} of {what} is above {known:g}, what guessing its "
                 f"secrets one at a time costs: the record cannot be right"
             )
-        floor = limits.floor((*at.path, g)).get(reply, 0.0)
+        floor = limits.floor((*at.path, g), at.secrets).get(reply, 0.0)
         if bound < floor - slack(floor):
             raise ArenaError(
                 f"{where}: the bound {bound:g} of {what} is below {floor:g}, what it is known to cost before "
@@ -506,19 +407,28 @@ class Journal:
     def _place(self, where: str, at, game: Game, limits: Limits) -> Place:
         """The class a record's guess is played at (its "at": guesses and replies from the
         root; none: the root), checked to be one: each guess a guess, each reply one that
-        leaves a class, the first guess a first guess of the pool."""
+        leaves a class, the first guess a first guess of the pool. Each place is found from
+        its parent's, each found once while records are read (`_places`)."""
         if not isinstance(at, list) or len(at) % 2:
             raise ArenaError(
                 f"{where}: at is a list of guesses and replies, one reply after each guess, got {at!r:.60}"
             )
-        C, path = limits.S, list[int]()
-        for guess, reply in zip(at[::2], at[1::2]):
-            g = self._guess(where, guess, game)
-            if not path and g not in limits.first:
-                raise ArenaError(f"{where}: {guess!r} is not a first guess of this search's pool")
-            C, r = self._class(where, reply, g, game, C)
-            path += [g, r]
-        return Place(tuple(path), C)
+        key = tuple(at) if all(isinstance(x, str) for x in at) else None
+        found = None if key is None else self._places.get(key)
+        if found is not None:
+            return found
+        if not at:
+            place = Place((), limits.S)
+        else:
+            parent = self._place(where, at[:-2], game, limits)
+            g = self._guess(where, at[-2], game)
+            if not parent.path and g not in limits.first:
+                raise ArenaError(f"{where}: {at[-2]!r} is not a first guess of this search's pool")
+            C, r = self._class(where, at[-1], g, game, parent.secrets)
+            place = Place((*parent.path, g, r), C)
+        if key is not None:
+            self._places[key] = place
+        return place
 
     def _guess(self, where: str, guess, game: Game) -> Index:
         found = self._indexes.get(guess) if isinstance(guess, str) else None
@@ -532,15 +442,17 @@ class Journal:
             raise ArenaError(f"{where}: {guess!r} is not a guess of {game.spec}") from None
         return found
 
-    @staticmethod
-    def _class(where: str, reply, g: Index, game: Game, S: Indexes) -> tuple[Indexes, int]:
+    def _class(self, where: str, reply, g: Index, game: Game, S: Indexes) -> tuple[Indexes, int]:
         """The class of S that `reply` to the guess g names, and the reply's code."""
         if not isinstance(reply, str):
             raise ArenaError(f"{where}: the reply must be written as text, got {reply!r}")
-        try:
-            code = int(game.parse_reply(reply))
-        except ArenaError:
-            code = -1
+        code = self._replies.get(reply)
+        if code is None:
+            try:
+                code = int(game.parse_reply(reply))
+            except ArenaError:
+                code = -1
+            self._replies[reply] = code
         C = game.consistent(S, g, code) if code >= 0 else S[:0]
         if len(C) == 0 or game.finished(code):
             raise ArenaError(f"{where}: {reply!r} is not a reply that leaves a class after {game.guesses[g]}")

@@ -300,6 +300,27 @@ def first_bounds(
     return classes, [search.class_bound(c, b, left - 1) for _, c in classes]
 
 
+def class_floors(
+    scout: Search, S: Indexes, sym, b: int, path: Path, secrets: Indexes | None = None
+) -> dict[int, float]:
+    """The bound of each class of the guess at the end of `path` before anything is searched
+    (pieces.first_bounds at the class the path leads to, or at `secrets` where the caller has
+    found that class already): what the journal's records must reach."""
+    if secrets is None:
+        place = walk(scout, S, sym, path[:-1])
+        secrets, left = place.secrets, place.left
+    else:
+        left = scout.limit - len(path) // 2  # the guesses the path played before its last
+    if scout.uniform:  # first_bounds' slot table by class size: the sizes alone (a journal's every record)
+        sizes = np.bincount(scout.game.table[path[-1], secrets], minlength=scout.game.n_codes)
+        if scout.hit >= 0:
+            sizes[scout.hit] = 0
+        table = scout.table_list(b)
+        return {r: float(table[sizes[r]]) for r in np.flatnonzero(sizes).tolist()}
+    classes, bounds = first_bounds(scout, path[-1], secrets, b, left)
+    return {int(r): float(x) for (r, _), x in zip(classes, bounds)}
+
+
 def open_guess(state: dict, path: Path, limit: float, split_after: int | None = None) -> Opened:
     """The classes of the guess at the end of `path` bounded as the search bounds them before
     it searches any (Search.guess_value: the slot bound, the closed forms of small classes and

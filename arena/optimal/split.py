@@ -52,20 +52,20 @@ import numpy as np
 
 from ..core.costs import Guesses
 from ..core.errors import ArenaError, ArenaTypeError
-from ..core.game import Game, Index, Indexes
+from ..core.game import Game, Index
 from ..parallel.cluster import Cluster, ClusterNumbers, ClusterWorkers, NoWorker
 from ..parallel.outcome import returning
 from ..parallel.pool import Pool, shared_count, shared_numbers
 from ..trees.tree import Tree
 from .bounds import INF
 from .inputs import check_start
-from .journal import Journal, Limits, journal_key
+from .journal import Journal, journal_key
 from .ledger import Opening, Piece, Split
 from .parallelism import Work, fewer_workers, journal_work
-from .pieces import WORKER, Opened, Outcome, Task, first_bounds, forked_task, remote_task, start_worker, walk
-from .pieces import Path as TaskPath
+from .pieces import WORKER, Opened, Outcome, Task, class_floors, forked_task, remote_task, start_worker
 from .problem import Objective, Problem
 from .problem import Pool as GuessPool  # the guesses a tree may play; Pool here is the workers
+from .records import Limits
 from .search import Search
 from .search.small_trees import compile_ahead
 from .seeds import best_seed, greedy_trees, incumbent_value
@@ -521,14 +521,6 @@ def piece_closed(split: Split, what: Opening | Piece, outcome: Outcome | Opened)
         )
     split.closed_piece(what, outcome.value, outcome.exact, outcome.tree)
     return 1, False
-
-
-def class_floors(scout: Search, S: Indexes, sym, b: int, path: TaskPath) -> dict[int, float]:
-    """The bound of each class of the guess at the end of `path` before anything is searched
-    (pieces.first_bounds at the class the path leads to): what the journal's records must reach."""
-    place = walk(scout, S, sym, path[:-1])
-    classes, bounds = first_bounds(scout, path[-1], place.secrets, b, place.left)
-    return {int(r): float(x) for (r, _), x in zip(classes, bounds)}
 
 
 def split_result(
