@@ -325,7 +325,7 @@ def _drawn_tree(graph: StateGraph, draw) -> Tree:
 
         return choose
 
-    return grow_roots(game, choose_at, DRAWN_NAME, DRAWN_NAME, game.all_secrets)
+    return grow_roots(game, choose_at, lambda: DRAWN_NAME, DRAWN_NAME, game.all_secrets)
 
 
 #: The trees a flows step draws.

@@ -60,7 +60,7 @@ def plan_tree(game: Game, plan: Plan, spec: str, secrets: Indexes | None = None)
 
         return choose
 
-    return grow_roots(game, choose_at, spec, spec, game.all_secrets if secrets is None else np.asarray(secrets))
+    return grow_roots(game, choose_at, lambda: spec, spec, game.all_secrets if secrets is None else np.asarray(secrets))
 
 
 def tree_plan(tree: Tree) -> dict[tuple, Index]:

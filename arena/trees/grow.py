@@ -185,7 +185,6 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
         return grow_by_levels(game, guesser, secrets)
     if can_grow_compiled(game, guesser):
         return grow_compiled(game, guesser, secrets)
-    name = agent_name(guesser)
 
     def guesser_at(opening: str, whole: bool) -> Choose:
         """The guesser's choice at a node; `whole`: the candidates are every secret consistent
@@ -196,13 +195,15 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
 
         return choose
 
-    return grow_roots(game, guesser_at, name, guesser.spec, secrets)
+    return grow_roots(game, guesser_at, lambda: agent_name(guesser), guesser.spec, secrets)
 
 
-def grow_roots(game: Game, choose_at: Callable[[str, bool], Choose], name: str, spec: str, secrets: Indexes) -> Tree:
+def grow_roots(
+    game: Game, choose_at: Callable[[str, bool], Choose], name: Callable[[], str], spec: str, secrets: Indexes
+) -> Tree:
     """grow_tree's walk for a guesser whose choice at a node is `choose_at(opening, whole)(spot)`
     (whole: the root's candidates are every secret), each guess checked against the game and its
-    rules and each guesser stopped that never finishes (RuleBreak naming `name`); one root per
+    rules and each guesser stopped that never finishes (RuleBreak naming `name()`); one root per
     opening, the tree named `spec`. arena.equilibrium.plans replays saved plans through it
     without a guesser's State at every node."""
 
@@ -211,13 +212,13 @@ def grow_roots(game: Game, choose_at: Callable[[str, bool], Choose], name: str, 
             guess = choose(spot)
             if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
                 raise RuleBreak(
-                    f"guesser {name} made an illegal guess {guess!r} after "
+                    f"guesser {name()} made an illegal guess {guess!r} after "
                     f"{game.history_label(spot.replies) or 'no replies'}"
                 )
             reason = game.refusal(int(guess), spot.moves)
             if reason:
                 raise RuleBreak(
-                    f"guesser {name} broke the rules with {game.guesses[int(guess)]} after "
+                    f"guesser {name()} broke the rules with {game.guesses[int(guess)]} after "
                     f"{game.history_label(spot.replies)}: {reason}"
                 )
             return int(guess)
@@ -230,7 +231,7 @@ def grow_roots(game: Game, choose_at: Callable[[str, bool], Choose], name: str, 
         stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
         if spot.turn >= MAX_GUESSES or stalled > STALL:
             raise RuleBreak(
-                f"guesser {name} makes no progress: {len(spot.candidates)} secrets "
+                f"guesser {name()} makes no progress: {len(spot.candidates)} secrets "
                 f"still possible after {spot.turn + 1} guesses"
             )
 
