@@ -272,9 +272,8 @@ def test_a_class_s_floors_are_the_same_from_its_secrets_or_its_path(weighted):
     """split.class_floors, what a journal's record must reach: given the class its path leads to
     (the journal reader has found it), the same bounds as walking the path again; with equal
     weights read off the class sizes, as pieces.first_bounds' slot table gives them."""
-    from arena.optimal.pieces import first_bounds, walk
+    from arena.optimal.pieces import class_floors, first_bounds, walk
     from arena.optimal.problem import Problem
-    from arena.optimal.pieces import class_floors
 
     game = make_game("mastermind:pegs=3,colors=4")
     n = len(game.secrets)
