@@ -54,8 +54,9 @@ class Place(NamedTuple):
 @dataclass
 class Limits:
     """What a record must respect: a first guess of the pool, a class it leaves, a bound at
-    least what the class is known to cost before it is searched (`floors(g)`: reply -> that
-    bound, for each class of the first guess g: pieces.first_bounds) and at most the class's
+    least what the class is known to cost before it is searched (`floors(path, C)`: reply -> that
+    bound, for each class of the guess at the end of `path`, played at its class C:
+    pieces.class_floors) and at most the class's
     known total, and a subtree that finds every secret of the class and costs its exact value
     (`replay(C, guesses)`: each secret's guesses under a subtree, counted from its class;
     subtrees.subtree_guesses). Under a guess limit
@@ -114,7 +115,7 @@ def known_total(game: Game, S: Indexes, weights: np.ndarray, g: Index) -> float:
     starts[1:] = replies[1:] != replies[:-1]
     rank = place - np.maximum.accumulate(np.where(starts, place, 0))  # within its class, in the game's order
     codes = replies[starts]
-    ends = np.array([game.finished(int(code)) for code in codes], dtype=bool)[np.cumsum(starts) - 1]
+    ends = game.finishing(codes)[np.cumsum(starts) - 1]
     return float(np.dot(w[order], np.where(ends, 1, rank + 2)))
 
 
