@@ -309,7 +309,7 @@ def test_a_cold_cache_is_announced_once(monkeypatch):
                 def _load_index():
                     return {}
 
-    entries = ("solve_set", "open_guess", "solve_classes")
+    entries = ("solve_set", "open_guess", "solve_classes", "open_first")
     plain = {name: getattr(kernels, name).py_func for name in entries}
     monkeypatch.setattr(small_trees, "_announced", False)
     monkeypatch.setattr(kernels, "solve_set", Cold())
@@ -350,3 +350,55 @@ def test_a_small_set_s_weighted_scores_are_the_same_in_either_layout(plain_loops
         assert np.array_equal(grid[1], compact[1])
         assert np.array_equal(np.isinf(grid[0]), np.isinf(compact[0]))
         assert np.allclose(grid[0][np.isfinite(grid[0])], compact[0][np.isfinite(compact[0])], rtol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["equal", "few", "mix"])
+@pytest.mark.parametrize(
+    "spec, options",
+    [("mastermind:pegs=3,colors=5", {}), ("jotto:first=90", {}), ("mastermind:pegs=3,colors=5", {"max_guesses": 5})],
+)
+def test_a_node_s_guesses_opened_in_one_call_give_the_same_search(plain_loops, monkeypatch, spec, options, kind):
+    """hits.search_guesses_compiled (the guesses of a node of more than SMALL_TREE secrets that
+    their opened bounds cut, gone through in one compiled call, tree_kernels.open_first) against
+    one call a guess: the same value, tree and sets searched. Sets of more than 16 secrets are
+    searched in Python here, so that these games have such nodes below their root."""
+    monkeypatch.setattr(ordering, "WEIGHTED_CELLS", 0)
+    monkeypatch.setattr(branch, "SMALL_TREE", 16)
+    game = make_game(spec)
+    w = None if kind == "equal" else chooser_weights(kind, len(game.secrets), seed=len(spec))
+    opened = []
+    for batched in (True, False):
+        monkeypatch.setattr(Search, "opens_in_batches", batched)
+        calls = kernel_calls(monkeypatch, "open_first")
+        solved = optimal_tree(game, weights=w, **options)
+        opened.append((solved.value, tree_of(solved), solved.searched, solved.exact))
+        assert bool(calls) == batched
+    assert opened[0] == opened[1]
+
+
+def kernel_calls(monkeypatch, name: str) -> list[int]:
+    """How many guesses each call of tree_kernels' `name` was given, from now on."""
+    calls: list[int] = []
+    kernel = getattr(kernels, name)
+
+    def counted(guesses, *args):
+        calls.append(len(guesses))
+        return kernel(guesses, *args)
+
+    monkeypatch.setattr(kernels, name, counted)
+    return calls
+
+
+def test_guesses_whose_replies_hash_alike_are_told_apart(plain_loops, monkeypatch):
+    """open_first skips a guess whose replies are a guess's met before at the node, by a hash
+    checked against the replies themselves: with every hash equal, the same search."""
+    game = make_game("jotto:first=90")
+    w = chooser_weights("real", len(game.secrets), seed=3)
+    monkeypatch.setattr(ordering, "WEIGHTED_CELLS", 0)
+    monkeypatch.setattr(branch, "SMALL_TREE", 16)
+    calls = kernel_calls(monkeypatch, "open_first")
+    honest = optimal_tree(game, weights=w)
+    monkeypatch.setattr(kernels, "_reply_hash", lambda replies: 7)
+    colliding = optimal_tree(game, weights=w)
+    assert calls
+    assert (colliding.value, tree_of(colliding), colliding.searched) == (honest.value, tree_of(honest), honest.searched)

@@ -105,7 +105,7 @@ from .closures import Closures
 from .depth import DepthLimits
 from .determined import MissBounds
 from .hits import HitValues, UntilHit
-from .ordering import Scoring, sorted_lazily
+from .ordering import Scoring, sorted_lazily, sorted_parts
 from .shared import NO_LIMIT, STOP, CostBounds, Stats, Timeout
 from .small_trees import COMPILED_CELLS, SMALL_TREE, SmallTrees
 
@@ -119,6 +119,11 @@ def stabilizer(game: Game, invariant: np.ndarray | None = None):
     game has no symmetry or only the identity keeps the invariant."""
     symmetry = game.symmetry()
     return None if symmetry is None else symmetry.stabilizer(invariant)
+
+
+def as_int64(guesses: Indexes) -> np.ndarray:
+    """Guesses as the compiled loops take them."""
+    return np.ascontiguousarray(guesses, dtype=np.int64)
 
 
 class Posed(Protocol):
@@ -145,6 +150,11 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
     history of guesses to the guesses worth trying (`stabilizer`); `cost` (arena.core.costs: a name
     or a Cost; None: the game's own) is what is minimised, within `max_guesses` of what it
     counts (None: the cost's own limit, the strikes for lost games, else none)."""
+
+    #: a node's guesses that their opened bounds cut are gone through in one compiled call
+    #: (hits.search_guesses_compiled) where small sets are searched in compiled code; False:
+    #: one call a guess (the tests compare the two)
+    opens_in_batches = True
 
     def __init__(
         self,
@@ -382,6 +392,11 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
         # with a tie (the misses costs), ties go to the first guess of the pool (the first
         # letter): the cost's tie-break is the pool order, and one tying a later best is searched
         tie = self.bounds.tie
+        batched = self.compiled_below and self.opens_in_batches and not (at_root or tie)
+        if batched and self.small_trees() is not None:  # the guesses cut by their opened bounds: one compiled call
+            parts = ((as_int64(pool[part]), bound[part]) for part in sorted_parts(tried, bound, tie_break))
+            best, best_guess, cut = self.search_guesses_compiled(S, parts, budget, left, b, sym)
+            return self.node_searched(key, known, best, best_guess, min(floor, cut))
         order = sorted_lazily(tried, bound, tie_break)
         best, best_guess = budget, -1
         seen: set[bytes] = set()  # the reply vectors of the guesses searched here
@@ -406,6 +421,11 @@ class Search(Caches, HardMode, Scoring, Closures, HitValues, MissBounds, DepthLi
                     self.progress = (best, best_guess)
             else:
                 floor = min(floor, value)
+        return self.node_searched(key, known, best, best_guess, floor)
+
+    def node_searched(self, key, known: float, best: float, best_guess: Index, floor: float) -> float:
+        """search_node's answer, cached: its best value (exact) where a guess beat the budget,
+        else the least bound proven (at least `known`)."""
         if best_guess >= 0:
             self.remember(self.cache, key, (best, best, best_guess))
             return best

@@ -136,10 +136,53 @@ class HitValues(SearchState):
         (small_trees.py): the classes and their bounds, the small ones' known bounds (from
         the compiled cache, which holds every small set searched) and their searches, each
         in one call, in the same order as slot_value; the big classes as slot_value does."""
+        opened = small.open_guess(guess, S, limit, left, b, self.compiled_below)
+        if opened[0] >= limit:
+            return opened[0]
+        return self.search_opened(small, guess, S, limit, left, b, sym, opened)
+
+    def search_guesses_compiled(
+        self, S: Indexes, parts, budget: float, left: int, b: int, sym
+    ) -> tuple[float, Index, float]:
+        """branch.search_node's loop over its guesses (`parts`: (guesses, their node bounds) in
+        the order searched) with no tie kept, where slot_value opens a guess in compiled code:
+        the guesses that open_guess's bounds cut are gone through in one compiled call
+        (SmallTrees.open_first) as far as the next one below the best, which search_opened
+        searches. The same guesses as search_node's loop, in the same order, with the same values:
+        (the best value, its guess (-1: none below `budget`), the least bound of the others)."""
+        small = cast(SmallTrees, self.small_trees())
+        S = np.ascontiguousarray(S, dtype=np.int64)
+        most = len(self.game.guesses)  # the reply vectors met at the node: (hashes, guesses, count)
+        met = (np.empty(most, np.int64), np.empty(most, np.int64), np.zeros(1, np.int64))
+        best, best_guess, floor = budget, -1, INF
+        for guesses, bounds in parts:
+            at = 0
+            while at < len(guesses):
+                i, why, cut, opened_count, *opened = small.open_first(
+                    guesses[at:], bounds[at:], S, best, left, b, self.compiled_below, met
+                )
+                self.stats.guesses += int(opened_count)
+                floor, at = min(floor, float(cut)), at + int(i)
+                if why == 1:  # this guess's bound and the rest's reach the best
+                    return best, best_guess, min(floor, float(bounds[at]))
+                if why == 0:
+                    break
+                guess = int(guesses[at])
+                value = self.search_opened(small, guess, S, best, left, b, sym, tuple(opened))
+                if value < best:
+                    best, best_guess = value, guess
+                else:
+                    floor = min(floor, value)
+                at += 1
+        return best, best_guess, floor
+
+    def search_opened(
+        self, small: SmallTrees, guess: Index, S: Indexes, limit: float, left: int, b: int, sym, opened: tuple
+    ) -> float:
+        """slot_value_compiled once its guess is opened below `limit` (`opened`: open_guess's
+        tuple): the big classes' known bounds, the level bounds, then the classes searched."""
         largest = self.compiled_below
-        total, member, ends, codes, bounds, reached = small.open_guess(guess, S, limit, left, b, largest)
-        if total >= limit:
-            return total
+        total, member, ends, codes, bounds, reached = opened
         cuts, replies = ends.tolist(), codes.tolist()
         classes = [(replies[j], member[cuts[j] : cuts[j + 1]]) for j in range(len(replies))]
         bound_list = bounds.tolist()
@@ -155,8 +198,8 @@ class HitValues(SearchState):
         self.check_deadline()
         before = small.nodes
         roots = None if below is None else below.mask()  # the classes' pool: one guess per orbit
-        opened = (member, ends, np.asarray(bound_list))
-        total, done = small.solve_classes(opened, total, limit, left - 1, b, largest, roots)
+        classes_opened = (member, ends, np.asarray(bound_list))
+        total, done = small.solve_classes(classes_opened, total, limit, left - 1, b, largest, roots)
         self.count_compiled(small, before)
         if total >= limit:
             return total

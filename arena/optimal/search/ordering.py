@@ -41,14 +41,21 @@ def sorted_lazily(tried: Indexes, first: np.ndarray, second: Callable[[Indexes],
     only the guesses up to the head-th least `first` (ties included, so the order is the same)
     until the caller asks for more: most nodes search one or two guesses of their thousands.
     `second(positions)` is the tie-break of those positions."""
+    for part in sorted_parts(tried, first, second, head):
+        yield from part.tolist()
+
+
+def sorted_parts(tried: Indexes, first: np.ndarray, second: Callable[[Indexes], np.ndarray], head: int = 16):
+    """sorted_lazily's order as arrays: all of `tried` sorted, or those up to the head-th least
+    `first` sorted, then (if the caller asks) the others."""
     if len(tried) <= 4 * head:
-        yield from tried[np.lexsort((second(tried), first[tried]))].tolist()
+        yield tried[np.lexsort((second(tried), first[tried]))]
         return
     keys = first[tried]
     threshold = np.partition(keys, head - 1)[head - 1]
     near = keys <= threshold
     for part in (tried[near], tried[~near]):
-        yield from part[np.lexsort((second(part), first[part]))].tolist()
+        yield part[np.lexsort((second(part), first[part]))]
 
 
 class Scoring(SearchState):

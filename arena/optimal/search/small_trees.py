@@ -159,6 +159,26 @@ class SmallTrees:
         )
         return float(total), member, ends, codes, bounds, int(reached)
 
+    def open_first(
+        self,
+        guesses: np.ndarray,
+        bounds: np.ndarray,
+        S: np.ndarray,
+        limit: float,
+        left: int,
+        b: int,
+        largest: int,
+        met: tuple[np.ndarray, np.ndarray, np.ndarray],
+    ) -> tuple:
+        """open_guess on `guesses` in turn (int64, `bounds` their node bounds, S int64) as far as
+        the first opened below `limit`, in one compiled call (tree_kernels.open_first): (where
+        it stopped, why: 0 none left, 1 a bound reached the limit, 2 opened below it; the least
+        total of those cut, how many were opened, then open_guess's tuple for the one below)."""
+        from .tree_kernels import open_first  # lazy: numba
+
+        game, cache, _, work = self.arrays()
+        return open_first(guesses, bounds, S, float(limit), int(left), int(b), int(largest), game, cache, work, met)
+
     def solve_classes(
         self,
         classes: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -283,6 +303,8 @@ def compile_ahead(small: SmallTrees | None) -> None:
     try:
         total, member, ends, _, bounds, _ = small.open_guess(0, S, np.inf, left, b, SMALL_TREE)
         small.solve_classes((member, ends, bounds), total, np.inf, left - 1, b, SMALL_TREE)
+        met = (np.empty(1, np.int64), np.empty(1, np.int64), np.zeros(1, np.int64))
+        small.open_first(np.zeros(1, np.int64), np.zeros(1), S, np.inf, left, b, SMALL_TREE, met)
         small.solve_set(S, np.inf, left, b, 0.0, False)
     finally:  # the search's own cache starts empty, as a SmallTrees is made
         small.slots.fill(-1)
@@ -299,7 +321,7 @@ def announce_compiling() -> None:
     _announced = True
     from . import tree_kernels  # lazy: numba
 
-    entries = (tree_kernels.solve_set, tree_kernels.open_guess, tree_kernels.solve_classes)
+    entries = (tree_kernels.solve_set, tree_kernels.open_guess, tree_kernels.solve_classes, tree_kernels.open_first)
     if not all(_compiled(kernel) for kernel in entries):
         warnings.warn(COMPILE_NOTE, Compiling, stacklevel=2)
 

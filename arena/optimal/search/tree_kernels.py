@@ -483,3 +483,68 @@ def solve_classes(
         if total >= limit:
             return total, j + 1
     return total, n_classes
+
+
+@njit(cache=True)
+def _reply_hash(replies):  # pragma: no cover - compiled
+    # a polynomial hash of a guess's replies to the node's secrets, modulo the prime 2^31 - 1
+    # (no overflow, compiled or not; a collision is checked, not trusted)
+    h = 0
+    for k in range(len(replies)):
+        h = (h * 1000003 + int(replies[k]) + 1) % 2147483647
+    return h
+
+
+@njit(cache=True)
+def _met(guess, replies, h, S, table, hashes, firsts, n_seen):  # pragma: no cover - compiled
+    # whether a guess met before at this node has these replies to S (the same classes)
+    for t in range(n_seen):
+        if hashes[t] == h:
+            row = table[firsts[t]]
+            same = True
+            for k in range(len(S)):
+                if row[S[k]] != replies[k]:
+                    same = False
+                    break
+            if same:
+                return True
+    return False
+
+
+@njit(cache=True)
+def open_first(guesses, bounds, S, limit, left, b, largest, game, cache, work, met):  # pragma: no cover - compiled
+    # branch.search_node's loop over a node's guesses in order (`bounds`: their node bounds)
+    # as far as the first whose open_guess total is below the limit, in one call: (where it
+    # stopped, why, the least total of the guesses opened and cut, how many were opened, and
+    # open_guess's tuple for that guess); why: 0 every guess gone through, 1 a guess whose node
+    # bound reaches the limit (it and the rest are not opened), 2 a guess opened below the
+    # limit. A guess with the replies of one met before at the node is skipped, as search_node
+    # skips it; `met`: (hashes, guesses, [count]) of the reply vectors met, kept across calls.
+    by_secret, table, secret_guess, same_secret, T, params, w, D = game
+    hashes, firsts, count = met
+    n = len(S)
+    replies = np.empty(n, table.dtype)
+    sizes, starts = np.zeros(params[_CODES], np.int64), np.zeros(params[_CODES], np.int64)
+    codes = np.empty(n, np.int64)
+    floor, opened = np.inf, 0
+    for i in range(len(guesses)):
+        if bounds[i] >= limit:
+            return i, 1, floor, opened, 0.0, S[:0].copy(), S[:0].copy(), S[:0].copy(), bounds[:0].copy(), 0
+        guess = guesses[i]
+        row = table[guess]
+        for k in range(n):
+            replies[k] = row[S[k]]
+        h = _reply_hash(replies)
+        if _met(guess, replies, h, S, table, hashes, firsts, count[0]):
+            continue
+        hashes[count[0]], firsts[count[0]] = h, guess
+        count[0] += 1
+        opened += 1
+        member, ends, cls, lbs, total = _opened(guess, replies, S, b, left, game, sizes, starts, codes)
+        reached = 0
+        if total < limit:
+            total, reached = _known_bounds(member, ends, lbs, total, limit, left - 1, b, largest, game, cache, work)
+        if total < limit:
+            return i, 2, floor, opened, total, member, ends, cls, lbs, reached
+        floor = min(floor, total)
+    return len(guesses), 0, floor, opened, 0.0, S[:0].copy(), S[:0].copy(), S[:0].copy(), bounds[:0].copy(), 0
