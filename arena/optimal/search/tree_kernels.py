@@ -11,7 +11,7 @@ import numpy as np
 from ...core.compiled import njit
 from .closures import MID_SET, TINY_SET
 from .tree_cache import NODES, STOP_AT, STOPPED, capacity, find_entry, remember_entry
-from .weighted_kernels import grid_tallies, pair_value, small_weighted_scores, weighted_classes, weighted_close
+from .weighted_kernels import classes_by_replies, grid_tallies, pair_value, small_weighted_scores, weighted_close
 
 # params[]: the game and the search (weighted: the secrets' weights are not all 1)
 _HIT, _CODES, _CONSISTENT, _KEYED, _BMAX, _WEIGHTED = 0, 1, 2, 3, 4, 5
@@ -199,7 +199,7 @@ def _opened(guess, replies, S, b, left, game, sizes, starts, codes):  # pragma: 
     n, hit = len(S), params[_HIT]
     room = capacity(b, left - 1)
     if params[_WEIGHTED] == 1:
-        member, ends, cls, lbs = weighted_classes(table, guess, S, w, hit, params[_CODES], D[b], b, room)
+        member, ends, cls, lbs = classes_by_replies(replies, S, w, hit, params[_CODES], D[b], b, room)
         paid = 0.0
         for k in range(n):
             paid += w[S[k]]

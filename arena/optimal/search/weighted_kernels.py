@@ -151,9 +151,19 @@ def weighted_classes(table, g, S, w, hit, n_codes, depths, b, room):  # pragma: 
     inf past `room` secrets (the slots its guesses left hold), 2 w(C) - max w on at most b + 1
     secrets (one may be hit first, the others need two guesses), else its weights heaviest
     first in the slots of `depths`."""
+    replies = np.empty(len(S), table.dtype)
+    row = table[g]
+    for k in range(len(S)):
+        replies[k] = row[S[k]]
+    return classes_by_replies(replies, S, w, hit, n_codes, depths, b, room)
+
+
+@njit(cache=True)
+def classes_by_replies(replies, S, w, hit, n_codes, depths, b, room):  # pragma: no cover - compiled
+    """weighted_classes with the guess's replies to S given (replies[k] to S[k])."""
     count = np.zeros(n_codes, dtype=np.int64)
     for k in range(len(S)):
-        r = table[g, S[k]]
+        r = replies[k]
         if r != hit:
             count[r] += 1
     codes = np.zeros(n_codes, dtype=np.int64)
@@ -176,7 +186,7 @@ def weighted_classes(table, g, S, w, hit, n_codes, depths, b, room):  # pragma: 
         at[codes[j]] = ends[j]
     member = np.zeros(ends[kinds], dtype=S.dtype)
     for k in range(len(S)):
-        r = table[g, S[k]]
+        r = replies[k]
         if r != hit:
             member[at[r]] = S[k]
             at[r] += 1
