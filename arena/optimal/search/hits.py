@@ -17,7 +17,7 @@ from ..bounds import INF, min_depth, slot_capacity
 from .allowed import Allowed
 from .cache import CLOSED
 from .shared import CostBounds, SearchState, class_searched
-from .small_trees import SmallTrees
+from .small_trees import SmallTrees, reply_table
 
 #: Guesses at nodes of at least this many candidates have their classes bounded one level deep
 #: (level_bounds) before any is searched: the root of Wordle (2,315), Jotto, Mastermind (1,296).
@@ -152,8 +152,7 @@ class HitValues(SearchState):
         (the best value, its guess (-1: none below `budget`), the least bound of the others)."""
         small = cast(SmallTrees, self.small_trees())
         S = np.ascontiguousarray(S, dtype=np.int64)
-        most = len(self.game.guesses)  # the reply vectors met at the node: (hashes, guesses, count)
-        met = (np.empty(most, np.int64), np.empty(most, np.int64), np.zeros(1, np.int64))
+        met = reply_table(len(self.game.guesses))
         best, best_guess, floor = budget, -1, INF
         for guesses, bounds in parts:
             at = 0

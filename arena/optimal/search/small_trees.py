@@ -168,7 +168,7 @@ class SmallTrees:
         left: int,
         b: int,
         largest: int,
-        met: tuple[np.ndarray, np.ndarray, np.ndarray],
+        met: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     ) -> tuple:
         """open_guess on `guesses` in turn (int64, `bounds` their node bounds, S int64) as far as
         the first opened below `limit`, in one compiled call (tree_kernels.open_first): (where
@@ -291,6 +291,14 @@ def _read_only(table: np.ndarray) -> np.ndarray:
     return view
 
 
+def reply_table(most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """An empty table of the reply vectors met at a node, for open_first and at most `most`
+    guesses: (slots, a power of two at least twice `most`, each -1 or an entry; the entries'
+    hashes; their guesses; [the entries' count])."""
+    size = 1 << max(1, 2 * most - 1).bit_length()
+    return np.full(size, -1, np.int64), np.empty(most, np.int64), np.empty(most, np.int64), np.zeros(1, np.int64)
+
+
 def compile_ahead(small: SmallTrees | None) -> None:
     """Compile the three kernels for this game's arrays in this process (or load them from
     numba's cache) with one search of a tiny set, then forget that search. The split calls it
@@ -303,8 +311,7 @@ def compile_ahead(small: SmallTrees | None) -> None:
     try:
         total, member, ends, _, bounds, _ = small.open_guess(0, S, np.inf, left, b, SMALL_TREE)
         small.solve_classes((member, ends, bounds), total, np.inf, left - 1, b, SMALL_TREE)
-        met = (np.empty(1, np.int64), np.empty(1, np.int64), np.zeros(1, np.int64))
-        small.open_first(np.zeros(1, np.int64), np.zeros(1), S, np.inf, left, b, SMALL_TREE, met)
+        small.open_first(np.zeros(1, np.int64), np.zeros(1), S, np.inf, left, b, SMALL_TREE, reply_table(1))
         small.solve_set(S, np.inf, left, b, 0.0, False)
     finally:  # the search's own cache starts empty, as a SmallTrees is made
         small.slots.fill(-1)

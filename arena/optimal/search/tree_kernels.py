@@ -496,9 +496,15 @@ def _reply_hash(replies):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _met(guess, replies, h, S, table, hashes, firsts, n_seen):  # pragma: no cover - compiled
-    # whether a guess met before at this node has these replies to S (the same classes)
-    for t in range(n_seen):
+def _met(replies, h, S, table, met):  # pragma: no cover - compiled
+    # whether a guess met before at this node has these replies to S (the same classes); if
+    # not, the slot of the open-addressing table `met` (slots, hashes, guesses, [count]) where
+    # they go, else -1
+    slots, hashes, firsts, count = met
+    mask = len(slots) - 1
+    at = h & mask
+    while slots[at] >= 0:
+        t = slots[at]
         if hashes[t] == h:
             row = table[firsts[t]]
             same = True
@@ -507,8 +513,9 @@ def _met(guess, replies, h, S, table, hashes, firsts, n_seen):  # pragma: no cov
                     same = False
                     break
             if same:
-                return True
-    return False
+                return -1
+        at = (at + 1) & mask
+    return at
 
 
 @njit(cache=True)
@@ -519,9 +526,11 @@ def open_first(guesses, bounds, S, limit, left, b, largest, game, cache, work, m
     # open_guess's tuple for that guess); why: 0 every guess gone through, 1 a guess whose node
     # bound reaches the limit (it and the rest are not opened), 2 a guess opened below the
     # limit. A guess with the replies of one met before at the node is skipped, as search_node
-    # skips it; `met`: (hashes, guesses, [count]) of the reply vectors met, kept across calls.
+    # skips it; `met`: the reply vectors met, kept across calls (an open-addressing table of
+    # their hashes: slots, a power of two at least twice the guesses, filled with -1; hashes;
+    # guesses; [count]).
     by_secret, table, secret_guess, same_secret, T, params, w, D = game
-    hashes, firsts, count = met
+    slots, hashes, firsts, count = met
     n = len(S)
     replies = np.empty(n, table.dtype)
     sizes, starts = np.zeros(params[_CODES], np.int64), np.zeros(params[_CODES], np.int64)
@@ -535,9 +544,10 @@ def open_first(guesses, bounds, S, limit, left, b, largest, game, cache, work, m
         for k in range(n):
             replies[k] = row[S[k]]
         h = _reply_hash(replies)
-        if _met(guess, replies, h, S, table, hashes, firsts, count[0]):
+        slot = _met(replies, h, S, table, met)
+        if slot < 0:
             continue
-        hashes[count[0]], firsts[count[0]] = h, guess
+        slots[slot], hashes[count[0]], firsts[count[0]] = count[0], h, guess
         count[0] += 1
         opened += 1
         member, ends, cls, lbs, total = _opened(guess, replies, S, b, left, game, sizes, starts, codes)
