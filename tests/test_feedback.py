@@ -179,16 +179,19 @@ def test_other_word_lengths_from_web2():
 @settings(max_examples=60, deadline=None)
 @given(
     st.integers(1, 30),
-    st.integers(1, 12),
+    st.integers(1, 70),
     st.sampled_from([1, 2, 5, 255, 2**40]),
+    st.booleans(),
     st.randoms(use_true_random=False),
 )
-def test_unique_rows_is_numpys_unique_of_rows(n, width, top, rng):
+def test_unique_rows_is_numpys_unique_of_rows(n, width, top, in_bytes, rng):
     """Rows read as numbers in one base: the same rows, first indexes and inverse as numpy's
-    np.unique(axis=0), also where the numbers would not fit in 62 bits (numpy's own then)."""
+    np.unique(axis=0), also where the numbers would not fit in 62 bits (rows of bytes sorted as
+    strings then, numpy's own for the rest)."""
     from arena.games.codes import unique_rows
 
-    rows = np.array([[rng.randrange(top + 1) for _ in range(width)] for _ in range(n)], dtype=np.int64)
+    dtype = np.uint8 if in_bytes and top <= 255 else np.int64
+    rows = np.array([[rng.randrange(top + 1) for _ in range(width)] for _ in range(n)], dtype=dtype)
     found, first, inverse = unique_rows(rows)
     want, want_first, want_inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
     assert np.array_equal(found, want) and np.array_equal(first, want_first)
