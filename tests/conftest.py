@@ -47,13 +47,13 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture
 def plain_loops(monkeypatch):
-    """The exact search's compiled loops (tree_kernels.py, tree_cache.py, weighted_kernels.py) as
-    plain Python functions, each njit function's `py_func`, which call each other through their
-    modules' names: the source numba compiles, checked without waiting for numba; and every
-    game's small sets given to them (branch.COMPILED_CELLS)."""
-    from arena.optimal.search import branch, tree_cache, tree_kernels, weighted_kernels
+    """The exact search's compiled loops (tree_kernels.py, tree_cache.py, weighted_kernels.py,
+    met_replies.py) as plain Python functions, each njit function's `py_func`, which call each
+    other through their modules' names: the source numba compiles, checked without waiting for
+    numba; and every game's small sets given to them (branch.COMPILED_CELLS)."""
+    from arena.optimal.search import branch, met_replies, tree_cache, tree_kernels, weighted_kernels
 
-    for module in (tree_kernels, tree_cache, weighted_kernels):
+    for module in (tree_kernels, tree_cache, weighted_kernels, met_replies):
         for name, value in list(vars(module).items()):
             if hasattr(value, "py_func"):
                 monkeypatch.setattr(module, name, value.py_func)

@@ -398,7 +398,7 @@ def test_guesses_whose_replies_hash_alike_are_told_apart(plain_loops, monkeypatc
     monkeypatch.setattr(branch, "SMALL_TREE", 16)
     calls = kernel_calls(monkeypatch, "open_first")
     honest = optimal_tree(game, weights=w)
-    monkeypatch.setattr(kernels, "_reply_hash", lambda replies: 7)
+    monkeypatch.setattr(kernels, "reply_hash", lambda replies: 7)
     colliding = optimal_tree(game, weights=w)
     assert calls
     assert (colliding.value, tree_of(colliding), colliding.searched) == (honest.value, tree_of(honest), honest.searched)

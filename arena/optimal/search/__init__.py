@@ -20,6 +20,8 @@ The modules, from the top:
                  and a Python node's guess, its classes bounded and its small ones searched, in
                  two calls (big games only: COMPILED_CELLS)
     tree_kernels  its compiled loops (numba, imported at the first small set)
+    met_replies  the reply vectors met at a node (a guess with the same classes is skipped):
+                 a table of their hashes, in compiled code
     tree_cache   their cache of sets and the slot capacities (numba)
     weighted_kernels  a weighted node's scores, its guess's classes with their bounds and a
                  small set's closures in compiled code (big games: ordering.WEIGHTED_CELLS), the

@@ -295,8 +295,9 @@ def reply_table(most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     """An empty table of the reply vectors met at a node, for open_first and at most `most`
     guesses: (slots, a power of two at least twice `most`, each -1 or an entry; the entries'
     hashes; their guesses; [the entries' count])."""
-    size = 1 << max(1, 2 * most - 1).bit_length()
-    return np.full(size, -1, np.int64), np.empty(most, np.int64), np.empty(most, np.int64), np.zeros(1, np.int64)
+    from .met_replies import new_met  # lazy: numba
+
+    return new_met(most)
 
 
 def compile_ahead(small: SmallTrees | None) -> None:

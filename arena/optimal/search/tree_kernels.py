@@ -10,6 +10,7 @@ import numpy as np
 
 from ...core.compiled import njit
 from .closures import MID_SET, TINY_SET
+from .met_replies import meet, met_before, met_room, new_met, reply_hash
 from .tree_cache import NODES, STOP_AT, STOPPED, capacity, find_entry, remember_entry
 from .weighted_kernels import classes_by_replies, grid_tallies, pair_value, small_weighted_scores, weighted_close
 
@@ -190,19 +191,30 @@ def _classes(replies, S, n, hit, sizes, starts, codes):  # pragma: no cover - co
 
 
 @njit(cache=True)
-def _opened(guess, replies, S, b, left, game, sizes, starts, codes):  # pragma: no cover - compiled
+def _paid(S, game):  # pragma: no cover - compiled
+    # w(S), what one more guess costs S, summed in S's order as slot_value sums it (n when
+    # unweighted): once a node, for each guess _opened opens there
+    w, params = game[6], game[5]
+    if params[_WEIGHTED] != 1:
+        return float(len(S))
+    paid = 0.0
+    for k in range(len(S)):
+        paid += w[S[k]]
+    return paid
+
+
+@njit(cache=True)
+def _opened(guess, replies, S, paid, b, left, game, sizes, starts, codes):  # pragma: no cover - compiled
     # hits.slot_value before its classes are bounded from the cache: the classes of S under the
     # guess (`replies` its reply to each secret) but the hit, smallest first (ties in reply
     # order), each in S's order; their class bounds (inf past the slots `left` - 1 guesses
-    # hold); and the guess's bound, w(S) + the classes' bounds, summed as slot_value sums them
+    # hold); and the guess's bound, `paid` (_paid: w(S)) + the classes' bounds, summed as
+    # slot_value sums them
     by_secret, table, secret_guess, same_secret, T, params, w, D = game
     n, hit = len(S), params[_HIT]
     room = capacity(b, left - 1)
     if params[_WEIGHTED] == 1:
         member, ends, cls, lbs = classes_by_replies(replies, S, w, hit, params[_CODES], D[b], b, room)
-        paid = 0.0
-        for k in range(n):
-            paid += w[S[k]]
     else:
         member, ends, cls = _classes(replies, S, n, hit, sizes, starts, codes)
         lbs = np.empty(len(ends) - 1, np.float64)
@@ -210,7 +222,6 @@ def _opened(guess, replies, S, b, left, game, sizes, starts, codes):  # pragma: 
         for j in range(len(lbs)):
             c = ends[j + 1] - ends[j]
             lbs[j] = Tb[c] if c <= room else np.inf
-        paid = float(n)
     bounded = 0.0
     for j in range(len(lbs)):
         bounded += lbs[j]
@@ -260,6 +271,27 @@ def _known_bounds(member, ends, lbs, total, limit, left, b, largest, game, cache
             if total >= limit:
                 return total, j + 1
     return total, n_classes
+
+
+@njit(cache=True)
+def _open(guess, replies, S, paid, limit, left, b, largest, game, cache, work, scratch):  # pragma: no cover - compiled
+    # hits.slot_value before any class is searched: _opened, then, below the limit,
+    # known_class_bounds for the classes of at most `largest` secrets; `scratch`: _classes'
+    # arrays (sizes and starts by reply, zero; codes); (member, ends, codes, lbs, total, the
+    # classes gone through)
+    sizes, starts, codes = scratch
+    member, ends, cls, lbs, total = _opened(guess, replies, S, paid, b, left, game, sizes, starts, codes)
+    reached = 0
+    if total < limit:
+        total, reached = _known_bounds(member, ends, lbs, total, limit, left - 1, b, largest, game, cache, work)
+    return member, ends, cls, lbs, total, reached
+
+
+@njit(cache=True)
+def _scratch(n, game):  # pragma: no cover - compiled
+    # _open's scratch arrays for a node of n secrets
+    n_codes = game[5][_CODES]
+    return np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64), np.empty(n, np.int64)
 
 
 @njit(cache=True)
@@ -349,12 +381,10 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
     order = np.empty(0, np.int64)
     taken = np.zeros(n_tried, np.bool_)
     best, best_guess = budget, none
-    seen = np.empty((4, n), table.dtype)
-    n_seen = 0
+    met = new_met(8)
     replies = np.empty(n, table.dtype)
-    sizes = np.zeros(params[_CODES], np.int64)
-    starts = np.zeros(params[_CODES], np.int64)
-    codes = np.empty(n, np.int64)
+    scratch = _scratch(n, game)
+    paid = _paid(S, game)
     for step in range(n_tried):
         if step < 8:  # most nodes search one or two guesses: pick the least, no sort
             at = -1
@@ -390,33 +420,16 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
         row = table[guess]
         for k in range(n):
             replies[k] = row[S[k]]
-        dup = False
-        for t in range(n_seen):
-            same = True
-            for k in range(n):
-                if seen[t, k] != replies[k]:
-                    same = False
-                    break
-            if same:
-                dup = True
-                break
-        if dup:
+        h = reply_hash(replies)
+        met = met_room(met)
+        slot = met_before(replies, h, S, table, met)
+        if slot < 0:  # the classes of a guess tried before
             continue
-        if n_seen == len(seen):
-            grown = np.empty((2 * len(seen), n), table.dtype)
-            for t in range(n_seen):  # loops, not slices: see _order
-                for k in range(n):
-                    grown[t, k] = seen[t, k]
-            seen = grown
-        for k in range(n):
-            seen[n_seen, k] = replies[k]
-        n_seen += 1
+        meet(met, slot, h, guess)
         # slot_value: the classes, smallest first (ties in reply order), each in S's order
         limit = best
-        member, ends, _, lbs, total = _opened(guess, replies, S, b, left, game, sizes, starts, codes)
+        member, ends, _, lbs, total, _ = _open(guess, replies, S, paid, limit, left, b, n, game, cache, work, scratch)
         n_classes = len(ends) - 1
-        if total < limit:
-            total, _ = _known_bounds(member, ends, lbs, total, limit, left - 1, b, n, game, cache, work)
         if total < limit:
             for j in range(n_classes):
                 C = member[ends[j] : ends[j + 1]].copy()
@@ -444,19 +457,15 @@ def solve_set(S, budget, left, parts, known, asked, game, cache, mark, work, roo
 def open_guess(guess, S, limit, left, b, largest, game, cache, work):  # pragma: no cover - compiled
     # hits.slot_value before any class is searched, at a node of the Python search: the
     # classes, their slot bounds, and known_class_bounds for those of at most `largest`
-    by_secret, table, secret_guess, same_secret, T, params, w, D = game
-    slots, keys, values, store, counters = cache
+    table = game[1]
     n = len(S)
-    n_codes = params[_CODES]
     replies = np.empty(n, table.dtype)
     row = table[guess]
     for k in range(n):
         replies[k] = row[S[k]]
-    sizes, starts = np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64)
-    member, ends, codes, lbs, total = _opened(guess, replies, S, b, left, game, sizes, starts, np.empty(n, np.int64))
-    reached = 0
-    if total < limit:
-        total, reached = _known_bounds(member, ends, lbs, total, limit, left - 1, b, largest, game, cache, work)
+    scratch = _scratch(n, game)
+    opened = _open(guess, replies, S, _paid(S, game), limit, left, b, largest, game, cache, work, scratch)
+    member, ends, codes, lbs, total, reached = opened
     return total, member, ends, codes, lbs, reached
 
 
@@ -486,39 +495,6 @@ def solve_classes(
 
 
 @njit(cache=True)
-def _reply_hash(replies):  # pragma: no cover - compiled
-    # a polynomial hash of a guess's replies to the node's secrets, modulo the prime 2^31 - 1
-    # (no overflow, compiled or not; a collision is checked, not trusted)
-    h = 0
-    for k in range(len(replies)):
-        h = (h * 1000003 + int(replies[k]) + 1) % 2147483647
-    return h
-
-
-@njit(cache=True)
-def _met(replies, h, S, table, met):  # pragma: no cover - compiled
-    # whether a guess met before at this node has these replies to S (the same classes); if
-    # not, the slot of the open-addressing table `met` (slots, hashes, guesses, [count]) where
-    # they go, else -1
-    slots, hashes, firsts, count = met
-    mask = len(slots) - 1
-    at = h & mask
-    while slots[at] >= 0:
-        t = slots[at]
-        if hashes[t] == h:
-            row = table[firsts[t]]
-            same = True
-            for k in range(len(S)):
-                if row[S[k]] != replies[k]:
-                    same = False
-                    break
-            if same:
-                return -1
-        at = (at + 1) & mask
-    return at
-
-
-@njit(cache=True)
 def open_first(guesses, bounds, S, limit, left, b, largest, game, cache, work, met):  # pragma: no cover - compiled
     # branch.search_node's loop over a node's guesses in order (`bounds`: their node bounds)
     # as far as the first whose open_guess total is below the limit, in one call: (where it
@@ -529,12 +505,11 @@ def open_first(guesses, bounds, S, limit, left, b, largest, game, cache, work, m
     # skips it; `met`: the reply vectors met, kept across calls (an open-addressing table of
     # their hashes: slots, a power of two at least twice the guesses, filled with -1; hashes;
     # guesses; [count]).
-    by_secret, table, secret_guess, same_secret, T, params, w, D = game
-    slots, hashes, firsts, count = met
+    table = game[1]
     n = len(S)
     replies = np.empty(n, table.dtype)
-    sizes, starts = np.zeros(params[_CODES], np.int64), np.zeros(params[_CODES], np.int64)
-    codes = np.empty(n, np.int64)
+    scratch = _scratch(n, game)
+    paid = _paid(S, game)
     floor, opened = np.inf, 0
     for i in range(len(guesses)):
         if bounds[i] >= limit:
@@ -543,17 +518,15 @@ def open_first(guesses, bounds, S, limit, left, b, largest, game, cache, work, m
         row = table[guess]
         for k in range(n):
             replies[k] = row[S[k]]
-        h = _reply_hash(replies)
-        slot = _met(replies, h, S, table, met)
+        h = reply_hash(replies)
+        slot = met_before(replies, h, S, table, met)
         if slot < 0:
             continue
-        slots[slot], hashes[count[0]], firsts[count[0]] = count[0], h, guess
-        count[0] += 1
+        meet(met, slot, h, guess)
         opened += 1
-        member, ends, cls, lbs, total = _opened(guess, replies, S, b, left, game, sizes, starts, codes)
-        reached = 0
-        if total < limit:
-            total, reached = _known_bounds(member, ends, lbs, total, limit, left - 1, b, largest, game, cache, work)
+        member, ends, cls, lbs, total, reached = _open(
+            guess, replies, S, paid, limit, left, b, largest, game, cache, work, scratch
+        )
         if total < limit:
             return i, 2, floor, opened, total, member, ends, cls, lbs, reached
         floor = min(floor, total)
