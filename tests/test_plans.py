@@ -4,14 +4,17 @@ the same refusals: a state without a guess, a guess outside the game, one the ru
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
 from arena import make_game
 from arena.core.errors import RuleBreak
+from arena.core.players import GuesserProtocol
 from arena.equilibrium.plans import PlanPlayer, plan_tree, tree_plan
 from arena.trees.greedy import greedy_tree
-from arena.trees.grow import grow_tree
+from arena.trees.grow import can_replay_by_levels, grow_tree
 
 
 def shape(tree):
@@ -60,3 +63,46 @@ def test_a_plan_is_refused_as_its_guesser_is():
     plan = tree_plan(greedy_tree(game, "entropy"))  # a normal-mode tree: some guess drops a green
     first, second = refusals(hard, plan)
     assert first == second and "broke the rules" in first
+
+
+class Scrambled(GuesserProtocol):
+    """A deterministic guesser that plays odd guesses: any guess of the game at even depths
+    (one may split nothing, or be no candidate), a candidate at odd ones (so it finishes)."""
+
+    deterministic = True
+
+    def __init__(self, seed: int):
+        self.seed, self.spec = seed, f"scrambled {seed}"
+
+    def guess(self, game, state) -> int:
+        pick = zlib.crc32(repr((self.seed, [r for _, r in state.history])).encode())
+        if len(state.history) % 2 == 0:
+            return pick % len(game.guesses)
+        return int(game.secret_guess[state.candidates[pick % len(state.candidates)]])
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=4", "jotto:first=50", "wordle:first=60"])
+def test_the_level_replay_grows_an_odd_plan_as_the_grower_does(spec, seed):
+    """plan_tree replays a plan a level at a time on games a hit ends (replay_by_levels): node for
+    node, cost for cost, the grower's tree, for plans whose guesses split nothing, miss and
+    are no candidate."""
+    game = make_game(spec)
+    assert can_replay_by_levels(game)
+    plan = tree_plan(grow_tree(game, Scrambled(seed)))
+    fast = plan_tree(game, plan, "saved")
+    slow = grow_tree(game, PlanPlayer(plan, "saved"))
+    assert shape(fast) == shape(slow)
+    assert [list(n.children) for n in fast.nodes()] == [list(n.children) for n in slow.nodes()]
+    assert np.array_equal(fast.guesses, slow.guesses) and np.array_equal(fast.misses, slow.misses)
+    assert fast.misses.any() or not spec.startswith("mastermind")
+
+
+def test_a_plan_that_splits_nothing_is_stopped_as_the_grower_stops_it():
+    game = make_game("mastermind:pegs=2,colors=3")
+    codes = int(game.n_codes)
+    same = {("",) + (r,) * k: 0 for k in range(12) for r in range(codes)}  # the first guess, again and again
+    first, second = refusals(game, same)
+    assert first == second and "makes no progress" in first
+    assert not can_replay_by_levels(make_game("wordle:first=80,hard=true"))
+    assert not can_replay_by_levels(make_game("hangman:length=0,first=60"))

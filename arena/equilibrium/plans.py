@@ -14,8 +14,8 @@ import numpy as np
 from ..core.errors import RuleBreak
 from ..core.game import Game, Index, Indexes
 from ..core.players import GuesserProtocol
-from ..trees.grow import Spot, grow_roots
-from ..trees.saved import check_tree, read_plan
+from ..trees.grow import Spot, can_replay_by_levels, grow_roots, replay_by_levels
+from ..trees.saved import Labels, check_tree, read_plan
 from ..trees.tree import Node, Tree
 
 #: A plan: the guess at each decision point, by (opening, replies so far...); the opening is
@@ -49,7 +49,8 @@ def plan_tree(game: Game, plan: Plan, spec: str, secrets: Indexes | None = None)
     """The strategy tree of a plan against every secret (of `secrets`): the tree grow_tree grows
     for PlanPlayer(plan, spec), checked alike, each node's guess looked up by its root's opening
     and its replies (a guesser's State and the opening of its candidates asked at every node
-    were most of a saved Wordle tree's replay)."""
+    were most of a saved Wordle tree's replay), a level at a time where the game allows
+    (arena.trees.grow.replay_by_levels: a saved state's thousands of trees)."""
 
     def choose_at(opening: str, whole: bool) -> Callable[[Spot], Index]:
         def choose(spot: Spot) -> Index:
@@ -60,7 +61,10 @@ def plan_tree(game: Game, plan: Plan, spec: str, secrets: Indexes | None = None)
 
         return choose
 
-    return grow_roots(game, choose_at, lambda: spec, spec, game.all_secrets if secrets is None else np.asarray(secrets))
+    secrets = game.all_secrets if secrets is None else np.asarray(secrets)
+    if can_replay_by_levels(game):
+        return replay_by_levels(game, plan.get, spec, secrets)
+    return grow_roots(game, choose_at, lambda: spec, spec, secrets)
 
 
 def tree_plan(tree: Tree) -> dict[tuple, Index]:
@@ -68,11 +72,11 @@ def tree_plan(tree: Tree) -> dict[tuple, Index]:
     return {(node.opening,) + node.replies: node.guess for node in tree.nodes()}
 
 
-def plan_from_json(game: Game, data, where: str) -> dict[tuple, Index]:
+def plan_from_json(game: Game, data, where: str, read: Labels | None = None) -> dict[tuple, Index]:
     """The plan of a tree saved by `Tree.to_json` (the whole tree, format tag and game included),
     read back against the game by the one saved-tree reader (arena.trees.saved: no recursion, a depth
-    limit, one-line errors naming `where` and the node)."""
-    return read_plan(where, game, check_tree(where, data))
+    limit, one-line errors naming `where` and the node); `read`: read_plan's names read before."""
+    return read_plan(where, game, check_tree(where, data), read=read)
 
 
 def first_guesses(tree: Tree, limit: int = 4) -> str:

@@ -34,6 +34,8 @@ import numpy as np
 
 from ..core.errors import ArenaError, RuleBreak, shown
 from ..core.game import Game
+from ..core.resources import collector_paused
+from ..trees.saved import Labels
 from ..trees.tree import Tree
 from .symmetry import Symmetry
 from .witness import checked_mix, finite, key_change, witness_key
@@ -115,6 +117,11 @@ def load_state(path: str | Path, game: Game, payoff: str, symmetry: Symmetry) ->
     target = Path(path)
     if not target.exists():
         return None
+    with collector_paused():
+        return _load(path, target, game, payoff, symmetry)
+
+
+def _load(path: str | Path, target: Path, game: Game, payoff: str, symmetry: Symmetry) -> Resumed:
     data = _read(target)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ArenaError(f"{path}: not a double oracle state written by `arena equilibrium --state` ({FORMAT})")
@@ -175,10 +182,11 @@ def _trees(path: str | Path, game: Game, entries: Any) -> list[Tree]:
     if not isinstance(entries, list):
         raise ArenaError(f"{path}: trees is not a list of saved trees")
     trees = []
+    read: Labels = ({}, {})  # the guesses' names and the replies' labels, read once for every tree
     for k, entry in enumerate(entries, 1):
         where = f"{path}, tree {k}"
         try:
-            trees.append(plan_tree(game, plan_from_json(game, entry, where), f"state tree {k}"))
+            trees.append(plan_tree(game, plan_from_json(game, entry, where, read), f"state tree {k}"))
         except RuleBreak as e:
             raise ArenaError(f"{where} does not play every secret of {game.spec}: {e}") from None
     return trees

@@ -48,7 +48,16 @@ from ..core.state import Move, State
 from .levels import can_grow_by_levels, can_grow_compiled, grow_by_levels, grow_compiled
 from .tree import Node, Tree
 
-__all__ = ["MAX_GUESSES", "Hooks", "Spot", "grow", "grow_tree", "splits_nothing"]
+__all__ = [
+    "MAX_GUESSES",
+    "Hooks",
+    "Spot",
+    "can_replay_by_levels",
+    "grow",
+    "grow_tree",
+    "replay_by_levels",
+    "splits_nothing",
+]
 
 
 @dataclass(slots=True)
@@ -249,3 +258,103 @@ def grow_roots(
         for label, part in game.openings(secrets)
     ]
     return Tree(game, spec, [r for r in roots if r is not None], costs[0], costs[1], covered=np.sort(secrets))
+
+
+# --- a plan (the guess after each history) replayed a level at a time --------------------------
+
+#: Game methods whose defaults the replay assumes, besides the rules it asks.
+_REPLAY_DEFAULTS = ("determined", "finished", "is_miss")
+
+
+def can_replay_by_levels(game: Game) -> bool:
+    """Can a plan be replayed on `game` a level at a time: a hit ends it, no node ends without a
+    guess (`determined`) and every guess is allowed everywhere (`rules.restricted`)?"""
+    return bool(
+        game.rules.hits
+        and not game.rules.restricted
+        and all(getattr(type(game), name) is getattr(Game, name) for name in _REPLAY_DEFAULTS)
+    )
+
+
+def replay_by_levels(game: Game, guess_at: Callable[[tuple], Any], spec: str, secrets: Indexes) -> Tree:
+    """The tree of the guesser whose guess after each history is `guess_at((opening, replies...))`
+    (None: it has none), against `secrets`, grown a level at a time: each level's nodes split by
+    one sort of (node, reply). Node for node the tree arena.trees.grow.grow_roots grows asking at
+    every node, with its checks and its messages (a test compares them): a history with no
+    guess, an illegal guess, and a guesser that makes no progress are each a RuleBreak. Saved
+    Wordle states hold thousands of trees of thousands of nodes, which the grower took minutes
+    to replay: a Python call and a partition a node."""
+    n_codes = game.n_codes
+    guesses = np.zeros(len(game.secrets), dtype=np.int64)
+    misses = np.zeros(len(game.secrets), dtype=np.int64)
+    roots: list[Node] = []
+    order_parts = []
+    for label, part in game.openings(np.asarray(secrets)):
+        roots.append(Node(-1, part, (), {}, label))
+        order_parts.append(np.asarray(part))
+    parents, stalled = list(roots), np.zeros(len(roots), dtype=np.int64)
+    order = np.concatenate(order_parts) if order_parts else np.zeros(0, dtype=np.intp)
+    sizes = np.array([len(p) for p in order_parts], dtype=np.int64)
+    level = 0
+    while parents:
+        choice = _planned(game, guess_at, parents, spec)
+        node_of = np.repeat(np.arange(len(parents)), sizes)
+        replies = np.asarray(game.table[choice[node_of], order]).astype(np.int64)
+        misses[order] += replies == game.miss
+        level += 1
+        done = np.asarray(game.finishing(replies), dtype=bool)
+        guesses[order[done]] = level
+        key = node_of[~done] * n_codes + replies[~done]
+        perm = np.argsort(key, kind="stable")
+        order, key = order[~done][perm], key[perm]
+        starts = np.flatnonzero(np.diff(key, prepend=-1))
+        sizes = np.diff(np.append(starts, len(order)))
+        first = key[starts]
+        at_parent = first // n_codes
+        stalled = _progress(game, spec, parents, stalled, at_parent, np.bincount(node_of[done], minlength=len(parents)))
+        children: list[Node] = []
+        for start, size, at, reply in zip(
+            starts.tolist(), sizes.tolist(), at_parent.tolist(), (first % n_codes).tolist()
+        ):
+            parent = parents[at]
+            child = Node(-1, order[start : start + size], parent.replies + (reply,), {}, parent.opening)
+            parent.children[reply] = child
+            children.append(child)
+        parents = children
+    return Tree(game, spec, roots, guesses, misses, covered=np.sort(secrets))
+
+
+def _planned(game: Game, guess_at: Callable[[tuple], Any], nodes: list[Node], spec: str) -> np.ndarray:
+    """Each node's guess from the plan, set on the node; grow_roots' messages where it has none
+    or names no guess of the game."""
+    choice = np.empty(len(nodes), dtype=np.int64)
+    for i, node in enumerate(nodes):
+        guess = guess_at((node.opening,) + node.replies)
+        if guess is None:
+            raise RuleBreak(f"{spec} has no guess after {game.history_label(node.replies) or 'no replies'}")
+        if not (
+            isinstance(guess, (int, np.integer)) and not isinstance(guess, bool) and 0 <= guess < len(game.guesses)
+        ):
+            raise RuleBreak(
+                f"guesser {spec} made an illegal guess {guess!r} after "
+                f"{game.history_label(node.replies) or 'no replies'}"
+            )
+        choice[i] = node.guess = int(guess)
+    return choice
+
+
+def _progress(game: Game, spec: str, nodes: list[Node], stalled, at_parent, hits) -> np.ndarray:
+    """grow_roots' check_progress on a level's nodes, split into their children (`at_parent`: each
+    child's node; `hits`: how many of each node's secrets the guess hit): a node whose guess
+    split nothing (one child, no hit) adds to its run of such guesses, which stops the guesser
+    past STALL, as MAX_GUESSES guesses do; each child's run."""
+    classes = np.bincount(at_parent, minlength=len(nodes))
+    runs = np.where((classes == 1) & (hits == 0), stalled + 1, 0)
+    turn = len(nodes[0].replies) if nodes else 0
+    stuck = np.flatnonzero(runs > STALL) if turn < MAX_GUESSES else np.arange(len(nodes))
+    if len(stuck):
+        node = nodes[int(stuck[0])]
+        raise RuleBreak(
+            f"guesser {spec} makes no progress: {len(node.candidates)} secrets still possible after {turn + 1} guesses"
+        )
+    return runs[at_parent]

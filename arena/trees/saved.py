@@ -22,7 +22,7 @@ from .grow import STALL as STALL  # the old arena.tree's name (arena.moved), kep
 from .tree import Node as Node  # the old arena.tree's name (arena.moved), kept for code using it
 from .tree import Tree
 
-__all__ = ["SavedPlan", "SavedTree", "check_tree", "load_tree", "read_plan", "read_tree_file"]
+__all__ = ["Labels", "SavedPlan", "SavedTree", "check_tree", "load_tree", "read_plan", "read_tree_file"]
 
 
 # --- saved trees: the one reader (for `tree:file=`, load_tree and saved equilibria) ----------
@@ -63,28 +63,36 @@ def check_tree(where: str | Path, data) -> dict:
 
 def _check_nodes(path: str | Path, opening: str, root) -> None:
     """Every node under `root` well formed and at most MAX_GUESSES deep, walked with a stack."""
+
+    def at(replies: tuple[str, ...]) -> str:  # a node's place, for a message only (made when one is raised)
+        shown = "|".join(replies) if len(replies) <= 6 else f"{len(replies)} replies (...|{'|'.join(replies[-3:])})"
+        return " ".join(([opening] if opening else []) + ["the root" if not replies else "after " + shown])
+
     stack: list[tuple[Any, tuple[str, ...]]] = [(root, ())]
     while stack:
         node, replies = stack.pop()
-        shown = "|".join(replies) if len(replies) <= 6 else f"{len(replies)} replies (...|{'|'.join(replies[-3:])})"
-        where = " ".join(([opening] if opening else []) + ["the root" if not replies else "after " + shown])
         if not isinstance(node, dict):
-            raise ArenaError(f"{path}: malformed tree node at {where}: not an object")
+            raise ArenaError(f"{path}: malformed tree node at {at(replies)}: not an object")
         if not isinstance(node.get("guess"), str):
-            raise ArenaError(f"{path}: malformed tree node at {where}: no guess (a string)")
+            raise ArenaError(f"{path}: malformed tree node at {at(replies)}: no guess (a string)")
         children = node.get("replies", {})
         if not isinstance(children, dict):
-            raise ArenaError(f"{path}: malformed tree node at {where}: replies must map reply labels to nodes")
+            raise ArenaError(f"{path}: malformed tree node at {at(replies)}: replies must map reply labels to nodes")
         if children and len(replies) >= MAX_GUESSES:
-            raise ArenaError(f"{path}: the tree is deeper than {MAX_GUESSES} guesses at {where}")
+            raise ArenaError(f"{path}: the tree is deeper than {MAX_GUESSES} guesses at {at(replies)}")
         stack.extend((child, replies + (label,)) for label, child in children.items())
 
 
-def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> SavedPlan:
+#: The guesses and replies of a game read so far, by their names and labels (read_plan's `read`).
+Labels = tuple[dict[str, Index], dict[str, Reply]]
+
+
+def read_plan(where: str | Path, game: Game, data: dict, name: str = "", read: Labels | None = None) -> SavedPlan:
     """Every node's guess of a checked saved tree (`check_tree`), read against `game`, by
     (opening, reply codes...). The tree must be saved for this game (`name` says what it is
     in that message); a guess or reply the game does not know is one line naming the node.
-    Walked with a stack, not recursion."""
+    Walked with a stack, not recursion. `read`: the names and labels of `game` read before,
+    kept by a caller that reads many trees (a Wordle state: 1,440 trees, 3.4 M names)."""
     if game.spec != data["game"]:
         raise ArenaError(f"{name or where} was saved for {data['game']}, not {game.spec}")
     plan: SavedPlan = {}
@@ -92,8 +100,8 @@ def read_plan(where: str | Path, game: Game, data: dict, name: str = "") -> Save
     def at(replies: tuple) -> str:  # a node's place, for a message only (Wordle's trees: 4.6 M labels)
         return (replies[0] + " " if replies[0] else "") + (game.history_label(replies[1:]) or "the root")
 
-    guess_of: dict[str, Index] = {}  # each name and label read once (Wordle's trees: 4.6 M labels of 243)
-    reply_of: dict[str, Reply] = {}
+    # each name and label read once (Wordle's trees: 4.6 M labels of 243)
+    guess_of, reply_of = ({}, {}) if read is None else read
     for opening, root in data["openings"].items():
         stack: list[tuple[Any, tuple[Any, ...]]] = [(root, (opening,))]
         while stack:
