@@ -263,23 +263,21 @@ def grow_roots(
 # --- a plan (the guess after each history) replayed a level at a time --------------------------
 
 #: Game methods whose defaults the replay assumes, besides the rules it asks.
-_REPLAY_DEFAULTS = ("determined", "finished", "is_miss")
+_REPLAY_DEFAULTS = ("finished", "is_miss")
 
 
 def can_replay_by_levels(game: Game) -> bool:
-    """Can a plan be replayed on `game` a level at a time: a hit ends it, no node ends without a
-    guess (`determined`) and every guess is allowed everywhere (`rules.restricted`)?"""
+    """Can a plan be replayed on `game` a level at a time: every guess is allowed everywhere
+    (`rules.restricted`) and a reply ends the game as `finishing` says?"""
     return bool(
-        game.rules.hits
-        and not game.rules.restricted
-        and all(getattr(type(game), name) is getattr(Game, name) for name in _REPLAY_DEFAULTS)
+        not game.rules.restricted and all(getattr(type(game), name) is getattr(Game, name) for name in _REPLAY_DEFAULTS)
     )
 
 
 def replay_by_levels(game: Game, guess_at: Callable[[tuple], Any], spec: str, secrets: Indexes) -> Tree:
     """The tree of the guesser whose guess after each history is `guess_at((opening, replies...))`
     (None: it has none), against `secrets`, grown a level at a time: each level's nodes split by
-    one sort of (node, reply). Node for node the tree arena.trees.grow.grow_roots grows asking at
+    one sort of (node, reply), a node the game calls determined (Hangman: one word left) ended. Node for node the tree arena.trees.grow.grow_roots grows asking at
     every node, with its checks and its messages (a test compares them): a history with no
     guess, an illegal guess, and a guesser that makes no progress are each a RuleBreak. Saved
     Wordle states hold thousands of trees of thousands of nodes, which the grower took minutes
@@ -290,6 +288,8 @@ def replay_by_levels(game: Game, guess_at: Callable[[tuple], Any], spec: str, se
     roots: list[Node] = []
     order_parts = []
     for label, part in game.openings(np.asarray(secrets)):
+        if game.determined(part):  # over before a guess: 0 guesses, 0 misses
+            continue
         roots.append(Node(-1, part, (), {}, label))
         order_parts.append(np.asarray(part))
     parents, stalled = list(roots), np.zeros(len(roots), dtype=np.int64)
@@ -313,13 +313,21 @@ def replay_by_levels(game: Game, guess_at: Callable[[tuple], Any], spec: str, se
         at_parent = first // n_codes
         stalled = _progress(game, spec, parents, stalled, at_parent, np.bincount(node_of[done], minlength=len(parents)))
         children: list[Node] = []
+        going = np.ones(len(order), dtype=bool)
         for start, size, at, reply in zip(
             starts.tolist(), sizes.tolist(), at_parent.tolist(), (first % n_codes).tolist()
         ):
+            part = order[start : start + size]
+            if game.determined(part):  # Hangman: one word left; its misses are counted already
+                guesses[part], going[start : start + size] = level, False
+                continue
             parent = parents[at]
-            child = Node(-1, order[start : start + size], parent.replies + (reply,), {}, parent.opening)
+            child = Node(-1, part, parent.replies + (reply,), {}, parent.opening)
             parent.children[reply] = child
             children.append(child)
+        if not going.all():
+            kept = going[starts]
+            order, sizes, stalled = order[going], sizes[kept], stalled[kept]
         parents = children
     return Tree(game, spec, roots, guesses, misses, covered=np.sort(secrets))
 
