@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from arena import make_game
 from arena.equilibrium import certified_bounds, mix_worst, witness_lower, witness_upper
@@ -140,3 +142,43 @@ def test_search_every_is_checked(capsys):
         capsys, "equilibrium", "jotto:first=8", "--time-limit", "5", "--response-limit", "1", "--search-every", "0"
     )
     one_line(rc, err, "search_every")
+
+
+def worst_a_fraction_at_a_time(probabilities, costs, symmetry):
+    """mix_worst's definition, term by term in fractions (the reference)."""
+    weights = [Fraction(p) for p in probabilities]
+    sizes = symmetry.sizes
+    expected = [Fraction(0)] * len(sizes)
+    for w, tree_costs in zip(weights, costs):
+        for row, t in enumerate(symmetry.totals(np.asarray(tree_costs))[0].tolist()):
+            expected[row] += w * Fraction(int(t), int(sizes[row]))
+    row = max(range(len(expected)), key=expected.__getitem__)
+    return expected[row] / sum(weights), int(np.flatnonzero(symmetry.orbit == row)[0])
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(0, 1, allow_subnormal=True),
+            st.fractions(0, 10, max_denominator=10**30),
+            st.just(0.0),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["mastermind:pegs=2,colors=3", "mastermind:pegs=1,colors=4"]),
+    st.sampled_from([1, 7, 10**6, 2**58]),  # 2^58: too big for digits, term by term
+)
+def test_mix_worst_is_the_sum_of_fractions(probabilities, seed, spec, top):
+    """The digits' integer products give the fractions' own sums, orbit by orbit, whatever the
+    denominators (floats down to subnormals, fractions of 30 digits) and the costs' size."""
+    from arena.equilibrium.symmetry import symmetry_of
+
+    assume(sum(Fraction(p) for p in probabilities) > 0)
+    game = make_game(spec)
+    symmetry = symmetry_of(game)
+    rng = np.random.default_rng(seed)
+    costs = [rng.integers(0, top + 1, len(game.secrets)) for _ in probabilities]
+    assert mix_worst(probabilities, costs, symmetry) == worst_a_fraction_at_a_time(probabilities, costs, symmetry)

@@ -54,6 +54,7 @@ from scipy.optimize import linprog
 from ..core.costs import Cost, Guesses, Lost, Misses
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
+from ..core.resources import collector_paused
 from ..optimal.search import STOP
 from ..parallel.outcome import returning
 from ..parallel.pool import play_in_child
@@ -278,9 +279,10 @@ class StateTrees:
 
     def of(self, trees: Sequence[Tree], playing: Sequence[int] = ()) -> list[str]:
         held = sorted({i for i, t in enumerate(trees) if kept(t)} | {int(i) for i in playing})
-        for i in held:
-            if i not in self.encoded:
-                self.encoded[i] = tree_json(trees[i])
+        with collector_paused():  # a resumed run's first save encodes every tree: millions of dicts
+            for i in held:
+                if i not in self.encoded:
+                    self.encoded[i] = tree_json(trees[i])
         return [self.encoded[i] for i in held]
 
 

@@ -205,17 +205,45 @@ def mix_worst(
 ) -> tuple[Fraction, int]:
     """(the largest expected cost over secrets, that secret) of the mix playing tree k (costs[k]
     per secret) with probability proportional to probabilities[k] (floats or fractions), each
-    carried by a uniformly random element of `symmetry`'s group: exact, from the probabilities as given."""
+    carried by a uniformly random element of `symmetry`'s group: exact, from the probabilities as given.
+
+    With the weights over one denominator D (their numerators N_k whole), an orbit O of |O|
+    secrets expects sum_k N_k totals[k, O] / (D |O|): the sums are whole numbers, taken exactly
+    by integer matrix products over the N_k's digits (a Wordle mix of 500 trees: 0.1 s, where a
+    fraction at a time took 30 s)."""
     weights = [Fraction(p) for p in probabilities]
     total = sum(weights)
-    sizes = symmetry.sizes
-    expected = [Fraction(0)] * len(sizes)
-    for w, tree_costs in zip(weights, costs):
-        if w:
-            for row, t in enumerate(symmetry.totals(np.asarray(tree_costs))[0].tolist()):
-                expected[row] += w * Fraction(int(t), int(sizes[row]))
-    row = max(range(len(expected)), key=expected.__getitem__)
-    return expected[row] / total, int(np.flatnonzero(symmetry.orbit == row)[0])
+    playing = [(w, c) for w, c in zip(weights, costs) if w]
+    sizes = [int(k) for k in symmetry.sizes]
+    if not playing:
+        row = 0
+        return Fraction(0) / total, int(np.flatnonzero(symmetry.orbit == row)[0])
+    D = math.lcm(*(w.denominator for w, _ in playing))
+    numerators = [w.numerator * (D // w.denominator) for w, _ in playing]
+    totals = symmetry.totals(np.array([np.asarray(c) for _, c in playing]))
+    sums = _exact_products(numerators, totals)
+    row = max(range(len(sizes)), key=lambda r: Fraction(sums[r], sizes[r]))
+    return Fraction(sums[row], D * sizes[row]) / total, int(np.flatnonzero(symmetry.orbit == row)[0])
+
+
+def _exact_products(numerators: list[int], totals: np.ndarray) -> list[int]:
+    """sum_k numerators[k] * totals[k, r] for each column r, exactly (Python integers): the
+    numerators cut into digits small enough that a digit's int64 product over every k cannot
+    overflow, one matrix product a digit; term by term where a number is negative."""
+    if min(numerators) < 0 or (totals.size and int(totals.min()) < 0):
+        return [sum(n * int(t) for n, t in zip(numerators, column)) for column in totals.T.tolist()]
+    top = max(1, int(totals.max(initial=0)))
+    bits = 62 - (len(numerators) * top).bit_length()
+    if bits < 1:
+        return [sum(n * int(t) for n, t in zip(numerators, column)) for column in totals.T.tolist()]
+    mask, left, shift = (1 << bits) - 1, list(numerators), 0
+    sums = [0] * totals.shape[1]
+    while any(left):
+        digit = np.array([n & mask for n in left], dtype=np.int64)
+        for r, part in enumerate((digit @ totals).tolist()):
+            sums[r] += part << shift
+        left, shift = [n >> bits for n in left], shift + bits
+    return sums
 
 
 def own_bounds(eq: Equilibrium) -> list[KnownBound]:

@@ -131,10 +131,18 @@ class Tree:
 
     # --- JSON ------------------------------------------------------------------------------
     def to_json(self) -> dict:
+        labels: dict[int, str] = {}  # each reply's label made once (a Wordle state's trees: 3.7 M labels of 243)
+
+        def label(reply: int) -> str:
+            text = labels.get(reply)
+            if text is None:
+                text = labels[reply] = self.game.reply_label(reply)
+            return text
+
         def encode(node: Node) -> dict:
             out = {"guess": self.game.guesses[node.guess], "count": int(len(node.candidates))}
             if node.children:
-                out["replies"] = {self.game.reply_label(r): encode(c) for r, c in sorted(node.children.items())}
+                out["replies"] = {label(r): encode(c) for r, c in sorted(node.children.items())}
             return out
 
         data = {
