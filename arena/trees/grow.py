@@ -277,11 +277,12 @@ def can_replay_by_levels(game: Game) -> bool:
 def replay_by_levels(game: Game, guess_at: Callable[[tuple], Any], spec: str, secrets: Indexes) -> Tree:
     """The tree of the guesser whose guess after each history is `guess_at((opening, replies...))`
     (None: it has none), against `secrets`, grown a level at a time: each level's nodes split by
-    one sort of (node, reply), a node the game calls determined (Hangman: one word left) ended. Node for node the tree arena.trees.grow.grow_roots grows asking at
-    every node, with its checks and its messages (a test compares them): a history with no
-    guess, an illegal guess, and a guesser that makes no progress are each a RuleBreak. Saved
-    Wordle states hold thousands of trees of thousands of nodes, which the grower took minutes
-    to replay: a Python call and a partition a node."""
+    one sort of (node, reply), a node the game calls determined (Hangman: one word left) ended.
+    Node for node the tree grow_roots grows asking at every node, with its checks and its
+    messages (a test compares them): a history with no guess, an illegal guess, and a guesser
+    that makes no progress are each a RuleBreak. Saved Wordle states hold thousands of trees of
+    thousands of nodes, which the grower took minutes to replay: a Python call and a partition
+    a node."""
     n_codes = game.n_codes
     guesses = np.zeros(len(game.secrets), dtype=np.int64)
     misses = np.zeros(len(game.secrets), dtype=np.int64)
