@@ -19,7 +19,7 @@ def test_the_named_programs_are_off_the_path_and_no_other(tmp_path):
         tool = tmp_path / "tools" / name
         tool.write_text("#!/bin/sh\necho " + name + "\n")
         tool.chmod(0o755)
-    env = dict(os.environ, PATH=f"{tmp_path / 'tools'}:{os.environ['PATH']}")
+    env = dict(os.environ, PATH=f"{tmp_path / 'tools'}:{os.environ['PATH']}", TMPDIR=str(tmp_path))  # its links here
     path = subprocess.run(
         ["bash", str(WITHOUT), "dot", "chromium"], env=env, capture_output=True, text=True, check=True
     ).stdout.strip()
