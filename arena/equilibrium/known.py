@@ -215,9 +215,8 @@ def mix_worst(
     total = sum(weights)
     playing = [(w, c) for w, c in zip(weights, costs) if w]
     sizes = [int(k) for k in symmetry.sizes]
-    if not playing:
-        row = 0
-        return Fraction(0) / total, int(np.flatnonzero(symmetry.orbit == row)[0])
+    if not playing:  # every row expects 0: the first
+        return Fraction(0) / total, int(np.flatnonzero(symmetry.orbit == 0)[0])
     D = math.lcm(*(w.denominator for w, _ in playing))
     numerators = [w.numerator * (D // w.denominator) for w, _ in playing]
     totals = symmetry.totals(np.array([np.asarray(c) for _, c in playing]))
@@ -230,11 +229,9 @@ def _exact_products(numerators: list[int], totals: np.ndarray) -> list[int]:
     """sum_k numerators[k] * totals[k, r] for each column r, exactly (Python integers): the
     numerators cut into digits small enough that a digit's int64 product over every k cannot
     overflow, one matrix product a digit; term by term where a number is negative."""
-    if min(numerators) < 0 or (totals.size and int(totals.min()) < 0):
-        return [sum(n * int(t) for n, t in zip(numerators, column)) for column in totals.T.tolist()]
     top = max(1, int(totals.max(initial=0)))
     bits = 62 - (len(numerators) * top).bit_length()
-    if bits < 1:
+    if bits < 1 or min(numerators) < 0 or int(totals.min(initial=0)) < 0:
         return [sum(n * int(t) for n, t in zip(numerators, column)) for column in totals.T.tolist()]
     mask, left, shift = (1 << bits) - 1, list(numerators), 0
     sums = [0] * totals.shape[1]

@@ -207,6 +207,22 @@ def grow_tree(game: Game, guesser, secrets: Indexes | None = None) -> Tree:
     return grow_roots(game, guesser_at, lambda: agent_name(guesser), guesser.spec, secrets)
 
 
+def _legal_guess(game: Game, guess: Any, name: str, replies: tuple[Reply, ...]) -> Index:
+    """`guess` as an index of the game's guesses, or the RuleBreak of a guesser `name` that named
+    no guess of the game after `replies`."""
+    if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
+        raise RuleBreak(
+            f"guesser {name} made an illegal guess {guess!r} after {game.history_label(replies) or 'no replies'}"
+        )
+    return int(guess)
+
+
+def _no_progress(name: str, candidates: int, turn: int) -> RuleBreak:
+    """The RuleBreak of a guesser that never finishes: `candidates` secrets still possible at a
+    node of depth `turn` (MAX_GUESSES guesses made, or STALL in a row that split nothing)."""
+    return RuleBreak(f"guesser {name} makes no progress: {candidates} secrets still possible after {turn + 1} guesses")
+
+
 def grow_roots(
     game: Game, choose_at: Callable[[str, bool], Choose], name: Callable[[], str], spec: str, secrets: Indexes
 ) -> Tree:
@@ -218,12 +234,7 @@ def grow_roots(
 
     def checked(choose: Choose) -> Choose:
         def choice(spot: Spot) -> Index:
-            guess = choose(spot)
-            if not (isinstance(guess, (int, np.integer)) and 0 <= guess < len(game.guesses)):
-                raise RuleBreak(
-                    f"guesser {name()} made an illegal guess {guess!r} after "
-                    f"{game.history_label(spot.replies) or 'no replies'}"
-                )
+            guess = _legal_guess(game, choose(spot), name(), spot.replies)
             reason = game.refusal(int(guess), spot.moves)
             if reason:
                 raise RuleBreak(
@@ -239,10 +250,7 @@ def grow_roots(
         never finishes."""
         stalled = spot.stalled + 1 if splits_nothing(game, parts) else 0
         if spot.turn >= MAX_GUESSES or stalled > STALL:
-            raise RuleBreak(
-                f"guesser {name()} makes no progress: {len(spot.candidates)} secrets "
-                f"still possible after {spot.turn + 1} guesses"
-            )
+            raise _no_progress(name(), len(spot.candidates), spot.turn)
 
     costs = np.zeros((2, len(game.secrets)), dtype=np.int64)
     whole = len(secrets) == len(game.secrets)
@@ -312,7 +320,7 @@ def replay_by_levels(game: Game, guess_at: Callable[[tuple], Any], spec: str, se
         sizes = np.diff(np.append(starts, len(order)))
         first = key[starts]
         at_parent = first // n_codes
-        stalled = _progress(game, spec, parents, stalled, at_parent, np.bincount(node_of[done], minlength=len(parents)))
+        stalled = _progress(spec, parents, stalled, at_parent, np.bincount(node_of[done], minlength=len(parents)))
         children: list[Node] = []
         going = np.ones(len(order), dtype=bool)
         for start, size, at, reply in zip(
@@ -341,18 +349,11 @@ def _planned(game: Game, guess_at: Callable[[tuple], Any], nodes: list[Node], sp
         guess = guess_at((node.opening,) + node.replies)
         if guess is None:
             raise RuleBreak(f"{spec} has no guess after {game.history_label(node.replies) or 'no replies'}")
-        if not (
-            isinstance(guess, (int, np.integer)) and not isinstance(guess, bool) and 0 <= guess < len(game.guesses)
-        ):
-            raise RuleBreak(
-                f"guesser {spec} made an illegal guess {guess!r} after "
-                f"{game.history_label(node.replies) or 'no replies'}"
-            )
-        choice[i] = node.guess = int(guess)
+        choice[i] = node.guess = _legal_guess(game, guess, spec, node.replies)
     return choice
 
 
-def _progress(game: Game, spec: str, nodes: list[Node], stalled, at_parent, hits) -> np.ndarray:
+def _progress(spec: str, nodes: list[Node], stalled, at_parent, hits) -> np.ndarray:
     """grow_roots' check_progress on a level's nodes, split into their children (`at_parent`: each
     child's node; `hits`: how many of each node's secrets the guess hit): a node whose guess
     split nothing (one child, no hit) adds to its run of such guesses, which stops the guesser
@@ -362,8 +363,5 @@ def _progress(game: Game, spec: str, nodes: list[Node], stalled, at_parent, hits
     turn = len(nodes[0].replies) if nodes else 0
     stuck = np.flatnonzero(runs > STALL) if turn < MAX_GUESSES else np.arange(len(nodes))
     if len(stuck):
-        node = nodes[int(stuck[0])]
-        raise RuleBreak(
-            f"guesser {spec} makes no progress: {len(node.candidates)} secrets still possible after {turn + 1} guesses"
-        )
+        raise _no_progress(spec, len(nodes[int(stuck[0])].candidates), turn)
     return runs[at_parent]
