@@ -48,6 +48,8 @@ Modules, one idea each:
     fewest     objective fewest-at-worst: the least worst case, then the fewest secrets that need
                it, then the least total; a branch and bound over the classes that need every
                guess left, the others handed to the search whole
+    pilot      the pilot method for that count: a tree with few secrets at the worst depth,
+               found in seconds, the branch and bound's first incumbent (not a proof)
     lookahead  rollout trees and exact subtree repair for instances too big to solve
     against    against a deterministic chooser that holds no secret (evil Hangman, Absurdle):
                what a tree concedes to it, and the shortest path that beats it

@@ -39,7 +39,7 @@ secrets at D is still proven in its first key (its total searched only along tha
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -51,7 +51,7 @@ from .growing import Path, tree_from_search
 from .search import Search, Timeout, class_searched
 from .solved import at_worst
 
-__all__ = ["Fewest", "FewestResult"]
+__all__ = ["Fewest", "FewestResult", "Guide"]
 
 
 @dataclass
@@ -232,16 +232,31 @@ class Fewest:
         return None if entry is None or entry[2] < 0 else int(entry[2])
 
 
+class Guide(Protocol):
+    """What critical_tree may be told instead of reading the caches (pilot.Pilot): the guess at
+    a critical class (None: the cache's), and a subtree for a class that fits within one guess
+    fewer than it has."""
+
+    def guess(self, C: Indexes, k: int) -> Index | None: ...
+
+    def settle(self, spot: Spot) -> tuple[Node | None, np.ndarray]: ...
+
+
 def fewest_tree(
-    fewest: Fewest, S: Indexes, incumbent: tuple[Node | None, np.ndarray] | None, opening: str = ""
+    fewest: Fewest,
+    S: Indexes,
+    incumbent: tuple[Node | None, np.ndarray] | None,
+    opening: str = "",
+    counting: Fewest | None = None,
 ) -> FewestResult:
     """The tree of the fewest secrets at the worst depth for S (every secret fits within
     `fewest.depth`, proven before; `fewest` the pair search), better than `incumbent` (a tree
     within that depth: its root and costs; None: none, and then no deadline) or the incumbent
-    itself, with the bounds proven: the count settled alone first, then the pair searched
-    with the counts as bounds. Under a deadline (the search's), the best found so far."""
+    itself, with the bounds proven: the count settled alone first (by `counting`, the search of
+    the count alone, with what its cache holds already; a new one if None), then the pair
+    searched with the counts as bounds. Under a deadline (the search's), the best found so far."""
     search, depth = fewest.search, fewest.depth
-    counting = Fewest(search, depth, fewest.n, totals=False)
+    counting = counting or Fewest(search, depth, fewest.n, totals=False)
     if incumbent is not None and search.deadline is not None:
         incumbent = polished(counting, S, incumbent, opening)
     best = incumbent
@@ -339,6 +354,7 @@ def critical_tree(
     kept: tuple[dict, np.ndarray] | None = None,
     within_deadline: bool = False,
     start: Spot | None = None,
+    guide: Guide | None = None,
 ) -> tuple[Node | None, np.ndarray]:
     """The tree that the cache holds for S: the critical classes' best guesses, and each class
     that fits within one guess fewer than it has handed to the search's tree; `root_guess`
@@ -358,7 +374,9 @@ def critical_tree(
             return int(search.game.secret_guess[C[0]])
         if root_guess is not None and spot.turn == 0:
             return root_guess
-        guess = fewest.best_guess(C, k)
+        guess = None if guide is None else guide.guess(C, k)
+        if guess is None:
+            guess = fewest.best_guess(C, k)
         if guess is None:  # forgotten past the cache's budget: searched again
             fewest.solve(C, INF, k)
             guess = fewest.best_guess(C, k)
@@ -374,6 +392,8 @@ def critical_tree(
         # cached is critical: neither is asked `fits`, which has no deadline here
         if spot.turn == 0 or len(C) == 1 or fewest.best_guess(C, k) is not None or not fewest.fits(C, k - 1, None):
             return None
+        if guide is not None:
+            return guide.settle(spot)
         path = Path(spot.replies, spot.left - 1, spot.missed)
         if within_deadline:  # searched here, where the deadline holds (tree_from_search lifts it)
             search.solve(C, INF, k - 1)

@@ -28,6 +28,7 @@ from .bounds import INF, min_depth
 from .fewest import Fewest, fewest_tree
 from .growing import Path, fitting_tree, tree_from_search
 from .params import agent_spec
+from .pilot import pilot_tree
 from .problem import Objective, Pool, Problem
 from .search import NO_LIMIT, STOP, Search, Timeout
 from .search.small_trees import SMALL_TREE
@@ -181,7 +182,8 @@ def solve_fewest(problem: Problem, run: Run, opening: str, part: Indexes) -> Fou
     """Objective fewest-at-worst (fewest.py): the least worst case D (least_depth), then the
     fewest secrets at D and the least total among such trees, by one search under the limit D
     that starts from the best greedy tree within D (else, under a time limit, the tree the
-    depth proof holds: reading it back costs more than the search on Mastermind 4x5).
+    depth proof holds: reading it back costs more than the search on Mastermind 4x5), or the
+    pilot's tree where it has fewer secrets at D (pilot.py: Bulls and Cows 62 against 87).
     Stopped before D is proven, the best greedy tree by the same keys, proving nothing more
     than the slot bound of the worst case."""
     game, pool = problem.game, problem.pool
@@ -204,7 +206,9 @@ def solve_fewest(problem: Problem, run: Run, opening: str, part: Indexes) -> Fou
         seed = incumbent_part(greedy, part)
     elif run.timed:
         seed = incumbent_part(fitting_tree(prover, part, depth, opening, run.label), part)
-    found = fewest_tree(Fewest(search, depth, len(part)), part, seed, opening)
+    counting = Fewest(search, depth, len(part), totals=False)
+    seed = pilot_tree(counting, part, seed, opening)  # a far better incumbent than greedy's on Bulls and Cows
+    found = fewest_tree(Fewest(search, depth, len(part)), part, seed, opening, counting)
     nodes = search.stats.nodes + found.nodes
     return Found(found.root, found.costs, found.total_bound, depth, nodes, search.timed_out, found.count_bound)
 
