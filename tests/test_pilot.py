@@ -22,15 +22,15 @@ def counting_search(game, secrets: np.ndarray, depth: int, symmetric: bool = Fal
 
 
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("exact_below", [1, 4])
-def test_pilot_counts_are_its_trees_and_lie_between_the_fewest_and_the_rollout(seed, exact_below):
+@pytest.mark.parametrize("exact_below,nested_from", [(1, float("inf")), (4, float("inf")), (1, 6)])
+def test_pilot_counts_are_its_trees_and_lie_between_the_fewest_and_the_rollout(seed, exact_below, nested_from):
     rng = np.random.default_rng(300 + seed)
     game = make_game("mastermind:pegs=3,colors=4")
     S = np.sort(rng.choice(len(game.secrets), size=int(rng.integers(8, 20)), replace=False))
     depth, fewest, _ = every_tree_best(game, S.tolist())
     counting = counting_search(game, S, depth)
     for width in (1, 3):
-        pilot = Pilot(counting, width, exact_below=exact_below)
+        pilot = Pilot(counting, width, exact_below=exact_below, nested_from=nested_from)
         count = pilot.pilot(S, depth)
         root, costs = critical_tree(counting, S, "", guide=pilot)
         assert at_worst(costs[0], S) == (depth, count) or count == 0
