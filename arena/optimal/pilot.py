@@ -161,18 +161,21 @@ def pilot_tree(
 ) -> tuple[Node | None, np.ndarray] | None:
     """The pilot's tree for S (every secret within counting.depth, the least worst case) where
     it has fewer secrets at the worst depth than `incumbent`, else the incumbent: passes of
-    widths 4, 8, 16, ... under a time limit, while TIME_SHARE of the time left lasts (a pass the
-    deadline stops counts for nothing), one pass of width 8 without one."""
+    widths 4, 8, 16, ... under a time limit, nested on the root's largest classes, while
+    TIME_SHARE of the time left lasts (a pass the deadline stops counts for nothing); one pass
+    of width 8 without one, not nested (the search will prove the fewest: Mastermind 4x6 5.6 s
+    flat, 6.6 s nested, 6.1 s with no pilot at all)."""
     search, depth = counting.search, counting.depth
     deadline = search.deadline
     best, best_count = incumbent, INF if incumbent is None else tree_value(counting, incumbent[1], S)
     rolled: dict = {}
     widths = [8] if deadline is None else [FIRST_WIDTH << i for i in range(12)]
+    nested_from = INF if deadline is None else NESTED_SHARE * len(S)  # a proof to come: the flat pilot, cheaper
     if deadline is not None:
         search.deadline = time.perf_counter() + TIME_SHARE * max(0.0, deadline - time.perf_counter())
     try:
         for width in widths:
-            pilot = Pilot(counting, width, rolled=rolled, opening=opening, nested_from=NESTED_SHARE * len(S))
+            pilot = Pilot(counting, width, rolled=rolled, opening=opening, nested_from=nested_from)
             if pilot.pilot(S, depth, search.symmetry) < best_count:
                 best = critical_tree(counting, S, opening, within_deadline=True, guide=pilot)
                 best_count = tree_value(counting, best[1], S)
