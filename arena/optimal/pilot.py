@@ -177,8 +177,9 @@ def pilot_tree(
         for width in widths:
             pilot = Pilot(counting, width, rolled=rolled, opening=opening, nested_from=nested_from)
             if pilot.pilot(S, depth, search.symmetry) < best_count:
-                best = critical_tree(counting, S, opening, within_deadline=True, guide=pilot)
-                best_count = tree_value(counting, best[1], S)
+                tree = critical_tree(counting, S, opening, within_deadline=True, guide=pilot)
+                if tree_value(counting, tree[1], S) < best_count:  # the tree as read back, not the pilot's word
+                    best, best_count = tree, tree_value(counting, tree[1], S)
     except Timeout:
         pass  # the passes' share is spent: the best finished pass's tree stands
     finally:
