@@ -70,3 +70,21 @@ def test_greedy_order_leaves_out_guesses_that_learn_nothing_or_leave_too_much():
     named = np.array([13, 20, 21, 22])  # guess 13 may be the secret
     assert greedy_order(counts, named, pool, k=3, b=3) == [3, 2, 1]  # 10 learns nothing
     assert greedy_order(counts, named, pool, k=2, b=3) == [3]  # within one guess, one a class
+
+
+def test_the_experiment_prints_each_pass():
+    """experiments/fewest_pilot.py, whose lines are the table of experiments/optimal.md."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent / "experiments" / "fewest_pilot.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "mastermind:pegs=3,colors=4", "--widths", "1,4", "--nested"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("mastermind:pegs=3,colors=4: every secret within 4 guesses")
+    assert lines[1].startswith("width 1: ") and lines[2].startswith("width 4: 21 secrets at guess 4")  # 21: the fewest
