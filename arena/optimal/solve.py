@@ -183,7 +183,7 @@ def solve_fewest(problem: Problem, run: Run, opening: str, part: Indexes) -> Fou
     fewest secrets at D and the least total among such trees, by one search under the limit D
     that starts from the best greedy tree within D (else, under a time limit, the tree the
     depth proof holds: reading it back costs more than the search on Mastermind 4x5), or the
-    pilot's tree where it has fewer secrets at D (pilot.py: Bulls and Cows 62 against 87).
+    pilot's tree where it has fewer secrets at D (pilot.py: Bulls and Cows 59 against 87).
     Stopped before D is proven, the best greedy tree by the same keys, proving nothing more
     than the slot bound of the worst case."""
     game, pool = problem.game, problem.pool
