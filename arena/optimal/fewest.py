@@ -256,7 +256,8 @@ def fewest_tree(
     the count alone, with what its cache holds already; a new one if None), then the pair
     searched with the counts as bounds. Under a deadline (the search's), the best found so far."""
     search, depth = fewest.search, fewest.depth
-    counting = counting or Fewest(search, depth, fewest.n, totals=False)
+    if counting is None:
+        counting = Fewest(search, depth, fewest.n, totals=False)
     if incumbent is not None and search.deadline is not None:
         incumbent = polished(counting, S, incumbent, opening)
     best = incumbent

@@ -6,6 +6,7 @@ search's best guesses all use.
     grow_by           the tree of the guesses a `choose(spot)` names, within the search's limit
     tree_from_search  the tree of best guesses the search's cache holds
     fitting_tree      a tree within a depth, read off the proof that one exists (Search.fits)
+    first_fitting     the first of some guesses whose classes all keep within a depth
 """
 
 from __future__ import annotations
@@ -46,21 +47,33 @@ def fitting_tree(search: Search, S: Indexes, depth: int, opening: str, label: st
     search.deadline = None  # the proof is done: what is left are cache lookups
 
     def fitting(spot: Spot) -> Index:
-        part, left, allowed = spot.candidates, spot.left, spot.allowed
-        for guess in search.pool(part, None, allowed).tolist():
-            parts = game.partition(guess, part)
-            if splits_nothing(game, parts):
-                continue  # learns nothing
-            if all(
-                game.finished(r)
-                or search.fits(c, left - search.step(r), None, search.class_allowed(allowed, guess, r, c))
-                for r, c in parts.items()
-            ):
-                return guess
-        raise AssertionError("fits() proved a tree that it cannot find again")  # a bug, not a user's mistake
+        part, allowed = spot.candidates, spot.allowed
+        guess = first_fitting(search, part, spot.left, search.pool(part, None, allowed).tolist(), allowed)
+        if guess is None:
+            raise AssertionError("fits() proved a tree that it cannot find again")  # a bug, not a user's mistake
+        return guess
 
     root, costs = grow_by(search, Spot(S, left=depth), fitting, opening)
     return Tree(game, label, [root] if root is not None else [], costs[0], costs[1])
+
+
+def first_fitting(
+    search: Search, part: Indexes, left: int, guesses: list[Index], allowed: Allowed | None = None
+) -> Index | None:
+    """The first of `guesses` that splits `part` with every class fitting within what is left
+    after it (Search.fits: `left` less the reply's step; `allowed`, hard mode, what the path
+    allows), or None."""
+    game = search.game
+    for guess in guesses:
+        parts = game.partition(guess, part)
+        if splits_nothing(game, parts):
+            continue  # learns nothing
+        if all(
+            game.finished(r) or search.fits(c, left - search.step(r), None, search.class_allowed(allowed, guess, r, c))
+            for r, c in parts.items()
+        ):
+            return guess
+    return None
 
 
 def fewest_missing(game: Game, part: Indexes, pool: Indexes) -> Index:

@@ -25,8 +25,9 @@ Cows, one process, passes of widths 4, 8, 16 (rollouts only: 75, 65, 65 codes at
 551 s; experiments/optimal.md).
 
 `pilot_tree` runs it at widths 4, 8, 16, ... while a share of the time limit lasts, each pass
-reusing the rollouts and exact counts of the ones before, and reads the best pass's tree back
-with fewest.critical_tree (below the critical classes, the exact search's trees).
+reusing the rollouts and exact counts of the ones before, and reads each pass's tree back
+with fewest.critical_tree: the pilot's guesses at the critical classes, and below each class
+that fits within one guess fewer, a quick tree that keeps within it (`fitting_subtree`).
 """
 
 from __future__ import annotations
@@ -39,11 +40,11 @@ from typing import Any
 import numpy as np
 
 from ..core.game import Index, Indexes
-from ..trees.grow import Spot, splits_nothing
+from ..trees.grow import Spot
 from ..trees.tree import Node
 from .bounds import INF, slot_capacity
 from .fewest import Fewest, critical_tree, tree_value
-from .growing import grow_by
+from .growing import first_fitting, grow_by
 from .search import Search, Timeout
 
 __all__ = ["Pilot", "pilot_tree"]
@@ -93,7 +94,7 @@ class Pilot:
             return known
         key = (self.counting.search.set_bytes(C), k)
         if key not in self.rolled:
-            guess, classes, below = next(self.fitting(C, k, sym))
+            _, classes, below = next(self.fitting(C, k, sym))
             self.rolled[key] = sum(self.rollout(c, k - 1, below) for c in classes)
         return self.rolled[key]
 
@@ -178,8 +179,9 @@ def pilot_tree(
             pilot = Pilot(counting, width, rolled=rolled, opening=opening, nested_from=nested_from)
             if pilot.pilot(S, depth, search.symmetry) < best_count:
                 tree = critical_tree(counting, S, opening, within_deadline=True, guide=pilot)
-                if tree_value(counting, tree[1], S) < best_count:  # the tree as read back, not the pilot's word
-                    best, best_count = tree, tree_value(counting, tree[1], S)
+                count = tree_value(counting, tree[1], S)  # the tree as read back, not the pilot's word
+                if count < best_count:
+                    best, best_count = tree, count
     except Timeout:
         pass  # the passes' share is spent: the best finished pass's tree stands
     finally:
@@ -204,13 +206,11 @@ def fitting_subtree(search: Search, opening: str, spot: Spot) -> tuple[Node | No
         pool = search.pool(C, None)
         counts, _ = search.hit_free_counts(pool, C)
         may_hit = np.isin(pool, game.secret_guess[C])
-        for i in np.lexsort((~may_hit, (counts.astype(np.int64) ** 2).sum(axis=1))).tolist():
-            parts = game.partition(int(pool[i]), C)
-            if not splits_nothing(game, parts) and all(
-                game.finished(r) or search.fits(c, left - 1) for r, c in parts.items()
-            ):
-                return int(pool[i])
-        raise AssertionError("a class that fits with no guess that keeps it so")  # a bug, not a user's mistake
+        order = np.lexsort((~may_hit, (counts.astype(np.int64) ** 2).sum(axis=1)))
+        guess = first_fitting(search, C, left, pool[order].tolist())
+        if guess is None:
+            raise AssertionError("a class that fits with no guess that keeps it so")  # a bug, not a user's mistake
+        return guess
 
     start = Spot(spot.candidates, spot.replies, left=spot.left - 1, missed=spot.missed)
     return grow_by(search, start, choose, opening)
