@@ -182,3 +182,65 @@ def test_mix_worst_is_the_sum_of_fractions(probabilities, seed, spec, top):
     rng = np.random.default_rng(seed)
     costs = [rng.integers(0, top + 1, len(game.secrets)) for _ in probabilities]
     assert mix_worst(probabilities, costs, symmetry) == worst_a_fraction_at_a_time(probabilities, costs, symmetry)
+
+
+def test_search_every_auto_runs_both_kinds_of_round(monkeypatch):
+    """search_every="auto" (pace.py): the first round searches, the second adds greedy trees
+    only, then the faster kind by the last rounds; the bounds still hold the value and the
+    upper end is the saved mix's exact worst secret."""
+    from agents import make_guesser
+    from arena.equilibrium import oracle
+
+    game = make_game("jotto:first=16")
+    searched: list[int] = []
+    tried_greedy: list[int] = []
+    real, real_quick = oracle.bounded_best_response, oracle._quick_round
+
+    def counted(*args, **kwargs):
+        searched.append(len(steps))
+        return real(*args, **kwargs)
+
+    def quick(loop, uniform):
+        tried_greedy.append(len(steps))
+        return real_quick(loop, uniform)
+
+    steps: list = []
+    monkeypatch.setattr(oracle, "bounded_best_response", counted)
+    monkeypatch.setattr(oracle, "_quick_round", quick)
+    eq = certified_bounds(
+        game,
+        time_limit=3.0,
+        response_limit=0.02,
+        initial=[grow_tree(game, make_guesser("knuth"))],
+        progress=steps.append,
+        search_every="auto",
+        extra=(),
+    )
+    assert searched[:1] == [0] and 0 not in tried_greedy
+    if len(steps) >= 2:  # not settled in the first round: the second tried greedy trees first
+        assert tried_greedy[:1] == [1]
+    value = 79 / 30  # experiments/equilibria.md
+    assert eq.lower <= value + 1e-12 <= eq.upper + 2e-12
+    assert (
+        float(mix_worst([float(p) for p in eq.guesser], [game_costs(game, t) for t in eq.trees], eq.symmetry)[0])
+        == eq.upper
+    )
+
+
+def test_search_every_auto_from_the_command_line(capsys):
+    rc, out, err = run(
+        capsys,
+        "equilibrium",
+        "jotto:first=8",
+        "--time-limit",
+        "2",
+        "--response-limit",
+        "0.05",
+        "--search-every",
+        "auto",
+    )
+    assert rc == 0 and "value" in out, err
+    rc, _, err = run(
+        capsys, "equilibrium", "jotto:first=8", "--time-limit", "2", "--response-limit", "1", "--search-every", "often"
+    )
+    assert rc == 2 and "'often' is not a number of rounds or 'auto'" in err

@@ -333,6 +333,18 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_equilibrium)
 
 
+def search_every(text: str) -> int | str:
+    """--search-every: a number of rounds (checked by the double oracle: 1 or more) or 'auto'."""
+    import argparse
+
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rounds or 'auto'") from None
+
+
 def add_big_game_options(p) -> None:
     """The options of a game too big to solve at once: each best response stopped and spaced
     out, or searched by the split's workers."""
@@ -346,11 +358,12 @@ def add_big_game_options(p) -> None:
     )
     p.add_argument(
         "--search-every",
-        type=int,
+        type=search_every,
         default=1,
         metavar="K",
         help="with --response-limit: search a best response every K rounds (default 1: each round); the rounds "
-        "between add only weighted greedy trees, seconds each, so the upper end falls faster",
+        "between add only weighted greedy trees, seconds each, so the upper end falls faster; 'auto': "
+        "the kind of round whose last one lowered the upper end faster a second",
     )
     p.add_argument(
         "--workers",

@@ -21,6 +21,8 @@ Modules, one idea each:
     payoff_matrix  the chooser x tree payoff matrix, kept exact
     restricted   games against named guessers, or against every tree
     oracle       the double oracle: exact values of whole games
+    columns      the double oracle's trees so far, their costs and their payoff matrix
+    pace         which kind of round a big game's double oracle runs next (searched or greedy)
     growing      the double oracle over growing rows: Hangman on lists of thousands of words
     flows        the guesser that randomises at every state its trees meet (one LP), and trees drawn from it
     resume       the double oracle's state on disk, written each round and resumed (--state)

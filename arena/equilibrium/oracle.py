@@ -40,16 +40,17 @@ from typing import Any
 
 import numpy as np
 
-from ..core.costs import Cost, Guesses
+from ..core.costs import Guesses
 from ..core.errors import ArenaError, ArenaTypeError
 from ..core.game import Game
-from ..core.resources import memory_limit
 from ..optimal.problem import Objective, Pool, Problem
 from ..optimal.search import STOP
 from ..trees.tree import Tree
 from . import flows, letters
+from .columns import Columns
 from .growing import grow_oracle
-from .matrix import lp_bytes, solve_matrix_game
+from .matrix import solve_matrix_game
+from .pace import QUICK, SEARCH, Pace
 from .payoff_matrix import PayoffMatrix
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
 from .response import SOLVER, OnTheSplit, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
@@ -68,49 +69,6 @@ EXTRA = ("greedy", "worst", "flows")
 #: Start each best response from the cheapest tree found so far against its mix (its cost is
 #: the search's first budget); False starts from nothing (the tests compare both).
 REUSE = True
-
-
-class _Columns:
-    """The guesser's trees found so far (one per distinct payoff column) and their LP."""
-
-    def __init__(self, symmetry: Symmetry, paid: Cost):
-        self.symmetry, self.paid = symmetry, paid
-        self.trees: list[Tree] = []
-        self.costs: list[np.ndarray] = []  # each tree's cost on every secret
-        self.seen: set[bytes] = set()  # the trees' payoff columns, as bytes
-        self.encoded = flows.StateTrees()  # the trees as the state file holds them (encode)
-
-    def add(self, tree: Tree) -> bool:
-        costs = self.paid.of(tree)
-        key = self.symmetry.totals(costs).tobytes()
-        if key in self.seen:
-            return False
-        self.seen.add(key)
-        self.trees.append(tree)
-        self.costs.append(np.asarray(costs, dtype=np.float64))
-        return True
-
-    def encode(self, playing: Sequence[int] = ()) -> list[str]:
-        """The trees as the state file holds them (flows.StateTrees: all but those drawn from
-        the flows that the mix, `playing`, does not play), each encoded once."""
-        return self.encoded.of(self.trees, playing)
-
-    def cheapest(self, mix: np.ndarray) -> Tree | None:
-        """The tree found so far that costs least against the chooser's `mix` (over secrets):
-        the next best response's starting budget (REUSE)."""
-        if not REUSE or not self.trees:
-            return None
-        return self.trees[int(np.argmin(np.array(self.costs) @ mix))]
-
-    def payoff(self) -> PayoffMatrix:
-        return PayoffMatrix.of(np.array([self.paid.of(t) for t in self.trees]), self.symmetry)
-
-    def room_for_another(self) -> bool:
-        """Would the LP with one more tree fit the memory limit? (The costs as int64, the
-        payoffs as float64, and the LP itself; arena.core.resources.)"""
-        rows, columns = len(self.symmetry.labels), len(self.trees) + 1
-        secrets = len(self.symmetry.orbit)
-        return columns * (secrets + rows) * 8 + lp_bytes(rows, columns) <= memory_limit()
 
 
 @dataclass(frozen=True)
@@ -140,7 +98,8 @@ class OracleSettings:
     (against the smoothed mix a search would answer, and the "greedy" extra): on Wordle 14 s a
     round where a search stopped after 2 s took 30 s (its seed trees and root bound), and its
     tree was the greedy one (_quick_round); the upper end falls by more a second, the lower end
-    only in the rounds that search."""
+    only in the rounds that search. `search_every="auto"`: the kind of round whose last one
+    lowered the upper end faster a second (pace.py)."""
 
     symmetry: Symmetry | None = None
     tolerance: float = TOLERANCE
@@ -155,7 +114,7 @@ class OracleSettings:
     state: str | Path | None = None
     extra: tuple[str, ...] = ("greedy", "flows")
     split: OnTheSplit | None = None
-    search_every: int = 1
+    search_every: int | str = 1
 
 
 @dataclass
@@ -167,7 +126,7 @@ class _Loop:
     problem: Problem
     settings: OracleSettings
     symmetry: Symmetry
-    columns: _Columns
+    columns: Columns
     start: float
     q: np.ndarray
     best_q: np.ndarray
@@ -186,6 +145,8 @@ class _Loop:
     notes: list[str] = field(default_factory=list)
     resumed: Resumed | None = None  # the state this run went on from
     flow_steps: flows.FlowSteps = field(default_factory=flows.FlowSteps)  # settings.extra's "flows"
+    pace: Pace = field(default_factory=Pace)  # what each kind of round gained (search_every "auto")
+    kind: str = SEARCH  # the kind of the round running (pace.py)
 
     def save(self) -> None:
         """The state after a round, where the settings name a file (resume.py): what an earlier
@@ -239,7 +200,7 @@ def double_oracle(problem: Problem | Game, settings: OracleSettings | None = Non
     n = len(game.secrets)
     uniform = np.full(n, 1.0 / n)
     q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
-    loop = _Loop(problem, settings, symmetry, _Columns(symmetry, paid), time.perf_counter(), q, q, symmetry.spread(q))
+    loop = _Loop(problem, settings, symmetry, Columns(symmetry, paid), time.perf_counter(), q, q, symmetry.spread(q))
     # the first best response is to the uniform chooser (its value is reported beside the game's),
     # also when initial trees give the LP a mix of its own; resumed, to the mix the state's
     # lower bound was proven against, which proves it again
@@ -251,7 +212,9 @@ def double_oracle(problem: Problem | Game, settings: OracleSettings | None = Non
     if loop.columns.trees:
         loop.solve_lp()
     while True:
+        began, before = time.perf_counter(), loop.upper
         done = _round(loop, first, uniform)
+        loop.pace.record(loop.kind, before - loop.upper, time.perf_counter() - began)
         loop.save()
         if done:
             return _equilibrium(loop)
@@ -303,8 +266,10 @@ def oracle_args(
     if not isinstance(extra, (tuple, list)) or not all(isinstance(k, str) and k in EXTRA for k in extra):
         raise ArenaError(f"extra: {settings.extra!r:.60} is not a tuple of {', '.join(EXTRA)}")
     every = settings.search_every
-    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
-        raise ArenaError(f"search_every: {every!r:.60} is not a number of rounds, 1 or more (1: search every round)")
+    if every != "auto" and (isinstance(every, bool) or not isinstance(every, int) or every < 1):
+        raise ArenaError(
+            f"search_every: {every!r:.60} is not a number of rounds, 1 or more (1: search every round), or 'auto'"
+        )
     return problem, settings
 
 
@@ -316,7 +281,7 @@ def _response_time(loop: _Loop) -> float | None:
     if response_limit is not None:
         # the first response, to the uniform chooser, usually proves the best lower end: a third of
         # the time, unless the run asked for its time to go to the upper end (search_every)
-        first = not loop.steps and settings.search_every == 1
+        first = not loop.steps and settings.search_every in (1, "auto")
         limit = max(response_limit, time_limit / 3) if first and time_limit is not None else response_limit
         left = limit if left is None else min(left, limit)
     return left
@@ -332,9 +297,12 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
         loop.problem.game,
         loop.problem.cost,
     )
-    if first is None and len(loop.steps) % settings.search_every:
+    every = settings.search_every
+    loop.kind = SEARCH
+    if first is None and (loop.pace.next_quick() if isinstance(every, str) else len(loop.steps) % every):
         quick = _quick_round(loop, uniform)
         if quick is not None:
+            loop.kind = QUICK
             return quick
     target = first if first is not None else _smoothed(loop)
     own = first is None and loop.alpha == 0  # a best response to the LP's own mix
@@ -359,7 +327,8 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
         # the completion plays the other words, and the bound is proven for the mix searched
         mix = letters.support_mix(symmetry.spread(target))
     problem = mix_problem(game, mix, paid)
-    tree, bound = bounded_best_response(problem, left, settings.search_progress, columns.cheapest(mix), settings.split)
+    start = columns.cheapest(mix) if REUSE else None
+    tree, bound = bounded_best_response(problem, left, settings.search_progress, start, settings.split)
     # the response was not proven best: the time limit stopped its search (a finished search
     # is exact, up to the misses cost's tie tolerance, arena/optimal/search/)
     stopped = loop.stopped = tree.stopped
