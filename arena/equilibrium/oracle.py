@@ -280,8 +280,9 @@ def _response_time(loop: _Loop) -> float | None:
     left = None if time_limit is None else max(time_limit - (time.perf_counter() - loop.start), 1e-3)
     if response_limit is not None:
         # the first response, to the uniform chooser, usually proves the best lower end: a third of
-        # the time, unless the run asked for its time to go to the upper end (search_every)
-        first = not loop.steps and settings.search_every in (1, "auto")
+        # the time, unless the run asked for its time to go to the upper end (search_every K > 1 or
+        # "auto", whose rates a third of the time in one search would skew)
+        first = not loop.steps and settings.search_every == 1
         limit = max(response_limit, time_limit / 3) if first and time_limit is not None else response_limit
         left = limit if left is None else min(left, limit)
     return left

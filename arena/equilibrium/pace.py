@@ -11,8 +11,9 @@ lowered it by 0.00024 to 0.00044: eight to fifteen times as much a second.
 `Pace` (search_every="auto") keeps, for each kind, how fast its last round lowered the upper end
 (guesses a second) and picks the faster; the slower kind is tried again after PROBE rounds of
 the other in a row, since what it gains changes too. The first round searches (a resumed run's
-first best response proves its claimed lower end again), the next is a greedy round, and from
-then on the measured rates decide.
+first best response proves its claimed lower end again), for `response_limit` like the others
+(not the third of the time limit that search_every=1 gives it), the next is a greedy round, and
+from then on the measured rates decide.
 """
 
 from __future__ import annotations
