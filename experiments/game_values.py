@@ -5,6 +5,8 @@
         --time-limit 900 --initial knuth,entropy,most-parts,optimal   4x7 and 5x5, bracketed
     python experiments/game_values.py --check                      each value found again by the slow path
     python experiments/game_values.py --slow                       the same values, by the path the speed-ups replaced
+    python experiments/game_values.py --games mastermind:colors=8 \
+        --check-file experiments/data/mastermind-colors-8-equilibrium.json.gz   a saved value, checked by the slow path
 
 Each row is what `arena equilibrium SPEC` prints (the command is in the row): the value (an
 exact fraction when the double oracle converged and its rational strategies checked out, else
@@ -83,16 +85,47 @@ def other_side(game, eq) -> Fraction:
     the candidates' bound and the symmetric-weights shortcut off, and its expected cost under
     that mix in exact arithmetic. It equals the value exactly when the mix is optimal (the
     guesser's side is proven by the rational guesser mix over every secret: oracle._exact)."""
+    return slow_value(game, eq.exact.row, eq.symmetry)
+
+
+def slow_value(game, rows, symmetry) -> Fraction:
+    """The expected cost, in fractions, of the slow path's exact best response to the chooser
+    mix `rows` (exact probabilities over the symmetry's rows, each code of a row equally likely)."""
     from arena.equilibrium import best_response
     from arena.equilibrium.response import mix_problem
 
-    rows = eq.exact.row
-    sizes = eq.symmetry.sizes
-    chooser = np.array([float(rows[o]) / sizes[o] for o in eq.symmetry.orbit])
+    sizes = symmetry.sizes
+    chooser = np.array([float(rows[o]) / sizes[o] for o in symmetry.orbit])
     with slow_path():
         tree = best_response(mix_problem(game, chooser / chooser.sum()))
-    totals = eq.symmetry.totals(tree.costs)[0]
+    totals = symmetry.totals(tree.costs)[0]
     return sum((x * Fraction(int(t), int(n)) for x, t, n in zip(rows, totals, sizes)), Fraction(0))
+
+
+def check_file(spec: str, path: str) -> str:
+    """A saved equilibrium's exact value checked by the slow path's best response to its rational
+    chooser mix (the file's `chooser_rows`): the check row of the table."""
+    import gzip
+
+    from arena.equilibrium.symmetry import symmetry_of
+
+    game = make_game(spec)
+    opened = gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")
+    with opened as f:
+        saved = json.load(f)
+    symmetry = symmetry_of(game)
+    exact = {row["row"]: Fraction(row["probability_exact"]) for row in saved["chooser_rows"]}
+    rows = [exact[label] for label in symmetry.labels]
+    start = time.perf_counter()
+    needed = slow_value(game, rows, symmetry)
+    verdict = (
+        "agrees" if needed == Fraction(saved["value_exact"]) else f"DISAGREES with the file's {saved['value_exact']}"
+    )
+    return (
+        f"| check: the slow path's best response to the saved rational chooser mix | | {needed} | | | "
+        f"{verdict} | | | {time.perf_counter() - start:.1f} | "
+        f"`python experiments/game_values.py --games {game.spec} --check-file {path}` |"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,7 +150,17 @@ def main(argv: list[str] | None = None) -> int:
         help="solve by the path the speed-ups replaced (to time them; the values are the same)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per instance")
+    parser.add_argument(
+        "--check-file",
+        metavar="FILE",
+        help="check the value a saved equilibrium (arena equilibrium --save) claims by the slow path, "
+        "solving nothing else",
+    )
     args = parser.parse_args(argv)
+    if args.check_file:
+        for spec in args.games:
+            print(check_file(spec, args.check_file), flush=True)
+        return 0
     if not args.json:
         print(
             "| instance | secrets | value | bounds | uniform chooser | chooser's mix by type | trees | "

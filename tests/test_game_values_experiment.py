@@ -33,3 +33,23 @@ def test_the_script_prints_its_rows_and_checks(capsys):
     out = capsys.readouterr().out
     assert "| mastermind:pegs=2,colors=3 | 9 | 29/12 ≈ 2.416667 |" in out
     assert out.count("agrees") == 2 and "DISAGREES" not in out
+
+
+def test_a_saved_value_checked_by_the_slow_path(tmp_path, capsys):
+    """--check-file: the saved rational chooser mix's slow-path best response needs the saved
+    value; a file whose value was tampered with is said to disagree."""
+    import gzip
+    import json
+
+    game = make_game("mastermind:pegs=3,colors=4")
+    path = tmp_path / "eq.json.gz"
+    double_oracle(game).save(path)
+    module = game_values()
+    assert module.main(["--games", game.spec, "--check-file", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "| 219/68 |" in out and "agrees" in out and "DISAGREES" not in out
+    saved = json.loads(gzip.open(path, "rt").read())
+    saved["value_exact"] = "220/68"
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(saved))
+    assert "DISAGREES with the file's 220/68" in module.check_file(game.spec, str(tampered))
