@@ -244,3 +244,34 @@ def test_search_every_auto_from_the_command_line(capsys):
         capsys, "equilibrium", "jotto:first=8", "--time-limit", "2", "--response-limit", "1", "--search-every", "often"
     )
     assert rc == 2 and "'often' is not a number of rounds or 'auto'" in err
+
+
+def test_a_round_of_greedy_trees_solves_the_lp_once(monkeypatch):
+    """_quick_round adds its greedy tree and the extra one, then solves the LP once for both (an
+    LP is a third of a Wordle round); the bounds still hold the value."""
+    from arena.equilibrium import oracle
+
+    game = make_game("jotto:first=16")
+    solves: list[int] = []
+    in_quick: list[bool] = [False]
+    real_solve, real_quick = oracle._Loop.solve_lp, oracle._quick_round
+
+    def solve(loop):
+        if in_quick[0]:
+            solves[-1] += 1
+        return real_solve(loop)
+
+    def quick(loop, uniform):
+        in_quick[0] = True
+        solves.append(0)
+        try:
+            return real_quick(loop, uniform)
+        finally:
+            in_quick[0] = False
+
+    monkeypatch.setattr(oracle._Loop, "solve_lp", solve)
+    monkeypatch.setattr(oracle, "_quick_round", quick)
+    eq = certified_bounds(game, time_limit=3.0, response_limit=0.02, search_every=1000, extra=("greedy",))
+    assert solves and max(solves) == 1
+    value = 79 / 30
+    assert eq.lower <= value + 1e-12 <= eq.upper + 2e-12
