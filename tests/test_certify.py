@@ -90,38 +90,58 @@ def test_a_compressed_witness_replays_like_a_plain_one(bounded, tmp_path):
     assert np.array_equal(saved_chooser_mix(game, str(packed)), saved_chooser_mix(game, str(path)))
 
 
-def test_rounds_between_searches_add_only_greedy_trees(monkeypatch):
-    """search_every=3: the search runs in rounds 0, 3, 6, ... (and in a round whose greedy trees
-    are not new), the others add weighted greedy trees; the bounds still bracket the value and
-    the upper end is still the saved mix's exact worst secret."""
+def jotto_16_rounds(monkeypatch, game, search_every):
+    """certified_bounds on `game` (3 s, best responses stopped at 0.02 s, Knuth's tree to start,
+    no extra trees) with `search_every`; the result, its steps, and the rounds (as steps
+    counted before them) that searched and that tried greedy trees only."""
     from agents import make_guesser
     from arena.equilibrium import oracle
 
-    game = make_game("jotto:first=16")
-    searched = []
-    real = oracle.bounded_best_response
+    steps: list = []
+    searched: list[int] = []
+    tried_greedy: list[int] = []
+    real, real_quick = oracle.bounded_best_response, oracle._quick_round
 
     def counted(*args, **kwargs):
         searched.append(len(steps))
         return real(*args, **kwargs)
 
-    steps: list = []
+    def quick(loop, uniform):
+        tried_greedy.append(len(steps))
+        return real_quick(loop, uniform)
+
     monkeypatch.setattr(oracle, "bounded_best_response", counted)
+    monkeypatch.setattr(oracle, "_quick_round", quick)
     eq = certified_bounds(
         game,
         time_limit=3.0,
         response_limit=0.02,
         initial=[grow_tree(game, make_guesser("knuth"))],
         progress=steps.append,
-        search_every=3,
+        search_every=search_every,
         extra=(),
     )
+    return eq, steps, searched, tried_greedy
+
+
+def test_rounds_between_searches_add_only_greedy_trees(monkeypatch):
+    """search_every=3: the search runs in rounds 0, 3, 6, ... (and in a round whose greedy trees
+    are not new), the others add weighted greedy trees; the bounds still bracket the value and
+    the upper end is still the saved mix's exact worst secret."""
+    game = make_game("jotto:first=16")
+    eq, steps, searched, _ = jotto_16_rounds(monkeypatch, game, 3)
     assert searched[0] == 0 and len(steps) >= 2
     quick = [r for r in range(len(steps)) if r % 3 and r not in searched]
     assert quick, "no round went without a search"
     assert f"{len(steps) - len(searched)} rounds of greedy trees only" in eq.method  # not called best responses
     assert f"{len(searched)} best responses" in eq.method or f"{len(searched)} exact best responses" in eq.method
-    value = 79 / 30  # experiments/equilibria.md
+    holds_jotto_16s_value(game, eq)
+
+
+def holds_jotto_16s_value(game, eq) -> None:
+    """The bounds hold the value of Jotto's first 16 words, 79/30 (experiments/equilibria.md), and
+    the upper end is the saved guesser mix's exact worst secret."""
+    value = 79 / 30
     assert eq.lower <= value + 1e-12 <= eq.upper + 2e-12
     assert (
         float(mix_worst([float(p) for p in eq.guesser], [game_costs(game, t) for t in eq.trees], eq.symmetry)[0])
@@ -188,43 +208,12 @@ def test_search_every_auto_runs_both_kinds_of_round(monkeypatch):
     """search_every="auto" (pace.py): the first round searches, the second adds greedy trees
     only, then the faster kind by the last rounds; the bounds still hold the value and the
     upper end is the saved mix's exact worst secret."""
-    from agents import make_guesser
-    from arena.equilibrium import oracle
-
     game = make_game("jotto:first=16")
-    searched: list[int] = []
-    tried_greedy: list[int] = []
-    real, real_quick = oracle.bounded_best_response, oracle._quick_round
-
-    def counted(*args, **kwargs):
-        searched.append(len(steps))
-        return real(*args, **kwargs)
-
-    def quick(loop, uniform):
-        tried_greedy.append(len(steps))
-        return real_quick(loop, uniform)
-
-    steps: list = []
-    monkeypatch.setattr(oracle, "bounded_best_response", counted)
-    monkeypatch.setattr(oracle, "_quick_round", quick)
-    eq = certified_bounds(
-        game,
-        time_limit=3.0,
-        response_limit=0.02,
-        initial=[grow_tree(game, make_guesser("knuth"))],
-        progress=steps.append,
-        search_every="auto",
-        extra=(),
-    )
+    eq, steps, searched, tried_greedy = jotto_16_rounds(monkeypatch, game, "auto")
     assert searched[:1] == [0] and 0 not in tried_greedy
     if len(steps) >= 2:  # not settled in the first round: the second tried greedy trees first
         assert tried_greedy[:1] == [1]
-    value = 79 / 30  # experiments/equilibria.md
-    assert eq.lower <= value + 1e-12 <= eq.upper + 2e-12
-    assert (
-        float(mix_worst([float(p) for p in eq.guesser], [game_costs(game, t) for t in eq.trees], eq.symmetry)[0])
-        == eq.upper
-    )
+    holds_jotto_16s_value(game, eq)
 
 
 def test_search_every_auto_from_the_command_line(capsys):
@@ -273,5 +262,4 @@ def test_a_round_of_greedy_trees_solves_the_lp_once(monkeypatch):
     monkeypatch.setattr(oracle, "_quick_round", quick)
     eq = certified_bounds(game, time_limit=3.0, response_limit=0.02, search_every=1000, extra=("greedy",))
     assert solves and max(solves) == 1
-    value = 79 / 30
-    assert eq.lower <= value + 1e-12 <= eq.upper + 2e-12
+    holds_jotto_16s_value(game, eq)
