@@ -23,6 +23,7 @@ Modules, one idea each:
     oracle       the double oracle: exact values of whole games
     columns      the double oracle's trees so far, their costs and their payoff matrix
     pace         which kind of round a big game's double oracle runs next (searched or greedy)
+    warm_lp      a big game's LP kept between rounds, solved again from its last basis (highspy)
     growing      the double oracle over growing rows: Hangman on lists of thousands of words
     flows        the guesser that randomises at every state its trees meet (one LP), and trees drawn from it
     resume       the double oracle's state on disk, written each round and resumed (--state)

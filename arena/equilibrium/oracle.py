@@ -57,6 +57,7 @@ from .response import SOLVER, OnTheSplit, best_response, bounded_best_response, 
 from .resume import Resumed, load_state, save_state, state_key
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
+from .warm_lp import WARM_CELLS, WarmLP
 
 #: The share of the uniform mix blended into the chooser's mix before a best response.
 EPSILON = 1e-9
@@ -147,6 +148,7 @@ class _Loop:
     flow_steps: flows.FlowSteps = field(default_factory=flows.FlowSteps)  # settings.extra's "flows"
     pace: Pace = field(default_factory=Pace)  # what each kind of round gained (search_every "auto")
     kind: str = SEARCH  # the kind of the round running (pace.py)
+    warm: WarmLP | None = None  # the LP kept between rounds, once the game is big (warm_lp.py)
 
     def save(self) -> None:
         """The state after a round, where the settings name a file (resume.py): what an earlier
@@ -171,7 +173,10 @@ class _Loop:
         save_state(path, key, self.columns.encode(playing), rows, (lower, uniform), progress)
 
     def solve_lp(self) -> None:
-        self.solution = solve_matrix_game(self.columns.payoff().A)
+        A = self.columns.payoff().A
+        if self.warm is None and A.size >= WARM_CELLS:  # a big game: its LP kept between rounds
+            self.warm = WarmLP(A.shape[0])
+        self.solution = solve_matrix_game(A) if self.warm is None else self.warm.solve(A)
         self.q, self.upper = self.solution.row, self.solution.value
 
 
@@ -506,7 +511,8 @@ def _equilibrium(loop: _Loop) -> Equilibrium:
         exact, note = _exact(loop.problem, symmetry, loop.columns.payoff(), loop.best_q, solution.column)
         notes.append(note)
     solver = letters.SOLVER if letters.SUPPORT and letters.fits(game, paid) else SOLVER
-    method = f"double oracle: {_responses(loop)} ({solver}) against linprog (HiGHS) mixes"
+    mixes = "HiGHS mixes (the LP warm-started between rounds)" if loop.warm else "linprog (HiGHS) mixes"
+    method = f"double oracle: {_responses(loop)} ({solver}) against {mixes}"
     if loop.worst:
         method += f", and {loop.worst} to the secrets the guesser's mix concedes most on"
     if not symmetry.trivial:
