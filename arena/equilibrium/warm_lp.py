@@ -9,9 +9,10 @@ trees j found so far:
 Its optimum is the LP's value U, y the guesser's mix and the duals of the rows' constraints
 (negated: the rows are <=) the chooser's mix q. A new tree is a new column at 0: the last basis
 stays optimal but for that column's reduced cost, so the simplex goes on from it where a solve
-from scratch would start over. On Wordle's state (2,315 rows, 1,766 trees) two trees added and
-solved again took 2.8-5.8 s against 27 s for `solve_matrix_game` (linprog, from scratch), the
-same value (benchmarks/bench_warm_lp.py). The pair (q, y) is checked as solve_matrix_game
+from scratch would start over. On Wordle's state (2,315 rows, 1,758 to 1,766 trees, two added a
+round) a round's LP took 9.2-18.4 s warm against 28.3-38.4 s for `solve_matrix_game` (linprog,
+from scratch), the same values (`python benchmarks/bench_warm_lp.py`, one run, beside three
+other runs on two cores); the warm LP's first solve, from nothing, took 43.5 s. The pair (q, y) is checked as solve_matrix_game
 checks its own (each side's gain from deviating at most its tolerance); a pair that does not
 check out, or a solve that does not end optimal, is solved again from scratch by
 solve_matrix_game, so the answer is never worse than before.
