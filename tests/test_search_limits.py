@@ -200,7 +200,7 @@ def test_double_oracle_stops_before_its_lp_outgrows_the_memory_limit(monkeypatch
     game = make_game("mastermind:pegs=2,colors=3")
     # room for the LP of two trees, not three (the limit as the LP sees it: the best responses'
     # search refuses, rightly, to score guesses in 1.5 KiB)
-    monkeypatch.setattr("arena.equilibrium.oracle.memory_limit", lambda: 1500)
+    monkeypatch.setattr("arena.equilibrium.columns.memory_limit", lambda: 1500)
     stopped = double_oracle(game, symmetry=no_symmetry(game))
     assert not stopped.settled and stopped.lower <= 29 / 12 <= stopped.upper
     assert "over the memory limit (2 trees" in stopped.notes[-1]
