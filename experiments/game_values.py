@@ -104,23 +104,26 @@ def slow_value(game, rows, symmetry) -> Fraction:
 
 def check_file(spec: str, path: str) -> str:
     """A saved equilibrium's exact value checked by the slow path's best response to its rational
-    chooser mix (the file's `chooser_rows`): the check row of the table."""
-    import gzip
-
+    chooser mix: the check row of the table. The file is read as `arena evaluate --value-from`
+    reads it (solution.read_saved: its format and key; witness.saved_chooser: the mix checked,
+    its exact fractions by row agreeing with its floats by secret)."""
+    from arena.equilibrium.solution import read_saved
     from arena.equilibrium.symmetry import symmetry_of
+    from arena.equilibrium.witness import fraction, saved_chooser
 
     game = make_game(spec)
-    opened = gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")
-    with opened as f:
-        saved = json.load(f)
+    saved = read_saved(path, game)
+    _, exact = saved_chooser(path, game, saved)
+    if exact is None:
+        raise SystemExit(f"{path}: no exact chooser mix by row to check (an equilibrium not proven in fractions)")
+    claimed = fraction(saved.get("value_exact"), f"{path}: value_exact")
     symmetry = symmetry_of(game)
-    exact = {row["row"]: Fraction(row["probability_exact"]) for row in saved["chooser_rows"]}
-    rows = [exact[label] for label in symmetry.labels]
+    rows = [Fraction(0)] * len(symmetry.labels)
+    for secret, row in enumerate(symmetry.orbit.tolist()):
+        rows[row] += exact[secret]
     start = time.perf_counter()
     needed = slow_value(game, rows, symmetry)
-    verdict = (
-        "agrees" if needed == Fraction(saved["value_exact"]) else f"DISAGREES with the file's {saved['value_exact']}"
-    )
+    verdict = "agrees" if needed == claimed else f"DISAGREES with the file's {saved['value_exact']}"
     return (
         f"| check: the slow path's best response to the saved rational chooser mix | | {needed} | | | "
         f"{verdict} | | | {time.perf_counter() - start:.1f} | "
@@ -158,8 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.check_file:
+        from arena.core.errors import ArenaError
+
         for spec in args.games:
-            print(check_file(spec, args.check_file), flush=True)
+            try:
+                print(check_file(spec, args.check_file), flush=True)
+            except ArenaError as e:  # a file that is not this game's saved equilibrium: one line
+                raise SystemExit(f"game_values.py: {e}") from None
         return 0
     if not args.json:
         print(

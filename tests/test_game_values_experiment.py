@@ -53,3 +53,13 @@ def test_a_saved_value_checked_by_the_slow_path(tmp_path, capsys):
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(saved))
     assert "DISAGREES with the file's 220/68" in module.check_file(game.spec, str(tampered))
+
+
+def test_a_file_of_another_game_is_refused_in_one_line(tmp_path):
+    """--check-file reads the file as `arena evaluate --value-from` does: another game's is refused."""
+    import pytest
+
+    path = tmp_path / "eq.json"
+    double_oracle(make_game("mastermind:pegs=2,colors=3")).save(path)
+    with pytest.raises(SystemExit, match="does not fit mastermind:pegs=3,colors=4"):
+        game_values().main(["--games", "mastermind:pegs=3,colors=4", "--check-file", str(path)])
