@@ -22,7 +22,7 @@ class Columns:
     def __init__(self, symmetry: Symmetry, paid: Cost):
         self.symmetry, self.paid = symmetry, paid
         self.trees: list[Tree] = []
-        self.costs: list[np.ndarray] = []  # each tree's cost on every secret
+        self.costs: list[np.ndarray] = []  # each tree's cost on every secret (int64, as Cost.of gives it)
         self.seen: set[bytes] = set()  # the trees' payoff columns, as bytes
         self.encoded = flows.StateTrees()  # the trees as the state file holds them (encode)
 
@@ -33,7 +33,7 @@ class Columns:
             return False
         self.seen.add(key)
         self.trees.append(tree)
-        self.costs.append(np.asarray(costs, dtype=np.float64))
+        self.costs.append(costs)
         return True
 
     def encode(self, playing: Sequence[int] = ()) -> list[str]:
@@ -49,7 +49,8 @@ class Columns:
         return self.trees[int(np.argmin(np.array(self.costs) @ mix))]
 
     def payoff(self) -> PayoffMatrix:
-        return PayoffMatrix.of(np.array([self.paid.of(t) for t in self.trees]), self.symmetry)
+        """The trees' payoff matrix over the symmetry's rows, from the costs kept as they came."""
+        return PayoffMatrix.of(np.array(self.costs), self.symmetry)
 
     def room_for_another(self) -> bool:
         """Would the LP with one more tree fit the memory limit? (The costs as int64, the
