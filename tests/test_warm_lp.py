@@ -77,3 +77,71 @@ def test_the_lp_prints_nothing(capfd):
     code = "from arena.equilibrium.warm_lp import WarmLP; import numpy as np; WarmLP(2).solve(np.eye(2)); print('done')"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "done\n" and "HiGHS" not in out.stderr
+
+
+def slow_game(rows: int = 500, columns: int = 400) -> np.ndarray:
+    """A random game whose LP takes a few tenths of a second or more (longer than POLL)."""
+    rng = np.random.default_rng(7)
+    return rng.integers(3, 9, size=(rows, columns)) + rng.random((rows, columns))
+
+
+def test_a_stop_cancels_a_solve_and_the_last_rounds_mixes_answer():
+    """A solve the run's stop cancels (Ctrl-C, the time limit) answers at once with the last
+    solve's mixes, the columns since played by none; the model, built again, then solves as
+    before (an interrupted HiGHS model would interrupt every later solve)."""
+    A = slow_game()
+    lp = WarmLP(A.shape[0])
+    first = lp.solve(A[:, :3], stop=lambda: True)  # a first solve is not cancelled: nothing to fall back on
+    assert first.value == pytest.approx(solve_matrix_game(A[:, :3]).value, abs=1e-9) and lp.cancelled == 0
+    asked = []
+    stopped = lp.solve(A, stop=lambda: asked.append(1) or True)
+    assert asked and lp.cancelled == 1 and "stopped" in stopped.method
+    assert stopped.value == first.value and np.array_equal(stopped.row, first.row)
+    assert stopped.column.size == A.shape[1] and np.array_equal(stopped.column[:3], first.column)
+    assert not stopped.column[3:].any()
+    assert float((A @ stopped.column).max()) == pytest.approx(stopped.value, abs=1e-9)  # still an upper end
+    again = lp.solve(A)
+    assert again.value == pytest.approx(solve_matrix_game(A).value, abs=1e-9) and "stopped" not in again.method
+
+
+def test_a_second_ctrl_c_cancels_the_solve_and_goes_on_up():
+    """A KeyboardInterrupt while a solve runs (a second Ctrl-C) cancels it and is raised; the LP
+    is usable after."""
+    A = slow_game()
+    lp = WarmLP(A.shape[0])
+    lp.solve(A[:, :3])
+
+    def ctrl_c() -> bool:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        lp.solve(A, stop=ctrl_c)
+    assert lp.solve(A).value == pytest.approx(solve_matrix_game(A).value, abs=1e-9)
+
+
+def test_the_double_oracle_stops_its_lp_on_ctrl_c_or_the_time_limit(monkeypatch):
+    """The oracle hands the warm LP its stop: true once Ctrl-C is asked (STOP) or the time limit
+    has passed, and a cancelled solve is said in a note."""
+    import arena.equilibrium.oracle as oracle
+    from arena import make_game
+    from arena.equilibrium import double_oracle, warm_lp
+    from arena.optimal.search import STOP
+
+    seen = []
+    solve = warm_lp.WarmLP.solve
+
+    def cancelling(self, A, tolerance=warm_lp.TOLERANCE, stop=None):
+        seen.append(stop())
+        if self.last is not None and len(seen) == 2:  # the second solve: Ctrl-C comes (the loop ends)
+            monkeypatch.setattr(STOP, "asked", True)
+            seen.append(stop())
+            self.cancelled += 1
+            return warm_lp.padded(np.asarray(A, dtype=np.float64), self.last)
+        return solve(self, A, tolerance, stop)
+
+    monkeypatch.setattr(oracle, "WARM_CELLS", 0)
+    monkeypatch.setattr(warm_lp.WarmLP, "solve", cancelling)
+    eq = double_oracle(make_game("mastermind:pegs=2,colors=4"), time_limit=600)
+    assert seen[:3] == [False, False, True]
+    assert eq.lower <= eq.upper and any("stopped by Ctrl-C" in note for note in eq.notes)
+    assert any("the last LP was cancelled by the stop" in note for note in eq.notes)

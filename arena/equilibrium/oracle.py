@@ -176,8 +176,14 @@ class _Loop:
         A = self.columns.payoff().A
         if self.warm is None and A.size >= WARM_CELLS:  # a big game: its LP kept between rounds
             self.warm = WarmLP(A.shape[0])
-        self.solution = solve_matrix_game(A) if self.warm is None else self.warm.solve(A)
+        self.solution = solve_matrix_game(A) if self.warm is None else self.warm.solve(A, stop=self.out_of_time)
         self.q, self.upper = self.solution.row, self.solution.value
+
+    def out_of_time(self) -> bool:
+        """Has the run been asked to stop (Ctrl-C under a time limit), or its time limit passed?
+        A warm LP is cancelled then, the last round's mixes answering (warm_lp.py)."""
+        limit = self.settings.time_limit
+        return STOP.asked or (limit is not None and time.perf_counter() - self.start > limit)
 
 
 def double_oracle(problem: Problem | Game, settings: OracleSettings | None = None, **given: Any) -> Equilibrium:
@@ -520,6 +526,11 @@ def _equilibrium(loop: _Loop) -> Equilibrium:
     played = np.flatnonzero(solution.column > 0)
     if exact is not None:
         exact = ExactSolution(exact.value, exact.row, tuple(exact.column[k] for k in played))
+    if loop.warm is not None and loop.warm.cancelled:
+        notes.append(
+            "the last LP was cancelled by the stop (Ctrl-C or the time limit): the mixes are the round "
+            "before's, the trees found since played by none (they are in the state for a resumed run)"
+        )
     flow_note = loop.flow_steps.note()
     if flow_note:
         notes.append(flow_note)
