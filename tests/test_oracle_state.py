@@ -235,3 +235,19 @@ def test_a_state_run_on_other_words_is_refused(tmp_path, monkeypatch, capsys):
     (tmp_path / "w.txt").write_text(word_list(2, 12))  # two words out, two in
     rc, _, err = run(capsys, "equilibrium", spec, "--state", "s.json")
     one_line(rc, err, "s.json is not a state of this run", "the contents of w.txt changed")
+
+
+def test_a_resumed_runs_first_response_gets_the_response_limit_not_a_third():
+    """A fresh run's first best response (to the uniform chooser) may take a third of the time
+    limit; a resumed one's proves again a lower end its state claims, so it gets the response
+    limit as every other round does."""
+    import time
+    from types import SimpleNamespace
+
+    from arena.equilibrium.oracle import _response_time
+
+    settings = SimpleNamespace(time_limit=300.0, response_limit=10.0, search_every=1)
+    fresh = SimpleNamespace(settings=settings, start=time.perf_counter(), steps=[], resumed=None)
+    resumed = SimpleNamespace(settings=settings, start=time.perf_counter(), steps=[], resumed=object())
+    assert _response_time(fresh) == pytest.approx(100.0, abs=1.0)
+    assert _response_time(resumed) == pytest.approx(10.0)
