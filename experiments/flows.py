@@ -1,13 +1,14 @@
 """The guesser that randomises at every state, on a double oracle's saved trees (issue 34).
 
-    python experiments/flows.py GAME STATE [--payoff COST] [--drawn N] [--no-symmetry]
+    python experiments/flows.py GAME STATE [--payoff COST] [--drawn N] [--no-symmetry] [--closure]
 
 STATE is a file `arena equilibrium GAME --state STATE` wrote (with --no-symmetry where the run had it). The script reads its trees back
 (each replayed on every secret) and prints, over every secret of the game:
 
 - the trees' own best mix (the LP of the trees against every secret): what a mix of them concedes;
 - the flows (arena.equilibrium.flows): the best guesser that randomises at every state the trees
-  meet, its LP over the graph of their candidate sets;
+  meet, its LP over the graph of their candidate sets (with `--closure`, every guess also tried
+  at every state, kept where it leads to states of the graph: what a flows step does on Hangman);
 - the best mix of the trees and N trees drawn from the flows: an upper end of the game's value,
   each of its trees replayable like any other;
 - with `--duals SECONDS`, the chooser mix the flows' LP duals give (no guesser on the graph
@@ -48,6 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drawn", type=int, default=flows.DRAWN, help="trees drawn from the flows")
     parser.add_argument("--no-symmetry", action="store_true", help="the state was written with --no-symmetry")
     parser.add_argument(
+        "--closure",
+        action="store_true",
+        help="also every guess at every state, where it leads to states of the graph (games of at most "
+        f"{flows.CLOSURE_GUESSES} guesses: Hangman)",
+    )
+    parser.add_argument(
         "--duals", type=float, metavar="SECONDS", help="also search the best response to the duals' mix this long"
     )
     args = parser.parse_args(argv)
@@ -64,10 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.game}, {cost.name}: {len(trees)} trees read back in {time.perf_counter() - begun:.1f} s")
     print(f"  the trees' best mix over every secret: {mix_value(costs):.6f}")
     begun = time.perf_counter()
-    graph = flows.state_graph(game, cost, trees)
+    graph = flows.state_graph(game, cost, trees, flows.closure_guesses(game) if args.closure else ())
     found = flows.solve_flows(graph)
+    how = " (every guess tried at every state: the closure)" if args.closure else ""
     print(
-        f"  the flows on their {len(graph.sets):,} states and {len(graph.edges):,} edges: {found.value:.6f} "
+        f"  the flows on their {len(graph.sets):,} states and {len(graph.edges):,} edges{how}: {found.value:.6f} "
         f"({time.perf_counter() - begun:.1f} s)"
     )
     begun = time.perf_counter()

@@ -112,6 +112,39 @@ def test_flows_mix_where_the_trees_cannot():
 
 
 @pytest.mark.parametrize(("spec", "payoff"), [(MASTERMIND, "guesses"), (HANGMAN, "misses"), (LOST, "lost")])
+def test_the_closure_adds_moves_between_states_the_trees_meet(spec, payoff):
+    """Every guess tried at every state (`closure`): the edges kept lead only to states of the
+    graph (or end), none leaves its state whole, the flows over them concede no more than
+    without them and no less than the value, and each secret's cost walked on its own is still
+    its LP row; trees drawn from them are trees of the game."""
+    game, trees = _trees(spec)
+    cost = cost_for(game, payoff)
+    plain = flows.state_graph(game, cost, trees)
+    graph = flows.state_graph(game, cost, trees, closure=range(game.table.shape[0]))
+    assert set(plain.edges) < set(graph.edges) and len(graph.sets) == len(plain.sets)
+    for s, g in set(graph.edges) - set(plain.edges):
+        replies = game.table[g, graph.sets[s]]
+        assert not (replies == replies[0]).all()
+    found = flows.solve_flows(graph)
+    value = double_oracle(game, cost=payoff).exact.value
+    assert float(value) - 1e-7 <= found.value <= flows.solve_flows(plain).value + 1e-7
+    assert _behaviour_costs(graph, found) == pytest.approx(flows.paid_by_flows(graph, found), abs=1e-7)
+    drawn = flows.drawn_trees(graph, found, 50, seed=1)
+    assert all(len(t.secrets) == len(game.secrets) for t in drawn)
+
+
+def test_the_closure_mixes_where_the_trees_could_not():
+    """On 30 five-letter words, the flows on four completion trees' states concede more than
+    the game's value (2 misses); with every letter tried at every state they reach it."""
+    game = make_game("hangman:length=5,first=30")
+    trees = [letters.greedy_tree(game, rank) for rank in letters.ranks(4)]
+    cost = cost_for(game, "misses")
+    plain = flows.solve_flows(flows.state_graph(game, cost, trees)).value
+    closed = flows.solve_flows(flows.state_graph(game, cost, trees, closure=range(26))).value
+    assert closed < plain - 0.1 and closed == pytest.approx(2.0, abs=1e-7)
+
+
+@pytest.mark.parametrize(("spec", "payoff"), [(MASTERMIND, "guesses"), (HANGMAN, "misses"), (LOST, "lost")])
 def test_drawn_trees_follow_the_flows(spec, payoff):
     """Trees drawn from the flows play only the graph's guesses, cover every secret, come out the
     same for the same seed, and their plain mean is close to what the flows' secrets pay."""
@@ -337,3 +370,37 @@ def _children() -> list[int]:
     """This process's child processes (Linux's /proc; empty elsewhere)."""
     path = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
     return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def test_closure_steps_keep_the_exact_value(monkeypatch):
+    """The double oracle with "closure" among its extra trees: its flows steps try every guess
+    at every state (the graphs grow), and the exact values stay (Mastermind 3x3; 20 Hangman words
+    on the growing rows)."""
+    monkeypatch.setattr(flows, "NEW_TREES", 1)
+    monkeypatch.setattr(flows, "SHARE", 10.0)
+    monkeypatch.setattr(flows, "DRAWN", 16)
+    tried = []
+    graph = flows.state_graph
+    monkeypatch.setattr(
+        flows, "state_graph", lambda g, c, t, closure=(): tried.append(len(closure)) or graph(g, c, t, closure)
+    )
+    plain = double_oracle(make_game(MASTERMIND), extra=("greedy",))
+    closed = double_oracle(make_game(MASTERMIND), extra=("greedy", "flows", "closure"))
+    assert closed.exact.value == plain.exact.value and tried and set(tried) == {27}
+    monkeypatch.setattr(letters, "UNIFORM_WORDS", 5)
+    monkeypatch.setattr(growing, "FIRST_ROWS", 6)
+    tried.clear()
+    eq = double_oracle(make_game(HANGMAN), time_limit=120, extra=("flows", "closure"))
+    assert eq.lower - 1e-9 <= 365 / 178 <= eq.upper + 1e-9 and eq.upper - eq.lower < 1e-6
+    assert tried and set(tried) == {26}
+
+
+def test_closure_without_flows_is_refused(capsys):
+    """ "closure" is a kind of flows step: alone it is refused in one line, from Python and from
+    the command line."""
+    from arena.cli import main
+
+    with pytest.raises(ArenaError, match="closure is a kind of flows step"):
+        double_oracle(make_game(MASTERMIND), extra=("greedy", "closure"))
+    assert main(["equilibrium", MASTERMIND, "--extra-trees", "greedy,closure"]) == 2
+    assert "closure is a kind of flows step" in capsys.readouterr().err

@@ -86,7 +86,7 @@ class Door:
         from, or guessers whose trees they are), `certify`, `smoothing`, `progress` (called with
         each Step), `cost` ("guesses", or Hangman's "misses"/"lost"), `state` (a file: the loop's
         state written after every round and resumed from) and `extra` (the trees each round adds
-        besides its best response: "greedy", "worst", "flows", as a tuple; () none). `certified=True` with
+        besides its best response: "greedy", "worst", "flows", "closure" (with flows), as a tuple; () none). `certified=True` with
         `time_limit` and `response_limit`: a game too big to solve, each end of its bounds proven
         (certify.certified_bounds), as `arena equilibrium --response-limit` gives it."""
         return equilibrium(cast(Game, self), **kwargs)

@@ -280,7 +280,8 @@ def add_commands(sub) -> None:
         help="the trees each round adds besides its best response, comma-separated: greedy (a weighted greedy "
         "tree aimed at the secrets the guesser's mix concedes most on), worst (the best response to those "
         "secrets), flows (now and then, trees drawn from the guesser that randomises at every state the trees "
-        "meet), or none; default greedy,flows",
+        "meet), closure (with flows: each step also tries every letter at every state, on Hangman; slower "
+        "steps, a lower upper end a step), or none; default greedy,flows",
     )
     add_big_game_options(p)
     p.add_argument(

@@ -115,9 +115,11 @@ def grow_oracle(
     against its chooser mix and whose upper end is its guesser mix's worst word. `state`: a
     file the loop writes its trees, rows and best chooser mix to (resume.py) and goes on from.
     `extra` with "flows": trees drawn from the guesser that randomises at every state (flows.py)
-    join the columns now and then, and the mix of every tree over every word is an upper end."""
+    join the columns now and then, and the mix of every tree over every word is an upper end;
+    with "closure" too, each step's graph also tries every letter at every state (flows.py)."""
     game = problem.game
     loop = _Grow(game, problem, time.perf_counter(), state=state)
+    loop.flow_steps.closure = "closure" in extra
     loop.add(letters.greedy_tree(game))
     for tree in initial:
         loop.add(tree)

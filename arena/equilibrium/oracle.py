@@ -66,7 +66,7 @@ TOLERANCE = 1e-7
 #: How far the chooser's mix is pulled toward the best one so far before a best response.
 SMOOTHING = 0.5
 #: The columns a round may add besides its best response (_extra).
-EXTRA = ("greedy", "worst", "flows")
+EXTRA = ("greedy", "worst", "flows", "closure")
 #: Start each best response from the cheapest tree found so far against its mix (its cost is
 #: the search's first budget); False starts from nothing (the tests compare both).
 REUSE = True
@@ -91,7 +91,8 @@ class OracleSettings:
     EPSILON of the uniform mix) instead of the LP's.
 
     `extra` names the columns each round adds besides its best response (_extra: "greedy",
-    "worst", "flows"; () none). `split`: each best response searched by the split's workers, journaled
+    "worst", "flows", "closure": the flows' steps also try every guess at every state, Hangman's
+    letters, flows.closure_guesses; () none). `split`: each best response searched by the split's workers, journaled
     (response.OnTheSplit). `state` (a file) is written after every round and resumed from where
     it exists (resume.py: its trees replayed, its lower bound only a claim until this run's first
     best response, to the mix it was proven against, proves it again). `search_every` K > 1: the
@@ -212,6 +213,7 @@ def double_oracle(problem: Problem | Game, settings: OracleSettings | None = Non
     uniform = np.full(n, 1.0 / n)
     q = symmetry.gather(uniform)  # the chooser's mix over rows: the first best response is to the uniform chooser
     loop = _Loop(problem, settings, symmetry, Columns(symmetry, paid), time.perf_counter(), q, q, symmetry.spread(q))
+    loop.flow_steps.closure = "closure" in settings.extra
     # the first best response is to the uniform chooser (its value is reported beside the game's),
     # also when initial trees give the LP a mix of its own; resumed, to the mix the state's
     # lower bound was proven against, which proves it again
@@ -276,6 +278,10 @@ def oracle_args(
     extra = settings.extra
     if not isinstance(extra, (tuple, list)) or not all(isinstance(k, str) and k in EXTRA for k in extra):
         raise ArenaError(f"extra: {settings.extra!r:.60} is not a tuple of {', '.join(EXTRA)}")
+    if "closure" in extra and "flows" not in extra:
+        raise ArenaError(
+            "extra: closure is a kind of flows step (every guess tried at every state): give it with flows"
+        )
     every = settings.search_every
     if every != "auto" and (isinstance(every, bool) or not isinstance(every, int) or every < 1):
         raise ArenaError(
