@@ -404,3 +404,13 @@ def test_closure_without_flows_is_refused(capsys):
         double_oracle(make_game(MASTERMIND), extra=("greedy", "closure"))
     assert main(["equilibrium", MASTERMIND, "--extra-trees", "greedy,closure"]) == 2
     assert "closure is a kind of flows step" in capsys.readouterr().err
+
+
+def test_closure_on_a_game_of_many_guesses_is_said_not_tried(monkeypatch):
+    """Past CLOSURE_GUESSES guesses (Wordle's 12,972) a step tries only the trees' own moves,
+    and the flows' note says so rather than leaving it silent."""
+    monkeypatch.setattr(flows, "CLOSURE_GUESSES", 10)
+    monkeypatch.setattr(flows, "NEW_TREES", 1)
+    monkeypatch.setattr(flows, "DRAWN", 8)
+    eq = double_oracle(make_game(MASTERMIND), extra=("greedy", "flows", "closure"))
+    assert any("closure not tried: the game has more than 10 guesses" in note for note in eq.notes)

@@ -403,6 +403,7 @@ class FlowSteps:
 
     spent: float = 0.0
     closure: bool = False  # each graph also tries every guess at every state (closure_guesses)
+    unclosed: bool = False  # closure asked for on a game of too many guesses: not tried
     after: int = -NEW_TREES  # the trees the loop held after the last step's were added
     last: float = 0.0
     values: list[float] = field(default_factory=list)
@@ -421,7 +422,9 @@ class FlowSteps:
         """The trees drawn from the flows on the graph of `trees`, timed; none where the LP
         does not finish within the `left` seconds of a run's time limit."""
         begun = time.perf_counter()
-        graph = state_graph(game, cost, trees, closure_guesses(game) if self.closure else ())
+        closure = closure_guesses(game) if self.closure else ()
+        self.unclosed = self.closure and not closure
+        graph = state_graph(game, cost, trees, closure)
         try:
             found = solve_flows(graph, None if left is None else left - (time.perf_counter() - begun))
         except FlowsStopped:
@@ -469,9 +472,14 @@ class FlowSteps:
         """What the steps did, in a line of an Equilibrium's notes (None where none was taken)."""
         if not self.values:
             return None
+        unclosed = (
+            f" (closure not tried: the game has more than {CLOSURE_GUESSES} guesses, so only the trees' own moves)"
+            if self.unclosed
+            else ""
+        )
         return (
             f"flows (arena.equilibrium.flows): {len(self.values)} step{'s' * (len(self.values) != 1)} in "
             f"{self.spent:.0f} s drew {DRAWN} trees "
             f"each from the guesser that randomises at every state its trees meet; that guesser concedes "
-            f"{self.values[-1]:.6f} at the last step (the trees drawn approach it)"
+            f"{self.values[-1]:.6f} at the last step (the trees drawn approach it){unclosed}"
         )
