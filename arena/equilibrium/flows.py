@@ -207,9 +207,10 @@ def _classes(game: Game, F: Indexes, replies: np.ndarray, missed: int, strikes: 
 
 def _closes(game: Game, F: Indexes, g: Index, missed: int, strikes: int | None, index: dict) -> bool:
     """Does guess g split F into classes that are each a state of the graph already (or end)?
-    A guess that leaves F whole is no move (its class would be F itself)."""
+    A guess that leaves F whole is no move (its class would be F itself: a state holds two
+    secrets or more, so one reply for all of them neither ends nor determines it)."""
     replies = game.table[g, F]
-    if (replies == replies[0]).all() and not game.finished(int(replies[0])) and not game.determined(F):
+    if (replies == replies[0]).all():
         return False
     return all(key is None or key in index for _, key in _classes(game, F, replies, missed, strikes))
 

@@ -98,10 +98,12 @@ class WarmLP:
         if self.highs is None:  # dropped after a cancelled solve: built again from A's columns
             self.build()
         self.add(A[:, self.columns :])
-        if not self.run(stop if self.last is not None else None):
+        last = self.last
+        if not self.run(stop if last is not None else None):  # a first solve has nothing to fall back on
+            assert last is not None  # run() is cancelled only by a stop, which a first solve is not given
             self.cancelled += 1
             self.highs = None  # an interrupted model interrupts every later solve (the module's docstring)
-            return padded(A, self.last) if self.last is not None else solve_matrix_game(A, tolerance)
+            return padded(A, last)
         self.last = self.checked(A, tolerance)
         return self.last
 
@@ -113,17 +115,19 @@ class WarmLP:
         try:
             while not highs.wait(self.POLL)[0]:
                 if stop is not None and stop():
-                    highs.cancelSolve()
-                    while not highs.wait(self.POLL)[0]:
-                        pass
+                    self.cancel()
                     return False
         except BaseException:
-            highs.cancelSolve()
-            while not highs.wait(self.POLL)[0]:
-                pass
+            self.cancel()
             self.highs = None
             raise
         return True
+
+    def cancel(self) -> None:
+        """The running solve asked to stop, and waited for until it has."""
+        self.highs.cancelSolve()
+        while not self.highs.wait(self.POLL)[0]:
+            pass
 
     def checked(self, A: np.ndarray, tolerance: float) -> MatrixGameSolution:
         """The solved model's mixes, checked; from scratch (solve_matrix_game) where they fail."""
