@@ -382,7 +382,9 @@ def test_closure_steps_keep_the_exact_value(monkeypatch):
     tried = []
     graph = flows.state_graph
     monkeypatch.setattr(
-        flows, "state_graph", lambda g, c, t, closure=(): tried.append(len(closure)) or graph(g, c, t, closure)
+        flows,
+        "state_graph",
+        lambda g, c, t, closure=(), *stop: tried.append(len(closure)) or graph(g, c, t, closure, *stop),
     )
     plain = double_oracle(make_game(MASTERMIND), extra=("greedy",))
     closed = double_oracle(make_game(MASTERMIND), extra=("greedy", "flows", "closure"))
@@ -414,3 +416,15 @@ def test_closure_on_a_game_of_many_guesses_is_said_not_tried(monkeypatch):
     monkeypatch.setattr(flows, "DRAWN", 8)
     eq = double_oracle(make_game(MASTERMIND), extra=("greedy", "flows", "closure"))
     assert any("closure not tried: the game has more than 10 guesses" in note for note in eq.notes)
+
+
+def test_a_stop_ends_the_closure_early_with_a_graph_that_still_works():
+    """state_graph's closure asks `stop` at every state (Ctrl-C or the time limit while it is
+    built, about 50 s on Hangman): stopped at once, it adds no edge, and the graph is the plain
+    one, which the flows still solve."""
+    game, trees = _trees(HANGMAN)
+    cost = cost_for(game, "misses")
+    plain = flows.state_graph(game, cost, trees)
+    stopped = flows.state_graph(game, cost, trees, closure=range(26), stop=lambda: True)
+    assert stopped.edges == plain.edges
+    assert flows.solve_flows(stopped).value == pytest.approx(flows.solve_flows(plain).value, abs=1e-9)

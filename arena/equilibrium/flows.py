@@ -122,13 +122,20 @@ def fits(game: Game, cost: Cost) -> bool:
     return type(cost) in (Misses, Lost)
 
 
-def state_graph(game: Game, cost: Cost, trees: Sequence[Tree], closure: Sequence[Index] = ()) -> StateGraph:
+def state_graph(
+    game: Game,
+    cost: Cost,
+    trees: Sequence[Tree],
+    closure: Sequence[Index] = (),
+    stop: Callable[[], bool] = lambda: False,
+) -> StateGraph:
     """The graph of every state the trees meet (by candidate set, and misses for lost games)
     and every guess they play there, with what each edge costs each secret. `closure`: guesses
     also tried at every state, each kept as a new edge where every class it leaves is a state
     of the graph already (or ends the game): a move no tree made there, between states the
     trees reach by other orders (Hangman: letters in another order meet the same sets), which
-    the flows may then mix in, and the trees drawn may play."""
+    the flows may then mix in, and the trees drawn may play. `stop` (asked at every state) ends
+    the closure early, with the edges added so far (on Hangman it takes about 50 s)."""
     if not fits(game, cost):
         raise ArenaError(
             f"{game.spec}: the flows know guesses on games a hit ends (not in hard mode), misses and lost games on Hangman"
@@ -159,6 +166,8 @@ def state_graph(game: Game, cost: Cost, trees: Sequence[Tree], closure: Sequence
                 roots[s] = node.opening
             edge_of.setdefault((s, int(node.guess)), len(edge_of))
     for s in range(len(sets)) if closure else ():
+        if stop():
+            break
         for g in closure:
             if (s, int(g)) not in edge_of and _closes(game, sets[s], int(g), misses[s], strikes, index):
                 edge_of[(s, int(g))] = len(edge_of)
@@ -425,7 +434,11 @@ class FlowSteps:
         begun = time.perf_counter()
         closure = closure_guesses(game) if self.closure else ()
         self.unclosed = self.closure and not closure
-        graph = state_graph(game, cost, trees, closure)
+
+        def out_of_time() -> bool:  # Ctrl-C, or the run's time limit, while the closure is built
+            return STOP.asked or (left is not None and time.perf_counter() - begun > left)
+
+        graph = state_graph(game, cost, trees, closure, out_of_time)
         try:
             found = solve_flows(graph, None if left is None else left - (time.perf_counter() - begun))
         except FlowsStopped:
