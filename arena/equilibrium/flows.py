@@ -35,8 +35,9 @@ same way; only the choice of columns comes from the flows. The drawn trees take 
 edges already in the graph, so a step brings the upper end toward the flows' value on those
 states and no further; new states come from new trees. A graph's `closure` also tries every
 guess at every state, kept where each class it leaves is a state already (Hangman's letters
-played in another order meet the same sets): on the committed Hangman state of the Wordle
-answers (636 trees, misses) the edges grow from 78,419 to 183,599, the flows from 5.384928 to
+played in another order meet the same sets): on the Hangman state of the Wordle answers as
+committed at 442757b (636 trees, misses; a scratch script making experiments/flows.py's calls,
+without and with --closure) the edges grow from 78,419 to 183,599, the flows from 5.384928 to
 5.353641 and the trees with 128 drawn from 5.407829 to 5.390384, their best mix alone 5.420367;
 its LP took 1,340 s where the plain one took 100 (beside two other runs on two cores), so it is
 asked for ("closure" among a double oracle's extra trees), not the default. The LP's duals on the secrets' rows are
