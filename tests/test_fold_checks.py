@@ -178,9 +178,10 @@ def test_a_gzipped_journal_is_read_as_it_is_committed(capsys, tmp_path, journal)
 
 def test_a_stopped_uniform_search_folds_in_the_two_level_bound():
     """The fold's uniform chooser on a game its search does not finish: the bound is the higher
-    of the stopped search's and LB_2 (best first, as long again), a whole number of guesses
-    over the secrets, at least the search's own, and no more than LB_2 complete or the optimum
-    (Jotto's first 300 words: optimum 1,422, LB_2 1,350)."""
+    of the stopped search's and the level bound (LB_3 deepened from LB_2, best first, as long
+    again), a whole number of guesses over the secrets, at least the search's own, and no more
+    than LB_3 complete or the optimum (Jotto's first 300 words: optimum 1,422, LB_3 1,391, LB_2
+    1,350)."""
     from arena.equilibrium.known import uniform_bound
     from arena.optimal import optimal_tree
     from arena.optimal.lookahead import uniform_level_bound
@@ -190,15 +191,15 @@ def test_a_stopped_uniform_search_folds_in_the_two_level_bound():
     bound = uniform_bound(game, "guesses", 0.3)
     total = round(bound.value * 300)  # a whole number of guesses (1,339 / 300 * 300 is 1,338.9999999999998)
     assert bound.exact is None and abs(bound.value * 300 - total) < 1e-9
-    assert stopped.lower_bound <= total <= uniform_level_bound(game, 2) == 1350 < 1422
-    hangman = uniform_bound(make_game("hangman:length=4,first=30"), "misses", 0.05)  # no hits: no LB_2
-    assert "LB_2" not in hangman.how
+    assert stopped.lower_bound <= total <= uniform_level_bound(game, 3) == 1391 < 1422
+    hangman = uniform_bound(make_game("hangman:length=4,first=30"), "misses", 0.05)  # no hits: no level bound
+    assert "LB_" not in hangman.how
 
 
 def test_the_fold_adds_the_two_level_bound_where_the_run_already_searched_the_uniform_chooser():
     """A run whose first best response took the fold's whole limit is not searched again (a
     search as long again rarely proves more), and by default nothing else is done (the time
-    limit holds); given `uniform_limit`, LB_2, another method, is folded in. Before, Jotto's
+    limit holds); given `uniform_limit`, the level bound, another method, is folded in. Before, Jotto's
     fold after a 300 s run kept the stopped search's 16,623."""
     from dataclasses import replace
 
@@ -211,7 +212,7 @@ def test_the_fold_adds_the_two_level_bound_where_the_run_already_searched_the_un
     long_first = replace(eq, steps=(Step(eq.lower, eq.upper, 10_000.0, len(eq.trees)), *eq.steps[1:]))
     assert not any("uniform" in b.rests_on for b in fold(long_first, time_limit=0.3).bounds)
     lower = fold(long_first, time_limit=0.3, uniform_limit=0.3).bounds[0]
-    assert lower.side == "lower" and "LB_2" in lower.how and lower.value * 300 <= 1350  # LB_2 complete
+    assert lower.side == "lower" and "LB_3" in lower.how and lower.value * 300 <= 1391  # LB_3 complete
 
 
 def test_the_uniform_limit_is_one_number_of_seconds(capsys):

@@ -196,7 +196,40 @@ def test_bounds_never_exceed_the_optimum():
         assert table[len(subset)] <= value
         assert sorted_weight_bound(np.ones(len(subset)), slot_depths(36, 8)) == table[len(subset)]
         search = Search(game, np.ones(36))
-        assert proven_bound(search, subset, 2) <= value
+        assert proven_bound(search, subset, 2) <= proven_bound(search, subset, 3) <= value
+
+
+class _Ticks:
+    """A clock that moves one tick each time it is read: a deadline in refinements."""
+
+    def __init__(self) -> None:
+        self.now = 0
+
+    def perf_counter(self) -> int:
+        self.now += 1
+        return self.now
+
+
+def test_a_stopped_level_bound_is_never_below_the_level_it_completed(monkeypatch):
+    """LB_3 deepens from LB_2: stopped once LB_2's refinements are done, it is LB_2 (refining
+    straight to LB_3, it had spent them on a few guesses and stood below); given every tick
+    after, it rises to LB_3 and never falls on the way (Jotto's first 120 words)."""
+    import arena.optimal.lookahead as lookahead
+
+    game = make_game("jotto:first=120")
+    search = Search(game, np.ones(120))
+    S = np.arange(120)
+    two, three = proven_bound(search, S, 2), proven_bound(search, S, 3)
+    assert two < three
+    clock = _Ticks()
+    monkeypatch.setattr(lookahead, "time", clock)
+    proven_bound(search, S, 2, deadline=10**9)
+    refinements = clock.now  # LB_2's loop reads the clock once a refinement
+    stopped = []
+    for ticks in range(refinements, refinements + 400, 40):
+        clock.now = 0
+        stopped.append(proven_bound(search, S, 3, deadline=ticks))
+    assert stopped[0] == two and stopped == sorted(stopped) and stopped[-1] <= three
 
 
 def subset_optimum(game, S) -> float:

@@ -209,7 +209,7 @@ def equilibrium(
     guessers (agents or specs): their trees. Every bound proven elsewhere is folded in
     (arena.equilibrium.verified.fold: the uniform chooser's optimum, and the saved equilibria
     and split journals named in `bounds_from`; `uniform_limit` seconds on the uniform chooser,
-    whose two-level bound takes minutes on Jotto). The command line's `arena equilibrium` calls this."""
+    whose level bound takes minutes on Jotto). The command line's `arena equilibrium` calls this."""
     from .. import equilibrium as solvers  # the solvers (and scipy) are loaded only when asked for
 
     door.game(game)

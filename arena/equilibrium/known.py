@@ -7,9 +7,9 @@ what its own guesser mix concedes. Other proofs may say more, and each goes in:
   strategies, so the value is at least the least expected cost of any tree against it, the
   exact optimum of `arena optimal GAME` divided by the number of secrets. Proven by this run's
   first best response where it finished; else searched here (within a time limit: a stopped
-  search still proves the bound it reached), with its two-level bound LB_2 beside it in a game
-  of guesses that hit the secret (`level_bound`: Jotto's 17,035/2,845, where the search's first
-  level proves 16,623); or read from a split's journal (`arena optimal
+  search still proves the bound it reached), with its level bound beside it in a game of
+  guesses that hit the secret (`level_bound`: LB_3 deepened best first from LB_2; Jotto's
+  LB_2 17,035/2,845, where the search's first level proves 16,623); or read from a split's journal (`arena optimal
   GAME --workers W --journal FILE`, its records checked as `arena optimal --standing` checks
   them), which is how whole Wordle's 7,920/2,315 goes in (35 minutes of search, not minutes):
   named by --bounds-from, or found among the project's own journals (`witness_journals`: a
@@ -22,7 +22,7 @@ what its own guesser mix concedes. Other proofs may say more, and each goes in:
 The interval printed is the best lower end and the best upper end, each named with where it
 comes from (verified.fold). The bounds go into the file `--save` writes ("bounds", what each
 rests on), and `arena evaluate --value-from FILE` proves each again (verified.reproven): the
-uniform chooser by a search and LB_2, a journal read and checked again, a saved equilibrium verified
+uniform chooser by a search and its level bound, a journal read and checked again, a saved equilibrium verified
 again; nothing read from the file is taken as proven.
 """
 
@@ -109,21 +109,24 @@ def uniform_bound(game: Game, cost: str, time_limit: float | None, level_limit: 
     return level if level is not None and level.value > searched.value else searched
 
 
-def level_bound(game: Game, cost: str, time_limit: float) -> KnownBound | None:
-    """The uniform chooser's optimum is at least the two-level bound LB_2 (lookahead.py: each
-    first guess's classes bounded by their own best guess; guesses that hit the secret, equal
-    weights), computed best first for `time_limit` seconds (stopped, still a bound); None in
-    a game whose cost is not guesses until a hit. Jotto: 16,623 by the search's first level,
-    LB_2 16,773 after 60 s. `arena evaluate --value-from` proves it again as it proves a
-    stopped search's bound (`uniform_bound`)."""
+def level_bound(game: Game, cost: str, time_limit: float, levels: int = 3) -> KnownBound | None:
+    """The uniform chooser's optimum is at least the level bound LB_levels (lookahead.py: each
+    first guess's classes bounded by their own best guesses, `levels` deep; guesses that hit
+    the secret, equal weights), computed best first and deepening for `time_limit` seconds
+    (stopped, still a bound: the least on its heap, never below the LB_2 it completed first);
+    None in a game whose cost is not guesses until a hit. Jotto: 16,623 by the search's first
+    level, LB_2 17,038 after 235 s, LB_3 then about 80 s a first guess (one shared core).
+    `arena evaluate --value-from` proves it again as it proves a stopped search's bound
+    (`uniform_bound`)."""
     from ..optimal.lookahead import uniform_level_bound
 
     if not (game.rules.hits and isinstance(cost_for(game, cost), Guesses)):
         return None
 
     started = time.perf_counter()
-    total = uniform_level_bound(game, 2, started + time_limit)
-    how = f"proven against the uniform chooser by its two-level bound LB_2, best first ({time.perf_counter() - started:.3g} s)"
+    total = uniform_level_bound(game, levels, started + time_limit)
+    seconds = time.perf_counter() - started
+    how = f"proven against the uniform chooser by its level bound LB_{levels}, best first and deepening ({seconds:.3g} s)"
     return KnownBound(
         "lower", float(_total(total, len(game.secrets))), None, how, {"uniform": "search", "exact": False}
     )

@@ -53,7 +53,7 @@ DEPTH = 4
 def uniform_within(game: Game, cost: str, seconds: float | None) -> KnownBound:
     """The uniform chooser's optimum bounded within `seconds` (None: searched to the end): a
     search for half of them, at most FOLD_LIMIT (a longer search rarely proves more), and where
-    it stops unfinished its two-level bound for the rest (known.uniform_bound)."""
+    it stops unfinished its level bound (LB_3, deepened from LB_2) for the rest (known.uniform_bound)."""
     if seconds is None:
         return uniform_bound(game, cost, None)
     search = min(seconds / 2, FOLD_LIMIT)
@@ -252,10 +252,10 @@ def fold(
     equilibrium is returned as it is. Where the run did not finish the uniform chooser's best
     response, the uniform chooser is bounded for at most `uniform_limit` seconds (None: the
     run's `time_limit`, at least FOLD_FLOOR and at most FOLD_LIMIT; None: FOLD_LIMIT): searched
-    for half of it (at most FOLD_LIMIT) and, where the search stops unfinished, its two-level
-    bound for the rest (known.uniform_bound); not where the run spent nine tenths of that on its first best
+    for half of it (at most FOLD_LIMIT) and, where the search stops unfinished, its level
+    bound (LB_3, deepened from LB_2) for the rest (known.uniform_bound); not where the run spent nine tenths of that on its first best
     response already (a search as long again rarely proves more) unless `uniform_limit` is
-    given (then LB_2 alone, another method: level_bound), nor where a journal gave its
+    given (then the level bound alone, another method: level_bound), nor where a journal gave its
     optimum or Ctrl-C stopped the run. `bounds_from` are saved equilibria and split journals
     (from_file), each proven again within the run's limit (a run stopped at 0.05 s still
     proves a small saved bound again)."""

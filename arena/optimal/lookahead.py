@@ -20,7 +20,10 @@ Proven lower bound. LB_0(S) is the slot bound; LB_k(S) = min over guesses g of
 classes need at least LB_{k-1} each. It is computed best first: guesses are kept in a heap by
 their current bound, and only the guess on top is refined to the next level, until the top guess
 is refined to level k; its bound is then LB_k(S) (every other guess's bound is already larger,
-and refining only raises a bound).
+and refining only raises a bound). Refining deepens one level at a time (a guess at level d
+gets its classes' LB_d), so a guess reaches the costly level k only where its LB_{k-1} is still
+the least: stopped early, LB_3 is never below the LB_2 it completed first (Jotto: LB_2 17,038
+after 235 s on a shared core, then about 80 s a guess taken to LB_3).
 """
 
 from __future__ import annotations
@@ -235,10 +238,10 @@ def _bound(search: Search, S: Indexes, level: int, memo: dict, deadline: float |
         value, depth, i = heap[0]
         if depth >= level or (deadline is not None and (STOP.asked or time.perf_counter() > deadline)):
             break
-        refined = float(n)
+        refined = float(n)  # its classes bounded a level deeper than the guess's bound so far
         for reply, part in game.partition(int(pool[i]), S).items():
             if not game.finished(reply):
-                refined += _bound(search, part, level - 1, memo, deadline) if len(part) > 2 else 2 * len(part) - 1
+                refined += _bound(search, part, depth, memo, deadline) if len(part) > 2 else 2 * len(part) - 1
         heapq.heapreplace(heap, (max(value, refined), depth + 1, i))
     memo[key] = heap[0][0] if heap else INF
     return memo[key]
