@@ -126,7 +126,9 @@ def level_bound(game: Game, cost: str, time_limit: float, levels: int = 3) -> Kn
     started = time.perf_counter()
     total = uniform_level_bound(game, levels, started + time_limit)
     seconds = time.perf_counter() - started
-    how = f"proven against the uniform chooser by its level bound LB_{levels}, best first and deepening ({seconds:.3g} s)"
+    how = (
+        f"proven against the uniform chooser by its level bound LB_{levels}, best first and deepening ({seconds:.3g} s)"
+    )
     return KnownBound(
         "lower", float(_total(total, len(game.secrets))), None, how, {"uniform": "search", "exact": False}
     )
