@@ -216,3 +216,56 @@ def test_the_greedy_guess_at_two_candidates_is_the_scored_one(spec):
         tied = np.flatnonzero(scores <= scores.min() + TIE * max(1.0, scores.min()))
         named = np.isin(tied, game.secret_guess[S])
         assert _greedy_guess(game, S, w) == (tied[named][0] if named.any() else tied[0])
+
+
+@pytest.mark.parametrize("spec", ["jotto:first=120", "mastermind:pegs=3,colors=4", "wordle:first=60"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_mix_that_leaves_secrets_out_is_searched_on_its_support(spec, seed):
+    """A chooser's mix with zeros: searched on its support alone and completed on the other
+    secrets, the same optimum as the search over every secret (the zeros carried), the tree a
+    whole-game column that plays every secret to its hit, and the support's secrets played as
+    the support's own optimal tree plays them."""
+    from arena.equilibrium import response
+    from arena.optimal.problem import Problem
+
+    game = make_game(spec)
+    n = len(game.secrets)
+    rng = np.random.default_rng(seed)
+    w = np.zeros(n)
+    support = np.sort(rng.choice(n, size=n // 4, replace=False))
+    w[support] = rng.random(len(support)) + 0.1
+    w /= w.sum()
+    calls = []
+    real = response.on_support
+    try:
+        response.on_support = lambda *a, **k: calls.append(len(a[1])) or real(*a, **k)
+        tree, bound = bounded_best_response(mix_problem(game, w))
+    finally:
+        response.on_support = real
+    assert calls == [len(support)]
+    every = optimal_tree(Problem.of(game, weights=w))  # the search over every secret, zeros and all
+    assert bound == pytest.approx(every.value, abs=1e-12) and tree.exact
+    assert float(w @ tree.guesses) == pytest.approx(every.value, abs=1e-12)
+    assert sorted(tree.secrets.tolist()) == list(range(n)) and tree.guesses.min() >= 1
+    alone = optimal_tree(Problem.of(game, secrets=support, weights=w[support]))
+    assert float(w[support] @ tree.guesses[support]) == pytest.approx(alone.value, abs=1e-12)
+
+
+def test_a_support_tree_completed_keeps_its_guesses_and_skips_one_that_learns_nothing():
+    """weighted_greedy_tree with a known plan: its guesses where they split the set (and the
+    greedy guess where the plan's would learn nothing on the whole set)."""
+    from agents import make_guesser
+    from arena.equilibrium.plans import tree_plan
+    from arena.equilibrium.response import weighted_greedy_tree
+
+    game = make_game("jotto:first=60")
+    w = np.full(60, 1 / 60)
+    plain = weighted_greedy_tree(game, w)
+    other = grow_tree(game, make_guesser("most-parts"))
+    plan = tree_plan(other)
+    assert weighted_greedy_tree(game, w, plan).guesses.tolist() == other.guesses.tolist()
+    first = other.root.guess
+    useless = {key: first for key in plan}  # the same guess again below the root learns nothing
+    again = weighted_greedy_tree(game, w, useless)  # before the check, this looped for ever
+    assert again.root.guess == first and sorted(again.secrets.tolist()) == list(range(60))
+    assert plain.root.guess != first  # so the root's guess came from the plan

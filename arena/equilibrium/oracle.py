@@ -342,9 +342,10 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
     )
     if left is not None:  # the quick tree is part of the response's time (Jotto: 4 s of a round)
         left = max(left - (time.perf_counter() - begun), 1e-3)
-    if letters.SUPPORT and letters.fits(game, paid):
-        # Hangman: searched on the mix's support alone (letters.py), no uniform blend needed:
-        # the completion plays the other words, and the bound is proven for the mix searched
+    if letters.SUPPORT and (letters.fits(game, paid) or game.rules.hits):
+        # searched on the mix's support alone (letters.py; response.on_support), no uniform
+        # blend needed: the completion plays the other secrets, and the bound is proven for the
+        # mix searched
         mix = letters.support_mix(symmetry.spread(target))
     problem = mix_problem(game, mix, paid)
     start = columns.cheapest(mix) if REUSE else None

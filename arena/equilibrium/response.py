@@ -17,6 +17,7 @@ later run against the same mix (the double oracle's first response after resumin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,14 +44,16 @@ TIE = 1e-12
 SORTED_CODES = 32
 
 
-def weighted_greedy_tree(game, weights: np.ndarray) -> Tree:
+def weighted_greedy_tree(game, weights: np.ndarray, known: Mapping[tuple, int] | None = None) -> Tree:
     """A quick response to the chooser's mix `weights` for games too big to search: at each set
     S of candidates, the guess whose classes C (the hit finished) need the least estimated mass
     of further guesses, sum over C of w(C) log2(1 + |C|) (a singleton one more guess, a class of
     n about log2 n more), ties to a candidate, then to the first guess. Games with a hit only
     (Jotto, Mastermind, Wordle). The double oracle offers it to each time-limited best response
     as a starting tree: a column aimed at the secrets the chooser's mix weighs, which a search
-    stopped after seconds on thousands of secrets rarely finds itself."""
+    stopped after seconds on thousands of secrets rarely finds itself. `known`: a plan (keys
+    as plans.tree_plan gives them) whose guesses are played where it has one and splits the
+    set, the greedy guess elsewhere (a tree of some secrets completed on the others)."""
     from .plans import plan_tree
 
     w = np.asarray(weights, dtype=np.float64)
@@ -58,9 +61,12 @@ def weighted_greedy_tree(game, weights: np.ndarray) -> Tree:
     todo: list[tuple[tuple, np.ndarray]] = [((opening,), part) for opening, part in game.openings(game.all_secrets)]
     while todo:
         key, S = todo.pop()
-        guess = int(game.secret_guess[S[0]]) if len(S) == 1 else _greedy_guess(game, S, w)
+        guess = known.get(key, -1) if known and len(S) > 1 else -1
+        replies = game.table[guess, S] if guess >= 0 else None
+        if replies is None or (replies == replies[0]).all() and replies[0] != game.hit:  # learns nothing here
+            guess = int(game.secret_guess[S[0]]) if len(S) == 1 else _greedy_guess(game, S, w)
+            replies = game.table[guess, S]
         plan[key] = guess
-        replies = game.table[guess, S]
         for reply in np.unique(replies).tolist():
             if reply != game.hit:
                 todo.append((key + (reply,), S[replies == reply]))
@@ -221,6 +227,9 @@ def bounded_best_response(
         raise ArenaError("a best response is to a chooser's mix: give the problem weights (mix_problem)")
     if letters.SUPPORT and letters.fits(problem.game, problem.cost) and whole(problem):
         return letters.solved(problem.game, weights, problem.cost, time_limit)
+    support = np.flatnonzero(weights > 0)
+    if problem.game.rules.hits and whole(problem) and len(support) < len(weights):
+        return on_support(problem, support, time_limit, progress, incumbent, split)
     if split is not None:
         from ..optimal.split import refusal  # the split's own test of what it can search
 
@@ -229,3 +238,54 @@ def bounded_best_response(
     tree = optimal_tree(problem, time_limit, progress, incumbent)
     paid = float(weights @ tree.costs)
     return tree, min(float(tree.lower_bound), paid)
+
+
+#: The weight each secret outside the chooser's support gets in the mix a support response is
+#: completed against: enough to aim the greedy guesses where the support has none, too little
+#: to move them where it has some.
+COMPLETION_DUST = 1e-9
+
+
+def on_support(
+    problem: Problem,
+    support: np.ndarray,
+    time_limit: float | None = None,
+    progress=None,
+    incumbent: Tree | None = None,
+    split: OnTheSplit | None = None,
+) -> tuple[SolvedTree, float]:
+    """bounded_best_response where the chooser's mix leaves secrets out (a game with a hit):
+    searched on the `support` alone, then completed on every other secret. A tree's cost
+    against the mix depends only on how it plays the secrets the mix weighs, and a tree of the
+    support extends to the whole game at the same cost there, so the least cost over the
+    support's trees is the least over the game's: the same optimum and the same proven bound,
+    on a problem of |support| secrets (Wordle's LP mixes: a few hundred of 2,315) where the
+    search over every secret carried the others in each set. The completion plays the search's
+    guess wherever the support's replies lead and weighted_greedy_tree's (aimed at the uniform
+    mix, COMPLETION_DUST, off the support) elsewhere: a column of the whole game for the LP."""
+    weights = problem.given_weights
+    assert weights is not None  # bounded_best_response's caller gave them
+    tree, bound = bounded_best_response(
+        Problem.of(problem.game, support, weights[support], cost=problem.cost), time_limit, progress, incumbent, split
+    )
+    from .plans import tree_plan
+
+    aim = weights + COMPLETION_DUST / len(weights)
+    whole_tree = weighted_greedy_tree(problem.game, aim, tree_plan(tree))
+    solved = SolvedTree(
+        problem.game,
+        tree.guesser,
+        whole_tree.roots,
+        whole_tree.guesses,
+        whole_tree.misses,
+        covered=whole_tree.covered,
+        value=float(weights @ problem.cost.of(whole_tree)),
+        lower_bound=tree.lower_bound,
+        seconds=tree.seconds,
+        searched=tree.searched,
+        time_limit=time_limit,
+        stopped=tree.stopped,
+        cost=tree.cost,
+        weighted=True,
+    )
+    return solved, bound
