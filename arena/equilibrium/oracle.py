@@ -23,10 +23,13 @@ alpha * q_best + (1 - alpha) * q, between the mix that reached the best lower bo
 the LP's. Any chooser mix gives a valid lower bound; if the tree found does not improve the LP
 (q . cost(t) >= U), the next round uses q itself (alpha = 0), which guarantees progress.
 
-A mix q often leaves secrets at probability 0, and a best response may then play them
-arbitrarily badly, which makes a poor column. The best response is therefore computed against
-q' = (1 - eps) q + eps * uniform: a legitimate chooser mix, so q' . cost(t) is still a valid
-lower bound, and the tiny eps makes the tree as good as possible on the secrets q ignores.
+A mix q often leaves secrets at probability 0. The best response is searched on q's support
+alone (the same optimum, on a problem of a few hundred secrets where Wordle has 2,315:
+response.on_support; Hangman's letters.py) and completed on the other secrets by a weighted
+greedy tree aimed at q' = (1 - eps) q + eps * uniform, so that the column is also sound where
+q puts nothing (q' . cost(t) = q . cost(t) up to eps). Before, the search ran over every secret
+against q': on Wordle's LP mix (566 secrets) its tree after 120 s cost 3.869 against q, the
+support's 3.207.
 """
 
 from __future__ import annotations
@@ -87,8 +90,8 @@ class OracleSettings:
     unless `search_every` > 1) and goes on to the next round, each round also adding a quick
     weighted greedy tree aimed at its mix (response.weighted_greedy_tree) (a stopped search
     still gives a column and a proven lower bound), until `time_limit`; `witness` returns as
-    the chooser's mix the very mix the lower bound was proven against (the LP's, blended with
-    EPSILON of the uniform mix) instead of the LP's.
+    the chooser's mix the very mix the lower bound was proven against (the round's, without
+    its dust: letters.support_mix) instead of the LP's.
 
     `extra` names the columns each round adds besides its best response (_extra: "greedy",
     "worst", "flows", "closure": the flows' steps also try every guess at every state, Hangman's
@@ -544,10 +547,7 @@ def _equilibrium(loop: _Loop) -> Equilibrium:
     if flow_note:
         notes.append(flow_note)
     if settings.witness:
-        notes.append(
-            f"the chooser's mix is the one the lower bound is proven against (the LP's with "
-            f"{EPSILON:g} of the uniform mix)"
-        )
+        notes.append("the chooser's mix is the one the lower bound is proven against (the round's, without its dust)")
     return Equilibrium(
         game,
         method,
