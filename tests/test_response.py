@@ -269,3 +269,30 @@ def test_a_support_tree_completed_keeps_its_guesses_and_skips_one_that_learns_no
     again = weighted_greedy_tree(game, w, useless)  # before the check, this looped for ever
     assert again.root.guess == first and sorted(again.secrets.tolist()) == list(range(60))
     assert plain.root.guess != first  # so the root's guess came from the plan
+
+
+def test_the_support_experiment_on_a_converged_state(tmp_path, capsys):
+    """experiments/support_response.py on the state of a double oracle run to the end: the best
+    response to the LP's own chooser mix, searched on its support, concedes the LP's value (the
+    state is converged) and proves it; the search over every secret finds no better tree."""
+    import importlib.util
+    from pathlib import Path
+
+    game = make_game("jotto:first=40")
+    state = tmp_path / "state.json.gz"
+    eq = double_oracle(game, state=state)
+    spec = importlib.util.spec_from_file_location(
+        "support_experiment", Path(__file__).parents[1] / "experiments" / "support_response.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["jotto:first=40", str(state), "--seconds", "30", "--every"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    held = float(lines[1].split("concedes ")[1].split()[0])
+    assert held == pytest.approx(eq.value, abs=1e-6)
+    support, every = lines[3], lines[4]
+    assert "on its support" in support and "(exact" in support and "over every secret" in every
+    conceded = float(support.split("conceding ")[1].split(",")[0])
+    assert conceded == pytest.approx(held, abs=1e-6) == float(support.split("none below ")[1].split()[0])
+    assert float(every.split("conceding ")[1].split(",")[0]) >= conceded - 1e-6
+    assert module.main(["jotto:first=40", str(tmp_path / "none.json.gz")]) == 2
