@@ -228,8 +228,9 @@ def bounded_best_response(
     if letters.SUPPORT and letters.fits(problem.game, problem.cost) and whole(problem):
         return letters.solved(problem.game, weights, problem.cost, time_limit)
     support = np.flatnonzero(weights > 0)
-    if problem.game.rules.hits and whole(problem) and len(support) < len(weights):
-        return on_support(problem, support, time_limit, progress, incumbent, split)
+    if problem.game.rules.hits and whole(problem) and len(support) < len(weights) and split is None:
+        # (the split searches every secret: given it, the zeros are carried)
+        return on_support(problem, support, time_limit, progress, incumbent)
     if split is not None:
         from ..optimal.split import refusal  # the split's own test of what it can search
 
@@ -252,7 +253,6 @@ def on_support(
     time_limit: float | None = None,
     progress=None,
     incumbent: Tree | None = None,
-    split: OnTheSplit | None = None,
 ) -> tuple[SolvedTree, float]:
     """bounded_best_response where the chooser's mix leaves secrets out (a game with a hit):
     searched on the `support` alone, then completed on every other secret. A tree's cost
@@ -262,11 +262,12 @@ def on_support(
     on a problem of |support| secrets (Wordle's LP mixes: a few hundred of 2,315) where the
     search over every secret carried the others in each set. The completion plays the search's
     guess wherever the support's replies lead and weighted_greedy_tree's (aimed at the uniform
-    mix, COMPLETION_DUST, off the support) elsewhere: a column of the whole game for the LP."""
+    mix, COMPLETION_DUST, off the support) elsewhere: a column of the whole game for the LP.
+    Not on the split, which searches every secret (given it, the zeros are carried)."""
     weights = problem.given_weights
     assert weights is not None  # bounded_best_response's caller gave them
     tree, bound = bounded_best_response(
-        Problem.of(problem.game, support, weights[support], cost=problem.cost), time_limit, progress, incumbent, split
+        Problem.of(problem.game, support, weights[support], cost=problem.cost), time_limit, progress, incumbent
     )
     from .plans import tree_plan
 
