@@ -296,3 +296,27 @@ def test_the_support_experiment_on_a_converged_state(tmp_path, capsys):
     assert conceded == pytest.approx(held, abs=1e-6) == float(support.split("none below ")[1].split()[0])
     assert float(every.split("conceding ")[1].split(",")[0]) >= conceded - 1e-6
     assert module.main(["jotto:first=40", str(tmp_path / "none.json.gz")]) == 2
+
+
+@pytest.mark.parametrize("spec", ["jotto:first=120", "wordle:first=60"])
+def test_a_support_search_from_a_whole_game_incumbent_or_stopped_is_still_sound(spec):
+    """The double oracle hands a support search its cheapest tree of the whole game: the same
+    optimum from it; stopped at once, the tree still covers every secret, costs no less than
+    the optimum and the bound is no more."""
+    from arena.equilibrium.response import weighted_greedy_tree
+    from arena.optimal.problem import Problem
+
+    game = make_game(spec)
+    n = len(game.secrets)
+    rng = np.random.default_rng(5)
+    w = np.zeros(n)
+    support = rng.choice(n, n // 4, replace=False)
+    w[support] = rng.random(len(support))
+    w /= w.sum()
+    incumbent = weighted_greedy_tree(game, np.full(n, 1 / n))
+    best = optimal_tree(Problem.of(game, weights=w)).value
+    tree, bound = bounded_best_response(mix_problem(game, w), None, None, incumbent)
+    assert bound == pytest.approx(best, abs=1e-12) and float(w @ tree.guesses) == pytest.approx(best, abs=1e-12)
+    stopped, proven = bounded_best_response(mix_problem(game, w), 0.001, None, incumbent)
+    assert sorted(stopped.secrets.tolist()) == list(range(n))
+    assert proven <= best + 1e-12 <= float(w @ stopped.guesses) + 2e-12
