@@ -32,8 +32,7 @@ from arena import make_game
 from arena.core.costs import cost_for
 from arena.equilibrium import flows
 from arena.equilibrium.matrix import solve_matrix_game
-from arena.equilibrium.resume import load_state
-from arena.equilibrium.symmetry import no_symmetry, symmetry_of
+from arena.equilibrium.resume import state_trees
 
 
 def mix_value(costs: list[np.ndarray]) -> float:
@@ -61,12 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     game = make_game(args.game)
     cost = cost_for(game, args.payoff)
     begun = time.perf_counter()
-    symmetry = no_symmetry(game) if args.no_symmetry else symmetry_of(game)
-    resumed = load_state(args.state, game, cost.name, symmetry)
-    if resumed is None:
+    trees = state_trees(args.state, game, cost.name, symmetric=not args.no_symmetry)
+    if trees is None:
         print(f"{args.state}: no such file", file=sys.stderr)
         return 2
-    trees = list(resumed.trees)
     costs = [np.asarray(cost.of(t), dtype=np.float64) for t in trees]
     print(f"{args.game}, {cost.name}: {len(trees)} trees read back in {time.perf_counter() - begun:.1f} s")
     print(f"  the trees' best mix over every secret: {mix_value(costs):.6f}")

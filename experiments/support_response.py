@@ -32,8 +32,7 @@ from arena.core.costs import cost_for
 from arena.equilibrium.letters import support_mix
 from arena.equilibrium.matrix import solve_matrix_game
 from arena.equilibrium.response import bounded_best_response, mix_problem, weighted_greedy_tree
-from arena.equilibrium.resume import load_state
-from arena.equilibrium.symmetry import no_symmetry, symmetry_of
+from arena.equilibrium.resume import state_trees
 
 #: The uniform mix's share in the blended mix of `--every` (a search over every secret needs
 #: every weight above zero to play every secret well).
@@ -52,12 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     game = make_game(args.game)
     cost = cost_for(game, args.payoff)
     begun = time.perf_counter()
-    symmetry = no_symmetry(game) if args.no_symmetry else symmetry_of(game)
-    resumed = load_state(args.state, game, cost.name, symmetry)
-    if resumed is None:
+    trees = state_trees(args.state, game, cost.name, symmetric=not args.no_symmetry)
+    if trees is None:
         print(f"{args.state}: no such file", file=sys.stderr)
         return 2
-    costs = np.array([np.asarray(cost.of(t), dtype=np.float64) for t in resumed.trees])
+    costs = np.array([np.asarray(cost.of(t), dtype=np.float64) for t in trees])
     print(f"{args.game}, {cost.name}: {len(costs):,} trees read back in {time.perf_counter() - begun:.1f} s")
     begun = time.perf_counter()
     lp = solve_matrix_game(costs.T)  # the chooser (rows: secrets) maximises what the trees concede

@@ -37,7 +37,7 @@ from ..core.game import Game
 from ..core.resources import collector_paused
 from ..trees.saved import Labels
 from ..trees.tree import Tree
-from .symmetry import Symmetry
+from .symmetry import Symmetry, no_symmetry, symmetry_of
 from .witness import checked_mix, finite, key_change, witness_key
 
 #: The state file's format tag.
@@ -119,6 +119,14 @@ def load_state(path: str | Path, game: Game, payoff: str, symmetry: Symmetry) ->
         return None
     with collector_paused():
         return _load(path, target, game, payoff, symmetry)
+
+
+def state_trees(path: str | Path, game: Game, payoff: str, symmetric: bool = True) -> list[Tree] | None:
+    """The trees of the state saved at `path` (load_state, checked), its rows over the game's
+    symmetry, or over every secret where the run had --no-symmetry (`symmetric=False`); None
+    where there is no such file. What the experiments that study a saved state read."""
+    resumed = load_state(path, game, payoff, symmetry_of(game) if symmetric else no_symmetry(game))
+    return None if resumed is None else list(resumed.trees)
 
 
 def _load(path: str | Path, target: Path, game: Game, payoff: str, symmetry: Symmetry) -> Resumed:
