@@ -24,12 +24,10 @@ the LP's. Any chooser mix gives a valid lower bound; if the tree found does not 
 (q . cost(t) >= U), the next round uses q itself (alpha = 0), which guarantees progress.
 
 A mix q often leaves secrets at probability 0. The best response is searched on q's support
-alone (the same optimum, on a problem of a few hundred secrets where Wordle has 2,315:
-response.on_support; Hangman's letters.py) and completed on the other secrets by a weighted
-greedy tree aimed at q' = (1 - eps) q + eps * uniform, so that the column is also sound where
-q puts nothing (q' . cost(t) = q . cost(t) up to eps). Before, the search ran over every secret
-against q': on Wordle's LP mix (566 secrets) its tree after 120 s cost 3.869 against q, the
-support's 3.207.
+alone (the same optimum on a few hundred secrets where Wordle has 2,315: response.on_support;
+Hangman's letters.py), completed on the others by a greedy tree aimed at q' = (1 - eps) q + eps
+* uniform (response.with_uniform, good where q puts nothing). On Wordle's LP mix (566 secrets),
+120 s: 3.207 against q, where the search over every secret against q' found 3.869.
 """
 
 from __future__ import annotations
@@ -56,14 +54,20 @@ from .matrix import solve_matrix_game
 from .pace import QUICK, SEARCH, Pace
 from .payoff_matrix import PayoffMatrix
 from .rational import ExactSolution, as_fractions, conceded, guaranteed, rational_strategies
-from .response import SOLVER, OnTheSplit, best_response, bounded_best_response, mix_problem, weighted_greedy_tree
+from .response import (
+    SOLVER,
+    OnTheSplit,
+    best_response,
+    bounded_best_response,
+    mix_problem,
+    weighted_greedy_tree,
+    with_uniform,
+)
 from .resume import Resumed, load_state, save_state, state_key
 from .solution import Equilibrium, Step
 from .symmetry import Symmetry, symmetry_of
 from .warm_lp import WARM_CELLS, WarmLP
 
-#: The share of the uniform mix blended into the chooser's mix before a best response.
-EPSILON = 1e-9
 #: Bounds closer than this count as met (the LP itself works to about 1e-9).
 TOLERANCE = 1e-7
 #: How far the chooser's mix is pulled toward the best one so far before a best response.
@@ -329,7 +333,7 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
             return quick
     target = first if first is not None else _smoothed(loop)
     own = first is None and loop.alpha == 0  # a best response to the LP's own mix
-    mix = _blended(loop, target, uniform)
+    mix = _blended(loop, target)
     # the time limit reaches into the best response: a stopped one still gives a tree (a
     # column, so the upper bound stays valid) and a proven lower bound for this mix
     begun = time.perf_counter()
@@ -346,9 +350,8 @@ def _round(loop: _Loop, first: np.ndarray | None, uniform: np.ndarray) -> bool:
     if left is not None:  # the quick tree is part of the response's time (Jotto: 4 s of a round)
         left = max(left - (time.perf_counter() - begun), 1e-3)
     if letters.SUPPORT and (letters.fits(game, paid) or game.rules.hits):
-        # searched on the mix's support alone (letters.py; response.on_support), no uniform
-        # blend needed: the completion plays the other secrets, and the bound is proven for the
-        # mix searched
+        # searched on the mix's support alone (letters.py; response.on_support): the completion
+        # plays the other secrets, and the bound is proven for the mix searched
         mix = letters.support_mix(symmetry.spread(target))
     problem = mix_problem(game, mix, paid)
     start = columns.cheapest(mix) if REUSE else None
@@ -387,7 +390,7 @@ def _quick_round(loop: _Loop, uniform: np.ndarray) -> bool | None:
     if not (game.rules.hits and loop.problem.cost == Guesses()) or not columns.room_for_another():
         return None
     # the mix a search would answer (smoothed: a greedy tree against the LP's corner is a poor column)
-    tree = weighted_greedy_tree(game, _blended(loop, _smoothed(loop), uniform))
+    tree = weighted_greedy_tree(game, _blended(loop, _smoothed(loop)))
     improves = _improves(loop, tree)
     added = columns.add(tree)
     loop.alpha = settings.smoothing if improves else 0.0
@@ -408,10 +411,9 @@ def _smoothed(loop: _Loop) -> np.ndarray:
     return loop.alpha * loop.best_q + (1 - loop.alpha) * loop.q
 
 
-def _blended(loop: _Loop, target: np.ndarray, uniform: np.ndarray) -> np.ndarray:
-    """The mix over secrets a round answers: `target` (over rows) spread, with EPSILON of the
-    uniform mix (module docstring: a tree good on the secrets the target ignores too)."""
-    return (1 - EPSILON) * loop.symmetry.spread(target) + EPSILON * uniform
+def _blended(loop: _Loop, target: np.ndarray) -> np.ndarray:
+    """What a round's greedy trees aim at: `target` (over rows) spread, with_uniform (module docstring)."""
+    return with_uniform(loop.symmetry.spread(target))
 
 
 def _improves(loop: _Loop, tree: Tree) -> bool:
@@ -444,7 +446,7 @@ def _extra(loop: _Loop, uniform: np.ndarray, search: bool = True) -> bool:
     played = loop.solution.column  # the last LP's mix: trees added since it are played by none
     conceded = columns.payoff().A[:, : len(played)] @ played
     worst = (conceded >= conceded.max() - settings.tolerance).astype(np.float64) * symmetry.sizes
-    mix = _blended(loop, worst / worst.sum(), uniform)
+    mix = _blended(loop, worst / worst.sum())
     added, room = False, columns.room_for_another
     for kind in settings.extra:
         if not room():
@@ -455,7 +457,7 @@ def _extra(loop: _Loop, uniform: np.ndarray, search: bool = True) -> bool:
             took = loop.flow_steps.take(game, loop.problem.cost, columns.trees, columns.add, elapsed, left, room)
             aim = loop.flow_steps.aim()
             if aim is not None and game.rules.hits and room():  # new states for the next step
-                took = columns.add(weighted_greedy_tree(game, (1 - EPSILON) * aim + EPSILON * uniform)) or took
+                took = columns.add(weighted_greedy_tree(game, with_uniform(aim))) or took
             added = took or added
             continue
         if kind == "greedy":  # it estimates guesses to go from each hit-ended class (response.py)

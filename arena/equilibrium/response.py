@@ -35,6 +35,17 @@ from . import letters
 SOLVER = "arena.optimal.optimal_tree"
 
 
+#: The share of the uniform mix blended into a chooser's mix that a greedy tree aims at (the
+#: double oracle's greedy columns, a support response's completion): enough to aim its guesses
+#: where the mix puts nothing, too little to move them where it puts something.
+EPSILON = 1e-9
+
+
+def with_uniform(mix: np.ndarray) -> np.ndarray:
+    """`mix` (over every secret) with EPSILON of the uniform mix blended in."""
+    return (1 - EPSILON) * mix + EPSILON * (1.0 / len(mix))
+
+
 #: Guesses scored at once by weighted_greedy_tree (a block of guesses x candidates of intp).
 GREEDY_BLOCK = 1 << 22
 #: Scores closer than this (relative) are ties in weighted_greedy_tree.
@@ -241,12 +252,6 @@ def bounded_best_response(
     return tree, min(float(tree.lower_bound), paid)
 
 
-#: The weight each secret outside the chooser's support gets in the mix a support response is
-#: completed against: enough to aim the greedy guesses where the support has none, too little
-#: to move them where it has some.
-COMPLETION_DUST = 1e-9
-
-
 def on_support(
     problem: Problem,
     support: np.ndarray,
@@ -261,8 +266,8 @@ def on_support(
     support's trees is the least over the game's: the same optimum and the same proven bound,
     on a problem of |support| secrets (Wordle's LP mixes: a few hundred of 2,315) where the
     search over every secret carried the others in each set. The completion plays the search's
-    guess wherever the support's replies lead and weighted_greedy_tree's (aimed at the uniform
-    mix, COMPLETION_DUST, off the support) elsewhere: a column of the whole game for the LP.
+    guess wherever the support's replies lead and weighted_greedy_tree's (aimed at the mix
+    `with_uniform`, so also off the support) elsewhere: a column of the whole game for the LP.
     Not on the split, which searches every secret (given it, the zeros are carried)."""
     weights = problem.given_weights
     assert weights is not None  # bounded_best_response's caller gave them
@@ -271,8 +276,7 @@ def on_support(
     )
     from .plans import tree_plan
 
-    aim = weights + COMPLETION_DUST / len(weights)
-    whole_tree = weighted_greedy_tree(problem.game, aim, tree_plan(tree))
+    whole_tree = weighted_greedy_tree(problem.game, with_uniform(weights), tree_plan(tree))
     solved = SolvedTree(
         problem.game,
         tree.guesser,
