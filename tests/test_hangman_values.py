@@ -220,3 +220,29 @@ def test_growing_rows_resume_from_their_state(tmp_path, monkeypatch):
     bad.write_text(json.dumps(saved))
     with pytest.raises(ArenaError, match="rows is not a list of secret indexes below 20"):
         double_oracle(game, time_limit=5, state=bad)
+
+
+@pytest.mark.parametrize("cost", ["misses", "lost"])
+def test_a_core_proves_the_value_of_its_words(cost, tmp_path):
+    """A core (growing._core: the double oracle on some words alone, rows fixed) proves the
+    exact value of the game on those words: that of the list of those words solved as its own
+    game (a tree of the whole list, on them, misses no less than the best on them alone, and the
+    search on the support finds the one that misses no more); with every word, the game's value."""
+    game = make_game("hangman:length=4,first=20,strikes=3")
+    paid = cost_for(game, cost)
+    core = np.array([1, 3, 4, 6, 8, 9, 11, 12, 15, 17, 18])
+    words = tmp_path / "core.txt"
+    words.write_text("\n".join(game.secrets[k] for k in core) + "\n")
+    alone = double_oracle(make_game(f"hangman:words={words},length=4,strikes=3"), cost=cost)
+    assert alone.exact is not None
+    for rows, value in ((core, alone.exact.value), (np.arange(20), None)):
+        loop = growing._Grow(game, mix_problem(game, np.full(20, 1 / 20), paid), 0.0)
+        loop.add(letters.greedy_tree(game))
+        raised = growing._core(loop, rows, None, 1e-9)
+        assert raised is not None and set(np.flatnonzero(raised)) <= set(rows.tolist())
+        assert loop.cores[-1].startswith(f"{len(rows)} words, solved")
+        if value is None:
+            value = double_oracle(game, cost=cost).exact.value
+        assert loop.lower == pytest.approx(float(value), abs=1e-9)
+        # the bound rests on the mix saved: searched again, it proves as much
+        assert letters.support_response(game, loop.chooser, paid).bound >= loop.lower - 1e-9
