@@ -141,6 +141,8 @@ def grow_oracle(
     loop.grow_rows(first_rows(game, np.asarray(loop.costs[0])))
     best_q: np.ndarray | None = None
     again = _resume(loop)
+    if again and CORE > 0:  # a core of the state's mix first: its search may take the whole run
+        best_q = _core(loop, _core_words(loop, again[0]), _core_budget(loop, time_limit), tolerance)
     if loop.resumed is not None and "flows" in extra:
         # a state keeps the searched trees only: the drawn ones, and the upper end they gave,
         # come back first (the lower end's search may take the whole first round)
@@ -211,12 +213,9 @@ def grow_oracle(
 
 def _core_due(loop: _Grow, time_limit: float | None) -> bool:
     """Whether a core is due: once the loop has run CORE_SHARE of the time limit (CORE_EVERY
-    seconds without one) since the last core ended, or since it began; a resumed run's first
-    at once (the mix it rests on holds its core)."""
+    seconds without one) since the last core ended, or since it began."""
     if CORE <= 0:
         return False
-    if loop.core_ended is None and loop.resumed is not None and loop.resumed.claimed_lower is not None:
-        return True
     gap = CORE_EVERY if time_limit is None else CORE_SHARE * time_limit
     return time.perf_counter() - (loop.start if loop.core_ended is None else loop.core_ended) >= gap
 
@@ -229,16 +228,17 @@ def _core_budget(loop: _Grow, time_limit: float | None) -> float | None:
     return max(min(CORE_SHARE * time_limit, left), 1e-3)
 
 
-def _core_words(loop: _Grow) -> np.ndarray:
+def _core_words(loop: _Grow, guide: np.ndarray | None = None) -> np.ndarray:
     """The next core, CORE words: those of the last core's chooser (so a core proves no less
     than the last), then the heaviest of the mix the lower end rests on, then the heaviest of
     the LP's chooser mixes averaged over the rounds. One round's LP mix is a poor guide (it
     weighs the words the trees so far play badly); the mix the lower end rests on has been
     pulled toward the best mixes round after round, and the average, as in fictitious play,
-    weighs the words the chooser keeps coming back to."""
+    weighs the words the chooser keeps coming back to. `guide`: a mix to take in place of the
+    lower end's (a resumed state's, before it is proven again)."""
     last = [] if loop.core_chooser is None else np.flatnonzero(loop.core_chooser > 0).tolist()
     order = list(last)
-    for mix in (loop.chooser, loop.played):
+    for mix in (loop.chooser if guide is None else guide, loop.played):
         if mix is not None:
             weighed = np.flatnonzero(mix > 0)
             order += weighed[np.argsort(-mix[weighed], kind="stable")].tolist()
@@ -279,7 +279,10 @@ def _core(loop: _Grow, core: np.ndarray, budget: float | None, tolerance: float)
         if best >= value - tolerance:
             break  # the core's value is proven
         target = 0.5 * anchor + 0.5 * q if improves else q
-    loop.core_ended, loop.core_chooser = time.perf_counter(), anchor
+    loop.core_ended = time.perf_counter()
+    if not rounds:
+        return raised  # no time left for a search
+    loop.core_chooser = anchor
     solved = "solved" if best >= value - tolerance else "stopped"
     loop.cores.append(
         f"{len(core)} words, {solved} after {rounds} rounds in {loop.core_ended - begin:.0f} s: "
