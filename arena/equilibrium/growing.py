@@ -23,10 +23,12 @@ word, the claimed lower end's mix searched again first.
 The value of the game on R is a lower end for every R, and the game's value is the value on the
 equilibrium's support, so the ends meet once R holds it. The loop's own R grows every round and
 its LP's mixes spread over hundreds of words, whose searches prove little; so every so often a
-*core* (`_core`: the CORE heaviest words of the LP's mix, and the last core's chooser) is solved
-to the end on its own, rows fixed, each of its best responses exact on a few dozen words: the
-value of the game on the core, proven (on the Wordle answers' lost games a core of 60 words
-proves 2/5 where the loop's mixes had proven 0.297 in an hour). What limits the width is how many
+*core* (`_core_words`: CORE words, from the last core's chooser, the mix the lower end rests on
+and the LP's mixes averaged over the rounds) is solved to the end on its own, rows fixed, each
+of its best responses exact on a few dozen words: the value of the game on the core, proven (on
+the Wordle answers' lost games a core of 60 words proves 2/5 where the loop's mixes had proven
+0.297 in an hour). A resumed run solves a core of its state's mix first, and searches that
+mix again only where the core proved less than the state claims. What limits the width is how many
 trees the upper end needs: a tree is searched on the support only and completed on the other
 words by a quick rule (letters.greedy_letter), so the words outside R cost what that rule
 costs until they join R.
@@ -62,7 +64,7 @@ SAVE_EVERY = 30.0
 #: After a flows step, this many quick trees aimed at its duals' mix (letters.mass_tree), in
 #: as many tie-breaking orders.
 AIMED = 4
-#: A core's words (`_core`): the heaviest of the LP's chooser mix, with the last core's chooser.
+#: A core's words (`_core_words`).
 CORE = 60
 #: A core is solved once the loop has run this share of the time limit since the last one
 #: (CORE_EVERY seconds without a limit), for at most as long again.
@@ -143,6 +145,12 @@ def grow_oracle(
     again = _resume(loop)
     if again and CORE > 0:  # a core of the state's mix first: its search may take the whole run
         best_q = _core(loop, _core_words(loop, again[0]), _core_budget(loop, time_limit), tolerance)
+        claim = loop.resumed.claimed_lower if loop.resumed is not None else None
+        if claim is not None and loop.lower >= claim - tolerance:
+            loop.notes.append(
+                f"the state's mix is not searched again: a core proved {loop.lower:.6f}, its claim {claim:.6f}"
+            )
+            again = []
     if loop.resumed is not None and "flows" in extra:
         # a state keeps the searched trees only: the drawn ones, and the upper end they gave,
         # come back first (the lower end's search may take the whole first round)
@@ -250,9 +258,9 @@ def _core(loop: _Grow, core: np.ndarray, budget: float | None, tolerance: float)
     """The double oracle on the words `core` alone (rows fixed), from the last core's chooser
     (or the core's uniform mix), until its best response to the LP's own mix proves the LP's
     value (the game's value on the core, a lower end of the whole game's) or `budget` seconds
-    pass. Every tree joins the loop's
-    columns; the lower end is raised where a search proves more. Returns the chooser's mix the
-    core's best bound rests on where it raised the loop's lower end, else None."""
+    pass. Every tree joins the loop's columns; the lower end is raised where a search proves
+    more. Returns the chooser's mix the core's best bound rests on where it raised the loop's
+    lower end, else None."""
     game, cost = loop.game, loop.problem.cost
     begin = time.perf_counter()
     anchor = np.zeros(len(game.secrets))
