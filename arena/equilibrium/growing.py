@@ -144,6 +144,8 @@ def grow_oracle(
     best_q: np.ndarray | None = None
     again = _resume(loop)
     if again and CORE > 0:  # a core of the state's mix first: its search may take the whole run
+        if np.count_nonzero(again[0]) <= CORE:  # a core's own mix: the core goes on from it
+            loop.core_chooser = again[0]
         best_q = _core(loop, _core_words(loop, again[0]), _core_budget(loop, time_limit), tolerance)
         claim = loop.resumed.claimed_lower if loop.resumed is not None else None
         if claim is not None and loop.lower >= claim - tolerance:
