@@ -143,16 +143,7 @@ def grow_oracle(
     loop.grow_rows(first_rows(game, np.asarray(loop.costs[0])))
     best_q: np.ndarray | None = None
     again = _resume(loop)
-    if again and CORE > 0:  # a core of the state's mix first: its search may take the whole run
-        if np.count_nonzero(again[0]) <= CORE:  # a core's own mix: the core goes on from it
-            loop.core_chooser = again[0]
-        best_q = _core(loop, _core_words(loop, again[0]), _core_budget(loop, time_limit), tolerance)
-        claim = loop.resumed.claimed_lower if loop.resumed is not None else None
-        if claim is not None and loop.lower >= claim - tolerance:
-            loop.notes.append(
-                f"the state's mix is not searched again: a core proved {loop.lower:.6f}, its claim {claim:.6f}"
-            )
-            again = []
+    best_q, again = _resumed_core(loop, again, time_limit, tolerance)
     if loop.resumed is not None and "flows" in extra:
         # a state keeps the searched trees only: the drawn ones, and the upper end they gave,
         # come back first (the lower end's search may take the whole first round)
@@ -219,6 +210,27 @@ def grow_oracle(
         alpha = smoothing if improves else 0.0
     _save(loop, at_end=True)
     return _equilibrium(loop, settled, stopped, time_limit)
+
+
+def _resumed_core(
+    loop: _Grow, again: list[np.ndarray], time_limit: float | None, tolerance: float
+) -> tuple[np.ndarray | None, list[np.ndarray]]:
+    """A resumed run's first core, of its state's mix (`again`), before that mix is searched
+    again (its search may take the whole run): the core goes on from the mix where it has at
+    most CORE words, and the mix is left out of the probes where the core proved what the
+    state claims. Returns the mix the core raised the lower end with (or None) and the probes."""
+    if not again or CORE <= 0:
+        return None, again
+    if np.count_nonzero(again[0]) <= CORE:  # a core's own mix: the core goes on from it
+        loop.core_chooser = again[0]
+    raised = _core(loop, _core_words(loop, again[0]), _core_budget(loop, time_limit), tolerance)
+    claim = loop.resumed.claimed_lower if loop.resumed is not None else None
+    if claim is not None and loop.lower >= claim - tolerance:
+        loop.notes.append(
+            f"the state's mix is not searched again: a core proved {loop.lower:.6f}, its claim {claim:.6f}"
+        )
+        return raised, []
+    return raised, again
 
 
 def _core_due(loop: _Grow, time_limit: float | None) -> bool:
