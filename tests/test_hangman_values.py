@@ -249,3 +249,4 @@ def test_a_core_proves_the_value_of_its_words(cost, tmp_path):
         assert loop.lower == pytest.approx(float(value), abs=1e-9)
         # the bound rests on the mix saved: searched again, it proves as much
         assert letters.support_response(game, loop.chooser, paid).bound >= loop.lower - 1e-9
+    assert growing._core(loop, np.zeros(0, dtype=np.intp), None, 1e-9) is None  # no words, no core

@@ -277,6 +277,8 @@ def _core(loop: _Grow, core: np.ndarray, budget: float | None, tolerance: float)
     lower end, else None."""
     game, cost = loop.game, loop.problem.cost
     begin = time.perf_counter()
+    if not len(core):
+        return None
     anchor = np.zeros(len(game.secrets))
     anchor[core] = 1.0 / len(core)
     if loop.core_chooser is not None and set(np.flatnonzero(loop.core_chooser).tolist()) <= set(core.tolist()):
@@ -316,7 +318,7 @@ def _core(loop: _Grow, core: np.ndarray, budget: float | None, tolerance: float)
 def _core_lp(loop: _Grow, core: np.ndarray) -> tuple[np.ndarray, float]:
     """The LP of the words `core` against every tree found: the chooser's mix (on every word)
     and the value."""
-    solution = solve_matrix_game(np.array(loop.costs)[:, core].T)
+    solution = solve_matrix_game(np.array([cost[core] for cost in loop.costs]).T)  # not every word's
     q = np.zeros(len(loop.game.secrets))
     q[core] = solution.row
     return q, float(solution.value)
