@@ -102,6 +102,7 @@ class _Grow:
     played: np.ndarray | None = None  # the sum of the LP's chooser mixes over the rounds, on every word
     core_chooser: np.ndarray | None = None  # the last core's best chooser mix
     cores: list[str] = field(default_factory=list)  # each core, in words, for the notes
+    smoothing: float = 0.5  # how far a round's mix is pulled toward the best one (grow_oracle's)
 
     def add(self, tree: Tree) -> bool:
         cost = np.asarray(self.problem.cost.of(tree), dtype=np.float64)
@@ -135,7 +136,7 @@ def grow_oracle(
     join the columns now and then, and the mix of every tree over every word is an upper end;
     with "closure" too, each step's graph also tries every letter at every state (flows.py)."""
     game = problem.game
-    loop = _Grow(game, problem, time.perf_counter(), state=state)
+    loop = _Grow(game, problem, time.perf_counter(), state=state, smoothing=smoothing)
     loop.flow_steps.closure = "closure" in extra
     loop.add(letters.greedy_tree(game))
     for tree in initial:
@@ -238,16 +239,21 @@ def _core_due(loop: _Grow, time_limit: float | None) -> bool:
     seconds without one) since the last core ended, or since it began."""
     if CORE <= 0:
         return False
-    gap = CORE_EVERY if time_limit is None else CORE_SHARE * time_limit
-    return time.perf_counter() - (loop.start if loop.core_ended is None else loop.core_ended) >= gap
+    return time.perf_counter() - (loop.start if loop.core_ended is None else loop.core_ended) >= _core_share(time_limit)
 
 
 def _core_budget(loop: _Grow, time_limit: float | None) -> float | None:
-    """A core's seconds: CORE_SHARE of the time limit (CORE_EVERY without one), within what is left."""
+    """A core's seconds: its share (`_core_share`), within what is left of the time limit."""
     if time_limit is None:
-        return CORE_EVERY
+        return _core_share(time_limit)
     left = time_limit - (time.perf_counter() - loop.start)
-    return max(min(CORE_SHARE * time_limit, left), 1e-3)
+    return max(min(_core_share(time_limit), left), 1e-3)
+
+
+def _core_share(time_limit: float | None) -> float:
+    """The seconds between cores and the most a core takes: CORE_SHARE of the time limit,
+    CORE_EVERY without one."""
+    return CORE_EVERY if time_limit is None else CORE_SHARE * time_limit
 
 
 def _core_words(loop: _Grow, guide: np.ndarray | None = None) -> np.ndarray:
@@ -302,10 +308,10 @@ def _core(loop: _Grow, core: np.ndarray, budget: float | None, tolerance: float)
         q, value = _core_lp(loop, core)
         if best >= value - tolerance:
             break  # the core's value is proven
-        target = 0.5 * anchor + 0.5 * q if improves else q
+        target = loop.smoothing * anchor + (1 - loop.smoothing) * q if improves else q
     loop.core_ended = time.perf_counter()
     if not rounds:
-        return raised  # no time left for a search
+        return None  # no time left for a search
     loop.core_chooser = anchor
     solved = "solved" if best >= value - tolerance else "stopped"
     loop.cores.append(
