@@ -5,6 +5,10 @@
 #   bash benchmarks/on_many_cores.sh scaling   # the split's speed-up at 1, 2, 4, 8, 16 workers,
 #                                              # CPU over wall, and the first run's compile cost
 #   bash benchmarks/on_many_cores.sh mm56 S    # MM(5,6) on every core for S seconds, journaled
+#   bash benchmarks/on_many_cores.sh defaults PEER # the split at each worker count's default piece size,
+#                                              # idle hurry and pushed budgets at every core, the first 4x7
+#                                              # after the warm step, and the small rows against the peer's
+#                                              # mmstrat binary PEER (everything into $OUT/defaults.txt)
 #   bash benchmarks/on_many_cores.sh compare OLD   # the split on every core, this checkout's code
 #                                              # against an older one's (its arena/ and benchmarks/ in OLD:
 #                                              # git archive REV arena agents benchmarks | tar -x -C OLD)
@@ -22,7 +26,7 @@ step() {  # step NAME SECONDS COMMAND...: run COMMAND under a time limit, its ou
     shift 2
     echo "== $name (at most ${limit} s): $*"
     local start=$SECONDS
-    timeout --signal=TERM --kill-after=10 "$limit" "$@" 2>&1 | tee "$OUT/$name.txt"
+    timeout --signal=TERM --kill-after=10 "$limit" "$@" 2>&1 | tee -a "$OUT/${ONE_FILE:-$name}.txt"
     echo "== $name: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s"
 }
 
@@ -49,7 +53,15 @@ machine() {
     "$PY" -m arena optimal mastermind:pegs=3,colors=3 | head -3
 }
 
-export -f cpu_steps cpu_over_wall machine
+first_after_warm() {  # a fresh numba cache, the set-up's warm step, then 4x7 twice: what a user's first solve costs
+    NUMBA_CACHE_DIR=$(mktemp -d)
+    export NUMBA_CACHE_DIR
+    cpu_over_wall "$PY" -m arena.optimal.search.warm
+    cpu_over_wall "$PY" -m arena optimal mastermind:colors=7
+    cpu_over_wall "$PY" -m arena optimal mastermind:colors=7
+}
+
+export -f cpu_steps cpu_over_wall machine first_after_warm
 export PY CORES
 
 scaling() {
@@ -78,12 +90,29 @@ compare() {  # the same rows on every core, the older checkout's code first, the
         done"
 }
 
+defaults() {  # the code of the second lease, most wanted first (the command's own limit may cut the tail)
+    local peer=$1
+    export ONE_FILE=defaults
+    step machine 60 bash -c machine
+    step warm 60 "$PY" -m arena.optimal.search.warm
+    step parallel-small 120 "$PY" benchmarks/bench_parallelism.py --only 4x7,5x5 --workers "1,2,4,8,$CORES"
+    step parallel-bulls 220 "$PY" benchmarks/bench_parallelism.py --only "Bulls and Cows" --workers "1,4,8,$CORES"
+    step peer 90 "$PY" benchmarks/bench_peer_optimal.py --peer "$peer" --runs 3 --rows start-up,4x6,4x8-no-repeats
+    step cpu 60 bash -c cpu_steps
+    step hurry 60 "$PY" benchmarks/bench_hurry.py --only 4x7,5x5 --workers "$CORES" --runs 1 --split-after 100
+    step push 60 "$PY" benchmarks/bench_hurry.py --only 4x7,5x5 --workers "$CORES" --runs 1 --split-after 100 --switch push
+    step first-after-warm 90 bash -c first_after_warm
+}
+
 mm56() {  # MM(5,6) from the best tree known, every core, for $1 seconds; the journal resumes it
     local seconds=${1:-180}
     step mm56 $((seconds + 120)) "$PY" -m arena optimal mastermind:pegs=5 --workers "$CORES" \
         --start tree:file=experiments/data/mastermind-pegs-5-lookahead-repair100.json \
         --journal "$OUT/mastermind-pegs-5-split.jsonl" --time-limit "$seconds" --log-every 15 --json
-    gzip -9 -k "$OUT/mastermind-pegs-5-split.jsonl" && rm "$OUT/mastermind-pegs-5-split.jsonl"
+    # A file back from the lent machine is at most 16 MiB (a 290 s run's journal was 23 MB gzipped):
+    # parts of 15 MiB, joined again by `cat mastermind-pegs-5-split.jsonl.gz.part* > ....jsonl.gz`.
+    gzip -9 -c "$OUT/mastermind-pegs-5-split.jsonl" | split -b 15M -d - "$OUT/mastermind-pegs-5-split.jsonl.gz.part"
+    rm "$OUT/mastermind-pegs-5-split.jsonl"
     ls -l "$OUT"
 }
 
@@ -91,5 +120,6 @@ case "${1:-}" in
     scaling) scaling ;;
     mm56) mm56 "${2:-180}" ;;
     compare) compare "$2" ;;
-    *) echo "usage: bash benchmarks/on_many_cores.sh scaling | mm56 SECONDS | compare OLD" >&2; exit 2 ;;
+    defaults) defaults "$2" ;;
+    *) echo "usage: bash benchmarks/on_many_cores.sh scaling | mm56 SECONDS | compare OLD | defaults PEER" >&2; exit 2 ;;
 esac
