@@ -17,6 +17,10 @@ what its own guesser mix concedes. Other proofs may say more, and each goes in:
 - **saved equilibria** (`--bounds-from FILE`, files of `arena equilibrium --save`): the
   exact best response to their chooser mix, searched again (a lower end), and their guesser
   mix's worst secret, replayed (an upper end): verified.verified_value, never the file's figures;
+- **a chooser mix saved for another game** (`--bounds-from FILE`, where every secret the mix
+  weighs is one of this game's: a Hangman list's core of a few dozen words, solved as a list of
+  its own): its exact best response searched again in this game (verified.borrowed_bound), a
+  lower end; nothing else of that file is read;
 - **this run's guesser mix**, replayed: its exact worst secret (`mix_worst`), not the LP's float.
 
 The interval printed is the best lower end and the best upper end, each named with where it

@@ -340,6 +340,12 @@ class NotAnEquilibrium(ArenaError):
     not JSON, no format tag): `arena optimal --weights` then reads it as a weights file."""
 
 
+class OtherGame(ArenaError):
+    """An equilibrium saved for another game than the one asked (its key names another game):
+    refused as a witness of this game's value, except its chooser mix where every secret the mix
+    weighs is one of this game's (verified.borrowed_bound)."""
+
+
 def read_saved(path: str | Path, game: Game, payoff: str | None = None, data: dict | None = None) -> dict:
     """A saved equilibrium of `game` as its JSON object, checked: readable, its format tag, and
     its key (arena.equilibrium.witness): the game, the contents of the files it reads and, where
@@ -359,9 +365,11 @@ def read_saved(path: str | Path, game: Game, payoff: str | None = None, data: di
             f"{path} was saved without the key of the game and files it was solved for (format "
             f"{data['format']}): solve it again with `arena equilibrium {game.spec} --save {path}`"
         )
-    change = key_change(data["key"], witness_key(game, payoff or str(data["key"].get("payoff"))), payoff is not None)
+    key = witness_key(game, payoff or str(data["key"].get("payoff")))
+    change = key_change(data["key"], key, payoff is not None)
     if change is not None:
-        raise ArenaError(f"{path} does not fit {game.spec}: {change}")
+        error = OtherGame if data["key"].get("game") != key["game"] else ArenaError
+        raise error(f"{path} does not fit {game.spec}: {change}")
     return data
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
 from ..core.costs import cost_for
 from ..core.errors import ArenaError, shown
 from ..core.game import Game
@@ -38,7 +40,7 @@ from .known import (
     uniform_optimum,
     witness_journals,
 )
-from .solution import Equilibrium, NotAnEquilibrium
+from .solution import Equilibrium, NotAnEquilibrium, OtherGame
 from .witness import CLAIM_SLACK, REPROVE_LIMIT, finite, fraction
 
 #: The longest a fold searches the uniform chooser (where the run has not finished it), and the
@@ -209,11 +211,53 @@ def saved_bounds(game: Game, path: str | Path, cost: str, time_limit: float | No
     ]
 
 
+def borrowed_bound(game: Game, path: str | Path, cost: str, time_limit: float | None) -> KnownBound:
+    """The lower end that the chooser mix of an equilibrium saved for another game proves on
+    `game`: where every secret it weighs is a secret of `game` (witness.borrowed_chooser), it is
+    a strategy of this game's chooser, so the exact best response to it, searched here in `game`
+    and its payoff, is at most the value (a Hangman list's core, a few dozen of its words solved
+    as a list of their own, folded into the whole list). Nothing else of that file is used: its
+    guesser mix plays another game, and its figures are not read."""
+    from .response import bounded_best_response, mix_problem
+    from .solution import FORMAT, OLD_FORMAT, _read_json
+    from .witness import borrowed_chooser
+
+    data = _read_json(path)
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLD_FORMAT):
+        raise ArenaError(
+            f"{path}: not an equilibrium saved by `arena equilibrium --save` (its chooser mix is borrowed)"
+        )
+    other = data["key"].get("game") if isinstance(data.get("key"), dict) else data.get("game")
+    chooser, exact = borrowed_chooser(str(path), game, data)
+    limit = REPROVE_LIMIT if time_limit is None else time_limit
+    tree, bound = bounded_best_response(mix_problem(game, chooser, cost), limit)
+    lower_exact: Fraction | None = None
+    if not tree.stopped and exact is not None:
+        paid = cost_for(game, cost)
+        cost_exact = sum((q * int(c) for q, c in zip(exact, paid.of(tree).tolist()) if q), Fraction(0))
+        if abs(float(cost_exact) - bound) <= 1e-9 * max(1.0, abs(bound)):  # as verified_value: the float search agrees
+            lower_exact, bound = cost_exact, float(cost_exact)
+    stopped = "" if not tree.stopped else f", stopped at the time limit of {limit:g} s"
+    weighed = int(np.count_nonzero(chooser))
+    how = (
+        f"the chooser mix of {path} (an equilibrium of {other}; {weighed} secrets), its best response "
+        f"searched in {game.spec}{stopped}"
+    )
+    return KnownBound("lower", bound, lower_exact, how, {"chooser_of": str(path)})
+
+
 def from_file(game: Game, path: str | Path, cost: str, time_limit: float | None, depth: int = 0) -> list[KnownBound]:
-    """The bounds a file proves: a saved equilibrium's both ends, or a split journal's lower end."""
+    """The bounds a file proves: a saved equilibrium's both ends, a split journal's lower end, or
+    the lower end of an equilibrium of another game whose chooser mix weighs only this game's
+    secrets (borrowed_bound)."""
     read = "bounds are read from a saved equilibrium or a split's journal"
     try:
         return saved_bounds(game, path, cost, time_limit, depth)
+    except OtherGame as e:
+        try:
+            return [borrowed_bound(game, path, cost, time_limit)]
+        except ArenaError as why:
+            raise ArenaError(f"{e}; nor can its chooser mix be played here: {why}") from None
     except NotAnEquilibrium:
         if Path(path).is_dir():
             raise ArenaError(f"{path} is a directory ({read})") from None
@@ -335,10 +379,14 @@ def reproven(
                 out.append(journal_bound(game, journal, cost))
         elif isinstance(rests.get("equilibrium"), str):
             out += saved_bounds(game, _beside(rests["equilibrium"], path), cost, time_limit, depth)
+        elif isinstance(rests.get("chooser_of"), str):
+            borrowed = _beside(rests["chooser_of"], path)
+            if Path(borrowed).is_file():  # gone: the file's lower end is then printed as its claim
+                out.append(borrowed_bound(game, borrowed, cost, time_limit))
         else:
             raise ArenaError(
                 f"{path}: a bound rests on {shown(rests)}; valid: uniform, journal FILE, equilibrium FILE, "
-                "chooser or guesser"
+                "chooser_of FILE, chooser or guesser"
             )
     return out
 

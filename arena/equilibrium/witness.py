@@ -174,3 +174,43 @@ def saved_chooser(path: str, game: Game, data: dict) -> tuple[np.ndarray, list[F
                 f"probability gives {q}"
             )
     return np.array([float(q) for q in exact]), exact
+
+
+def borrowed_chooser(path: str, game: Game, data: dict) -> tuple[np.ndarray, list[Fraction] | None]:
+    """The chooser's mix of an equilibrium saved for another game (a few dozen of a list's words
+    solved as a list of their own, say) as a mix of `game`'s secrets: every secret it weighs must
+    be one of `game`'s (named alike), those it leaves at 0 need not be. Checked as saved_chooser
+    checks a mix; exact where the file gives a fraction for every secret it weighs (rows of one
+    secret each: a file saved without symmetry)."""
+    from ..core.weights import secret_index
+
+    mix = data.get("chooser")
+    if not isinstance(mix, dict) or not mix:
+        raise ArenaError(f"{path}: the chooser's mix is not an object {{secret: probability}}")
+    where = f"{path}: the chooser's mix"
+    labels = [str(label) for label in mix]
+    checked = checked_mix([mix[label] for label in mix], [], where)
+    weighed = {label: q for label, q in zip(labels, checked) if q > 0}
+    rows = data.get("chooser_rows") if data.get("symmetry") == "none" else None
+    exact_of = {}
+    if isinstance(rows, list) and all(isinstance(r, dict) for r in rows):
+        exact_of = {str(r.get("row")): r.get("probability_exact") for r in rows}
+    exact = None
+    if weighed and all(exact_of.get(label) is not None for label in weighed):
+        exact = checked_mix(
+            [float(q) for q in weighed.values()], [exact_of[label] for label in weighed], where + " (its exact rows)"
+        )
+    floats = np.zeros(len(game.secrets))
+    fractions: list[Fraction] = [Fraction(0)] * len(game.secrets)
+    for k, label in enumerate(weighed):
+        try:
+            s = secret_index(game, label)
+        except ArenaError:
+            raise ArenaError(
+                f"{where} weighs {label}, which is not a secret of {game.spec}: it is no strategy of this game's chooser"
+            ) from None
+        if floats[s]:
+            raise ArenaError(f"{where} names the secret {label} twice")
+        q = exact[k] if exact is not None else weighed[label]
+        floats[s], fractions[s] = float(q), q
+    return floats, (fractions if exact is not None else None)
