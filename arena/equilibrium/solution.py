@@ -353,7 +353,7 @@ def read_saved(path: str | Path, game: Game, payoff: str | None = None, data: di
     from .witness import key_change, witness_key
 
     if data is None:
-        data = _read_json(path)
+        data = read_saved_json(path)
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLD_FORMAT):
         raise NotAnEquilibrium(
             f"{path}: not an equilibrium saved by `arena equilibrium --save` (no {FORMAT} format tag)"
@@ -373,7 +373,9 @@ def read_saved(path: str | Path, game: Game, payoff: str | None = None, data: di
     return data
 
 
-def _read_json(path: str | Path):
+def read_saved_json(path: str | Path):
+    """The JSON object of a saved equilibrium's file (gzipped where its name ends .gz), unchecked;
+    NotAnEquilibrium where it cannot be read as JSON."""
     try:
         if str(path).endswith(".gz"):
             with gzip.open(path, "rt", encoding="utf-8") as f:

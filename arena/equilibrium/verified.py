@@ -219,10 +219,10 @@ def borrowed_bound(game: Game, path: str | Path, cost: str, time_limit: float | 
     as a list of their own, folded into the whole list). Nothing else of that file is used: its
     guesser mix plays another game, and its figures are not read."""
     from .response import bounded_best_response, mix_problem
-    from .solution import FORMAT, OLD_FORMAT, _read_json
+    from .solution import FORMAT, OLD_FORMAT, read_saved_json
     from .witness import borrowed_chooser
 
-    data = _read_json(path)
+    data = read_saved_json(path)
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLD_FORMAT):
         raise ArenaError(
             f"{path}: not an equilibrium saved by `arena equilibrium --save` (its chooser mix is borrowed)"
