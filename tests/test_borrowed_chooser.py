@@ -82,3 +82,15 @@ def test_the_fold_from_the_command_line(core_file, tmp_path, capsys):
     )
     assert rc == 0, err
     assert "game value" in out
+
+
+def test_a_mastermind_mix_by_code_type_is_played_with_more_colours(tmp_path):
+    """Mastermind 2x3's equilibrium (29/12 guesses), saved by code type, played in 2x4: its codes
+    are codes there, the guesser has more guesses and gains nothing by them; the file's rows are
+    code types, so the bound is the float search's, without a fraction."""
+    eq = double_oracle(make_game("mastermind:pegs=2,colors=3"))
+    assert eq.exact is not None and eq.exact.value == Fraction(29, 12)
+    path = tmp_path / "mm23.json.gz"
+    eq.save(path)
+    (bound,) = from_file(make_game("mastermind:pegs=2,colors=4"), path, "guesses", 30.0)
+    assert bound.value == pytest.approx(29 / 12, abs=1e-9) and bound.exact is None
