@@ -298,7 +298,9 @@ def add_commands(sub) -> None:
         metavar="FILE",
         help="fold in the bounds this file proves, each proven again: a saved equilibrium (its guesser "
         "mix replayed, its chooser mix's best response searched) or a split's journal (`arena optimal "
-        "GAME --journal FILE`: the optimum against the uniform chooser); may be repeated. The project's "
+        "GAME --journal FILE`: the optimum against the uniform chooser), or an equilibrium of another game "
+        "whose chooser mix weighs only this game's secrets (a list's core solved on its own: that mix's best "
+        "response searched here, a lower end); may be repeated. The project's "
         "own journals of the game are folded in unnamed (a checkout's experiments/data, or the "
         "directories of the environment's ARENA_WITNESSES; ARENA_WITNESSES= for none)",
     )
