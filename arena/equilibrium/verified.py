@@ -84,6 +84,25 @@ class VerifiedValue:
     lower_searched: bool = True  # its lower end searched again here (not a journal's bound records)
 
 
+def searched_lower(
+    game: Game, chooser: np.ndarray, exact: list[Fraction] | None, cost: str, limit: float
+) -> tuple[bool, float, Fraction | None]:
+    """The lower end a chooser mix proves on `game`, searched here within `limit` seconds: whether
+    the best response finished, its bound, and where it finished and the mix is `exact`, the
+    best tree's cost under the exact mix (a fraction), taken only if the float search agrees:
+    another tree could win by a rounding's worth where two cost nearly the same."""
+    from .response import bounded_best_response, mix_problem
+
+    tree, bound = bounded_best_response(mix_problem(game, chooser, cost), limit)
+    if tree.stopped or exact is None:
+        return not tree.stopped, bound, None
+    paid = cost_for(game, cost).of(tree).tolist()
+    cost_exact = sum((q * int(c) for q, c in zip(exact, paid) if q), Fraction(0))
+    if abs(float(cost_exact) - bound) <= 1e-9 * max(1.0, abs(bound)):
+        return True, float(cost_exact), cost_exact
+    return True, bound, None
+
+
 def verified_value(path: str, game: Game, cost: str, time_limit: float | None = None, depth: int = 0) -> VerifiedValue:
     """The bounds on the value of `game` (payoff `cost`) proven again from the witnesses in the
     file `path` saved by `arena equilibrium --save` (see the module's docstring), and from what
@@ -91,7 +110,6 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
     game, a probability out of bounds, or a claim its own witnesses refute. `depth`: how many
     saved files lean on this one (DEPTH)."""
     from .plans import plan_tree
-    from .response import bounded_best_response, mix_problem
     from .solution import load_guesser_mix, read_saved
     from .witness import saved_chooser
 
@@ -103,15 +121,7 @@ def verified_value(path: str, game: Game, cost: str, time_limit: float | None = 
     chooser, exact_chooser = saved_chooser(path, game, data)
     limit = REPROVE_LIMIT if time_limit is None else time_limit
 
-    tree, bound = bounded_best_response(mix_problem(game, chooser, cost), limit)
-    finished = not tree.stopped
-    lower_exact: Fraction | None = None
-    if finished and exact_chooser is not None:
-        # the tree's exact cost under the exact mix: the least only if the float search agrees
-        # (another tree could win by a rounding's worth where two cost nearly the same)
-        cost_exact = sum((q * int(c) for q, c in zip(exact_chooser, paid.of(tree).tolist()) if q), Fraction(0))
-        if abs(float(cost_exact) - bound) <= 1e-9 * max(1.0, abs(bound)):
-            lower_exact, bound = cost_exact, float(cost_exact)
+    finished, bound, lower_exact = searched_lower(game, chooser, exact_chooser, cost, limit)
     stopped = "" if finished else f" (the best response stopped at the time limit of {limit:g} s)"
     trees = f"{len(mix)} tree{'s' if len(mix) != 1 else ''}"
     own = [
@@ -218,7 +228,6 @@ def borrowed_bound(game: Game, path: str | Path, cost: str, time_limit: float | 
     and its payoff, is at most the value (a Hangman list's core, a few dozen of its words solved
     as a list of their own, folded into the whole list). Nothing else of that file is used: its
     guesser mix plays another game, and its figures are not read."""
-    from .response import bounded_best_response, mix_problem
     from .solution import FORMAT, OLD_FORMAT, read_saved_json
     from .witness import borrowed_chooser
 
@@ -230,14 +239,8 @@ def borrowed_bound(game: Game, path: str | Path, cost: str, time_limit: float | 
     other = data["key"].get("game") if isinstance(data.get("key"), dict) else data.get("game")
     chooser, exact = borrowed_chooser(str(path), game, data)
     limit = REPROVE_LIMIT if time_limit is None else time_limit
-    tree, bound = bounded_best_response(mix_problem(game, chooser, cost), limit)
-    lower_exact: Fraction | None = None
-    if not tree.stopped and exact is not None:
-        paid = cost_for(game, cost)
-        cost_exact = sum((q * int(c) for q, c in zip(exact, paid.of(tree).tolist()) if q), Fraction(0))
-        if abs(float(cost_exact) - bound) <= 1e-9 * max(1.0, abs(bound)):  # as verified_value: the float search agrees
-            lower_exact, bound = cost_exact, float(cost_exact)
-    stopped = "" if not tree.stopped else f", stopped at the time limit of {limit:g} s"
+    finished, bound, lower_exact = searched_lower(game, chooser, exact, cost, limit)
+    stopped = "" if finished else f", stopped at the time limit of {limit:g} s"
     weighed = int(np.count_nonzero(chooser))
     how = (
         f"the chooser mix of {path} (an equilibrium of {other}; {weighed} secrets), its best response "
