@@ -397,3 +397,38 @@ def test_tasks_are_dealt_one_piece_a_message_and_the_rest_handed_back(kinds, fre
     sent = {id(what) for m in messages for _, what, _ in m}
     for kind, what, _ in ledger.all:  # a task not sent is not left in flight (else never handed out again)
         assert (what.opening if kind == "open" else what.flying) == (id(what) in sent), (kind, what.guess)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_target_below_the_optimum_is_proven_and_no_more(weighted, tmp_path):
+    """`target`: every first guess closed once proven at least the target, so the proven bound
+    is the target itself, the value the tree held (not the target: a target is no tree); the
+    journal it writes holds proofs, which a run without a target takes on to the optimum."""
+    game = make_game("mastermind:pegs=3,colors=4")
+    w = 1 + np.arange(len(game.secrets)) % 3 if weighted else None
+    optimum = optimal_tree(game, weights=w).value
+    journal = tmp_path / "j.jsonl"
+    for target in (optimum - 20, optimum - 1, optimum):
+        lines: list[str] = []
+        capped = split_root(game, workers=2, weights=w, target=target, journal=journal, status=lines.append)
+        assert capped.lower_bound == target and not capped.exact
+        assert (
+            capped.value > optimum
+            and capped.seed is not None
+            and capped.value
+            == float(capped.seed.guesses[game.all_secrets] @ (np.ones(len(game.secrets)) if w is None else w))
+        )
+        assert f"target {target:,.6g}" in lines[-1], lines[-1]
+    above = split_root(game, workers=2, weights=w, target=optimum + 1, journal=journal)
+    assert above.exact and above.value == optimum
+    fresh = split_root(game, workers=1, weights=w, journal=tmp_path / "fresh.jsonl")
+    assert fresh.exact and fresh.value == optimum
+
+
+def test_a_target_from_the_command_line(capsys):
+    rc, out, err = run(capsys, "optimal", "mastermind:pegs=3,colors=4", "--workers", "2", "--target", "200", "--json")
+    found = json.loads(out)
+    assert rc == 0 and found["lower_bound"] == 200 and not found["exact"] and found["total"] > 206, err
+    for given, why in ((["--target", "200"], "give --workers N"), (["--workers", "1", "--target", "-3"], "positive")):
+        rc, out, err = run(capsys, "optimal", "mastermind:pegs=3,colors=4", *given)
+        assert rc == 2 and why in err and "Traceback" not in err and err.count("\n") == 1, err

@@ -9,6 +9,7 @@ or the one search (arena.optimal.optimal_tree). `arena optimal` builds a request
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -49,7 +50,8 @@ class OptimalRequest:
     guesser's spec: improve its tree), `bound_levels` (with `start`: the L-level bound too),
     `journal`, `new_journal`, `standing`, `backend` ("local" or "dask"), `scheduler`,
     `oversubscribe`, `log_every` and `split_after` (the split's: a piece that has searched
-    this many sets splits itself; None the split's default, 0 never). `flags`: name the settings as the command
+    this many sets splits itself; None the split's default, 0 never), `target` (the split's:
+    prove no tree costs less than this total, in the weights' units, and no more). `flags`: name the settings as the command
     line's flags in messages (`--time-limit`), not as keywords (`time_limit`)."""
 
     secrets: Sequence[Index] | np.ndarray | None = None
@@ -72,6 +74,7 @@ class OptimalRequest:
     oversubscribe: bool = False
     log_every: float | None = None
     split_after: int | None = None
+    target: float | None = None
     flags: bool = False
 
     def named(self, setting: str) -> str:
@@ -154,6 +157,18 @@ def checked_settings(request: OptimalRequest) -> OptimalRequest:
             )
     if request.log_every is not None and (request.workers is None or request.standing):
         raise ArenaError(f"{named('log_every')} logs the status of a split that searches: give {named('workers')} N")
+    if request.target is not None and (request.workers is None or request.standing):
+        raise ArenaError(
+            f"{named('target')} is the total a split proves no tree beats: give {named('workers')} N (and no "
+            f"{named('standing')})"
+        )
+    target = request.target
+    if target is not None and (
+        isinstance(target, bool)
+        or not isinstance(target, (int, float, np.integer, np.floating))
+        or not (math.isfinite(target) and target > 0)
+    ):
+        raise ArenaError(f"{named('target')} must be a positive total (in the weights' units), got {target!r}")
     if request.log_every is not None and not request.log_every > 0:
         raise ArenaError(f"{named('log_every')} must be a positive number of seconds, got {request.log_every:g}")
     return request
@@ -351,6 +366,7 @@ def split_tree(plan: Plan, progress: ProgressLine | None, notice: Callable[[str]
         new_journal=request.new_journal,
         standing=request.standing,
         start_tree=start_tree(game, request.start) if request.start else None,
+        target=math.inf if request.target is None else float(request.target),
         status=status,
         notice=notice,
         no_worker_seconds=dask.NO_WORKER_SECONDS,

@@ -50,6 +50,7 @@ def cmd_optimal(args) -> None:
         oversubscribe=args.oversubscribe,
         log_every=args.log_every,
         split_after=args.split_after,
+        target=args.target,
         flags=True,
     )
     plan = plan_optimal(make_game(args.game), request, notice)
@@ -202,6 +203,16 @@ def add_split_flags(p) -> None:
         "split into tasks of its own (its guesses and their classes, at any depth), so that every "
         "worker has work to the end (default: 1000 on one or two workers, then 1600 / workers, at least "
         "50; 0: never)",
+    )
+    p.add_argument(
+        "--target",
+        type=float,
+        default=None,
+        metavar="TOTAL",
+        help="with --workers: prove that no tree costs less than TOTAL (the total guesses, or with "
+        "--weights the weighted total) and no more: a first guess is closed once proven at least "
+        "TOTAL, so a lower bound below the optimum is proven sooner than the optimum; a tree found "
+        "below it is searched on as without one",
     )
     p.add_argument(
         "--log-every",

@@ -139,17 +139,26 @@ def level_bound(game: Game, cost: str, time_limit: float, levels: int = 3) -> Kn
 
 
 def journal_bound(game: Game, path: str | Path, cost: str) -> KnownBound:
-    """The lower bound on the uniform chooser's optimum that a split's journal proves (`arena
-    optimal GAME --journal FILE`, equal weights, no guess limit), its records checked as
-    `arena optimal --standing` checks them; nothing is searched."""
-    from ..optimal.split import split_root
+    """The lower bound a split's journal proves (`arena optimal GAME --journal FILE`, no guess
+    limit), its records checked as `arena optimal --standing` checks them; nothing is searched.
+    A journal of equal weights bounds the uniform chooser's optimum; one of given weights (which
+    its first line carries: journal.journal_weights) bounds the optimum against the chooser mix
+    they make, w / sum(w), and so the value too (the chooser may play that mix)."""
+    from ..optimal.journal import ADVICE, journal_header, journal_weights
+    from ..optimal.problem import Problem
+    from ..optimal.split import SplitRun, split_root
 
     if not isinstance(cost_for(game, cost), Guesses) or not game.rules.hits:
         raise ArenaError(f"{path}: a split's journal bounds the guesses of a game whose guesses hit the secret")
-    from ..optimal.journal import ADVICE
-
+    stored = journal_header(path)
+    weights = None if stored is None else journal_weights(stored, path)
+    if weights is not None and len(weights) != len(game.secrets):
+        raise ArenaError(
+            f"{path}: its weights are for {len(weights):,} secrets, {game.spec} has {len(game.secrets):,} "
+            "(give --bounds-from a journal of this game)"
+        )
     try:
-        result = split_root(game, journal=path, standing=True, workers=1)
+        result = split_root(Problem.of(game, weights=weights), SplitRun(journal=path, standing=True, workers=1))
     except ArenaError as e:
         message = str(e)
         for advice in ADVICE:  # `arena optimal`'s: this journal is only read
@@ -157,19 +166,19 @@ def journal_bound(game: Game, path: str | Path, cost: str) -> KnownBound:
         if message == str(e):
             raise
         raise ArenaError(f"{message} (give --bounds-from a journal of this game)") from None
-    n = len(game.secrets)
-    bound = _total(result.lower_bound, n)
-    exact = result.exact
     by = f", written by arena {result.written_by}" if result.written_by else ""
     checked = f"its records checked as `arena optimal --standing` checks them{by}"
-    if exact:
-        how = f"the exact optimum against the uniform chooser, read from the journal {path} ({checked})"
+    if weights is None:
+        bound, against = _total(result.lower_bound, len(game.secrets)), "the uniform chooser"
+    else:
+        bound = Fraction(result.lower_bound) / Fraction(float(weights.sum()))
+        against = f"the chooser mix its weights make ({np.count_nonzero(weights):,} secrets weighed)"
+    if result.exact:
+        how = f"the exact optimum against {against}, read from the journal {path} ({checked})"
     else:  # the bound records say how far the run that wrote them got: nothing here searched it again
-        how = (
-            f"a bound against the uniform chooser, read from the journal {path}'s bound records, "
-            f"not searched again here ({checked})"
-        )
-    return KnownBound("lower", float(bound), bound if exact else None, how, {"journal": str(path)})
+        how = f"a bound against {against}, read from the journal {path}'s bound records, not searched again here ({checked})"
+    rests_on = {"journal": str(path)} | ({} if weights is None else {"weighted": True})
+    return KnownBound("lower", float(bound), bound if result.exact else None, how, rests_on)
 
 
 #: Where the project's own proofs lie: the directories of `ARENA_WITNESSES` (separated as PATH
@@ -273,7 +282,8 @@ def own_bounds(eq: Equilibrium) -> list[KnownBound]:
 
 def uniform_optimum(bound: KnownBound) -> bool:
     """Is `bound` the exact optimum against the uniform chooser (searched, or read from a journal)?"""
-    return bound.exact is not None and bool(bound.rests_on.get("uniform") or "journal" in bound.rests_on)
+    rests = bound.rests_on
+    return bound.exact is not None and not rests.get("weighted") and bool(rests.get("uniform") or "journal" in rests)
 
 
 def best(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
@@ -312,7 +322,8 @@ def consistent(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
     end above an upper end (float rounding aside); either is one ArenaError naming both sources."""
     searched = [b for b in bounds if b.rests_on.get("uniform") == "search" and b.rests_on.get("exact")]
     for b in bounds:
-        if searched and b.side == "lower" and "journal" in b.rests_on and _above(b.value, searched[0].value):
+        uniform = "journal" in b.rests_on and not b.rests_on.get("weighted")  # another mix may prove more
+        if searched and b.side == "lower" and uniform and _above(b.value, searched[0].value):
             raise ArenaError(
                 f"the lower end {b.value:.6f} ({b.how}) is above the optimum against the uniform chooser, "
                 f"{searched[0].value:.6f} ({searched[0].how}): they cannot both be right: a damaged or forged file"

@@ -317,13 +317,17 @@ def fold(
     journals = []
     for path in bounds_from:  # a saved bound is proven again within the fold's limit too (its floor)
         found = from_file(eq.game, path, eq.cost, None if time_limit is None else limit, depth)
-        journals += [b for b in found if "journal" in b.rests_on]
+        journals += [b for b in found if uniform_optimum(b)]
         bounds += found
-    if eq.uniform is None and not any(b.exact is not None for b in journals) and not STOP.asked:
+    if eq.uniform is None and not journals and not STOP.asked:
         found, notes = witnessed(eq.game, eq.cost, [Path(p) for p in bounds_from])
-        journals, bounds, eq = journals + found, bounds + found, replace(eq, notes=eq.notes + notes)
+        journals, bounds, eq = (
+            journals + [b for b in found if uniform_optimum(b)],
+            bounds + found,
+            replace(eq, notes=eq.notes + notes),
+        )
     budget = limit if uniform_limit is None else uniform_limit
-    if eq.uniform is None and not any(b.exact is not None for b in journals) and not STOP.asked:
+    if eq.uniform is None and not journals and not STOP.asked:
         if spent < 0.9 * budget:
             bounds.append(uniform_within(eq.game, eq.cost, budget))
         elif uniform_limit is not None:  # another method than the run's search

@@ -47,6 +47,8 @@ import zlib
 from pathlib import Path
 from typing import IO
 
+import numpy as np
+
 from ..core.digests import file_change
 from ..core.errors import ArenaError
 from ..core.game import Game, Index, Indexes
@@ -67,8 +69,33 @@ OLD_FORMATS = ("arena-journal/1", "arena-journal/2")
 def journal_key(problem: Problem) -> dict:
     """Everything the root split's records depend on (the journal's first line): the format,
     then the problem's key (Problem.key: game, files, pool, objective, cost, guess limit,
-    weights, version), in the order journals have always been written."""
-    return {"journal": FORMAT} | problem.key()
+    weights, version), in the order journals have always been written; with weights given,
+    the weights themselves too (`weighed`, in the game's order: what a journal proves a bound
+    against, read back by journal_weights; not compared, the digest is)."""
+    given = problem.given_weights
+    weighed = {} if given is None else {"weighed": [int(x) if float(x).is_integer() else float(x) for x in given]}
+    return {"journal": FORMAT} | problem.key() | weighed
+
+
+def journal_weights(stored: dict, where: str | Path) -> np.ndarray | None:
+    """The weights a journal's key carries (`weighed`), checked against its digest; None for
+    equal weights. A weighted journal without them, or with weights its digest does not name,
+    is one ArenaError."""
+    digest = stored.get("weights")
+    if digest == weights_digest(None):
+        return None
+    weighed = stored.get("weighed")
+    if not isinstance(weighed, list) or not all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) for x in weighed
+    ):
+        raise ArenaError(
+            f"{where}: a journal of a weighted search that does not carry its weights (journals written "
+            "before they did name only their digest)"
+        )
+    weights = np.array(weighed, dtype=np.float64)
+    if weights_digest(weights) != digest:
+        raise ArenaError(f"{where}: the weights its first line carries are not those its digest names: a damaged file")
+    return weights
 
 
 def key_change(stored: dict, key: dict) -> str | None:

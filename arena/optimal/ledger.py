@@ -145,6 +145,7 @@ class Split:
         self.root = Node((), S, scout.weight(S), openings, order, incumbent=incumbent)
         self.nodes: dict[Path, Node] = {(): self.root}
         self.given = "given"  # where an incumbent no first guess has beaten came from
+        self.held = incumbent  # the cost of the tree held where no first guess has beaten it (a target is no tree)
         self.records: dict[Path, ClassProof] = {}  # from the journal, used as an opening opens
         self.opened_records: dict[Path, GuessProof] = {}  # openings below the root, from the journal
         self.below: dict[Path, list[Path]] = {}  # the classes those openings are played at, and the openings
@@ -412,10 +413,12 @@ class Split:
         best = (
             f"best {self.incumbent:,.6g} ({self.game.guesses[self.best_guess]})"
             if self.best_guess >= 0
-            else f"best {self.incumbent:,.6g} ({self.given})"
-            if self.incumbent < INF
+            else f"best {self.held:,.6g} ({self.given})"
+            if self.held < INF
             else "no tree yet"
         )
+        if self.best_guess < 0 and self.incumbent < self.held:  # searched under a target (split.SplitRun)
+            best += f", target {self.incumbent:,.6g}"
         split = f" ({self.split_pieces:,} split)" if self.split_pieces else ""
         return (
             f"{self.pieces_closed:,} pieces{split}, {self.closed():,}/{len(self.openings):,} first guesses closed, "

@@ -147,6 +147,10 @@ class SplitRun:
     append to (journal.py); one of another problem is refused, or with `new_journal` set aside
     as FILE.old. `standing`: search nothing, read what the journal proves (`proven`; one of
     another version too: `written_by`). `incumbent`: a known tree's cost in the weights' units.
+    `target`: prove no tree costs less (weights' units), no more: the incumbent is never above
+    it, so a first guess closes once proven at least the target, and the bound proven is the
+    target (the value stays the tree's: a target is no tree); a tree below it is searched on as
+    without one. The journal holds proofs under any target: a later run takes it on.
     `seed`: start from the best greedy tree's cost (the optimum when no first guess beats it:
     SplitResult.seed); `start_tree`, a tree of the caller's over every secret, likewise when it
     costs less (consistent pool: consistent guesses only). `status(text)` after each piece;
@@ -170,6 +174,7 @@ class SplitRun:
     new_journal: bool = False
     standing: bool = False
     incumbent: float = INF
+    target: float = INF
     seed: bool = True
     start_tree: Tree | None = None
     status: Callable[[str], None] | None = None
@@ -249,6 +254,8 @@ def split_args(problem: Problem | Game, run: SplitRun | None, given: dict) -> tu
         raise ArenaError("weights: every secret weighs 0, so every tree costs 0; give some secret a positive weight")
     if run.standing and run.journal is None:
         raise ArenaError("the standing of a split is read from its journal: give a journal")
+    if not (isinstance(run.target, (int, float)) and not isinstance(run.target, bool) and run.target > 0):
+        raise ArenaError(f"target is the total to prove no tree beats: a positive number, got {run.target!r}")
     if run.split_after == AUTO:
         run = replace(run, split_after=split_after_for(workers))
     elif run.split_after is not None and (
@@ -312,6 +319,8 @@ def prepare(
         split.incumbent, split.given = incumbent_value(seeded, w, S=S), given_by
     else:
         seeded = None
+    split.held = split.incumbent  # the cost of the tree held (a target is none)
+    split.incumbent = min(split.incumbent, run.target / problem.unit)
     if log is not None:
         limits = Limits(
             game,
@@ -535,11 +544,12 @@ def split_result(
     """What the parent knows at the end, in the weights' units."""
     fallback = seeded if split.best_guess < 0 and seeded is not None else None  # nothing beat the greedy tree
     scale = problem.unit
+    held = split.incumbent if split.best_guess >= 0 else split.held
     return SplitResult(
         split.game,
         problem.pool,
         split.best_guess if fallback is None else fallback.root.guess,
-        split.incumbent * scale,
+        held * scale,
         split.lower_bound() * scale,
         split.openings,
         searched,
