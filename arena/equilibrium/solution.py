@@ -343,7 +343,12 @@ class NotAnEquilibrium(ArenaError):
 class OtherGame(ArenaError):
     """An equilibrium saved for another game than the one asked (its key names another game):
     refused as a witness of this game's value, except its chooser mix where every secret the mix
-    weighs is one of this game's (verified.borrowed_bound)."""
+    weighs is one of this game's (verified.borrowed_bound). `data`: the file's object, read
+    once (a large file is not read again for its chooser mix)."""
+
+    def __init__(self, message: str, data: dict | None = None):
+        super().__init__(message)
+        self.data = data
 
 
 def read_saved(path: str | Path, game: Game, payoff: str | None = None, data: dict | None = None) -> dict:
@@ -368,8 +373,9 @@ def read_saved(path: str | Path, game: Game, payoff: str | None = None, data: di
     key = witness_key(game, payoff or str(data["key"].get("payoff")))
     change = key_change(data["key"], key, payoff is not None)
     if change is not None:
-        error = OtherGame if data["key"].get("game") != key["game"] else ArenaError
-        raise error(f"{path} does not fit {game.spec}: {change}")
+        if data["key"].get("game") != key["game"]:
+            raise OtherGame(f"{path} does not fit {game.spec}: {change}", data)
+        raise ArenaError(f"{path} does not fit {game.spec}: {change}")
     return data
 
 

@@ -221,17 +221,20 @@ def saved_bounds(game: Game, path: str | Path, cost: str, time_limit: float | No
     ]
 
 
-def borrowed_bound(game: Game, path: str | Path, cost: str, time_limit: float | None) -> KnownBound:
+def borrowed_bound(
+    game: Game, path: str | Path, cost: str, time_limit: float | None, data: dict | None = None
+) -> KnownBound:
     """The lower end that the chooser mix of an equilibrium saved for another game proves on
     `game`: where every secret it weighs is a secret of `game` (witness.borrowed_chooser), it is
     a strategy of this game's chooser, so the exact best response to it, searched here in `game`
     and its payoff, is at most the value (a Hangman list's core, a few dozen of its words solved
     as a list of their own, folded into the whole list). Nothing else of that file is used: its
-    guesser mix plays another game, and its figures are not read."""
+    guesser mix plays another game, and its figures are not read. `data`: the file's object where
+    it was read already (OtherGame carries it)."""
     from .solution import FORMAT, OLD_FORMAT, read_saved_json
     from .witness import borrowed_chooser
 
-    data = read_saved_json(path)
+    data = read_saved_json(path) if data is None else data
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLD_FORMAT):
         raise ArenaError(
             f"{path}: not an equilibrium saved by `arena equilibrium --save` (its chooser mix is borrowed)"
@@ -258,7 +261,7 @@ def from_file(game: Game, path: str | Path, cost: str, time_limit: float | None,
         return saved_bounds(game, path, cost, time_limit, depth)
     except OtherGame as e:
         try:
-            return [borrowed_bound(game, path, cost, time_limit)]
+            return [borrowed_bound(game, path, cost, time_limit, e.data)]
         except ArenaError as why:
             raise ArenaError(f"{e}; nor can its chooser mix be played here: {why}") from None
     except NotAnEquilibrium:
