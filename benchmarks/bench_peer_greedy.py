@@ -47,10 +47,17 @@ ROWS = {
 }
 
 
+#: The environment both sides run in: an installed package's bytecode is written, so a shell's
+#: PYTHONDONTWRITEBYTECODE=1 (this workplace's) is dropped; under it an editable install, or
+#: wheels installed with --no-compile, compile every module from source at each start
+#: (arena optimal on 2x2 Mastermind: 0.28 s with it, 0.11 s without, here).
+ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(argv: list[str], cwd: str | None = None) -> tuple[float, float]:
-    """(wall, cpu) seconds of one whole process, its output thrown away."""
+    """(wall, cpu) seconds of one whole process, its output thrown away (in ENVIRONMENT)."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENVIRONMENT)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:

@@ -33,7 +33,7 @@ import statistics
 import subprocess
 import sys
 
-from bench_peer_greedy import timed
+from bench_peer_greedy import ENVIRONMENT, timed
 
 #: name -> (our game, the peer's rules); `repeats=false` with 10 colours is Bulls and Cows
 ROWS = {
@@ -47,7 +47,7 @@ ROWS = {
 
 
 def optimum_ours(argv: list[str]) -> int:
-    found = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+    found = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True, env=ENVIRONMENT).stdout)
     if not found["exact"]:
         raise SystemExit(f"{' '.join(argv)}: not exact ({found['total']} against a bound of {found['lower_bound']})")
     return int(found["total"])
