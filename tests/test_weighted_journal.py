@@ -85,3 +85,12 @@ def test_a_weighted_journal_that_cannot_be_right_is_refused(capsys, tmp_path, we
     assert key["weights"] != "equal"
     rc, _, err = run(capsys, "equilibrium", "jotto:first=20", "--time-limit", "0.001", "--bounds-from", journal)
     one_line(rc, err, "weights are for 16 secrets")
+
+
+def test_a_game_the_split_cannot_search_is_not_told_to_use_its_journal():
+    """The fold's note where the uniform chooser's optimum is not proven: the split's journal
+    where the split searches the game, the search's seconds elsewhere (Hangman's misses)."""
+    game = make_game("hangman:words=wordle-answers,length=5,first=300")  # the rows grow: no uniform search
+    eq = game.equilibrium(time_limit=1e-3, cost="misses", uniform_limit=1e-3)
+    note = next(n for n in eq.notes if n.startswith("the optimum against the uniform chooser is not proven"))
+    assert "--journal" not in note and "--uniform-limit" in note

@@ -353,10 +353,13 @@ def folded(eq: Equilibrium, bounds: Sequence[KnownBound]) -> Equilibrium:
     if not uniform and eq.uniform is None and not settled:
         searched = [b for b in bounds if b.rests_on.get("uniform")]
         reached = f" (a search proved {searched[0].value:.6f} only)" if searched else ""
-        notes += (
-            f"the optimum against the uniform chooser is not proven here{reached}: `arena optimal "
-            f"{eq.game.spec} --workers N --journal FILE` proves it, and `--bounds-from FILE` folds it in",
+        split = eq.game.rules.hits and isinstance(cost_for(eq.game, eq.cost), Guesses)  # what the split searches
+        how = (
+            f": `arena optimal {eq.game.spec} --workers N --journal FILE` proves it, and `--bounds-from FILE` folds it in"
+            if split
+            else " (`--uniform-limit S` gives its search S seconds)"
         )
+        notes += (f"the optimum against the uniform chooser is not proven here{reached}{how}",)
     return replace(
         eq,
         lower=low,
