@@ -283,3 +283,29 @@ def test_budgets_pushed_into_running_pieces_change_no_result(spec, tmp_path):
     unpushed = split_root(game, workers=2, split_after=20, seed=False, push=False)
     assert pushed.exact and unpushed.exact and pushed.value == unpushed.value == plain
     assert split_root(game, workers=1, journal=journal, standing=True).lower_bound == plain
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_target_proves_the_least_of_itself_and_the_optimum(seed, tmp_path):
+    """Ten random draws of instance, target (from well below the optimum to above it), split
+    budget and workers: the bound proven is min(target, optimum), exact where the target is
+    above the optimum, the value always a tree's own cost; the journal it leaves, resumed
+    without a target, proves the one-process optimum."""
+    rng = random.Random(100 + seed)
+    spec, options = INSTANCES[seed % len(INSTANCES)]
+    game = make_game(spec)
+    w = weights_of(game, seed) if options.get("weighted") else None
+    settings = {k: v for k, v in options.items() if k in ("pool", "max_guesses")}
+    optimum = optimal_tree(game, weights=w, **settings).value
+    target = optimum + rng.choice([-0.05 * optimum, -3, -1, 0, 1, 2]) // 1
+    journal = tmp_path / "j.jsonl"
+    split_after, workers = rng.choice([1, 5, 30, None]), rng.choice([1, 2])
+    run = {"workers": workers, "split_after": split_after, "weights": w, "journal": journal, **settings}
+    capped = split_root(game, target=target, **run)
+    assert capped.lower_bound == min(target, optimum), (spec, target, optimum, capped.lower_bound)
+    assert capped.exact == (target > optimum) and capped.value >= optimum
+    held = split_tree(capped)
+    weights = np.ones(len(game.secrets)) if w is None else w
+    assert float(held.guesses[game.all_secrets] @ weights) == capped.value  # a tree's own cost, never the target
+    again = split_root(game, **run)
+    assert again.exact and again.value == optimum
