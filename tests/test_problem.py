@@ -45,13 +45,16 @@ def old_journal_key(game, pool, weights=None, max_guesses=None) -> dict:
 @pytest.mark.parametrize("max_guesses", [None, 5])
 def test_the_journal_key_is_the_one_written_before(pool, weights, max_guesses):
     """12 problems: the key a journal records is the one it always recorded, in the same order
-    (so a journal written before the Problem is read, and one of other inputs refused, as now)."""
+    (so a journal written before the Problem is read, and one of other inputs refused, as now),
+    and, where weights were given, the weights themselves after it (`weighed`, not compared:
+    what a weighted journal proves a bound against)."""
     game = make_game(SPEC)
     n = len(game.secrets)
     given = {"none": None, "equal": np.full(n, 2.0), "mixed": np.arange(1.0, n + 1)}[weights]
     key = journal_key(Problem.of(game, weights=given, pool=pool, max_guesses=max_guesses))
     old = old_journal_key(game, pool, given, max_guesses)
-    assert key == old and list(key) == list(old)
+    weighed = {} if given is None else {"weighed": [int(x) for x in given]}
+    assert key == old | weighed and list(key) == [*old, *weighed]
 
 
 def test_the_witness_key_is_the_one_written_before():
