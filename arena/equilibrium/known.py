@@ -280,10 +280,15 @@ def own_bounds(eq: Equilibrium) -> list[KnownBound]:
     return out
 
 
+def uniform_journal(bound: KnownBound) -> bool:
+    """Is `bound` read from a split's journal of equal weights (the uniform chooser's; a weighted
+    journal bounds another mix, which may prove more)?"""
+    return "journal" in bound.rests_on and not bound.rests_on.get("weighted")
+
+
 def uniform_optimum(bound: KnownBound) -> bool:
     """Is `bound` the exact optimum against the uniform chooser (searched, or read from a journal)?"""
-    rests = bound.rests_on
-    return bound.exact is not None and not rests.get("weighted") and bool(rests.get("uniform") or "journal" in rests)
+    return bound.exact is not None and bool(bound.rests_on.get("uniform") or uniform_journal(bound))
 
 
 def best(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
@@ -322,8 +327,7 @@ def consistent(bounds: Sequence[KnownBound]) -> tuple[KnownBound, KnownBound]:
     end above an upper end (float rounding aside); either is one ArenaError naming both sources."""
     searched = [b for b in bounds if b.rests_on.get("uniform") == "search" and b.rests_on.get("exact")]
     for b in bounds:
-        uniform = "journal" in b.rests_on and not b.rests_on.get("weighted")  # another mix may prove more
-        if searched and b.side == "lower" and uniform and _above(b.value, searched[0].value):
+        if searched and b.side == "lower" and uniform_journal(b) and _above(b.value, searched[0].value):
             raise ArenaError(
                 f"the lower end {b.value:.6f} ({b.how}) is above the optimum against the uniform chooser, "
                 f"{searched[0].value:.6f} ({searched[0].how}): they cannot both be right: a damaged or forged file"

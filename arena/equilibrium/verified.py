@@ -317,20 +317,13 @@ def fold(
     limit = FOLD_LIMIT if time_limit is None else min(max(time_limit, FOLD_FLOOR), FOLD_LIMIT)
     bounds = own_bounds(eq)
     spent = eq.steps[0].seconds if eq.steps else 0.0
-    journals = []
     for path in bounds_from:  # a saved bound is proven again within the fold's limit too (its floor)
-        found = from_file(eq.game, path, eq.cost, None if time_limit is None else limit, depth)
-        journals += [b for b in found if uniform_optimum(b)]
-        bounds += found
-    if eq.uniform is None and not journals and not STOP.asked:
+        bounds += from_file(eq.game, path, eq.cost, None if time_limit is None else limit, depth)
+    if eq.uniform is None and not any(uniform_optimum(b) for b in bounds) and not STOP.asked:
         found, notes = witnessed(eq.game, eq.cost, [Path(p) for p in bounds_from])
-        journals, bounds, eq = (
-            journals + [b for b in found if uniform_optimum(b)],
-            bounds + found,
-            replace(eq, notes=eq.notes + notes),
-        )
+        bounds, eq = bounds + found, replace(eq, notes=eq.notes + notes)
     budget = limit if uniform_limit is None else uniform_limit
-    if eq.uniform is None and not journals and not STOP.asked:
+    if eq.uniform is None and not any(uniform_optimum(b) for b in bounds) and not STOP.asked:
         if spent < 0.9 * budget:
             bounds.append(uniform_within(eq.game, eq.cost, budget))
         elif uniform_limit is not None:  # another method than the run's search
