@@ -24,6 +24,7 @@ import json
 import numpy as np
 
 from arena.core.costs import cost_for
+from arena.equilibrium.letters import support_mix
 from arena.equilibrium.matrix import solve_matrix_game
 from arena.equilibrium.resume import state_trees
 from arena.games import make_game
@@ -31,10 +32,10 @@ from arena.trees.saved import load_tree
 
 
 def lp_chooser(costs: np.ndarray) -> tuple[np.ndarray, float]:
-    """The LP's chooser mix over every secret (its dust below 1e-12 dropped) and its value."""
+    """The LP's chooser mix over every secret (without its round-off dust: letters.support_mix)
+    and its value."""
     solution = solve_matrix_game(costs.T)
-    q = np.where(solution.row > 1e-12, solution.row, 0.0)
-    return q / q.sum(), float(solution.value)
+    return support_mix(solution.row), float(solution.value)
 
 
 def mixed_weights(q: np.ndarray, lam: float) -> list[int]:
